@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/** Fields every hook input carries (Claude's common fields plus our execution id and timestamp). */
+export const commonInputShape = {
+  session_id: z.string(),
+  transcript_path: z.string(),
+  cwd: z.string(),
+  permission_mode: z.string().optional(),
+  hook_event_name: z.string(),
+  /** Unique per hook execution; added by the engine. */
+  hook_execution_id: z.string(),
+  /** ISO-8601; added by the engine. */
+  timestamp: z.string(),
+  prompt_id: z.string().optional(),
+  effort: z.looseObject({ level: z.string() }).optional(),
+  agent_id: z.string().optional(),
+  agent_type: z.string().optional(),
+};
+
+export const PERMISSION_MODES = [
+  'default',
+  'plan',
+  'acceptEdits',
+  'auto',
+  'dontAsk',
+  'bypassPermissions',
+  'yolo',
+] as const;
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+
+/** Tool-call fields shared by the tool events. */
+export const toolCallShape = {
+  tool_name: z.string(),
+  tool_input: z.record(z.string(), z.unknown()),
+};

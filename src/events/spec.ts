@@ -1,0 +1,71 @@
+import type { z } from 'zod';
+
+/**
+ * How an event turns hook outputs into a decision. The reducer is generic;
+ * this tag (plus the honoured-output schema) is all it needs to know.
+ */
+export type DecisionModel =
+  | 'permission' // PreToolUse: permissionDecision allow/deny/ask/defer, updatedInput
+  | 'permission-request' // PermissionRequest: decision.behavior allow/deny
+  | 'block' // top-level decision:"block" + reason
+  | 'exit-or-continue' // TeammateIdle, TaskCompleted: exit 2 or continue:false
+  | 'context' // SessionStart, Setup, SubagentStart: context only
+  | 'elicitation' // Elicitation, ElicitationResult: action + content
+  | 'display' // MessageDisplay: displayContent
+  | 'retry' // PermissionDenied: retry:true
+  | 'worktree' // WorktreeCreate: path on stdout / worktreePath
+  | 'none'; // observation only
+
+/** What exit code 2 does on this event. */
+export type Exit2Effect =
+  | 'block' // blocks the guarded action; stderr is the reason
+  | 'feedback' // action already happened; stderr is shown to the model
+  | 'user' // stderr shown to the user only (systemMessage-like)
+  | 'ignore'; // exit code and stderr ignored
+
+/** What plain (non-JSON) stdout on exit 0 means. */
+export type PlainStdout = 'context' | 'log' | 'path';
+
+export type HookTypeName = 'command' | 'http' | 'mcp_tool' | 'prompt' | 'agent' | 'function';
+
+export interface MatcherSpec {
+  /** Field of the input the matcher runs against (e.g. tool_name, source). */
+  field: string;
+  /** Claude's exact-name character set: 'standard' = [A-Za-z0-9_\- ,|], 'narrow' = [A-Za-z0-9_|]. */
+  exactSet: 'standard' | 'narrow';
+}
+
+export interface EventSpec<
+  I extends z.ZodType = z.ZodType,
+  O extends z.ZodType = z.ZodType,
+> {
+  /** Where the event comes from: Claude Code's reference, Kimi Code, or seed 000. */
+  origin: 'claude' | 'kimi' | 'seed';
+  /** One line: when the event fires. */
+  summary: string;
+  /** Event-specific input fields (common fields are added by the catalog). */
+  input: I;
+  /** hookSpecificOutput fields the event honours (hookEventName is implied). */
+  output: O;
+  /** null: the event has no matcher support; a matcher on it is ignored. */
+  matcher: MatcherSpec | null;
+  /** Whether `if` permission-rule conditions are evaluated (tool events only). */
+  ifCondition: boolean;
+  decision: DecisionModel;
+  /** Honours top-level { decision: "block", reason }. */
+  topLevelBlock: boolean;
+  /** Whether a block can stop the guarded action at all (exit 2 or JSON). */
+  canBlock: boolean;
+  exit2: Exit2Effect;
+  plainStdout: PlainStdout;
+  /** Honours universal continue/stopReason/systemMessage (some events discard them). */
+  universal: boolean;
+  /** Serial: run in config order, accumulate, short-circuit. Parallel: bounded, merged in config order. */
+  order: 'serial' | 'parallel';
+  /** Default command/http/mcp_tool timeout in seconds for this event, when it differs from the engine's. */
+  defaultTimeoutSec?: number;
+  /** Hook types the event supports; undefined = all. */
+  hookTypes?: readonly HookTypeName[];
+  /** CLAUDE_ENV_FILE is provided to command hooks of this event. */
+  envFile?: boolean;
+}

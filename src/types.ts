@@ -1,0 +1,120 @@
+/**
+ * Shared data shapes that flow between the stages:
+ * config → registry (NormalizedHook) → plan → execute (ExecutionResult) → reduce (Decision).
+ */
+import type { EventName } from './events/catalog.js';
+
+export type FailureBehavior = 'ignore' | 'ask' | 'deny';
+
+export type SourceKind =
+  | 'managed' // managed policy settings
+  | 'user' // ~/.claude/settings.json
+  | 'project' // .claude/settings.json
+  | 'local' // .claude/settings.local.json
+  | 'cli' // --settings FILE
+  | 'plugin' // <plugin>/hooks/hooks.json
+  | 'skill' // skill / agent frontmatter
+  | 'sdk'; // registered in code
+
+/** Where a hook came from; kept on every matched hook. */
+export interface Provenance {
+  kind: SourceKind;
+  /** File the hook was read from (absent for sdk). */
+  file?: string;
+  /** JSON pointer-ish path of the handler inside the file, e.g. hooks.PreToolUse[0].hooks[1]. */
+  path: string;
+  pluginRoot?: string;
+  pluginName?: string;
+  pluginId?: string;
+  /** Plugin persistent data directory (CLAUDE_PLUGIN_DATA). */
+  pluginData?: string;
+  skillRoot?: string;
+  skillName?: string;
+}
+
+interface HandlerCommon {
+  if?: string;
+  timeout?: number; // seconds
+  statusMessage?: string;
+  once?: boolean;
+  failureBehavior?: FailureBehavior;
+  timeoutBehavior?: FailureBehavior;
+}
+
+export interface CommandHandler extends HandlerCommon {
+  type: 'command';
+  command: string;
+  args?: string[];
+  async?: boolean;
+  asyncRewake?: boolean;
+  shell?: 'bash' | 'sh' | 'powershell';
+  env?: Record<string, string>;
+}
+export interface HttpHandler extends HandlerCommon {
+  type: 'http';
+  url: string;
+  headers?: Record<string, string>;
+  allowedEnvVars?: string[];
+}
+export interface McpToolHandler extends HandlerCommon {
+  type: 'mcp_tool';
+  server: string;
+  tool: string;
+  input?: Record<string, unknown>;
+}
+export interface PromptHandler extends HandlerCommon {
+  type: 'prompt' | 'agent';
+  prompt: string;
+  model?: string;
+}
+/** In-process hook registered in code. Never part of a trust digest. */
+export interface FunctionHandler extends HandlerCommon {
+  type: 'function';
+  /** Name shown in records and lists. */
+  name?: string;
+  fn: (input: Record<string, unknown>, ctx: { signal: AbortSignal }) => unknown | Promise<unknown>;
+}
+export type HookHandler = CommandHandler | HttpHandler | McpToolHandler | PromptHandler | FunctionHandler;
+
+/** One hook as the registry holds it: event + matcher + handler + provenance. */
+export interface NormalizedHook {
+  /** Stable id: `${kind}:${file}#${path}` (or sdk:name#n). */
+  id: string;
+  event: EventName;
+  /** Raw matcher string from config (undefined = match all). */
+  matcher?: string;
+  handler: HookHandler;
+  source: Provenance;
+  /** Dedup key: `${pluginRoot ?? skillRoot ?? ''}\0${payload}`; function hooks are never deduped. */
+  dedupKey: string;
+  /** Only for sdk function hooks: restrict to this project directory. */
+  projectDir?: string;
+}
+
+/** Problem found in config; path-qualified. */
+export interface Diagnostic {
+  level: 'error' | 'warning';
+  file?: string;
+  /** Dotted JSON path, e.g. hooks.PreToolUse[0].hooks[1].type */
+  path: string;
+  message: string;
+}
+
+/** The one normalized result every backend produces. */
+export interface ExecutionResult {
+  /** completed: the hook ran to an exit; timeout; error: could not start / backend failure; aborted: caller cancelled. */
+  status: 'completed' | 'timeout' | 'error' | 'aborted';
+  /** Exit code for processes (HTTP 2xx maps to 0, other statuses to 1); null when killed or never started. */
+  exitCode: number | null;
+  signal?: string | null;
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  /** The payload was larger than the stdin cap and string fields were shortened. */
+  stdinTruncated: boolean;
+  durationMs: number;
+  error?: string;
+  /** Function hooks return a value directly instead of stdout. */
+  value?: unknown;
+}
