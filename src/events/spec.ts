@@ -33,6 +33,8 @@ export interface MatcherSpec {
   field: string;
   /** Claude's exact-name character set: 'standard' = [A-Za-z0-9_\- ,|], 'narrow' = [A-Za-z0-9_|]. */
   exactSet: 'standard' | 'narrow';
+  /** Match against the last path segment of the field (FileChanged matches the changed file's basename). */
+  basename?: boolean;
 }
 
 export interface EventSpec<
@@ -60,6 +62,11 @@ export interface EventSpec<
   plainStdout: PlainStdout;
   /** Honours universal continue/stopReason/systemMessage (some events discard them). */
   universal: boolean;
+  /**
+   * Honours systemMessage even though `universal` is false. Some events discard
+   * `continue` but still show systemMessage (CwdChanged, FileChanged, DirectoryAdded).
+   */
+  keepsSystemMessage?: boolean;
   /** Serial: run in config order, accumulate, short-circuit. Parallel: bounded, merged in config order. */
   order: 'serial' | 'parallel';
   /** Default command/http/mcp_tool timeout in seconds for this event, when it differs from the engine's. */
