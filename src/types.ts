@@ -30,6 +30,8 @@ export interface Provenance {
   pluginData?: string;
   skillRoot?: string;
   skillName?: string;
+  /** Set for managed policy hooks and plugins force-enabled by policy. */
+  managed?: boolean;
 }
 
 interface HandlerCommon {

@@ -1,0 +1,494 @@
+/**
+ * Loading: read every config source, validate it strictly, normalize hooks with provenance,
+ * apply policy (disableAllHooks, allowManagedHooksOnly) and dedupe.
+ *
+ * Hook order: managed, user, project, local, cli (in the order given), plugins, skills.
+ * Scalar settings precedence (highest first): managed > cli (last given first) > local > project > user.
+ * A file with any error contributes nothing (whole file rejected); other files still load.
+ * loadConfig never throws: every problem becomes a path-qualified Diagnostic.
+ */
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { z } from 'zod';
+import { catalog, isEventName, type EventName } from '../events/catalog.js';
+import type { EventSpec } from '../events/spec.js';
+import type { Diagnostic, HookHandler, NormalizedHook, Provenance, SourceKind } from '../types.js';
+import { ROOT_PATH, closest, formatPath, issuesToDiagnostics, parseJson, type DocumentKind } from './diagnostics.js';
+import { dedupKeyFor, dedupeHooks, isManagedHook, normalizeMatcher } from './registry.js';
+import {
+  SETTINGS_KEYS,
+  hooksObjectSchema,
+  pluginHooksFileSchema,
+  settingsFileSchema,
+  type AgentHooksOptions,
+  type HooksConfig,
+  type SettingsFile,
+} from './schema.js';
+
+export interface PluginSpec {
+  /** Plugin directory (holds hooks/hooks.json); relative to cwd. */
+  root: string;
+  /** Default: `.claude-plugin/plugin.json` name, else the directory's basename. */
+  name?: string;
+  /** Default: `${name}@local`. */
+  id?: string;
+  /** CLAUDE_PLUGIN_DATA. Default: `<home>/.claude/plugins/data/<name>`. */
+  dataDir?: string;
+  /** Force-enabled by managed policy: exempt from allowManagedHooksOnly and non-managed disableAllHooks. */
+  managed?: boolean;
+}
+
+/** Hooks from a skill's frontmatter, already parsed from YAML by the caller. */
+export interface SkillSpec {
+  /** Skill directory; substituted for ${CLAUDE_PLUGIN_ROOT} and used as the dedup prefix. */
+  root: string;
+  /** Default: the directory's basename. */
+  name?: string;
+  /** File the frontmatter came from (for provenance). Default: `<root>/SKILL.md`. */
+  file?: string;
+  /** The frontmatter `hooks` value: `{ Event: [{ matcher?, hooks: [...] }] }`. */
+  hooks: unknown;
+}
+
+export interface LoadConfigOptions {
+  cwd: string;
+  /** Default: cwd. */
+  projectDir?: string;
+  /** Default: os.homedir(). */
+  homeDir?: string;
+  /** Read user, project, local and platform managed settings. Default true. */
+  discover?: boolean;
+  /** --settings: file paths (relative to cwd) or inline JSON objects; last given has highest precedence. */
+  settingsFiles?: string[];
+  plugins?: Array<string | PluginSpec>;
+  /** Managed policy file; read even when discover is false. Default (when discovering): the platform path. */
+  managedSettingsPath?: string;
+  skills?: SkillSpec[];
+}
+
+export interface LoadedFile {
+  file: string;
+  kind: SourceKind;
+  ok: boolean;
+}
+
+export interface LoadedConfig {
+  /** Hooks that may run, after policy and dedup, in config order. */
+  hooks: NormalizedHook[];
+  diagnostics: Diagnostic[];
+  /** Merged `agentHooks` engine options (per key, highest precedence wins). */
+  options: AgentHooksOptions;
+  disabled: {
+    /** Managed disableAllHooks: nothing runs. */
+    all: boolean;
+    /** Non-managed hooks were removed (true as well when `all`). */
+    nonManaged: boolean;
+    reason?: string;
+  };
+  /** allowManagedHooksOnly is in force (managed settings). */
+  managedOnly: boolean;
+  /** Union over layers; undefined when no layer defines it. */
+  allowedHttpHookUrls?: string[];
+  httpHookAllowedEnvVars?: string[];
+  /** Every file read (or explicitly requested), with whether it was accepted. */
+  files: LoadedFile[];
+}
+
+/** Where Claude Code looks for the managed policy file on each platform. */
+export function defaultManagedSettingsPath(platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'darwin') return '/Library/Application Support/ClaudeCode/managed-settings.json';
+  if (platform === 'win32') return 'C:\\Program Files\\ClaudeCode\\managed-settings.json';
+  return '/etc/claude-code/managed-settings.json';
+}
+
+type ReadResult = { status: 'ok'; text: string } | { status: 'missing' } | { status: 'error'; message: string };
+
+async function readText(file: string): Promise<ReadResult> {
+  try {
+    return { status: 'ok', text: await fs.readFile(file, 'utf8') };
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { status: 'missing' };
+    if (code === 'EISDIR') return { status: 'error', message: 'cannot read file: it is a directory' };
+    return { status: 'error', message: `cannot read file: ${code ?? (e as Error).message}` };
+  }
+}
+
+/** Source context shared by all hooks of one file. */
+interface SourceContext {
+  kind: SourceKind;
+  file: string;
+  pluginRoot?: string;
+  pluginName?: string;
+  pluginId?: string;
+  pluginData?: string;
+  skillRoot?: string;
+  skillName?: string;
+  managed?: boolean;
+  /** Placeholders replaced (plain string replace) in command and args. */
+  substitutions?: Record<string, string>;
+}
+
+function substitute(s: string, vars: Record<string, string> | undefined): string {
+  if (!vars) return s;
+  let out = s;
+  for (const [name, value] of Object.entries(vars)) out = out.split(`\${${name}}`).join(value);
+  return out;
+}
+
+/**
+ * Validated hooks object → NormalizedHooks. `rawHooks` supplies the file's event order
+ * (zod output follows the schema's order). Also reports questionable-but-valid config as warnings.
+ */
+function normalizeHooks(
+  hooks: HooksConfig,
+  rawHooks: Record<string, unknown>,
+  ctx: SourceContext,
+  diagnostics: Diagnostic[],
+): NormalizedHook[] {
+  const out: NormalizedHook[] = [];
+  const warn = (p: PropertyKey[], message: string) =>
+    diagnostics.push({ level: 'warning', file: ctx.file, path: formatPath(p), message });
+
+  for (const event of Object.keys(rawHooks)) {
+    if (!isEventName(event)) continue; // unreachable after validation; keeps types honest
+    const spec = catalog[event] as EventSpec;
+    const groups = hooks[event] ?? [];
+    groups.forEach((group, gi) => {
+      if (spec.matcher === null && normalizeMatcher(group.matcher) !== '') {
+        warn(['hooks', event, gi, 'matcher'], `${event} has no matcher support; the matcher is ignored`);
+      }
+      group.hooks.forEach((cfg, hi) => {
+        const p: PropertyKey[] = ['hooks', event, gi, 'hooks', hi];
+        if (spec.hookTypes && !spec.hookTypes.includes(cfg.type)) {
+          warn([...p, 'type'], `${event} does not support '${cfg.type}' hooks (supported: ${spec.hookTypes.join(', ')}); this hook is skipped`);
+          return;
+        }
+        if (cfg.if !== undefined && !spec.ifCondition) {
+          warn([...p, 'if'], `'if' is only evaluated on tool events; on ${event} a hook with 'if' never runs`);
+        }
+        if (cfg.once && ctx.kind !== 'skill') {
+          warn([...p, 'once'], `'once' is only honoured in skill frontmatter; ignored here`);
+        }
+        let handler: HookHandler = { ...cfg };
+        if (cfg.type === 'command') {
+          if (cfg.args && /\s/.test(cfg.command) && !/[\\/]/.test(cfg.command)) {
+            warn([...p, 'command'], `with 'args', 'command' is one executable; move the extra words of ${JSON.stringify(cfg.command)} into 'args'`);
+          }
+          handler = {
+            ...cfg,
+            command: substitute(cfg.command, ctx.substitutions),
+            ...(cfg.args ? { args: cfg.args.map((a) => substitute(a, ctx.substitutions)) } : {}),
+          };
+        }
+        const hookPath = formatPath(p);
+        const source: Provenance & { managed?: boolean } = { kind: ctx.kind, file: ctx.file, path: hookPath };
+        for (const k of ['pluginRoot', 'pluginName', 'pluginId', 'pluginData', 'skillRoot', 'skillName'] as const) {
+          if (ctx[k] !== undefined) source[k] = ctx[k];
+        }
+        // Not yet a field of Provenance (asked for); read it through isManagedHook.
+        if (ctx.managed) source.managed = true;
+        const id = `${ctx.kind}:${ctx.file}#${hookPath}`;
+        const base = {
+          id,
+          event: event as EventName,
+          ...(group.matcher !== undefined ? { matcher: group.matcher } : {}),
+          handler,
+          source,
+        };
+        out.push({ ...base, dedupKey: dedupKeyFor(base) });
+      });
+    });
+  }
+  return out;
+}
+
+function validate<T>(
+  schema: z.ZodType<T>,
+  raw: unknown,
+  file: string,
+  doc: DocumentKind,
+  diagnostics: Diagnostic[],
+  pathPrefix: PropertyKey[] = [],
+): T | undefined {
+  const r = schema.safeParse(raw);
+  if (r.success) return r.data;
+  diagnostics.push(...issuesToDiagnostics(r.error.issues, raw, file, doc, pathPrefix));
+  return undefined;
+}
+
+function parseDocument(text: string, file: string, diagnostics: Diagnostic[]): { raw?: unknown } {
+  if (text.trim() === '') {
+    diagnostics.push({ level: 'warning', file, path: ROOT_PATH, message: 'file is empty; treated as {}' });
+    return { raw: {} };
+  }
+  const parsed = parseJson(text);
+  if (!parsed.ok) {
+    diagnostics.push({ level: 'error', file, path: ROOT_PATH, message: parsed.message });
+    return {};
+  }
+  return { raw: parsed.value };
+}
+
+interface SettingsLayer {
+  kind: SourceKind;
+  file: string;
+  /** Valid settings; undefined when the file was rejected. */
+  data?: SettingsFile;
+  /** Policy switches salvaged from a rejected managed file (policy must not fail open on a typo). */
+  salvaged?: Pick<SettingsFile, 'disableAllHooks' | 'allowManagedHooksOnly'>;
+  hooks: NormalizedHook[];
+}
+
+function loadSettingsText(kind: SourceKind, file: string, text: string, diagnostics: Diagnostic[]): SettingsLayer {
+  const local: Diagnostic[] = [];
+  const { raw } = parseDocument(text, file, local);
+  const layer: SettingsLayer = { kind, file, hooks: [] };
+  if (raw !== undefined) {
+    // Typo'd top-level keys: warn only; other features own the rest of settings.json.
+    if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
+      for (const key of Object.keys(raw)) {
+        if ((SETTINGS_KEYS as readonly string[]).includes(key)) continue;
+        const hint = closest(key, SETTINGS_KEYS, 2);
+        if (hint) local.push({ level: 'warning', file, path: formatPath([key]), message: `unknown setting ${JSON.stringify(key)} (did you mean ${JSON.stringify(hint)}?)` });
+      }
+    }
+    const data = validate(settingsFileSchema(), raw, file, 'settings', local);
+    if (data && !local.some((d) => d.level === 'error')) {
+      layer.data = data;
+      if (kind !== 'managed' && data.allowManagedHooksOnly !== undefined) {
+        local.push({ level: 'warning', file, path: 'allowManagedHooksOnly', message: 'allowManagedHooksOnly is only honoured in managed settings; ignored' });
+      }
+      if (data.hooks) layer.hooks = normalizeHooks(data.hooks, (raw as { hooks: Record<string, unknown> }).hooks, { kind, file }, local);
+    } else if (kind === 'managed' && raw && typeof raw === 'object') {
+      const r = raw as Record<string, unknown>;
+      layer.salvaged = {};
+      if (typeof r.disableAllHooks === 'boolean') layer.salvaged.disableAllHooks = r.disableAllHooks;
+      if (typeof r.allowManagedHooksOnly === 'boolean') layer.salvaged.allowManagedHooksOnly = r.allowManagedHooksOnly;
+    }
+  }
+  diagnostics.push(...local);
+  return layer;
+}
+
+async function loadPlugin(
+  spec: PluginSpec,
+  opts: { cwd: string; homeDir: string },
+  diagnostics: Diagnostic[],
+  files: LoadedFile[],
+): Promise<NormalizedHook[]> {
+  const root = path.resolve(opts.cwd, spec.root);
+  try {
+    if (!(await fs.stat(root)).isDirectory()) {
+      diagnostics.push({ level: 'error', file: root, path: ROOT_PATH, message: 'plugin root is not a directory' });
+      return [];
+    }
+  } catch {
+    diagnostics.push({ level: 'error', file: root, path: ROOT_PATH, message: 'plugin directory not found' });
+    return [];
+  }
+
+  let name = spec.name;
+  if (name === undefined) {
+    const manifestFile = path.join(root, '.claude-plugin', 'plugin.json');
+    const manifest = await readText(manifestFile);
+    if (manifest.status === 'ok') {
+      const parsed = parseJson(manifest.text);
+      const n = parsed.ok ? (parsed.value as { name?: unknown } | null)?.name : undefined;
+      if (typeof n === 'string' && n.trim() !== '') name = n;
+      else {
+        diagnostics.push({
+          level: 'warning',
+          file: manifestFile,
+          path: parsed.ok ? 'name' : ROOT_PATH,
+          message: parsed.ok ? 'plugin manifest has no string "name"; using the directory name' : parsed.message,
+        });
+      }
+    }
+    name ??= path.basename(root);
+  }
+  const id = spec.id ?? `${name}@local`;
+  // The name becomes a directory component: keep it to a safe character set.
+  const dataDir = spec.dataDir
+    ? path.resolve(opts.cwd, spec.dataDir)
+    : path.join(opts.homeDir, '.claude', 'plugins', 'data', name.replace(/[^A-Za-z0-9_-]/g, '-'));
+
+  const file = path.join(root, 'hooks', 'hooks.json');
+  const read = await readText(file);
+  if (read.status === 'missing') return []; // a plugin without hooks
+  if (read.status === 'error') {
+    diagnostics.push({ level: 'error', file, path: ROOT_PATH, message: read.message });
+    files.push({ file, kind: 'plugin', ok: false });
+    return [];
+  }
+  const local: Diagnostic[] = [];
+  const { raw } = parseDocument(read.text, file, local);
+  let hooks: NormalizedHook[] = [];
+  if (raw !== undefined) {
+    const data = validate(pluginHooksFileSchema(), raw, file, 'plugin', local);
+    if (data && !local.some((d) => d.level === 'error')) {
+      hooks = normalizeHooks(data.hooks, (raw as { hooks: Record<string, unknown> }).hooks, {
+        kind: 'plugin',
+        file,
+        pluginRoot: root,
+        pluginName: name,
+        pluginId: id,
+        pluginData: dataDir,
+        ...(spec.managed ? { managed: true } : {}),
+        substitutions: { CLAUDE_PLUGIN_ROOT: root, CLAUDE_PLUGIN_DATA: dataDir },
+      }, local);
+    }
+  }
+  const ok = !local.some((d) => d.level === 'error');
+  diagnostics.push(...local);
+  files.push({ file, kind: 'plugin', ok });
+  return ok ? hooks : [];
+}
+
+function loadSkill(spec: SkillSpec, cwd: string, diagnostics: Diagnostic[], files: LoadedFile[]): NormalizedHook[] {
+  const root = path.resolve(cwd, spec.root);
+  const file = spec.file ? path.resolve(cwd, spec.file) : path.join(root, 'SKILL.md');
+  const local: Diagnostic[] = [];
+  // Frontmatter holds the hooks object itself; paths are reported as hooks.<Event>… as in settings.
+  const data = validate(hooksObjectSchema(), spec.hooks, file, 'hooks', local, ['hooks']);
+  let hooks: NormalizedHook[] = [];
+  if (data && !local.some((d) => d.level === 'error')) {
+    const name = spec.name ?? path.basename(root);
+    hooks = normalizeHooks(data, spec.hooks as Record<string, unknown>, {
+      kind: 'skill',
+      file,
+      skillRoot: root,
+      skillName: name,
+      // Skills reuse CLAUDE_PLUGIN_ROOT for their own root (there is no CLAUDE_SKILL_ROOT).
+      substitutions: { CLAUDE_PLUGIN_ROOT: root },
+    }, local);
+  }
+  const ok = !local.some((d) => d.level === 'error');
+  diagnostics.push(...local);
+  files.push({ file, kind: 'skill', ok });
+  return ok ? hooks : [];
+}
+
+function union(lists: Array<string[] | undefined>): string[] | undefined {
+  if (lists.every((l) => l === undefined)) return undefined;
+  return [...new Set(lists.flatMap((l) => l ?? []))];
+}
+
+export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig> {
+  const diagnostics: Diagnostic[] = [];
+  try {
+    return await loadConfigUnsafe(opts, diagnostics);
+  } catch (e) {
+    // Defensive: a bug here must surface as a diagnostic, never crash the host.
+    diagnostics.push({ level: 'error', path: ROOT_PATH, message: `internal error while loading config: ${(e as Error)?.message ?? String(e)}` });
+    return { hooks: [], diagnostics, options: {}, disabled: { all: false, nonManaged: false }, managedOnly: false, files: [] };
+  }
+}
+
+async function loadConfigUnsafe(opts: LoadConfigOptions, diagnostics: Diagnostic[]): Promise<LoadedConfig> {
+  const cwd = path.resolve(opts.cwd);
+  const projectDir = path.resolve(cwd, opts.projectDir ?? '.');
+  const homeDir = path.resolve(opts.homeDir ?? os.homedir());
+  const discover = opts.discover ?? true;
+  const files: LoadedFile[] = [];
+
+  const candidates: Array<{ kind: SourceKind; file: string; required: boolean; inline?: string }> = [];
+  const managedPath = opts.managedSettingsPath ?? (discover ? defaultManagedSettingsPath() : undefined);
+  if (managedPath) candidates.push({ kind: 'managed', file: path.resolve(cwd, managedPath), required: false });
+  if (discover) {
+    const user = path.join(homeDir, '.claude', 'settings.json');
+    const project = path.join(projectDir, '.claude', 'settings.json');
+    candidates.push({ kind: 'user', file: user, required: false });
+    // Running in the home directory: the project file is the user file; read it once.
+    if (project !== user) candidates.push({ kind: 'project', file: project, required: false });
+    candidates.push({ kind: 'local', file: path.join(projectDir, '.claude', 'settings.local.json'), required: false });
+  }
+  (opts.settingsFiles ?? []).forEach((s, i) => {
+    // Like `claude --settings '{...}'`: a value that looks like a JSON object is inline settings.
+    if (s.trimStart().startsWith('{')) candidates.push({ kind: 'cli', file: `<--settings #${i + 1}>`, required: true, inline: s });
+    else candidates.push({ kind: 'cli', file: path.resolve(cwd, s), required: true });
+  });
+
+  const layers: SettingsLayer[] = [];
+  for (const c of candidates) {
+    const read: ReadResult = c.inline !== undefined ? { status: 'ok', text: c.inline } : await readText(c.file);
+    if (read.status === 'missing') {
+      if (c.required) {
+        diagnostics.push({ level: 'error', file: c.file, path: ROOT_PATH, message: 'settings file not found' });
+        files.push({ file: c.file, kind: c.kind, ok: false });
+      }
+      continue;
+    }
+    if (read.status === 'error') {
+      diagnostics.push({ level: 'error', file: c.file, path: ROOT_PATH, message: read.message });
+      files.push({ file: c.file, kind: c.kind, ok: false });
+      continue;
+    }
+    const layer = loadSettingsText(c.kind, c.file, read.text, diagnostics);
+    layers.push(layer);
+    files.push({ file: c.file, kind: c.kind, ok: layer.data !== undefined });
+  }
+
+  const pluginHooks: NormalizedHook[] = [];
+  for (const p of opts.plugins ?? []) {
+    pluginHooks.push(...(await loadPlugin(typeof p === 'string' ? { root: p } : p, { cwd, homeDir }, diagnostics, files)));
+  }
+  const skillHooks = (opts.skills ?? []).flatMap((s) => loadSkill(s, cwd, diagnostics, files));
+
+  // Scalars: managed first, then cli (last given wins), local, project, user.
+  const rank: Partial<Record<SourceKind, number>> = { managed: 0, cli: 1, local: 2, project: 3, user: 4 };
+  const byPrecedence = layers
+    .map((l, i) => ({ l, i }))
+    .sort((a, b) => rank[a.l.kind]! - rank[b.l.kind]! || b.i - a.i)
+    .map(({ l }) => l);
+  const pickDisable = (): { value: boolean; layer: SettingsLayer } | undefined => {
+    for (const l of byPrecedence) {
+      const v = l.data?.disableAllHooks ?? l.salvaged?.disableAllHooks;
+      if (v !== undefined) return { value: v, layer: l };
+    }
+    return undefined;
+  };
+
+  const options: AgentHooksOptions = {};
+  for (const l of [...byPrecedence].reverse()) Object.assign(options, l.data?.agentHooks);
+
+  let hooks = [...layers.flatMap((l) => l.hooks), ...pluginHooks, ...skillHooks];
+
+  const managed = layers.find((l) => l.kind === 'managed');
+  const managedSettings = managed?.data ?? managed?.salvaged;
+  const disabled: LoadedConfig['disabled'] = { all: false, nonManaged: false };
+  const disable = pickDisable();
+  if (managedSettings?.disableAllHooks === true) {
+    hooks = [];
+    disabled.all = true;
+    disabled.nonManaged = true;
+    disabled.reason = `disableAllHooks is true in managed settings (${managed!.file})`;
+  } else if (disable?.value === true) {
+    hooks = hooks.filter(isManagedHook);
+    disabled.nonManaged = true;
+    disabled.reason = `disableAllHooks is true in ${disable.layer.kind} settings (${disable.layer.file}); managed hooks still run`;
+  }
+
+  const managedOnly = managedSettings?.allowManagedHooksOnly === true;
+  if (managedOnly) hooks = hooks.filter(isManagedHook);
+
+  // Policy filters run before dedup, so a dropped non-managed copy cannot displace a kept one.
+  hooks = dedupeHooks(hooks);
+
+  // Under allowManagedHooksOnly, only the policy's own allowlists count.
+  const listLayers = managedOnly ? layers.filter((l) => l.kind === 'managed') : layers;
+  const allowedHttpHookUrls = union(listLayers.map((l) => l.data?.allowedHttpHookUrls));
+  const httpHookAllowedEnvVars = union(listLayers.map((l) => l.data?.httpHookAllowedEnvVars));
+
+  return {
+    hooks,
+    diagnostics,
+    options,
+    disabled,
+    managedOnly,
+    ...(allowedHttpHookUrls ? { allowedHttpHookUrls } : {}),
+    ...(httpHookAllowedEnvVars ? { httpHookAllowedEnvVars } : {}),
+    files,
+  };
+}

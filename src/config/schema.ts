@@ -1,0 +1,153 @@
+/**
+ * Zod schemas of the Claude-style settings file and of a plugin's hooks/hooks.json.
+ * Hook handlers, matcher groups and the `hooks` object are strict (an unknown key is
+ * an error); the settings file itself is loose because other features share it.
+ * Event names come from the catalog at runtime, so schemas are built lazily.
+ */
+import { z } from 'zod';
+import { EVENT_NAMES } from '../events/catalog.js';
+
+const behavior = z.enum(['ignore', 'ask', 'deny']);
+
+const commonHandlerShape = {
+  if: z.string().optional().describe('Permission-rule condition, e.g. "Bash(git *)"; tool events only.'),
+  timeout: z.number().positive().optional().describe('Seconds before the hook is cancelled.'),
+  statusMessage: z.string().optional(),
+  once: z.boolean().optional().describe('Run once per session (honoured in skill frontmatter only).'),
+  failureBehavior: behavior.optional(),
+  timeoutBehavior: behavior.optional(),
+};
+
+export const commandHandlerSchema = z.strictObject({
+  type: z.literal('command'),
+  command: z.string().min(1).describe('Shell command, or the executable when `args` is set.'),
+  args: z.array(z.string()).optional().describe('Exec form: argument vector, no shell involved.'),
+  async: z.boolean().optional(),
+  asyncRewake: z.boolean().optional(),
+  shell: z.enum(['bash', 'sh', 'powershell']).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  ...commonHandlerShape,
+});
+
+export const httpHandlerSchema = z.strictObject({
+  type: z.literal('http'),
+  url: z.url({ protocol: /^https?$/ }),
+  headers: z.record(z.string(), z.string()).optional(),
+  allowedEnvVars: z.array(z.string()).optional(),
+  ...commonHandlerShape,
+});
+
+export const mcpToolHandlerSchema = z.strictObject({
+  type: z.literal('mcp_tool'),
+  server: z.string().min(1),
+  tool: z.string().min(1),
+  input: z.record(z.string(), z.unknown()).optional(),
+  ...commonHandlerShape,
+});
+
+const promptShape = {
+  prompt: z.string().min(1),
+  model: z.string().optional(),
+  ...commonHandlerShape,
+};
+export const promptHandlerSchema = z.strictObject({ type: z.literal('prompt'), ...promptShape });
+export const agentHandlerSchema = z.strictObject({ type: z.literal('agent'), ...promptShape });
+
+export const handlerSchema = z.discriminatedUnion('type', [
+  commandHandlerSchema,
+  httpHandlerSchema,
+  mcpToolHandlerSchema,
+  promptHandlerSchema,
+  agentHandlerSchema,
+]);
+export type HandlerConfig = z.infer<typeof handlerSchema>;
+
+/** Keys each handler type accepts; used for "did you mean" hints. */
+export const HANDLER_KEYS: Record<HandlerConfig['type'], readonly string[]> = {
+  command: Object.keys(commandHandlerSchema.shape),
+  http: Object.keys(httpHandlerSchema.shape),
+  mcp_tool: Object.keys(mcpToolHandlerSchema.shape),
+  prompt: Object.keys(promptHandlerSchema.shape),
+  agent: Object.keys(agentHandlerSchema.shape),
+};
+
+export const matcherGroupSchema = z.strictObject({
+  matcher: z.string().optional().describe('Tool name, exact list (A|B) or regular expression; "*" or omitted = all.'),
+  hooks: z.array(handlerSchema),
+});
+export type MatcherGroupConfig = z.infer<typeof matcherGroupSchema>;
+
+export const agentHooksOptionsSchema = z.strictObject({
+  failureBehavior: behavior.optional(),
+  timeoutBehavior: behavior.optional(),
+  maxConcurrentHooks: z.number().int().min(1).optional(),
+  stopHookMaxConsecutiveBlocks: z.number().int().min(0).optional(),
+  stdinLimitBytes: z.number().int().min(1).optional(),
+  outputLimitBytes: z.number().int().min(1).optional(),
+});
+export type AgentHooksOptions = z.infer<typeof agentHooksOptionsSchema>;
+
+type HooksObjectSchema = z.ZodObject<Record<string, z.ZodOptional<z.ZodArray<typeof matcherGroupSchema>>>, z.core.$strict>;
+
+// Built on first use rather than at import so the catalog is complete whatever the import order.
+let hooksObject: HooksObjectSchema | undefined;
+export function hooksObjectSchema(): HooksObjectSchema {
+  if (!hooksObject) {
+    const shape: Record<string, z.ZodOptional<z.ZodArray<typeof matcherGroupSchema>>> = {};
+    for (const event of EVENT_NAMES) shape[event] = z.array(matcherGroupSchema).optional();
+    hooksObject = z.strictObject(shape);
+  }
+  return hooksObject;
+}
+export type HooksConfig = Partial<Record<string, MatcherGroupConfig[]>>;
+
+/** Our own top-level keys of a settings file (others belong to other features). */
+export const SETTINGS_KEYS = [
+  'hooks',
+  'disableAllHooks',
+  'allowManagedHooksOnly',
+  'allowedHttpHookUrls',
+  'httpHookAllowedEnvVars',
+  'agentHooks',
+] as const;
+
+function buildSettingsSchema() {
+  return z.looseObject({
+    hooks: hooksObjectSchema().optional(),
+    disableAllHooks: z.boolean().optional(),
+    allowManagedHooksOnly: z.boolean().optional().describe('Managed settings only: run only managed hooks.'),
+    allowedHttpHookUrls: z.array(z.string()).optional(),
+    httpHookAllowedEnvVars: z.array(z.string()).optional(),
+    agentHooks: agentHooksOptionsSchema.optional().describe('agent-hooks engine options.'),
+  });
+}
+let settingsSchema: ReturnType<typeof buildSettingsSchema> | undefined;
+export function settingsFileSchema(): ReturnType<typeof buildSettingsSchema> {
+  return (settingsSchema ??= buildSettingsSchema());
+}
+export type SettingsFile = z.infer<ReturnType<typeof buildSettingsSchema>>;
+
+function buildPluginHooksSchema() {
+  return z.strictObject({ description: z.string().optional(), hooks: hooksObjectSchema() });
+}
+let pluginSchema: ReturnType<typeof buildPluginHooksSchema> | undefined;
+export function pluginHooksFileSchema(): ReturnType<typeof buildPluginHooksSchema> {
+  return (pluginSchema ??= buildPluginHooksSchema());
+}
+export type PluginHooksFile = z.infer<ReturnType<typeof buildPluginHooksSchema>>;
+
+/** JSON Schema (draft 2020-12) of a settings file, derived from the zod schema above. */
+export function settingsJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(settingsFileSchema(), { target: 'draft-2020-12', io: 'input' }),
+    title: 'agent-hooks settings (Claude Code settings.json dialect)',
+  };
+}
+
+/** JSON Schema of a plugin's hooks/hooks.json. */
+export function pluginHooksJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(pluginHooksFileSchema(), { target: 'draft-2020-12', io: 'input' }),
+    title: 'agent-hooks plugin hooks/hooks.json',
+  };
+}
