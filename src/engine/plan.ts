@@ -1,0 +1,117 @@
+/**
+ * Plan stage: which hooks run for one firing. Built once per registry change into a
+ * per-event index so the hot path is a map lookup: exact-name matchers live in a Map,
+ * only regex and match-all entries are scanned.
+ */
+import { catalog, matcherValue, type EventName } from '../events/catalog.js';
+import type { EventSpec } from '../events/spec.js';
+import { compileMatcher, matchRule, parseRule, type CompiledMatcher, type Rule } from '../matching/index.js';
+import type { NormalizedHook } from '../types.js';
+
+export interface PlannedHook {
+  hook: NormalizedHook;
+  /** Position in config order (merges are deterministic in this order). */
+  seq: number;
+  matcher: CompiledMatcher;
+  /** undefined: no `if`; null: an `if` that can never run (invalid rule or non-tool event). */
+  rule?: Rule | null;
+}
+
+interface EventIndex {
+  all: PlannedHook[]; // match-all + regex + invalid, in seq order
+  exact: Map<string, PlannedHook[]>;
+  count: number;
+}
+
+export interface PlanIndex {
+  byEvent: Map<EventName, EventIndex>;
+  size: number;
+}
+
+export const NO_HOOKS: readonly PlannedHook[] = Object.freeze([]);
+
+export function buildPlanIndex(hooks: readonly NormalizedHook[]): PlanIndex {
+  const byEvent = new Map<EventName, EventIndex>();
+  hooks.forEach((hook, seq) => {
+    const spec = catalog[hook.event] as EventSpec;
+    let index = byEvent.get(hook.event);
+    if (!index) {
+      index = { all: [], exact: new Map(), count: 0 };
+      byEvent.set(hook.event, index);
+    }
+    // Events without matcher support ignore the matcher (it is silently ignored per the reference).
+    const matcher = spec.matcher ? compileMatcher(hook.matcher, spec.matcher.exactSet) : compileMatcher(undefined, 'standard');
+    let rule: Rule | null | undefined;
+    if (hook.handler.if !== undefined) {
+      if (!spec.ifCondition) rule = null;
+      else {
+        const parsed = parseRule(hook.handler.if);
+        rule = parsed.ok ? parsed.rule : null;
+      }
+    }
+    const planned: PlannedHook = { hook, seq, matcher, rule };
+    index.count++;
+    if (matcher.kind === 'exact' && matcher.names) {
+      for (const name of matcher.names) {
+        const list = index.exact.get(name);
+        if (list) list.push(planned);
+        else index.exact.set(name, [planned]);
+      }
+    } else {
+      index.all.push(planned);
+    }
+  });
+  return { byEvent, size: hooks.length };
+}
+
+export interface PlanContext {
+  cwd: string;
+  homeDir?: string;
+  projectDir?: string;
+}
+
+/** Matched hooks for one firing, in config order. */
+export function planHooks(
+  index: PlanIndex,
+  event: EventName,
+  input: Record<string, unknown>,
+  ctx: PlanContext,
+): readonly PlannedHook[] {
+  const entry = index.byEvent.get(event);
+  if (!entry) return NO_HOOKS;
+  const value = matcherValue(event, input);
+  const exact = value !== undefined ? entry.exact.get(value) : undefined;
+  if (!exact && entry.all.length === 0) return NO_HOOKS;
+
+  let out: PlannedHook[] | undefined;
+  const consider = (planned: PlannedHook) => {
+    if (!planned.matcher.test(value)) return;
+    if (planned.rule === null) return;
+    if (planned.rule && !ruleMatches(planned.rule, input, ctx)) return;
+    const only = planned.hook.projectDir;
+    if (only !== undefined && only !== ctx.projectDir && only !== ctx.cwd) return;
+    (out ??= []).push(planned);
+  };
+  for (const planned of entry.all) consider(planned);
+  if (exact) for (const planned of exact) consider(planned);
+  if (!out) return NO_HOOKS;
+  if (exact && entry.all.length > 0) out.sort((a, b) => a.seq - b.seq);
+  // A hook listed under several exact names of one matcher appears once.
+  return exact && out.length > 1 ? dedupeBySeq(out) : out;
+}
+
+function dedupeBySeq(list: PlannedHook[]): PlannedHook[] {
+  const seen = new Set<number>();
+  return list.filter((p) => (seen.has(p.seq) ? false : (seen.add(p.seq), true)));
+}
+
+function ruleMatches(rule: Rule, input: Record<string, unknown>, ctx: PlanContext): boolean {
+  const toolName = typeof input.tool_name === 'string' ? input.tool_name : '';
+  const toolInput = input.tool_input;
+  const cwd = typeof input.cwd === 'string' && input.cwd ? input.cwd : ctx.cwd;
+  try {
+    return matchRule(rule, toolName, toolInput, { cwd, homeDir: ctx.homeDir, projectDir: ctx.projectDir });
+  } catch {
+    return true; // best-effort filter: fail open, as the reference says for unparsable commands
+  }
+}

@@ -1,0 +1,174 @@
+/**
+ * Gitignore-style path patterns of file permission rules (`Edit(src/**)`, `Read(~/.ssh/**)`),
+ * matched with picomatch.
+ *
+ * Where a pattern is anchored (Claude's permission docs, "Read & Edit"):
+ *   `//path`  absolute from the filesystem root       `Read(//etc/**)`
+ *   `~/path`  from the home directory (ctx.homeDir)   `Read(~/.ssh/**)`
+ *   `/path`   from the project root (ctx.projectDir, else ctx.cwd)
+ *   `./path`, or a `path` with a `/` before its end   from ctx.cwd
+ *   `name` with no `/` (a trailing `/` aside)          any depth, like gitignore: `*.ts` matches
+ *                                                     `a.ts` and `x/y/a.ts`, also outside cwd
+ * As in gitignore, a pattern that matches a directory also matches everything under it, so
+ * `src/*` matches `src/a/b.ts`, and `src/**` matches the directory `src` itself. `*` matches
+ * dotfiles; a leading `!` is literal (one rule has nothing to negate).
+ */
+import picomatch from 'picomatch';
+
+export interface PathMatchContext {
+  cwd: string;
+  homeDir?: string;
+  projectDir?: string;
+}
+
+export interface PathPattern {
+  readonly source: string;
+  /** The tool's path is a file (or any single target). */
+  testFile(path: string, ctx: PathMatchContext): boolean;
+  /** The tool's path is a directory searched recursively (Glob, Grep, LS). */
+  testDir(path: string, ctx: PathMatchContext): boolean;
+}
+
+type Anchor = 'root' | 'home' | 'project' | 'cwd' | 'anywhere';
+type Matcher = (s: string) => boolean;
+
+export function compilePathPattern(pattern: string): { ok: true; pattern: PathPattern } | { ok: false; error: string } {
+  if (typeof pattern !== 'string' || pattern.trim() === '') return { ok: false, error: 'empty path pattern' };
+  const source = pattern;
+  let anchor: Anchor;
+  let rest: string;
+  if (pattern.startsWith('//')) [anchor, rest] = ['root', pattern.slice(2)];
+  else if (pattern === '~' || pattern.startsWith('~/')) [anchor, rest] = ['home', pattern.slice(2)];
+  else if (pattern.startsWith('/')) [anchor, rest] = ['project', pattern.slice(1)];
+  else if (pattern.startsWith('./')) [anchor, rest] = ['cwd', pattern.slice(2)];
+  else [anchor, rest] = [pattern.replace(/\/+$/, '').includes('/') ? 'cwd' : 'anywhere', pattern];
+  // A trailing slash means "directory"; we cannot stat, and a directory match covers its
+  // contents anyway, so it is dropped.
+  rest = rest.replace(/\/+$/, '');
+  const wholeRoot = rest === '' || rest === '**';
+  if (rest === '') rest = '**';
+
+  let base = '';
+  let exact: Matcher;
+  let folded: Matcher;
+  try {
+    const options = { dot: true, windows: false, nonegate: true } as const;
+    exact = picomatch(rest, options);
+    folded = picomatch(rest, { ...options, nocase: true });
+    base = picomatch.scan(rest).base;
+  } catch (err) {
+    return { ok: false, error: `invalid path pattern ${JSON.stringify(pattern)}: ${err instanceof Error ? err.message : String(err)}` };
+  }
+
+  const rootOf = (ctx: PathMatchContext): string | undefined => {
+    switch (anchor) {
+      case 'root':
+        return '/';
+      case 'home':
+        return typeof ctx.homeDir === 'string' && ctx.homeDir !== '' ? normalizeAbsolute(ctx.homeDir, '/') : undefined;
+      case 'project':
+        return cwdOf({ ...ctx, cwd: typeof ctx.projectDir === 'string' && ctx.projectDir !== '' ? ctx.projectDir : ctx.cwd });
+      default:
+        return cwdOf(ctx);
+    }
+  };
+
+  const testFile = (path: string, ctx: PathMatchContext): boolean => {
+    const abs = resolveToolPath(path, ctx);
+    if (abs === undefined) return false;
+    const match = isWindowsPath(abs) ? folded : exact;
+    if (anchor === 'anywhere') {
+      const cwd = cwdOf(ctx);
+      const rel = relativeTo(abs, cwd) ?? abs;
+      return rel.split('/').some((segment) => segment !== '' && match(segment));
+    }
+    const root = rootOf(ctx);
+    if (root === undefined) return false;
+    const rel = relativeTo(abs, root);
+    if (rel === undefined) return false;
+    if (rel === '') return wholeRoot;
+    return selfOrAncestorMatches(rel, match);
+  };
+
+  const testDir = (path: string, ctx: PathMatchContext): boolean => {
+    if (testFile(path, ctx)) return true;
+    // An any-depth pattern is checked against the searched path only: otherwise `Read(*.pem)`
+    // would fire on every search. Anchored patterns also match when the search covers them.
+    if (anchor === 'anywhere') return false;
+    const abs = resolveToolPath(path, ctx);
+    const root = rootOf(ctx);
+    if (abs === undefined || root === undefined) return false;
+    const rel = relativeTo(abs, root);
+    if (rel === undefined) return relativeTo(root, abs) !== undefined; // the search contains the root
+    if (rel === '' || base === '') return true;
+    // The search covers the pattern's fixed base, or lies inside it (an over-approximation
+    // for patterns like `src/*.ts` searched from `src/deep`: best effort, the hook runs).
+    return base === rel || base.startsWith(rel + '/') || rel.startsWith(base + '/');
+  };
+
+  return { ok: true, pattern: { source, testFile, testDir } };
+}
+
+/** gitignore: a path matches when it, or a directory above it, matches. */
+function selfOrAncestorMatches(rel: string, match: Matcher): boolean {
+  let candidate = rel;
+  for (;;) {
+    if (match(candidate)) return true;
+    const cut = candidate.lastIndexOf('/');
+    if (cut <= 0) return false;
+    candidate = candidate.slice(0, cut);
+  }
+}
+
+function isWindowsPath(p: string): boolean {
+  return /^[A-Za-z]:(?:\/|$)/.test(p) || p.startsWith('//');
+}
+
+function cwdOf(ctx: PathMatchContext): string {
+  const cwd = typeof ctx?.cwd === 'string' && ctx.cwd !== '' ? ctx.cwd : '/';
+  return normalizeAbsolute(cwd, '/');
+}
+
+/**
+ * The absolute, normalized form of a tool path: `~/` expanded (when homeDir is known),
+ * Windows backslashes turned into `/`, relative paths (ApplyPatch headers) resolved
+ * against cwd. Undefined when the path is unusable.
+ */
+export function resolveToolPath(path: string, ctx: PathMatchContext): string | undefined {
+  if (typeof path !== 'string' || path === '') return undefined;
+  let p = path;
+  if ((p === '~' || p.startsWith('~/')) && typeof ctx.homeDir === 'string' && ctx.homeDir !== '') {
+    p = ctx.homeDir + p.slice(1);
+  }
+  return normalizeAbsolute(p, cwdOf(ctx));
+}
+
+function normalizeAbsolute(path: string, cwd: string): string {
+  // Backslashes are separators only on Windows-shaped paths; elsewhere they are file-name characters.
+  let p = /^[A-Za-z]:[\\/]|^\\\\/.test(path) ? path.replace(/\\/g, '/') : path;
+  const absolute = p.startsWith('/') || /^[A-Za-z]:(?:\/|$)/.test(p);
+  if (!absolute) p = `${cwd}/${p}`;
+  const unc = p.startsWith('//') && !p.startsWith('///');
+  const drive = /^[A-Za-z]:/.exec(p)?.[0];
+  const body = drive ? p.slice(drive.length) : p;
+  const out: string[] = [];
+  for (const segment of body.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') out.pop();
+    else out.push(segment);
+  }
+  const joined = out.join('/');
+  if (drive) return `${drive}/${joined}`;
+  return (unc ? '//' : '/') + joined;
+}
+
+/** `abs` relative to `root` ('' for the root itself), or undefined when it lies outside. */
+function relativeTo(abs: string, root: string): string | undefined {
+  const fold = isWindowsPath(abs) || isWindowsPath(root);
+  const a = fold ? abs.toLowerCase() : abs;
+  const r = fold ? root.toLowerCase() : root;
+  if (r === '/') return abs.replace(/^\/+/, '');
+  if (a === r) return '';
+  const prefix = r.endsWith('/') ? r : `${r}/`;
+  return a.startsWith(prefix) ? abs.slice(prefix.length) : undefined;
+}

@@ -1,0 +1,285 @@
+/**
+ * `if` conditions: one permission rule (Claude Code's syntax) tested against a tool call.
+ *
+ *   Tool                     the whole tool (`Tool(*)` too)
+ *   mcp__server__tool        one MCP tool
+ *   mcp__server, mcp__server__*   every tool of that MCP server
+ *   Bash(pattern)            shell command, subcommand by subcommand (see shell.ts):
+ *                              `git *`   wildcard: `*` is any text, spaces included; a single
+ *                                        trailing ` *` is optional, so `git *` matches `git`
+ *                              `git commit:*`  legacy prefix: `git commit`, then end or a space
+ *                              `npm test`      exact
+ *   Edit|Write|MultiEdit|NotebookEdit|ApplyPatch|Read|Glob|Grep|LS(path pattern)
+ *                            gitignore-style glob on the tool's path(s) (file-pattern.ts);
+ *                            `Edit` rules cover every edit tool, `Read` rules Read/Glob/Grep/LS
+ *   WebFetch(domain:host)    the URL's host; `*.example.com` for subdomains
+ *   other Tool(pattern)      wildcard against one primary field (WebSearch: query,
+ *                            Agent/Task: subagent_type, Skill: skill, PowerShell: command,
+ *                            WebFetch without `domain:`: url); a tool with no known field
+ *                            never matches (fail closed) and the rule carries a `warning`
+ *
+ * The filter is best effort and errs toward running the hook: an unparsable Bash command
+ * matches (as the reference says), and so does an internal error while matching.
+ */
+import { APPLY_PATCH_TOOLS, extractToolPaths } from './paths.js';
+import { compilePathPattern, type PathMatchContext, type PathPattern } from './file-pattern.js';
+import { analyzeShellCommand } from './shell.js';
+
+export interface RuleContext {
+  /** Working directory of the tool call: relative patterns and paths resolve against it. */
+  cwd: string;
+  /** Home directory for `~/` patterns and paths; without it `~/` patterns never match. */
+  homeDir?: string;
+  /** Project root for `/path` patterns; defaults to cwd. */
+  projectDir?: string;
+}
+
+/** A compiled wildcard/prefix/exact command pattern. */
+export interface CommandPattern {
+  readonly form: 'wildcard' | 'prefix' | 'exact';
+  /** Pattern names more than the command (e.g. `git push *`): runs on `$()`, backticks, `$VAR`. */
+  readonly specific: boolean;
+  /** Contains a shell operator (`|`, `&`, `;`, newline): also tried against the whole command. */
+  readonly spansOperators: boolean;
+  test(candidate: string): boolean;
+}
+
+interface RuleBase {
+  /** The rule text as written. */
+  readonly source: string;
+  /** Tool name as written in the rule. */
+  readonly tool: string;
+  /** Set when the rule parses but can never match: surfaced by `check`. */
+  readonly warning?: string;
+}
+export type Rule =
+  | (RuleBase & { readonly kind: 'tool' })
+  | (RuleBase & { readonly kind: 'mcp-server'; readonly server: string })
+  | (RuleBase & { readonly kind: 'bash'; readonly pattern: string; readonly command: CommandPattern })
+  | (RuleBase & { readonly kind: 'path'; readonly pattern: string; readonly path: PathPattern })
+  | (RuleBase & { readonly kind: 'domain'; readonly pattern: string; readonly domain: string; readonly host: CommandPattern })
+  | (RuleBase & {
+      readonly kind: 'field';
+      readonly pattern: string;
+      /** tool_input field the pattern is matched against; undefined: never matches. */
+      readonly field: string | undefined;
+      readonly value: CommandPattern;
+    });
+
+export type ParseRuleResult = { ok: true; rule: Rule } | { ok: false; error: string };
+
+/** Edit rules apply to every built-in tool that edits files. */
+export const EDIT_TOOLS: ReadonlySet<string> = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'ApplyPatch', 'apply_patch']);
+/** Read rules apply (best effort, as in Claude) to the tools that read files. */
+export const READ_TOOLS: ReadonlySet<string> = new Set(['Read', 'Glob', 'Grep', 'LS']);
+const PATH_RULE_TOOLS: ReadonlySet<string> = new Set([...EDIT_TOOLS, ...READ_TOOLS]);
+const DIRECTORY_SEARCH_TOOLS: ReadonlySet<string> = new Set(['Glob', 'Grep', 'LS']);
+/** Primary tool_input field of tools matched by a plain wildcard. */
+const PRIMARY_FIELDS: Readonly<Record<string, string>> = {
+  WebSearch: 'query',
+  WebFetch: 'url',
+  Agent: 'subagent_type',
+  Task: 'subagent_type',
+  Skill: 'skill',
+  PowerShell: 'command',
+};
+
+const TOOL_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.:-]*$/;
+const MCP_SEGMENT = /^[^\s()*]+$/;
+const MAX_RULE_LENGTH = 16 * 1024;
+
+export function parseRule(text: string): ParseRuleResult {
+  if (typeof text !== 'string') return { ok: false, error: `rule must be a string, got ${typeof text}` };
+  const source = text;
+  const trimmed = text.trim();
+  if (trimmed === '') return { ok: false, error: 'empty rule' };
+  if (trimmed.length > MAX_RULE_LENGTH) return { ok: false, error: `rule longer than ${MAX_RULE_LENGTH} characters` };
+
+  const open = trimmed.indexOf('(');
+  let tool: string;
+  let pattern: string | undefined;
+  if (open === -1) {
+    tool = trimmed;
+  } else {
+    // Content runs to the last character, so patterns may hold parentheses: `Bash(echo $(date))`.
+    if (!trimmed.endsWith(')')) return { ok: false, error: `rule ${JSON.stringify(text)}: missing closing ")"` };
+    tool = trimmed.slice(0, open);
+    pattern = trimmed.slice(open + 1, -1).trim();
+    if (pattern === '') return { ok: false, error: `rule ${JSON.stringify(text)}: empty "()"; write ${JSON.stringify(tool)} for the whole tool` };
+    // `Bash(a) && Edit(b)`: the reference has no combinators; one handler per condition.
+    if (/\)\s*(?:&&|\|\||,)\s*[A-Za-z][\w-]*\(/.test(pattern)) {
+      return { ok: false, error: `rule ${JSON.stringify(text)}: an \`if\` holds exactly one rule (no &&, || or lists); add a handler per condition` };
+    }
+  }
+
+  if (tool.startsWith('mcp__')) return parseMcpRule(source, tool, pattern);
+  if (!TOOL_NAME.test(tool)) {
+    return { ok: false, error: `rule ${JSON.stringify(text)}: invalid tool name ${JSON.stringify(tool)}` };
+  }
+  // `Tool(*)` is the whole tool, as Claude documents for `Bash(*)`.
+  if (pattern === undefined || pattern === '*') return { ok: true, rule: { kind: 'tool', source, tool } };
+
+  if (tool === 'Bash') {
+    return { ok: true, rule: { kind: 'bash', source, tool, pattern, command: compileCommandPattern(pattern) } };
+  }
+  if (PATH_RULE_TOOLS.has(tool)) {
+    const compiled = compilePathPattern(pattern);
+    if (!compiled.ok) return { ok: false, error: `rule ${JSON.stringify(text)}: ${compiled.error}` };
+    return { ok: true, rule: { kind: 'path', source, tool, pattern, path: compiled.pattern } };
+  }
+  if (tool === 'WebFetch' && pattern.startsWith('domain:')) {
+    const domain = pattern.slice('domain:'.length).trim().toLowerCase();
+    if (domain === '') return { ok: false, error: `rule ${JSON.stringify(text)}: empty domain` };
+    return { ok: true, rule: { kind: 'domain', source, tool, pattern, domain, host: compileCommandPattern(domain) } };
+  }
+  const field = PRIMARY_FIELDS[tool];
+  const rule: Rule = { kind: 'field', source, tool, pattern, field, value: compileCommandPattern(pattern) };
+  if (field === undefined) {
+    return { ok: true, rule: { ...rule, warning: `rule ${JSON.stringify(text)}: no known input field of ${tool} to match a pattern against; it never matches` } };
+  }
+  return { ok: true, rule };
+}
+
+function parseMcpRule(source: string, tool: string, pattern: string | undefined): ParseRuleResult {
+  const rest = tool.slice('mcp__'.length);
+  const sep = rest.indexOf('__');
+  const server = sep === -1 ? rest : rest.slice(0, sep);
+  const name = sep === -1 ? undefined : rest.slice(sep + 2);
+  if (!MCP_SEGMENT.test(server)) return { ok: false, error: `rule ${JSON.stringify(source)}: invalid MCP server name ${JSON.stringify(server)}` };
+  if (name !== undefined && name !== '*' && !MCP_SEGMENT.test(name)) {
+    return { ok: false, error: `rule ${JSON.stringify(source)}: invalid MCP tool name ${JSON.stringify(name)} (only mcp__server__* is a wildcard)` };
+  }
+  const warning = pattern !== undefined && pattern !== '*' ? `rule ${JSON.stringify(source)}: MCP tools take no pattern; it never matches` : undefined;
+  if (name === undefined || name === '*') {
+    return { ok: true, rule: warning ? { kind: 'field', source, tool, pattern: pattern ?? '', field: undefined, value: NEVER, warning } : { kind: 'mcp-server', source, tool, server } };
+  }
+  if (warning) return { ok: true, rule: { kind: 'field', source, tool, pattern: pattern ?? '', field: undefined, value: NEVER, warning } };
+  return { ok: true, rule: { kind: 'tool', source, tool } };
+}
+
+const NEVER: CommandPattern = Object.freeze({ form: 'exact', specific: false, spansOperators: false, test: () => false });
+
+/**
+ * Compile a command-style pattern. Forms, in order: `prefix:*` (legacy prefix), anything with
+ * an unescaped `*` (wildcard; `\*` is a literal star), else exact.
+ */
+export function compileCommandPattern(pattern: string): CommandPattern {
+  const spansOperators = /[|&;\n]/.test(pattern);
+  if (pattern.endsWith(':*') && pattern.length > 2) {
+    const prefix = pattern.slice(0, -2);
+    return {
+      form: 'prefix',
+      specific: /\s/.test(prefix.trim()),
+      spansOperators,
+      test: (c) => c === prefix || (c.startsWith(prefix) && /^\s/.test(c.slice(prefix.length))),
+    };
+  }
+  // Split on unescaped stars; `\*` stays a literal star.
+  const pieces: string[] = [''];
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i] as string;
+    if (ch === '\\' && pattern[i + 1] === '*') {
+      pieces[pieces.length - 1] += '*';
+      i++;
+    } else if (ch === '*') pieces.push('');
+    else pieces[pieces.length - 1] += ch;
+  }
+  if (pieces.length === 1) {
+    const exact = pieces[0] as string;
+    return { form: 'exact', specific: /\s/.test(exact.trim()), spansOperators, test: (c) => c === exact };
+  }
+  const escaped = pieces.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  let body = escaped.join('[\\s\\S]*');
+  // `git *` also matches plain `git`: a single trailing ` *` is optional (word boundary kept).
+  const last = pieces[pieces.length - 1];
+  const beforeLast = pieces[pieces.length - 2] as string;
+  if (pieces.length === 2 && last === '' && beforeLast.endsWith(' ')) {
+    body = `${escaped[0]?.slice(0, -1)}(?: [\\s\\S]*)?`;
+  }
+  const re = new RegExp(`^${body}$`);
+  // Literal text before the trailing wildcards: more than one word, or an inner `*`, names more than the command.
+  const head = pattern.replace(/[\s*]+$/, '').trim();
+  return { form: 'wildcard', specific: /[\s*]/.test(head), spansOperators, test: (c) => re.test(c) };
+}
+
+export function matchRule(rule: Rule, toolName: string, toolInput: unknown, ctx: RuleContext): boolean {
+  if (!rule || typeof rule !== 'object' || typeof toolName !== 'string') return false;
+  try {
+    return matchUnsafe(rule, toolName, toolInput, ctx ?? { cwd: '/' });
+  } catch {
+    return true; // best effort: an unexpected failure runs the hook rather than silently skipping it
+  }
+}
+
+function matchUnsafe(rule: Rule, toolName: string, toolInput: unknown, ctx: RuleContext): boolean {
+  const input: Record<string, unknown> = toolInput !== null && typeof toolInput === 'object' ? (toolInput as Record<string, unknown>) : {};
+  switch (rule.kind) {
+    case 'tool':
+      return toolCovers(rule.tool, toolName);
+    case 'mcp-server':
+      return toolName.startsWith(`mcp__${rule.server}__`);
+    case 'bash':
+      return toolName === 'Bash' && matchBash(rule.command, input.command);
+    case 'path':
+      return toolCovers(rule.tool, toolName) && matchPaths(rule.path, toolName, input, ctx);
+    case 'domain':
+      return toolName === rule.tool && matchDomain(rule.host, input.url);
+    case 'field': {
+      if (rule.field === undefined || toolName !== rule.tool) return false;
+      const value = input[rule.field];
+      return typeof value === 'string' && (rule.value.test(value) || rule.value.test(value.trim()));
+    }
+    default:
+      return false;
+  }
+}
+
+/** Whether a rule written for `ruleTool` covers a call of `toolName`. */
+function toolCovers(ruleTool: string, toolName: string): boolean {
+  if (ruleTool === toolName) return true;
+  if (ruleTool === 'Edit') return EDIT_TOOLS.has(toolName);
+  if (ruleTool === 'Read') return READ_TOOLS.has(toolName);
+  return APPLY_PATCH_TOOLS.has(ruleTool) && APPLY_PATCH_TOOLS.has(toolName);
+}
+
+function matchBash(pattern: CommandPattern, command: unknown): boolean {
+  if (typeof command !== 'string') return true; // no command to parse: fail open
+  const shell = analyzeShellCommand(command);
+  if (!shell.ok) return true; // unparsable: fail open (reference)
+  // `$()`, backticks or `$VAR` could hide what a specific pattern looks for (reference table).
+  if (pattern.specific && shell.dynamic) return true;
+  for (const sub of shell.subcommands) {
+    if (sub.dynamicName) return true; // the command itself is computed: cannot rule it out
+    for (const candidate of sub.candidates) if (pattern.test(candidate)) return true;
+  }
+  if (pattern.spansOperators) {
+    for (const candidate of shell.whole) if (pattern.test(candidate)) return true;
+  }
+  return false;
+}
+
+function matchPaths(pattern: PathPattern, toolName: string, input: Record<string, unknown>, ctx: PathMatchContext): boolean {
+  const paths = extractToolPaths(toolName, input);
+  if (DIRECTORY_SEARCH_TOOLS.has(toolName)) {
+    // No `path`: the search runs in the working directory.
+    const dirs = paths.length > 0 ? paths : [ctx.cwd];
+    return dirs.some((p) => pattern.testDir(p, ctx));
+  }
+  // Any one path is enough: a patch whose third file is sensitive matches.
+  return paths.some((p) => pattern.testFile(p, ctx));
+}
+
+function matchDomain(host: CommandPattern, url: unknown): boolean {
+  if (typeof url !== 'string' || url.trim() === '') return false;
+  const text = url.trim();
+  let hostname: string;
+  try {
+    // WebFetch upgrades scheme-less URLs; parse them the same way rather than missing the host.
+    hostname = new URL(/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text) ? text : `https://${text}`).hostname;
+  } catch {
+    return false;
+  }
+  hostname = hostname.toLowerCase().replace(/\.$/, '');
+  if (hostname.startsWith('[') && hostname.endsWith(']')) hostname = hostname.slice(1, -1);
+  return host.test(hostname);
+}

@@ -1,0 +1,332 @@
+import { describe, it, expect } from 'vitest';
+import { parseRule, matchRule, type Rule, type RuleContext } from '../../src/matching/index.js';
+
+const CTX: RuleContext = { cwd: '/repo', homeDir: '/home/u' };
+
+function rule(text: string): Rule {
+  const parsed = parseRule(text);
+  if (!parsed.ok) throw new Error(`expected ${text} to parse: ${parsed.error}`);
+  return parsed.rule;
+}
+const bash = (pattern: string, command: unknown) => matchRule(rule(`Bash(${pattern})`), 'Bash', { command }, CTX);
+const edit = (text: string, toolName: string, input: Record<string, unknown>, ctx: RuleContext = CTX) =>
+  matchRule(rule(text), toolName, input, ctx);
+
+describe('parseRule', () => {
+  it('parses the rule forms', () => {
+    expect(rule('Bash').kind).toBe('tool');
+    expect(rule('Bash(*)').kind).toBe('tool');
+    expect(rule('Bash(git *)')).toMatchObject({ kind: 'bash', tool: 'Bash', pattern: 'git *' });
+    expect(rule('Bash(git commit:*)')).toMatchObject({ kind: 'bash', command: { form: 'prefix', specific: true } });
+    expect(rule('Bash(npm test)')).toMatchObject({ kind: 'bash', command: { form: 'exact', specific: true } });
+    expect(rule('Bash(rm *)')).toMatchObject({ command: { form: 'wildcard', specific: false } });
+    expect(rule('Bash(git push *)')).toMatchObject({ command: { form: 'wildcard', specific: true } });
+    expect(rule('Edit(src/**)')).toMatchObject({ kind: 'path', tool: 'Edit', pattern: 'src/**' });
+    expect(rule('WebFetch(domain:Example.com)')).toMatchObject({ kind: 'domain', domain: 'example.com' });
+    expect(rule('mcp__memory')).toMatchObject({ kind: 'mcp-server', server: 'memory' });
+    expect(rule('mcp__memory__*')).toMatchObject({ kind: 'mcp-server', server: 'memory' });
+    expect(rule('mcp__memory__create_entities')).toMatchObject({ kind: 'tool', tool: 'mcp__memory__create_entities' });
+    expect(rule('  Bash(echo $(date))  ')).toMatchObject({ kind: 'bash', pattern: 'echo $(date)' });
+  });
+
+  it.each([
+    [''],
+    ['   '],
+    ['Bash('],
+    ['Bash(git *'],
+    ['Bash()'],
+    ['Bash git'],
+    ['(git *)'],
+    ['mcp__'],
+    ['mcp__*'],
+    ['mcp__a__b*c'],
+    ['Edit|Write'],
+    ['Bash(x) && Edit(y)'],
+    ['Bash(git *) || Bash(npm *)'],
+  ])('rejects %j with an error', (text) => {
+    const parsed = parseRule(text);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.error).toBeTruthy();
+  });
+
+  it('rejects non-strings', () => {
+    expect(parseRule(undefined as unknown as string).ok).toBe(false);
+    expect(parseRule({} as unknown as string).ok).toBe(false);
+  });
+
+  it('warns about rules that parse but can never match', () => {
+    expect(rule('Frobnicate(x)').warning).toMatch(/never matches/);
+    expect(rule('mcp__memory__create(x)').warning).toMatch(/never matches/);
+    expect(rule('Bash(git *)').warning).toBeUndefined();
+  });
+});
+
+describe('Bash if-matching table (reference)', () => {
+  it('`Bash(git *)` + `FOO=bar git push` → runs (leading assignments stripped)', () => {
+    expect(bash('git *', 'FOO=bar git push')).toBe(true);
+    expect(bash('git push', 'FOO=bar BAZ="q x" git push')).toBe(true);
+  });
+  it('`Bash(git *)` + `npm test && git push` → runs (each subcommand checked)', () => {
+    expect(bash('git *', 'npm test && git push')).toBe(true);
+  });
+  it('`Bash(rm *)` + `echo $(rm -rf /)` → runs (commands inside $() checked)', () => {
+    expect(bash('rm *', 'echo $(rm -rf /)')).toBe(true);
+  });
+  it('`Bash(rm *)` + `echo $(date)` → does not run', () => {
+    expect(bash('rm *', 'echo $(date)')).toBe(false);
+  });
+  it('`Bash(git push *)` + `echo $(date)` → runs (pattern names more than the command)', () => {
+    expect(bash('git push *', 'echo $(date)')).toBe(true);
+  });
+
+  it('commands inside backticks are checked', () => {
+    expect(bash('rm *', 'echo `rm -rf /`')).toBe(true);
+    expect(bash('rm *', 'echo `date`')).toBe(false);
+    expect(bash('git push *', 'echo `date`')).toBe(true);
+  });
+  it('a specific pattern runs on $VAR; a command-name pattern does not', () => {
+    expect(bash('git push *', 'echo $HOME')).toBe(true);
+    expect(bash('git push *', 'echo ${HOME}')).toBe(true);
+    expect(bash('git *', 'echo $HOME')).toBe(false);
+    expect(bash('git push *', 'echo plain')).toBe(false);
+    expect(bash('git push *', "echo '$HOME'")).toBe(false); // single quotes: no expansion
+  });
+  it('fails open when the command cannot be parsed', () => {
+    expect(bash('rm *', 'echo "unterminated')).toBe(true);
+    expect(bash('rm *', 'echo $(')).toBe(true);
+    expect(bash('rm *', 'if true; then')).toBe(true);
+    expect(bash('rm *', undefined)).toBe(true);
+  });
+
+  it('splits at &&, ||, ;, |, and newlines', () => {
+    for (const cmd of ['a && rm x', 'a || rm x', 'a; rm x', 'a | rm x', 'a\nrm x', 'a & rm x', 'a |& rm x']) {
+      expect(bash('rm *', cmd), cmd).toBe(true);
+    }
+    expect(bash('rm *', 'a && b || c; d | e\nf')).toBe(false);
+  });
+  it('looks inside compound commands, subshells, functions and process substitutions', () => {
+    expect(bash('rm *', '(cd /tmp && rm x)')).toBe(true);
+    expect(bash('rm *', '{ rm x; }')).toBe(true);
+    expect(bash('rm *', 'if true; then rm x; fi')).toBe(true);
+    expect(bash('rm *', 'for f in a b; do rm "$f"; done')).toBe(true);
+    expect(bash('rm *', 'diff <(rm x) y')).toBe(true);
+    expect(bash('rm *', 'X=$(rm y) true')).toBe(true);
+    expect(bash('rm *', 'echo "$(rm -rf /)"')).toBe(true);
+    expect(bash('rm *', 'echo ${x:-$(rm y)}')).toBe(true);
+  });
+  it('runs when the command name itself is computed', () => {
+    expect(bash('rm *', '$CMD -rf /')).toBe(true);
+  });
+  it('strips process wrappers as Claude does (timeout, nice, nohup) and env assignments', () => {
+    expect(bash('rm *', 'timeout 5 rm -rf x')).toBe(true);
+    expect(bash('rm *', 'timeout -s KILL 5 rm -rf x')).toBe(true);
+    expect(bash('rm *', 'nohup rm x')).toBe(true);
+    expect(bash('rm *', 'nice -n 10 rm x')).toBe(true);
+    expect(bash('git push', 'env FOO=1 git push')).toBe(true);
+    expect(bash('rm *', 'timeout 5 ls')).toBe(false);
+  });
+});
+
+describe('Bash pattern forms', () => {
+  it('wildcard: `*` is any text; a trailing ` *` keeps the word boundary and is optional', () => {
+    expect(bash('ls *', 'ls -la')).toBe(true);
+    expect(bash('ls *', 'ls')).toBe(true);
+    expect(bash('ls *', 'lsof')).toBe(false);
+    expect(bash('ls*', 'lsof')).toBe(true);
+    expect(bash('git * main', 'git checkout main')).toBe(true);
+    expect(bash('git * main', 'git checkout dev')).toBe(false);
+    expect(bash('* install', 'npm install')).toBe(true);
+    expect(bash('* install', 'npm ci')).toBe(false);
+    expect(bash('git commit -m *', 'git commit -m "fix: a bug"')).toBe(true);
+    expect(bash('npm *', 'pnpm install')).toBe(false);
+  });
+  it('legacy prefix `git commit:*` is the prefix followed by end or a space', () => {
+    expect(bash('git commit:*', 'git commit')).toBe(true);
+    expect(bash('git commit:*', 'git commit -m x')).toBe(true);
+    expect(bash('git commit:*', 'GIT_AUTHOR_NAME=x git commit -m x')).toBe(true);
+    expect(bash('git commit:*', 'git commitx')).toBe(false);
+    expect(bash('git commit:*', 'git status')).toBe(false);
+    expect(bash('npm run test:*', 'npm run test:watch')).toBe(false);
+  });
+  it('exact: the whole subcommand', () => {
+    expect(bash('npm test', 'npm test')).toBe(true);
+    expect(bash('npm test', 'cd app && npm test')).toBe(true);
+    expect(bash('npm test', 'npm test --watch')).toBe(false);
+    expect(bash('npm test', 'npm testing')).toBe(false);
+    expect(bash('npm test', 'npm  test')).toBe(true); // words re-joined
+  });
+  it('a pattern holding an operator is also tried against the whole command', () => {
+    expect(bash('curl * | bash', 'curl https://x.sh | bash')).toBe(true);
+    expect(bash('curl * | bash', 'curl https://x.sh')).toBe(false);
+  });
+  it('`\\*` is a literal star', () => {
+    expect(bash('echo \\*', 'echo *')).toBe(true);
+    expect(bash('echo \\*', 'echo x')).toBe(false);
+  });
+  it('bare `Bash` and `Bash(*)` match every command, but only the Bash tool', () => {
+    expect(matchRule(rule('Bash'), 'Bash', { command: 'anything' }, CTX)).toBe(true);
+    expect(matchRule(rule('Bash(*)'), 'Bash', { command: 'anything' }, CTX)).toBe(true);
+    expect(matchRule(rule('Bash'), 'PowerShell', { command: 'anything' }, CTX)).toBe(false);
+    expect(matchRule(rule('Bash(git *)'), 'PowerShell', { command: 'git push' }, CTX)).toBe(false);
+  });
+});
+
+describe('MCP rules', () => {
+  const mcp = (text: string, tool: string) => matchRule(rule(text), tool, {}, CTX);
+  it('`mcp__server` and `mcp__server__*` match every tool of that server only', () => {
+    for (const text of ['mcp__memory', 'mcp__memory__*']) {
+      expect(mcp(text, 'mcp__memory__create_entities')).toBe(true);
+      expect(mcp(text, 'mcp__memory__read_graph')).toBe(true);
+      expect(mcp(text, 'mcp__memory2__x')).toBe(false);
+      expect(mcp(text, 'mcp__memoryx')).toBe(false);
+      expect(mcp(text, 'mcp__github__search')).toBe(false);
+      expect(mcp(text, 'Bash')).toBe(false);
+    }
+  });
+  it('`mcp__server__tool` matches that tool only', () => {
+    expect(mcp('mcp__memory__create_entities', 'mcp__memory__create_entities')).toBe(true);
+    expect(mcp('mcp__memory__create_entities', 'mcp__memory__create_entities_2')).toBe(false);
+    expect(mcp('mcp__memory__create_entities', 'mcp__memory__read_graph')).toBe(false);
+  });
+  it('plugin-scoped and hyphenated server names', () => {
+    expect(mcp('mcp__plugin_my-plugin_db', 'mcp__plugin_my-plugin_db__query')).toBe(true);
+    expect(mcp('mcp__db', 'mcp__plugin_my-plugin_db__query')).toBe(false);
+    expect(mcp('mcp__brave-search__*', 'mcp__brave-search__web')).toBe(true);
+  });
+  it('an MCP rule with a pattern never matches', () => {
+    expect(mcp('mcp__memory__create_entities(x)', 'mcp__memory__create_entities')).toBe(false);
+  });
+});
+
+describe('file rules: gitignore-style paths', () => {
+  const W = (file_path: string) => ({ file_path });
+  it('`Edit(src/**)` matches only the src directory at the cwd root and files under it', () => {
+    expect(edit('Edit(src/**)', 'Edit', W('/repo/src/a.ts'))).toBe(true);
+    expect(edit('Edit(src/**)', 'Edit', W('/repo/src/deep/b.ts'))).toBe(true);
+    expect(edit('Edit(src/**)', 'Edit', W('/repo/src'))).toBe(true);
+    expect(edit('Edit(src/**)', 'Edit', W('/repo/lib/src/a.ts'))).toBe(false);
+    expect(edit('Edit(src/**)', 'Edit', W('/repo/srcx/a.ts'))).toBe(false);
+    expect(edit('Edit(src/**)', 'Edit', W('/elsewhere/src/a.ts'))).toBe(false);
+  });
+  it('`Edit(**/src/**)` matches a src directory at any depth', () => {
+    expect(edit('Edit(**/src/**)', 'Edit', W('/repo/lib/src/a.ts'))).toBe(true);
+    expect(edit('Edit(**/src/**)', 'Edit', W('/repo/src/a.ts'))).toBe(true);
+    expect(edit('Edit(**/src/**)', 'Edit', W('/repo/lib/a.ts'))).toBe(false);
+  });
+  it('a pattern without a slash (`*.ts`) matches at any depth, like gitignore', () => {
+    expect(edit('Edit(*.ts)', 'Edit', W('/repo/a.ts'))).toBe(true);
+    expect(edit('Edit(*.ts)', 'Edit', W('/repo/x/y/a.ts'))).toBe(true);
+    expect(edit('Edit(*.ts)', 'Edit', W('/repo/a.tsx'))).toBe(false);
+    expect(edit('Edit(*.ts)', 'Edit', W('/other/a.ts'))).toBe(true); // outside cwd: the absolute path
+    expect(edit('Edit(.env)', 'Edit', W('/repo/app/.env'))).toBe(true);
+    expect(edit('Edit(*)', 'Edit', W('/repo/.hidden'))).toBe(true);
+  });
+  it('`./path` is anchored at cwd', () => {
+    expect(edit('Edit(./.env)', 'Edit', W('/repo/.env'))).toBe(true);
+    expect(edit('Edit(./.env)', 'Edit', W('/repo/app/.env'))).toBe(false);
+  });
+  it('a matched directory covers what is under it', () => {
+    expect(edit('Edit(src/*)', 'Edit', W('/repo/src/a/b.ts'))).toBe(true);
+    expect(edit('Edit(secrets)', 'Edit', W('/repo/x/secrets/key.pem'))).toBe(true);
+    expect(edit('Edit(src/)', 'Edit', W('/repo/src/a.ts'))).toBe(true);
+  });
+  it('`//path` is absolute, `~/path` is under homeDir, `/path` under the project root', () => {
+    expect(edit('Read(//etc/**)', 'Read', W('/etc/passwd'))).toBe(true);
+    expect(edit('Read(//etc/**)', 'Read', W('/repo/etc/passwd'))).toBe(false);
+    expect(edit('Read(~/.ssh/**)', 'Read', W('/home/u/.ssh/id_rsa'))).toBe(true);
+    expect(edit('Read(~/.ssh/**)', 'Read', W('~/.ssh/id_rsa'))).toBe(true);
+    expect(edit('Read(~/.ssh/**)', 'Read', W('/repo/.ssh/id_rsa'))).toBe(false);
+    expect(edit('Read(~/.ssh/**)', 'Read', W('/home/u/.ssh/id_rsa'), { cwd: '/repo' })).toBe(false); // no homeDir
+    const ctx = { cwd: '/repo/pkg', projectDir: '/repo' };
+    expect(edit('Edit(/src/**)', 'Edit', W('/repo/src/a.ts'), ctx)).toBe(true);
+    expect(edit('Edit(/src/**)', 'Edit', W('/repo/pkg/src/a.ts'), ctx)).toBe(false);
+    // Without projectDir, `/path` is anchored at cwd.
+    expect(edit('Edit(/src/**)', 'Edit', W('/repo/src/a.ts'))).toBe(true);
+    expect(edit('Edit(/src/**)', 'Edit', W('/repo/lib/src/a.ts'))).toBe(false);
+  });
+  it('Windows paths: backslashes and drive letters, case-insensitive', () => {
+    const ctx = { cwd: 'C:\\project' };
+    expect(edit('Edit(src/**)', 'Write', W('C:\\project\\src\\index.ts'), ctx)).toBe(true);
+    expect(edit('Edit(src/**)', 'Write', W('c:\\Project\\SRC\\index.ts'), ctx)).toBe(true);
+    expect(edit('Edit(src/**)', 'Write', W('C:\\project\\lib\\index.ts'), ctx)).toBe(false);
+  });
+  it('`Edit(...)` covers every edit tool, not Read; `Write(...)` only Write', () => {
+    expect(edit('Edit(src/**)', 'Write', W('/repo/src/a.ts'))).toBe(true);
+    expect(edit('Edit(src/**)', 'MultiEdit', W('/repo/src/a.ts'))).toBe(true);
+    expect(edit('Edit(src/**)', 'NotebookEdit', { notebook_path: '/repo/src/n.ipynb' })).toBe(true);
+    expect(edit('Edit(src/**)', 'ApplyPatch', { patch: '*** Begin Patch\n*** Add File: src/n.ts\n+x\n*** End Patch' })).toBe(true);
+    expect(edit('Edit(src/**)', 'Read', W('/repo/src/a.ts'))).toBe(false);
+    expect(edit('Write(src/**)', 'Write', W('/repo/src/a.ts'))).toBe(true);
+    expect(edit('Write(src/**)', 'Edit', W('/repo/src/a.ts'))).toBe(false);
+    expect(matchRule(rule('Edit'), 'Write', W('/x'), CTX)).toBe(true);
+    expect(matchRule(rule('Edit'), 'Read', W('/x'), CTX)).toBe(false);
+  });
+  it('`Read(...)` covers Read, Glob and Grep; searches match when they cover the pattern', () => {
+    expect(edit('Read(secrets/**)', 'Read', W('/repo/secrets/k'))).toBe(true);
+    expect(edit('Read(secrets/**)', 'Grep', { pattern: 'x', path: '/repo/secrets' })).toBe(true);
+    expect(edit('Read(secrets/**)', 'Grep', { pattern: 'x', path: '/repo/secrets/sub' })).toBe(true);
+    expect(edit('Read(secrets/**)', 'Grep', { pattern: 'x' })).toBe(true); // whole cwd searched
+    expect(edit('Read(secrets/**)', 'Glob', { pattern: '**/*', path: '/' })).toBe(true);
+    expect(edit('Read(secrets/**)', 'Glob', { pattern: '**/*', path: '/repo/lib' })).toBe(false);
+    expect(edit('Read(*.pem)', 'Grep', { pattern: 'x', path: '/repo/lib' })).toBe(false);
+    expect(edit('Read(*.pem)', 'Grep', { pattern: 'x', path: '/repo/lib/k.pem' })).toBe(true);
+    expect(edit('Read(secrets/**)', 'Edit', W('/repo/secrets/k'))).toBe(false);
+  });
+  it('a file tool without a path does not match a path rule', () => {
+    expect(edit('Edit(src/**)', 'Edit', {})).toBe(false);
+    expect(matchRule(rule('Edit(src/**)'), 'Edit', 'not an object', CTX)).toBe(false);
+  });
+});
+
+describe('ApplyPatch under Edit rules', () => {
+  const patch = (...files: string[]) => `*** Begin Patch\n${files.join('\n')}\n*** End Patch\n`;
+  it('matches when the sensitive path is only in the third file', () => {
+    const body = patch(
+      '*** Update File: src/a.ts\n@@\n-old\n+new',
+      '*** Add File: docs/readme.md\n+hello',
+      '*** Delete File: config/.env',
+    );
+    expect(edit('Edit(.env)', 'ApplyPatch', { patch: body })).toBe(true);
+    expect(edit('Edit(config/**)', 'apply_patch', { input: body })).toBe(true);
+    expect(edit('Edit(secrets/**)', 'ApplyPatch', { patch: body })).toBe(false);
+  });
+  it('matches a Move to target', () => {
+    const body = patch('*** Update File: src/a.ts\n*** Move to: secrets/a.ts\n@@\n-x\n+y');
+    expect(edit('Edit(secrets/**)', 'ApplyPatch', { patch: body })).toBe(true);
+    expect(edit('Edit(src/**)', 'ApplyPatch', { patch: body })).toBe(true);
+  });
+  it('body lines that look like headers do not count', () => {
+    const body = patch('*** Add File: a.txt\n+*** Delete File: secrets/x');
+    expect(edit('Edit(secrets/**)', 'ApplyPatch', { patch: body })).toBe(false);
+  });
+  it('reads a Codex argv command', () => {
+    const body = patch('*** Add File: one.txt\n+1', '*** Add File: two.txt\n+2', '*** Update File: .github/workflows/ci.yml');
+    expect(edit('Edit(.github/**)', 'apply_patch', { command: ['apply_patch', body] })).toBe(true);
+  });
+});
+
+describe('WebFetch and other tools', () => {
+  const fetch = (text: string, url: unknown) => matchRule(rule(text), 'WebFetch', { url, prompt: 'p' }, CTX);
+  it('`WebFetch(domain:host)` matches the URL host only', () => {
+    expect(fetch('WebFetch(domain:example.com)', 'https://example.com/api')).toBe(true);
+    expect(fetch('WebFetch(domain:example.com)', 'https://EXAMPLE.com.')).toBe(true);
+    expect(fetch('WebFetch(domain:example.com)', 'example.com/x')).toBe(true);
+    expect(fetch('WebFetch(domain:example.com)', 'https://example.com.evil.io/')).toBe(false);
+    expect(fetch('WebFetch(domain:example.com)', 'https://evil.io/?u=example.com')).toBe(false);
+    expect(fetch('WebFetch(domain:example.com)', 'https://api.example.com/')).toBe(false);
+    expect(fetch('WebFetch(domain:*.example.com)', 'https://api.example.com/')).toBe(true);
+    expect(fetch('WebFetch(domain:example.com)', 42)).toBe(false);
+    expect(matchRule(rule('WebFetch(domain:example.com)'), 'Bash', { url: 'https://example.com' }, CTX)).toBe(false);
+  });
+  it('other tools match a wildcard against their primary field', () => {
+    expect(matchRule(rule('Agent(Explore)'), 'Agent', { subagent_type: 'Explore' }, CTX)).toBe(true);
+    expect(matchRule(rule('Agent(Explore)'), 'Agent', { subagent_type: 'Plan' }, CTX)).toBe(false);
+    expect(matchRule(rule('WebSearch(react *)'), 'WebSearch', { query: 'react hooks' }, CTX)).toBe(true);
+    expect(matchRule(rule('Skill(deploy *)'), 'Skill', { skill: 'deploy prod' }, CTX)).toBe(true);
+    expect(matchRule(rule('PowerShell(Remove-Item *)'), 'PowerShell', { command: 'Remove-Item x' }, CTX)).toBe(true);
+  });
+  it('a tool without a known field fails closed', () => {
+    expect(matchRule(rule('Frobnicate(x)'), 'Frobnicate', { x: 'x' }, CTX)).toBe(false);
+    expect(matchRule(rule('Frobnicate'), 'Frobnicate', {}, CTX)).toBe(true);
+  });
+});
