@@ -1,0 +1,371 @@
+/**
+ * Command backend: run one hook process and normalize what happened into an ExecutionResult.
+ *
+ * Guarantees (they hold whatever the hook does):
+ * - the promise never rejects, and settles by `timeoutMs + killGraceMs` at the latest
+ *   (a leader that exits just before the deadline gets up to 50 ms more for its output);
+ * - stdout and stderr are kept up to `maxOutputBytes` each and drained to the end, so a
+ *   flood neither blocks the hook nor grows our memory;
+ * - on timeout or abort the hook's whole process tree is killed (SIGTERM, grace, SIGKILL);
+ * - a leader that exits while a descendant still holds stdout/stderr does not stall us.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants as fsConstants, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { StringDecoder } from 'node:string_decoder';
+import type { ExecutionResult } from '../types.js';
+import {
+  groupExists,
+  hasProcFs,
+  isLive,
+  ownedProcesses,
+  signalEscaped,
+  signalGroup,
+  type ProcEntry,
+} from './process-tree.js';
+
+export const DEFAULT_KILL_GRACE_MS = 100;
+export const DEFAULT_EXIT_DRAIN_MS = 250;
+export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
+/** How often we look whether a terminated tree is gone before the grace period ends. */
+const EXIT_POLL_MS = 10;
+const MIN_DRAIN_MS = 50;
+/** setTimeout fires at once for larger delays, so those count as "no timeout". */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export interface CommandSpec {
+  /** Shell form: the command line. Exec form (args present): the executable. */
+  command: string;
+  /** Present (even empty) = exec form: spawn `command` directly, no shell. */
+  args?: string[];
+  /** Shell for shell form; default 'sh'. Ignored in exec form. */
+  shell?: 'bash' | 'sh' | 'powershell';
+  cwd: string;
+  /** The complete environment (see buildHookEnv); nothing from process.env is added. */
+  env: Record<string, string>;
+  stdin: string | Buffer;
+  /** Non-finite or above 2^31-1 ms means no timeout. */
+  timeoutMs: number;
+  /** Between SIGTERM and SIGKILL of the tree; default 250 ms. */
+  killGraceMs?: number;
+  /** Per stream; default 1 MiB. */
+  maxOutputBytes?: number;
+  signal?: AbortSignal;
+  /**
+   * After the leader exits, how long a descendant may keep stdout/stderr open before the
+   * tree is terminated; default 250 ms, never past the timeout.
+   */
+  exitDrainMs?: number;
+  /** Called with the leader's pid (= its process group id) right after it started. */
+  onSpawn?: (pid: number) => void;
+}
+
+type Target = { file: string; args: string[] } | { error: string };
+
+/** Run one command hook. Never throws; every failure is a result. */
+export async function runCommand(spec: CommandSpec): Promise<ExecutionResult> {
+  const started = performance.now();
+  const blank = {
+    exitCode: null,
+    signal: null,
+    stdout: '',
+    stderr: '',
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    stdinTruncated: false,
+  };
+  const early = (status: 'error' | 'aborted', error: string): ExecutionResult => ({
+    status,
+    ...blank,
+    durationMs: performance.now() - started,
+    error,
+  });
+
+  if (spec.signal?.aborted) return early('aborted', 'aborted before the hook started');
+  const target = resolveTarget(spec);
+  if ('error' in target) return early('error', target.error);
+
+  let child: ChildProcess;
+  try {
+    child = spawn(target.file, target.args, {
+      cwd: spec.cwd,
+      env: spec.env,
+      // Own process group and session: the whole tree can be signalled at once, and the
+      // hook has no controlling terminal to read from.
+      detached: process.platform !== 'win32',
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+  } catch (err) {
+    // Synchronous spawn errors: NUL bytes in arguments or env, invalid option types.
+    return early('error', `failed to start ${target.file}: ${(err as Error).message}`);
+  }
+  return supervise(child, spec, target, started);
+}
+
+function supervise(
+  child: ChildProcess,
+  spec: CommandSpec,
+  target: { file: string; args: string[] },
+  started: number,
+): Promise<ExecutionResult> {
+  const grace = Math.max(0, spec.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+  const drainMs = Math.max(0, spec.exitDrainMs ?? DEFAULT_EXIT_DRAIN_MS);
+  const maxOut = Math.max(0, spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
+  const hasTimeout = Number.isFinite(spec.timeoutMs) && spec.timeoutMs <= MAX_TIMER_MS;
+  const deadline = started + (hasTimeout ? Math.max(0, spec.timeoutMs) : Infinity);
+  const stdout = new Capture(maxOut);
+  const stderr = new Capture(maxOut);
+
+  return new Promise<ExecutionResult>((resolve) => {
+    let phase: 'running' | 'terminating' | 'done' = 'running';
+    let endReason: 'timeout' | 'aborted' | 'drain' = 'timeout';
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let closed = false;
+    let lastSignal: NodeJS.Signals | null = null;
+    let owned: ProcEntry[] = [];
+    let timeoutTimer: NodeJS.Timeout | undefined;
+    let drainTimer: NodeJS.Timeout | undefined;
+    let graceTimer: NodeJS.Timeout | undefined;
+    let pollTimer: NodeJS.Timeout | undefined;
+    const pid = child.pid;
+
+    const finish = (result: Omit<ExecutionResult, 'durationMs' | 'stdinTruncated'>): void => {
+      if (phase === 'done') return;
+      phase = 'done';
+      clearTimeout(timeoutTimer);
+      clearTimeout(drainTimer);
+      clearTimeout(graceTimer);
+      clearInterval(pollTimer);
+      spec.signal?.removeEventListener('abort', onAbort);
+      // A descendant outside our reach may still hold the pipes: stop waiting for it.
+      child.stdin?.destroy();
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      resolve({ ...result, stdinTruncated: false, durationMs: performance.now() - started });
+    };
+
+    const output = () => ({
+      stdout: stdout.text(),
+      stderr: stderr.text(),
+      stdoutTruncated: stdout.truncated,
+      stderrTruncated: stderr.truncated,
+    });
+
+    const finishTerminated = (): void => {
+      if (endReason === 'drain') {
+        finish({ status: 'completed', exitCode: exit?.code ?? null, signal: exit?.signal ?? null, ...output() });
+      } else {
+        finish({
+          status: endReason,
+          exitCode: null,
+          signal: exit?.signal ?? lastSignal,
+          ...output(),
+          error: endReason === 'timeout' ? `timed out after ${spec.timeoutMs} ms` : 'aborted',
+        });
+      }
+    };
+
+    const sendToTree = (signal: NodeJS.Signals): void => {
+      if (pid === undefined) return;
+      lastSignal = signal;
+      if (process.platform === 'win32') {
+        child.kill(signal); // no process groups on Windows; only the direct child is reached
+        return;
+      }
+      signalGroup(pid, signal);
+      signalEscaped(owned, pid, signal);
+    };
+
+    const killNow = (): void => {
+      // Also reaches anything forked after the snapshot; harmless to what already exited.
+      sendToTree('SIGKILL');
+      finishTerminated();
+    };
+
+    const treeGone = (): boolean => {
+      if (pid === undefined) return true;
+      if (hasProcFs()) return owned.every((entry) => !isLive(entry));
+      // Without /proc a zombie still counts as a member, so this may only turn true at the grace end.
+      return exit !== undefined && closed && !groupExists(pid);
+    };
+
+    const checkGone = (): void => {
+      if (phase === 'terminating' && treeGone()) killNow();
+    };
+
+    const terminate = (reason: 'timeout' | 'aborted' | 'drain'): void => {
+      if (phase !== 'running') return;
+      phase = 'terminating';
+      endReason = reason;
+      clearTimeout(timeoutTimer);
+      clearTimeout(drainTimer);
+      // Snapshot while parent links are intact, so descendants that left the group are found.
+      if (pid !== undefined && hasProcFs()) owned = ownedProcesses(pid);
+      sendToTree('SIGTERM');
+      if (grace === 0) {
+        killNow();
+        return;
+      }
+      graceTimer = setTimeout(killNow, grace);
+      pollTimer = setInterval(checkGone, EXIT_POLL_MS);
+    };
+
+    function onAbort(): void {
+      terminate('aborted');
+    }
+
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      // After a successful spawn, 'error' only reports failed signals; ignore those.
+      if (child.pid !== undefined) return;
+      finish({
+        status: 'error',
+        exitCode: null,
+        signal: null,
+        ...output(),
+        error: describeSpawnError(err, spec, target.file),
+      });
+    });
+
+    if (pid === undefined) return; // spawn failed; 'error' follows
+
+    try {
+      spec.onSpawn?.(pid);
+    } catch {
+      // An observer's bug must not break the run.
+    }
+
+    child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.stdout!.on('error', () => {});
+    child.stderr!.on('error', () => {});
+    // A hook may exit or close stdin without reading it: EPIPE / ECONNRESET are expected.
+    child.stdin!.on('error', () => {});
+    child.stdin!.end(spec.stdin);
+
+    child.on('exit', (code, signal) => {
+      exit = { code, signal };
+      if (phase === 'running') {
+        clearTimeout(timeoutTimer);
+        // Output still in flight arrives within moments; a descendant holding the pipes
+        // (e.g. `sleep 100 &`) would keep them open indefinitely.
+        // Never past the timeout, but always a few ms: EOF can trail the exit a little even
+        // when nothing holds the pipes, and cutting it short would lose the last output.
+        const wait = Math.min(drainMs, Math.max(MIN_DRAIN_MS, deadline - performance.now()));
+        drainTimer = setTimeout(() => terminate('drain'), wait);
+      } else {
+        checkGone();
+      }
+    });
+
+    child.on('close', () => {
+      closed = true;
+      if (phase === 'running') {
+        const code = exit?.code ?? child.exitCode;
+        const signal = exit?.signal ?? child.signalCode;
+        finish({ status: 'completed', exitCode: code, signal, ...output() });
+      } else {
+        checkGone();
+      }
+    });
+
+    if (hasTimeout) timeoutTimer = setTimeout(() => terminate('timeout'), Math.max(0, spec.timeoutMs));
+    spec.signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Bounded capture of one output stream; bytes past the cap are read and dropped. */
+class Capture {
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  truncated = false;
+
+  constructor(private readonly max: number) {}
+
+  push(chunk: Buffer): void {
+    const room = this.max - this.size;
+    if (chunk.length <= room) {
+      this.chunks.push(chunk);
+      this.size += chunk.length;
+      return;
+    }
+    if (room > 0) {
+      this.chunks.push(chunk.subarray(0, room));
+      this.size = this.max;
+    }
+    this.truncated = true;
+  }
+
+  /** UTF-8 with U+FFFD for invalid bytes; a character cut by the cap is dropped, not mangled. */
+  text(): string {
+    const decoder = new StringDecoder('utf8');
+    const text = decoder.write(Buffer.concat(this.chunks, this.size));
+    return this.truncated ? text : text + decoder.end();
+  }
+}
+
+function resolveTarget(spec: CommandSpec): Target {
+  // Config is validated upstream; these guards keep the never-throws promise for SDK callers.
+  if (typeof spec.command !== 'string') return { error: 'command must be a string' };
+  if (spec.args !== undefined && !(Array.isArray(spec.args) && spec.args.every((a) => typeof a === 'string'))) {
+    return { error: 'args must be an array of strings' };
+  }
+  if (spec.args !== undefined) {
+    if (spec.command.length === 0) return { error: 'exec form: command is empty' };
+    return { file: spec.command, args: spec.args };
+  }
+  switch (spec.shell ?? 'sh') {
+    case 'sh':
+      return { file: 'sh', args: ['-c', spec.command] };
+    case 'bash':
+      return { file: 'bash', args: ['-c', spec.command] };
+    case 'powershell': {
+      const names = process.platform === 'win32' ? ['pwsh.exe', 'powershell.exe'] : ['pwsh'];
+      const file = findOnPath(names, spec.env.PATH ?? process.env.PATH ?? '');
+      if (file === undefined) {
+        return { error: `shell "powershell" requested but ${names.join(' / ')} was not found on PATH` };
+      }
+      // No profile: a user's profile script would slow down and change every hook run.
+      return { file, args: ['-NoProfile', '-NonInteractive', '-Command', spec.command] };
+    }
+    default:
+      return { error: `unknown shell: ${String(spec.shell)}` };
+  }
+}
+
+function findOnPath(names: readonly string[], pathValue: string): string | undefined {
+  for (const dir of pathValue.split(delimiter)) {
+    if (dir === '') continue;
+    for (const name of names) {
+      const candidate = join(dir, name);
+      try {
+        accessSync(candidate, fsConstants.X_OK);
+        return candidate;
+      } catch {
+        // not here
+      }
+    }
+  }
+  return undefined;
+}
+
+/** libuv reports a missing cwd as ENOENT of the executable; tell the two apart. */
+function describeSpawnError(err: NodeJS.ErrnoException, spec: CommandSpec, file: string): string {
+  let cwdOk = false;
+  try {
+    cwdOk = statSync(spec.cwd).isDirectory();
+  } catch {
+    cwdOk = false;
+  }
+  if (!cwdOk) return `working directory does not exist or is not a directory: ${spec.cwd}`;
+  const what = spec.args !== undefined ? 'command' : 'shell';
+  switch (err.code) {
+    case 'ENOENT':
+      return `${what} not found: ${file}`;
+    case 'EACCES':
+      return `permission denied: cannot execute ${file} (not executable, or working directory ${spec.cwd} not accessible)`;
+    default:
+      return `failed to start ${file}: ${err.message}`;
+  }
+}

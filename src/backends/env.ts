@@ -1,0 +1,144 @@
+/**
+ * Environment and path placeholders for command hooks.
+ *
+ * Hooks are often repository scripts, so they must not see the agent's credentials: a
+ * hook gets a small allow-list from the host environment, the session's explicit
+ * environment, the CLAUDE_* locations, and its own `env` — nothing else.
+ */
+
+/**
+ * Host variables a hook inherits. Beyond the PATH/HOME/USER/SHELL/LANG/TMPDIR of the
+ * product rule we keep LOGNAME (POSIX spelling of USER), LC_ALL/LC_CTYPE (without them
+ * tools may mis-decode non-ASCII paths) and TZ (timestamps in hook logs): locale and
+ * clock settings, never credentials.
+ */
+export const INHERITED_ENV_KEYS: readonly string[] = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TZ',
+  'TMPDIR',
+];
+
+/** Windows programs fail in odd ways without these; none of them is a secret. */
+const WINDOWS_ENV_KEYS: readonly string[] = [
+  'SystemRoot',
+  'windir',
+  'ComSpec',
+  'PATHEXT',
+  'USERPROFILE',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'TEMP',
+  'TMP',
+];
+
+export interface HookEnvOptions {
+  /** The session's explicit environment (e.g. from SessionStart / CLAUDE_ENV_FILE). */
+  sessionEnv?: Record<string, string>;
+  /** The hook's own `env` field; applied last. */
+  hookEnv?: Record<string, string>;
+  projectDir?: string;
+  pluginRoot?: string;
+  pluginData?: string;
+  envFile?: string;
+  /** Host environment to take the allow-listed keys from; defaults to process.env. */
+  base?: NodeJS.ProcessEnv;
+  /** Platform whose key list and case rules apply; defaults to process.platform. */
+  platform?: NodeJS.Platform;
+}
+
+/**
+ * Build the complete environment of a command hook. Precedence, lowest first: allow-listed
+ * host keys, sessionEnv, CLAUDE_PROJECT_DIR / CLAUDE_PLUGIN_ROOT / CLAUDE_PLUGIN_DATA /
+ * CLAUDE_ENV_FILE (when given), hookEnv.
+ */
+export function buildHookEnv(opts: HookEnvOptions = {}): Record<string, string> {
+  const base = opts.base ?? process.env;
+  const windows = (opts.platform ?? process.platform) === 'win32';
+  const env: Record<string, string> = {};
+
+  const keys = windows ? [...INHERITED_ENV_KEYS, ...WINDOWS_ENV_KEYS] : INHERITED_ENV_KEYS;
+  for (const key of keys) {
+    const value = windows ? lookupIgnoringCase(base, key) : base[key];
+    if (typeof value === 'string') env[key] = value;
+  }
+  assignStrings(env, opts.sessionEnv);
+  if (opts.projectDir !== undefined) env.CLAUDE_PROJECT_DIR = opts.projectDir;
+  if (opts.pluginRoot !== undefined) env.CLAUDE_PLUGIN_ROOT = opts.pluginRoot;
+  if (opts.pluginData !== undefined) env.CLAUDE_PLUGIN_DATA = opts.pluginData;
+  if (opts.envFile !== undefined) env.CLAUDE_ENV_FILE = opts.envFile;
+  assignStrings(env, opts.hookEnv);
+  return env;
+}
+
+// Config is validated upstream, but a non-string value here would make spawn throw.
+function assignStrings(target: Record<string, string>, source: Record<string, string> | undefined): void {
+  if (!source) return;
+  for (const [key, value] of Object.entries(source)) {
+    if (typeof value === 'string') target[key] = value;
+  }
+}
+
+// Windows environment names are case-insensitive ("Path" vs "PATH"); a plain object is not.
+function lookupIgnoringCase(base: NodeJS.ProcessEnv, key: string): string | undefined {
+  if (typeof base[key] === 'string') return base[key];
+  const lower = key.toLowerCase();
+  for (const [k, v] of Object.entries(base)) {
+    if (k.toLowerCase() === lower && typeof v === 'string') return v;
+  }
+  return undefined;
+}
+
+export interface PlaceholderVars {
+  CLAUDE_PROJECT_DIR?: string;
+  CLAUDE_PLUGIN_ROOT?: string;
+  CLAUDE_PLUGIN_DATA?: string;
+}
+
+const PLACEHOLDER = /\$\{(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA)\}/g;
+
+/**
+ * Replace `${CLAUDE_PROJECT_DIR}`, `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` with
+ * their values as plain strings. Placeholders without a value, and every other `${...}`,
+ * are left untouched so a shell can still expand its own variables.
+ */
+export function substitutePlaceholders(text: string, vars: PlaceholderVars): string {
+  // A replacer function, not a replacement string: values may contain `$&` and the like.
+  return text.replace(PLACEHOLDER, (match, name: keyof PlaceholderVars) => vars[name] ?? match);
+}
+
+/**
+ * Characters a value may contain and still be pasted into a shell command line without
+ * changing its meaning inside double quotes or as a plain word: no quotes, `$`, backticks,
+ * backslashes, globs, separators, newlines, or a `~` that could start a word. PowerShell
+ * gets a tighter set (`@`, `,`, `%` mean something there) but allows backslashes for Windows paths.
+ */
+const SHELL_SAFE = /^[A-Za-z0-9_\-./:@%+,= ]*$/;
+const POWERSHELL_SAFE = /^[A-Za-z0-9_\-./: \\]*$/;
+
+/**
+ * Placeholders for a shell-form command. Ordinary paths are pasted in (as Claude Code does,
+ * so even single-quoted placeholders work); a value with shell metacharacters is never
+ * pasted — the placeholder is left as a reference to the exported environment variable,
+ * which the shell expands without re-parsing, so a directory named `$(rm -rf ~)` stays a
+ * name. PowerShell needs the `${env:NAME}` spelling for that.
+ */
+export function substituteForShell(
+  command: string,
+  vars: PlaceholderVars,
+  shell: 'bash' | 'sh' | 'powershell',
+): string {
+  const safe = shell === 'powershell' ? POWERSHELL_SAFE : SHELL_SAFE;
+  return command.replace(PLACEHOLDER, (match, name: keyof PlaceholderVars) => {
+    const value = vars[name];
+    if (value === undefined) return match;
+    if (safe.test(value)) return value;
+    return shell === 'powershell' ? `\${env:${name}}` : match;
+  });
+}

@@ -1,0 +1,216 @@
+/**
+ * The JSON a command hook reads on stdin, bounded in size.
+ *
+ * Hook inputs can carry unbounded tool output (a file's contents, a command's output). A
+ * hook should still run with valid JSON it can parse, so instead of cutting the text we
+ * shorten the longest strings — all of them down to one common length, the largest that
+ * fits — and end each shortened string with a visible marker.
+ *
+ * Payloads are expected to be JSON data (what the engine builds from events). Anything
+ * else is made JSON-safe the way JSON.stringify would (toJSON, undefined dropped,
+ * non-finite numbers → null), except what JSON.stringify would throw on: a cycle becomes a
+ * marker string, a BigInt its decimal string, and nesting beyond MAX_DEPTH a marker.
+ */
+export const STDIN_LIMIT_BYTES = 100 * 1024;
+
+export const CYCLE_MARKER = '[circular reference removed by agent-hooks]';
+export const DEPTH_MARKER = '[nesting too deep, removed by agent-hooks]';
+export const SIZE_MARKER = '[object graph too large, removed by agent-hooks]';
+const MAX_DEPTH = 512;
+/** Bounds the clone of a pathological object graph (shared references fan out). */
+const MAX_NODES = 1_000_000;
+
+export function truncationMarker(omittedBytes: number): string {
+  return `…[truncated by agent-hooks: ${omittedBytes} bytes omitted]`;
+}
+
+export interface EncodedPayload {
+  text: string;
+  /** String fields were shortened; `text` may still exceed the limit when no string was long enough. */
+  truncated: boolean;
+}
+
+/** Serialize `payload` to JSON of at most `limitBytes` UTF-8 bytes when possible. Never throws. */
+export function encodePayload(payload: unknown, limitBytes: number = STDIN_LIMIT_BYTES): EncodedPayload {
+  // Fast path: ordinary JSON data under the cap.
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(payload) ?? 'null';
+  } catch {
+    text = undefined; // cycle, BigInt, too deep, or too large for a string
+  }
+  if (text !== undefined && Buffer.byteLength(text, 'utf8') <= limitBytes) {
+    return { text, truncated: false };
+  }
+
+  const root = { value: toJsonTree(payload) as Json };
+  const leaves = collectStrings(root);
+  const full = stringify(root.value);
+  if (Buffer.byteLength(full, 'utf8') <= limitBytes) {
+    return { text: full, truncated: false }; // only cycles/BigInts needed fixing
+  }
+  return shortenStrings(root, leaves, full, limitBytes);
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+interface StringLeaf {
+  holder: Json[] | { [key: string]: Json };
+  key: string | number;
+  value: string;
+  /** Encoded (quoted, escaped) UTF-8 size. */
+  bytes: number;
+  /** Raw UTF-8 size, so the omitted count never re-measures the (possibly huge) tail. */
+  rawBytes: number;
+}
+
+function stringify(value: Json): string {
+  return JSON.stringify(value);
+}
+
+function encodedBytes(s: string): number {
+  return Buffer.byteLength(JSON.stringify(s), 'utf8');
+}
+
+/** The first `c` UTF-16 units of a leaf plus its marker; never splits a surrogate pair. */
+function shortened(leaf: StringLeaf, c: number): string {
+  const s = leaf.value;
+  let keep = Math.min(c, s.length);
+  const last = s.charCodeAt(keep - 1);
+  if (keep > 0 && last >= 0xd800 && last <= 0xdbff) keep -= 1;
+  const prefix = s.slice(0, keep);
+  return prefix + truncationMarker(leaf.rawBytes - Buffer.byteLength(prefix, 'utf8'));
+}
+
+/** Size saved by capping a leaf at `c`; zero when the marker would not make it smaller. */
+function savedAt(leaf: StringLeaf, c: number): number {
+  if (leaf.value.length <= c) return 0;
+  const saved = leaf.bytes - encodedBytes(shortened(leaf, c));
+  return saved > 0 ? saved : 0;
+}
+
+function shortenStrings(
+  root: { value: Json },
+  leaves: StringLeaf[],
+  full: string,
+  limitBytes: number,
+): EncodedPayload {
+  const total = Buffer.byteLength(full, 'utf8');
+  const sizeAt = (c: number): number => {
+    let size = total;
+    for (const leaf of leaves) size -= savedAt(leaf, c);
+    return size;
+  };
+
+  // Largest common cap that fits: every string longer than it is cut to it ("water-filling",
+  // the fixed point of repeatedly shortening the longest string). Deterministic.
+  let lo = 0;
+  let hi = leaves.reduce((m, l) => Math.max(m, l.value.length), 0);
+  if (sizeAt(lo) > limitBytes) {
+    hi = 0; // cannot fit: cut everything that can be cut, best effort
+  } else {
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (sizeAt(mid) <= limitBytes) lo = mid;
+      else hi = mid - 1;
+    }
+  }
+
+  let cap = hi;
+  for (;;) {
+    const text = apply(root, leaves, cap);
+    const bytes = Buffer.byteLength(text, 'utf8');
+    // sizeAt is exact, so this loop only guards against a wrong estimate; it always ends at cap 0.
+    if (bytes <= limitBytes || cap === 0) return { text, truncated: true };
+    cap = Math.max(0, cap - Math.max(1, bytes - limitBytes));
+  }
+}
+
+function apply(root: { value: Json }, leaves: StringLeaf[], cap: number): string {
+  for (const leaf of leaves) {
+    const next = savedAt(leaf, cap) > 0 ? shortened(leaf, cap) : leaf.value;
+    (leaf.holder as Record<string | number, Json>)[leaf.key] = next;
+  }
+  return stringify(root.value);
+}
+
+function collectStrings(root: { value: Json }): StringLeaf[] {
+  const leaves: StringLeaf[] = [];
+  const stack: Array<Json[] | { [key: string]: Json }> = [root as { [key: string]: Json }];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const keys: Array<string | number> = Array.isArray(node) ? node.map((_, i) => i) : Object.keys(node);
+    for (const key of keys) {
+      const v = (node as Record<string | number, Json>)[key];
+      if (typeof v === 'string') {
+        leaves.push({ holder: node, key, value: v, bytes: encodedBytes(v), rawBytes: Buffer.byteLength(v, 'utf8') });
+      } else if (v !== null && typeof v === 'object') stack.push(v);
+    }
+  }
+  return leaves;
+}
+
+/** JSON.stringify's view of `value` as plain data, with the throwing cases replaced. */
+function toJsonTree(input: unknown): Json | undefined {
+  const ancestors = new Set<object>();
+  let nodes = 0;
+
+  const visit = (raw: unknown, key: string, depth: number): Json | undefined => {
+    let value = raw;
+    if (value !== null && (typeof value === 'object' || typeof value === 'bigint')) {
+      const toJSON = (value as { toJSON?: unknown }).toJSON;
+      if (typeof toJSON === 'function') {
+        try {
+          value = toJSON.call(value, key);
+        } catch {
+          return '[toJSON failed]';
+        }
+      }
+    }
+    // Boxed primitives serialize as their primitive.
+    if (value instanceof Number || value instanceof String || value instanceof Boolean) {
+      value = value.valueOf();
+    }
+    switch (typeof value) {
+      case 'string':
+      case 'boolean':
+        return value;
+      case 'number':
+        return Number.isFinite(value) ? value : null;
+      case 'bigint':
+        return value.toString();
+      case 'undefined':
+      case 'function':
+      case 'symbol':
+        return undefined;
+    }
+    if (value === null) return null;
+    const obj = value as object;
+    if (ancestors.has(obj)) return CYCLE_MARKER;
+    if (depth >= MAX_DEPTH) return DEPTH_MARKER;
+    if (++nodes > MAX_NODES) return SIZE_MARKER;
+    ancestors.add(obj);
+    try {
+      if (Array.isArray(obj)) {
+        return obj.map((item, i) => visit(item, String(i), depth + 1) ?? null);
+      }
+      // Null prototype: a "__proto__" key from JSON.parse must stay an ordinary property.
+      const out = Object.create(null) as { [key: string]: Json };
+      for (const k of Object.keys(obj)) {
+        let item: unknown;
+        try {
+          item = (obj as Record<string, unknown>)[k];
+        } catch {
+          item = '[getter failed]';
+        }
+        const v = visit(item, k, depth + 1);
+        if (v !== undefined) out[k] = v;
+      }
+      return out;
+    } finally {
+      ancestors.delete(obj);
+    }
+  };
+
+  return visit(input, '', 0) ?? null;
+}

@@ -1,0 +1,99 @@
+/**
+ * `agent-hooks check`: validate settings files, plugin hooks.json files and directories of
+ * them. Errors are path-qualified (`file: hooks.PreToolUse[0].hooks[1].tipe: unknown key`).
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { loadConfig } from '../config/index.js';
+import { lintHooks } from '../engine/lint.js';
+import type { Diagnostic } from '../types.js';
+
+export interface CheckResult {
+  files: Array<{ file: string; kind: 'settings' | 'plugin'; ok: boolean }>;
+  hooks: number;
+  diagnostics: Diagnostic[];
+}
+
+const SKIP_DIRS = new Set(['node_modules', '.git', 'dist']);
+const MAX_DEPTH = 8;
+
+/** A file is a plugin's hooks.json when it sits in a `hooks/` directory. */
+function isPluginHooksFile(file: string): boolean {
+  return basename(file) === 'hooks.json' && basename(dirname(file)) === 'hooks';
+}
+
+async function looksLikeSettings(file: string): Promise<boolean> {
+  const name = basename(file);
+  if (/^settings(\.local)?\.json$|^managed-settings\.json$|\.settings\.json$/.test(name)) return true;
+  try {
+    const value: unknown = JSON.parse(await readFile(file, 'utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value) && 'hooks' in value;
+  } catch {
+    return false; // unparsable files found while walking are not claimed as settings
+  }
+}
+
+async function walk(dir: string, depth: number, out: string[]): Promise<void> {
+  if (depth > MAX_DEPTH) return;
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  entries.sort((a, b) => a.name.localeCompare(b.name));
+  for (const e of entries) {
+    const full = join(dir, e.name);
+    if (e.isDirectory()) {
+      if (!SKIP_DIRS.has(e.name)) await walk(full, depth + 1, out);
+    } else if (e.isFile() && e.name.endsWith('.json')) {
+      if (isPluginHooksFile(full) || (await looksLikeSettings(full))) out.push(full);
+    }
+  }
+}
+
+export async function checkPaths(paths: readonly string[], executableTypes: readonly string[]): Promise<CheckResult> {
+  const result: CheckResult = { files: [], hooks: 0, diagnostics: [] };
+  if (paths.length === 0) {
+    const cwd = process.cwd();
+    const config = await loadConfig({ cwd, projectDir: cwd, discover: true });
+    result.files.push(...config.files.map((f) => ({ file: f.file, kind: 'settings' as const, ok: f.ok })));
+    result.hooks = config.hooks.length;
+    result.diagnostics.push(...config.diagnostics, ...lintHooks(config.hooks, executableTypes));
+    return result;
+  }
+
+  const files: string[] = [];
+  for (const p of paths) {
+    const full = resolve(p);
+    let info;
+    try {
+      info = await stat(full);
+    } catch {
+      result.diagnostics.push({ level: 'error', file: full, path: '(root)', message: 'no such file or directory' });
+      continue;
+    }
+    if (info.isDirectory()) {
+      const before = files.length;
+      await walk(full, 0, files);
+      if (files.length === before) {
+        result.diagnostics.push({ level: 'warning', file: full, path: '(root)', message: 'no settings or hooks.json files found here' });
+      }
+    } else files.push(full);
+  }
+
+  for (const file of files) {
+    const plugin = isPluginHooksFile(file);
+    const root = plugin ? dirname(dirname(file)) : dirname(file);
+    const config = await loadConfig(
+      plugin
+        ? { cwd: root, projectDir: root, discover: false, plugins: [root] }
+        : { cwd: root, projectDir: root, discover: false, settingsFiles: [file] },
+    );
+    const errors = config.diagnostics.filter((d) => d.level === 'error').length;
+    result.files.push({ file, kind: plugin ? 'plugin' : 'settings', ok: errors === 0 });
+    result.hooks += config.hooks.length;
+    result.diagnostics.push(...config.diagnostics, ...lintHooks(config.hooks, executableTypes));
+  }
+  return result;
+}

@@ -1,0 +1,544 @@
+/**
+ * The engine: event → plan → execute → parse → reduce → Decision.
+ * Holds a frozen registry snapshot, the engine-wide concurrency bound, the Stop-loop
+ * counters and the audit sink; everything else is delegated to stage modules.
+ */
+import { randomUUID } from 'node:crypto';
+import { homedir } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { catalog, inputSchema, isEventName, type EventName } from '../events/catalog.js';
+import type { EventSpec } from '../events/spec.js';
+import { buildHookEnv, encodePayload, runCommand, substituteForShell, substitutePlaceholders } from '../backends/index.js';
+import { formatZodIssues, parseExecution, type ParsedHook } from '../parse/output.js';
+import { defineOwn, effectiveVerdict, reduce, type Decision, type HookRecord, type ReduceEntry } from '../reduce/reduce.js';
+import type {
+  CommandHandler,
+  ExecutionResult,
+  FailureBehavior,
+  FunctionHandler,
+  HookHandler,
+  NormalizedHook,
+} from '../types.js';
+import { fileAuditSink, type AuditEntry, type AuditSink } from './audit.js';
+import { createEnvFile, readEnvFile } from './env-file.js';
+import { buildPlanIndex, planHooks, type PlanIndex, type PlannedHook } from './plan.js';
+import { createSemaphore } from './semaphore.js';
+
+/** A backend runs one hook and normalizes what happened. */
+export type Backend = (hook: NormalizedHook, payload: Record<string, unknown>, ctx: BackendContext) => Promise<ExecutionResult>;
+
+export interface BackendContext {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  cwd: string;
+  projectDir: string;
+  sessionEnv: Record<string, string>;
+  envFile?: string;
+  stdinLimitBytes: number;
+  outputLimitBytes: number;
+}
+
+/** Default timeouts in seconds (PRODUCT.md: native defaults). */
+export const DEFAULT_TIMEOUTS: Record<HookHandler['type'], number> = {
+  command: 60,
+  http: 10,
+  mcp_tool: 60,
+  prompt: 30,
+  agent: 60,
+  function: 10,
+};
+
+export interface HookEngineOptions {
+  /** Hooks from loadConfig() (or anywhere); kept in this order. */
+  hooks?: readonly NormalizedHook[];
+  /** Project root: CLAUDE_PROJECT_DIR and the default cwd. */
+  projectDir?: string;
+  cwd?: string;
+  homeDir?: string;
+  sessionId?: string;
+  /** Explicit environment given to command hooks on top of the minimal host environment. */
+  sessionEnv?: Record<string, string>;
+  /** All hooks off (config disabled, process disabled): every event returns its pass-through default. */
+  disabled?: boolean;
+  failureBehavior?: FailureBehavior;
+  timeoutBehavior?: FailureBehavior;
+  /** Engine-wide bound on live hook executions (default 8). */
+  maxConcurrentHooks?: number;
+  /** Consecutive Stop/SubagentStop blocks before the agent is let stop anyway (default 8). */
+  stopHookMaxConsecutiveBlocks?: number;
+  /** Payload cap for command stdin (default 100 KiB; oversized strings are shortened with a marker). */
+  stdinLimitBytes?: number;
+  /** Per-stream stdout/stderr cap (default 1 MiB). */
+  outputLimitBytes?: number;
+  /** Grace between SIGTERM and SIGKILL on timeout (ms, default 100). */
+  killGraceMs?: number;
+  /** JSONL audit log path, or a sink function. */
+  audit?: string | AuditSink;
+  /** Backends by hook type; command and function are built in. */
+  backends?: Partial<Record<HookHandler['type'], Backend>>;
+  /** Validates a rewritten tool input; an invalid rewrite denies the call (never a silent fallback). */
+  validateToolInput?: (toolName: string, input: Record<string, unknown>) => { ok: true } | { ok: false; error: string };
+  /** Called when an async hook finishes (asyncRewake: exit 2 wakes the agent with the message). */
+  onAsyncResult?: (result: { hook: NormalizedHook; event: EventName; record: HookRecord; rewake?: string }) => void;
+  /** Where over-long output strings are saved. */
+  spillDir?: string;
+  onWarning?: (message: string) => void;
+}
+
+export interface RunContext {
+  permissionMode?: string;
+  signal?: AbortSignal;
+  cwd?: string;
+  sessionId?: string;
+}
+
+export interface FunctionHookRegistration<E extends EventName = EventName> {
+  event: E;
+  matcher?: string;
+  if?: string;
+  name?: string;
+  timeout?: number;
+  failureBehavior?: FailureBehavior;
+  timeoutBehavior?: FailureBehavior;
+  /** Without a project the hook applies to every project; with one, only there. */
+  projectDir?: string;
+  fn: FunctionHandler['fn'];
+}
+
+export interface HookEngine {
+  run<E extends EventName>(event: E, input: Record<string, unknown>, ctx?: RunContext): Promise<Decision>;
+  /** Register an in-process function hook; returns its unregister function. */
+  register(reg: FunctionHookRegistration): () => void;
+  /** The effective hooks (config order), optionally for one event. */
+  list(event?: EventName): NormalizedHook[];
+  /** Wait for background (async) hooks to finish. */
+  drain(): Promise<void>;
+  /** Drain and close the audit log. */
+  close(): Promise<void>;
+  readonly concurrency: { readonly active: number; readonly waiting: number };
+}
+
+export class InvalidHookInputError extends Error {
+  constructor(
+    readonly event: string,
+    readonly issues: string,
+  ) {
+    super(`invalid ${event} input: ${issues}`);
+    this.name = 'InvalidHookInputError';
+  }
+}
+
+export function emptyDecision(event: EventName): Decision {
+  return {
+    event,
+    blocked: false,
+    additionalContext: [],
+    systemMessages: [],
+    continue: true,
+    eventOutput: {},
+    hooks: [],
+    warnings: [],
+  };
+}
+
+export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
+  const projectDir = options.projectDir ?? options.cwd ?? process.cwd();
+  const baseCwd = options.cwd ?? projectDir;
+  const homeDir = options.homeDir ?? homedir();
+  const semaphore = createSemaphore(Math.max(1, options.maxConcurrentHooks ?? 8));
+  const stopCap = options.stopHookMaxConsecutiveBlocks ?? 8;
+  const stopBlocks = new Map<string, number>();
+  const pending = new Set<Promise<unknown>>();
+  const warn = options.onWarning ?? (() => {});
+  const fileSink = typeof options.audit === 'string' ? fileAuditSink(options.audit, (e) => warn(`audit log: ${e.message}`)) : undefined;
+  const audit: AuditSink | undefined = typeof options.audit === 'function' ? options.audit : fileSink?.write;
+
+  const configHooks = [...(options.hooks ?? [])];
+  const functionHooks: NormalizedHook[] = [];
+  let fnSeq = 0;
+  let index: PlanIndex = buildPlanIndex(configHooks);
+  const rebuild = () => {
+    index = buildPlanIndex([...configHooks, ...functionHooks]);
+  };
+
+  const backends: Partial<Record<HookHandler['type'], Backend>> = {
+    command: commandBackend(options),
+    function: functionBackend,
+    ...options.backends,
+  };
+
+  async function execute(planned: PlannedHook, payload: Record<string, unknown>, ctx: BackendContext): Promise<ExecutionResult> {
+    const backend = backends[planned.hook.handler.type];
+    if (!backend) {
+      return errorResult(`no backend for hook type "${planned.hook.handler.type}" in this engine`);
+    }
+    const release = await semaphore.acquire();
+    try {
+      return await backend(planned.hook, payload, ctx);
+    } catch (err) {
+      return errorResult(`backend failed: ${(err as Error)?.message ?? String(err)}`);
+    } finally {
+      release();
+    }
+  }
+
+  async function run(event: EventName, rawInput: Record<string, unknown>, ctx: RunContext = {}): Promise<Decision> {
+    if (!isEventName(event)) throw new InvalidHookInputError(String(event), 'unknown event');
+    if (options.disabled) return emptyDecision(event);
+    const spec = catalog[event] as EventSpec;
+    const mode = ctx.permissionMode ?? (typeof rawInput.permission_mode === 'string' ? rawInput.permission_mode : undefined);
+    // Plan mode skips the two tool hooks only; every other event still runs.
+    if (mode === 'plan' && (event === 'PreToolUse' || event === 'PostToolUse')) return emptyDecision(event);
+
+    const cwd = ctx.cwd ?? (typeof rawInput.cwd === 'string' && rawInput.cwd ? rawInput.cwd : baseCwd);
+    const matched = planHooks(index, event, rawInput, { cwd, homeDir, projectDir });
+    if (matched.length === 0) return emptyDecision(event);
+
+    const input = completeInput(event, rawInput, { cwd, sessionId: ctx.sessionId ?? options.sessionId, mode });
+    const check = inputSchema(event).safeParse(input);
+    if (!check.success) throw new InvalidHookInputError(event, formatZodIssues(check.error));
+
+    const envFile = spec.envFile && matched.some((p) => p.hook.handler.type === 'command') ? createEnvFile() : undefined;
+    const bctx: BackendContext = {
+      timeoutMs: 0,
+      signal: ctx.signal,
+      cwd,
+      projectDir,
+      sessionEnv: options.sessionEnv ?? {},
+      envFile: envFile?.path,
+      stdinLimitBytes: options.stdinLimitBytes ?? 100 * 1024,
+      outputLimitBytes: options.outputLimitBytes ?? 1024 * 1024,
+    };
+    const sessionId = String(input.session_id);
+    const entries: ReduceEntry[] = [];
+    const records: HookRecord[] = [];
+    const warnings: string[] = [];
+
+    const runOne = async (planned: PlannedHook, currentInput: Record<string, unknown>) => {
+      const { hook } = planned;
+      const payload = { ...currentInput, hook_execution_id: randomUUID(), timestamp: new Date().toISOString() };
+      const hctx = { ...bctx, timeoutMs: timeoutFor(hook.handler, spec) * 1000 };
+      const h = hook.handler as CommandHandler;
+      if (h.type === 'command' && (h.async || h.asyncRewake)) {
+        startAsync(planned, payload, hctx, event);
+        return undefined;
+      }
+      const result = await execute(planned, payload, hctx);
+      const parsed = parseExecution(event, result, { spillDir: options.spillDir });
+      return finish(planned, payload, result, parsed);
+    };
+
+    const finish = (planned: PlannedHook, payload: Record<string, unknown>, result: ExecutionResult, parsed: ParsedHook) => {
+      const { hook } = planned;
+      const entry: ReduceEntry = {
+        hookId: hook.id,
+        parsed,
+        failureBehavior: hook.handler.failureBehavior ?? options.failureBehavior ?? 'ignore',
+        timeoutBehavior: hook.handler.timeoutBehavior ?? options.timeoutBehavior ?? 'ignore',
+      };
+      // An invalid rewrite is a validation error that denies the call, never a silent fallback.
+      if (parsed.updatedInput && options.validateToolInput && typeof payload.tool_name === 'string') {
+        const v = options.validateToolInput(payload.tool_name, parsed.updatedInput);
+        if (!v.ok) {
+          parsed.verdict = spec.decision === 'permission' || spec.decision === 'permission-request' ? 'deny' : 'block';
+          parsed.reason = `hook ${hook.id} rewrote the input of ${payload.tool_name} invalidly: ${v.error}`;
+          delete parsed.updatedInput;
+        }
+      }
+      const eff = effectiveVerdict(event, entry, mode);
+      const record = makeRecord(planned, result, parsed, eff.verdict, eff.reason ?? parsed.reason, eff.policy);
+      entries.push(entry);
+      records.push(record);
+      audit?.(auditEntry(record, payload, sessionId));
+      return eff.verdict;
+    };
+
+    try {
+      if (spec.order === 'serial') {
+        // Serial: config order, each hook sees the input as rewritten so far; stop at the first deny/ask.
+        let current: Record<string, unknown> = input;
+        for (const planned of matched) {
+          if (ctx.signal?.aborted) break;
+          const verdict = await runOne(planned, current);
+          const last = entries[entries.length - 1]?.parsed;
+          if (last?.updatedInput && verdict !== 'deny' && verdict !== 'block') {
+            current = { ...current, tool_input: last.updatedInput };
+          }
+          if (verdict === 'deny' || verdict === 'ask' || verdict === 'block') break;
+        }
+      } else {
+        // Parallel: bounded by the engine-wide semaphore, merged in config order.
+        const results = await Promise.all(
+          matched.map(async (planned) => {
+            const payload = { ...input, hook_execution_id: randomUUID(), timestamp: new Date().toISOString() };
+            const hctx = { ...bctx, timeoutMs: timeoutFor(planned.hook.handler, spec) * 1000 };
+            const h = planned.hook.handler as CommandHandler;
+            if (h.type === 'command' && (h.async || h.asyncRewake)) {
+              startAsync(planned, payload, hctx, event);
+              return undefined;
+            }
+            const result = await execute(planned, payload, hctx);
+            return { planned, payload, result, parsed: parseExecution(event, result, { spillDir: options.spillDir }) };
+          }),
+        );
+        for (const r of results) if (r) finish(r.planned, r.payload, r.result, r.parsed);
+      }
+
+      const decision = reduce(event, entries, records, { permissionMode: mode });
+      decision.warnings.unshift(...warnings);
+      if (envFile) {
+        const { env } = readEnvFile(envFile.path);
+        if (Object.keys(env).length > 0) defineOwn(decision.eventOutput, 'env', env);
+      }
+      applyStopCap(event, decision, sessionId);
+      for (const w of decision.warnings) warn(w);
+      return decision;
+    } finally {
+      envFile?.dispose();
+    }
+  }
+
+  function applyStopCap(event: EventName, decision: Decision, sessionId: string) {
+    if (event !== 'Stop' && event !== 'SubagentStop') return;
+    const key = `${event}\0${sessionId}`;
+    if (!decision.blocked) {
+      stopBlocks.delete(key);
+      return;
+    }
+    const count = (stopBlocks.get(key) ?? 0) + 1;
+    if (count > stopCap) {
+      stopBlocks.delete(key);
+      decision.blocked = false;
+      decision.warnings.push(
+        `${event} hooks blocked ${count} consecutive times (cap ${stopCap}); letting the agent stop. Last reason: ${decision.reason ?? '(none)'}`,
+      );
+      delete decision.decision;
+      return;
+    }
+    stopBlocks.set(key, count);
+    if (stopBlocks.size > 10_000) stopBlocks.delete(stopBlocks.keys().next().value as string);
+  }
+
+  function startAsync(planned: PlannedHook, payload: Record<string, unknown>, hctx: BackendContext, event: EventName) {
+    // Background hooks outlive the firing: no abort signal from it, and no env file (disposed at return).
+    const bg = { ...hctx, signal: undefined, envFile: undefined };
+    const p = execute(planned, payload, bg).then((result) => {
+      const parsed = parseExecution(event, result, { spillDir: options.spillDir });
+      const record = makeRecord(planned, result, parsed, parsed.verdict, parsed.reason, undefined);
+      record.outcome = `async:${record.outcome}`;
+      audit?.(auditEntry(record, payload, String(payload.session_id)));
+      const h = planned.hook.handler as CommandHandler;
+      const rewake = h.asyncRewake && result.exitCode === 2 ? result.stderr.trim() || result.stdout.trim() : undefined;
+      options.onAsyncResult?.({ hook: planned.hook, event, record, rewake });
+    });
+    pending.add(p);
+    void p.finally(() => pending.delete(p));
+  }
+
+  return {
+    run: run as HookEngine['run'],
+    register(reg) {
+      const n = fnSeq++;
+      const hook: NormalizedHook = {
+        id: `sdk:${reg.name ?? 'function'}#${n}`,
+        event: reg.event,
+        matcher: reg.matcher,
+        handler: {
+          type: 'function',
+          fn: reg.fn,
+          name: reg.name,
+          if: reg.if,
+          timeout: reg.timeout,
+          failureBehavior: reg.failureBehavior,
+          timeoutBehavior: reg.timeoutBehavior,
+        },
+        source: { kind: 'sdk', path: `function:${reg.name ?? n}` },
+        dedupKey: `\0function#${n}`,
+        projectDir: reg.projectDir,
+      };
+      functionHooks.push(hook);
+      rebuild();
+      return () => {
+        const i = functionHooks.indexOf(hook);
+        if (i >= 0) {
+          functionHooks.splice(i, 1);
+          rebuild();
+        }
+      };
+    },
+    list(event) {
+      const all = [...configHooks, ...functionHooks];
+      return event ? all.filter((h) => h.event === event) : all;
+    },
+    async drain() {
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+    },
+    async close() {
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+      await fileSink?.close();
+    },
+    concurrency: {
+      get active() {
+        return semaphore.active;
+      },
+      get waiting() {
+        return semaphore.waiting;
+      },
+    },
+  };
+}
+
+/**
+ * Validate an input the way run() does (common fields filled). run() validates only when a
+ * hook matches, to keep no-match dispatch allocation-free; callers that want the check
+ * regardless (the CLI, dispatchers) use this.
+ */
+export function checkInput(event: EventName, input: Record<string, unknown>, defaults: { cwd?: string; sessionId?: string } = {}): string | undefined {
+  const full = completeInput(event, input, { cwd: defaults.cwd ?? process.cwd(), sessionId: defaults.sessionId });
+  const check = inputSchema(event).safeParse(full);
+  return check.success ? undefined : formatZodIssues(check.error);
+}
+
+function completeInput(
+  event: EventName,
+  raw: Record<string, unknown>,
+  d: { cwd: string; sessionId?: string; mode?: string },
+): Record<string, unknown> {
+  const input: Record<string, unknown> = { ...raw };
+  input.hook_event_name = event;
+  if (input.session_id === undefined) input.session_id = d.sessionId ?? 'default';
+  if (input.cwd === undefined) input.cwd = d.cwd;
+  if (input.transcript_path === undefined) input.transcript_path = '';
+  if (input.permission_mode === undefined && d.mode !== undefined) input.permission_mode = d.mode;
+  // Filled per execution; placeholders so the shared shape validates.
+  input.hook_execution_id ??= '';
+  input.timestamp ??= '';
+  return input;
+}
+
+function timeoutFor(handler: HookHandler, spec: EventSpec): number {
+  if (typeof handler.timeout === 'number' && handler.timeout > 0) return handler.timeout;
+  if (spec.defaultTimeoutSec !== undefined && (handler.type === 'command' || handler.type === 'http' || handler.type === 'mcp_tool')) {
+    return Math.min(spec.defaultTimeoutSec, DEFAULT_TIMEOUTS[handler.type]);
+  }
+  return DEFAULT_TIMEOUTS[handler.type];
+}
+
+function errorResult(error: string): ExecutionResult {
+  return {
+    status: 'error',
+    exitCode: null,
+    stdout: '',
+    stderr: '',
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    stdinTruncated: false,
+    durationMs: 0,
+    error,
+  };
+}
+
+function makeRecord(
+  planned: PlannedHook,
+  result: ExecutionResult,
+  parsed: ParsedHook,
+  verdict: string | undefined,
+  reason: string | undefined,
+  policy: FailureBehavior | undefined,
+): HookRecord {
+  const { hook } = planned;
+  const record: HookRecord = {
+    id: hook.id,
+    event: hook.event,
+    type: hook.handler.type,
+    source: { kind: hook.source.kind, file: hook.source.file, path: hook.source.path, pluginName: hook.source.pluginName },
+    matcher: hook.matcher,
+    outcome: parsed.outcome,
+    durationMs: Math.round(result.durationMs * 1000) / 1000,
+    exitCode: result.exitCode,
+    signal: result.signal ?? null,
+    stdoutTruncated: result.stdoutTruncated,
+    stderrTruncated: result.stderrTruncated,
+    stdinTruncated: result.stdinTruncated,
+  };
+  if (verdict) record.decision = verdict as HookRecord['decision'];
+  if (reason) record.reason = reason;
+  if (policy) record.policy = policy;
+  const error = parsed.message ?? result.error;
+  if (error) record.error = error;
+  return record;
+}
+
+function auditEntry(record: HookRecord, payload: Record<string, unknown>, sessionId: string): AuditEntry {
+  const entry: AuditEntry = {
+    ts: new Date().toISOString(),
+    session_id: sessionId,
+    ...record,
+  };
+  if (typeof payload.hook_execution_id === 'string') entry.hook_execution_id = payload.hook_execution_id;
+  if (typeof payload.tool_name === 'string') entry.tool_name = payload.tool_name;
+  return entry;
+}
+
+/** The built-in command backend: placeholders, minimal env, capped stdin, process-group lifecycle. */
+function commandBackend(options: HookEngineOptions): Backend {
+  return async (hook, payload, ctx) => {
+    const handler = hook.handler as CommandHandler;
+    const vars = {
+      CLAUDE_PROJECT_DIR: ctx.projectDir,
+      CLAUDE_PLUGIN_ROOT: hook.source.pluginRoot ?? hook.source.skillRoot,
+      CLAUDE_PLUGIN_DATA: hook.source.pluginData,
+    };
+    const stdin = encodePayload(payload, ctx.stdinLimitBytes);
+    const env = buildHookEnv({
+      sessionEnv: ctx.sessionEnv,
+      hookEnv: handler.env,
+      projectDir: ctx.projectDir,
+      pluginRoot: vars.CLAUDE_PLUGIN_ROOT,
+      pluginData: vars.CLAUDE_PLUGIN_DATA,
+      envFile: ctx.envFile,
+    });
+    const result = await runCommand({
+      // Shell form: a path with shell metacharacters is left as ${VAR} for the shell to expand
+      // from the environment, so a project directory name can never inject a command.
+      command: handler.args ? substitutePlaceholders(handler.command, vars) : substituteForShell(handler.command, vars, handler.shell ?? 'sh'),
+      args: handler.args?.map((a) => substitutePlaceholders(a, vars)),
+      shell: handler.shell,
+      cwd: ctx.cwd,
+      env,
+      stdin: stdin.text,
+      timeoutMs: ctx.timeoutMs,
+      killGraceMs: options.killGraceMs,
+      maxOutputBytes: ctx.outputLimitBytes,
+      signal: ctx.signal,
+    });
+    return stdin.truncated ? { ...result, stdinTruncated: true } : result;
+  };
+}
+
+/** In-process function hooks: the timeout stops waiting and aborts the signal; the handler must honour it. */
+const functionBackend: Backend = async (hook, payload, ctx) => {
+  const handler = hook.handler as FunctionHandler;
+  const start = performance.now();
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(ctx.signal?.reason);
+  ctx.signal?.addEventListener('abort', onAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const base = { exitCode: 0, stdout: '', stderr: '', stdoutTruncated: false, stderrTruncated: false, stdinTruncated: false };
+  try {
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), ctx.timeoutMs);
+    });
+    const value = await Promise.race([Promise.resolve().then(() => handler.fn(payload, { signal: controller.signal })), timeout]);
+    if (value === 'timeout') {
+      controller.abort(new Error('hook timed out'));
+      return { ...base, status: 'timeout', exitCode: null, durationMs: performance.now() - start, error: `function hook timed out after ${ctx.timeoutMs} ms` };
+    }
+    return { ...base, status: 'completed', durationMs: performance.now() - start, value: value ?? undefined };
+  } catch (err) {
+    return { ...base, status: 'error', exitCode: null, durationMs: performance.now() - start, error: `function hook threw: ${(err as Error)?.message ?? String(err)}` };
+  } finally {
+    if (timer) clearTimeout(timer);
+    ctx.signal?.removeEventListener('abort', onAbort);
+  }
+};

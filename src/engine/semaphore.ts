@@ -1,0 +1,41 @@
+/** A counting semaphore: bounds live hook executions engine-wide. */
+export interface Semaphore {
+  acquire(): Promise<() => void>;
+  readonly active: number;
+  readonly waiting: number;
+}
+
+export function createSemaphore(limit: number): Semaphore {
+  let active = 0;
+  const queue: Array<() => void> = [];
+  const release = () => {
+    const next = queue.shift();
+    if (next) next();
+    else active--;
+  };
+  return {
+    acquire() {
+      if (active < limit) {
+        active++;
+        return Promise.resolve(once(release));
+      }
+      return new Promise((resolve) => queue.push(() => resolve(once(release))));
+    },
+    get active() {
+      return active;
+    },
+    get waiting() {
+      return queue.length;
+    },
+  };
+}
+
+function once(fn: () => void): () => void {
+  let done = false;
+  return () => {
+    if (!done) {
+      done = true;
+      fn();
+    }
+  };
+}

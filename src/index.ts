@@ -1,0 +1,40 @@
+/**
+ * agent-hooks: the hooks engine for AI coding agents.
+ *
+ *   const config = await loadConfig({ cwd });
+ *   const engine = createHookEngine({ hooks: config.hooks, projectDir: cwd });
+ *   const decision = await engine.run('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } });
+ */
+export {
+  catalog,
+  EVENT_NAMES,
+  isEventName,
+  inputSchema,
+  outputSchema,
+  type Catalog,
+  type EventName,
+  type EventInput,
+  type EventOutput,
+} from './events/catalog.js';
+export type { EventSpec, DecisionModel, Exit2Effect } from './events/spec.js';
+export {
+  createHookEngine,
+  checkInput,
+  emptyDecision,
+  InvalidHookInputError,
+  DEFAULT_TIMEOUTS,
+  type HookEngine,
+  type HookEngineOptions,
+  type RunContext,
+  type Backend,
+  type BackendContext,
+  type FunctionHookRegistration,
+} from './engine/engine.js';
+export { lintHooks } from './engine/lint.js';
+export type { AuditEntry, AuditSink } from './engine/audit.js';
+export { loadConfig, settingsJsonSchema, type LoadedConfig } from './config/index.js';
+export { parseExecution, parseJsonObject, type ParsedHook, type Verdict } from './parse/output.js';
+export { reduce, type Decision, type HookRecord } from './reduce/reduce.js';
+export { compileMatcher, parseRule, matchRule, extractToolPaths } from './matching/index.js';
+export { runCommand, buildHookEnv, encodePayload } from './backends/index.js';
+export type * from './types.js';

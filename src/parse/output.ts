@@ -1,0 +1,275 @@
+/**
+ * Parse stage: one ExecutionResult + the event's catalog entry → one ParsedHook.
+ * Pure: no I/O except spilling over-long strings (capOutputString).
+ *
+ * Rules (PRODUCT.md + the Claude reference):
+ * - stdout is JSON only when the whole trimmed stdout is one JSON object; anything else is plain text.
+ * - exit 2 = blocking error with stderr as reason on events that can block (JSON cannot undo it, but
+ *   its other fields are still read); on other events exit 2 does what the catalog's `exit2` says.
+ * - any other non-zero exit: a valid JSON object alone decides; otherwise a non-blocking error
+ *   (the hook's failure policy then applies).
+ */
+import type { z } from 'zod';
+import { catalog, outputSchema, type EventName } from '../events/catalog.js';
+import type { EventSpec } from '../events/spec.js';
+import type { ExecutionResult } from '../types.js';
+import { capOutputString } from './text-cap.js';
+
+export type Verdict = 'allow' | 'deny' | 'ask' | 'defer' | 'block';
+
+export type ParsedOutcome =
+  | 'success' // ran; may or may not carry a verdict
+  | 'blocking' // exit 2 on an event that can block
+  | 'non_blocking_error' // failed, invalid output, or odd exit: failure policy applies
+  | 'timeout' // timeout policy applies
+  | 'error'; // could not start / backend failure: failure policy applies
+
+export interface ParsedHook {
+  outcome: ParsedOutcome;
+  verdict?: Verdict;
+  reason?: string;
+  continue?: boolean;
+  stopReason?: string;
+  systemMessage?: string;
+  /** Stderr an exit 2 surfaces to the user on events that cannot block. */
+  userMessage?: string;
+  additionalContext?: string;
+  updatedInput?: Record<string, unknown>;
+  updatedOutput?: unknown;
+  /** Other honoured hookSpecificOutput fields (sessionTitle, displayContent, action, retry, …). */
+  specific: Record<string, unknown>;
+  /** Plain stdout that only goes to the log. */
+  log?: string;
+  /** Why the hook is an error (validation message, exit status, spawn error). */
+  message?: string;
+}
+
+/** Fields of hookSpecificOutput the reducer handles itself; the rest land in `specific`. */
+const HANDLED_SPECIFIC = new Set([
+  'hookEventName',
+  'additionalContext',
+  'permissionDecision',
+  'permissionDecisionReason',
+  'updatedInput',
+  'updatedToolOutput',
+  'updatedMCPToolOutput',
+  'decision',
+]);
+
+export interface ParseOptions {
+  /** Directory for spilled over-long output strings. */
+  spillDir?: string;
+}
+
+/** The whole trimmed stdout as one JSON object, or undefined. */
+export function parseJsonObject(stdout: string): Record<string, unknown> | undefined {
+  const trimmed = stdout.trim();
+  if (trimmed.length < 2 || trimmed[0] !== '{' || trimmed[trimmed.length - 1] !== '}') return undefined;
+  try {
+    const value: unknown = JSON.parse(trimmed);
+    return isPlainObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function formatZodIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length ? issue.path.map(String).join('.') : '(root)'}: ${issue.message}`)
+    .join('; ');
+}
+
+function cap(text: string | undefined, opts: ParseOptions): string | undefined {
+  if (text === undefined) return undefined;
+  return capOutputString(text, opts.spillDir).text;
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split('\n', 1)[0] ?? '';
+  return line.length > 500 ? `${line.slice(0, 500)}…` : line;
+}
+
+export function parseExecution(
+  event: EventName,
+  result: ExecutionResult,
+  opts: ParseOptions = {},
+): ParsedHook {
+  const spec = catalog[event] as EventSpec;
+  const parsed: ParsedHook = { outcome: 'success', specific: {} };
+
+  if (result.status === 'timeout') {
+    return { outcome: 'timeout', specific: {}, message: result.error ?? 'hook timed out' };
+  }
+  if (result.status === 'error' || result.status === 'aborted') {
+    return { outcome: 'error', specific: {}, message: result.error ?? `hook ${result.status}` };
+  }
+
+  // Function hooks hand back a value instead of stdout.
+  let json: Record<string, unknown> | undefined;
+  let stdoutText = result.stdout;
+  if (result.value !== undefined) {
+    if (isPlainObject(result.value)) json = result.value;
+    else if (typeof result.value === 'string') stdoutText = result.value;
+  } else {
+    json = parseJsonObject(stdoutText);
+  }
+
+  let validationError: string | undefined;
+  if (json) {
+    const check = outputSchema(event).safeParse(json);
+    if (!check.success) validationError = formatZodIssues(check.error);
+    else {
+      const hso = json.hookSpecificOutput;
+      if (isPlainObject(hso) && hso.hookEventName !== undefined && hso.hookEventName !== event) {
+        validationError = `hookSpecificOutput.hookEventName: expected "${event}", got ${JSON.stringify(hso.hookEventName)}`;
+      }
+    }
+  }
+  const validJson = json && !validationError ? json : undefined;
+  const code = result.exitCode;
+  const stderr = result.stderr.trim();
+
+  // WorktreeCreate: any non-zero exit fails creation whatever the JSON says.
+  if (spec.decision === 'worktree' && code !== 0) {
+    return {
+      outcome: 'blocking',
+      verdict: 'block',
+      specific: {},
+      reason: cap(stderr || `worktree hook exited with ${describeExit(result)}`, opts),
+    };
+  }
+
+  if (code === 2) {
+    if (validJson) applyJson(parsed, validJson, event, spec, opts, { ignoreSpecific: spec.decision === 'elicitation' });
+    if (spec.exit2 === 'block') {
+      parsed.outcome = 'blocking';
+      const jsonReason = parsed.verdict === 'deny' || parsed.verdict === 'block' ? parsed.reason : undefined;
+      parsed.verdict = spec.decision === 'permission' ? 'deny' : 'block';
+      parsed.reason = jsonReason ?? cap(stderr || 'blocked by hook (exit code 2)', opts);
+      if (validationError) parsed.message = `invalid JSON output ignored: ${validationError}`;
+    } else if (spec.exit2 === 'feedback') {
+      parsed.verdict = 'block';
+      parsed.reason = cap(stderr || 'hook exited with code 2', opts);
+    } else if (spec.exit2 === 'user') {
+      if (stderr) parsed.userMessage = cap(stderr, opts);
+    }
+    // 'ignore': exit code and stderr ignored; valid JSON (e.g. a PermissionRequest decision) still counts.
+    return parsed;
+  }
+
+  if (validJson) {
+    applyJson(parsed, validJson, event, spec, opts, { ignoreSpecific: false });
+    return parsed;
+  }
+
+  if (validationError) {
+    return { outcome: 'non_blocking_error', specific: {}, message: `invalid hook output: ${validationError}` };
+  }
+
+  if (code !== 0) {
+    const detail = stderr ? `: ${firstLine(stderr)}` : '';
+    return {
+      outcome: 'non_blocking_error',
+      specific: {},
+      message: `Failed with non-blocking status code ${describeExit(result)}${detail}`,
+    };
+  }
+
+  // Exit 0 with plain text.
+  const text = stdoutText.trim();
+  if (text) {
+    if (spec.plainStdout === 'context') parsed.additionalContext = cap(text, opts);
+    else if (spec.plainStdout === 'path') parsed.specific.worktreePath = text;
+    else parsed.log = cap(text, opts);
+  }
+  return parsed;
+}
+
+function describeExit(result: ExecutionResult): string {
+  if (result.exitCode !== null) return String(result.exitCode);
+  return result.signal ? `signal ${result.signal}` : 'unknown';
+}
+
+function applyJson(
+  parsed: ParsedHook,
+  json: Record<string, unknown>,
+  event: EventName,
+  spec: EventSpec,
+  opts: ParseOptions,
+  { ignoreSpecific }: { ignoreSpecific: boolean },
+): void {
+  if (spec.universal && json.continue === false) {
+    parsed.continue = false;
+    if (typeof json.stopReason === 'string') parsed.stopReason = cap(json.stopReason, opts);
+  }
+  // Some events drop continue but still show systemMessage (CwdChanged, FileChanged, …).
+  if ((spec.universal || spec.keepsSystemMessage) && typeof json.systemMessage === 'string') {
+    parsed.systemMessage = cap(json.systemMessage, opts);
+  }
+  const reason = typeof json.reason === 'string' ? cap(json.reason, opts) : undefined;
+
+  if (spec.topLevelBlock && json.decision === 'block') {
+    parsed.verdict = 'block';
+    parsed.reason = reason;
+  }
+  if (spec.decision === 'permission') {
+    // Deprecated top-level form: approve → allow, block → deny.
+    if (json.decision === 'approve') parsed.verdict = 'allow';
+    if (json.decision === 'block') parsed.verdict = 'deny';
+    if (parsed.verdict) parsed.reason = reason;
+  }
+
+  const hso = json.hookSpecificOutput;
+  if (!isPlainObject(hso) || ignoreSpecific) return;
+  const honoured = (spec.output as z.ZodObject).shape as Record<string, unknown>;
+
+  if (typeof hso.additionalContext === 'string' && 'additionalContext' in honoured) {
+    parsed.additionalContext = cap(hso.additionalContext, opts);
+  }
+
+  switch (spec.decision) {
+    case 'permission': {
+      const d = hso.permissionDecision;
+      if (d === 'allow' || d === 'deny' || d === 'ask' || d === 'defer') {
+        parsed.verdict = d;
+        parsed.reason = typeof hso.permissionDecisionReason === 'string' ? cap(hso.permissionDecisionReason, opts) : undefined;
+      }
+      if (isPlainObject(hso.updatedInput) && parsed.verdict !== 'defer') parsed.updatedInput = hso.updatedInput;
+      if (parsed.verdict === 'defer') delete parsed.additionalContext;
+      break;
+    }
+    case 'permission-request': {
+      const d = hso.decision;
+      if (isPlainObject(d) && (d.behavior === 'allow' || d.behavior === 'deny')) {
+        parsed.verdict = d.behavior;
+        if (d.behavior === 'allow') {
+          if (isPlainObject(d.updatedInput)) parsed.updatedInput = d.updatedInput;
+          if (Array.isArray(d.updatedPermissions)) parsed.specific.updatedPermissions = d.updatedPermissions;
+        } else {
+          if (typeof d.message === 'string') parsed.reason = cap(d.message, opts);
+          if (d.interrupt === true) parsed.specific.interrupt = true;
+        }
+      }
+      break;
+    }
+    default:
+      break;
+  }
+
+  if ('updatedToolOutput' in hso && 'updatedToolOutput' in honoured) parsed.updatedOutput = hso.updatedToolOutput;
+  if ('updatedMCPToolOutput' in hso && 'updatedMCPToolOutput' in honoured) parsed.updatedOutput = hso.updatedMCPToolOutput;
+
+  for (const key of Object.keys(hso)) {
+    if (HANDLED_SPECIFIC.has(key) || !(key in honoured)) continue;
+    parsed.specific[key] = hso[key];
+  }
+  // Seed 000: compaction is blocked only by an explicit blockCompaction: true.
+  if (event === 'PreCompact' && hso.blockCompaction === true) {
+    parsed.verdict = 'block';
+    parsed.reason ??= reason;
+  }
+}
