@@ -4,7 +4,8 @@
  * 2 blocked or stopped (run), 1 usage or config error.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { EVENT_NAMES, isEventName, type EventName } from '../events/catalog.js';
@@ -13,6 +14,7 @@ import { settingsJsonSchema } from '../config/index.js';
 import type { Decision } from '../reduce/reduce.js';
 import { formatDiagnostic, loadFromFlags, type LoadFlags } from './load.js';
 import { checkPaths } from './check.js';
+// <feature-command-imports> one import per feature command module, below this line
 
 const EXECUTABLE_TYPES = ['command', 'function'] as const;
 
@@ -253,6 +255,8 @@ export function buildProgram(): Command {
     process.exitCode = await listCommand(flags);
   });
 
+  // <feature-command-registrations> one `registerXCommand(program);` per feature module, below this line
+
   program
     .command('schema')
     .description('print the JSON Schema of the settings file')
@@ -287,4 +291,5 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-void main(process.argv);
+// Run only as the entry point, so tests can import buildProgram without side effects.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) void main(process.argv);
