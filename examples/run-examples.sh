@@ -33,6 +33,14 @@ case_ "stop continues"     2 'Run the test suite'      -- run Stop "${ex[@]}" --
 case_ "plugin hook"        0 'audit-trail: Bash finished' -- run PostToolUse --cwd examples --plugin examples/plugins/audit-trail --tool Bash --input '{"command":"ls"}' --payload <(echo '{"tool_response":{"stdout":"ok"}}')
 case_ "list"               0 'guard-bash.mjs'          -- list "${ex[@]}"
 
+# The library example (examples/library.mjs) embeds the engine directly.
+out=$(node examples/library.mjs 2>&1); rc=$?
+printf '\n$ node examples/library.mjs\n%s\n' "$out"
+if [ "$rc" -ne 0 ] || ! grep -qF 'looks like an AWS key' <<<"$out"; then
+  printf '!! library example: expected the in-process hook to deny the write\n'
+  failures=$((failures + 1))
+fi
+
 if [ "$failures" -gt 0 ]; then
   printf '\n%s example(s) did not behave as expected\n' "$failures"
   exit 1
