@@ -23,6 +23,11 @@ import { fileAuditSink, type AuditEntry, type AuditSink } from './audit.js';
 import { createEnvFile, readEnvFile } from './env-file.js';
 import { buildPlanIndex, planHooks, type PlanIndex, type PlannedHook } from './plan.js';
 import { createSemaphore } from './semaphore.js';
+import { httpBackend, type HttpBackendOptions } from '../backends/http.js';
+import { createPromptBackends, type PromptBackendOptions } from '../backends/prompt.js';
+import type { SessionSnapshot } from '../types.js';
+import { mcpToolBackend } from '../backends/mcp-tool.js';
+import { createMcpClientManager, isMcpClientManager, type McpClientManager, type McpClientManagerOptions } from '../mcp/manager.js';
 
 /** A backend runs one hook and normalizes what happened. */
 export type Backend = (hook: NormalizedHook, payload: Record<string, unknown>, ctx: BackendContext) => Promise<ExecutionResult>;
@@ -36,6 +41,8 @@ export interface BackendContext {
   envFile?: string;
   stdinLimitBytes: number;
   outputLimitBytes: number;
+  /** The session's frozen snapshot, when the host runs sessions (prompt hooks read their model from it). */
+  session?: SessionSnapshot;
 }
 
 /** Default timeouts in seconds (PRODUCT.md: native defaults). */
@@ -76,6 +83,15 @@ export interface HookEngineOptions {
   audit?: string | AuditSink;
   /** Backends by hook type; command and function are built in. */
   backends?: Partial<Record<HookHandler['type'], Backend>>;
+  /** HTTP hooks: resolver, managed URL allowlist, header env allowlist (see docs/backends.md). */
+  http?: HttpBackendOptions;
+  /** Prompt (and agent) hooks: model provider, base URL, default model (see docs/backends.md). */
+  prompt?: PromptBackendOptions;
+  /**
+   * MCP servers for mcp_tool hooks: a manager (the host owns and closes it) or manager options
+   * (the engine creates the manager, with projectDir and onWarning defaulting to the engine's, and close() closes it).
+   */
+  mcp?: McpClientManager | McpClientManagerOptions;
   /** Validates a rewritten tool input; an invalid rewrite denies the call (never a silent fallback). */
   validateToolInput?: (toolName: string, input: Record<string, unknown>) => { ok: true } | { ok: false; error: string };
   /** Called when an async hook finishes (asyncRewake: exit 2 wakes the agent with the message). */
@@ -90,6 +106,8 @@ export interface RunContext {
   signal?: AbortSignal;
   cwd?: string;
   sessionId?: string;
+  /** Frozen session snapshot handed to backends (model for prompt hooks). */
+  session?: SessionSnapshot;
 }
 
 export interface FunctionHookRegistration<E extends EventName = EventName> {
@@ -111,9 +129,11 @@ export interface HookEngine {
   register(reg: FunctionHookRegistration): () => void;
   /** The effective hooks (config order), optionally for one event. */
   list(event?: EventName): NormalizedHook[];
+  /** Replace the config hooks (function registrations stay); firings already planned keep their plan. */
+  setHooks(hooks: readonly NormalizedHook[]): void;
   /** Wait for background (async) hooks to finish. */
   drain(): Promise<void>;
-  /** Drain and close the audit log. */
+  /** Drain, then close the audit log and the MCP servers the engine started. */
   close(): Promise<void>;
   readonly concurrency: { readonly active: number; readonly waiting: number };
 }
@@ -161,9 +181,16 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
     index = buildPlanIndex([...configHooks, ...functionHooks]);
   };
 
+  const ownedMcp = options.mcp && !isMcpClientManager(options.mcp) ? createMcpClientManager({ projectDir, onWarning: warn, ...options.mcp }) : undefined;
+  const mcp = ownedMcp ?? (options.mcp as McpClientManager | undefined);
+  const promptBackends = createPromptBackends(options.prompt);
   const backends: Partial<Record<HookHandler['type'], Backend>> = {
     command: commandBackend(options),
     function: functionBackend,
+    http: httpBackend(options.http),
+    prompt: promptBackends.prompt,
+    agent: promptBackends.agent,
+    ...(mcp ? { mcp_tool: mcpToolBackend(mcp) } : {}),
     ...options.backends,
   };
 
@@ -208,6 +235,7 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
       envFile: envFile?.path,
       stdinLimitBytes: options.stdinLimitBytes ?? 100 * 1024,
       outputLimitBytes: options.outputLimitBytes ?? 1024 * 1024,
+      session: ctx.session,
     };
     const sessionId = String(input.session_id);
     const entries: ReduceEntry[] = [];
@@ -370,12 +398,18 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
       const all = [...configHooks, ...functionHooks];
       return event ? all.filter((h) => h.event === event) : all;
     },
+    setHooks(hooks) {
+      configHooks.length = 0;
+      for (const h of hooks) configHooks.push(h);
+      rebuild();
+    },
     async drain() {
       while (pending.size > 0) await Promise.allSettled([...pending]);
     },
     async close() {
       while (pending.size > 0) await Promise.allSettled([...pending]);
       await fileSink?.close();
+      await ownedMcp?.close();
     },
     concurrency: {
       get active() {
