@@ -14,6 +14,7 @@ import { settingsJsonSchema } from '../config/index.js';
 import type { Decision } from '../reduce/reduce.js';
 import { formatDiagnostic, loadFromFlags, type LoadFlags } from './load.js';
 import { checkPaths } from './check.js';
+import { loadMcpConfigFile } from '../mcp/config.js';
 // <feature-command-imports> one import per feature command module, below this line
 
 const EXECUTABLE_TYPES = ['command', 'function'] as const;
@@ -73,6 +74,7 @@ interface RunFlags extends LoadFlags {
   sessionId?: string;
   failureBehavior?: 'ignore' | 'ask' | 'deny';
   timeoutBehavior?: 'ignore' | 'ask' | 'deny';
+  mcpConfig?: string;
 }
 
 async function runCommand(eventName: string, flags: RunFlags): Promise<number> {
@@ -81,6 +83,9 @@ async function runCommand(eventName: string, flags: RunFlags): Promise<number> {
   const errors = config.diagnostics.filter((d) => d.level === 'error');
   for (const d of config.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
   if (errors.length > 0) return 1;
+  const mcpConfig = flags.mcpConfig ? loadMcpConfigFile(flags.mcpConfig) : undefined;
+  for (const d of mcpConfig?.diagnostics ?? []) process.stderr.write(`${formatDiagnostic(d)}\n`);
+  if (mcpConfig?.diagnostics.some((d) => d.level === 'error')) return 1;
 
   const cwd = resolve(flags.cwd ?? process.cwd());
   const payload: Record<string, unknown> = flags.payload ? readPayload(flags.payload) : {};
@@ -108,6 +113,7 @@ async function runCommand(eventName: string, flags: RunFlags): Promise<number> {
     stdinLimitBytes: config.options.stdinLimitBytes,
     outputLimitBytes: config.options.outputLimitBytes,
     audit: flags.audit ? resolve(flags.audit) : undefined,
+    mcp: mcpConfig ? { servers: mcpConfig.servers } : undefined,
   });
   let decision: Decision;
   try {
@@ -223,6 +229,7 @@ export function buildProgram(): Command {
       .option('--audit <file>', 'append one JSON line per hook execution to this file')
       .addOption(new Option('--failure-behavior <b>', 'policy for failing hooks').choices(['ignore', 'ask', 'deny']))
       .addOption(new Option('--timeout-behavior <b>', 'policy for timed-out hooks').choices(['ignore', 'ask', 'deny']))
+      .option('--mcp-config <file>', 'MCP servers for mcp_tool hooks: {"mcpServers": {name: {command, args?, env?, cwd?}}} (.mcp.json shape, stdio)')
       .option('--json', 'print the decision as one JSON object'),
   ).action(async (event: string, flags: RunFlags) => {
     process.exitCode = await runCommand(event, flags);

@@ -1,14 +1,25 @@
 /**
  * Warnings about hooks that load but will not behave as written, beyond what the config
  * loader already reports: invalid regex matchers and invalid `if` rules (the hook never
- * runs), and hook types this engine has no backend for.
+ * runs), hook types this engine has no backend for, and mcp_tool hooks that name a server
+ * that is not configured.
  */
 import { catalog } from '../events/catalog.js';
 import type { EventSpec } from '../events/spec.js';
 import { compileMatcher, parseRule } from '../matching/index.js';
 import type { Diagnostic, NormalizedHook } from '../types.js';
 
-export function lintHooks(hooks: readonly NormalizedHook[], executableTypes: readonly string[]): Diagnostic[] {
+export interface LintOptions {
+  /**
+   * Names of the configured MCP servers. Given: mcp_tool hooks count as executable and one
+   * naming another server is reported. Absent: mcp_tool is executable only if listed in
+   * executableTypes, and server names are not checked.
+   */
+  mcpServers?: readonly string[];
+}
+
+export function lintHooks(hooks: readonly NormalizedHook[], executableTypes: readonly string[], opts: LintOptions = {}): Diagnostic[] {
+  const executable = opts.mcpServers ? [...executableTypes, 'mcp_tool'] : executableTypes;
   const out: Diagnostic[] = [];
   for (const hook of hooks) {
     const spec = catalog[hook.event] as EventSpec;
@@ -23,8 +34,15 @@ export function lintHooks(hooks: readonly NormalizedHook[], executableTypes: rea
       const parsed = parseRule(hook.handler.if);
       if (!parsed.ok) out.push({ ...at, message: `"if" condition ${JSON.stringify(hook.handler.if)} is invalid (${parsed.error}); this hook never runs` });
     }
-    if (!executableTypes.includes(hook.handler.type)) {
-      out.push({ ...at, message: `hook type "${hook.handler.type}" has no backend in this engine yet; it reports an error and its failure policy applies` });
+    if (!executable.includes(hook.handler.type)) {
+      const message =
+        hook.handler.type === 'mcp_tool'
+          ? 'mcp_tool hooks need MCP servers (createHookEngine option `mcp`, or `agent-hooks run --mcp-config FILE`); without them it reports an error and its failure policy applies'
+          : `hook type "${hook.handler.type}" has no backend in this engine yet; it reports an error and its failure policy applies`;
+      out.push({ ...at, message });
+    } else if (hook.handler.type === 'mcp_tool' && opts.mcpServers && !opts.mcpServers.includes(hook.handler.server)) {
+      const known = opts.mcpServers.length ? opts.mcpServers.join(', ') : 'none';
+      out.push({ ...at, message: `MCP server "${hook.handler.server}" is not configured (configured: ${known}); this hook reports an error and its failure policy applies` });
     }
   }
   return out;

@@ -146,7 +146,7 @@ export class ProcessGroupStdioTransport implements Transport {
       child.once('exit', () => {
         if (this.closing) return;
         const flushed = new Promise<void>((done) => child.once('close', () => done()));
-        void Promise.race([flushed, delay(EXIT_FLUSH_MS)]).then(() => {
+        void raceTimer(flushed, EXIT_FLUSH_MS).then(() => {
           if (this.closing) return;
           // Whatever the server left in its group dies with it.
           this.closing = this.terminateGroup(true).then(() => this.finish());
@@ -217,9 +217,9 @@ export class ProcessGroupStdioTransport implements Transport {
   }
 
   private async waitExit(ms: number): Promise<boolean> {
-    if (this.exit) return true;
-    if (!this.exited) return true;
-    return Promise.race([this.exited.then(() => true), delay(ms).then(() => this.exit !== undefined)]);
+    if (this.exit || !this.exited) return true;
+    await raceTimer(this.exited, ms);
+    return this.exit !== undefined;
   }
 
   private finish(): void {
@@ -244,6 +244,17 @@ function liveOwned(pgid: number, snapshot: readonly ProcEntry[]): number {
     if (now && now.start === e.start && now.state !== 'Z' && now.state !== 'X') n++;
   }
   return n;
+}
+
+/** Wait for `p` or `ms`, whichever is first; the timer is cleared so it never holds the process open. */
+function raceTimer(p: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void p.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 function delay(ms: number): Promise<void> {

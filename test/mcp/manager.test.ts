@@ -124,6 +124,7 @@ describe('McpClientManager: configured stdio servers', () => {
 
   it('abort: the caller cancels a running call', async () => {
     const m = manager();
+    await call(m, 'text');
     const ac = new AbortController();
     const p = m.callTool('fx', 'sleep', { ms: 30_000 }, { timeoutMs: 10_000, signal: ac.signal });
     setTimeout(() => ac.abort(), 300);
