@@ -65,6 +65,19 @@ export interface LoadConfigOptions {
   /** Managed policy file; read even when discover is false. Default (when discovering): the platform path. */
   managedSettingsPath?: string;
   skills?: SkillSpec[];
+  /**
+   * Trust gate (src/trust): sees every hook and accepted settings file before policy and dedup,
+   * and returns the files that contribute nothing — neither hooks nor settings. Gating before
+   * dedup keeps an untrusted copy of a hook from displacing the trusted original.
+   */
+  gate?: (input: ConfigGateInput) => Promise<Iterable<string>> | Iterable<string>;
+}
+
+export interface ConfigGateInput {
+  /** Every hook read, in config order, before policy and dedup. */
+  hooks: readonly NormalizedHook[];
+  /** Every accepted settings file with its validated content. */
+  settings: ReadonlyArray<{ kind: SourceKind; file: string; data: SettingsFile }>;
 }
 
 export interface LoadedFile {
@@ -435,6 +448,17 @@ async function loadConfigUnsafe(opts: LoadConfigOptions, diagnostics: Diagnostic
     pluginHooks.push(...(await loadPlugin(typeof p === 'string' ? { root: p } : p, { cwd, homeDir }, diagnostics, files)));
   }
   const skillHooks = (opts.skills ?? []).flatMap((s) => loadSkill(s, cwd, diagnostics, files));
+
+  if (opts.gate) {
+    const settings = layers.flatMap((l) => (l.data ? [{ kind: l.kind, file: l.file, data: l.data }] : []));
+    const excluded = new Set(await opts.gate({ hooks: [...layers.flatMap((l) => l.hooks), ...pluginHooks, ...skillHooks], settings }));
+    const drop = <T>(list: T[], fileOf: (x: T) => string | undefined) => {
+      for (let i = list.length - 1; i >= 0; i--) if (excluded.has(fileOf(list[i]!) ?? '')) list.splice(i, 1);
+    };
+    drop(layers, (l) => l.file);
+    drop(pluginHooks, (h) => h.source.file);
+    drop(skillHooks, (h) => h.source.file);
+  }
 
   // Scalars: managed first, then cli (last given wins), local, project, user.
   const rank: Partial<Record<SourceKind, number>> = { managed: 0, cli: 1, local: 2, project: 3, user: 4 };

@@ -1,0 +1,26 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TempDir } from '../helpers/tmp.js';
+
+/** Run git in `cwd` with a fixed identity; throws on failure. */
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'init.defaultBranch=main', ...args], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** A project with `.claude/settings.json` and a script it runs by path. */
+export function makeProject(dir: TempDir, rel = 'proj', script = 'echo from-project-script'): { root: string; settings: string; script: string } {
+  const root = dir.path(rel);
+  mkdirSync(root, { recursive: true });
+  const scriptFile = dir.write(join(rel, 'hooks', 'ctx.sh'), `${script}\n`);
+  const settings = dir.json(join(rel, '.claude', 'settings.json'), {
+    hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'sh "${CLAUDE_PROJECT_DIR}/hooks/ctx.sh"' }] }] },
+  });
+  return { root, settings, script: scriptFile };
+}
+
+export const prompt = { prompt: 'hi', session_id: 's', transcript_path: '', cwd: '/', hook_event_name: 'UserPromptSubmit' };
