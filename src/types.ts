@@ -57,6 +57,10 @@ export interface HttpHandler extends HandlerCommon {
   url: string;
   headers?: Record<string, string>;
   allowedEnvVars?: string[];
+  /** Hosts exempt from the https requirement and the address-range checks (an explicit opt-out). */
+  allowedHosts?: string[];
+  /** Skip TLS certificate verification for this hook only. */
+  allowInsecureTLS?: boolean;
 }
 export interface McpToolHandler extends HandlerCommon {
   type: 'mcp_tool';
@@ -68,6 +72,8 @@ export interface PromptHandler extends HandlerCommon {
   type: 'prompt' | 'agent';
   prompt: string;
   model?: string;
+  /** Prompt hooks: on ok:false feed the reason back and continue instead of ending the turn. */
+  continueOnBlock?: boolean;
 }
 /** In-process hook registered in code. Never part of a trust digest. */
 export interface FunctionHandler extends HandlerCommon {
@@ -100,6 +106,18 @@ export interface Diagnostic {
   /** Dotted JSON path, e.g. hooks.PreToolUse[0].hooks[1].type */
   path: string;
   message: string;
+}
+
+/**
+ * Frozen per-session resources a backend may read. Set once when a session starts; backends
+ * use it instead of live global state so a resumed session keeps behaving the same.
+ */
+export interface SessionSnapshot {
+  readonly sessionId: string;
+  /** Model for prompt hooks without their own `model`. */
+  readonly model?: string;
+  /** Environment frozen at session start (e.g. AGENT_HOOKS_MODEL_BASE_URL for prompt hooks). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** The one normalized result every backend produces. */

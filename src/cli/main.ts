@@ -17,7 +17,7 @@ import { checkPaths } from './check.js';
 import { loadMcpConfigFile } from '../mcp/config.js';
 // <feature-command-imports> one import per feature command module, below this line
 
-const EXECUTABLE_TYPES = ['command', 'function'] as const;
+const EXECUTABLE_TYPES = ['command', 'function', 'http', 'prompt'] as const;
 
 class UsageError extends Error {}
 
@@ -113,6 +113,7 @@ async function runCommand(eventName: string, flags: RunFlags): Promise<number> {
     stdinLimitBytes: config.options.stdinLimitBytes,
     outputLimitBytes: config.options.outputLimitBytes,
     audit: flags.audit ? resolve(flags.audit) : undefined,
+    http: { allowedHttpHookUrls: config.allowedHttpHookUrls, httpHookAllowedEnvVars: config.httpHookAllowedEnvVars },
     mcp: mcpConfig ? { servers: mcpConfig.servers } : undefined,
   });
   let decision: Decision;

@@ -34,6 +34,11 @@ export const httpHandlerSchema = z.strictObject({
   url: z.url({ protocol: /^https?$/ }),
   headers: z.record(z.string(), z.string()).optional(),
   allowedEnvVars: z.array(z.string()).optional(),
+  allowedHosts: z
+    .array(z.string().min(1))
+    .optional()
+    .describe('Hosts exempt from the https requirement and the private/loopback address checks (explicit opt-out).'),
+  allowInsecureTLS: z.boolean().optional().describe('Skip TLS certificate verification for this hook only.'),
   ...commonHandlerShape,
 });
 
@@ -50,7 +55,11 @@ const promptShape = {
   model: z.string().optional(),
   ...commonHandlerShape,
 };
-export const promptHandlerSchema = z.strictObject({ type: z.literal('prompt'), ...promptShape });
+export const promptHandlerSchema = z.strictObject({
+  type: z.literal('prompt'),
+  ...promptShape,
+  continueOnBlock: z.boolean().optional().describe('On ok:false, feed the reason back and continue instead of ending the turn.'),
+});
 export const agentHandlerSchema = z.strictObject({ type: z.literal('agent'), ...promptShape });
 
 export const handlerSchema = z.discriminatedUnion('type', [

@@ -8,6 +8,7 @@ import { catalog } from '../events/catalog.js';
 import type { EventSpec } from '../events/spec.js';
 import { compileMatcher, parseRule } from '../matching/index.js';
 import type { Diagnostic, NormalizedHook } from '../types.js';
+import { lintNetworkHook } from '../net/lint.js';
 
 export interface LintOptions {
   /**
@@ -34,6 +35,8 @@ export function lintHooks(hooks: readonly NormalizedHook[], executableTypes: rea
       const parsed = parseRule(hook.handler.if);
       if (!parsed.ok) out.push({ ...at, message: `"if" condition ${JSON.stringify(hook.handler.if)} is invalid (${parsed.error}); this hook never runs` });
     }
+    // HTTP hooks: refused targets, the allowedHosts opt-out, allowInsecureTLS, unlisted header variables.
+    out.push(...lintNetworkHook(hook, at));
     if (!executable.includes(hook.handler.type)) {
       const message =
         hook.handler.type === 'mcp_tool'

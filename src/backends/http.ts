@@ -1,0 +1,285 @@
+/**
+ * HTTP hook backend: POST the hook input as JSON to the hook's URL and normalize the reply.
+ *
+ * The target policy (src/net/target-policy.ts) runs first; the connection then goes to an
+ * address it checked (pinned: the socket is opened to that IP, with the original host name
+ * kept for the Host header and TLS SNI/certificate checks), so DNS cannot change the answer
+ * between check and connect. No proxy, no redirects, no connection reuse across hooks.
+ *
+ * Reply → ExecutionResult (the reference's "HTTP response handling"):
+ *   2xx, empty body          → completed, exit 0, no output
+ *   2xx, one JSON object     → completed, exit 0, the body as stdout (parsed like command stdout)
+ *   2xx, any other body      → error (non-blocking; failure policy applies)
+ *   3xx                      → error: redirects are not followed
+ *   other non-2xx            → error (exit 1)
+ *   connection/TLS failure   → error
+ *   timeout                  → timeout
+ *   body over the cap        → error, stdoutTruncated
+ */
+import { performance } from 'node:perf_hooks';
+import { buildConnector, Client } from 'undici';
+import type { Backend, BackendContext } from '../engine/engine.js';
+import { checkHttpTarget, describeUrl, type ResolvedAddress, type Resolver } from '../net/target-policy.js';
+import { parseJsonObject } from '../parse/output.js';
+import type { ExecutionResult, HttpHandler, NormalizedHook } from '../types.js';
+import { encodePayload } from './payload.js';
+
+export const DEFAULT_HTTP_RESPONSE_LIMIT_BYTES = 256 * 1024;
+
+/** Where a socket is about to be opened; handed to `onConnect` before the connection starts. */
+export interface ConnectTarget {
+  /** The checked address the socket goes to. */
+  address: string;
+  family: 4 | 6;
+  port: number;
+  /** Host name from the URL (Host header, SNI). */
+  host: string;
+  tls: boolean;
+  insecureTLS: boolean;
+}
+
+export interface HttpBackendOptions {
+  /** Host name resolver (default: dns.promises.lookup with all: true). */
+  resolve?: Resolver;
+  /** Managed URL allowlist (merged over settings layers); undefined = no restriction, [] = none allowed. */
+  allowedHttpHookUrls?: readonly string[];
+  /** When set, only these variables may be interpolated into headers (on top of the hook's allowedEnvVars). */
+  httpHookAllowedEnvVars?: readonly string[];
+  /** Environment headers are interpolated from (default process.env); the session env is laid over it. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Called right before a socket is opened; throwing refuses the connection (test seam, audit). */
+  onConnect?: (target: ConnectTarget) => void;
+  /** Response body cap (default 256 KiB); a larger body is an error. */
+  maxResponseBytes?: number;
+}
+
+/** Headers the engine owns: a hook may not set them (framing, routing, hop-by-hop). */
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'proxy-authorization',
+  'proxy-connection',
+]);
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * `$VAR` / `${VAR}` in a header value → the variable's value when the name is allowed,
+ * else the empty string (the reference: unlisted variables become empty).
+ */
+export function interpolateHeader(
+  value: string,
+  env: Readonly<Record<string, string | undefined>>,
+  allowed: ReadonlySet<string>,
+): string {
+  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_m, braced: string | undefined, bare: string | undefined) => {
+    const name = (braced ?? bare)!;
+    return allowed.has(name) ? (env[name] ?? '') : '';
+  });
+}
+
+/** The hook's headers after interpolation, or a problem (never containing a header value). */
+export function buildHeaders(
+  handler: Pick<HttpHandler, 'headers' | 'allowedEnvVars'>,
+  env: Readonly<Record<string, string | undefined>>,
+  globalAllowed?: readonly string[],
+): { ok: true; headers: Record<string, string> } | { ok: false; reason: string } {
+  const allowed = new Set((handler.allowedEnvVars ?? []).filter((n) => !globalAllowed || globalAllowed.includes(n)));
+  const headers: Record<string, string> = {};
+  for (const [name, raw] of Object.entries(handler.headers ?? {})) {
+    if (!TOKEN.test(name)) return { ok: false, reason: `headers: ${JSON.stringify(name)} is not a valid header name` };
+    const lower = name.toLowerCase();
+    if (RESERVED_HEADERS.has(lower) || lower.startsWith('proxy-')) {
+      return { ok: false, reason: `headers.${name}: set by the engine, a hook may not set it` };
+    }
+    if (lower === 'content-type') continue; // always application/json
+    const value = interpolateHeader(String(raw), env, allowed);
+    // Checked after interpolation: an environment value must not smuggle a second header.
+    if (/[\r\n\0]/.test(value)) {
+      return { ok: false, reason: `headers.${name}: value contains a line break or NUL after interpolation; request not sent` };
+    }
+    headers[lower] = value;
+  }
+  return { ok: true, headers };
+}
+
+function result(partial: Partial<ExecutionResult> & Pick<ExecutionResult, 'status'>, start: number): ExecutionResult {
+  return {
+    exitCode: null,
+    stdout: '',
+    stderr: '',
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    stdinTruncated: false,
+    ...partial,
+    durationMs: performance.now() - start,
+  };
+}
+
+/** A failure message without anything that could be a secret (no header values, no query). */
+function describeError(err: unknown): string {
+  const e = err as NodeJS.ErrnoException & { cause?: unknown };
+  const inner = (e?.cause ?? e) as NodeJS.ErrnoException;
+  const code = inner?.code ?? e?.code;
+  const msg = inner?.message ?? String(inner);
+  return code && !msg.includes(code) ? `${code}: ${msg}` : msg;
+}
+
+/** Run one HTTP hook. Exposed for direct use; `httpBackend` wraps it for the engine. */
+export async function runHttpHook(
+  handler: HttpHandler,
+  payload: Record<string, unknown>,
+  ctx: Pick<BackendContext, 'timeoutMs' | 'signal' | 'sessionEnv' | 'stdinLimitBytes'>,
+  options: HttpBackendOptions = {},
+): Promise<ExecutionResult> {
+  const start = performance.now();
+  const fail = (error: string, extra: Partial<ExecutionResult> = {}) => result({ status: 'error', error: `HTTP hook: ${error}`, ...extra }, start);
+  if (ctx.signal?.aborted) return result({ status: 'aborted', error: 'HTTP hook: cancelled before it started' }, start);
+
+  const target = await checkHttpTarget({
+    url: handler.url,
+    allowedHosts: handler.allowedHosts,
+    allowedHttpHookUrls: options.allowedHttpHookUrls,
+    resolve: options.resolve,
+  });
+  if (!target.ok) return fail(target.reason);
+  const { url } = target;
+  const shown = describeUrl(url);
+
+  const env = { ...(options.env ?? process.env), ...ctx.sessionEnv };
+  const built = buildHeaders(handler, env, options.httpHookAllowedEnvVars);
+  if (!built.ok) return fail(built.reason);
+
+  const body = encodePayload(payload, ctx.stdinLimitBytes);
+  const tls = url.protocol === 'https:';
+  const insecureTLS = tls && handler.allowInsecureTLS === true;
+  const port = Number(url.port || (tls ? 443 : 80));
+  const servername = target.addresses.some((a) => a.address === target.host) ? undefined : target.host;
+
+  // Connect only to the checked addresses, in order; DNS is never consulted again.
+  const base = buildConnector({
+    rejectUnauthorized: !insecureTLS,
+    timeout: Math.max(1, ctx.timeoutMs),
+    lookup: () => {
+      throw new Error('unexpected DNS lookup on a pinned connection');
+    },
+  } as buildConnector.BuildOptions);
+  const pinnedConnect: buildConnector.connector = (opts, callback) => {
+    const tryAt = (i: number, lastErr?: Error): void => {
+      const addr: ResolvedAddress | undefined = target.addresses[i];
+      if (!addr) {
+        callback(lastErr ?? new Error('no address to connect to'), null);
+        return;
+      }
+      try {
+        options.onConnect?.({ address: addr.address, family: addr.family, port, host: target.host, tls, insecureTLS });
+      } catch (err) {
+        callback(err as Error, null);
+        return;
+      }
+      base({ ...opts, hostname: addr.address, servername: servername ?? '' }, (err, socket) => {
+        if (err) {
+          const code = (err as NodeJS.ErrnoException).code;
+          // Next address only when this one could not be reached at all.
+          if (code === 'ECONNREFUSED' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EADDRNOTAVAIL') {
+            tryAt(i + 1, err);
+            return;
+          }
+          callback(err, null);
+          return;
+        }
+        callback(null, socket!);
+      });
+    };
+    tryAt(0);
+  };
+
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error('timeout'));
+  }, ctx.timeoutMs);
+  const onAbort = () => controller.abort(new Error('cancelled'));
+  ctx.signal?.addEventListener('abort', onAbort, { once: true });
+  const client = new Client(url.origin, {
+    connect: pinnedConnect,
+    headersTimeout: ctx.timeoutMs + 1000,
+    bodyTimeout: ctx.timeoutMs + 1000,
+    pipelining: 0,
+  });
+  const limit = options.maxResponseBytes ?? DEFAULT_HTTP_RESPONSE_LIMIT_BYTES;
+  const stdinTruncated = body.truncated;
+
+  try {
+    const res = await client.request({
+      path: `${url.pathname}${url.search}`,
+      method: 'POST',
+      headers: { ...built.headers, 'content-type': 'application/json' },
+      body: body.text,
+      signal: controller.signal,
+    });
+    const status = res.statusCode;
+    // Dropping a body early makes undici emit an abort error on it; nobody else listens.
+    res.body.on('error', () => {});
+    if (status < 200 || status >= 300) {
+      res.body.destroy();
+      if (status >= 300 && status < 400) {
+        const loc = res.headers.location;
+        const where = typeof loc === 'string' ? `; Location: ${loc.slice(0, 200)}` : '';
+        return fail(`${shown} answered HTTP ${status}: redirects are not followed${where}`, { exitCode: 1, stdinTruncated });
+      }
+      return fail(`${shown} answered HTTP ${status}`, { exitCode: 1, stdinTruncated });
+    }
+
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let truncated = false;
+    for await (const chunk of res.body) {
+      const buf = chunk as Buffer;
+      if (size + buf.length > limit) {
+        chunks.push(buf.subarray(0, limit - size));
+        size = limit;
+        truncated = true;
+        res.body.destroy();
+        break;
+      }
+      chunks.push(buf);
+      size += buf.length;
+    }
+    if (truncated) {
+      return fail(`${shown}: response body exceeds ${limit} bytes; reading stopped and the response is ignored`, {
+        exitCode: 0,
+        stdoutTruncated: true,
+        stdinTruncated,
+      });
+    }
+    const text = Buffer.concat(chunks).toString('utf8');
+    if (text.trim() === '') return result({ status: 'completed', exitCode: 0, stdinTruncated }, start);
+    if (!parseJsonObject(text)) {
+      const type = res.headers['content-type'];
+      const kind = typeof type === 'string' ? type.split(';')[0] : 'no content type';
+      return fail(`${shown}: 2xx response body is not a JSON object (${kind}, ${size} bytes); ignored`, { exitCode: 0, stdinTruncated });
+    }
+    return result({ status: 'completed', exitCode: 0, stdout: text, stdinTruncated }, start);
+  } catch (err) {
+    if (timedOut) return result({ status: 'timeout', error: `HTTP hook: ${shown} did not answer within ${ctx.timeoutMs} ms`, stdinTruncated }, start);
+    if (ctx.signal?.aborted) return result({ status: 'aborted', error: 'HTTP hook: cancelled', stdinTruncated }, start);
+    return fail(`request to ${shown} failed: ${describeError(err)}`, { stdinTruncated });
+  } finally {
+    clearTimeout(timer);
+    ctx.signal?.removeEventListener('abort', onAbort);
+    client.destroy().catch(() => {});
+  }
+}
+
+/** The engine backend for `type: "http"` hooks. */
+export function httpBackend(options: HttpBackendOptions = {}): Backend {
+  return (hook: NormalizedHook, payload, ctx) => runHttpHook(hook.handler as HttpHandler, payload, ctx, options);
+}
