@@ -30,11 +30,26 @@ export {
   type BackendContext,
   type FunctionHookRegistration,
 } from './engine/engine.js';
-export { lintHooks } from './engine/lint.js';
+export { lintHooks, type LintOptions } from './engine/lint.js';
 export type { AuditEntry, AuditSink } from './engine/audit.js';
 export { loadConfig, settingsJsonSchema, type LoadedConfig } from './config/index.js';
 export { parseExecution, parseJsonObject, type ParsedHook, type Verdict } from './parse/output.js';
 export { reduce, type Decision, type HookRecord } from './reduce/reduce.js';
 export { compileMatcher, parseRule, matchRule, extractToolPaths } from './matching/index.js';
 export { runCommand, buildHookEnv, encodePayload } from './backends/index.js';
+export { mcpToolBackend } from './backends/mcp-tool.js';
+export {
+  createMcpClientManager,
+  isMcpClientManager,
+  McpConfigError,
+  parseMcpConfig,
+  loadMcpConfigFile,
+  substituteInput,
+  type McpClientManager,
+  type McpClientManagerOptions,
+  type McpCallOutcome,
+  type McpCallFailure,
+  type McpServerStatus,
+  type McpServerConfig,
+} from './mcp/index.js';
 export type * from './types.js';
