@@ -110,6 +110,8 @@ interface StdioSlot {
   config: McpServerConfig;
   conn?: Connection;
   connecting?: Promise<Connection>;
+  /** The transport of a start in progress (for status()). */
+  starting?: ProcessGroupStdioTransport;
   failures: number;
   lastError?: string;
 }
@@ -187,7 +189,13 @@ export function createMcpClientManager(options: McpClientManagerOptions = {}): M
 
   function describeExit(t: ProcessGroupStdioTransport): string {
     const e = t.exit;
-    const how = !e ? 'closed its connection' : e.signal ? `was killed by ${e.signal}` : `exited with code ${e.code}`;
+    const how = t.dropReason
+      ? `${t.dropReason}; its connection was dropped`
+      : !e
+        ? 'closed its connection'
+        : e.signal
+          ? `was killed by ${e.signal}`
+          : `exited with code ${e.code}`;
     const tail = lastLines(t.stderrTail);
     return tail ? `${how}; stderr: ${tail}` : how;
   }
@@ -214,6 +222,7 @@ export function createMcpClientManager(options: McpClientManagerOptions = {}): M
         stderrTailBytes: 4096,
         onStderr: options.onServerStderr ? (chunk) => options.onServerStderr?.(slot.name, chunk) : undefined,
       });
+      slot.starting = transport;
       const client = new sdk.Client({ name: 'agent-hooks', version: VERSION }, { capabilities: {} });
       const conn: Connection = { client, transport };
       // Set before connect: the SDK chains our handler in front of its own.
@@ -231,9 +240,10 @@ export function createMcpClientManager(options: McpClientManagerOptions = {}): M
         track(transport);
         await client.connect(transport, { timeout: connectTimeoutMs });
       } catch (err) {
+        // Judge before we stop it ourselves: did the server die, or did the handshake fail?
+        const why = transport.exit ? describeExit(transport) : errorMessage(err);
         await transport.close();
         untrack(transport);
-        const why = transport.exit ? describeExit(transport) : errorMessage(err);
         throw new Error(`could not be started (${config.command}): ${why}`);
       }
       if (closed) {
@@ -247,9 +257,11 @@ export function createMcpClientManager(options: McpClientManagerOptions = {}): M
     attempt.then(
       () => {
         slot.connecting = undefined;
+        slot.starting = undefined;
       },
       (err) => {
         slot.connecting = undefined;
+        slot.starting = undefined;
         if (!closed) {
           slot.failures++;
           slot.lastError = errorMessage(err);
@@ -346,7 +358,8 @@ export function createMcpClientManager(options: McpClientManagerOptions = {}): M
         }
         const state = closed ? 'closed' : slot.conn ? 'connected' : slot.connecting ? 'connecting' : slot.failures > maxRestarts ? 'failed' : 'idle';
         const s: McpServerStatus = { server: slot.name, kind: 'stdio', state, failures: slot.failures };
-        if (slot.conn?.transport.pid !== undefined) s.pid = slot.conn.transport.pid;
+        const pid = slot.conn?.transport.pid ?? slot.starting?.pid;
+        if (pid !== undefined && !closed) s.pid = pid;
         if (slot.lastError) s.lastError = slot.lastError;
         return s;
       });
@@ -360,6 +373,8 @@ export function createMcpClientManager(options: McpClientManagerOptions = {}): M
       const pending: Promise<unknown>[] = [];
       for (const slot of slots.values()) {
         if (slot.kind !== 'stdio') continue;
+        // A start in progress is not waited for: killing its server ends it at once.
+        if (slot.starting) pending.push(slot.starting.close());
         if (slot.connecting) pending.push(slot.connecting.catch(() => {}));
       }
       await Promise.allSettled(pending);

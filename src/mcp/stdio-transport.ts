@@ -51,6 +51,8 @@ export class ProcessGroupStdioTransport implements Transport {
 
   /** Set once the server process has exited. */
   exit?: ServerExit;
+  /** Why we dropped the connection ourselves (a protocol violation), if we did. */
+  dropReason?: string;
   private child?: ChildProcess;
   private readonly buffer: ReadBuffer;
   private tail = '';
@@ -120,6 +122,7 @@ export class ProcessGroupStdioTransport implements Transport {
         try {
           this.buffer.append(chunk);
         } catch (err) {
+          this.dropReason = `sent a message larger than ${spec.maxMessageBytes} bytes`;
           this.onerror?.(err as Error);
           void this.close();
           return;

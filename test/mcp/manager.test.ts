@@ -169,6 +169,44 @@ describe('McpClientManager: configured stdio servers', () => {
     expect(m.status()[0]).toMatchObject({ failures: 1 });
   });
 
+  it('a hook timeout shorter than the start-up: timeout, the start goes on; close() escalates to SIGKILL', async () => {
+    const m = manager({ servers: { fx: fixtureServer({ env: { MCP_FIXTURE_HANG_ON_START: '1' } }) } });
+    const r = await call(m, 'text', {}, 300);
+    expect(r).toEqual({ ok: false, failure: 'timeout', message: 'MCP server "fx" did not finish starting within 300 ms' });
+    expect(m.status()[0]!.state).toBe('connecting');
+    const pid = pidOf(m);
+    expect(isPidLive(pid)).toBe(true);
+    await m.close(); // the server ignores SIGTERM
+    expect(await waitUntil(() => liveGroupMembers(pid).length === 0, 2000)).toBe(true);
+  });
+
+  it('connectTimeoutMs bounds the start-up; the hung server is killed', async () => {
+    const m = manager({ connectTimeoutMs: 300, servers: { fx: fixtureServer({ env: { MCP_FIXTURE_HANG_ON_START: '1' } }) } });
+    const p = call(m, 'text', {}, 10_000);
+    await waitUntil(() => m.status()[0]!.pid !== undefined, 2000);
+    const pid = pidOf(m);
+    const r = await p;
+    expect(r).toMatchObject({ ok: false, failure: 'not-connected' });
+    expect((r as { message: string }).message).toMatch(/MCP server "fx" could not be started \(.*\): .*timed out/i);
+    expect(await waitUntil(() => liveGroupMembers(pid).length === 0, 2000)).toBe(true);
+    expect(m.status()[0]).toMatchObject({ state: 'idle', failures: 1 });
+  });
+
+  it('a message larger than maxMessageBytes drops the connection with a clear error', async () => {
+    const m = manager({ maxMessageBytes: 100_000 });
+    await call(m, 'text');
+    const pid = pidOf(m);
+    const r = await call(m, 'big', { bytes: 200_000 });
+    expect(r).toEqual({
+      ok: false,
+      failure: 'crashed',
+      message: 'MCP server "fx" sent a message larger than 100000 bytes; its connection was dropped during the call to tool "big"',
+    });
+    expect(await waitUntil(() => liveGroupMembers(pid).length === 0, 2000)).toBe(true);
+    expect(textOf(await call(m, 'text', { text: 'again' }))).toBe('again');
+    pidOf(m);
+  });
+
   it('close() stops the server and everything in its process group', async () => {
     const m = manager();
     const grandchild = Number(textOf(await call(m, 'spawn')));
