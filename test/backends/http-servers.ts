@@ -22,7 +22,7 @@ export interface TestServer {
   port: number;
   origin: string;
   requests: SeenRequest[];
-  /** TCP connections accepted so far. */
+  /** TCP connections accepted so far (before any TLS handshake). */
   connections: number;
   close(): Promise<void>;
 }
@@ -47,18 +47,12 @@ export async function startServer(route: Route, tls?: { key: string; cert: strin
   };
   const server: Server = tls ? createHttpsServer({ key: tls.key, cert: tls.cert }, handler) : createHttpServer(handler);
   const state = { connections: 0 };
-  server.on(tls ? 'secureConnection' : 'connection', (s: Socket) => {
+  // Raw TCP connections, counted before any TLS handshake.
+  server.on('connection', (s: Socket) => {
     state.connections++;
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  if (tls) {
-    // Count TCP connections that fail the handshake too.
-    server.on('connection', (s: Socket) => {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-    });
-  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {

@@ -371,6 +371,16 @@ describe.skipIf(!HAS_OPENSSL)('HTTPS (self-signed certificate made with the open
     certDir.cleanup();
   });
 
+  it('without allowedHosts the loopback HTTPS server is never contacted', async () => {
+    const before = tlsServer.connections;
+    const engine = await engineFor({
+      PreToolUse: [{ hooks: [{ type: 'http', url: `${tlsServer.origin}/`, allowInsecureTLS: true }, { type: 'http', url: `https://hooks.test:${tlsServer.port}/` }] }],
+    });
+    const d = await engine.run('PreToolUse', bash);
+    expect(d.hooks.map((h) => h.error)).toEqual([expect.stringMatching(/127\.0\.0\.1 is in the loopback range/), expect.stringMatching(/hooks\.test resolves to 127\.0\.0\.1/)]);
+    expect(tlsServer.connections).toBe(before);
+  });
+
   it('verifies certificates by default: a self-signed server fails', async () => {
     const engine = await engineFor({ PreToolUse: [{ hooks: [{ type: 'http', url: `${tlsServer.origin}/`, allowedHosts: ['127.0.0.1'] }] }] });
     const d = await engine.run('PreToolUse', bash);
