@@ -38,21 +38,6 @@ export { reduce, type Decision, type HookRecord } from './reduce/reduce.js';
 export { compileMatcher, parseRule, matchRule, extractToolPaths } from './matching/index.js';
 export { runCommand, buildHookEnv, encodePayload } from './backends/index.js';
 export { mcpToolBackend } from './backends/mcp-tool.js';
-export { httpBackend, runHttpHook, type HttpBackendOptions, type ConnectTarget } from './backends/http.js';
-export {
-  createPromptBackends,
-  openAICompatibleProvider,
-  renderPrompt,
-  parseModelAnswer,
-  verdictOutput,
-  ModelProviderError,
-  type ModelProvider,
-  type ModelRequest,
-  type PromptBackendOptions,
-  type PromptBackends,
-  type OpenAICompatibleOptions,
-} from './backends/prompt.js';
-export { checkHttpTarget, checkAddress, urlMatchesAllowlist, defaultResolver, type Resolver, type TargetDecision } from './net/target-policy.js';
 export {
   createMcpClientManager,
   isMcpClientManager,
@@ -67,4 +52,23 @@ export {
   type McpServerStatus,
   type McpServerConfig,
 } from './mcp/index.js';
+export {
+  loadTrustedConfig,
+  evaluateTrust,
+  assessTrust,
+  trustGate,
+  trustWorkspace,
+  revokeWorkspace,
+  defaultNeedsTrust,
+  resolveWorkspace,
+  defaultTrustStorePath,
+  TrustRefusedError,
+  TrustStoreError,
+  type TrustState,
+  type TrustOptions,
+  type TrustReport,
+  type TrustEvaluation,
+  type HookTrustStatus,
+  type Workspace,
+} from './trust/index.js';
 export type * from './types.js';

@@ -1,6 +1,8 @@
 /** Shared option handling for the CLI commands that load hooks (run, list). */
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig, type LoadedConfig } from '../config/index.js';
+import { defaultNeedsTrust, loadTrustedConfig, type TrustReport } from '../trust/index.js';
 
 export interface LoadFlags {
   settings?: string[];
@@ -8,25 +10,49 @@ export interface LoadFlags {
   cwd?: string;
   discover?: boolean;
   managedSettings?: string;
+  /** Force the dialect of --settings files (default: detected per file; src/dialects). */
+  dialect?: string;
 }
 
 /**
  * --settings given: only those files (and --plugin dirs), unless --discover.
- * No --settings: discover user, project, local and managed settings like the agent would.
+ * No --settings: discover user, project, local and managed settings like the agent would;
+ * discovered project and local settings then pass the trust gate (docs/security.md): skipped
+ * hooks become warnings that say how to trust. Files and plugins named on the command line are
+ * trusted by the person who named them.
  */
-export async function loadFromFlags(flags: LoadFlags): Promise<LoadedConfig> {
+export async function loadFromFlags(flags: LoadFlags): Promise<LoadedConfig & { trust?: TrustReport }> {
   const cwd = resolve(flags.cwd ?? process.cwd());
   // Paths on the command line are relative to the shell's directory, not --cwd; a value
   // starting with { is inline JSON and passes through untouched.
   const explicit = (flags.settings ?? []).map((f) => (f.trimStart().startsWith('{') ? f : resolve(f)));
-  return loadConfig({
+  const plugins = (flags.plugin ?? []).map((p) => resolve(p));
+  const options = {
     cwd,
     projectDir: cwd,
     discover: flags.discover ?? explicit.length === 0,
     settingsFiles: explicit,
-    plugins: (flags.plugin ?? []).map((p) => resolve(p)),
+    plugins,
     managedSettingsPath: flags.managedSettings ? resolve(flags.managedSettings) : undefined,
+    ...(flags.dialect ? { dialect: flags.dialect } : {}),
+  };
+  if (!options.discover) return loadConfig(options);
+  // The gate compares plugin roots by real path.
+  const named = new Set(plugins.flatMap((p) => [p, realOrSelf(p)]));
+  const { config, trust } = await loadTrustedConfig(options, {
+    workspaceDir: cwd,
+    needsTrust: (source, workspace) => !(source.pluginRoot !== undefined && named.has(source.pluginRoot)) && defaultNeedsTrust(source, workspace),
   });
+  for (const s of trust.skipped) config.diagnostics.push({ level: 'warning', file: s.hook.source.file, path: s.hook.source.path, message: s.message });
+  return { ...config, trust };
+}
+
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
 }
 
 export function formatDiagnostic(d: { level: string; file?: string; path: string; message: string }): string {

@@ -16,6 +16,7 @@ import { formatDiagnostic, loadFromFlags, type LoadFlags } from './load.js';
 import { checkPaths } from './check.js';
 import { loadMcpConfigFile } from '../mcp/config.js';
 // <feature-command-imports> one import per feature command module, below this line
+import { registerTrustCommand } from './commands/trust.js';
 
 const EXECUTABLE_TYPES = ['command', 'function', 'http', 'prompt'] as const;
 
@@ -264,6 +265,7 @@ export function buildProgram(): Command {
   });
 
   // <feature-command-registrations> one `registerXCommand(program);` per feature module, below this line
+  registerTrustCommand(program);
 
   program
     .command('schema')
