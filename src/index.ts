@@ -38,6 +38,21 @@ export { reduce, type Decision, type HookRecord } from './reduce/reduce.js';
 export { compileMatcher, parseRule, matchRule, extractToolPaths } from './matching/index.js';
 export { runCommand, buildHookEnv, encodePayload } from './backends/index.js';
 export { mcpToolBackend } from './backends/mcp-tool.js';
+export { httpBackend, runHttpHook, type HttpBackendOptions, type ConnectTarget } from './backends/http.js';
+export {
+  createPromptBackends,
+  openAICompatibleProvider,
+  renderPrompt,
+  parseModelAnswer,
+  verdictOutput,
+  ModelProviderError,
+  type ModelProvider,
+  type ModelRequest,
+  type PromptBackendOptions,
+  type PromptBackends,
+  type OpenAICompatibleOptions,
+} from './backends/prompt.js';
+export { checkHttpTarget, checkAddress, urlMatchesAllowlist, defaultResolver, type Resolver, type TargetDecision } from './net/target-policy.js';
 export {
   createMcpClientManager,
   isMcpClientManager,
