@@ -49,6 +49,8 @@ export interface SkillSpec {
   file?: string;
   /** The frontmatter `hooks` value: `{ Event: [{ matcher?, hooks: [...] }] }`. */
   hooks: unknown;
+  /** Subagent frontmatter: its `Stop` hooks become `SubagentStop` (what fires when a subagent ends); `once` is ignored. */
+  agent?: boolean;
 }
 
 export interface LoadConfigOptions {
@@ -376,11 +378,27 @@ function loadSkill(spec: SkillSpec, cwd: string, diagnostics: Diagnostic[], file
       // Skills reuse CLAUDE_PLUGIN_ROOT for their own root (there is no CLAUDE_SKILL_ROOT).
       substitutions: { CLAUDE_PLUGIN_ROOT: root },
     }, local);
+    if (spec.agent) hooks = hooks.map((h) => agentHook(h, local));
   }
   const ok = !local.some((d) => d.level === 'error');
   diagnostics.push(...local);
   files.push({ file, kind: 'skill', ok });
   return ok ? hooks : [];
+}
+
+/** A subagent's hook: Stop → SubagentStop (its ignored matcher stays ignored), `once` dropped with a warning. */
+function agentHook(hook: NormalizedHook, diagnostics: Diagnostic[]): NormalizedHook {
+  let out = hook;
+  if (hook.handler.once !== undefined) {
+    diagnostics.push({ level: 'warning', file: hook.source.file, path: `${hook.source.path}.once`, message: `'once' is only honoured in skill frontmatter; ignored in agent frontmatter` });
+    const { once: _once, ...handler } = hook.handler;
+    out = { ...out, handler: handler as HookHandler };
+  }
+  if (hook.event === 'Stop') {
+    const { matcher: _matcher, ...rest } = out;
+    out = { ...rest, event: 'SubagentStop' };
+  }
+  return out === hook ? hook : { ...out, dedupKey: dedupKeyFor(out) };
 }
 
 function union(lists: Array<string[] | undefined>): string[] | undefined {

@@ -1,0 +1,120 @@
+/**
+ * Seed 000: "SessionStart 可阻止初始化或追加环境；其环境在 LSP 和 stdio MCP 创建前冻结并绑定给
+ * HookExecutor，因此启动后修改配置不会追改这些子进程" — with real SessionStart hooks writing
+ * CLAUDE_ENV_FILE and real later hooks reading their environment.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHookManager, type HookManager } from '../../src/session/manager.js';
+import { appendHook, bash, lines, sessionSandbox, type SessionSandbox } from './helpers.js';
+
+let sb: SessionSandbox;
+let manager: HookManager | undefined;
+beforeEach(() => {
+  sb = sessionSandbox();
+});
+afterEach(async () => {
+  await manager?.close();
+  manager = undefined;
+  sb.cleanup();
+});
+
+/** SessionStart (matcher `startup`) exports STAGE=<stage>; PreToolUse logs what it sees. */
+function project(log: string, stage: string) {
+  return sb.project('proj', {
+    SessionStart: [{ matcher: 'startup', hooks: [{ type: 'command', command: `echo 'export STAGE=${stage}' >> "$CLAUDE_ENV_FILE"; echo "export WITH_SPACE='a b'" >> "$CLAUDE_ENV_FILE"` }] }],
+    PreToolUse: [{ matcher: 'Bash', hooks: [appendHook(log, '${STAGE:-unset}|${WITH_SPACE:-unset}|${BASE:-unset}')] }],
+  });
+}
+
+describe('seed 000: SessionStart may block initialisation or add environment, frozen before any later subprocess', () => {
+  it('SessionStart adds environment: later command hooks of the session see it, and session.env exposes it frozen', async () => {
+    const log = sb.dir.path('log');
+    const p = project(log, 'one');
+    const m = (manager = createHookManager({ load: sb.load }));
+    const r = await m.startSession({ sessionId: 's1', projectDir: p, env: { BASE: 'host' } });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.decision.eventOutput.env).toEqual({ STAGE: 'one', WITH_SPACE: 'a b' });
+    expect(r.session.env).toEqual({ BASE: 'host', STAGE: 'one', WITH_SPACE: 'a b' });
+    expect(Object.isFrozen(r.session.env)).toBe(true);
+    await r.session.run('PreToolUse', bash());
+    expect(lines(log)).toEqual(['one|a b|host']);
+    expect(m.session('s1')).toBe(r.session);
+  });
+
+  it('the SessionStart environment is not visible to other sessions of the same workspace', async () => {
+    const log = sb.dir.path('log');
+    const p = project(log, 'one');
+    const m = (manager = createHookManager({ load: sb.load }));
+    const started = await m.startSession({ sessionId: 'started', projectDir: p });
+    // Same workspace, resumed (the startup matcher does not fire) and plainly bound sessions.
+    const resumed = await m.startSession({ sessionId: 'resumed', projectDir: p, source: 'resume' });
+    const bound = await m.bindSession({ sessionId: 'bound', projectDir: p });
+    expect(started.ok && resumed.ok).toBe(true);
+    if (!started.ok || !resumed.ok) return;
+    await bound.run('PreToolUse', bash());
+    await resumed.session.run('PreToolUse', bash());
+    await started.session.run('PreToolUse', bash());
+    expect(lines(log)).toEqual(['unset|unset|unset', 'unset|unset|unset', 'one|a b|unset']);
+    expect(resumed.session.env).toEqual({});
+  });
+
+  it('the environment is frozen at start: a later config change (even after rebind) does not alter it', async () => {
+    const log = sb.dir.path('log');
+    const p = project(log, 'one');
+    const m = (manager = createHookManager({ load: sb.load }));
+    const r = await m.startSession({ sessionId: 's1', projectDir: p });
+    if (!r.ok) throw new Error('refused');
+    project(log, 'two');
+    m.invalidate(p);
+    await m.rebind('s1');
+    // A later SessionStart (e.g. after /clear) reports its env, but the session env stays.
+    const again = await r.session.run('SessionStart', { source: 'startup' });
+    expect(again.eventOutput.env).toEqual({ STAGE: 'two', WITH_SPACE: 'a b' });
+    expect(r.session.env.STAGE).toBe('one');
+    await r.session.run('PreToolUse', bash());
+    expect(lines(log)).toEqual(['one|a b|unset']);
+    // A session started now gets the new value.
+    const fresh = await m.startSession({ sessionId: 's2', projectDir: p });
+    expect(fresh.ok && fresh.session.env.STAGE).toBe('two');
+  });
+
+  it('SessionStart blocks initialisation with continue:false: the session is refused with the stop reason and not bound', async () => {
+    const log = sb.dir.path('log');
+    const p = sb.project('proj', {
+      SessionStart: [{ hooks: [{ type: 'command', command: `printf '%s' '{"continue":false,"stopReason":"repository is locked"}'` }] }],
+      PreToolUse: [{ hooks: [appendHook(log, 'ran')] }],
+    });
+    const m = (manager = createHookManager({ load: sb.load }));
+    const r = await m.startSession({ sessionId: 's1', projectDir: p, worktreeDir: sb.mkdir('wt') });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.reason).toBe('repository is locked');
+    expect(r.decision.continue).toBe(false);
+    expect(m.session('s1')).toBeUndefined();
+    expect(m.session('s1', p)).toBeUndefined();
+    expect(m.sessions()).toEqual([]);
+    // The id is free again.
+    const s = await m.bindSession({ sessionId: 's1', projectDir: sb.mkdir('elsewhere') });
+    expect(s.id).toBe('s1');
+  });
+
+  it('an ordinary SessionStart failure (exit 1, exit 2) does not block initialisation', async () => {
+    const p = sb.project('proj', {
+      SessionStart: [{ hooks: [{ type: 'command', command: 'echo broken >&2; exit 1' }, { type: 'command', command: 'echo nope >&2; exit 2' }] }],
+    });
+    const m = (manager = createHookManager({ load: sb.load }));
+    const r = await m.startSession({ sessionId: 's1', projectDir: p });
+    expect(r.ok).toBe(true);
+  });
+
+  it('a paused or disabled process starts sessions without running SessionStart', async () => {
+    const log = sb.dir.path('log');
+    const p = sb.project('proj', { SessionStart: [{ hooks: [appendHook(log, 'start')] }] });
+    const m = (manager = createHookManager({ load: sb.load }));
+    m.setProcessEnabled(false);
+    const r = await m.startSession({ sessionId: 's1', projectDir: p });
+    expect(r.ok).toBe(true);
+    expect(lines(log)).toEqual([]);
+  });
+});
