@@ -86,4 +86,13 @@ export {
   type HookTrustStatus,
   type Workspace,
 } from './trust/index.js';
+export * from './session/index.js';
+export {
+  loadFrontmatterHooks,
+  parseFrontmatter,
+  frontmatterKindOf,
+  type FrontmatterHooks,
+  type FrontmatterKind,
+} from './config/frontmatter.js';
+export { createPluginIntegrator, combinePluginBatch, type PluginIntegrator, type PluginIntegratorOptions } from './config/plugins.js';
 export type * from './types.js';
