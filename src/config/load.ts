@@ -69,10 +69,16 @@ export interface LoadConfigOptions {
   skills?: SkillSpec[];
   /**
    * Trust gate (src/trust): sees every hook and accepted settings file before policy and dedup,
-   * and returns the files that contribute nothing — neither hooks nor settings. Gating before
-   * dedup keeps an untrusted copy of a hook from displacing the trusted original.
+   * and returns the sources (kind + file) that contribute nothing — neither hooks nor settings.
+   * Gating before dedup keeps an untrusted copy of a hook from displacing the trusted original.
    */
-  gate?: (input: ConfigGateInput) => Promise<Iterable<string>> | Iterable<string>;
+  gate?: (input: ConfigGateInput) => Promise<Iterable<GateSource>> | Iterable<GateSource>;
+}
+
+/** A settings file or hooks file, by kind: one path can be both discovered and named on a command line. */
+export interface GateSource {
+  kind: SourceKind;
+  file: string;
 }
 
 export interface ConfigGateInput {
@@ -469,13 +475,15 @@ async function loadConfigUnsafe(opts: LoadConfigOptions, diagnostics: Diagnostic
 
   if (opts.gate) {
     const settings = layers.flatMap((l) => (l.data ? [{ kind: l.kind, file: l.file, data: l.data }] : []));
-    const excluded = new Set(await opts.gate({ hooks: [...layers.flatMap((l) => l.hooks), ...pluginHooks, ...skillHooks], settings }));
-    const drop = <T>(list: T[], fileOf: (x: T) => string | undefined) => {
-      for (let i = list.length - 1; i >= 0; i--) if (excluded.has(fileOf(list[i]!) ?? '')) list.splice(i, 1);
+    const key = (kind: SourceKind, file: string | undefined) => `${kind}\0${file ?? ''}`;
+    const excluded = new Set<string>();
+    for (const s of await opts.gate({ hooks: [...layers.flatMap((l) => l.hooks), ...pluginHooks, ...skillHooks], settings })) excluded.add(key(s.kind, s.file));
+    const drop = <T>(list: T[], keyOf: (x: T) => string) => {
+      for (let i = list.length - 1; i >= 0; i--) if (excluded.has(keyOf(list[i]!))) list.splice(i, 1);
     };
-    drop(layers, (l) => l.file);
-    drop(pluginHooks, (h) => h.source.file);
-    drop(skillHooks, (h) => h.source.file);
+    drop(layers, (l) => key(l.kind, l.file));
+    drop(pluginHooks, (h) => key(h.source.kind, h.source.file));
+    drop(skillHooks, (h) => key(h.source.kind, h.source.file));
   }
 
   // Scalars: managed first, then cli (last given wins), local, project, user.

@@ -20,7 +20,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { promises as fs } from 'node:fs';
-import type { ConfigGateInput, LoadConfigOptions, LoadedConfig } from '../config/load.js';
+import type { ConfigGateInput, GateSource, LoadConfigOptions, LoadedConfig } from '../config/load.js';
 import { loadConfig, SETTINGS_KEYS } from '../config/index.js';
 import type { HookHandler, NormalizedHook, Provenance } from '../types.js';
 import {
@@ -115,10 +115,10 @@ export interface TrustReport {
   /** Changed hook-related settings of gated files. */
   settingsChanges: Change[];
   scripts: ScriptStatus[];
-  /** Gated settings files (and files of gated hooks). */
-  gatedFiles: string[];
-  /** Files whose hooks and settings must not apply (all gated files unless trusted). */
-  excludedFiles: string[];
+  /** Gated settings files and files of gated hooks, by source kind. */
+  gatedSources: GateSource[];
+  /** Sources whose hooks and settings must not apply (all gated sources unless trusted). */
+  excludedSources: GateSource[];
   skipped: SkippedHook[];
   /** `file: path: message` for each skipped hook. */
   warnings: string[];
@@ -224,14 +224,15 @@ export async function assessTrust(
     return needsTrust(src, workspace);
   };
   const gated = input.hooks.map(gatedOf);
-  const gatedFiles = new Set<string>();
+  const gatedSources = new Map<string, GateSource>();
+  const addGated = (kind: GateSource['kind'], file: string) => gatedSources.set(`${kind}\0${file}`, { kind, file });
   input.hooks.forEach((h, i) => {
-    if (gated[i] && h.source.file !== undefined) gatedFiles.add(h.source.file);
+    if (gated[i] && h.source.file !== undefined) addGated(h.source.kind, h.source.file);
   });
   const settings: CanonicalSettings[] = [];
   for (const layer of input.settings ?? []) {
     if (!needsTrust({ kind: layer.kind, file: layer.file }, workspace)) continue;
-    gatedFiles.add(layer.file);
+    addGated(layer.kind, layer.file);
     const picked: Record<string, unknown> = {};
     for (const k of HOOK_SETTINGS_KEYS) {
       const v = (layer.data as Record<string, unknown>)[k];
@@ -378,8 +379,8 @@ export async function assessTrust(
     removed: diff?.removed ?? [],
     settingsChanges: diff?.settings ?? [],
     scripts: scriptStatus,
-    gatedFiles: [...gatedFiles],
-    excludedFiles: state === 'trusted' ? [] : [...gatedFiles],
+    gatedSources: [...gatedSources.values()],
+    excludedSources: state === 'trusted' ? [] : [...gatedSources.values()],
     skipped,
     warnings,
     errors,
@@ -400,14 +401,14 @@ export async function evaluateTrust(hooks: readonly NormalizedHook[], opts: Trus
 
 /**
  * A `loadConfig` gate: assesses trust on every hook and settings file before policy and dedup,
- * and leaves out the gated files unless trusted. `report()` is the assessment of the last load.
+ * and leaves out the gated sources unless trusted. `report()` is the assessment of the last load.
  */
-export function trustGate(opts: TrustOptions): { gate: (input: ConfigGateInput) => Promise<string[]>; report: () => TrustReport | undefined } {
+export function trustGate(opts: TrustOptions): { gate: (input: ConfigGateInput) => Promise<GateSource[]>; report: () => TrustReport | undefined } {
   let last: TrustReport | undefined;
   return {
     gate: async (input) => {
       last = await assessTrust(input, opts);
-      return last.excludedFiles;
+      return last.excludedSources;
     },
     report: () => last,
   };

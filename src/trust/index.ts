@@ -30,4 +30,4 @@ export {
   type TrustRecord,
   type TrustStoreData,
 } from './store.js';
-export type { ConfigGateInput } from '../config/load.js';
+export type { ConfigGateInput, GateSource } from '../config/load.js';

@@ -174,7 +174,7 @@ describe('hook trust through the config loader', () => {
     dir.json('home/.claude/settings.json', { hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo user' }] }] } });
     writeFileSync(p.settings, JSON.stringify({ disableAllHooks: true, agentHooks: { failureBehavior: 'deny' } }));
     const untrusted = await load(p.root);
-    expect(untrusted.trust.gatedFiles).toEqual([p.settings]);
+    expect(untrusted.trust.gatedSources).toEqual([{ kind: 'project', file: p.settings }]);
     expect(untrusted.config.disabled.nonManaged).toBe(false);
     expect(untrusted.config.options).toEqual({});
     expect(untrusted.config.hooks.map((h) => h.source.kind)).toEqual(['user']);
@@ -182,6 +182,21 @@ describe('hook trust through the config loader', () => {
     const trusted = await load(p.root);
     expect(trusted.config.disabled.nonManaged).toBe(true);
     expect(trusted.config.options).toEqual({ failureBehavior: 'deny' });
+  });
+
+  it('a file both discovered and named on the command line: the named copy runs, the discovered one is gated', async () => {
+    const p = makeProject(dir);
+    const { config, trust } = await loadTrustedConfig(
+      { cwd: p.root, homeDir: home, managedSettingsPath: dir.path('none.json'), settingsFiles: [p.settings] },
+      { storePath: store, homeDir: home },
+    );
+    expect(trust.hooks.map((h) => [h.source.kind, h.needsTrust])).toEqual([
+      ['project', true],
+      ['cli', false],
+    ]);
+    expect(trust.excludedSources).toEqual([{ kind: 'project', file: p.settings }]);
+    expect(config.hooks.map((h) => h.source.kind)).toEqual(['cli']);
+    expect(await contextFrom(p.root, config.hooks)).toEqual(['from-project-script']);
   });
 
   it('trust with a digest that changed since it was shown is refused', async () => {
