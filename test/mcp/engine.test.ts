@@ -101,6 +101,22 @@ describe('mcp_tool decisions', () => {
     expect(p.additionalContext).toEqual(['scan clean']);
   });
 
+  it('Elicitation: an MCP tool answers the form; a failing one under failureBehavior deny declines', async () => {
+    const answer = { value: { hookSpecificOutput: { hookEventName: 'Elicitation', action: 'accept', content: { username: 'alice' } } } };
+    const engine = await engineFor({
+      Elicitation: [
+        { matcher: 'login-server', hooks: [mcpHook('json', answer)] },
+        { matcher: 'strict-server', hooks: [mcpHook('fail', {}, { failureBehavior: 'deny' })] },
+      ],
+    });
+    const form = { message: 'Please log in', mode: 'form', requested_schema: { type: 'object', properties: { username: { type: 'string' } } } };
+    const ok = await engine.run('Elicitation', { ...form, mcp_server_name: 'login-server' });
+    expect(ok.eventOutput).toMatchObject({ action: 'accept', content: { username: 'alice' } });
+    const strict = await engine.run('Elicitation', { ...form, mcp_server_name: 'strict-server' });
+    expect(strict.blocked).toBe(true);
+    expect(strict.eventOutput.action).toBe('decline');
+  });
+
   it('text blocks are joined with newlines; structuredContent stands in when there is no text', async () => {
     const engine = await engineFor({
       UserPromptSubmit: [{ hooks: [mcpHook('texts', { parts: ['line one', 'line two'] })] }],
