@@ -40,7 +40,7 @@ export async function startServer(route: Route, tls?: { key: string; cert: strin
         path: req.url ?? '',
         headers: req.headers,
         body,
-        servername: tls ? (req.socket as TLSSocket).servername : undefined,
+        servername: tls ? ((req.socket as TLSSocket).servername ?? undefined) : undefined,
       });
       route(req, res, body);
     });
