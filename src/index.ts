@@ -96,3 +96,20 @@ export {
 } from './config/frontmatter.js';
 export { createPluginIntegrator, combinePluginBatch, type PluginIntegrator, type PluginIntegratorOptions } from './config/plugins.js';
 export type * from './types.js';
+export {
+  DIALECTS,
+  DIALECT_NAMES,
+  getDialect,
+  detectDialect,
+  readDocument,
+  isDialectName,
+  type Dialect,
+  type DialectName,
+  type DispatchInput,
+  type DispatchOutput,
+  type Loss,
+  type SerializeResult,
+} from './dialects/index.js';
+export { loadForeignSettings } from './dialects/load.js';
+export { dispatch, type DispatchFlags } from './dispatch/dispatch.js';
+export { convertText, type ConvertResult } from './dialects/convert.js';

@@ -97,6 +97,35 @@ export interface NormalizedHook {
   dedupKey: string;
   /** Only for sdk function hooks: restrict to this project directory. */
   projectDir?: string;
+  /** Agent dialect the hook was written for (`gemini`, `kimi`, …); absent = Claude, the native dialect. */
+  dialect?: string;
+  /** How `matcher` is read; absent = Claude's rules (exact-name set, else regex). */
+  matcherMode?: MatcherMode;
+  /** Translates payload and result at the hook's edge, so a dialect's script sees its own agent's shapes. */
+  bridge?: HookBridge;
+  /** Dialect-only fields with no engine meaning (names, native event, …), kept for `convert`. */
+  dialectData?: Record<string, unknown>;
+}
+
+/**
+ * Matcher semantics of the dialects:
+ * - `claude`: `*`/empty = all; only `[A-Za-z0-9_\- ,|]` = exact names; else unanchored regex (invalid never matches)
+ * - `claude-narrow`: the same with the narrow exact set `[A-Za-z0-9_|]` (Codex)
+ * - `regex`: always an unanchored regex, invalid never matches (Kimi)
+ * - `regex-or-exact`: unanchored regex, invalid → exact comparison (Gemini tool events)
+ * - `regex-anchored`: regex anchored as `^(?:p)$`, invalid never matches (Copilot CLI)
+ * - `exact`: whole-string equality (Gemini lifecycle events, Qwen Notification/PreCompact)
+ */
+export type MatcherMode = 'claude' | 'claude-narrow' | 'regex' | 'regex-or-exact' | 'regex-anchored' | 'exact';
+
+/** Set by a dialect loader on its hooks; the engine calls it around each execution of such a hook. */
+export interface HookBridge {
+  /** The value the hook's matcher sees for a canonical one (agents name tools differently). */
+  matchValue?(hook: NormalizedHook, value: string): string;
+  /** Canonical (Claude-shaped) payload → the payload the hook's own agent would send. */
+  encodePayload(hook: NormalizedHook, payload: Record<string, unknown>): Record<string, unknown>;
+  /** What the hook printed, in its agent's convention → the same result in the Claude convention. */
+  decodeResult(hook: NormalizedHook, payload: Record<string, unknown>, result: ExecutionResult): ExecutionResult;
 }
 
 /** Problem found in config; path-qualified. */

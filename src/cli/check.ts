@@ -17,9 +17,18 @@ export interface CheckResult {
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist']);
 const MAX_DEPTH = 8;
 
-/** A file is a plugin's hooks.json when it sits in a `hooks/` directory. */
+/** A file is a plugin's hooks.json when it sits in a `hooks/` directory (Copilot CLI's .github/hooks/ is not a plugin). */
 function isPluginHooksFile(file: string): boolean {
-  return basename(file) === 'hooks.json' && basename(dirname(file)) === 'hooks';
+  return basename(file) === 'hooks.json' && basename(dirname(file)) === 'hooks' && !/(^|[\\/])(\.github|\.copilot)$/.test(dirname(dirname(file)));
+}
+
+/** TOML configs with hooks: Kimi's `[[hooks]]`, Codex's `[hooks]` tables (src/dialects). */
+async function looksLikeHooksToml(file: string): Promise<boolean> {
+  try {
+    return /^\s*\[\[?hooks[.\]]/m.test(await readFile(file, 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 async function looksLikeSettings(file: string): Promise<boolean> {
@@ -48,6 +57,8 @@ async function walk(dir: string, depth: number, out: string[]): Promise<void> {
       if (!SKIP_DIRS.has(e.name)) await walk(full, depth + 1, out);
     } else if (e.isFile() && e.name.endsWith('.json')) {
       if (isPluginHooksFile(full) || (await looksLikeSettings(full))) out.push(full);
+    } else if (e.isFile() && e.name.endsWith('.toml')) {
+      if (await looksLikeHooksToml(full)) out.push(full);
     }
   }
 }

@@ -16,6 +16,8 @@ import { formatDiagnostic, loadFromFlags, type LoadFlags } from './load.js';
 import { checkPaths } from './check.js';
 import { loadMcpConfigFile } from '../mcp/config.js';
 // <feature-command-imports> one import per feature command module, below this line
+import { registerDispatchCommand } from './commands/dispatch.js';
+import { registerConvertCommand } from './commands/convert.js';
 import { registerTrustCommand } from './commands/trust.js';
 
 const EXECUTABLE_TYPES = ['command', 'function', 'http', 'prompt'] as const;
@@ -265,6 +267,8 @@ export function buildProgram(): Command {
   });
 
   // <feature-command-registrations> one `registerXCommand(program);` per feature module, below this line
+  registerDispatchCommand(program);
+  registerConvertCommand(program);
   registerTrustCommand(program);
 
   program

@@ -67,6 +67,8 @@ export interface LoadConfigOptions {
   /** Managed policy file; read even when discover is false. Default (when discovering): the platform path. */
   managedSettingsPath?: string;
   skills?: SkillSpec[];
+  /** Force the dialect of `settingsFiles` (claude, codex, gemini, qwen, kimi, cursor, copilot); default: detected per file. */
+  dialect?: string;
   /**
    * Trust gate (src/trust): sees every hook and accepted settings file before policy and dedup,
    * and returns the sources (kind + file) that contribute nothing — neither hooks nor settings.
@@ -252,7 +254,7 @@ function parseDocument(text: string, file: string, diagnostics: Diagnostic[]): {
   return { raw: parsed.value };
 }
 
-interface SettingsLayer {
+export interface SettingsLayer {
   kind: SourceKind;
   file: string;
   /** Valid settings; undefined when the file was rejected. */
@@ -262,7 +264,7 @@ interface SettingsLayer {
   hooks: NormalizedHook[];
 }
 
-function loadSettingsText(kind: SourceKind, file: string, text: string, diagnostics: Diagnostic[]): SettingsLayer {
+export function loadSettingsText(kind: SourceKind, file: string, text: string, diagnostics: Diagnostic[]): SettingsLayer {
   const local: Diagnostic[] = [];
   const { raw } = parseDocument(text, file, local);
   const layer: SettingsLayer = { kind, file, hooks: [] };
@@ -461,6 +463,17 @@ async function loadConfigUnsafe(opts: LoadConfigOptions, diagnostics: Diagnostic
       diagnostics.push({ level: 'error', file: c.file, path: ROOT_PATH, message: read.message });
       files.push({ file: c.file, kind: c.kind, ok: false });
       continue;
+    }
+    if (c.kind === 'cli') {
+      // A file named on the command line may be any agent's dialect (src/dialects); Claude's stays native.
+      const { loadForeignSettings } = await import('../dialects/load.js');
+      const foreign = await loadForeignSettings(c.file, read.text, c.kind, opts.dialect);
+      if (foreign) {
+        diagnostics.push(...foreign.diagnostics);
+        layers.push({ kind: c.kind, file: c.file, hooks: foreign.hooks, ...(foreign.ok ? { data: {} } : {}) });
+        files.push({ file: c.file, kind: c.kind, ok: foreign.ok });
+        continue;
+      }
     }
     const layer = loadSettingsText(c.kind, c.file, read.text, diagnostics);
     layers.push(layer);

@@ -201,6 +201,9 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
     }
     const release = await semaphore.acquire();
     try {
+      // A dialect hook (Gemini, Kimi, …) gets its own agent's payload, and its answer is read in that agent's convention.
+      const bridge = planned.hook.bridge;
+      if (bridge) return bridge.decodeResult(planned.hook, payload, await backend(planned.hook, bridge.encodePayload(planned.hook, payload), ctx));
       return await backend(planned.hook, payload, ctx);
     } catch (err) {
       return errorResult(`backend failed: ${(err as Error)?.message ?? String(err)}`);

@@ -5,7 +5,7 @@
  */
 import { catalog, matcherValue, type EventName } from '../events/catalog.js';
 import type { EventSpec } from '../events/spec.js';
-import { compileMatcher, matchRule, parseRule, type CompiledMatcher, type Rule } from '../matching/index.js';
+import { compileMatcherFor, matchRule, parseRule, type CompiledMatcher, type Rule } from '../matching/index.js';
 import type { NormalizedHook } from '../types.js';
 
 export interface PlannedHook {
@@ -40,7 +40,8 @@ export function buildPlanIndex(hooks: readonly NormalizedHook[]): PlanIndex {
       byEvent.set(hook.event, index);
     }
     // Events without matcher support ignore the matcher (it is silently ignored per the reference).
-    const matcher = spec.matcher ? compileMatcher(hook.matcher, spec.matcher.exactSet) : compileMatcher(undefined, 'standard');
+    // A dialect hook keeps its agent's matcher rules (hook.matcherMode).
+    const matcher = spec.matcher ? compileMatcherFor(hook.matcher, hook.matcherMode, spec.matcher.exactSet) : compileMatcherFor(undefined);
     let rule: Rule | null | undefined;
     if (hook.handler.if !== undefined) {
       if (!spec.ifCondition) rule = null;
@@ -51,7 +52,8 @@ export function buildPlanIndex(hooks: readonly NormalizedHook[]): PlanIndex {
     }
     const planned: PlannedHook = { hook, seq, matcher, rule };
     index.count++;
-    if (matcher.kind === 'exact' && matcher.names) {
+    // Hooks that see another agent's tool names (bridge.matchValue) cannot use the canonical-name index.
+    if (matcher.kind === 'exact' && matcher.names && !hook.bridge?.matchValue) {
       for (const name of matcher.names) {
         const list = index.exact.get(name);
         if (list) list.push(planned);
@@ -85,7 +87,8 @@ export function planHooks(
 
   let out: PlannedHook[] | undefined;
   const consider = (planned: PlannedHook) => {
-    if (!planned.matcher.test(value)) return;
+    const toValue = planned.hook.bridge?.matchValue;
+    if (!planned.matcher.test(toValue && value !== undefined ? toValue(planned.hook, value) : value)) return;
     if (planned.rule === null) return;
     if (planned.rule && !ruleMatches(planned.rule, input, ctx)) return;
     const only = planned.hook.projectDir;

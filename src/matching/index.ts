@@ -14,3 +14,4 @@ export {
 export { extractToolPaths, extractPatchPaths, APPLY_PATCH_TOOLS } from './paths.js';
 export { compilePathPattern, resolveToolPath, type PathPattern, type PathMatchContext } from './file-pattern.js';
 export { analyzeShellCommand, MAX_SHELL_COMMAND_LENGTH, type ShellAnalysis, type SubCommand } from './shell.js';
+export { compileMatcherFor } from './modes.js';

@@ -1,0 +1,68 @@
+/**
+ * Claude Code: the native dialect. settings.json family (`hooks.{Event}[] = {matcher, hooks}`),
+ * plugin hooks/hooks.json. Canonical shapes, so every mapping is the identity.
+ */
+import type { EventName } from '../events/catalog.js';
+import { claudeOutput, isObject, out } from './shared.js';
+import type { Dialect } from './types.js';
+
+/**
+ * The catalog's event names, kept here so this module stays free of zod (dispatch's fast path).
+ * test/dialects/registry.test.ts checks that it equals EVENT_NAMES.
+ */
+export const CANONICAL_EVENTS: readonly EventName[] = [
+  'SessionStart', 'Setup', 'InstructionsLoaded', 'UserPromptSubmit', 'UserPromptQueued', 'UserPromptExpansion',
+  'TurnStarted', 'MessageDisplay', 'PreToolUse', 'PermissionRequest', 'PermissionResult', 'PostToolUse',
+  'PostToolUseFailure', 'PostToolBatch', 'PermissionDenied', 'Notification', 'SubagentStart', 'SubagentStop',
+  'TaskCreated', 'TaskStarted', 'TaskCompleted', 'Stop', 'StopFailure', 'Interrupt', 'TeammateIdle',
+  'ConfigChange', 'CwdChanged', 'DirectoryAdded', 'FileChanged', 'WorktreeCreate', 'WorktreeRemove',
+  'PreCompact', 'PostCompact', 'SessionHeartbeat', 'SessionEnd', 'Elicitation', 'ElicitationResult',
+];
+const CANONICAL = new Set<string>(CANONICAL_EVENTS);
+
+/** Native event names with at least one hook entry in a Claude-shaped `hooks` object. */
+export function groupEvents(hooks: unknown): string[] {
+  if (!isObject(hooks)) return [];
+  return Object.keys(hooks).filter((k) => Array.isArray(hooks[k]) && (hooks[k] as unknown[]).length > 0);
+}
+
+export const claude: Dialect = {
+  name: 'claude',
+  title: 'Claude Code',
+  format: 'json',
+  locations: {
+    user: ['~/.claude/settings.json'],
+    project: ['.claude/settings.json', '.claude/settings.local.json', '<plugin>/hooks/hooks.json'],
+  },
+  defaults: { timeoutUnit: 's' },
+  events: CANONICAL_EVENTS.map((e) => ({ native: e, event: e })),
+  tools: [],
+  matcherMode: () => 'claude',
+  detect(file, doc) {
+    if (!isObject(doc)) return 0;
+    const events = groupEvents(doc.hooks);
+    if (!isObject(doc.hooks)) return /(^|[\\/])\.claude[\\/]/.test(file) ? 0.6 : 0.05;
+    let score = events.length === 0 || events.every((e) => CANONICAL.has(e)) ? 0.5 : 0.2;
+    if (/(^|[\\/])\.claude[\\/]|settings(\.local)?\.json$|managed-settings\.json$/.test(file)) score += 0.3;
+    return score;
+  },
+  configuredEvents: (doc) => (isObject(doc) ? groupEvents(doc.hooks) : []),
+  async parse(doc, ctx) {
+    return (await import('./config/claude.js')).parseClaude(doc, ctx);
+  },
+  async serialize(hooks) {
+    return (await import('./config/claude.js')).serializeClaude(hooks);
+  },
+  decodePayload(raw, nativeEvent) {
+    const name = nativeEvent ?? (typeof raw.hook_event_name === 'string' ? raw.hook_event_name : undefined);
+    if (!name) return { skip: 'payload has no hook_event_name (pass --event)' };
+    if (!CANONICAL.has(name)) return { skip: `unknown event ${JSON.stringify(name)}`, nativeEvent: name };
+    const event = name as EventName;
+    return { event, nativeEvent: name, payload: { ...raw, hook_event_name: event }, raw };
+  },
+  encodeDecision(d, input) {
+    const json = claudeOutput(d, { toolName: typeof input.payload.tool_name === 'string' ? input.payload.tool_name : undefined });
+    return out(json);
+  },
+  noop: () => out(undefined),
+};

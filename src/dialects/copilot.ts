@@ -1,0 +1,330 @@
+/**
+ * GitHub Copilot CLI: `.github/hooks/*.json` (repository), `~/.copilot/hooks/*.json` (personal);
+ * `{"version": 1, "hooks": {"<event>": [{"type": "command", "bash", "powershell", "cwd", "env",
+ * "timeoutSec" (default 30)}]}}`. camelCase event names get camelCase payloads; the PascalCase
+ * names (PreToolUse, Stop, …) get VS Code-compatible snake_case payloads. preToolUse answers
+ * `permissionDecision` allow|deny|ask (+ `permissionDecisionReason`, `modifiedArgs`); agentStop /
+ * subagentStop `decision: "block"` + `reason`; permissionRequest `behavior` + `message`. A failing
+ * hook never blocks (except exit 2 on permissionRequest = deny). Matchers are regexes anchored as
+ * `^(?:p)$`, documented on permissionRequest, notification, preCompact and subagentStart.
+ * Source: docs.github.com copilot/reference/copilot-cli-reference/cli-hooks-reference.
+ */
+import type { Decision } from '../reduce/reduce.js';
+import type { ExecutionResult, HookBridge, NormalizedHook } from '../types.js';
+import {
+  asInput,
+  camelToSnake,
+  claudeResult,
+  failClosedReason,
+  isObject,
+  joinContext,
+  jsonObjectOf,
+  mapKeys,
+  out,
+  reasonOf,
+  snakeToCamel,
+  str,
+  toolTable,
+  TOOL_EVENTS,
+} from './shared.js';
+import type { Dialect, DispatchInput, EventMapping, ToolMapping } from './types.js';
+
+const EVENTS: readonly EventMapping[] = [
+  { native: 'sessionStart', event: 'SessionStart', note: 'output not read by Copilot' },
+  { native: 'sessionEnd', event: 'SessionEnd' },
+  { native: 'userPromptSubmitted', event: 'UserPromptSubmit', note: 'output not read: Copilot cannot block a prompt' },
+  { native: 'preToolUse', event: 'PreToolUse' },
+  { native: 'postToolUse', event: 'PostToolUse' },
+  { native: 'postToolUseFailure', event: 'PostToolUseFailure' },
+  { native: 'agentStop', event: 'Stop' },
+  { native: 'subagentStart', event: 'SubagentStart' },
+  { native: 'subagentStop', event: 'SubagentStop' },
+  { native: 'permissionRequest', event: 'PermissionRequest' },
+  { native: 'preCompact', event: 'PreCompact', note: 'notification only in Copilot' },
+  { native: 'notification', event: 'Notification' },
+  { native: 'errorOccurred', note: 'an error during execution (model call, tool, system); no equivalent' },
+  // VS Code-compatible names: same events, snake_case payloads.
+  { native: 'SessionStart', event: 'SessionStart' },
+  { native: 'SessionEnd', event: 'SessionEnd' },
+  { native: 'UserPromptSubmit', event: 'UserPromptSubmit' },
+  { native: 'PreToolUse', event: 'PreToolUse' },
+  { native: 'PostToolUse', event: 'PostToolUse' },
+  { native: 'PostToolUseFailure', event: 'PostToolUseFailure' },
+  { native: 'Stop', event: 'Stop' },
+  { native: 'SubagentStop', event: 'SubagentStop' },
+  { native: 'PreCompact', event: 'PreCompact' },
+  { native: 'ErrorOccurred', note: 'no equivalent' },
+];
+const NATIVE = new Map(EVENTS.map((e) => [e.native, e]));
+/** Events whose matcher Copilot documents. */
+export const COPILOT_MATCHER_EVENTS: ReadonlySet<string> = new Set(['permissionRequest', 'notification', 'preCompact', 'subagentStart']);
+
+export const COPILOT_TOOLS: readonly ToolMapping[] = [
+  { canonical: 'Bash', native: 'bash' },
+  { canonical: 'PowerShell', native: 'powershell' },
+  { canonical: 'Write', native: 'create', fields: { file_path: 'path', content: 'file_text' } },
+  { canonical: 'Edit', native: 'edit', fields: { file_path: 'path', old_string: 'old_str', new_string: 'new_str' } },
+  { canonical: 'Read', native: 'view', fields: { file_path: 'path' } },
+  { canonical: 'Glob', native: 'glob' },
+  { canonical: 'Grep', native: 'grep' },
+  { canonical: 'WebFetch', native: 'web_fetch' },
+  { canonical: 'Task', native: 'task' },
+  { canonical: 'AskUserQuestion', native: 'ask_user' },
+];
+const TOOLS = toolTable(COPILOT_TOOLS);
+
+const isSnakeFormat = (native: string) => /^[A-Z]/.test(native);
+
+export function copilotNativeEvent(hook: NormalizedHook): string {
+  const n = hook.dialectData?.nativeEvent;
+  if (typeof n === 'string') return n;
+  return EVENTS.find((e) => e.event === hook.event)?.native ?? hook.event;
+}
+
+function decodePayload(raw: Record<string, unknown>, nativeEvent?: string): DispatchInput | { skip: string; nativeEvent?: string } {
+  // camelCase payloads carry no event name: the dispatch line names it (--event).
+  const name = nativeEvent ?? str(raw.hook_event_name) ?? str(raw.hookEventName);
+  if (!name) return { skip: 'Copilot CLI payloads carry no event name; pass --event <name> in the hook command' };
+  const m = NATIVE.get(name);
+  if (!m?.event) return { skip: `Copilot CLI event ${JSON.stringify(name)} has no equivalent`, nativeEvent: name };
+  const event = m.event;
+  const s = mapKeys(raw, camelToSnake); // one shape for both payload formats
+  const p: Record<string, unknown> = {
+    session_id: str(s.session_id) ?? 'unknown',
+    transcript_path: str(s.transcript_path) ?? '',
+    cwd: str(s.cwd) ?? process.cwd(),
+    hook_event_name: event,
+  };
+  const tool = str(s.tool_name);
+  if (tool !== undefined) {
+    p.tool_name = TOOLS.toCanonical(tool);
+    p.tool_input = TOOLS.inputToCanonical(tool, asInput(s.tool_args ?? s.tool_input));
+  }
+  switch (event) {
+    case 'PostToolUse':
+      p.tool_response = s.tool_result ?? {};
+      break;
+    case 'PostToolUseFailure':
+      p.error = typeof s.error === 'string' ? s.error : JSON.stringify(s.error ?? '');
+      break;
+    case 'Stop':
+    case 'SubagentStop':
+      p.stop_hook_active = false;
+      if (event === 'SubagentStop') {
+        p.agent_id = '';
+        p.agent_type = str(s.agent_name) ?? '';
+        p.agent_transcript_path = '';
+      }
+      break;
+    case 'SubagentStart':
+      p.agent_id = '';
+      p.agent_type = str(s.agent_name) ?? '';
+      break;
+    case 'UserPromptSubmit':
+      p.prompt = str(s.prompt) ?? '';
+      break;
+    case 'SessionStart':
+      p.source = str(s.source) ?? 'startup';
+      break;
+    case 'SessionEnd':
+      p.reason = str(s.reason) ?? 'other';
+      break;
+    case 'PreCompact':
+      p.trigger = str(s.trigger) ?? 'auto';
+      p.custom_instructions = str(s.custom_instructions) ?? '';
+      break;
+    case 'Notification':
+      p.notification_type = str(s.notification_type) ?? '';
+      p.message = str(s.message) ?? '';
+      if (typeof s.title === 'string') p.title = s.title;
+      break;
+    default:
+      break;
+  }
+  return { event, nativeEvent: name, payload: p, raw };
+}
+
+function encode(d: Decision, input: DispatchInput) {
+  const o: Record<string, unknown> = {};
+  const notes: string[] = [];
+  const context = joinContext(d);
+  switch (d.event) {
+    case 'PreToolUse': {
+      const deny = (reason: string) => {
+        o.permissionDecision = 'deny';
+        o.permissionDecisionReason = reason;
+      };
+      if (d.decision === 'deny' || d.decision === 'block') deny(reasonOf(d));
+      else if (!d.continue) deny(d.stopReason?.trim() || 'stopped by hook');
+      else if (d.decision === 'ask' || d.decision === 'defer') {
+        o.permissionDecision = 'ask';
+        if (d.reason !== undefined) o.permissionDecisionReason = d.reason;
+      } else if (d.decision === 'allow' || d.updatedInput) {
+        o.permissionDecision = 'allow';
+        if (d.reason !== undefined) o.permissionDecisionReason = d.reason;
+        if (d.updatedInput) o.modifiedArgs = TOOLS.inputToNative(str(input.payload.tool_name) ?? '', d.updatedInput);
+      }
+      if (context !== undefined) notes.push('Copilot CLI takes no additional context before a tool runs; left out');
+      break;
+    }
+    case 'Stop':
+    case 'SubagentStop':
+      if (d.blocked) {
+        o.decision = 'block';
+        o.reason = reasonOf(d);
+      }
+      break;
+    case 'PermissionRequest':
+      if (d.decision === 'allow' && d.updatedInput) {
+        o.behavior = 'deny';
+        o.message = failClosedReason(d, 'rewrite', 'Copilot CLI');
+      } else if (d.decision === 'allow') o.behavior = 'allow';
+      else if (d.decision === 'deny') {
+        o.behavior = 'deny';
+        o.message = reasonOf(d, 'denied by hook');
+        if (d.eventOutput.interrupt === true || !d.continue) o.interrupt = true;
+      }
+      break;
+    case 'Notification':
+    case 'SubagentStart':
+      if (context !== undefined) o.additionalContext = context;
+      break;
+    case 'PostToolUseFailure':
+      // Exit 2 hands stderr to the model as recovery guidance.
+      if (context !== undefined) return out(undefined, 2, context);
+      break;
+    default:
+      if (d.blocked) notes.push(`Copilot CLI does not read ${input.nativeEvent} output; the block was not passed on`);
+      if (context !== undefined) notes.push(`Copilot CLI does not read ${input.nativeEvent} output; the context was not passed on`);
+  }
+  return out(Object.keys(o).length ? o : undefined, 0, notes.map((n) => `agent-hooks: ${n}`).join('\n'));
+}
+
+/** What Copilot reads from a hook's output, in the Claude convention. */
+function decodeResult(hook: NormalizedHook, payload: Record<string, unknown>, result: ExecutionResult): ExecutionResult {
+  if (result.status !== 'completed') return result;
+  const event = hook.event;
+  if (result.exitCode === 2 && event === 'PermissionRequest') {
+    const json = jsonObjectOf(result.stdout) ?? {};
+    return claudeResult(result, { hookSpecificOutput: { hookEventName: event, decision: { behavior: 'deny', message: str(json.message) ?? 'denied by hook' } } }, 0, '');
+  }
+  if (result.exitCode === 2 && event === 'PostToolUseFailure') {
+    const text = result.stderr.trim();
+    return claudeResult(result, text ? { hookSpecificOutput: { hookEventName: event, additionalContext: text } } : undefined, 0, '');
+  }
+  // Any other failure is logged and skipped: never a block.
+  if (result.exitCode !== 0) return result.exitCode === 2 ? { ...result, exitCode: 1 } : result;
+  const json = jsonObjectOf(result.stdout);
+  if (!json) return claudeResult(result, undefined);
+  const o: Record<string, unknown> = {};
+  const hso: Record<string, unknown> = { hookEventName: event };
+  if (event === 'PreToolUse') {
+    const d = json.permissionDecision;
+    if (d === 'allow' || d === 'deny' || d === 'ask') hso.permissionDecision = d;
+    if (typeof json.permissionDecisionReason === 'string') hso.permissionDecisionReason = json.permissionDecisionReason;
+    if (d === 'deny' && hso.permissionDecisionReason === undefined) hso.permissionDecisionReason = 'denied by hook';
+    if (isObject(json.modifiedArgs) && d !== 'deny') {
+      hso.updatedInput = TOOLS.inputToCanonical(TOOLS.toNative(str(payload.tool_name) ?? ''), json.modifiedArgs);
+      hso.permissionDecision ??= 'allow';
+    }
+  } else if ((event === 'Stop' || event === 'SubagentStop') && json.decision === 'block') {
+    o.decision = 'block';
+    o.reason = str(json.reason) ?? 'blocked by hook';
+  } else if (event === 'PermissionRequest' && (json.behavior === 'allow' || json.behavior === 'deny')) {
+    hso.decision = json.behavior === 'deny' ? { behavior: 'deny', message: str(json.message) ?? 'denied by hook', ...(json.interrupt === true ? { interrupt: true } : {}) } : { behavior: 'allow' };
+  } else if ((event === 'Notification' || event === 'SubagentStart') && typeof json.additionalContext === 'string') {
+    hso.additionalContext = json.additionalContext;
+  }
+  if (Object.keys(hso).length > 1) o.hookSpecificOutput = hso;
+  return claudeResult(result, Object.keys(o).length ? o : undefined);
+}
+
+function encodePayload(hook: NormalizedHook, p: Record<string, unknown>): Record<string, unknown> {
+  const native = copilotNativeEvent(hook);
+  const s: Record<string, unknown> = {
+    session_id: p.session_id,
+    cwd: p.cwd,
+  };
+  const tool = str(p.tool_name);
+  if (tool !== undefined) {
+    s.tool_name = TOOLS.toNative(tool);
+    s[isSnakeFormat(native) ? 'tool_input' : 'tool_args'] = TOOLS.inputToNative(tool, p.tool_input);
+  }
+  switch (hook.event) {
+    case 'PostToolUse':
+      s.tool_result = isObject(p.tool_response) ? p.tool_response : { result_type: 'success', text_result_for_llm: typeof p.tool_response === 'string' ? p.tool_response : JSON.stringify(p.tool_response ?? null) };
+      break;
+    case 'PostToolUseFailure':
+      s.error = p.error;
+      break;
+    case 'Stop':
+    case 'SubagentStop':
+      s.transcript_path = p.transcript_path;
+      s.stop_reason = 'end_turn';
+      if (hook.event === 'SubagentStop') s.agent_name = p.agent_type;
+      break;
+    case 'SubagentStart':
+      s.transcript_path = p.transcript_path;
+      s.agent_name = p.agent_type;
+      break;
+    case 'UserPromptSubmit':
+      s.prompt = p.prompt;
+      break;
+    case 'SessionStart':
+      s.source = p.source;
+      break;
+    case 'SessionEnd':
+      s.reason = p.reason;
+      break;
+    case 'PreCompact':
+      s.transcript_path = p.transcript_path;
+      s.trigger = p.trigger;
+      s.custom_instructions = p.custom_instructions;
+      break;
+    case 'Notification':
+      s.message = p.message;
+      s.notification_type = p.notification_type;
+      if (p.title !== undefined) s.title = p.title;
+      break;
+    default:
+      break;
+  }
+  if (isSnakeFormat(native)) return { hook_event_name: native, ...s, timestamp: new Date().toISOString() };
+  return { ...mapKeys(s, snakeToCamel), timestamp: Date.now() };
+}
+
+export const copilotBridge: HookBridge = {
+  matchValue: (hook, value) => (TOOL_EVENTS.has(hook.event) ? TOOLS.toNative(value) : value),
+  encodePayload,
+  decodeResult,
+};
+
+export const copilot: Dialect = {
+  name: 'copilot',
+  title: 'Copilot CLI',
+  format: 'json',
+  locations: { user: ['~/.copilot/hooks/*.json'], project: ['.github/hooks/*.json'] },
+  defaults: { timeoutSec: 30, timeoutUnit: 's' },
+  events: EVENTS,
+  tools: COPILOT_TOOLS,
+  matcherMode: () => 'regex-anchored',
+  detect(file, doc) {
+    if (!isObject(doc) || !isObject(doc.hooks)) return 0;
+    if (/(^|[\\/])(\.github|\.copilot)[\\/]hooks[\\/][^\\/]+\.json$/.test(file)) return 1;
+    const entries = Object.values(doc.hooks).flatMap((v) => (Array.isArray(v) ? v : []));
+    if (entries.some((x) => isObject(x) && (typeof x.bash === 'string' || typeof x.powershell === 'string' || x.timeoutSec !== undefined))) return 0.95;
+    return Object.keys(doc.hooks).some((e) => ['agentStop', 'userPromptSubmitted', 'errorOccurred'].includes(e)) ? 0.8 : 0;
+  },
+  configuredEvents: (doc) => (isObject(doc) && isObject(doc.hooks) ? Object.keys(doc.hooks).filter((k) => Array.isArray((doc.hooks as Record<string, unknown>)[k]) && ((doc.hooks as Record<string, unknown[]>)[k] as unknown[]).length > 0) : []),
+  async parse(doc, ctx) {
+    return (await import('./config/flat.js')).parseCopilot(doc, ctx);
+  },
+  async serialize(hooks) {
+    return (await import('./config/flat.js')).serializeCopilot(hooks);
+  },
+  decodePayload,
+  encodeDecision: encode,
+  noop: () => out(undefined),
+  bridge: copilotBridge,
+};
+

@@ -1,0 +1,355 @@
+/**
+ * Cursor: `.cursor/hooks.json` (project), `~/.cursor/hooks.json` (user), enterprise paths;
+ * `{"version": 1, "hooks": {"<event>": [{"command": …}]}}`, flat entries (no matcher groups).
+ * Tool-specific events imply the tool (beforeShellExecution = PreToolUse of Bash); the generic
+ * preToolUse/postToolUse take a `matcher` on Cursor's tool names (Shell, Read, Write, Grep, Task,
+ * MCP:<tool>). Outputs: `permission` allow|deny|ask with `user_message`/`agent_message`,
+ * `continue` on beforeSubmitPrompt, `followup_message` on stop, `additional_context` and `env` on
+ * sessionStart. Exit 2 denies; `failClosed: true` makes a failing hook deny.
+ * Sources: cursor.com/docs/hooks (the 1.7–2.0 text mirrored in pcomans/caruso reference/cursor_hooks.md);
+ * newer events and entry fields (matcher, timeout, failClosed, loop_limit, type "prompt") from
+ * third-party schemas and validators — see docs/dialects.md for what is unconfirmed.
+ */
+import type { Decision } from '../reduce/reduce.js';
+import type { ExecutionResult, HookBridge, NormalizedHook } from '../types.js';
+import {
+  asInput,
+  claudeResult,
+  commonFields,
+  failClosedReason,
+  isObject,
+  joinContext,
+  joinMessages,
+  jsonObjectOf,
+  out,
+  parseMaybeJson,
+  reasonOf,
+  str,
+  toolTable,
+  TOOL_EVENTS,
+} from './shared.js';
+import type { Dialect, DispatchInput, EventMapping, ToolMapping } from './types.js';
+
+const MCP_MATCHER = 'mcp__.*';
+
+const EVENTS: readonly EventMapping[] = [
+  { native: 'preToolUse', event: 'PreToolUse' },
+  { native: 'postToolUse', event: 'PostToolUse' },
+  { native: 'postToolUseFailure', event: 'PostToolUseFailure' },
+  { native: 'beforeShellExecution', event: 'PreToolUse', tool: 'Bash' },
+  { native: 'afterShellExecution', event: 'PostToolUse', tool: 'Bash' },
+  { native: 'beforeMCPExecution', event: 'PreToolUse', tool: MCP_MATCHER },
+  { native: 'afterMCPExecution', event: 'PostToolUse', tool: MCP_MATCHER },
+  { native: 'beforeReadFile', event: 'PreToolUse', tool: 'Read', note: 'allow/deny only (no ask)' },
+  { native: 'afterFileEdit', event: 'PostToolUse', tool: 'Edit|Write|MultiEdit' },
+  { native: 'beforeSubmitPrompt', event: 'UserPromptSubmit' },
+  { native: 'stop', event: 'Stop', note: 'followup_message = continue with that message; Cursor caps auto follow-ups (loop_limit, 5 by default)' },
+  { native: 'subagentStart', event: 'SubagentStart' },
+  { native: 'subagentStop', event: 'SubagentStop' },
+  { native: 'sessionStart', event: 'SessionStart' },
+  { native: 'sessionEnd', event: 'SessionEnd' },
+  { native: 'preCompact', event: 'PreCompact', note: 'observation only in Cursor' },
+  { native: 'afterAgentResponse', note: 'assistant message text after the fact; no equivalent' },
+  { native: 'afterAgentThought', note: 'thinking text; no equivalent' },
+  { native: 'beforeTabFileRead', note: 'Tab completions, not the agent; no equivalent' },
+  { native: 'afterTabFileEdit', note: 'Tab completions, not the agent; no equivalent' },
+  { native: 'workspaceOpen', note: 'no equivalent' },
+];
+const NATIVE = new Map(EVENTS.map((e) => [e.native, e]));
+/** Events whose entries take a matcher on tool names (others have the tool implied or no matcher). */
+export const CURSOR_MATCHER_EVENTS: ReadonlySet<string> = new Set(['preToolUse', 'postToolUse', 'postToolUseFailure']);
+
+export const CURSOR_TOOLS: readonly ToolMapping[] = [
+  { canonical: 'Bash', native: 'Shell' },
+  { canonical: 'Read', native: 'Read' },
+  { canonical: 'Write', native: 'Write' },
+  { canonical: 'Grep', native: 'Grep' },
+  { canonical: 'Task', native: 'Task' },
+];
+/** Cursor names MCP tools `MCP:<tool>` without the server; canonical names use `cursor` as the server. */
+const TOOLS = toolTable(CURSOR_TOOLS, {
+  toNative: (n) => (n.startsWith('mcp__') ? `MCP:${n.split('__').slice(2).join('__') || n}` : undefined),
+  toCanonical: (n) => (n.startsWith('MCP:') ? `mcp__cursor__${n.slice(4)}` : undefined),
+});
+
+export function cursorNativeEvent(hook: NormalizedHook): string {
+  const n = hook.dialectData?.nativeEvent;
+  if (typeof n === 'string') return n;
+  return EVENTS.find((e) => e.event === hook.event && !e.tool)?.native ?? hook.event;
+}
+
+function workspaceCwd(raw: Record<string, unknown>): string {
+  if (typeof raw.cwd === 'string') return raw.cwd;
+  const roots = raw.workspace_roots;
+  return Array.isArray(roots) && typeof roots[0] === 'string' ? roots[0] : process.cwd();
+}
+
+function decodePayload(raw: Record<string, unknown>, nativeEvent?: string): DispatchInput | { skip: string; nativeEvent?: string } {
+  const name = nativeEvent ?? str(raw.hook_event_name);
+  if (!name) return { skip: 'payload has no hook_event_name (pass --event)' };
+  const m = NATIVE.get(name);
+  if (!m?.event) return { skip: `Cursor event ${JSON.stringify(name)} has no equivalent`, nativeEvent: name };
+  const event = m.event;
+  const p = commonFields(raw, event, { sessionKeys: ['conversation_id', 'session_id'], cwd: workspaceCwd(raw) });
+  switch (name) {
+    case 'beforeShellExecution':
+    case 'afterShellExecution':
+      p.tool_name = 'Bash';
+      p.tool_input = { command: str(raw.command) ?? '' };
+      if (name === 'afterShellExecution') p.tool_response = { stdout: str(raw.output) ?? '', duration: raw.duration };
+      break;
+    case 'beforeMCPExecution':
+    case 'afterMCPExecution':
+      p.tool_name = `mcp__cursor__${str(raw.tool_name) ?? 'unknown'}`;
+      p.tool_input = asInput(raw.tool_input);
+      if (name === 'afterMCPExecution') p.tool_response = parseMaybeJson(raw.result_json) ?? {};
+      break;
+    case 'beforeReadFile':
+      p.tool_name = 'Read';
+      p.tool_input = { file_path: str(raw.file_path) ?? '' };
+      break;
+    case 'afterFileEdit':
+      p.tool_name = 'Edit';
+      p.tool_input = { file_path: str(raw.file_path) ?? '', edits: Array.isArray(raw.edits) ? raw.edits : [] };
+      p.tool_response = {};
+      break;
+    case 'preToolUse':
+    case 'postToolUse':
+    case 'postToolUseFailure': {
+      const tool = str(raw.tool_name) ?? '';
+      p.tool_name = TOOLS.toCanonical(tool);
+      p.tool_input = TOOLS.inputToCanonical(tool, asInput(raw.tool_input));
+      if (typeof raw.tool_use_id === 'string') p.tool_use_id = raw.tool_use_id;
+      if (name === 'postToolUse') p.tool_response = parseMaybeJson(raw.tool_output) ?? {};
+      if (name === 'postToolUseFailure') p.error = str(raw.error_message) ?? '';
+      break;
+    }
+    case 'beforeSubmitPrompt':
+      p.prompt = str(raw.prompt) ?? '';
+      break;
+    case 'stop':
+    case 'subagentStop':
+      p.stop_hook_active = typeof raw.loop_count === 'number' && raw.loop_count > 0;
+      if (name === 'subagentStop') {
+        p.agent_id = str(raw.subagent_id) ?? '';
+        p.agent_type = str(raw.subagent_type) ?? '';
+        p.agent_transcript_path = str(raw.agent_transcript_path) ?? '';
+        if (typeof raw.summary === 'string') p.last_assistant_message = raw.summary;
+      }
+      break;
+    case 'subagentStart':
+      p.agent_id = str(raw.subagent_id) ?? '';
+      p.agent_type = str(raw.subagent_type) ?? '';
+      break;
+    case 'sessionStart':
+      p.source = 'startup';
+      break;
+    case 'sessionEnd':
+      p.reason = str(raw.reason) ?? 'other';
+      break;
+    case 'preCompact':
+      p.trigger = str(raw.trigger) ?? 'auto';
+      p.custom_instructions = '';
+      break;
+    default:
+      break;
+  }
+  return { event, nativeEvent: name, payload: p, raw };
+}
+
+const PERMISSION_EVENTS = new Set(['preToolUse', 'beforeShellExecution', 'beforeMCPExecution', 'beforeReadFile']);
+
+function encode(d: Decision, input: DispatchInput) {
+  const native = input.nativeEvent;
+  const o: Record<string, unknown> = {};
+  const notes: string[] = [];
+  const context = joinContext(d);
+  const deny = (reason: string) => {
+    o.permission = 'deny';
+    o.user_message = reason;
+    o.agent_message = reason;
+  };
+  if (PERMISSION_EVENTS.has(native)) {
+    const canAsk = native !== 'beforeReadFile';
+    const canRewrite = native === 'preToolUse';
+    if (d.decision === 'deny' || d.decision === 'block') deny(reasonOf(d));
+    else if ((d.decision === 'ask' || d.decision === 'defer') && canAsk) {
+      o.permission = 'ask';
+      if (d.reason) {
+        o.user_message = d.reason;
+        o.agent_message = d.reason;
+      }
+    } else if (d.decision === 'ask' || d.decision === 'defer') deny(failClosedReason(d, 'ask', 'Cursor beforeReadFile'));
+    else if (d.updatedInput && !canRewrite) deny(failClosedReason(d, 'rewrite', `Cursor ${native}`));
+    else if (!d.continue) deny(d.stopReason?.trim() || 'stopped by hook');
+    else if (d.decision === 'allow' || d.updatedInput) {
+      o.permission = 'allow';
+      if (d.updatedInput) o.updated_input = TOOLS.inputToNative(str(input.payload.tool_name) ?? '', d.updatedInput);
+    }
+    if (context !== undefined) notes.push('Cursor takes no additional context before a tool runs; left out');
+  } else if (native === 'beforeSubmitPrompt') {
+    if (d.blocked || !d.continue) {
+      o.continue = false;
+      o.user_message = d.blocked ? reasonOf(d) : d.stopReason?.trim() || 'stopped by hook';
+    }
+    if (context !== undefined) notes.push('Cursor takes no additional context on beforeSubmitPrompt; left out');
+  } else if (native === 'stop' || native === 'subagentStop') {
+    if (d.blocked) o.followup_message = reasonOf(d);
+  } else if (native === 'sessionStart') {
+    if (context !== undefined) o.additional_context = context;
+    if (isObject(d.eventOutput.env)) o.env = d.eventOutput.env;
+  } else if (native === 'postToolUse') {
+    if (context !== undefined) o.additional_context = context;
+    if (d.updatedOutput !== undefined && str(input.payload.tool_name)?.startsWith('mcp__')) o.updated_mcp_tool_output = d.updatedOutput;
+    if (d.blocked) notes.push('Cursor cannot block after a tool ran; the block was not passed on');
+  } else {
+    if (d.blocked) notes.push(`Cursor cannot block ${native}; the block was not passed on`);
+    if (context !== undefined) notes.push(`Cursor takes no additional context on ${native}; left out`);
+  }
+  const message = joinMessages(d);
+  if (message !== undefined && o.user_message === undefined && (native === 'preCompact' || PERMISSION_EVENTS.has(native))) o.user_message = message;
+  return out(o, 0, notes.map((n) => `agent-hooks: ${n}`).join('\n'));
+}
+
+/** What Cursor reads from a hook's output, in the Claude convention. */
+function decodeResult(hook: NormalizedHook, payload: Record<string, unknown>, result: ExecutionResult): ExecutionResult {
+  if (result.status !== 'completed' || result.exitCode !== 0) return result;
+  const json = jsonObjectOf(result.stdout);
+  if (!json) return claudeResult(result, undefined);
+  const native = cursorNativeEvent(hook);
+  const event = hook.event;
+  const o: Record<string, unknown> = {};
+  const hso: Record<string, unknown> = { hookEventName: event };
+  const message = str(json.agent_message) ?? str(json.user_message);
+  if (event === 'PreToolUse') {
+    const p = json.permission;
+    if (p === 'deny' || (p === 'ask' && native === 'beforeReadFile')) {
+      hso.permissionDecision = 'deny';
+      hso.permissionDecisionReason = message ?? 'denied by hook';
+    } else if (p === 'ask' || p === 'allow') {
+      hso.permissionDecision = p;
+      if (message !== undefined) hso.permissionDecisionReason = message;
+    }
+    if (isObject(json.updated_input) && native === 'preToolUse' && p !== 'deny') {
+      hso.updatedInput = TOOLS.inputToCanonical(TOOLS.toNative(str(payload.tool_name) ?? ''), json.updated_input);
+      hso.permissionDecision ??= 'allow';
+    }
+  } else if (event === 'UserPromptSubmit' && json.continue === false) {
+    o.decision = 'block';
+    o.reason = str(json.user_message) ?? 'blocked by hook';
+  } else if ((event === 'Stop' || event === 'SubagentStop') && typeof json.followup_message === 'string' && json.followup_message.trim()) {
+    o.decision = 'block';
+    o.reason = json.followup_message;
+  }
+  if (typeof json.additional_context === 'string' && (event === 'SessionStart' || event === 'PostToolUse')) hso.additionalContext = json.additional_context;
+  if (json.updated_mcp_tool_output !== undefined && event === 'PostToolUse') hso.updatedMCPToolOutput = json.updated_mcp_tool_output;
+  if (typeof json.user_message === 'string' && o.reason === undefined && hso.permissionDecisionReason === undefined) o.systemMessage = json.user_message;
+  if (Object.keys(hso).length > 1) o.hookSpecificOutput = hso;
+  return claudeResult(result, Object.keys(o).length ? o : undefined);
+}
+
+function encodePayload(hook: NormalizedHook, p: Record<string, unknown>): Record<string, unknown> {
+  const native = cursorNativeEvent(hook);
+  const o: Record<string, unknown> = {
+    conversation_id: p.session_id,
+    generation_id: '',
+    hook_event_name: native,
+    workspace_roots: [p.cwd],
+    transcript_path: p.transcript_path || null,
+  };
+  const input = isObject(p.tool_input) ? p.tool_input : {};
+  const tool = str(p.tool_name) ?? '';
+  switch (native) {
+    case 'beforeShellExecution':
+    case 'afterShellExecution':
+      o.command = input.command;
+      o.cwd = p.cwd;
+      if (native === 'afterShellExecution') o.output = isObject(p.tool_response) ? (p.tool_response.stdout ?? '') : String(p.tool_response ?? '');
+      break;
+    case 'beforeMCPExecution':
+    case 'afterMCPExecution':
+      o.tool_name = tool.split('__').slice(2).join('__') || tool;
+      o.tool_input = JSON.stringify(input);
+      if (native === 'afterMCPExecution') o.result_json = JSON.stringify(p.tool_response ?? null);
+      break;
+    case 'beforeReadFile':
+      o.file_path = input.file_path;
+      break;
+    case 'afterFileEdit':
+      o.file_path = input.file_path;
+      o.edits = Array.isArray(input.edits) ? input.edits : [{ old_string: input.old_string, new_string: input.new_string ?? input.content }];
+      break;
+    case 'preToolUse':
+    case 'postToolUse':
+    case 'postToolUseFailure':
+      o.tool_name = TOOLS.toNative(tool);
+      o.tool_input = TOOLS.inputToNative(tool, input);
+      o.cwd = p.cwd;
+      if (p.tool_use_id !== undefined) o.tool_use_id = p.tool_use_id;
+      if (native === 'postToolUse') o.tool_output = typeof p.tool_response === 'string' ? p.tool_response : JSON.stringify(p.tool_response ?? null);
+      if (native === 'postToolUseFailure') o.error_message = p.error;
+      break;
+    case 'beforeSubmitPrompt':
+      o.prompt = p.prompt;
+      break;
+    case 'stop':
+    case 'subagentStop':
+      o.status = 'completed';
+      o.loop_count = p.stop_hook_active === true ? 1 : 0;
+      if (native === 'subagentStop') o.subagent_type = p.agent_type;
+      break;
+    case 'subagentStart':
+      o.subagent_id = p.agent_id;
+      o.subagent_type = p.agent_type;
+      break;
+    case 'sessionEnd':
+      o.reason = p.reason;
+      break;
+    case 'preCompact':
+      o.trigger = p.trigger;
+      break;
+    default:
+      break;
+  }
+  return o;
+}
+
+export const cursorBridge: HookBridge = {
+  matchValue: (hook, value) => (TOOL_EVENTS.has(hook.event) && hook.dialectData?.impliedMatcher === undefined ? TOOLS.toNative(value) : value),
+  encodePayload,
+  decodeResult,
+};
+
+export const cursor: Dialect = {
+  name: 'cursor',
+  title: 'Cursor',
+  format: 'json',
+  locations: { user: ['~/.cursor/hooks.json'], project: ['.cursor/hooks.json'] },
+  defaults: { timeoutUnit: 's' },
+  events: EVENTS,
+  tools: CURSOR_TOOLS,
+  matcherMode: () => 'regex',
+  detect(file, doc) {
+    if (!isObject(doc) || !isObject(doc.hooks)) return 0;
+    if (/(^|[\\/])\.cursor[\\/]hooks\.json$/.test(file)) return 1;
+    const events = Object.keys(doc.hooks);
+    const entries = events.flatMap((e) => (Array.isArray((doc.hooks as Record<string, unknown>)[e]) ? ((doc.hooks as Record<string, unknown[]>)[e] as unknown[]) : []));
+    const flat = entries.length > 0 && entries.every((x) => isObject(x) && !Array.isArray(x.hooks) && (typeof x.command === 'string' || x.type === 'prompt'));
+    if (!flat) return 0;
+    const cursorOnly = events.some((e) => NATIVE.has(e) && !['preToolUse', 'postToolUse', 'postToolUseFailure', 'sessionStart', 'sessionEnd', 'subagentStart', 'subagentStop', 'preCompact'].includes(e));
+    return cursorOnly ? 0.9 : doc.version === 1 ? 0.6 : 0.4;
+  },
+  configuredEvents: (doc) => (isObject(doc) && isObject(doc.hooks) ? Object.keys(doc.hooks).filter((k) => Array.isArray((doc.hooks as Record<string, unknown>)[k]) && ((doc.hooks as Record<string, unknown[]>)[k] as unknown[]).length > 0) : []),
+  async parse(doc, ctx) {
+    return (await import('./config/flat.js')).parseCursor(doc, ctx);
+  },
+  async serialize(hooks) {
+    return (await import('./config/flat.js')).serializeCursor(hooks);
+  },
+  decodePayload,
+  encodeDecision: encode,
+  noop: () => out({}),
+  bridge: cursorBridge,
+};
+
+export { EVENTS as CURSOR_EVENTS, TOOLS as CURSOR_TOOL_TABLE };

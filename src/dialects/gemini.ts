@@ -1,0 +1,315 @@
+/**
+ * Gemini CLI: `hooks` in settings.json (`~/.gemini/settings.json`, `.gemini/settings.json`),
+ * Claude-shaped groups with `sequential`; handlers `{type:"command", command, name, description,
+ * timeout (ms, default 60000), env}`. Events BeforeTool/AfterTool/BeforeAgent/AfterAgent/
+ * SessionStart/SessionEnd/PreCompress/Notification (+ model events with no equivalent here).
+ * Outputs: top-level `decision` ("allow" | "deny"/"block"), `reason`, `hookSpecificOutput.tool_input`
+ * (merged over the call's arguments), `tool_output`, `additionalContext`. Exit 2 blocks with stderr.
+ * Matchers: tool events regex (an invalid regex compares exactly), lifecycle events exact.
+ * Sources: google-gemini/gemini-cli packages/core/src/hooks/{types,hookPlanner,hookRunner,hookRegistry}.ts,
+ * docs/hooks/reference.md.
+ */
+import type { EventName } from '../events/catalog.js';
+import type { Decision } from '../reduce/reduce.js';
+import type { ExecutionResult, HookBridge, MatcherMode, NormalizedHook } from '../types.js';
+import { groupEvents } from './claude.js';
+import {
+  asInput,
+  claudeResult,
+  commonFields,
+  failClosedReason,
+  isObject,
+  joinContext,
+  joinMessages,
+  jsonObjectOf,
+  out,
+  reasonOf,
+  str,
+  toolTable,
+  TOOL_EVENTS,
+} from './shared.js';
+import type { Dialect, DispatchInput, EventMapping, ToolMapping } from './types.js';
+
+const EVENTS: readonly EventMapping[] = [
+  { native: 'BeforeTool', event: 'PreToolUse' },
+  { native: 'AfterTool', event: 'PostToolUse' },
+  { native: 'BeforeAgent', event: 'UserPromptSubmit' },
+  { native: 'AfterAgent', event: 'Stop', note: 'deny = reject the response and retry with the reason as the next prompt' },
+  { native: 'SessionStart', event: 'SessionStart' },
+  { native: 'SessionEnd', event: 'SessionEnd' },
+  { native: 'PreCompress', event: 'PreCompact', note: 'advisory in Gemini: it cannot block compression' },
+  { native: 'Notification', event: 'Notification' },
+  { native: 'BeforeModel', note: 'operates on the LLM request; agent-hooks has no model events' },
+  { native: 'AfterModel', note: 'operates on LLM response chunks; agent-hooks has no model events' },
+  { native: 'BeforeToolSelection', note: 'filters the tool list sent to the model; no equivalent' },
+];
+
+/** Gemini's built-in tool names (docs/tools); tool_input field names match Claude's except where listed. */
+export const GEMINI_TOOLS: readonly ToolMapping[] = [
+  { canonical: 'Bash', native: 'run_shell_command' },
+  { canonical: 'Read', native: 'read_file' },
+  { canonical: 'Write', native: 'write_file' },
+  { canonical: 'Edit', native: 'replace' },
+  { canonical: 'Glob', native: 'glob' },
+  { canonical: 'Grep', native: 'search_file_content' },
+  { canonical: 'Grep', native: 'grep_search' },
+  { canonical: 'LS', native: 'list_directory' },
+  { canonical: 'WebFetch', native: 'web_fetch' },
+  { canonical: 'WebSearch', native: 'google_web_search' },
+  { canonical: 'TodoWrite', native: 'write_todos' },
+];
+
+export function geminiLikeMatcherMode(event: EventName): MatcherMode {
+  return TOOL_EVENTS.has(event) ? 'regex-or-exact' : 'exact';
+}
+
+interface GeminiLike {
+  events: readonly EventMapping[];
+  tools: ReturnType<typeof toolTable>;
+}
+
+export function nativeEventOf(events: readonly EventMapping[], hook: NormalizedHook): string {
+  const n = hook.dialectData?.nativeEvent;
+  if (typeof n === 'string') return n;
+  return events.find((e) => e.event === hook.event)?.native ?? hook.event;
+}
+
+const G: GeminiLike = { events: EVENTS, tools: toolTable(GEMINI_TOOLS) };
+
+/** Canonical payload → what Gemini would have sent for the hook's native event. */
+function encodePayload(hook: NormalizedHook, p: Record<string, unknown>): Record<string, unknown> {
+  const native = nativeEventOf(EVENTS, hook);
+  const base: Record<string, unknown> = {
+    session_id: p.session_id,
+    transcript_path: p.transcript_path,
+    cwd: p.cwd,
+    hook_event_name: native,
+    timestamp: typeof p.timestamp === 'string' && p.timestamp ? p.timestamp : new Date().toISOString(),
+  };
+  switch (hook.event) {
+    case 'PreToolUse':
+    case 'PostToolUse': {
+      const tool = str(p.tool_name) ?? '';
+      base.tool_name = G.tools.toNative(tool);
+      base.tool_input = G.tools.inputToNative(tool, p.tool_input);
+      if (p.mcp_context !== undefined) base.mcp_context = p.mcp_context;
+      if (hook.event === 'PostToolUse') base.tool_response = p.tool_response;
+      break;
+    }
+    case 'UserPromptSubmit':
+      base.prompt = p.prompt;
+      break;
+    case 'Stop':
+      base.prompt = str(p.prompt) ?? '';
+      base.prompt_response = str(p.last_assistant_message) ?? '';
+      base.stop_hook_active = p.stop_hook_active === true;
+      break;
+    case 'SessionStart':
+      base.source = p.source;
+      break;
+    case 'SessionEnd':
+      base.reason = p.reason;
+      break;
+    case 'PreCompact':
+      base.trigger = p.trigger;
+      break;
+    case 'Notification':
+      base.notification_type = p.notification_type;
+      base.message = p.message;
+      base.details = isObject(p.details) ? p.details : {};
+      break;
+    default:
+      break;
+  }
+  return base;
+}
+
+function canonicalDecision(event: string, decision: unknown, reason: string | undefined, o: Record<string, unknown>, hso: Record<string, unknown>): void {
+  if (decision === 'deny' || decision === 'block') {
+    if (event === 'PreToolUse') {
+      hso.permissionDecision = 'deny';
+      hso.permissionDecisionReason = reason ?? 'No reason provided';
+    } else {
+      o.decision = 'block';
+      o.reason = reason ?? 'No reason provided';
+    }
+  } else if ((decision === 'allow' || decision === 'approve') && event === 'PreToolUse') {
+    hso.permissionDecision = 'allow';
+    if (reason !== undefined) hso.permissionDecisionReason = reason;
+  } else if (decision === 'ask' && event === 'PreToolUse') {
+    hso.permissionDecision = 'ask';
+    if (reason !== undefined) hso.permissionDecisionReason = reason;
+  }
+}
+
+/** Gemini's reading of a hook's output, re-expressed in the Claude convention. */
+export function decodeGeminiLike(tools: GeminiLike['tools'], hook: NormalizedHook, payload: Record<string, unknown>, result: ExecutionResult): ExecutionResult {
+  if (result.status !== 'completed' || result.exitCode !== 0) return result; // exit 2 blocks with stderr, others warn: as in Claude
+  const text = result.stdout.trim();
+  if (!text) return result;
+  let json = jsonObjectOf(text);
+  if (!json) {
+    // Gemini also accepts double-encoded JSON; plain text is a system message.
+    try {
+      const once: unknown = JSON.parse(text);
+      json = typeof once === 'string' ? jsonObjectOf(once) : undefined;
+    } catch {
+      json = undefined;
+    }
+    if (!json) return claudeResult(result, { systemMessage: text });
+  }
+  const event = hook.event;
+  const o: Record<string, unknown> = {};
+  const hso: Record<string, unknown> = { hookEventName: event };
+  for (const k of ['continue', 'stopReason', 'systemMessage', 'suppressOutput'] as const) if (json[k] !== undefined) o[k] = json[k];
+  canonicalDecision(event, json.decision, str(json.reason), o, hso);
+  const spec = isObject(json.hookSpecificOutput) ? json.hookSpecificOutput : {};
+  if (typeof spec.additionalContext === 'string' && event !== 'PreToolUse') hso.additionalContext = spec.additionalContext;
+  if (event === 'PreToolUse' && isObject(spec.tool_input)) {
+    const tool = str(payload.tool_name) ?? '';
+    const original = isObject(payload.tool_input) ? payload.tool_input : {};
+    // Gemini merges the hook's tool_input over the model's arguments.
+    hso.updatedInput = { ...original, ...(tools.inputToCanonical(tools.toNative(tool), spec.tool_input) as Record<string, unknown>) };
+    hso.permissionDecision ??= 'allow';
+  }
+  if (event === 'PostToolUse' && typeof spec.tool_output === 'string') hso.updatedToolOutput = spec.tool_output;
+  if (Object.keys(hso).length > 1) o.hookSpecificOutput = hso;
+  return claudeResult(result, o);
+}
+
+export const geminiBridge: HookBridge = {
+  matchValue: (hook, value) => (TOOL_EVENTS.has(hook.event) ? G.tools.toNative(value) : value),
+  encodePayload,
+  decodeResult: (hook, payload, result) => decodeGeminiLike(G.tools, hook, payload, result),
+};
+
+/** Gemini's payload → canonical. */
+function decodePayload(raw: Record<string, unknown>, nativeEvent?: string): DispatchInput | { skip: string; nativeEvent?: string } {
+  const name = nativeEvent ?? str(raw.hook_event_name);
+  if (!name) return { skip: 'payload has no hook_event_name (pass --event)' };
+  const m = EVENTS.find((e) => e.native === name);
+  if (!m?.event) return { skip: `Gemini CLI event ${JSON.stringify(name)} has no equivalent`, nativeEvent: name };
+  const event = m.event;
+  const p = commonFields(raw, event);
+  switch (event) {
+    case 'PreToolUse':
+    case 'PostToolUse': {
+      const native = str(raw.tool_name) ?? '';
+      p.tool_name = G.tools.toCanonical(native);
+      p.tool_input = G.tools.inputToCanonical(native, asInput(raw.tool_input));
+      if (raw.mcp_context !== undefined) p.mcp_context = raw.mcp_context;
+      if (event === 'PostToolUse') p.tool_response = raw.tool_response ?? {};
+      break;
+    }
+    case 'UserPromptSubmit':
+      p.prompt = str(raw.prompt) ?? '';
+      break;
+    case 'Stop':
+      p.stop_hook_active = raw.stop_hook_active === true;
+      if (typeof raw.prompt_response === 'string') p.last_assistant_message = raw.prompt_response;
+      if (typeof raw.prompt === 'string') p.prompt = raw.prompt;
+      break;
+    case 'SessionStart':
+      p.source = str(raw.source) ?? 'startup';
+      break;
+    case 'SessionEnd':
+      p.reason = str(raw.reason) ?? 'other';
+      break;
+    case 'PreCompact':
+      p.trigger = str(raw.trigger) ?? 'auto';
+      p.custom_instructions = '';
+      break;
+    case 'Notification':
+      p.notification_type = str(raw.notification_type) ?? '';
+      p.message = str(raw.message) ?? '';
+      if (raw.details !== undefined) p.details = raw.details;
+      break;
+    default:
+      break;
+  }
+  return { event, nativeEvent: name, payload: p, raw };
+}
+
+/** The engine's decision → Gemini's output (exit 0, JSON on stdout). */
+export function encodeGeminiLike(d: Decision, tools: GeminiLike['tools'], toolName: string | undefined, agent: string, hookEventName: string) {
+  const o: Record<string, unknown> = {};
+  const hso: Record<string, unknown> = { hookEventName };
+  const notes: string[] = [];
+  const context = joinContext(d);
+  switch (d.event) {
+    case 'PreToolUse':
+      if (d.decision === 'deny' || d.decision === 'block') {
+        o.decision = 'deny';
+        o.reason = reasonOf(d);
+      } else if (d.decision === 'ask' || d.decision === 'defer') {
+        o.decision = 'deny';
+        o.reason = failClosedReason(d, 'ask', agent);
+      } else {
+        if (d.decision === 'allow') o.decision = 'allow';
+        if (d.decision === 'allow' && d.reason !== undefined) o.reason = d.reason;
+        if (d.updatedInput) hso.tool_input = tools.inputToNative(toolName ?? '', d.updatedInput);
+      }
+      if (context !== undefined) notes.push(`${agent} takes no additionalContext before a tool runs; left out`);
+      break;
+    case 'PostToolUse':
+      if (d.blocked) {
+        o.decision = 'deny';
+        o.reason = reasonOf(d);
+      }
+      if (d.updatedOutput !== undefined) hso.tool_output = typeof d.updatedOutput === 'string' ? d.updatedOutput : JSON.stringify(d.updatedOutput);
+      if (context !== undefined) hso.additionalContext = context;
+      break;
+    case 'UserPromptSubmit':
+    case 'Stop':
+      if (d.blocked) {
+        o.decision = 'deny';
+        o.reason = reasonOf(d);
+      }
+      if (context !== undefined && d.event === 'UserPromptSubmit') hso.additionalContext = context;
+      else if (context !== undefined) notes.push(`${agent} takes no additionalContext after the agent answers; left out`);
+      break;
+    case 'SessionStart':
+      if (context !== undefined) hso.additionalContext = context;
+      break;
+    default:
+      if (d.blocked) notes.push(`${agent} cannot block ${hookEventName}; the block was not passed on`);
+      if (context !== undefined) notes.push(`${agent} takes no additionalContext on ${hookEventName}; left out`);
+  }
+  if (!d.continue) {
+    o.continue = false;
+    if (d.stopReason !== undefined) o.stopReason = d.stopReason;
+  }
+  const message = joinMessages(d);
+  if (message !== undefined) o.systemMessage = message;
+  if (Object.keys(hso).length > 1) o.hookSpecificOutput = hso;
+  return out(Object.keys(o).length ? o : undefined, 0, notes.map((n) => `agent-hooks: ${n}`).join('\n'));
+}
+
+export const gemini: Dialect = {
+  name: 'gemini',
+  title: 'Gemini CLI',
+  format: 'json',
+  locations: { user: ['~/.gemini/settings.json'], project: ['.gemini/settings.json'] },
+  defaults: { timeoutSec: 60, timeoutUnit: 'ms' },
+  events: EVENTS,
+  tools: GEMINI_TOOLS,
+  matcherMode: geminiLikeMatcherMode,
+  detect(file, doc) {
+    if (!isObject(doc) || !isObject(doc.hooks)) return 0;
+    if (/(^|[\\/])\.gemini[\\/]/.test(file)) return 0.95;
+    const events = groupEvents(doc.hooks);
+    if (events.some((e) => EVENTS.some((m) => m.native === e && !['SessionStart', 'SessionEnd', 'Notification'].includes(e)))) return 0.9;
+    return isObject(doc.hooksConfig) ? 0.6 : 0;
+  },
+  configuredEvents: (doc) => (isObject(doc) ? groupEvents(doc.hooks).filter((e) => !['enabled', 'disabled', 'notifications'].includes(e)) : []),
+  async parse(doc, ctx) {
+    return (await import('./config/gemini.js')).parseGeminiLike(gemini, doc, ctx);
+  },
+  async serialize(hooks) {
+    return (await import('./config/gemini.js')).serializeGeminiLike(gemini, hooks);
+  },
+  decodePayload,
+  encodeDecision: (d, input) => encodeGeminiLike(d, G.tools, str(input.payload.tool_name), 'Gemini CLI', input.nativeEvent),
+  noop: () => out(undefined),
+  bridge: geminiBridge,
+};

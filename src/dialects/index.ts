@@ -1,0 +1,66 @@
+/**
+ * The dialect registry: one adapter per agent, detection of a config file's dialect, and reading
+ * a config document (JSON, or TOML for Kimi and Codex's config.toml). Lean: adapters keep zod
+ * and the config machinery behind dynamic imports.
+ */
+import { claude } from './claude.js';
+import { codex } from './codex.js';
+import { copilot } from './copilot.js';
+import { cursor } from './cursor.js';
+import { gemini } from './gemini.js';
+import { kimi } from './kimi.js';
+import { qwen } from './qwen.js';
+import { DIALECT_NAMES, isDialectName, type Dialect, type DialectName } from './types.js';
+
+export const DIALECTS: Readonly<Record<DialectName, Dialect>> = { claude, codex, gemini, qwen, kimi, cursor, copilot };
+
+export { DIALECT_NAMES, isDialectName };
+export type * from './types.js';
+
+export function getDialect(name: string): Dialect | undefined {
+  return isDialectName(name) ? DIALECTS[name] : undefined;
+}
+
+/** The most likely dialect of a parsed document; Claude (the native shape) when nothing is sure. */
+export function detectDialect(file: string, doc: unknown): { dialect: Dialect; confidence: number } {
+  let best: { dialect: Dialect; confidence: number } = { dialect: claude, confidence: 0 };
+  for (const name of DIALECT_NAMES) {
+    const d = DIALECTS[name];
+    let c = 0;
+    try {
+      c = d.detect(file, doc);
+    } catch {
+      c = 0; // detection reads untrusted documents; a surprise shape is "not this dialect"
+    }
+    if (c > best.confidence) best = { dialect: d, confidence: c };
+  }
+  return best;
+}
+
+export type ReadDocument = { ok: true; doc: unknown; format: 'json' | 'toml' } | { ok: false; message: string; line?: number; column?: number };
+
+function isTomlFile(file: string, text: string): boolean {
+  if (/\.toml$/i.test(file)) return true;
+  if (/\.json$/i.test(file)) return false;
+  const first = text.trimStart()[0];
+  return first !== undefined && first !== '{' && first !== '[';
+}
+
+/** Parse a config document; TOML is loaded only for TOML files. Never throws. */
+export async function readDocument(file: string, text: string): Promise<ReadDocument> {
+  if (isTomlFile(file, text)) {
+    try {
+      const { parse } = await import('smol-toml');
+      return { ok: true, doc: parse(text), format: 'toml' };
+    } catch (err) {
+      const e = err as { message?: string; line?: number; column?: number };
+      const message = String(e?.message ?? err).split('\n')[0] ?? 'invalid TOML';
+      return { ok: false, message: `invalid TOML: ${message}`, ...(typeof e.line === 'number' ? { line: e.line, column: e.column } : {}) };
+    }
+  }
+  try {
+    return { ok: true, doc: text.trim() === '' ? {} : (JSON.parse(text) as unknown), format: 'json' };
+  } catch (err) {
+    return { ok: false, message: `invalid JSON: ${(err as Error).message}` };
+  }
+}

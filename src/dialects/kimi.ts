@@ -1,0 +1,191 @@
+/**
+ * Kimi Code: `[[hooks]]` array tables in `config.toml` (`~/.kimi-code/` or `$KIMI_CODE_HOME`),
+ * each with exactly event / matcher / command / timeout (integer seconds 1–600, default 30); any
+ * other field, or an unknown event, fails the whole file. Matchers are always regular expressions
+ * (`new RegExp(p).test(v)`), an invalid one never matches, empty matches all. Payloads are snake_case.
+ * Exit 2 blocks with stderr as the reason; on exit 0 a JSON `hookSpecificOutput.permissionDecision:
+ * "deny"` blocks too. Only PreToolUse, UserPromptSubmit and Stop can change the flow; allow, ask,
+ * updatedInput and additionalContext are not read. Hooks run in parallel, fail open, SIGTERM then
+ * SIGKILL after 100 ms.
+ * Sources: seed 004 (features/externalHooks), moonshotai.github.io/kimi-code customization/hooks.
+ */
+import type { EventName } from '../events/catalog.js';
+import type { ExecutionResult, HookBridge } from '../types.js';
+import { claudeResult, failClosedReason, isObject, joinContext, jsonObjectOf, out, reasonOf, str } from './shared.js';
+import type { Dialect, DispatchOutput, EventMapping } from './types.js';
+
+export const KIMI_EVENTS: readonly EventName[] = [
+  'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'PermissionResult', 'UserPromptSubmit',
+  'UserPromptQueued', 'TurnStarted', 'Stop', 'StopFailure', 'Interrupt', 'SessionStart', 'SessionEnd',
+  'SessionHeartbeat', 'SubagentStart', 'SubagentStop', 'TaskStarted', 'PreCompact', 'PostCompact', 'Notification',
+];
+const EVENTS: readonly EventMapping[] = KIMI_EVENTS.map((e) => ({
+  native: e,
+  event: e,
+  ...(e === 'PermissionRequest' ? { note: 'observation only in Kimi (its approval cannot be answered by a hook)' } : {}),
+}));
+const KNOWN = new Set<string>(KIMI_EVENTS);
+/** The events whose hooks can change the flow. */
+const BLOCKING = new Set<string>(['PreToolUse', 'UserPromptSubmit', 'Stop']);
+
+/** Kimi sends a prompt as text or as content parts; the matcher sees the parts joined. */
+function promptText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v)) return v.map((p) => (isObject(p) && typeof p.text === 'string' ? p.text : typeof p === 'string' ? p : '')).join('');
+  return '';
+}
+
+function decodePayload(raw: Record<string, unknown>, nativeEvent?: string) {
+  const name = nativeEvent ?? str(raw.hook_event_name);
+  if (!name) return { skip: 'payload has no hook_event_name (pass --event)' };
+  if (!KNOWN.has(name)) return { skip: `Kimi event ${JSON.stringify(name)} is unknown`, nativeEvent: name };
+  const event = name as EventName;
+  const p: Record<string, unknown> = { ...raw, hook_event_name: event, transcript_path: str(raw.transcript_path) ?? '' };
+  if (raw.tool_call_id !== undefined && p.tool_use_id === undefined) p.tool_use_id = raw.tool_call_id;
+  if (raw.tool_output !== undefined && p.tool_response === undefined) p.tool_response = raw.tool_output;
+  if (raw.prompt !== undefined) p.prompt = promptText(raw.prompt);
+  switch (event) {
+    case 'PreToolUse':
+    case 'PostToolUse':
+    case 'PostToolUseFailure':
+    case 'PermissionRequest':
+    case 'PermissionResult':
+      p.tool_input = isObject(raw.tool_input) ? raw.tool_input : {};
+      if (event === 'PostToolUse') p.tool_response ??= {};
+      if (event === 'PostToolUseFailure') p.error = str(raw.error) ?? '';
+      break;
+    case 'Stop':
+      p.stop_hook_active = raw.stop_hook_active === true;
+      break;
+    case 'StopFailure':
+      p.error = str(raw.error_type) ?? str(raw.error) ?? 'unknown';
+      if (typeof raw.error_message === 'string') p.error_details = raw.error_message;
+      break;
+    case 'SubagentStart':
+    case 'SubagentStop':
+      p.agent_type = str(raw.agent_name) ?? str(raw.agent_type) ?? '';
+      p.agent_id = str(raw.agent_id) ?? '';
+      if (event === 'SubagentStop') {
+        p.stop_hook_active = raw.stop_hook_active === true;
+        p.agent_transcript_path = str(raw.agent_transcript_path) ?? '';
+        if (typeof raw.response === 'string') p.last_assistant_message = raw.response;
+      }
+      break;
+    case 'PreCompact':
+      p.trigger = str(raw.trigger) ?? 'auto';
+      p.custom_instructions = str(raw.custom_instructions) ?? '';
+      break;
+    case 'PostCompact':
+      p.trigger = str(raw.trigger) ?? 'auto';
+      p.compact_summary = str(raw.compact_summary) ?? '';
+      break;
+    case 'Notification':
+      p.notification_type = str(raw.notification_type) ?? '';
+      p.message = str(raw.message) ?? str(raw.body) ?? '';
+      break;
+    case 'SessionStart':
+      p.source = str(raw.source) ?? 'startup';
+      break;
+    case 'SessionEnd':
+      p.reason = str(raw.reason) ?? 'other';
+      break;
+    default:
+      break;
+  }
+  return { event, nativeEvent: name, payload: p, raw };
+}
+
+function encode(d: Parameters<Dialect['encodeDecision']>[0]): DispatchOutput {
+  const context = joinContext(d);
+  if (BLOCKING.has(d.event)) {
+    let block: string | undefined;
+    if (d.blocked || d.decision === 'deny' || d.decision === 'block') block = reasonOf(d);
+    else if (d.decision === 'ask' || d.decision === 'defer') block = failClosedReason(d, 'ask', 'Kimi');
+    else if (d.updatedInput) block = failClosedReason(d, 'rewrite', 'Kimi');
+    else if (!d.continue) block = d.stopReason?.trim() || 'stopped by hook';
+    // Exit 2 with the reason on stderr: the blocking convention every Kimi version reads.
+    if (block !== undefined) return out(undefined, 2, block);
+  }
+  if (context !== undefined && (d.event === 'UserPromptSubmit' || d.event === 'SessionStart')) return out(`${context}\n`);
+  const notes: string[] = [];
+  if (context !== undefined) notes.push(`Kimi takes no additional context on ${d.event}; left out`);
+  if (d.blocked && !BLOCKING.has(d.event)) notes.push(`Kimi cannot block ${d.event}; the block was not passed on`);
+  return out(undefined, 0, notes.map((n) => `agent-hooks: ${n}`).join('\n'));
+}
+
+/** What Kimi reads from a hook's output, in the Claude convention. */
+function decodeResult(event: string, result: ExecutionResult): ExecutionResult {
+  if (result.status !== 'completed') return result;
+  if (result.exitCode === 2) {
+    // Observation-only events: Kimi does nothing with a block; the engine must not either.
+    return BLOCKING.has(event) ? result : { ...result, exitCode: 1 };
+  }
+  if (result.exitCode !== 0) return result;
+  const json = jsonObjectOf(result.stdout);
+  if (!json) return result; // plain stdout: context on UserPromptSubmit/SessionStart, log elsewhere — as in Claude
+  const hso = isObject(json.hookSpecificOutput) ? json.hookSpecificOutput : {};
+  const o: Record<string, unknown> = {};
+  if (hso.permissionDecision === 'deny' && BLOCKING.has(event)) {
+    const reason = str(hso.permissionDecisionReason) ?? str(json.message) ?? 'blocked by hook';
+    if (event === 'PreToolUse') o.hookSpecificOutput = { hookEventName: event, permissionDecision: 'deny', permissionDecisionReason: reason };
+    else {
+      o.decision = 'block';
+      o.reason = reason;
+    }
+  } else if (typeof json.message === 'string' && (event === 'UserPromptSubmit' || event === 'SessionStart')) {
+    o.hookSpecificOutput = { hookEventName: event, additionalContext: json.message };
+  }
+  // allow, ask, updatedInput, additionalContext: Kimi does not read them, so neither does the engine here.
+  return claudeResult(result, Object.keys(o).length ? o : undefined);
+}
+
+export const kimiBridge: HookBridge = {
+  encodePayload(hook, p) {
+    const o: Record<string, unknown> = { ...p };
+    if (p.tool_use_id !== undefined) {
+      o.tool_call_id = p.tool_use_id;
+      delete o.tool_use_id;
+    }
+    if (p.tool_response !== undefined) {
+      o.tool_output = p.tool_response;
+      delete o.tool_response;
+    }
+    if (hook.event === 'SubagentStart' || hook.event === 'SubagentStop') o.agent_name = p.agent_type;
+    if (hook.event === 'SubagentStop' && p.last_assistant_message !== undefined) o.response = p.last_assistant_message;
+    if (hook.event === 'StopFailure') {
+      o.error_type = p.error;
+      if (p.error_details !== undefined) o.error_message = p.error_details;
+    }
+    return o;
+  },
+  decodeResult: (hook, _payload, result) => decodeResult(hook.event, result),
+};
+
+export const kimi: Dialect = {
+  name: 'kimi',
+  title: 'Kimi Code',
+  format: 'toml',
+  locations: { user: ['~/.kimi-code/config.toml ([[hooks]])', '$KIMI_CODE_HOME/config.toml'], project: [] },
+  defaults: { timeoutSec: 30, timeoutUnit: 's' },
+  events: EVENTS,
+  tools: [],
+  matcherMode: () => 'regex',
+  detect(file, doc) {
+    if (!isObject(doc) || !Array.isArray(doc.hooks)) return 0;
+    return /(^|[\\/])\.kimi(-code)?[\\/]/.test(file) ? 1 : 0.9;
+  },
+  configuredEvents(doc) {
+    if (!isObject(doc) || !Array.isArray(doc.hooks)) return [];
+    return doc.hooks.flatMap((h) => (isObject(h) && typeof h.event === 'string' ? [h.event] : []));
+  },
+  async parse(doc, ctx) {
+    return (await import('./config/kimi.js')).parseKimi(doc, ctx);
+  },
+  async serialize(hooks) {
+    return (await import('./config/kimi.js')).serializeKimi(hooks);
+  },
+  decodePayload,
+  encodeDecision: (d) => encode(d),
+  noop: () => out(undefined),
+  bridge: kimiBridge,
+};

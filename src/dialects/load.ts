@@ -1,0 +1,47 @@
+/**
+ * Loading a config file in any dialect: detect (or take the forced dialect), parse, validate.
+ * config/load.ts calls loadForeignSettings for files named with --settings; a file that turns
+ * out to be Claude's goes back to the native loader (undefined).
+ */
+import type { Diagnostic, NormalizedHook, SourceKind } from '../types.js';
+import { detectDialect, getDialect, readDocument, DIALECT_NAMES } from './index.js';
+import type { Dialect } from './types.js';
+
+export interface ForeignSettings {
+  dialect: Dialect;
+  hooks: NormalizedHook[];
+  diagnostics: Diagnostic[];
+  ok: boolean;
+}
+
+/** Dialect of a file's text: forced, or detected; undefined when the text does not parse. */
+export async function dialectOfText(file: string, text: string, forced?: string): Promise<{ dialect: Dialect; doc?: unknown; error?: string }> {
+  if (forced !== undefined) {
+    const d = getDialect(forced);
+    if (!d) return { dialect: getDialect('claude')!, error: `unknown dialect ${JSON.stringify(forced)} (one of ${DIALECT_NAMES.join(', ')})` };
+  }
+  const read = await readDocument(file, text);
+  if (!read.ok) return { dialect: getDialect(forced ?? (/\.toml$/i.test(file) ? 'kimi' : 'claude'))!, error: read.message };
+  const dialect = forced !== undefined ? getDialect(forced)! : detectDialect(file, read.doc).dialect;
+  return { dialect, doc: read.doc };
+}
+
+/**
+ * Load one settings file in whatever dialect it is. Returns undefined when it is a Claude file
+ * (not forced otherwise), so the native loader keeps handling those byte for byte as before.
+ */
+export async function loadForeignSettings(file: string, text: string, kind: SourceKind, forced?: string): Promise<ForeignSettings | undefined> {
+  const { dialect, doc, error } = await dialectOfText(file, text, forced);
+  if (dialect.name === 'claude' && error === undefined) return undefined;
+  if (error !== undefined) {
+    if (dialect.name === 'claude' && forced === undefined) return undefined; // the native loader reports JSON errors with line:column
+    return { dialect, hooks: [], diagnostics: [{ level: 'error', file, path: '(root)', message: error }], ok: false };
+  }
+  try {
+    const r = await dialect.parse(doc, { file, kind });
+    return { dialect, hooks: r.hooks, diagnostics: r.diagnostics, ok: r.ok };
+  } catch (err) {
+    // A parser bug must surface as a diagnostic, never as a crash of the host.
+    return { dialect, hooks: [], diagnostics: [{ level: 'error', file, path: '(root)', message: `internal error while reading ${dialect.title} config: ${(err as Error)?.message ?? String(err)}` }], ok: false };
+  }
+}

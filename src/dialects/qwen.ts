@@ -1,0 +1,114 @@
+/**
+ * Qwen Code: `hooks` in settings.json (`~/.qwen/settings.json`, `.qwen/settings.json`,
+ * `.qwen/settings.local.json`), Claude event names and Claude-shaped outputs, but Gemini-style
+ * tool ids (run_shell_command, write_file, edit, …), command timeouts in milliseconds (default
+ * 60000; http and prompt hooks in seconds), `sequential`/`async` on groups, and regex matchers
+ * (exact for Notification and PreCompact). permission_mode uses default|plan|auto_edit|yolo.
+ * Source: QwenLM/qwen-code docs/users/features/hooks.md.
+ */
+import type { EventName } from '../events/catalog.js';
+import type { HookBridge, MatcherMode } from '../types.js';
+import { groupEvents } from './claude.js';
+import { asInput, claudeOutput, isObject, out, str, toolTable, TOOL_EVENTS } from './shared.js';
+import type { Dialect, EventMapping, ToolMapping } from './types.js';
+
+const EVENTS: readonly EventMapping[] = [
+  { native: 'PreToolUse', event: 'PreToolUse' },
+  { native: 'PostToolUse', event: 'PostToolUse' },
+  { native: 'PostToolUseFailure', event: 'PostToolUseFailure' },
+  { native: 'UserPromptSubmit', event: 'UserPromptSubmit' },
+  { native: 'SessionStart', event: 'SessionStart' },
+  { native: 'SessionEnd', event: 'SessionEnd' },
+  { native: 'MessageDisplay', event: 'MessageDisplay' },
+  { native: 'Stop', event: 'Stop' },
+  { native: 'SubagentStart', event: 'SubagentStart' },
+  { native: 'SubagentStop', event: 'SubagentStop' },
+  { native: 'PreCompact', event: 'PreCompact' },
+  { native: 'Notification', event: 'Notification' },
+  { native: 'PermissionRequest', event: 'PermissionRequest' },
+  { native: 'PermissionDenied', event: 'PermissionDenied' },
+  { native: 'SessionDelete', note: 'fires after a session is deleted; no equivalent' },
+  { native: 'TodoCreated', note: "todo items, not Claude's shared task list; no equivalent" },
+  { native: 'TodoCompleted', note: "todo items, not Claude's shared task list; no equivalent" },
+];
+const NATIVE = new Map(EVENTS.map((e) => [e.native, e]));
+
+export const QWEN_TOOLS: readonly ToolMapping[] = [
+  { canonical: 'Bash', native: 'run_shell_command' },
+  { canonical: 'Read', native: 'read_file' },
+  { canonical: 'Write', native: 'write_file' },
+  { canonical: 'Edit', native: 'edit' },
+  { canonical: 'Glob', native: 'glob' },
+  { canonical: 'Grep', native: 'grep_search' },
+  { canonical: 'LS', native: 'list_directory' },
+  { canonical: 'WebFetch', native: 'web_fetch' },
+  { canonical: 'WebSearch', native: 'web_search' },
+  { canonical: 'TodoWrite', native: 'todo_write' },
+];
+const TOOLS = toolTable(QWEN_TOOLS);
+
+const MODE_TO_NATIVE: Record<string, string> = { acceptEdits: 'auto_edit', bypassPermissions: 'yolo' };
+const MODE_TO_CANONICAL: Record<string, string> = { auto_edit: 'acceptEdits' };
+
+function qwenMatcherMode(event: EventName): MatcherMode {
+  return event === 'Notification' || event === 'PreCompact' ? 'exact' : 'regex';
+}
+
+export const qwenBridge: HookBridge = {
+  matchValue: (hook, value) => (TOOL_EVENTS.has(hook.event) ? TOOLS.toNative(value) : value),
+  encodePayload(_hook, p) {
+    const o: Record<string, unknown> = { ...p };
+    if (typeof p.tool_name === 'string') {
+      o.tool_name = TOOLS.toNative(p.tool_name);
+      o.tool_input = TOOLS.inputToNative(p.tool_name, p.tool_input);
+    }
+    if (typeof p.permission_mode === 'string') o.permission_mode = MODE_TO_NATIVE[p.permission_mode] ?? p.permission_mode;
+    return o;
+  },
+  // Qwen's output convention is Claude's (its tool_input field names match).
+  decodeResult: (_hook, _payload, result) => result,
+};
+
+export const qwen: Dialect = {
+  name: 'qwen',
+  title: 'Qwen Code',
+  format: 'json',
+  locations: { user: ['~/.qwen/settings.json'], project: ['.qwen/settings.json', '.qwen/settings.local.json'] },
+  defaults: { timeoutSec: 60, timeoutUnit: 'ms' },
+  events: EVENTS,
+  tools: QWEN_TOOLS,
+  matcherMode: qwenMatcherMode,
+  detect(file, doc) {
+    if (!isObject(doc) || !isObject(doc.hooks)) return 0;
+    if (/(^|[\\/])\.qwen[\\/]/.test(file)) return 0.95;
+    const events = groupEvents(doc.hooks);
+    return events.some((e) => e === 'SessionDelete' || e === 'TodoCreated' || e === 'TodoCompleted') ? 0.9 : 0;
+  },
+  configuredEvents: (doc) => (isObject(doc) ? groupEvents(doc.hooks) : []),
+  async parse(doc, ctx) {
+    return (await import('./config/gemini.js')).parseGeminiLike(qwen, doc, ctx);
+  },
+  async serialize(hooks) {
+    return (await import('./config/gemini.js')).serializeGeminiLike(qwen, hooks);
+  },
+  decodePayload(raw, nativeEvent) {
+    const name = nativeEvent ?? str(raw.hook_event_name);
+    if (!name) return { skip: 'payload has no hook_event_name (pass --event)' };
+    const m = NATIVE.get(name);
+    if (!m?.event) return { skip: `Qwen Code event ${JSON.stringify(name)} has no equivalent`, nativeEvent: name };
+    const payload: Record<string, unknown> = { ...raw, hook_event_name: m.event };
+    if (typeof raw.tool_name === 'string') {
+      payload.tool_name = TOOLS.toCanonical(raw.tool_name);
+      payload.tool_input = TOOLS.inputToCanonical(raw.tool_name, asInput(raw.tool_input));
+    }
+    if (typeof raw.permission_mode === 'string') payload.permission_mode = MODE_TO_CANONICAL[raw.permission_mode] ?? raw.permission_mode;
+    payload.transcript_path ??= '';
+    return { event: m.event as EventName, nativeEvent: name, payload, raw };
+  },
+  encodeDecision(d, input) {
+    const tool = str(input.payload.tool_name) ?? '';
+    return out(claudeOutput(d, { toolName: tool, mapInput: (i) => TOOLS.inputToNative(tool, i) }));
+  },
+  noop: () => out(undefined),
+  bridge: qwenBridge,
+};

@@ -1,0 +1,349 @@
+/**
+ * Helpers every adapter uses: tool-name tables, matcher translation between matcher rules,
+ * case conversion, and the Claude-convention output of a decision. Lean: no zod, no engine.
+ */
+import type { EventName } from '../events/catalog.js';
+import type { Decision } from '../reduce/reduce.js';
+import type { ExecutionResult, MatcherMode } from '../types.js';
+import type { DispatchOutput, ToolMapping } from './types.js';
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Tool events: the ones whose matcher sees a tool name. */
+export const TOOL_EVENTS: ReadonlySet<string> = new Set([
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PermissionRequest',
+  'PermissionResult',
+  'PermissionDenied',
+]);
+
+// ---------------------------------------------------------------------------------------------
+// Tool names
+
+export interface ToolTable {
+  toNative(canonical: string): string;
+  toCanonical(native: string): string;
+  /** canonical tool_input → the agent's field names (unknown fields pass through). */
+  inputToNative(canonicalTool: string, input: unknown): unknown;
+  /** the agent's tool_input → canonical field names. */
+  inputToCanonical(nativeTool: string, input: unknown): unknown;
+  /** True when every name is the same in both vocabularies. */
+  readonly identity: boolean;
+}
+
+function renameFields(input: unknown, map: Readonly<Record<string, string>> | undefined): unknown {
+  if (!map || !isObject(input)) return input;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(input)) {
+    const to = Object.prototype.hasOwnProperty.call(map, k) ? map[k]! : k;
+    // A field that is already present under its target name wins over a renamed one.
+    if (!(to in out) || to === k) out[to] = v;
+  }
+  return out;
+}
+
+function invert(map: Readonly<Record<string, string>> | undefined): Record<string, string> | undefined {
+  if (!map) return undefined;
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(map)) out[v] = k;
+  return out;
+}
+
+/**
+ * Tables from a dialect's tool list. The first entry for a canonical name is the one written;
+ * every entry is read (Gemini has had two names for its grep tool).
+ */
+export function toolTable(tools: readonly ToolMapping[], mcp?: { toNative(n: string): string | undefined; toCanonical(n: string): string | undefined }): ToolTable {
+  const toNative = new Map<string, ToolMapping>();
+  const toCanonical = new Map<string, ToolMapping>();
+  for (const t of tools) {
+    if (!toNative.has(t.canonical)) toNative.set(t.canonical, t);
+    if (!toCanonical.has(t.native)) toCanonical.set(t.native, t);
+  }
+  const identity = !mcp && tools.every((t) => t.canonical === t.native && !t.fields);
+  return {
+    identity,
+    toNative: (name) => toNative.get(name)?.native ?? mcp?.toNative(name) ?? name,
+    toCanonical: (name) => toCanonical.get(name)?.canonical ?? mcp?.toCanonical(name) ?? name,
+    inputToNative: (tool, input) => renameFields(input, toNative.get(tool)?.fields),
+    inputToCanonical: (tool, input) => renameFields(input, invert(toCanonical.get(tool)?.fields)),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Matchers
+
+/** What a matcher means, independent of any agent's syntax. */
+export type MatcherShape =
+  | { kind: 'all' }
+  | { kind: 'names'; names: string[] }
+  /** anchored: the pattern must match the whole value (Copilot's `^(?:p)$`). */
+  | { kind: 'regex'; pattern: string; anchored: boolean };
+
+const STANDARD_EXACT = /^[A-Za-z0-9_\- ,|]+$/;
+const NARROW_EXACT = /^[A-Za-z0-9_|]+$/;
+const NAME = /^[A-Za-z0-9_-]+$/;
+const NAME_LIST = /^[A-Za-z0-9_-]+(?:\|[A-Za-z0-9_-]+)*$/;
+const ANCHORED_LIST = /^\^(?:\((?:\?:)?([A-Za-z0-9_|-]+)\)|([A-Za-z0-9_-]+))\$$/;
+
+function namesOf(list: string, sep: RegExp): string[] {
+  return [...new Set(list.split(sep).map((s) => s.trim()).filter((s) => s !== ''))];
+}
+
+/** `^Bash$`, `^(Bash|Edit)$`, `^(?:Bash|Edit)$` are exact name lists in any regex dialect. */
+function anchoredNames(pattern: string): string[] | undefined {
+  const m = ANCHORED_LIST.exec(pattern);
+  if (!m) return undefined;
+  const list = m[1] ?? m[2]!;
+  if (!NAME_LIST.test(list)) return undefined;
+  return namesOf(list, /\|/);
+}
+
+/** Read a matcher under a dialect's rules. */
+export function readMatcher(matcher: string | undefined, mode: MatcherMode): MatcherShape {
+  if (matcher === undefined) return { kind: 'all' };
+  const trimmed = matcher.trim();
+  switch (mode) {
+    case 'claude':
+    case 'claude-narrow': {
+      if (trimmed === '' || trimmed === '*') return { kind: 'all' };
+      const exact = mode === 'claude' ? STANDARD_EXACT : NARROW_EXACT;
+      if (exact.test(matcher)) {
+        const names = namesOf(matcher, mode === 'claude' ? /[|,]/ : /\|/);
+        return names.length ? { kind: 'names', names } : { kind: 'regex', pattern: matcher, anchored: false };
+      }
+      const anchored = anchoredNames(matcher);
+      return anchored ? { kind: 'names', names: anchored } : { kind: 'regex', pattern: matcher, anchored: false };
+    }
+    case 'exact':
+      return trimmed === '' || trimmed === '*' ? { kind: 'all' } : { kind: 'names', names: [trimmed] };
+    case 'regex-anchored': {
+      if (trimmed === '' || trimmed === '*') return { kind: 'all' };
+      if (NAME_LIST.test(matcher)) return { kind: 'names', names: namesOf(matcher, /\|/) };
+      return { kind: 'regex', pattern: matcher, anchored: true };
+    }
+    case 'regex':
+    case 'regex-or-exact':
+    default: {
+      const p = mode === 'regex-or-exact' ? trimmed : matcher;
+      if (p === '' || (mode === 'regex-or-exact' && p === '*')) return { kind: 'all' };
+      const anchored = anchoredNames(p);
+      if (anchored) return { kind: 'names', names: anchored };
+      // A bare name list is, strictly, an unanchored regex; agents use it to name tools, and so do we.
+      if (NAME_LIST.test(p)) return { kind: 'names', names: namesOf(p, /\|/) };
+      return { kind: 'regex', pattern: p, anchored: false };
+    }
+  }
+}
+
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export interface WrittenMatcher {
+  /** One matcher per entry to write; [undefined] = no matcher (all). */
+  matchers: Array<string | undefined>;
+  /** Why the shape could not be written exactly. */
+  loss?: string;
+  /** The matcher cannot be written at all: the hook cannot be expressed. */
+  impossible?: boolean;
+}
+
+/** Write a matcher shape in a dialect's syntax. `exact` splits a name list into one entry per name. */
+export function writeMatcher(shape: MatcherShape, mode: MatcherMode): WrittenMatcher {
+  if (shape.kind === 'all') return { matchers: [undefined] };
+  if (shape.kind === 'names') {
+    const names = shape.names;
+    const alternation = `^(?:${names.map(escapeRegex).join('|')})$`;
+    switch (mode) {
+      case 'claude':
+        return { matchers: [names.every((n) => /^[A-Za-z0-9_\- ]+$/.test(n) && n.trim() === n) ? names.join('|') : alternation] };
+      case 'claude-narrow':
+        return { matchers: [names.every((n) => /^[A-Za-z0-9_]+$/.test(n)) ? names.join('|') : alternation] };
+      case 'regex-anchored':
+        return { matchers: [names.every((n) => NAME.test(n)) ? names.join('|') : names.map(escapeRegex).join('|')] };
+      case 'exact':
+        return names.length === 1
+          ? { matchers: [names[0]] }
+          : { matchers: [...names], loss: `matcher ${JSON.stringify(names.join('|'))} written as ${names.length} entries (exact matchers name one value)` };
+      case 'regex':
+      case 'regex-or-exact':
+      default:
+        return { matchers: [names.length === 1 ? `^${escapeRegex(names[0]!)}$` : alternation] };
+    }
+  }
+  // A regular expression.
+  if (mode === 'exact') return { matchers: [], impossible: true, loss: `regular-expression matcher ${JSON.stringify(shape.pattern)} cannot be written: this event's matcher compares exactly` };
+  if (mode === 'regex-anchored') return { matchers: [shape.anchored ? shape.pattern : `.*(?:${shape.pattern}).*`] };
+  const pattern = shape.anchored ? `^(?:${shape.pattern})$` : shape.pattern;
+  if ((mode === 'claude' && STANDARD_EXACT.test(pattern)) || (mode === 'claude-narrow' && NARROW_EXACT.test(pattern))) {
+    // Would read as exact names here: keep it a regex.
+    return { matchers: [`(?:${pattern})`] };
+  }
+  return { matchers: [pattern] };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Case
+
+export function camelToSnake(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+export function snakeToCamel(key: string): string {
+  return key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+}
+
+/** Rename the keys of a flat object (values untouched). */
+export function mapKeys(obj: Record<string, unknown>, fn: (key: string) => string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(obj)) out[fn(k)] = v;
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Outputs
+
+export function out(stdout: string | Record<string, unknown> | undefined, exitCode = 0, stderr = ''): DispatchOutput {
+  const text = stdout === undefined ? '' : typeof stdout === 'string' ? stdout : `${JSON.stringify(stdout)}\n`;
+  return { stdout: text, stderr: stderr && !stderr.endsWith('\n') ? `${stderr}\n` : stderr, exitCode };
+}
+
+export function joinContext(d: Decision): string | undefined {
+  return d.additionalContext.length ? d.additionalContext.join('\n\n') : undefined;
+}
+
+export function joinMessages(d: Decision): string | undefined {
+  return d.systemMessages.length ? d.systemMessages.join('\n') : undefined;
+}
+
+/** Reason shown when a decision has none (several agents require a non-empty reason). */
+export function reasonOf(d: Decision, fallback = 'blocked by hook'): string {
+  const r = d.reason?.trim();
+  return r ? r : fallback;
+}
+
+/** A decision the agent cannot express (ask, rewrite) becomes a deny: fail closed, and say why. */
+export function failClosedReason(d: Decision, what: 'ask' | 'rewrite', agent: string): string {
+  if (what === 'ask') return `approval required (${agent} hooks cannot ask the user): ${reasonOf(d, 'a hook asked for confirmation')}`;
+  return `a hook rewrote this call, which ${agent} cannot apply; retry with this input instead: ${JSON.stringify(d.updatedInput)}`;
+}
+
+/**
+ * The decision in Claude Code's output convention (hookSpecificOutput, decision/reason, universal
+ * fields). `mapInput` renames a rewritten tool_input for agents that share the shape but not the
+ * tool vocabulary (Qwen). Returns undefined when there is nothing to say.
+ */
+export function claudeOutput(
+  d: Decision,
+  opts: { toolName?: string; mapInput?: (input: Record<string, unknown>) => unknown; honoured?: ReadonlySet<string> } = {},
+): Record<string, unknown> | undefined {
+  const o: Record<string, unknown> = {};
+  const hso: Record<string, unknown> = { hookEventName: d.event };
+  const context = joinContext(d);
+  const keep = (k: string) => !opts.honoured || opts.honoured.has(k);
+  switch (d.event) {
+    case 'PreToolUse':
+      if (d.decision && d.decision !== 'block') {
+        hso.permissionDecision = d.decision;
+        if (d.reason !== undefined) hso.permissionDecisionReason = d.reason;
+      } else if (d.decision === 'block') {
+        hso.permissionDecision = 'deny';
+        hso.permissionDecisionReason = reasonOf(d);
+      }
+      if (d.updatedInput) hso.updatedInput = opts.mapInput ? opts.mapInput(d.updatedInput) : d.updatedInput;
+      break;
+    case 'PermissionRequest':
+      if (d.decision === 'allow') {
+        const decision: Record<string, unknown> = { behavior: 'allow' };
+        if (d.updatedInput) decision.updatedInput = opts.mapInput ? opts.mapInput(d.updatedInput) : d.updatedInput;
+        if (Array.isArray(d.eventOutput.updatedPermissions) && d.eventOutput.updatedPermissions.length) decision.updatedPermissions = d.eventOutput.updatedPermissions;
+        hso.decision = decision;
+      } else if (d.decision === 'deny') {
+        const decision: Record<string, unknown> = { behavior: 'deny', message: reasonOf(d, 'denied by hook') };
+        if (d.eventOutput.interrupt === true) decision.interrupt = true;
+        hso.decision = decision;
+      }
+      break;
+    default:
+      if (d.blocked || d.decision === 'block') {
+        o.decision = 'block';
+        o.reason = reasonOf(d);
+      }
+      if (d.updatedOutput !== undefined) {
+        const mcp = typeof opts.toolName === 'string' && opts.toolName.startsWith('mcp__');
+        hso[mcp ? 'updatedMCPToolOutput' : 'updatedToolOutput'] = d.updatedOutput;
+      }
+      for (const [k, v] of Object.entries(d.eventOutput)) if (keep(k) && k !== 'env') hso[k] = v;
+  }
+  if (context !== undefined) hso.additionalContext = context;
+  if (!d.continue) {
+    o.continue = false;
+    if (d.stopReason !== undefined) o.stopReason = d.stopReason;
+  }
+  const message = joinMessages(d);
+  if (message !== undefined) o.systemMessage = message;
+  if (Object.keys(hso).length > 1) o.hookSpecificOutput = hso;
+  return Object.keys(o).length ? o : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hook-edge results
+
+/** A result re-expressed in the Claude convention (what the parse stage reads). */
+export function claudeResult(result: ExecutionResult, json: Record<string, unknown> | undefined, exitCode = 0, stderr?: string): ExecutionResult {
+  return {
+    ...result,
+    exitCode,
+    stdout: json ? JSON.stringify(json) : '',
+    stderr: stderr ?? result.stderr,
+  };
+}
+
+/** The whole trimmed stdout as one JSON object, or undefined. */
+export function jsonObjectOf(stdout: string): Record<string, unknown> | undefined {
+  const t = stdout.trim();
+  if (!t.startsWith('{') || !t.endsWith('}')) return undefined;
+  try {
+    const v: unknown = JSON.parse(t);
+    return isObject(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parse a JSON string field (Cursor's and Copilot's tool arguments); non-JSON stays as it was. */
+export function parseMaybeJson(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+}
+
+export function asInput(value: unknown): Record<string, unknown> {
+  const v = parseMaybeJson(value);
+  return isObject(v) ? v : v === undefined ? {} : { value: v };
+}
+
+/** Common canonical fields from whatever the agent sent. */
+export function commonFields(raw: Record<string, unknown>, event: EventName, extra: { sessionKeys?: string[]; cwd?: string } = {}): Record<string, unknown> {
+  const sessionKey = (extra.sessionKeys ?? ['session_id']).find((k) => typeof raw[k] === 'string');
+  const p: Record<string, unknown> = {
+    session_id: sessionKey ? raw[sessionKey] : 'unknown',
+    transcript_path: typeof raw.transcript_path === 'string' ? raw.transcript_path : '',
+    cwd: extra.cwd ?? (typeof raw.cwd === 'string' ? raw.cwd : process.cwd()),
+    hook_event_name: event,
+  };
+  if (typeof raw.permission_mode === 'string') p.permission_mode = raw.permission_mode;
+  return p;
+}

@@ -1,0 +1,125 @@
+/**
+ * The shape every dialect adapter has. A dialect owns one agent's edge: its config files, event
+ * and tool names, payload and output shapes, exit codes, default timeouts and matcher rules.
+ * The engine inside stays one; adapters translate to and from its Claude-shaped canonical form.
+ *
+ * This module and the adapter modules are kept free of zod, TOML and the engine, so that
+ * `agent-hooks dispatch` can answer "no hooks to run" without loading them; config parsing is
+ * imported lazily (src/dialects/config/).
+ */
+import type { EventName } from '../events/catalog.js';
+import type { Decision } from '../reduce/reduce.js';
+import type { Diagnostic, HookBridge, MatcherMode, NormalizedHook, SourceKind } from '../types.js';
+
+export const DIALECT_NAMES = ['claude', 'codex', 'gemini', 'qwen', 'kimi', 'cursor', 'copilot'] as const;
+export type DialectName = (typeof DIALECT_NAMES)[number];
+
+export function isDialectName(name: string): name is DialectName {
+  return (DIALECT_NAMES as readonly string[]).includes(name);
+}
+
+/** One native event and what it is in the engine. */
+export interface EventMapping {
+  native: string;
+  /** Canonical (catalog) event; undefined: no equivalent, hooks under it cannot be loaded. */
+  event?: EventName;
+  /** Tool the native event implies (Cursor's beforeShellExecution is PreToolUse of Bash). */
+  tool?: string;
+  /** Why there is no equivalent, or what differs. */
+  note?: string;
+}
+
+/** One tool: canonical (Claude) name, the agent's name, and tool_input fields that are named differently. */
+export interface ToolMapping {
+  canonical: string;
+  native: string;
+  /** canonical field → native field */
+  fields?: Readonly<Record<string, string>>;
+}
+
+export interface ParseContext {
+  file: string;
+  kind: SourceKind;
+}
+
+export interface ParseResult {
+  hooks: NormalizedHook[];
+  diagnostics: Diagnostic[];
+  /** False when the file was rejected (any error): it contributes no hooks. */
+  ok: boolean;
+}
+
+/** A construct of the source that the target dialect cannot express; never dropped silently. */
+export interface Loss {
+  /** Where the construct was (provenance path of the hook, or a file-level path). */
+  path: string;
+  /** Hook id when the loss concerns one hook. */
+  hookId?: string;
+  /** 'hook' = the whole hook was left out; 'field' = the hook is kept without this part. */
+  scope: 'hook' | 'field';
+  message: string;
+}
+
+export interface SerializeOptions {
+  /** Codex: `json` (hooks.json, default) or `toml` (`[hooks]` tables for config.toml). */
+  format?: 'json' | 'toml';
+}
+
+export interface SerializeResult {
+  text: string;
+  losses: Loss[];
+}
+
+/** A payload the agent sent, in canonical form. */
+export interface DispatchInput {
+  event: EventName;
+  nativeEvent: string;
+  /** Claude-shaped payload (tool names and tool_input fields canonical). */
+  payload: Record<string, unknown>;
+  /** The payload as the agent sent it. */
+  raw: Record<string, unknown>;
+}
+
+/** What `agent-hooks dispatch` prints and exits with. */
+export interface DispatchOutput {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+export interface Dialect {
+  name: DialectName;
+  /** Product name, for messages and docs. */
+  title: string;
+  /** Config file syntax. */
+  format: 'json' | 'toml';
+  /** Where the agent reads hook config (documentation, `check` directory walks). */
+  locations: { user: readonly string[]; project: readonly string[] };
+  /** Defaults of the agent, applied at load so the engine needs no dialect knowledge. */
+  defaults: {
+    /** Command timeout in seconds when the config sets none; undefined = not documented (engine default applies). */
+    timeoutSec?: number;
+    /** Unit of the config's timeout field. */
+    timeoutUnit: 's' | 'ms';
+  };
+  events: readonly EventMapping[];
+  tools: readonly ToolMapping[];
+  /** Matcher rules of the agent for a canonical event. */
+  matcherMode(event: EventName): MatcherMode;
+  /** How sure we are that a parsed document is this dialect's (0 = not at all, 1 = certain). */
+  detect(file: string, doc: unknown): number;
+  /** Native event names that have at least one hook entry in a parsed document (dispatch's fast path). */
+  configuredEvents(doc: unknown): string[];
+  /** Parsed document → hooks (validated, path-qualified diagnostics; never throws). */
+  parse(doc: unknown, ctx: ParseContext): Promise<ParseResult>;
+  /** Hooks → this dialect's config text, reporting every construct it cannot express. */
+  serialize(hooks: readonly NormalizedHook[], opts?: SerializeOptions): Promise<SerializeResult>;
+  /** The agent's payload → canonical event and payload; `skip` when the event has no equivalent. */
+  decodePayload(raw: Record<string, unknown>, nativeEvent?: string): DispatchInput | { skip: string; nativeEvent?: string };
+  /** The engine's decision → what the agent reads (stdout, stderr, exit code). */
+  encodeDecision(decision: Decision, input: DispatchInput): DispatchOutput;
+  /** What to answer when no hook ran (or the event has no equivalent). */
+  noop(nativeEvent?: string): DispatchOutput;
+  /** Translates payloads and results for hooks of this dialect run by the engine (absent for Claude). */
+  bridge?: HookBridge;
+}

@@ -1,0 +1,133 @@
+/**
+ * `agent-hooks dispatch --agent D`: the one hook command an agent runs. Reads D's payload on
+ * stdin, maps it to the canonical event, runs the engine with its own config (any dialect, trust,
+ * backends), and answers in D's output and exit-code convention.
+ *
+ * Kept lean on purpose: when no config file has a hook for the event, the answer comes from this
+ * module and the dialect adapters alone (no zod, no engine, no TOML unless a TOML file is read).
+ * Only when a hook may run is src/dispatch/run.ts imported.
+ */
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { detectDialect, getDialect, readDocument, DIALECT_NAMES } from '../dialects/index.js';
+import { isObject } from '../dialects/shared.js';
+import type { Dialect, DispatchInput, DispatchOutput } from '../dialects/types.js';
+import type { EventName } from '../events/catalog.js';
+
+export interface DispatchFlags {
+  agent: string;
+  /** Native event name, for agents whose payload does not carry it (Copilot CLI's camelCase format). */
+  event?: string;
+  settings?: string[];
+  plugin?: string[];
+  cwd?: string;
+  discover?: boolean;
+  managedSettings?: string;
+  /** Force the dialect of --settings files. */
+  dialect?: string;
+  audit?: string;
+}
+
+/** Set in the environment of every hook dispatch runs: a dispatch inside a dispatch does nothing. */
+export const DISPATCH_ENV = 'AGENT_HOOKS_DISPATCH';
+
+function note(o: DispatchOutput, message: string): DispatchOutput {
+  return { ...o, stderr: `${o.stderr}agent-hooks dispatch: ${message}\n` };
+}
+
+/** Where Claude Code (and so `run` with no --settings) looks; mirrors config/load.ts (a test keeps them equal). */
+export function discoveryFiles(cwd: string, home = homedir(), platform: NodeJS.Platform = process.platform): string[] {
+  const managed =
+    platform === 'darwin'
+      ? '/Library/Application Support/ClaudeCode/managed-settings.json'
+      : platform === 'win32'
+        ? 'C:\\Program Files\\ClaudeCode\\managed-settings.json'
+        : '/etc/claude-code/managed-settings.json';
+  return [managed, join(home, '.claude', 'settings.json'), join(cwd, '.claude', 'settings.json'), join(cwd, '.claude', 'settings.local.json')];
+}
+
+/**
+ * Could any configured hook fire for `event`? Reads each config file once, without validating it.
+ * Conservative: a file that cannot be read or parsed answers "maybe" (the full load reports it).
+ */
+export async function mayHaveHooks(event: EventName, flags: DispatchFlags): Promise<boolean> {
+  const cwd = resolve(flags.cwd ?? process.cwd());
+  const explicit = flags.settings ?? [];
+  const discover = flags.discover ?? explicit.length === 0;
+  const candidates: Array<{ file: string; text?: string; forced?: string }> = [];
+  if (discover) for (const f of discoveryFiles(cwd)) candidates.push({ file: f });
+  else if (flags.managedSettings) candidates.push({ file: resolve(flags.managedSettings) });
+  if (discover && flags.managedSettings) candidates[0] = { file: resolve(flags.managedSettings) };
+  explicit.forEach((s, i) => candidates.push(s.trimStart().startsWith('{') ? { file: `<--settings #${i + 1}>`, text: s, forced: flags.dialect } : { file: resolve(s), forced: flags.dialect }));
+  for (const p of flags.plugin ?? []) candidates.push({ file: join(resolve(p), 'hooks', 'hooks.json'), forced: 'claude' });
+
+  for (const c of candidates) {
+    let text = c.text;
+    if (text === undefined) {
+      try {
+        text = readFileSync(c.file, 'utf8');
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'ENOTDIR') continue;
+        return true;
+      }
+    }
+    const read = await readDocument(c.file, text);
+    if (!read.ok) return true;
+    const dialect = c.forced ? getDialect(c.forced) : detectDialect(c.file, read.doc).dialect;
+    if (!dialect) return true;
+    for (const native of dialect.configuredEvents(read.doc)) {
+      const canonical = dialect.events.filter((e) => e.native === native).map((e) => e.event);
+      if (canonical.includes(event) || (dialect.name === 'claude' && native === event)) return true;
+      // Skill/agent frontmatter turns Stop into SubagentStop; plugins never do — but be generous.
+      if (event === 'SubagentStop' && native === 'Stop') return true;
+    }
+  }
+  return false;
+}
+
+/** Read stdin as one JSON object (empty stdin is an empty payload). */
+export function readPayload(text: string): Record<string, unknown> | { error: string } {
+  if (text.trim() === '') return {};
+  try {
+    const v: unknown = JSON.parse(text);
+    return isObject(v) ? v : { error: 'the payload on stdin is not a JSON object' };
+  } catch (err) {
+    return { error: `the payload on stdin is not valid JSON: ${(err as Error).message}` };
+  }
+}
+
+/** The whole dispatch, from stdin text to what to print; never throws. */
+export async function dispatch(flags: DispatchFlags, stdinText: string): Promise<DispatchOutput> {
+  const dialect: Dialect | undefined = getDialect(flags.agent);
+  if (!dialect) return { stdout: '', stderr: `agent-hooks dispatch: unknown agent ${JSON.stringify(flags.agent)} (one of ${DIALECT_NAMES.join(', ')})\n`, exitCode: 1 };
+  try {
+    if (process.env[DISPATCH_ENV]) return note(dialect.noop(flags.event), 'called from a hook that dispatch itself runs; doing nothing (recursion guard)');
+    const raw = readPayload(stdinText);
+    if ('error' in raw && typeof raw.error === 'string') return { stdout: '', stderr: `agent-hooks dispatch: ${raw.error}\n`, exitCode: 1 };
+    const decoded = dialect.decodePayload(raw as Record<string, unknown>, flags.event);
+    if ('skip' in decoded) return note(dialect.noop(decoded.nativeEvent ?? flags.event), decoded.skip);
+    const input: DispatchInput = decoded;
+    if (!(await mayHaveHooks(input.event, flags))) return dialect.noop(input.nativeEvent);
+    const { runDispatch } = await import('./run.js');
+    return await runDispatch(dialect, input, flags);
+  } catch (err) {
+    // Exit 1 is a non-blocking error for every supported agent: the agent goes on and shows the message.
+    return { stdout: '', stderr: `agent-hooks dispatch: internal error: ${(err as Error)?.stack ?? String(err)}\n`, exitCode: 1 };
+  }
+}
+
+/** Read stdin, dispatch, print, set the exit code. */
+export async function dispatchMain(flags: DispatchFlags): Promise<number> {
+  let text = '';
+  try {
+    text = readFileSync(0, 'utf8');
+  } catch {
+    text = '';
+  }
+  const o = await dispatch(flags, text);
+  if (o.stdout) process.stdout.write(o.stdout);
+  if (o.stderr) process.stderr.write(o.stderr);
+  return o.exitCode;
+}

@@ -1,0 +1,65 @@
+/**
+ * The part of dispatch that runs hooks: load the engine's config (any dialect, trust gate),
+ * complete the canonical payload, run the engine, encode the decision for the agent.
+ * Imported only when a hook may fire (see dispatch.ts).
+ */
+import { resolve } from 'node:path';
+import type { z } from 'zod';
+import { formatDiagnostic, loadFromFlags } from '../cli/load.js';
+import { createHookEngine, InvalidHookInputError } from '../engine/engine.js';
+import { inputSchema, type EventName } from '../events/catalog.js';
+import type { Dialect, DispatchInput, DispatchOutput } from '../dialects/types.js';
+import { DISPATCH_ENV, type DispatchFlags } from './dispatch.js';
+
+const FILLERS: unknown[] = ['', false, 0, [], {}];
+
+/**
+ * Agents send fewer fields than Claude's schemas require (Cursor has no transcript, Copilot no
+ * stop_hook_active): fill each missing required field with the first neutral value its schema
+ * accepts, so hooks see a complete canonical payload instead of the engine refusing the event.
+ */
+export function completePayload(event: EventName, payload: Record<string, unknown>): Record<string, unknown> {
+  const schema = inputSchema(event) as z.ZodObject;
+  const out = { ...payload };
+  for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    if (out[key] !== undefined || key === 'hook_event_name' || key === 'hook_execution_id' || key === 'timestamp') continue;
+    if (field.safeParse(undefined).success) continue;
+    const filler = FILLERS.find((f) => field.safeParse(f).success);
+    if (filler !== undefined) out[key] = structuredClone(filler);
+  }
+  return out;
+}
+
+export async function runDispatch(dialect: Dialect, input: DispatchInput, flags: DispatchFlags): Promise<DispatchOutput> {
+  const cwd = resolve(flags.cwd ?? (typeof input.payload.cwd === 'string' && input.payload.cwd ? input.payload.cwd : process.cwd()));
+  const config = await loadFromFlags({ ...flags, cwd } as Parameters<typeof loadFromFlags>[0]);
+  let stderr = config.diagnostics.map((d) => `agent-hooks dispatch: ${formatDiagnostic(d)}\n`).join('');
+  const engine = createHookEngine({
+    hooks: config.hooks,
+    projectDir: cwd,
+    cwd,
+    // The recursion guard: a hook that itself calls `agent-hooks dispatch` gets a no-op answer.
+    sessionEnv: { [DISPATCH_ENV]: '1' },
+    failureBehavior: config.options.failureBehavior,
+    timeoutBehavior: config.options.timeoutBehavior,
+    maxConcurrentHooks: config.options.maxConcurrentHooks,
+    stopHookMaxConsecutiveBlocks: config.options.stopHookMaxConsecutiveBlocks,
+    stdinLimitBytes: config.options.stdinLimitBytes,
+    outputLimitBytes: config.options.outputLimitBytes,
+    ...(flags.audit ? { audit: resolve(flags.audit) } : {}),
+  });
+  try {
+    const payload = completePayload(input.event, input.payload);
+    const mode = typeof payload.permission_mode === 'string' ? payload.permission_mode : undefined;
+    const decision = await engine.run(input.event, payload, { ...(mode ? { permissionMode: mode } : {}) });
+    for (const w of decision.warnings) stderr += `agent-hooks dispatch: warning: ${w}\n`;
+    const o = dialect.encodeDecision(decision, { ...input, payload });
+    // On exit 2 stderr is the reason the agent shows the model: nothing else may be mixed in.
+    return o.exitCode === 2 ? o : { ...o, stderr: o.stderr + stderr };
+  } catch (err) {
+    if (err instanceof InvalidHookInputError) return { stdout: '', stderr: `${stderr}agent-hooks dispatch: ${err.message}\n`, exitCode: 1 };
+    throw err;
+  } finally {
+    await engine.close();
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * Golden dispatch tests: a payload in each agent's shape, dispatched through the real CLI
+ * (`node dist/cli/main.js dispatch --agent D`) to a real hook script, must give the byte-exact
+ * stdout and the exit code that agent expects (fixtures: test/fixtures/dialects/<agent>/dispatch.json).
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DIALECT_NAMES } from '../../src/dialects/types.js';
+import { tempDir, type TempDir } from '../helpers/tmp.js';
+
+const ROOT = resolve(__dirname, '../..');
+const CLI = join(ROOT, 'dist/cli/main.js');
+const FIXTURES = join(ROOT, 'test/fixtures/dialects');
+const DECIDE = join(FIXTURES, 'hooks/decide.mjs');
+const CASES = ['allow', 'deny', 'ask', 'rewrite', 'context', 'stop'] as const;
+
+interface Case {
+  case: (typeof CASES)[number];
+  args?: string[];
+  payload: Record<string, unknown>;
+  stdout: string;
+  stderr?: string;
+  exitCode: number;
+}
+
+export function runCli(args: string[], stdin: string, opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ stdout: string; stderr: string; code: number | null }> {
+  return new Promise((res, rej) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, env: opts.env ?? { PATH: process.env.PATH, HOME: process.env.HOME } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('error', rej);
+    child.on('close', (code) => res({ stdout, stderr, code }));
+    child.stdin.end(stdin);
+  });
+}
+
+let dir: TempDir;
+const engineConfig = (c: string) => dir.path(`engine-${c}.json`);
+
+beforeAll(() => {
+  dir = tempDir('agent-hooks-dispatch-');
+  // One engine config per case: every event the cases use runs decide.mjs with that case.
+  const hook = (c: string) => [{ hooks: [{ type: 'command', command: `node ${JSON.stringify(DECIDE)} ${c}` }] }];
+  for (const c of CASES) {
+    dir.json(`engine-${c}.json`, {
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: hook(c)[0]!.hooks }],
+        UserPromptSubmit: hook(c),
+        SessionStart: hook(c),
+        SubagentStart: hook(c),
+        Stop: hook(c),
+      },
+    });
+  }
+});
+afterAll(() => dir.cleanup());
+
+function fill(value: unknown, cwd: string): unknown {
+  return JSON.parse(JSON.stringify(value).split('$CWD').join(cwd));
+}
+
+for (const agent of DIALECT_NAMES) {
+  const fixture = JSON.parse(readFileSync(join(FIXTURES, agent, 'dispatch.json'), 'utf8')) as { cases: Case[] };
+  describe(`dispatch --agent ${agent}`, () => {
+    test('covers allow, deny, ask, rewrite, context and stop', () => {
+      expect(fixture.cases.map((c) => c.case).sort()).toEqual([...CASES].sort());
+    });
+    for (const c of fixture.cases) {
+      test.concurrent(c.case, async () => {
+        const payload = fill(c.payload, dir.root);
+        const r = await runCli(['dispatch', '--agent', agent, '--settings', engineConfig(c.case), ...(c.args ?? [])], JSON.stringify(payload));
+        expect({ stdout: r.stdout, code: r.code }).toEqual({ stdout: c.stdout, code: c.exitCode });
+        if (c.stderr !== undefined) expect(r.stderr).toBe(c.stderr);
+      });
+    }
+  });
+}
+
+describe('dispatch without hooks to run', () => {
+  test.concurrent.each(DIALECT_NAMES)('%s answers with its no-op', async (agent) => {
+    const empty = dir.json(`empty-${agent}.json`, { hooks: {} });
+    const fixture = JSON.parse(readFileSync(join(FIXTURES, agent, 'dispatch.json'), 'utf8')) as { cases: Case[] };
+    const c = fixture.cases.find((x) => x.case === 'deny')!;
+    const r = await runCli(['dispatch', '--agent', agent, '--settings', empty, ...(c.args ?? [])], JSON.stringify(fill(c.payload, dir.root)));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(agent === 'cursor' ? '{}\n' : '');
+  });
+
+  test('an event with no equivalent is answered with a no-op and a note', async () => {
+    const r = await runCli(['dispatch', '--agent', 'gemini', '--settings', engineConfig('deny')], JSON.stringify({ hook_event_name: 'BeforeModel', session_id: 's', cwd: dir.root, llm_request: {} }));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/BeforeModel.*no equivalent/);
+  });
+
+  test('a dispatch run by a hook of a dispatch does nothing (recursion guard)', async () => {
+    const r = await runCli(['dispatch', '--agent', 'claude', '--settings', engineConfig('deny')], JSON.stringify(fill(JSON.parse(readFileSync(join(FIXTURES, 'claude/dispatch.json'), 'utf8')).cases[1].payload, dir.root)), {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, AGENT_HOOKS_DISPATCH: '1' },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/recursion guard/);
+  });
+
+  test('invalid JSON on stdin is a non-blocking error (exit 1)', async () => {
+    const r = await runCli(['dispatch', '--agent', 'kimi', '--settings', engineConfig('deny')], '{not json');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/not valid JSON/);
+  });
+
+  test('an unknown agent is a usage error', async () => {
+    const r = await runCli(['dispatch', '--agent', 'vim'], '{}');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/unknown agent "vim"/);
+  });
+});
