@@ -173,7 +173,9 @@ export function targetMatcher(shape: MatcherShape, target: Dialect, event: Event
     s = { kind: 'names', names: [...new Set(s.names.map((n) => table.toNative(n)))] };
   } else if (s.kind === 'regex' && TOOL_EVENTS.has(event)) {
     const fromTools = (source ? getDialect(source)?.tools : undefined) ?? [];
-    if (JSON.stringify(fromTools) !== JSON.stringify(target.tools)) note = `regular-expression matcher ${JSON.stringify(s.pattern)} copied as is; ${target.title} names tools differently, check it still matches`;
+    // MCP tools are mcp__server__tool everywhere except Cursor (MCP:tool) and Copilot (undocumented).
+    const mcpOnly = /^\^?mcp__/.test(s.pattern) && ![source, target.name].some((n) => n === 'cursor' || n === 'copilot');
+    if (!mcpOnly && JSON.stringify(fromTools) !== JSON.stringify(target.tools)) note = `regular-expression matcher ${JSON.stringify(s.pattern)} copied as is; ${target.title} names tools differently, check it still matches`;
   }
   const written = writeMatcher(s, mode);
   return note ? { ...written, note } : written;
