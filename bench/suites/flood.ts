@@ -1,0 +1,87 @@
+/**
+ * Output flood: a hook writes 500 MiB to stdout. Each measurement runs in a fresh Node
+ * process (flood-child.ts) so earlier suites leave no garbage in the figure; the engine
+ * and a bare spawn that reads and drops the same stream alternate.
+ */
+import { execFile } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { summarize } from '../stats.js';
+import type { BenchOptions, Row } from '../harness.js';
+import { scratch } from '../fixtures.js';
+
+const run = promisify(execFile);
+const CHILD = join(dirname(fileURLToPath(import.meta.url)), 'flood-child.js');
+const FLOOD_BYTES = 500 * 1024 * 1024;
+
+interface ChildResult {
+  mode: string;
+  ms: number;
+  throughputMiBs: number;
+  rssBeforeMiB: number;
+  rssGrowthMiB: number;
+  heapGrowthMiB: number;
+  arrayBuffersGrowthMiB: number;
+  highWaterMark: boolean;
+  outcome: string;
+  truncated: boolean;
+}
+
+async function measure(mode: 'engine' | 'bare', cwd: string): Promise<ChildResult> {
+  const { stdout } = await run(process.execPath, ['--expose-gc', CHILD, mode, String(FLOOD_BYTES), cwd], { maxBuffer: 1024 * 1024, timeout: 300_000 });
+  return JSON.parse(stdout.trim().split('\n').pop() ?? '') as ChildResult;
+}
+
+export async function floodSuite(opts: BenchOptions): Promise<Row[]> {
+  const dir = scratch('flood');
+  try {
+    const engine: ChildResult[] = [];
+    const bare: ChildResult[] = [];
+    const reps = opts.quick ? 1 : 3;
+    for (let i = 0; i < reps; i++) {
+      if (i % 2 === 0) {
+        engine.push(await measure('engine', dir.root));
+        bare.push(await measure('bare', dir.root));
+      } else {
+        bare.push(await measure('bare', dir.root));
+        engine.push(await measure('engine', dir.root));
+      }
+    }
+    const growth = summarize(engine.map((r) => r.rssGrowthMiB));
+    const bareGrowth = summarize(bare.map((r) => r.rssGrowthMiB));
+    const capped = engine.every((r) => r.truncated && r.outcome === 'success');
+    const row: Row = {
+      suite: 'flood',
+      name: '500 MiB to stdout: engine RSS growth',
+      unit: 'MiB',
+      value: growth.median,
+      summary: growth,
+      baseline: { name: 'bare spawn, data dropped', value: bareGrowth.median, summary: bareGrowth },
+      ratio: bareGrowth.median > 0 ? growth.median / bareGrowth.median : undefined,
+      ratioNote: 'of bare',
+      bar: { text: '≤ 20 MB growth (max), capped', pass: growth.max <= 20 && capped },
+      notes: [
+        `max growth ${growth.max.toFixed(1)} MiB over ${reps} run(s); stdout capped: ${capped ? 'yes' : 'NO'}; heap growth ${summarize(engine.map((r) => r.heapGrowthMiB)).median.toFixed(1)} MiB; ` +
+          `baseline RSS ${summarize(engine.map((r) => r.rssBeforeMiB)).median.toFixed(0)} MiB; ` +
+          `throughput ${summarize(engine.map((r) => r.throughputMiBs)).median.toFixed(0)} MiB/s (bare ${summarize(bare.map((r) => r.throughputMiBs)).median.toFixed(0)} MiB/s)`,
+      ],
+      extra: { engine, bare },
+    };
+    const time = summarize(engine.map((r) => r.ms));
+    const bareTime = summarize(bare.map((r) => r.ms));
+    const timeRow: Row = {
+      suite: 'flood',
+      name: '500 MiB to stdout: time to drain',
+      unit: 'ms',
+      value: time.median,
+      summary: time,
+      baseline: { name: 'bare spawn, data dropped', value: bareTime.median, summary: bareTime },
+      ratio: time.median / bareTime.median,
+      ratioNote: 'of bare',
+    };
+    return [row, timeRow];
+  } finally {
+    dir.cleanup();
+  }
+}
