@@ -1,7 +1,8 @@
 /**
  * Plan stage: which hooks run for one firing. Built once per registry change into a
  * per-event index so the hot path is a map lookup: exact-name matchers live in a Map,
- * only regex and match-all entries are scanned.
+ * only regex and match-all entries are scanned, and the outcome of that scan is remembered
+ * per matcher value (tool names repeat; a regex need not run again for the same one).
  */
 import { catalog, matcherValue, type EventName } from '../events/catalog.js';
 import type { EventSpec } from '../events/spec.js';
@@ -21,7 +22,12 @@ interface EventIndex {
   all: PlannedHook[]; // match-all + regex + invalid, in seq order
   exact: Map<string, PlannedHook[]>;
   count: number;
+  /** Entries of `all` whose matcher passes, by matcher value (bounded; see scanned). */
+  scanned: Map<string | undefined, readonly PlannedHook[]>;
 }
+
+/** Distinct matcher values remembered per event; more only restart the memo. */
+const MAX_SCANNED_VALUES = 256;
 
 export interface PlanIndex {
   byEvent: Map<EventName, EventIndex>;
@@ -36,7 +42,7 @@ export function buildPlanIndex(hooks: readonly NormalizedHook[]): PlanIndex {
     const spec = catalog[hook.event] as EventSpec;
     let index = byEvent.get(hook.event);
     if (!index) {
-      index = { all: [], exact: new Map(), count: 0 };
+      index = { all: [], exact: new Map(), count: 0, scanned: new Map() };
       byEvent.set(hook.event, index);
     }
     // Events without matcher support ignore the matcher (it is silently ignored per the reference).
@@ -83,24 +89,42 @@ export function planHooks(
   if (!entry) return NO_HOOKS;
   const value = matcherValue(event, input);
   const exact = value !== undefined ? entry.exact.get(value) : undefined;
-  if (!exact && entry.all.length === 0) return NO_HOOKS;
+  const scanned = entry.all.length === 0 ? NO_HOOKS : scan(entry, value);
+  if (!exact && scanned.length === 0) return NO_HOOKS;
 
   let out: PlannedHook[] | undefined;
-  const consider = (planned: PlannedHook) => {
-    const toValue = planned.hook.bridge?.matchValue;
-    if (!planned.matcher.test(toValue && value !== undefined ? toValue(planned.hook, value) : value)) return;
+  const admit = (planned: PlannedHook) => {
     if (planned.rule === null) return;
     if (planned.rule && !ruleMatches(planned.rule, input, ctx)) return;
     const only = planned.hook.projectDir;
     if (only !== undefined && only !== ctx.projectDir && only !== ctx.cwd) return;
     (out ??= []).push(planned);
   };
-  for (const planned of entry.all) consider(planned);
-  if (exact) for (const planned of exact) consider(planned);
+  for (const planned of scanned) admit(planned);
+  if (exact) for (const planned of exact) if (matcherPasses(planned, value)) admit(planned);
   if (!out) return NO_HOOKS;
-  if (exact && entry.all.length > 0) out.sort((a, b) => a.seq - b.seq);
+  if (exact && scanned.length > 0) out.sort((a, b) => a.seq - b.seq);
   // A hook listed under several exact names of one matcher appears once.
   return exact && out.length > 1 ? dedupeBySeq(out) : out;
+}
+
+function matcherPasses(planned: PlannedHook, value: string | undefined): boolean {
+  const toValue = planned.hook.bridge?.matchValue;
+  return planned.matcher.test(toValue && value !== undefined ? toValue(planned.hook, value) : value);
+}
+
+/** The `all` entries whose matcher passes for `value`; matchers are pure, so the answer is kept. */
+function scan(entry: EventIndex, value: string | undefined): readonly PlannedHook[] {
+  const known = entry.scanned.get(value);
+  if (known) return known;
+  const passed = entry.all.filter((planned) => matcherPasses(planned, value));
+  const result = passed.length > 0 ? passed : NO_HOOKS;
+  // Only short values are kept (tool names, agent types, sources); anything else is recomputed.
+  if (value === undefined || value.length <= 256) {
+    if (entry.scanned.size >= MAX_SCANNED_VALUES) entry.scanned.clear();
+    entry.scanned.set(value, result);
+  }
+  return result;
 }
 
 function dedupeBySeq(list: PlannedHook[]): PlannedHook[] {
