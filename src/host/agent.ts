@@ -1,0 +1,216 @@
+/**
+ * The agent loop and the Task tool's subagent loop.
+ *
+ * A turn: UserPromptSubmit (a block erases the prompt; context is injected) → TurnStarted →
+ * steps: model call → MessageDisplay for its text → tool batch through the pipeline
+ * (PostToolBatch may stop the loop) … until the model answers without tool calls → Stop (a
+ * block continues the loop with the reason as a user message; the engine caps consecutive
+ * blocks; an outer guard bounds the hooks) → done. A model failure fires StopFailure instead
+ * of Stop; an abort fires Interrupt. A prompt submitted while a turn runs is queued
+ * (UserPromptQueued) and runs after it.
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { CompactionService } from './compaction.js';
+import { CompactionBlockedError } from './compaction.js';
+import { ModelError, type Message, type Model } from './model.js';
+import type { PermissionEngine } from './permissions.js';
+import type { Actor, RuntimeSlots } from './runtime-slots.js';
+import type { ToolPipeline } from './tool-pipeline.js';
+import { ToolError, type HostTool } from './types.js';
+
+export type TurnStatus = 'completed' | 'blocked' | 'interrupted' | 'failed' | 'stopped' | 'max_steps';
+
+export interface TurnResult {
+  status: TurnStatus;
+  /** The last assistant text. */
+  finalText: string;
+  /** Why it blocked, stopped, failed or was interrupted. */
+  reason?: string;
+  /** Model calls made. */
+  steps: number;
+  /** StopFailure's error type, when failed. */
+  error?: string;
+}
+
+export interface LoopOptions {
+  model: Model;
+  pipeline: ToolPipeline;
+  slots: RuntimeSlots;
+  permissions: PermissionEngine;
+  cwd: string;
+  /** The tools offered to the model. */
+  tools: () => HostTool[];
+  /** Model calls per turn before it ends with max_steps (default 50). */
+  maxSteps?: number;
+  /** Consecutive Stop continuations through additionalContext alone (blocks are capped by the engine); default 8. */
+  maxStopContinuations?: number;
+  compaction?: CompactionService;
+  /** Compact automatically before a model call when the conversation exceeds this many characters. */
+  autoCompactChars?: number;
+  /** Shows assistant text (after MessageDisplay hooks). */
+  display?: (text: string, actor: Actor) => void;
+  onMessage?: (message: Message, actor: Actor) => void;
+  onWarning?: (message: string) => void;
+}
+
+interface RunLoopArgs {
+  messages: Message[];
+  signal: AbortSignal;
+  actor: Actor;
+  turnId: string;
+  stopSlot: 'beforeStop' | 'beforeSubagentStop';
+  agentTranscriptPath?: string;
+}
+
+const size = (messages: readonly Message[]) => messages.reduce((n, m) => n + m.content.length, 0);
+const contextMessage = (texts: readonly string[], source: string): Message => ({
+  role: 'user',
+  content: texts.map((t) => `<hook-context source="${source}">${t}</hook-context>`).join('\n'),
+});
+
+/** Run model steps until the agent stops (shared by the main agent and subagents). */
+export async function runLoop(opts: LoopOptions, args: RunLoopArgs): Promise<TurnResult> {
+  const { messages, signal, actor } = args;
+  const maxSteps = opts.maxSteps ?? 50;
+  const maxCont = opts.maxStopContinuations ?? 8;
+  const mode = () => opts.permissions.mode;
+  const push = (m: Message) => {
+    messages.push(m);
+    opts.onMessage?.(m, actor);
+  };
+  let stopHookActive = false;
+  let continuations = 0;
+  let finalText = '';
+  let steps = 0;
+  const interrupted = (): TurnResult => ({ status: 'interrupted', finalText, steps, reason: reasonOf(signal) });
+
+  while (steps < maxSteps) {
+    if (signal.aborted) return interrupted();
+    if (opts.compaction && opts.autoCompactChars !== undefined && size(messages) > opts.autoCompactChars) {
+      try {
+        await opts.compaction.compact(messages, { trigger: 'auto' });
+      } catch (e) {
+        // Proactive auto-compaction that a hook blocks is skipped: the conversation goes on uncompacted.
+        if (!(e instanceof CompactionBlockedError)) throw e;
+        opts.onWarning?.(`auto-compaction skipped: ${e.reason}`);
+      }
+    }
+    steps++;
+    let reply;
+    try {
+      reply = await opts.model.complete({ messages, tools: opts.tools(), signal, ...(actor.agentId ? { agent: { id: actor.agentId, type: actor.agentType ?? '' } } : {}) });
+    } catch (e) {
+      if (signal.aborted) return interrupted();
+      const err = e instanceof ModelError ? e : new ModelError('unknown', (e as Error)?.message ?? String(e));
+      await opts.slots.stopFailure.fire({ mode: mode(), cwd: opts.cwd, error: err.kind, errorDetails: err.details ?? err.message, lastAssistantMessage: `API Error: ${err.message}`, ...actor });
+      return { status: 'failed', finalText, steps, reason: err.message, error: err.kind };
+    }
+    push({ role: 'assistant', content: reply.text, ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}) });
+    if (reply.text) {
+      finalText = reply.text;
+      const shown = await opts.slots.messageDisplay.fire({ turnId: args.turnId, messageId: randomUUID(), text: reply.text, display: reply.text, mode: mode(), cwd: opts.cwd, ...actor });
+      opts.display?.(shown.event.display, actor);
+    }
+
+    if (reply.toolCalls.length > 0) {
+      const batch = await opts.pipeline.runBatch(reply.toolCalls, { signal, actor });
+      for (const o of batch.outcomes) push({ role: 'tool', toolCallId: o.toolUseId, content: o.content });
+      if (batch.additionalContext.length) push(contextMessage(batch.additionalContext, 'PostToolBatch'));
+      if (signal.aborted) return interrupted();
+      if (batch.stop) {
+        push({ role: 'user', content: `<hook-stop>${batch.stop}</hook-stop>` });
+        return { status: 'stopped', finalText, steps, reason: batch.stop };
+      }
+      continue;
+    }
+
+    // The model is done: Stop (or SubagentStop) hooks decide whether it may stop.
+    const stop = await opts.slots[args.stopSlot].fire({
+      mode: mode(),
+      cwd: opts.cwd,
+      stopHookActive,
+      lastAssistantMessage: reply.text,
+      additionalContext: [],
+      ...(args.agentTranscriptPath !== undefined ? { agentTranscriptPath: args.agentTranscriptPath } : {}),
+      ...actor,
+    });
+    if (stop.event.stop) return { status: 'stopped', finalText, steps, reason: stop.event.stop };
+    if (stop.vetoed) {
+      // Continue with the reason as the next user message (for a subagent: its next instruction).
+      push({ role: 'user', content: stop.vetoed.reason });
+      stopHookActive = true;
+      continue;
+    }
+    if (stop.event.additionalContext.length > 0 && continuations < maxCont) {
+      continuations++;
+      push(contextMessage(stop.event.additionalContext, args.stopSlot === 'beforeStop' ? 'Stop' : 'SubagentStop'));
+      stopHookActive = true;
+      continue;
+    }
+    return { status: 'completed', finalText, steps };
+  }
+  return { status: 'max_steps', finalText, steps, reason: `stopped after ${maxSteps} model calls` };
+}
+
+function reasonOf(signal: AbortSignal): string {
+  const r = signal.reason as unknown;
+  if (typeof r === 'string') return r;
+  if (r instanceof Error && r.name !== 'AbortError') return r.message;
+  return 'interrupted';
+}
+
+export interface SubagentDefinition {
+  description?: string;
+  /** First message of the subagent's conversation. */
+  systemPrompt?: string;
+  /** An agent file with frontmatter hooks (its Stop hooks become SubagentStop), registered while it runs. */
+  file?: string;
+}
+
+export interface TaskToolOptions {
+  loop: () => LoopOptions;
+  subagents: Record<string, SubagentDefinition>;
+  /** Registers an agent file's frontmatter hooks while fn runs (SessionHandle.withAgent). */
+  withAgent?: <T>(file: string, fn: () => Promise<T>) => Promise<T>;
+  transcriptDir?: string;
+}
+
+const taskInput = z.strictObject({ description: z.string(), prompt: z.string().min(1), subagent_type: z.string().min(1) });
+
+/**
+ * The Task tool: runs a subagent loop with its own messages. SubagentStart may add context; when
+ * a SubagentStop hook blocks the stop, the subagent runs once more with the reason and its
+ * existing messages (each further block, once more again, up to the engine's block cap).
+ */
+export function taskTool(options: TaskToolOptions): HostTool<z.infer<typeof taskInput>> {
+  return {
+    name: 'Task',
+    description: `Run a subagent on a task. Types: ${Object.keys(options.subagents).join(', ')}`,
+    inputSchema: taskInput,
+    async run(args, ctx) {
+      const def = options.subagents[args.subagent_type];
+      if (!def) throw new ToolError(`unknown subagent_type ${JSON.stringify(args.subagent_type)} (known: ${Object.keys(options.subagents).join(', ')})`);
+      const loop = options.loop();
+      const agentId = `agent-${randomUUID().slice(0, 8)}`;
+      const actor = { agentId, agentType: args.subagent_type };
+      const go = async () => {
+        const start = await loop.slots.subagentStart.fire({ agentId, agentType: args.subagent_type, mode: loop.permissions.mode, cwd: loop.cwd, additionalContext: [] });
+        const messages: Message[] = [];
+        if (def.systemPrompt) messages.push({ role: 'system', content: def.systemPrompt });
+        if (start.event.additionalContext.length) messages.push(contextMessage(start.event.additionalContext, 'SubagentStart'));
+        messages.push({ role: 'user', content: args.prompt });
+        const transcript = options.transcriptDir ? `${options.transcriptDir}/subagents/${agentId}.jsonl` : '';
+        const result = await runLoop(
+          { ...loop, tools: () => loop.tools().filter((t) => t.name !== 'Task') },
+          { messages, signal: ctx.signal, actor, turnId: randomUUID(), stopSlot: 'beforeSubagentStop', agentTranscriptPath: transcript },
+        );
+        return { result, messages };
+      };
+      const { result, messages } = def.file && options.withAgent ? await options.withAgent(def.file, go) : await go();
+      const output = { agentId, agentType: args.subagent_type, status: result.status, content: result.finalText, messages: messages.length };
+      if (result.status === 'failed' || result.status === 'interrupted') throw new ToolError(`subagent ${agentId} ${result.status}: ${result.reason ?? ''}`.trim(), output);
+      return { output, content: result.finalText || `(subagent ${agentId} returned no text)` };
+    },
+  };
+}

@@ -1,0 +1,397 @@
+/**
+ * A host session: the wiring of everything in src/host, in the order that matters.
+ *
+ *   1. SessionStart (through createHookManager's startSession): `continue:false` refuses the
+ *      session before anything starts; CLAUDE_ENV_FILE exports join the session env, which is
+ *      then frozen.
+ *   2. Slots, the permission engine, the hooks listeners; CLAUDE.md → InstructionsLoaded.
+ *   3. MCP servers (the McpProvider) start with the frozen env; their tools join the registry.
+ *   4. Tool pipeline, agent loop, compaction, heartbeat (SessionHeartbeat), signal handlers.
+ *   5. end(): interrupt the running turn, SessionEnd under its own budget, close MCP, dispose.
+ */
+import { randomUUID } from 'node:crypto';
+import { appendFileSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import type { LoadConfigOptions } from '../config/load.js';
+import type { EventName } from '../events/catalog.js';
+import type { Decision } from '../reduce/reduce.js';
+import { createHookManager, type HookManager, type HookManagerOptions, type SessionEngineOptions, type SessionHandle } from '../session/manager.js';
+import { runLoop, taskTool, type LoopOptions, type SubagentDefinition, type TurnResult } from './agent.js';
+import { CompactionBlockedError, createCompactionService, type CompactionResult, type Summarizer } from './compaction.js';
+import { attachHooks, DEFAULT_SESSION_END_BUDGET_MS } from './hook-listeners.js';
+import type { Message, Model } from './model.js';
+import { createPermissionEngine, type HostPermissionMode, type PermissionEngine, type PermissionRules } from './permissions.js';
+import { createRuntimeSlots, type Actor, type RuntimeSlots } from './runtime-slots.js';
+import { createToolPipeline, type ToolOutcome, type ToolPipeline } from './tool-pipeline.js';
+import { builtinTools, toolRegistry } from './tools/index.js';
+import type { AutoClassifier, ElicitationRequest, ElicitationResponse, HostTool, McpAttachment, McpProvider, Prompter, ToolRegistry } from './types.js';
+
+export type TraceEntry =
+  | { kind: 'hooks'; event: EventName; decision: Decision }
+  | { kind: 'tool'; outcome: ToolOutcome; actor: Actor }
+  | { kind: 'message'; message: Message; actor: Actor }
+  | { kind: 'display'; text: string; actor: Actor }
+  | { kind: 'warning'; text: string }
+  | { kind: 'session'; text: string };
+
+export interface HostSessionOptions {
+  /** The workspace: project directory of the hooks config, and the tools' confinement root. */
+  workspace: string;
+  sessionId?: string;
+  model: Model;
+  /** Config loading for the workspace (default: user, project, local and managed settings). */
+  config?: Omit<LoadConfigOptions, 'cwd' | 'projectDir' | 'gate'>;
+  /** Hook trust (see createHookManager). */
+  trust?: HookManagerOptions['trust'];
+  /** Engine options (audit log, timeouts, concurrency, backends…). */
+  engineOptions?: SessionEngineOptions;
+  /** A manager the host owns (then `config`/`trust` are its business, and end() only disposes this session). */
+  manager?: HookManager;
+  permissions?: PermissionRules;
+  mode?: HostPermissionMode;
+  /** Explicit session environment (SessionStart exports are added, then it is frozen). */
+  env?: Record<string, string>;
+  /** Extra tools next to the built-in eight (and Task). */
+  tools?: HostTool[];
+  prompter?: Prompter;
+  autoClassifier?: AutoClassifier;
+  mcp?: McpProvider;
+  /** Subagent types of the Task tool (default: general-purpose). */
+  subagents?: Record<string, SubagentDefinition>;
+  /** SessionHeartbeat interval in ms (default 60 000; 0 turns it off). */
+  heartbeatMs?: number;
+  /** Outer guard on Stop / SubagentStop hooks (default 30 000 ms). */
+  stopGuardMs?: number;
+  /** SessionEnd's overall budget at shutdown (default 2 000 ms). */
+  sessionEndBudgetMs?: number;
+  /** End the session on SIGINT/SIGTERM (SessionEnd runs), then exit with 128+signal. */
+  handleSignals?: boolean;
+  maxSteps?: number;
+  autoCompactChars?: number;
+  summarize?: Summarizer;
+  toolConcurrency?: 'parallel' | 'serial';
+  /** Load <workspace>/CLAUDE.md into context (InstructionsLoaded fires); default true. */
+  loadInstructions?: boolean;
+  /** Write JSONL transcripts here (hooks get transcript_path); default none. */
+  transcriptDir?: string;
+  onTrace?: (entry: TraceEntry) => void;
+}
+
+export interface HostSession {
+  readonly id: string;
+  readonly workspace: string;
+  /** The frozen session environment. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly messages: Message[];
+  readonly slots: RuntimeSlots;
+  readonly permissions: PermissionEngine;
+  readonly tools: ToolRegistry;
+  readonly pipeline: ToolPipeline;
+  readonly hooks: SessionHandle;
+  /** SessionStart's decision (context, env, records). */
+  readonly start: Decision;
+  /** Submit a prompt; while a turn runs it is queued (UserPromptQueued) and runs after it. */
+  submit(prompt: string, opts?: { signal?: AbortSignal }): Promise<TurnResult>;
+  /** Abort the running turn (Interrupt fires). */
+  interrupt(reason?: string): void;
+  /** Manual compaction; throws CompactionBlockedError when a PreCompact hook blocks. */
+  compact(instructions?: string): Promise<CompactionResult>;
+  /** The user's elicitation UI, as given to the MCP provider (headless: decline). */
+  elicitUI(request: ElicitationRequest, signal?: AbortSignal): Promise<ElicitationResponse>;
+  /** SessionEnd (own budget), close MCP servers, dispose the hooks session. Idempotent. */
+  end(reason?: string): Promise<void>;
+  readonly ended: boolean;
+}
+
+export type StartHostSessionResult = { ok: true; session: HostSession } | { ok: false; reason: string; decision: Decision };
+
+export async function startHostSession(options: HostSessionOptions): Promise<StartHostSessionResult> {
+  const workspace = realpathSync.native(path.resolve(options.workspace));
+  const sessionId = options.sessionId ?? randomUUID();
+  const trace = options.onTrace ?? (() => {});
+  const warn = (text: string) => trace({ kind: 'warning', text });
+  const transcriptPath = options.transcriptDir ? path.join(options.transcriptDir, `${sessionId}.jsonl`) : undefined;
+  if (options.transcriptDir) mkdirSync(path.join(options.transcriptDir, 'subagents'), { recursive: true });
+
+  // 1. SessionStart first: nothing has started yet, so a refusal leaves nothing behind.
+  const owned = !options.manager;
+  const manager =
+    options.manager ??
+    createHookManager({
+      loadOptions: (projectDir) => ({ ...options.config, cwd: projectDir, projectDir }),
+      ...(options.trust ? { trust: options.trust } : {}),
+      ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
+      onWarning: (m) => warn(m),
+    });
+  const started = await manager.startSession({
+    sessionId,
+    projectDir: workspace,
+    ...(options.env ? { env: options.env } : {}),
+    model: options.model.name,
+    source: 'startup',
+    input: transcriptPath ? { transcript_path: transcriptPath } : {},
+    ctx: { permissionMode: options.mode ?? 'default' },
+  });
+  trace({ kind: 'hooks', event: 'SessionStart', decision: started.decision });
+  if (!started.ok) {
+    if (owned) await manager.close();
+    return { ok: false, reason: started.reason, decision: started.decision };
+  }
+  const hooks = started.session;
+
+  // 2. Slots, permissions and the hooks engine as a listener of every slot.
+  const slots = createRuntimeSlots();
+  const permissions = createPermissionEngine({ rules: options.permissions, mode: options.mode, workspace, ...(options.config?.homeDir ? { homeDir: options.config.homeDir } : {}) });
+  const withTranscript = transcriptPath ? { run: (e: EventName, input: Record<string, unknown>, ctx?: Parameters<SessionHandle['run']>[2]) => hooks.run(e, { transcript_path: transcriptPath, ...input }, ctx) } : hooks;
+  attachHooks(slots, withTranscript, { stopGuardMs: options.stopGuardMs, onDecision: (event, decision) => trace({ kind: 'hooks', event, decision }), onWarning: warn });
+
+  const messages: Message[] = [];
+  const onMessage = (m: Message, actor: Actor) => {
+    trace({ kind: 'message', message: m, actor });
+    if (transcriptPath && !actor.agentId) appendFileSync(transcriptPath, `${JSON.stringify(m)}\n`);
+    if (options.transcriptDir && actor.agentId) appendFileSync(path.join(options.transcriptDir, 'subagents', `${actor.agentId}.jsonl`), `${JSON.stringify(m)}\n`);
+  };
+  const addContext = (texts: readonly string[], source: string) => {
+    if (texts.length === 0) return;
+    const m: Message = { role: 'user', content: texts.map((t) => `<hook-context source="${source}">${t}</hook-context>`).join('\n') };
+    messages.push(m);
+    onMessage(m, {});
+  };
+  addContext(started.decision.additionalContext, 'SessionStart');
+
+  if (options.loadInstructions !== false) {
+    const file = path.join(workspace, 'CLAUDE.md');
+    let text: string | undefined;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      text = undefined;
+    }
+    if (text !== undefined) {
+      messages.push({ role: 'system', content: `Project instructions (${file}):\n${text}` });
+      await slots.instructionsLoaded.fire({ filePath: file, memoryType: 'Project', loadReason: 'session_start', mode: permissions.mode, cwd: workspace });
+    }
+  }
+
+  const prompter = options.prompter ?? {};
+  const elicitUI = async (request: ElicitationRequest, signal: AbortSignal = new AbortController().signal): Promise<ElicitationResponse> =>
+    prompter.elicit ? prompter.elicit(request, signal) : { action: 'decline' };
+
+  // 3. MCP servers start only now, with the frozen env.
+  let mcp: McpAttachment | undefined;
+  const registry = toolRegistry([...builtinTools(), ...(options.tools ?? [])]);
+  if (options.mcp) {
+    try {
+      mcp = await options.mcp({
+        sessionId,
+        cwd: workspace,
+        env: hooks.env,
+        hooks: withTranscript,
+        permissionMode: () => permissions.mode,
+        elicitUI,
+        notify: async (n) => {
+          await slots.notification.fire({ mode: permissions.mode, cwd: workspace, message: n.message, ...(n.title !== undefined ? { title: n.title } : {}), notificationType: n.notification_type });
+        },
+        onWarning: warn,
+      });
+      for (const t of mcp.tools) {
+        if (registry.has(t.name)) warn(`MCP tool ${t.name} clashes with a tool of the same name; skipped`);
+        else registry.set(t.name, t);
+      }
+    } catch (e) {
+      await manager.dispose(sessionId);
+      if (owned) await manager.close();
+      throw e;
+    }
+  }
+
+  // 4. Pipeline, loop, Task tool, compaction.
+  const pipeline = createToolPipeline({
+    tools: registry,
+    permissions,
+    slots,
+    workspace,
+    cwd: workspace,
+    sessionId,
+    env: () => hooks.env,
+    prompter,
+    ...(options.autoClassifier ? { autoClassifier: options.autoClassifier } : {}),
+    ...(options.toolConcurrency ? { concurrency: options.toolConcurrency } : {}),
+    onWarning: warn,
+  });
+  const compaction = createCompactionService({ slots, cwd: workspace, mode: () => permissions.mode, ...(options.summarize ? { summarize: options.summarize } : {}) });
+  const loop: LoopOptions = {
+    model: options.model,
+    pipeline: tracedPipeline(pipeline, trace),
+    slots,
+    permissions,
+    cwd: workspace,
+    tools: () => [...registry.values()],
+    compaction,
+    ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
+    ...(options.autoCompactChars !== undefined ? { autoCompactChars: options.autoCompactChars } : {}),
+    display: (text, actor) => trace({ kind: 'display', text, actor }),
+    onMessage,
+    onWarning: warn,
+  };
+  if (!registry.has('Task')) {
+    registry.set(
+      'Task',
+      taskTool({
+        loop: () => loop,
+        subagents: options.subagents ?? { 'general-purpose': {} },
+        withAgent: (file, fn) => hooks.withAgent(file, () => fn()),
+        ...(options.transcriptDir ? { transcriptDir: options.transcriptDir } : {}),
+      }) as unknown as HostTool,
+    );
+  }
+
+  // 5. Turns, queueing, heartbeat, shutdown.
+  let running: { controller: AbortController; done: Promise<unknown> } | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  let ended = false;
+  let ending: Promise<void> | undefined;
+
+  async function runTurn(prompt: string, outer?: AbortSignal): Promise<TurnResult> {
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(outer?.reason);
+    outer?.addEventListener('abort', onAbort, { once: true });
+    const signal = controller.signal;
+    const turn = (async (): Promise<TurnResult> => {
+      const submitted = await slots.promptSubmit.fire({ prompt, mode: permissions.mode, cwd: workspace, additionalContext: [] });
+      if (submitted.vetoed) {
+        // The prompt is erased: it never reaches the conversation.
+        const status = submitted.event.stop ? 'stopped' : 'blocked';
+        return { status, finalText: '', steps: 0, reason: submitted.vetoed.reason };
+      }
+      const userMessage: Message = { role: 'user', content: prompt };
+      messages.push(userMessage);
+      onMessage(userMessage, {});
+      addContext(submitted.event.additionalContext, 'UserPromptSubmit');
+      const turnId = randomUUID();
+      await slots.turnStart.fire({ turnId, mode: permissions.mode, cwd: workspace });
+      const result = await runLoop(loop, { messages, signal, actor: {}, turnId, stopSlot: 'beforeStop' });
+      if (result.status === 'interrupted') await slots.interrupt.fire({ mode: permissions.mode, cwd: workspace, reason: result.reason ?? 'interrupted' });
+      return result;
+    })();
+    running = { controller, done: turn };
+    try {
+      return await turn;
+    } finally {
+      outer?.removeEventListener('abort', onAbort);
+      if (running?.done === turn) running = undefined;
+    }
+  }
+
+  const startedAt = Date.now();
+  const heartbeatMs = options.heartbeatMs ?? 60_000;
+  let beating = false;
+  const heartbeat =
+    heartbeatMs > 0
+      ? setInterval(() => {
+          if (beating || ended) return; // never two ticks at once
+          beating = true;
+          void slots.sessionHeartbeat
+            .fire({ uptimeMs: Date.now() - startedAt, intervalMs: heartbeatMs, mode: permissions.mode, cwd: workspace })
+            .catch((e) => warn(`SessionHeartbeat: ${(e as Error).message}`))
+            .finally(() => (beating = false));
+        }, heartbeatMs)
+      : undefined;
+  heartbeat?.unref();
+
+  const budgetMs = options.sessionEndBudgetMs ?? DEFAULT_SESSION_END_BUDGET_MS;
+  async function end(reason = 'other'): Promise<void> {
+    ending ??= (async () => {
+      if (heartbeat) clearInterval(heartbeat);
+      removeSignalHandlers();
+      if (running) {
+        running.controller.abort('session ending');
+        await running.done.catch(() => {});
+      }
+      // Graceful shutdown: SessionEnd hooks get their own short budget, then are aborted.
+      const controller = new AbortController();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        slots.sessionEnd.fire({ reason, mode: permissions.mode, cwd: workspace, signal: controller.signal }),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(() => {
+            controller.abort(new Error(`SessionEnd budget of ${budgetMs} ms spent`));
+            warn(`SessionEnd hooks did not finish within ${budgetMs} ms`);
+            resolve();
+          }, budgetMs);
+        }),
+      ]).finally(() => clearTimeout(timer));
+      ended = true;
+      await mcp?.close().catch((e) => warn(`MCP close: ${(e as Error).message}`));
+      await manager.dispose(sessionId);
+      if (owned) await manager.close();
+      trace({ kind: 'session', text: `session ${sessionId} ended (${reason})` });
+    })();
+    return ending;
+  }
+
+  const signalHandlers: Array<[NodeJS.Signals, () => void]> = [];
+  function removeSignalHandlers() {
+    for (const [sig, h] of signalHandlers.splice(0)) process.removeListener(sig, h);
+  }
+  if (options.handleSignals) {
+    for (const [sig, code] of [
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+    ] as const) {
+      const h = () => {
+        trace({ kind: 'session', text: `${sig} received: ending the session` });
+        void end('other').finally(() => process.exit(code));
+      };
+      signalHandlers.push([sig, h]);
+      process.once(sig, h);
+    }
+  }
+
+  const session: HostSession = {
+    id: sessionId,
+    workspace,
+    get env() {
+      return hooks.env;
+    },
+    messages,
+    slots,
+    permissions,
+    tools: registry,
+    pipeline,
+    hooks,
+    start: started.decision,
+    submit(prompt, opts = {}) {
+      if (ended || ending) return Promise.reject(new Error(`session ${sessionId} has ended`));
+      if (running) void slots.promptQueued.fire({ prompt, mode: permissions.mode, cwd: workspace });
+      const next = queue.then(() => runTurn(prompt, opts.signal));
+      queue = next.catch(() => {});
+      return next;
+    },
+    interrupt(reason = 'interrupted by the user') {
+      running?.controller.abort(reason);
+    },
+    async compact(instructions = '') {
+      return compaction.compact(messages, { trigger: 'manual', instructions });
+    },
+    elicitUI,
+    end,
+    get ended() {
+      return ended;
+    },
+  };
+  return { ok: true, session };
+}
+
+function tracedPipeline(p: ToolPipeline, trace: (e: TraceEntry) => void): ToolPipeline {
+  return {
+    run: p.run,
+    async runBatch(calls, opts) {
+      const r = await p.runBatch(calls, opts);
+      for (const o of r.outcomes) trace({ kind: 'tool', outcome: o, actor: opts?.actor ?? {} });
+      return r;
+    },
+  };
+}
+
+export { CompactionBlockedError };

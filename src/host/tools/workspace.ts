@@ -1,0 +1,50 @@
+/**
+ * Workspace confinement: every path a tool touches must resolve — symlinks followed as far as
+ * the path exists — to a place inside the workspace root. Used by the tools themselves and by
+ * the pipeline's isolation check (again after a hook rewrote the input).
+ */
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { extractToolPaths } from '../../matching/index.js';
+import { ToolError } from '../types.js';
+
+/** Real path of the longest existing prefix of `p`, joined with the rest. */
+function realish(p: string): string {
+  let head = path.resolve(p);
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return path.join(realpathSync.native(head), ...rest);
+    } catch {
+      const parent = path.dirname(head);
+      if (parent === head) return path.join(head, ...rest);
+      rest.unshift(path.basename(head));
+      head = parent;
+    }
+  }
+}
+
+export function isInside(root: string, p: string): boolean {
+  const rel = path.relative(realish(root), realish(p));
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/** The absolute path, or a ToolError when it lies outside the workspace. */
+export function confine(p: string, workspace: string, cwd: string = workspace): string {
+  const abs = path.resolve(cwd, p);
+  if (!isInside(workspace, abs)) throw new ToolError(`${p} is outside the workspace ${workspace}`);
+  return abs;
+}
+
+/**
+ * Isolation check of a tool call: the paths named by its input (file tools, searches, every
+ * path of a patch) and its working directory must lie inside the workspace. Returns the first
+ * problem, or undefined.
+ */
+export function isolationProblem(toolName: string, input: Record<string, unknown>, workspace: string, cwd: string): string | undefined {
+  if (!isInside(workspace, cwd)) return `working directory ${cwd} is outside the workspace ${workspace}`;
+  for (const p of extractToolPaths(toolName, input)) {
+    if (!isInside(workspace, path.resolve(cwd, p))) return `${toolName} path ${p} is outside the workspace ${workspace}`;
+  }
+  return undefined;
+}

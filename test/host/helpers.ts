@@ -1,0 +1,66 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { startHostSession, type HostSession, type HostSessionOptions } from '../../src/host/index.js';
+import { tempDir } from '../helpers/tmp.js';
+
+export const HOOK = fileURLToPath(new URL('./fixtures/hook.mjs', import.meta.url));
+
+/** A command hook (exec form) running the logging fixture with an action. */
+export function hook(log: string, action = '', extra: Record<string, unknown> = {}) {
+  return { type: 'command', command: process.execPath, args: [HOOK, log, action], ...extra };
+}
+
+/**
+ * A sandbox: a workspace with .claude/settings.json, a fake home (so the machine's own settings
+ * are never read), a hook log, and a session starter that ends every session it started.
+ */
+export function hostSandbox() {
+  const dir = tempDir('agent-hooks-host-');
+  const home = dir.path('home');
+  const ws = dir.path('ws');
+  mkdirSync(home, { recursive: true });
+  mkdirSync(ws, { recursive: true });
+  const log = dir.path('hooks.log');
+  const sessions: HostSession[] = [];
+  return {
+    dir,
+    ws,
+    home,
+    log,
+    /** Writes the workspace's .claude/settings.json. */
+    settings(hooks: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+      dir.json('ws/.claude/settings.json', { hooks, ...extra });
+    },
+    /** Every logged hook input, in order. */
+    entries(): Array<Record<string, unknown>> {
+      if (!existsSync(log)) return [];
+      return readFileSync(log, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    },
+    events(): string[] {
+      return this.entries().map((e) => String(e.hook_event_name));
+    },
+    async start(opts: Omit<HostSessionOptions, 'workspace'>) {
+      const r = await startHostSession({
+        workspace: ws,
+        heartbeatMs: 0,
+        config: { homeDir: home, managedSettingsPath: dir.path('no-managed.json') },
+        ...opts,
+      });
+      if (r.ok) sessions.push(r.session);
+      return r;
+    },
+    async session(opts: Omit<HostSessionOptions, 'workspace'>): Promise<HostSession> {
+      const r = await this.start(opts);
+      if (!r.ok) throw new Error(`session refused: ${r.reason}`);
+      return r.session;
+    },
+    async cleanup() {
+      for (const s of sessions) await s.end();
+      dir.cleanup();
+    },
+  };
+}
+export type HostSandbox = ReturnType<typeof hostSandbox>;
