@@ -142,8 +142,9 @@ function decodeResult(event: string, result: ExecutionResult): ExecutionResult {
 export const kimiBridge: HookBridge = {
   encodePayload(hook, p) {
     const o: Record<string, unknown> = { ...p };
-    if (p.tool_use_id !== undefined) {
-      o.tool_call_id = p.tool_use_id;
+    if (p.tool_use_id !== undefined || typeof p.tool_name === 'string') {
+      // Kimi always sends the call id on tool events; agents that have none get an empty one.
+      o.tool_call_id = p.tool_use_id ?? '';
       delete o.tool_use_id;
     }
     if (p.tool_response !== undefined) {

@@ -3,15 +3,14 @@
  * (`node dist/cli/main.js dispatch --agent D`) to a real hook script, must give the byte-exact
  * stdout and the exit code that agent expects (fixtures: test/fixtures/dialects/<agent>/dispatch.json).
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DIALECT_NAMES } from '../../src/dialects/types.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
+import { runCli } from './cli.js';
 
 const ROOT = resolve(__dirname, '../..');
-const CLI = join(ROOT, 'dist/cli/main.js');
 const FIXTURES = join(ROOT, 'test/fixtures/dialects');
 const DECIDE = join(FIXTURES, 'hooks/decide.mjs');
 const CASES = ['allow', 'deny', 'ask', 'rewrite', 'context', 'stop'] as const;
@@ -23,19 +22,6 @@ interface Case {
   stdout: string;
   stderr?: string;
   exitCode: number;
-}
-
-export function runCli(args: string[], stdin: string, opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ stdout: string; stderr: string; code: number | null }> {
-  return new Promise((res, rej) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, env: opts.env ?? { PATH: process.env.PATH, HOME: process.env.HOME } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('error', rej);
-    child.on('close', (code) => res({ stdout, stderr, code }));
-    child.stdin.end(stdin);
-  });
 }
 
 let dir: TempDir;
@@ -73,7 +59,7 @@ for (const agent of DIALECT_NAMES) {
       test.concurrent(c.case, async () => {
         const payload = fill(c.payload, dir.root);
         const r = await runCli(['dispatch', '--agent', agent, '--settings', engineConfig(c.case), ...(c.args ?? [])], JSON.stringify(payload));
-        expect({ stdout: r.stdout, code: r.code }).toEqual({ stdout: c.stdout, code: c.exitCode });
+        expect({ stdout: r.stdout, code: r.code }, r.stderr).toEqual({ stdout: c.stdout, code: c.exitCode });
         if (c.stderr !== undefined) expect(r.stderr).toBe(c.stderr);
       });
     }
