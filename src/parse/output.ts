@@ -14,6 +14,7 @@ import { catalog, outputSchema, type EventName } from '../events/catalog.js';
 import type { EventSpec } from '../events/spec.js';
 import type { ExecutionResult } from '../types.js';
 import { capOutputString } from './text-cap.js';
+import { lintOutput } from '../lint/output.js';
 
 export type Verdict = 'allow' | 'deny' | 'ask' | 'defer' | 'block';
 
@@ -42,6 +43,8 @@ export interface ParsedHook {
   log?: string;
   /** Why the hook is an error (validation message, exit status, spawn error). */
   message?: string;
+  /** Output fields the event ignores (src/lint/output.ts), as `path: message`. */
+  lint?: string[];
 }
 
 /** Fields of hookSpecificOutput the reducer handles itself; the rest land in `specific`. */
@@ -98,9 +101,6 @@ export function parseExecution(
   result: ExecutionResult,
   opts: ParseOptions = {},
 ): ParsedHook {
-  const spec = catalog[event] as EventSpec;
-  const parsed: ParsedHook = { outcome: 'success', specific: {} };
-
   if (result.status === 'timeout') {
     return { outcome: 'timeout', specific: {}, message: result.error ?? 'hook timed out' };
   }
@@ -117,6 +117,24 @@ export function parseExecution(
   } else {
     json = parseJsonObject(stdoutText);
   }
+  const parsed = parseCompleted(event, result, json, stdoutText, opts);
+  if (json) {
+    // Fields the event ignores: a warning each, never a change of behaviour.
+    const lint = lintOutput(event, json);
+    if (lint.length > 0) parsed.lint = lint;
+  }
+  return parsed;
+}
+
+function parseCompleted(
+  event: EventName,
+  result: ExecutionResult,
+  json: Record<string, unknown> | undefined,
+  stdoutText: string,
+  opts: ParseOptions,
+): ParsedHook {
+  const spec = catalog[event] as EventSpec;
+  const parsed: ParsedHook = { outcome: 'success', specific: {} };
 
   let validationError: string | undefined;
   if (json) {

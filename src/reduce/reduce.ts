@@ -135,6 +135,7 @@ export function reduce(
     const { parsed } = entry;
     const eff = effectiveVerdict(event, entry, ctx.permissionMode);
     if (eff.warning) decision.warnings.push(eff.warning);
+    if (parsed.lint) for (const w of parsed.lint) decision.warnings.push(`hook ${entry.hookId}: ignored output field ${w}`);
     if (eff.verdict) {
       const next = strongerVerdict(verdict, eff.verdict);
       // First hook to reach the winning rank supplies the reason (config order).
