@@ -270,7 +270,9 @@ export function createMcpProxy(options: McpProxyOptions): McpProxy {
     const base = { tool_name: call.toolName, tool_input: call.input, tool_use_id: call.toolUseId, duration_ms };
     const signal = new AbortController().signal;
     if (isObject(msg.error)) {
-      const d = await fire('PostToolUseFailure', { ...base, error: String(msg.error.message ?? 'error'), is_interrupt: false }, signal);
+      // The SDK's servers prefix "MCP error -32603: "; the code means nothing to a hook author.
+      const error = String(msg.error.message ?? 'error').replace(/^MCP error -?\d+: /, '');
+      const d = await fire('PostToolUseFailure', { ...base, error, is_interrupt: false }, signal);
       const lost = [...call.context, ...('error' in d ? [] : d.additionalContext)];
       if (lost.length) log(`${call.toolName}: the server answered with a protocol error; additionalContext cannot be attached: ${lost.join(' | ')}`);
       void toClient(msg);

@@ -1,0 +1,148 @@
+/**
+ * `agent-hooks mcp-proxy [--settings FILE]... -- <server command...>`: a stdio MCP server that
+ * fronts a real one and runs hooks on its tool calls and elicitations, for any MCP client
+ * (docs/mcp-proxy.md). The relay itself is src/host/mcp/proxy.ts.
+ *
+ * stdout belongs to the MCP protocol: everything we say goes to stderr. Exit code: the server's
+ * when it ended the session, 0 when the client did, 1 when the proxy could not start.
+ */
+import { randomUUID } from 'node:crypto';
+import { basename, extname, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { formatDiagnostic, loadFromFlags, type LoadFlags } from '../load.js';
+
+interface ProxyFlags extends LoadFlags {
+  name?: string;
+  permissionMode?: string;
+  sessionId?: string;
+  audit?: string;
+  advertiseElicitation?: boolean;
+  quiet?: boolean;
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** `node`, `/usr/bin/python3`, `server.exe` → node, python3, server. */
+export function defaultServerName(command: string): string {
+  const base = basename(command);
+  const ext = extname(base);
+  return ext && ext !== base ? base.slice(0, -ext.length) : base;
+}
+
+export function registerMcpProxyCommand(program: Command): void {
+  program
+    .command('mcp-proxy')
+    .description('run an MCP server behind hooks: PreToolUse/PostToolUse/PostToolUseFailure on tools/call, Elicitation/ElicitationResult on elicitations')
+    .argument('<server...>', 'the real server command and its arguments, after --')
+    .option('--settings <file>', 'settings file with a "hooks" object, any dialect (repeatable; default: discover like `run`)', collect)
+    .option('--plugin <dir>', 'plugin directory with hooks/hooks.json (repeatable)', collect)
+    .option('--cwd <dir>', "hooks' project directory and payload cwd (default: current directory)")
+    .option('--discover', 'also read user, project, local and managed settings (default when no --settings is given)')
+    .option('--managed-settings <file>', 'managed policy settings file')
+    .option('--name <name>', 'server name: tools are mcp__<name>__<tool>, Elicitation matches it (default: basename of the server command)')
+    .option('--permission-mode <mode>', 'permission_mode of the payloads (plan skips PreToolUse/PostToolUse)', 'default')
+    .option('--session-id <id>', 'session_id of the payloads (default: one per proxy run)')
+    .option('--audit <file>', 'append one JSON line per hook execution to this file')
+    .option('--advertise-elicitation', 'announce form elicitation to the server even when the client lacks it (default: when Elicitation hooks exist)')
+    .option('--no-advertise-elicitation', 'never announce elicitation support the client does not have')
+    .option('-q, --quiet', 'do not log hook decisions to stderr')
+    .action(async (server: string[], flags: ProxyFlags) => {
+      process.exitCode = await mcpProxyMain(server, flags);
+    });
+}
+
+export async function mcpProxyMain(serverCommand: string[], flags: ProxyFlags): Promise<number> {
+  const say = (line: string) => process.stderr.write(`agent-hooks mcp-proxy: ${line}\n`);
+  const [command, ...args] = serverCommand;
+  if (!command) {
+    say('no server command given (usage: agent-hooks mcp-proxy [options] -- <command> [args...])');
+    return 1;
+  }
+  const config = await loadFromFlags(flags);
+  for (const d of config.diagnostics) say(formatDiagnostic(d));
+  if (config.diagnostics.some((d) => d.level === 'error')) return 1;
+
+  const cwd = resolve(flags.cwd ?? process.cwd());
+  const name = flags.name ?? defaultServerName(command);
+  const sessionId = flags.sessionId ?? `mcp-proxy-${randomUUID()}`;
+  const [{ createHookEngine }, { createMcpProxy }, { ProcessGroupStdioTransport }, { StdioServerTransport }] = await Promise.all([
+    import('../../engine/engine.js'),
+    import('../../host/mcp/proxy.js'),
+    import('../../mcp/stdio-transport.js'),
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+  ]);
+  const engine = createHookEngine({
+    hooks: config.hooks,
+    projectDir: cwd,
+    cwd,
+    sessionId,
+    failureBehavior: config.options.failureBehavior,
+    timeoutBehavior: config.options.timeoutBehavior,
+    maxConcurrentHooks: config.options.maxConcurrentHooks,
+    stdinLimitBytes: config.options.stdinLimitBytes,
+    outputLimitBytes: config.options.outputLimitBytes,
+    audit: flags.audit ? resolve(flags.audit) : undefined,
+    http: { allowedHttpHookUrls: config.allowedHttpHookUrls, httpHookAllowedEnvVars: config.httpHookAllowedEnvVars },
+    onWarning: flags.quiet ? undefined : (m) => say(`warning: ${m}`),
+  });
+
+  // The server is the client's own: it gets our whole environment and working directory, as it
+  // would without the proxy. Only hooks get the minimal environment.
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  const serverTransport = new ProcessGroupStdioTransport({
+    command,
+    args,
+    cwd: process.cwd(),
+    env,
+    shutdownGraceMs: 1000,
+    killGraceMs: 1000,
+    maxMessageBytes: 64 * 1024 * 1024,
+    stderrTailBytes: 4096,
+    onStderr: (chunk) => process.stderr.write(chunk),
+  });
+  const clientTransport = new StdioServerTransport(process.stdin, process.stdout);
+  const proxy = createMcpProxy({
+    name,
+    hooks: engine,
+    client: clientTransport,
+    server: serverTransport,
+    hookInput: () => ({ session_id: sessionId, transcript_path: '', cwd, permission_mode: flags.permissionMode ?? 'default' }),
+    runContext: () => ({ permissionMode: flags.permissionMode ?? 'default', sessionId, cwd }),
+    advertiseElicitation: flags.advertiseElicitation ?? engine.list('Elicitation').length > 0,
+    onLog: flags.quiet ? undefined : say,
+  });
+
+  try {
+    await proxy.start();
+  } catch (err) {
+    say(`could not start the server (${command}): ${(err as Error).message}`);
+    await proxy.close();
+    await engine.close();
+    return 1;
+  }
+  // The SDK's stdio server transport does not notice the client going away; we do.
+  const stop = () => void proxy.close();
+  process.stdin.once('end', stop);
+  process.stdin.once('close', stop);
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  process.once('SIGHUP', stop);
+
+  const { by } = await proxy.done;
+  process.stdin.off('end', stop);
+  process.stdin.off('close', stop);
+  process.off('SIGINT', stop);
+  process.off('SIGTERM', stop);
+  process.off('SIGHUP', stop);
+  await engine.close();
+  process.stdin.destroy();
+  if (by !== 'server') return 0;
+  const exit = serverTransport.exit;
+  if (!exit) return 0;
+  if (exit.code !== null && exit.code !== 0) say(`the server exited with code ${exit.code}`);
+  if (exit.signal) say(`the server was killed by ${exit.signal}`);
+  return exit.code ?? 1;
+}
