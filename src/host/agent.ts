@@ -188,6 +188,7 @@ export function taskTool(options: TaskToolOptions): HostTool<z.infer<typeof task
     name: 'Task',
     description: `Run a subagent on a task. Types: ${Object.keys(options.subagents).join(', ')}`,
     inputSchema: taskInput,
+    selfChecked: true,
     async run(args, ctx) {
       const def = options.subagents[args.subagent_type];
       if (!def) throw new ToolError(`unknown subagent_type ${JSON.stringify(args.subagent_type)} (known: ${Object.keys(options.subagents).join(', ')})`);

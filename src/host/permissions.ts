@@ -29,7 +29,7 @@ export interface RuleVerdict {
 }
 
 export interface PermissionEngine {
-  evaluate(tool: Pick<HostTool, 'name' | 'readOnly' | 'edits'>, input: Record<string, unknown>, cwd?: string): RuleVerdict;
+  evaluate(tool: Pick<HostTool, 'name' | 'readOnly' | 'edits' | 'selfChecked'>, input: Record<string, unknown>, cwd?: string): RuleVerdict;
   mode: HostPermissionMode;
   readonly rules: Readonly<Record<'allow' | 'deny' | 'ask', readonly string[]>>;
   /** Add rules for the rest of the session (a PermissionRequest hook's updatedPermissions); an invalid rule throws. */
@@ -95,9 +95,10 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
 }
 
 /** What the mode does with a call no rule decided. */
-function modeDefault(mode: HostPermissionMode, tool: Pick<HostTool, 'name' | 'readOnly' | 'edits'>): RuleVerdict {
+function modeDefault(mode: HostPermissionMode, tool: Pick<HostTool, 'name' | 'readOnly' | 'edits' | 'selfChecked'>): RuleVerdict {
   if (mode === 'bypassPermissions' || mode === 'yolo') return { behavior: 'allow', source: 'mode', reason: `${mode} mode allows it` };
   if (tool.readOnly) return { behavior: 'allow', source: 'mode', reason: 'read-only tool' };
+  if (tool.selfChecked) return { behavior: 'allow', source: 'mode', reason: `${tool.name} needs no permission of its own` };
   if (tool.edits && mode === 'acceptEdits') return { behavior: 'allow', source: 'mode', reason: 'acceptEdits mode allows file edits' };
   if (mode === 'dontAsk') return { behavior: 'deny', source: 'mode', reason: 'dontAsk mode denies what no rule allows' };
   return { behavior: 'ask', source: 'mode', reason: `${tool.name} needs permission` };

@@ -58,6 +58,8 @@ export interface HostTool<I extends Record<string, unknown> = Record<string, unk
   readOnly?: boolean;
   /** Edits files (allowed by acceptEdits; refused in plan mode). */
   edits?: boolean;
+  /** Needs no permission of its own (Task: every action of the subagent is checked on its own). */
+  selfChecked?: boolean;
   run(input: I, ctx: ToolContext): Promise<ToolResult>;
 }
 
