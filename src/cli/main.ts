@@ -16,6 +16,8 @@ import { formatDiagnostic, loadFromFlags, type LoadFlags } from './load.js';
 import { checkPaths } from './check.js';
 import { loadMcpConfigFile } from '../mcp/config.js';
 // <feature-command-imports> one import per feature command module, below this line
+import { registerTestCommand } from './commands/test.js';
+import { registerInitCommand } from './commands/init.js';
 import { registerDispatchCommand } from './commands/dispatch.js';
 import { registerConvertCommand } from './commands/convert.js';
 import { registerTrustCommand } from './commands/trust.js';
@@ -267,6 +269,8 @@ export function buildProgram(): Command {
   });
 
   // <feature-command-registrations> one `registerXCommand(program);` per feature module, below this line
+  registerTestCommand(program);
+  registerInitCommand(program);
   registerDispatchCommand(program);
   registerConvertCommand(program);
   registerTrustCommand(program);
