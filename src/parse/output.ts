@@ -59,6 +59,14 @@ const HANDLED_SPECIFIC = new Set([
   'decision',
 ]);
 
+/**
+ * Deepest JSON a hook may print (the root object is level 1). Deeper output is invalid: no real
+ * hook needs it, and JSON.stringify (CLI output, hosts) recurses and would overflow the stack.
+ */
+export const MAX_OUTPUT_DEPTH = 512;
+/** Bounds the depth walk over a function hook's value, whose shared references can fan out. */
+const MAX_OUTPUT_NODES = 1_000_000;
+
 export interface ParseOptions {
   /** Directory for spilled over-long output strings. */
   spillDir?: string;
@@ -78,6 +86,25 @@ export function parseJsonObject(stdout: string): Record<string, unknown> | undef
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Why a JSON value is unfit as hook output (too deep, or too large to walk), or undefined. Iterative. */
+export function outputShapeProblem(value: unknown): string | undefined {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  let nodes = 0;
+  try {
+    while (stack.length > 0) {
+      const [v, depth] = stack.pop()!;
+      if (depth > MAX_OUTPUT_DEPTH) return `nested deeper than ${MAX_OUTPUT_DEPTH} levels`;
+      if (++nodes > MAX_OUTPUT_NODES) return `more than ${MAX_OUTPUT_NODES} objects and arrays`;
+      for (const child of Array.isArray(v) ? v : Object.values(v as object)) {
+        if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+      }
+    }
+  } catch (err) {
+    return `unreadable: ${(err as Error)?.message ?? String(err)}`; // a function hook's throwing getter
+  }
+  return undefined;
 }
 
 export function formatZodIssues(error: z.ZodError): string {
@@ -137,7 +164,12 @@ function parseCompleted(
   const parsed: ParsedHook = { outcome: 'success', specific: {} };
 
   let validationError: string | undefined;
-  if (json) {
+  const shapeProblem = json ? outputShapeProblem(json) : undefined;
+  if (result.stdoutTruncated && stdoutText.trimStart().startsWith('{')) {
+    // The cut-off JSON (a decision, maybe) cannot be read: a failure, never a silent "no decision".
+    validationError = `JSON output exceeded the output cap and was truncated at ${Buffer.byteLength(stdoutText, 'utf8')} bytes`;
+  } else if (shapeProblem) validationError = `JSON output ${shapeProblem}`;
+  else if (json) {
     const check = outputSchema(event).safeParse(json);
     if (!check.success) validationError = formatZodIssues(check.error);
     else {
@@ -282,7 +314,8 @@ function applyJson(
   if ('updatedMCPToolOutput' in hso && 'updatedMCPToolOutput' in honoured) parsed.updatedOutput = hso.updatedMCPToolOutput;
 
   for (const key of Object.keys(hso)) {
-    if (HANDLED_SPECIFIC.has(key) || !(key in honoured)) continue;
+    // Own keys only: `in` would let "__proto__" (replacing specific's prototype) or "constructor" through.
+    if (HANDLED_SPECIFIC.has(key) || !Object.hasOwn(honoured, key)) continue;
     parsed.specific[key] = hso[key];
   }
   // Seed 000: compaction is blocked only by an explicit blockCompaction: true.
