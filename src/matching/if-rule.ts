@@ -188,18 +188,37 @@ export function compileCommandPattern(pattern: string): CommandPattern {
     const exact = pieces[0] as string;
     return { form: 'exact', specific: /\s/.test(exact.trim()), spansOperators, test: (c) => c === exact };
   }
-  const escaped = pieces.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  let body = escaped.join('[\\s\\S]*');
   // `git *` also matches plain `git`: a single trailing ` *` is optional (word boundary kept).
   const last = pieces[pieces.length - 1];
   const beforeLast = pieces[pieces.length - 2] as string;
-  if (pieces.length === 2 && last === '' && beforeLast.endsWith(' ')) {
-    body = `${escaped[0]?.slice(0, -1)}(?: [\\s\\S]*)?`;
-  }
-  const re = new RegExp(`^${body}$`);
+  const test =
+    pieces.length === 2 && last === '' && beforeLast.endsWith(' ')
+      ? (c: string) => c === beforeLast.slice(0, -1) || c.startsWith(beforeLast)
+      : (c: string) => wildcardMatch(pieces, c);
   // Literal text before the trailing wildcards: more than one word, or an inner `*`, names more than the command.
   const head = pattern.replace(/[\s*]+$/, '').trim();
-  return { form: 'wildcard', specific: /[\s*]/.test(head), spansOperators, test: (c) => re.test(c) };
+  return { form: 'wildcard', specific: /[\s*]/.test(head), spansOperators, test };
+}
+
+/**
+ * Whole-string match of literal pieces joined by `*` (any text, newlines included). Not a RegExp:
+ * a backtracking `^a.*b.*c$` is polynomial in the number of stars, and a long command (the model
+ * writes it) against a rule like `*rm *-r*f*` would hang the engine. Taking the leftmost occurrence
+ * of each inner piece is always safe for `*`-only patterns, so this is O(length × pieces).
+ */
+function wildcardMatch(pieces: readonly string[], c: string): boolean {
+  const first = pieces[0] as string;
+  const last = pieces[pieces.length - 1] as string;
+  if (c.length < first.length + last.length || !c.startsWith(first) || !c.endsWith(last)) return false;
+  const end = c.length - last.length;
+  let at = first.length;
+  for (let i = 1; i < pieces.length - 1; i++) {
+    const piece = pieces[i] as string;
+    const found = c.indexOf(piece, at);
+    if (found < 0 || found + piece.length > end) return false;
+    at = found + piece.length;
+  }
+  return true;
 }
 
 export function matchRule(rule: Rule, toolName: string, toolInput: unknown, ctx: RuleContext): boolean {
