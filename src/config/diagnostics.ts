@@ -317,3 +317,41 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
     return { ok: false, message: `invalid JSON at ${line}:${column}: ${found.message}` };
   }
 }
+
+/**
+ * Deepest nesting a config document may have (the root is level 1). Deeper documents are
+ * rejected before anything recurses into them: dedup keys, digests and serializers use
+ * JSON.stringify, which overflows the stack, and a thrown error would lose every file's hooks.
+ */
+export const MAX_CONFIG_DEPTH = 512;
+/** Bounds the walk over a parsed YAML document, whose aliases can fan out. */
+const MAX_CONFIG_NODES = 1_000_000;
+
+/** Where `value` nests deeper than MAX_CONFIG_DEPTH (a cycle counts as too deep), or undefined. Iterative. */
+export function nestingProblem(value: unknown, pathPrefix: readonly PropertyKey[] = []): { path: string; message: string } | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const nodes: Array<{ value: unknown; depth: number; parent: number; key: PropertyKey }> = [{ value, depth: 1, parent: -1, key: '' }];
+  const stack = [0];
+  const pathOf = (i: number): string => {
+    const segs: PropertyKey[] = [];
+    for (let at = i; at > 0; at = nodes[at]!.parent) segs.push(nodes[at]!.key);
+    segs.reverse();
+    const shown = formatPath([...pathPrefix, ...segs.slice(0, 8)]);
+    return segs.length > 8 ? `${shown}…` : shown;
+  };
+  while (stack.length > 0) {
+    const i = stack.pop()!;
+    const node = nodes[i]!;
+    if (node.depth > MAX_CONFIG_DEPTH) return { path: pathOf(i), message: `nested deeper than ${MAX_CONFIG_DEPTH} levels` };
+    const v = node.value as Record<string, unknown>;
+    const keys: PropertyKey[] = Array.isArray(v) ? v.map((_, k) => k) : Object.keys(v);
+    for (const key of keys) {
+      const child = v[key as string];
+      if (typeof child !== 'object' || child === null) continue;
+      if (nodes.length >= MAX_CONFIG_NODES) return { path: formatPath(pathPrefix), message: `more than ${MAX_CONFIG_NODES} objects and arrays` };
+      nodes.push({ value: child, depth: node.depth + 1, parent: i, key });
+      stack.push(nodes.length - 1);
+    }
+  }
+  return undefined;
+}

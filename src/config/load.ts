@@ -14,7 +14,7 @@ import type { z } from 'zod';
 import { catalog, isEventName, type EventName } from '../events/catalog.js';
 import type { EventSpec } from '../events/spec.js';
 import type { Diagnostic, HookHandler, NormalizedHook, Provenance, SourceKind } from '../types.js';
-import { ROOT_PATH, closest, formatPath, issuesToDiagnostics, parseJson, type DocumentKind } from './diagnostics.js';
+import { ROOT_PATH, closest, formatPath, issuesToDiagnostics, nestingProblem, parseJson, type DocumentKind } from './diagnostics.js';
 import { dedupKeyFor, dedupeHooks, isManagedHook, normalizeMatcher } from './registry.js';
 import {
   SETTINGS_KEYS,
@@ -251,6 +251,11 @@ function parseDocument(text: string, file: string, diagnostics: Diagnostic[]): {
     diagnostics.push({ level: 'error', file, path: ROOT_PATH, message: parsed.message });
     return {};
   }
+  const deep = nestingProblem(parsed.value);
+  if (deep) {
+    diagnostics.push({ level: 'error', file, ...deep });
+    return {};
+  }
   return { raw: parsed.value };
 }
 
@@ -374,7 +379,10 @@ function loadSkill(spec: SkillSpec, cwd: string, diagnostics: Diagnostic[], file
   const file = spec.file ? path.resolve(cwd, spec.file) : path.join(root, 'SKILL.md');
   const local: Diagnostic[] = [];
   // Frontmatter holds the hooks object itself; paths are reported as hooks.<Event>… as in settings.
-  const data = validate(hooksObjectSchema(), spec.hooks, file, 'hooks', local, ['hooks']);
+  // YAML aliases can make it cyclic or explosively shared: check the shape before anything walks it.
+  const deep = nestingProblem(spec.hooks, ['hooks']);
+  if (deep) local.push({ level: 'error', file, ...deep });
+  const data = deep ? undefined : validate(hooksObjectSchema(), spec.hooks, file, 'hooks', local, ['hooks']);
   let hooks: NormalizedHook[] = [];
   if (data && !local.some((d) => d.level === 'error')) {
     const name = spec.name ?? path.basename(root);
