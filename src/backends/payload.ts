@@ -39,12 +39,13 @@ export function encodePayload(payload: unknown, limitBytes: number = STDIN_LIMIT
   } catch {
     text = undefined; // cycle, BigInt, too deep, or too large for a string
   }
-  if (text !== undefined && Buffer.byteLength(text, 'utf8') <= limitBytes) {
+  // UTF-8 never has fewer bytes than UTF-16 units: a long text is over without measuring (and copying) it.
+  if (text !== undefined && text.length <= limitBytes && Buffer.byteLength(text, 'utf8') <= limitBytes) {
     return { text, truncated: false };
   }
 
   const root = { value: toJsonTree(payload) as Json };
-  const leaves = collectStrings(root);
+  const leaves = collectStrings(root, limitBytes);
   const full = stringify(root.value);
   if (Buffer.byteLength(full, 'utf8') <= limitBytes) {
     return { text: full, truncated: false }; // only cycles/BigInts needed fixing
@@ -134,7 +135,15 @@ function apply(root: { value: Json }, leaves: StringLeaf[], cap: number): string
   return stringify(root.value);
 }
 
-function collectStrings(root: { value: Json }): StringLeaf[] {
+/**
+ * The string leaves; one longer than `6 × limitBytes + 70` UTF-16 units is cut to that length in
+ * place. Any cap the search can pick is below `limitBytes`, and a prefix that short encodes to at
+ * most 6 bytes a unit (\u00XX) plus quotes and the marker (< 70 bytes), so the cut string is
+ * shortened exactly where the whole one would be: the result is the same. It keeps every later
+ * measurement and copy proportional to the limit, not to a 100 MB tool output (~8× its size before).
+ */
+function collectStrings(root: { value: Json }, limitBytes: number): StringLeaf[] {
+  const maxUnits = 6 * limitBytes + 70;
   const leaves: StringLeaf[] = [];
   const stack: Array<Json[] | { [key: string]: Json }> = [root as { [key: string]: Json }];
   while (stack.length > 0) {
@@ -143,7 +152,15 @@ function collectStrings(root: { value: Json }): StringLeaf[] {
     for (const key of keys) {
       const v = (node as Record<string | number, Json>)[key];
       if (typeof v === 'string') {
-        leaves.push({ holder: node, key, value: v, bytes: encodedBytes(v), rawBytes: Buffer.byteLength(v, 'utf8') });
+        const rawBytes = Buffer.byteLength(v, 'utf8');
+        let value = v;
+        if (v.length > maxUnits) {
+          value = v.slice(0, maxUnits);
+          const last = value.charCodeAt(value.length - 1);
+          if (last >= 0xd800 && last <= 0xdbff) value = value.slice(0, -1); // never split a surrogate pair
+          (node as Record<string | number, Json>)[key] = value;
+        }
+        leaves.push({ holder: node, key, value, bytes: encodedBytes(value), rawBytes });
       } else if (v !== null && typeof v === 'object') stack.push(v);
     }
   }
