@@ -214,6 +214,8 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
 
   async function run(event: EventName, rawInput: Record<string, unknown>, ctx: RunContext = {}): Promise<Decision> {
     if (!isEventName(event)) throw new InvalidHookInputError(String(event), 'unknown event');
+    // Untyped callers: null or a non-object must be a clear input error, not a TypeError below.
+    if (typeof rawInput !== 'object' || rawInput === null || Array.isArray(rawInput)) throw new InvalidHookInputError(event, 'input must be a JSON object');
     if (options.disabled) return emptyDecision(event);
     const spec = catalog[event] as EventSpec;
     const mode = ctx.permissionMode ?? (typeof rawInput.permission_mode === 'string' ? rawInput.permission_mode : undefined);
