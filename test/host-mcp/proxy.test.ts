@@ -148,7 +148,7 @@ describe('mcp-proxy with an elicitation-capable client', () => {
           },
         ],
       },
-      onElicit: (req) => {
+      onElicit: (req): ElicitResult => {
         const m = req.params.message;
         if (m === 'user-answers') return { action: 'accept', content: { username: 'replace-me' } };
         if (m === 'user-invalid') return { action: 'accept', content: { username: 'ok', extra: 'leak' } };

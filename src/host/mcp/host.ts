@@ -409,5 +409,5 @@ export function toolErrorText(result: CallToolResult): string {
 
 function errorMessage(err: unknown): string {
   const m = err instanceof Error ? err.message : String(err);
-  return m.replace(/^MCP error -?\d+: /, '');
+  return m.replace(/^(?:MCP error -?\d+: )+/, '');
 }

@@ -271,7 +271,7 @@ export function createMcpProxy(options: McpProxyOptions): McpProxy {
     const signal = new AbortController().signal;
     if (isObject(msg.error)) {
       // The SDK's servers prefix "MCP error -32603: "; the code means nothing to a hook author.
-      const error = String(msg.error.message ?? 'error').replace(/^MCP error -?\d+: /, '');
+      const error = String(msg.error.message ?? 'error').replace(/^(?:MCP error -?\d+: )+/, '');
       const d = await fire('PostToolUseFailure', { ...base, error, is_interrupt: false }, signal);
       const lost = [...call.context, ...('error' in d ? [] : d.additionalContext)];
       if (lost.length) log(`${call.toolName}: the server answered with a protocol error; additionalContext cannot be attached: ${lost.join(' | ')}`);
