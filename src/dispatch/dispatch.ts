@@ -14,6 +14,7 @@ import { detectDialect, getDialect, readDocument, DIALECT_NAMES } from '../diale
 import { isObject } from '../dialects/shared.js';
 import type { Dialect, DispatchInput, DispatchOutput } from '../dialects/types.js';
 import type { EventName } from '../events/catalog.js';
+import { isSessionPaused } from '../session/pause-file.js';
 
 export interface DispatchFlags {
   agent: string;
@@ -109,6 +110,9 @@ export async function dispatch(flags: DispatchFlags, stdinText: string): Promise
     const decoded = dialect.decodePayload(raw as Record<string, unknown>, flags.event);
     if ('skip' in decoded) return note(dialect.noop(decoded.nativeEvent ?? flags.event), decoded.skip);
     const input: DispatchInput = decoded;
+    // A session paused in `agent-hooks serve` runs no hooks (pause file: src/session/pause-file.ts).
+    const sid = input.payload.session_id;
+    if (typeof sid === 'string' && isSessionPaused(sid).paused) return note(dialect.noop(input.nativeEvent), `session ${sid} is paused (agent-hooks serve); no hooks run`);
     if (!(await mayHaveHooks(input.event, flags))) return dialect.noop(input.nativeEvent);
     const { runDispatch } = await import('./run.js');
     return await runDispatch(dialect, input, flags);
