@@ -4,6 +4,7 @@
  * every row still measured; for CI).
  */
 import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +30,10 @@ const SUITES: Suite[] = [
 ];
 
 async function main(argv: string[]): Promise<number> {
+  // `npm run bench | head` closes the pipe: stop quietly.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  });
   const quick = argv.includes('--quick') || process.env.BENCH_QUICK === '1';
   const onlyArg = argv.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? argv[argv.indexOf('--only') + 1];
   const only = argv.some((a) => a === '--only' || a.startsWith('--only=')) && onlyArg ? new Set(onlyArg.split(',')) : undefined;
@@ -52,8 +57,10 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`  ${suite.id}: ${suite.title} … `);
     try {
       const got = await suite.run(opts);
+      const load = loadavg()[0]!;
+      for (const r of got) r.extra = { ...r.extra, loadavg1: round(load, 2) };
       rows.push(...got);
-      process.stdout.write(`${((performance.now() - ts) / 1000).toFixed(1)} s\n`);
+      process.stdout.write(`${((performance.now() - ts) / 1000).toFixed(1)} s (load ${load.toFixed(2)})\n`);
     } catch (err) {
       failures.push(`${suite.id}: ${(err as Error)?.stack ?? String(err)}`);
       process.stdout.write('FAILED\n');

@@ -1,29 +1,41 @@
 /**
  * CLI cold start with no hooks to run, vs `node -e 0` (the floor: starting Node at all).
  * HOME and the working directory are empty temp directories, so discovery finds nothing.
- * Each case is one line; add `dispatch` to CLI_CASES when it exists.
+ * Each case is one line of CLI_CASES.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { interleave, pairedRow, timeMs, type BenchOptions, type Row } from '../harness.js';
 import { scratch } from '../fixtures.js';
 
 interface CliCase {
   name: string;
-  args: string[];
+  /** Node's arguments, given the CLI's path. */
+  args: (cli: string) => string[];
   /** Written to the CLI's stdin (closed right away when absent). */
   stdin?: string;
-  /** The PRODUCT.md bar on the ratio to `node -e 0`. */
-  maxRatio: number;
+  /** The PRODUCT.md bar on the ratio to `node -e 0`, for the rows it is stated for. */
+  maxRatio?: number;
 }
 
 const PRE_TOOL_USE = JSON.stringify({ session_id: 'cold', transcript_path: '', cwd: '.', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } });
 
 const CLI_CASES: CliCase[] = [
-  // The bar is stated for `agent-hooks dispatch`; `run` is the same path (load config, fire one event).
-  { name: 'agent-hooks run PreToolUse (no hooks)', args: ['run', 'PreToolUse', '--payload', '-'], stdin: PRE_TOOL_USE, maxRatio: 2 },
+  { name: 'agent-hooks dispatch --agent claude (no hooks)', args: (cli) => [cli, 'dispatch', '--agent', 'claude'], stdin: PRE_TOOL_USE, maxRatio: 2 },
+  // Not bars of their own. `run` does what dispatch does plus full validation and printing; the
+  // dispatch module called directly is what an entry point that routes `dispatch` first would cost.
+  { name: 'agent-hooks run PreToolUse (no hooks)', args: (cli) => [cli, 'run', 'PreToolUse', '--payload', '-'], stdin: PRE_TOOL_USE },
+  {
+    name: 'dispatch module called directly (no CLI)',
+    args: (cli) => [
+      '--input-type=module',
+      '-e',
+      `const m = await import(${JSON.stringify(new URL('../dispatch/dispatch.js', pathToFileURL(cli)).href)}); process.exitCode = await m.dispatchMain({ agent: 'claude' });`,
+    ],
+    stdin: PRE_TOOL_USE,
+  },
 ];
 
 /**
@@ -62,12 +74,12 @@ export async function coldStartSuite(opts: BenchOptions): Promise<Row[]> {
     const rows: Row[] = [];
     for (const c of CLI_CASES) {
       const sides = await interleave(
-        () => timeMs(() => runNode([cli, ...c.args], env, dir.root, c.stdin)),
+        () => timeMs(() => runNode(c.args(cli), env, dir.root, c.stdin)),
         () => timeMs(() => runNode(['-e', '0'], env, dir.root)),
         { warmup: 2, runs: opts.quick ? 6 : 30 },
       );
       const row = pairedRow({ suite: 'cold start', name: c.name, unit: 'ms', baselineName: 'node -e 0', ratioNote: 'of node' }, sides);
-      row.bar = { text: `≤ ${c.maxRatio}× node -e 0`, pass: row.ratio! <= c.maxRatio };
+      if (c.maxRatio !== undefined) row.bar = { text: `≤ ${c.maxRatio}× node -e 0`, pass: row.ratio! <= c.maxRatio };
       rows.push(row);
     }
     // Imports resolve from the package root; importing the CLI module does not run it.
