@@ -182,11 +182,14 @@ export function createMcpProxy(options: McpProxyOptions): McpProxy {
   }
 
   async function onToolCall(msg: Msg & { id: Id }) {
+    if (!hooks) return void toServer(msg);
     const params = isObject(msg.params) ? msg.params : {};
     const tool = params.name;
-    if (!hooks || typeof tool !== 'string' || (params.arguments !== undefined && !isObject(params.arguments))) {
-      void toServer(msg); // nothing to hook, or malformed: the server answers
-      return;
+    if (typeof tool !== 'string' || (params.arguments !== undefined && !isObject(params.arguments))) {
+      // A call the hooks cannot read never reaches the server (it could not be judged).
+      const message = 'Invalid tools/call params: "name" must be a string and "arguments" an object';
+      log(`refused a malformed tools/call: ${message}`);
+      return void toClient({ jsonrpc: '2.0', id: msg.id, error: { code: -32602, message } });
     }
     const call: PendingCall = {
       id: msg.id,
@@ -369,6 +372,8 @@ export function createMcpProxy(options: McpProxyOptions): McpProxy {
       return void toServer(msg);
     }
     if (typeof msg.method === 'string') {
+      // A tools/call without an id is no valid notification; a lenient server might still run it, unhooked.
+      if (msg.method === 'tools/call' && hooks) return log('dropped a tools/call sent as a notification (no id)');
       if (msg.method === 'notifications/cancelled' && isObject(msg.params)) {
         const rid = msg.params.requestId as Id;
         const call = calls.get(key(rid));
