@@ -186,7 +186,14 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
         sessionId,
         cwd: workspace,
         env: hooks.env,
-        hooks: withTranscript,
+        // Events the MCP module fires itself (Elicitation, ElicitationResult) are traced like the rest.
+        hooks: {
+          run: async (event, input, ctx) => {
+            const decision = await withTranscript.run(event, input, ctx);
+            trace({ kind: 'hooks', event, decision });
+            return decision;
+          },
+        },
         permissionMode: () => permissions.mode,
         elicitUI,
         notify: async (n) => {
@@ -217,12 +224,13 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
     prompter,
     ...(options.autoClassifier ? { autoClassifier: options.autoClassifier } : {}),
     ...(options.toolConcurrency ? { concurrency: options.toolConcurrency } : {}),
+    onOutcome: (outcome, actor) => trace({ kind: 'tool', outcome, actor }),
     onWarning: warn,
   });
   const compaction = createCompactionService({ slots, cwd: workspace, mode: () => permissions.mode, ...(options.summarize ? { summarize: options.summarize } : {}) });
   const loop: LoopOptions = {
     model: options.model,
-    pipeline: tracedPipeline(pipeline, trace),
+    pipeline,
     slots,
     permissions,
     cwd: workspace,
@@ -381,17 +389,6 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
     },
   };
   return { ok: true, session };
-}
-
-function tracedPipeline(p: ToolPipeline, trace: (e: TraceEntry) => void): ToolPipeline {
-  return {
-    run: p.run,
-    async runBatch(calls, opts) {
-      const r = await p.runBatch(calls, opts);
-      for (const o of r.outcomes) trace({ kind: 'tool', outcome: o, actor: opts?.actor ?? {} });
-      return r;
-    },
-  };
 }
 
 export { CompactionBlockedError };

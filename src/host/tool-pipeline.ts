@@ -52,6 +52,8 @@ export interface PipelineOptions {
   autoClassifier?: AutoClassifier;
   /** Run the calls of one batch concurrently (default) or one after another. */
   concurrency?: 'parallel' | 'serial';
+  /** Each call's outcome as soon as it is known (before PostToolBatch). */
+  onOutcome?: (outcome: ToolOutcome, actor: Actor) => void;
   onWarning?: (message: string) => void;
 }
 
@@ -181,6 +183,12 @@ export function createToolPipeline(options: PipelineOptions): ToolPipeline {
   }
 
   async function run(call: ToolCall, opts: { signal?: AbortSignal; actor?: Actor } = {}): Promise<ToolOutcome> {
+    const outcome = await runOne(call, opts);
+    options.onOutcome?.(outcome, opts.actor ?? {});
+    return outcome;
+  }
+
+  async function runOne(call: ToolCall, opts: { signal?: AbortSignal; actor?: Actor }): Promise<ToolOutcome> {
     const signal = opts.signal ?? new AbortController().signal;
     const actor = opts.actor ?? {};
     const toolUseId = call.id || `toolu_${randomUUID()}`;

@@ -1,0 +1,37 @@
+/** `agent-hooks demo` through the built CLI: exit 0, the trace of every step, no workspace left behind. */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+beforeAll(() => {
+  if (!existsSync(CLI)) throw new Error('dist/cli/main.js is missing: run `npm run build` first (npm test does)');
+});
+
+describe('agent-hooks demo', () => {
+  it('runs the scripted session, prints each event, hook and decision, exits 0 and cleans up', () => {
+    const r = spawnSync(process.execPath, [CLI, 'demo'], { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const out = r.stdout;
+    for (const expected of [
+      /⚡ SessionStart ⇒ context: .*env: DEMO_STAGE/,
+      /⚡ UserPromptSubmit ⇒ context:/,
+      /⚡ PreToolUse ⇒ decision deny \(blocked\)\n.*exit 2.*→ deny: Blocked: rm -rf is not allowed/,
+      /✗ Bash denied by hook/,
+      /⚡ PreToolUse ⇒ decision allow; input rewritten/,
+      /⚡ Stop ⇒ decision block \(blocked\)\n.*→ block: Before you finish/,
+      /CompactionBlockedError: the audit needs the full history/,
+      /⚡ Elicitation ⇒ action accept \{"name":"Ada"\}/,
+      /✓ mcp__greeter__greet ok: Hello, Ada!/,
+      /⚡ SessionEnd/,
+      /Demo finished/,
+    ]) {
+      expect(out).toMatch(expected);
+    }
+    const removed = /Temporary workspace removed: (\S+)/.exec(out)?.[1];
+    expect(removed).toBeDefined();
+    expect(existsSync(removed!)).toBe(false);
+  });
+});
