@@ -16,6 +16,7 @@ import { formatDiagnostic, loadFromFlags, type LoadFlags } from './load.js';
 import { checkPaths } from './check.js';
 import { loadMcpConfigFile } from '../mcp/config.js';
 // <feature-command-imports> one import per feature command module, below this line
+import { registerDemoCommand } from './commands/demo.js';
 import { registerTestCommand } from './commands/test.js';
 import { registerInitCommand } from './commands/init.js';
 import { registerDispatchCommand } from './commands/dispatch.js';
@@ -269,6 +270,7 @@ export function buildProgram(): Command {
   });
 
   // <feature-command-registrations> one `registerXCommand(program);` per feature module, below this line
+  registerDemoCommand(program);
   registerTestCommand(program);
   registerInitCommand(program);
   registerDispatchCommand(program);
