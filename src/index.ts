@@ -113,3 +113,5 @@ export {
 export { loadForeignSettings } from './dialects/load.js';
 export { dispatch, type DispatchFlags } from './dispatch/dispatch.js';
 export { convertText, type ConvertResult } from './dialects/convert.js';
+/** The reference host runtime (docs/host.md): sessions, tool pipeline, permission engine, tools, agent loop, demo. */
+export * from './host/index.js';
