@@ -118,8 +118,16 @@ function cap(text: string | undefined, opts: ParseOptions): string | undefined {
   return capOutputString(text, opts.spillDir).text;
 }
 
+/**
+ * The first informative stderr line. Runtimes often lead with a location line
+ * (`node:internal/modules/…:322`, a source line, a `^` marker) before the actual error,
+ * so those are skipped when a later line says more.
+ */
 function firstLine(text: string): string {
-  const line = text.trim().split('\n', 1)[0] ?? '';
+  const lines = text.trim().split('\n', 20).map((l) => l.trim()).filter(Boolean);
+  const errorLine = lines.find((l) => /^[A-Za-z]*(Error|Exception)\b[^:]*:/.test(l));
+  const informative = lines.find((l) => !/^node:internal\/\S+:\d+$/.test(l) && !/^\^+$/.test(l) && !/^at\s/.test(l) && !/^file:\/\/\S+:\d+$/.test(l));
+  const line = errorLine ?? informative ?? lines[0] ?? '';
   return line.length > 500 ? `${line.slice(0, 500)}…` : line;
 }
 

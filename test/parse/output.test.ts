@@ -208,3 +208,15 @@ describe('parseExecution: function hook values', () => {
     expect(parseExecution('UserPromptSubmit', res({ value: 'some context' })).additionalContext).toBe('some context');
   });
 });
+
+describe('non-blocking error messages name the informative stderr line', () => {
+  it('skips a Node location line before the error', () => {
+    const stderr = "node:internal/modules/esm/resolve:322\n  throw new ERR_MODULE_NOT_FOUND(\n        ^\n\nError [ERR_MODULE_NOT_FOUND]: Cannot find package 'nope'\n    at foo (file:///x.mjs:1:1)";
+    const p = parseExecution('PreToolUse', res({ exitCode: 1, stderr }));
+    expect(p.message).toContain("Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'nope'");
+    const r = parseExecution('PreToolUse', res({ exitCode: 1, stderr: 'node:internal/x:1\nsomething odd happened' }));
+    expect(r.message).toContain('something odd happened');
+    const q = parseExecution('PreToolUse', res({ exitCode: 1, stderr: 'plain failure\nmore' }));
+    expect(q.message).toContain('plain failure');
+  });
+});
