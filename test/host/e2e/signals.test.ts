@@ -3,10 +3,10 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hook, hostSandbox, type HostSandbox } from './helpers.js';
+import { hook, hostSandbox, type HostSandbox } from '../helpers.js';
 
-const SCRIPT = fileURLToPath(new URL('./fixtures/signal-session.mjs', import.meta.url));
-const DIST = fileURLToPath(new URL('../../dist/host/index.js', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('../fixtures/signal-session.mjs', import.meta.url));
+const DIST = fileURLToPath(new URL('../../../dist/host/index.js', import.meta.url));
 
 let sb: HostSandbox;
 beforeAll(() => {

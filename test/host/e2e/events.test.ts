@@ -5,8 +5,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CompactionBlockedError, scriptedModel, type TraceEntry } from '../../src/host/index.js';
-import { hook, hostSandbox, type HostSandbox } from './helpers.js';
+import { CompactionBlockedError, scriptedModel, type TraceEntry } from '../../../src/host/index.js';
+import { hook, hostSandbox, type HostSandbox } from '../helpers.js';
 
 let sb: HostSandbox;
 beforeEach(() => {
