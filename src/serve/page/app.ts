@@ -109,7 +109,7 @@ export const APP_JS = String.raw`
     var keys = Object.keys(h.details);
     if (keys.length) node.appendChild(el('div', { class: 'details' }, keys.map(function (k) { return kv(k, fmt(h.details[k])); })));
     if (changed) node.appendChild(el('ul', { class: 'changes' }, h.changes.map(function (c) { return el('li', { text: c.description }); })));
-    else if (h.needsTrust && h.state === 'modified') node.appendChild(el('div', { class: 'source', text: 'unchanged — held back with the rest of the workspace until it is trusted again' }));
+    else if (h.needsTrust && h.state === 'modified') node.appendChild(el('div', { class: 'unchanged', text: 'unchanged — held back with the rest of the workspace until it is trusted again' }));
     if (h.diff) node.appendChild(diffView(h.diff, 'hook config: trusted → now'));
     if (h.errors.length) node.appendChild(el('ul', { class: 'problems' }, h.errors.map(function (e) { return el('li', { text: e }); })));
     return node;
@@ -144,8 +144,8 @@ export const APP_JS = String.raw`
         el('div', { class: 'grow' },
           el('h2', { text: w.dir }),
           el('div', { class: 'meta' }, 'identity ', el('code', { text: w.identity })),
-          el('div', { class: 'meta' }, 'digest now ', el('code', { class: 'digest', text: w.digest || '(none)' }),
-            w.trustedDigest ? [' · trusted ', el('code', { text: short(w.trustedDigest) }), ' at ' + when(w.trustedAt)] : ' · never trusted'),
+          el('div', { class: 'meta' }, 'digest now ', el('code', { class: 'digest', text: w.digest || '(none: ' + w.state + ')' })),
+          el('div', { class: 'meta' }, w.trustedDigest ? ['trusted ', el('code', { text: short(w.trustedDigest) }), ' at ' + when(w.trustedAt)] : (w.workspaceTrusted ? 'workspace trusted, hooks never trusted' : 'never trusted')),
           el('p', { class: 'reason', text: w.reason })),
         actions),
       flash ? el('div', { class: 'flash ' + flash.kind, text: flash.text }) : null);
@@ -317,14 +317,14 @@ export const APP_JS = String.raw`
     var rows = data.entries.map(function (e) {
       return el('tr', { class: e.blocked ? 'blocked' : '', 'data-outcome': e.outcome, 'data-blocked': e.blocked ? 'true' : 'false' },
         el('td', { class: 'nowrap', text: when(e.ts) }),
-        el('td', { class: 'mono', text: e.session_id }),
-        el('td', { text: e.event }),
+        el('td', { class: 'mono nowrap', text: e.session_id }),
+        el('td', { class: 'nowrap', text: e.event }),
         el('td', { class: 'mono', text: e.tool_name || '' }),
-        el('td', { class: 'mono nowrap', title: e.hook, text: hookLabel(e.type, e.source) }),
+        el('td', { class: 'mono hook-cell', title: e.hook, text: hookLabel(e.type, e.source) }),
         el('td', null, badge(e.blocked ? 'blocked' : e.outcome === 'success' ? 'success' : /error|timeout/.test(e.outcome) ? 'warn' : 'neutral', e.outcome)),
         el('td', { text: e.decision || '' }),
         el('td', { text: String(Math.round(e.durationMs)) }),
-        el('td', { text: e.reason || e.error || '' }));
+        el('td', { class: 'reason', text: e.reason || e.error || '' }));
     });
     nodes.push(el('div', { class: 'card table' }, rows.length
       ? el('table', { class: 'entries' }, el('thead', null, el('tr', null, ['Time', 'Session', 'Event', 'Tool', 'Hook', 'Outcome', 'Decision', 'ms', 'Reason'].map(function (t) { return el('th', { text: t }); }))), el('tbody', null, rows))

@@ -54,6 +54,7 @@ button.danger:hover { background: var(--err-bg); }
 pre { margin: 8px 0 0; padding: 8px 10px; background: #f6f8fa; border: 1px solid #eaeef2; border-radius: 6px; font: 12.5px/1.5 var(--mono); white-space: pre-wrap; word-break: break-all; }
 pre.run { background: #0d1117; color: #e6edf3; border-color: #0d1117; }
 .source { color: var(--muted); font-size: 12.5px; margin-top: 6px; word-break: break-all; }
+.unchanged { color: var(--muted); font-size: 12.5px; margin-top: 4px; font-style: italic; }
 .details { margin-top: 6px; display: flex; gap: 6px 14px; flex-wrap: wrap; }
 ul.changes { margin: 8px 0 0; padding-left: 20px; color: var(--mod); }
 .diff { margin-top: 8px; border: 1px solid var(--line); border-radius: 6px; overflow: hidden; font: 12.5px/1.5 var(--mono); }
@@ -66,7 +67,9 @@ ul.changes { margin: 8px 0 0; padding-left: 20px; color: var(--mod); }
 details { margin-top: 10px; }
 details summary { cursor: pointer; color: var(--accent); }
 table { width: 100%; border-collapse: collapse; background: var(--card); }
-td { overflow-wrap: anywhere; }
+td { overflow-wrap: break-word; }
+td.reason { overflow-wrap: anywhere; min-width: 160px; }
+td.mono.hook-cell { word-break: normal; }
 .card.table { overflow-x: auto; }
 th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-size: 12px; color: var(--muted); font-weight: 600; text-transform: uppercase; letter-spacing: .03em; background: #fafbfc; }
