@@ -392,6 +392,46 @@ describe('mcp-proxy: modes and start-up errors', () => {
     }
   });
 
+  it('piped requests followed by EOF are all answered, hooks included, as a direct server would', () => {
+    const dir = tempDir('agent-hooks-mcp-proxy-');
+    try {
+      const settings = dir.json('s.json', {
+        hooks: { PreToolUse: [{ matcher: 'mcp__fx__echo_denied', hooks: [hook(dir, 'deny', pre({ permissionDecision: 'deny', permissionDecisionReason: 'no' }))] }] },
+      });
+      const lines = [
+        { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } },
+        { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo_denied', arguments: { text: 'hi' } } },
+      ];
+      const r = spawnSync(process.execPath, [CLI, 'mcp-proxy', '--settings', settings, '--name', 'fx', '--', process.execPath, SERVER], {
+        input: lines.map((l) => JSON.stringify(l)).join('\n') + '\n',
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      expect(r.status).toBe(0);
+      const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: number; result: CallToolResult });
+      expect(out.map((m) => m.id).sort()).toEqual([1, 2, 3]);
+      expect(out.find((m) => m.id === 2)!.result.content).toEqual([{ type: 'text', text: '{"text":"hi"}' }]);
+      expect(out.find((m) => m.id === 3)!.result).toEqual({ content: [{ type: 'text', text: 'no' }], isError: true });
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it('SIGTERM stops the proxy and the server group', async () => {
+    const book = leakBook();
+    const dir = tempDir('agent-hooks-mcp-proxy-');
+    try {
+      const s = await startProxy(dir, book, { hooks: {} });
+      process.kill(s.transport.pid!, 'SIGTERM');
+      await s.closed;
+      expect(await book.leftovers()).toEqual([]);
+    } finally {
+      dir.cleanup();
+    }
+  });
+
   it('a server that cannot start: exit 1 with a message; invalid settings: exit 1 with a path-qualified error', () => {
     const dir = tempDir('agent-hooks-mcp-proxy-');
     try {

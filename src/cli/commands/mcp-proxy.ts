@@ -97,8 +97,11 @@ export async function mcpProxyMain(serverCommand: string[], flags: ProxyFlags): 
     args,
     cwd: process.cwd(),
     env,
-    shutdownGraceMs: 1000,
-    killGraceMs: 1000,
+    // A server that just started may need a moment to answer what it read before EOF; but a client
+    // that closed our stdin signals us after ~2 s and kills us after ~4 s (then the server's group
+    // could no longer be ended), so a signal during shutdown hurries it (see `stop`).
+    shutdownGraceMs: 1500,
+    killGraceMs: 500,
     maxMessageBytes: 64 * 1024 * 1024,
     stderrTailBytes: 4096,
     onStderr: (chunk) => process.stderr.write(chunk),
@@ -115,6 +118,17 @@ export async function mcpProxyMain(serverCommand: string[], flags: ProxyFlags): 
     onLog: flags.quiet ? undefined : say,
   });
 
+  // Last resort if we die without closing (an uncaught error): the server's group goes with us.
+  const killServer = () => {
+    const pid = serverTransport.pid;
+    if (pid === undefined || serverTransport.exit) return;
+    try {
+      process.kill(process.platform === 'win32' ? pid : -pid, 'SIGKILL');
+    } catch {
+      // gone
+    }
+  };
+  process.once('exit', killServer);
   try {
     await proxy.start();
   } catch (err) {
@@ -123,20 +137,36 @@ export async function mcpProxyMain(serverCommand: string[], flags: ProxyFlags): 
     await engine.close();
     return 1;
   }
+  let stopping = false;
+  const stop = () => {
+    stopping = true;
+    void proxy.close();
+  };
+  // A signal while we are already stopping (the client's SIGTERM after it closed our stdin): no more grace.
+  const onSignal = () => {
+    if (stopping && serverTransport.pid !== undefined && !serverTransport.exit) {
+      try {
+        process.kill(process.platform === 'win32' ? serverTransport.pid : -serverTransport.pid, 'SIGTERM');
+      } catch {
+        // gone
+      }
+    }
+    stop();
+  };
   // The SDK's stdio server transport does not notice the client going away; we do.
-  const stop = () => void proxy.close();
   process.stdin.once('end', stop);
   process.stdin.once('close', stop);
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  process.once('SIGHUP', stop);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  process.once('SIGHUP', onSignal);
 
   const { by } = await proxy.done;
   process.stdin.off('end', stop);
   process.stdin.off('close', stop);
-  process.off('SIGINT', stop);
-  process.off('SIGTERM', stop);
-  process.off('SIGHUP', stop);
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  process.off('SIGHUP', onSignal);
+  process.off('exit', killServer);
   await engine.close();
   process.stdin.destroy();
   if (by !== 'server') return 0;

@@ -49,6 +49,8 @@ export interface McpProxyOptions {
   runContext?: () => RunContext;
   /** Announce form elicitation to the server when the client lacks it, so hooks can answer (default false). */
   advertiseElicitation?: boolean;
+  /** At shutdown, how long work in hand may take per phase (default 500 ms). */
+  drainMs?: number;
   /** Human-readable notes (systemMessages, warnings, decisions): the CLI writes them to stderr. */
   onLog?: (line: string) => void;
   onElicitation?: (request: ElicitationRequest, outcome: ElicitationOutcome) => void;
@@ -113,6 +115,21 @@ export function createMcpProxy(options: McpProxyOptions): McpProxy {
   let clientElicitation = { form: false, url: false };
   let seq = 0;
   let closed = false;
+  /** The client is gone (or we are closing): nothing more is read from it. */
+  let clientGone = false;
+  let closing: Promise<void> | undefined;
+  const drainMs = options.drainMs ?? 500;
+  /** Handlers still running: tools/call being judged, results being hooked, elicitations. */
+  const judging = new Set<Promise<unknown>>();
+  const inflight = new Set<Promise<unknown>>();
+  const track = (set: Set<Promise<unknown>>, p: Promise<unknown>) => {
+    set.add(p);
+    inflight.add(p);
+    void p.finally(() => {
+      set.delete(p);
+      inflight.delete(p);
+    });
+  };
   let resolveDone!: (v: { by: 'client' | 'server' | 'close' }) => void;
   const done = new Promise<{ by: 'client' | 'server' | 'close' }>((r) => (resolveDone = r));
 
@@ -136,7 +153,7 @@ export function createMcpProxy(options: McpProxyOptions): McpProxy {
   // ── requests of our own to the client ─────────────────────────────────────────────
   function requestClient(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
     return new Promise((resolve, reject) => {
-      if (closed) return reject(new Error('the proxy is closed'));
+      if (closed || clientGone) return reject(new Error('the proxy is closed'));
       const id = `agent-hooks-${++seq}`;
       const onAbort = () => {
         if (!clientRequests.delete(key(id))) return;
@@ -362,11 +379,11 @@ export function createMcpProxy(options: McpProxyOptions): McpProxy {
 
   // ── relay ───────────────────────────────────────────────────────────────────────────
   function fromClient(m: JSONRPCMessage) {
-    if (closed) return;
+    if (closed || clientGone) return;
     const msg = m as Msg;
     const id = msg.id as Id | undefined;
     if (typeof msg.method === 'string' && id !== undefined) {
-      if (msg.method === 'tools/call') return void onToolCall(msg as Msg & { id: Id });
+      if (msg.method === 'tools/call') return track(judging, onToolCall(msg as Msg & { id: Id }));
       if (msg.method === 'initialize') return void toServer(adjustInitialize(msg, id));
       if (msg.method === 'tools/list') toolListIds.add(key(id));
       return void toServer(msg);
@@ -404,7 +421,7 @@ export function createMcpProxy(options: McpProxyOptions): McpProxy {
     const msg = m as Msg;
     const id = msg.id as Id | undefined;
     if (typeof msg.method === 'string' && id !== undefined) {
-      if (msg.method === 'elicitation/create' && hooks) return void onElicitation(msg as Msg & { id: Id });
+      if (msg.method === 'elicitation/create' && hooks) return track(inflight, onElicitation(msg as Msg & { id: Id }));
       const proxyId = `agent-hooks-${++seq}`;
       clientRequests.set(key(proxyId), { kind: 'forwarded', serverId: id });
       forwardedIds.set(key(id), proxyId);
@@ -431,7 +448,7 @@ export function createMcpProxy(options: McpProxyOptions): McpProxy {
       const call = calls.get(key(id));
       if (call?.forwarded) {
         calls.delete(key(id));
-        return void onToolResult(call, msg);
+        return track(inflight, onToolResult(call, msg));
       }
       if (toolListIds.delete(key(id))) rememberTools(msg);
       if (initializeId === key(id)) {
@@ -474,16 +491,27 @@ export function createMcpProxy(options: McpProxyOptions): McpProxy {
     }
   }
 
-  async function close(by: 'client' | 'server' | 'close') {
-    if (closed) return;
-    closed = true;
-    for (const c of calls.values()) c.abort.abort();
-    for (const e of elicitations.values()) e.abort();
-    for (const r of clientRequests.values()) if (r.kind === 'own') r.reject(new Error('the proxy is closed'));
-    calls.clear();
-    clientRequests.clear();
-    await Promise.allSettled([server.close(), client.close()]);
-    resolveDone({ by });
+  /**
+   * Shut down like a direct connection would: calls already being judged may still reach the
+   * server, the server gets EOF and answers what it has (its results still pass PostToolUse), then
+   * whatever is left is abandoned. Each wait is bounded, so a client that gave up is not kept waiting.
+   */
+  function close(by: 'client' | 'server' | 'close'): Promise<void> {
+    closing ??= (async () => {
+      clientGone = true;
+      if (by !== 'server') await settle(judging, drainMs);
+      await server.close().catch(() => {});
+      await settle(inflight, drainMs);
+      closed = true;
+      for (const c of calls.values()) c.abort.abort();
+      for (const e of elicitations.values()) e.abort();
+      for (const r of clientRequests.values()) if (r.kind === 'own') r.reject(new Error('the proxy is closed'));
+      calls.clear();
+      clientRequests.clear();
+      await client.close().catch(() => {});
+      resolveDone({ by });
+    })();
+    return closing;
   }
 
   return {
@@ -500,6 +528,18 @@ export function createMcpProxy(options: McpProxyOptions): McpProxy {
     close: () => close('close'),
     done,
   };
+}
+
+/** Wait until the set is empty (it may grow meanwhile), at most `ms`. */
+async function settle(set: Set<Promise<unknown>>, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (set.size > 0) {
+    const left = end - Date.now();
+    if (left <= 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...set]), new Promise((r) => (timer = setTimeout(r, left)))]);
+    clearTimeout(timer);
+  }
 }
 
 /** Remove `tasks.requests.<what>` from announced capabilities; true when something was removed. */
