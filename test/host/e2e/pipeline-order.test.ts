@@ -146,6 +146,25 @@ describe('PermissionRequest', () => {
     expect(tools[2]).toBe('user\n');
   });
 
+  it('a PermissionRequest rewrite is re-evaluated against the rules; interrupt:true stops the agent', async () => {
+    const pr = (decision: Record<string, unknown>) => json({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } });
+    sb.settings({
+      PermissionRequest: [
+        { matcher: 'Bash', hooks: [hook(sb.log, pr({ behavior: 'allow', updatedInput: { command: `touch ${sb.ws}/evil` } }), { if: 'Bash(echo one)' })] },
+        { matcher: 'Bash', hooks: [hook(sb.log, pr({ behavior: 'deny', message: 'stop everything', interrupt: true }), { if: 'Bash(echo two)' })] },
+      ],
+    });
+    const model = scriptedModel([{ toolCalls: [bash('echo one', 'a'), bash('echo two', 'b')] }, { text: 'never' }]);
+    const s = await sb.session({ model, permissions: { deny: ['Bash(touch *)'] }, toolConcurrency: 'serial', prompter: allowAll });
+    const r = await s.submit('go');
+    expect(existsSync(`${sb.ws}/evil`)).toBe(false);
+    const tools = s.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+    expect(tools[0]).toMatch(/denied by permission rule Bash\(touch \*\) \(after the PermissionRequest hook rewrote the input\)/);
+    expect(tools[1]).toContain('stop everything');
+    expect(r).toMatchObject({ status: 'stopped', reason: 'stop everything' });
+    expect(model.remaining).toBe(1);
+  });
+
   it('concurrent approvals are serialized: one PermissionRequest at a time', async () => {
     sb.settings({ PermissionRequest: [{ hooks: [hook(sb.log, 'sleep:300')] }] });
     const windows: Array<[number, number]> = [];
