@@ -10,7 +10,7 @@
  *   5. end(): interrupt the running turn, SessionEnd under its own budget, close MCP, dispose.
  */
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { LoadConfigOptions } from '../config/load.js';
 import type { EventName } from '../events/catalog.js';
@@ -106,7 +106,15 @@ export interface HostSession {
 export type StartHostSessionResult = { ok: true; session: HostSession } | { ok: false; reason: string; decision: Decision };
 
 export async function startHostSession(options: HostSessionOptions): Promise<StartHostSessionResult> {
-  const workspace = realpathSync.native(path.resolve(options.workspace));
+  let workspace: string;
+  try {
+    workspace = realpathSync.native(path.resolve(options.workspace));
+  } catch (e) {
+    throw new Error(`startHostSession: workspace ${JSON.stringify(options.workspace)} cannot be used: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  if (!statSync(workspace).isDirectory()) throw new Error(`startHostSession: workspace ${JSON.stringify(options.workspace)} is not a directory`);
+  // Invalid rules or mode fail here, before any hook or process runs.
+  const permissions = createPermissionEngine({ rules: options.permissions, mode: options.mode, workspace, ...(options.config?.homeDir ? { homeDir: options.config.homeDir } : {}) });
   const sessionId = options.sessionId ?? randomUUID();
   const trace = options.onTrace ?? (() => {});
   const warn = (text: string) => trace({ kind: 'warning', text });
@@ -141,7 +149,6 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
 
   // 2. Slots, permissions and the hooks engine as a listener of every slot.
   const slots = createRuntimeSlots();
-  const permissions = createPermissionEngine({ rules: options.permissions, mode: options.mode, workspace, ...(options.config?.homeDir ? { homeDir: options.config.homeDir } : {}) });
   const withTranscript = transcriptPath ? { run: (e: EventName, input: Record<string, unknown>, ctx?: Parameters<SessionHandle['run']>[2]) => hooks.run(e, { transcript_path: transcriptPath, ...input }, ctx) } : hooks;
   attachHooks(slots, withTranscript, { stopGuardMs: options.stopGuardMs, onDecision: (event, decision) => trace({ kind: 'hooks', event, decision }), onWarning: warn });
 

@@ -44,3 +44,11 @@ describe('permission engine', () => {
     expect(p.rules.allow).toEqual(['Bash(npm test)']);
   });
 });
+
+describe('startHostSession input errors', () => {
+  it('a missing workspace or an invalid rule is a clear error before any hook runs', async () => {
+    const { startHostSession, scriptedModel } = await import('../../src/host/index.js');
+    await expect(startHostSession({ workspace: '/definitely/not/here', model: scriptedModel([]) })).rejects.toThrow(/workspace "\/definitely\/not\/here" cannot be used: ENOENT/);
+    await expect(startHostSession({ workspace: '/', model: scriptedModel([]), permissions: { allow: ['Bash('] }, config: { discover: false } })).rejects.toThrow(/permissions\.allow\[0\]/);
+  });
+});
