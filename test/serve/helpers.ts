@@ -128,6 +128,9 @@ export function rawRequest(
         path: target,
         headers: { host: u.host, ...opts.headers },
         setHost: false,
+        // A fresh connection each time: a kept-alive socket the server closes while the test
+        // blocks in spawnSync would turn the next request into ECONNRESET.
+        agent: false,
       },
       (res) => {
         const chunks: Buffer[] = [];

@@ -39,10 +39,12 @@ describe('serve with a HookManager', () => {
     const listed = (await api.get('/api/sessions')).json();
     expect(listed.mode).toBe('host');
     expect(listed.sessions).toEqual([
-      expect.objectContaining({ id: 's1', source: 'host', projectDir: sb.ws, paused: false, runs: 1 }),
+      expect.objectContaining({ id: 's1', source: 'host', projectDir: sb.ws, paused: false }),
       expect.objectContaining({ id: 's2', source: 'host', projectDir: sb.ws, paused: false }),
     ]);
     expect((await api.get('/api/workspaces')).json().workspaces.map((w: any) => w.dir)).toEqual([sb.ws]);
+    // The engine's audit sink writes asynchronously: the run shows up in the audit stats shortly.
+    await expect.poll(async () => (await api.get('/api/sessions')).json().sessions[0].runs).toBe(1);
 
     expect((await api.post('/api/sessions/pause', { id: 's1', paused: true })).status).toBe(200);
     expect(manager.isPaused('s1')).toBe(true);
