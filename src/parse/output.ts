@@ -125,9 +125,12 @@ function cap(text: string | undefined, opts: ParseOptions): string | undefined {
  */
 function firstLine(text: string): string {
   const lines = text.trim().split('\n', 20).map((l) => l.trim()).filter(Boolean);
-  const errorLine = lines.find((l) => /^[A-Za-z]*(Error|Exception)\b[^:]*:/.test(l));
-  const informative = lines.find((l) => !/^node:internal\/\S+:\d+$/.test(l) && !/^\^+$/.test(l) && !/^at\s/.test(l) && !/^file:\/\/\S+:\d+$/.test(l));
-  const line = errorLine ?? informative ?? lines[0] ?? '';
+  const isLocation = (l: string) => /^(node:internal\/|file:\/\/|\/)\S+:\d+$/.test(l);
+  let line = lines[0] ?? '';
+  if (isLocation(line)) {
+    const errorLine = lines.find((l) => /^[A-Za-z]*(Error|Exception)\b[^:]*:/.test(l));
+    line = errorLine ?? lines.find((l) => !isLocation(l) && !/^\^+$/.test(l) && !/^at\s/.test(l)) ?? line;
+  }
   return line.length > 500 ? `${line.slice(0, 500)}…` : line;
 }
 
