@@ -115,3 +115,5 @@ export { dispatch, type DispatchFlags } from './dispatch/dispatch.js';
 export { convertText, type ConvertResult } from './dialects/convert.js';
 /** The reference host runtime (docs/host.md): sessions, tool pipeline, permission engine, tools, agent loop, demo. */
 export * from './host/index.js';
+/** `agent-hooks serve` as a library (docs/serve.md): the trust review panel and session API, mountable or listening on loopback. */
+export * from './serve/index.js';
