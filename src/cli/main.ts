@@ -16,6 +16,7 @@ import { formatDiagnostic, loadFromFlags, type LoadFlags } from './load.js';
 import { checkPaths } from './check.js';
 import { loadMcpConfigFile } from '../mcp/config.js';
 // <feature-command-imports> one import per feature command module, below this line
+import { registerServeCommand } from './commands/serve.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerTestCommand } from './commands/test.js';
 import { registerInitCommand } from './commands/init.js';
@@ -270,6 +271,7 @@ export function buildProgram(): Command {
   });
 
   // <feature-command-registrations> one `registerXCommand(program);` per feature module, below this line
+  registerServeCommand(program);
   registerDemoCommand(program);
   registerTestCommand(program);
   registerInitCommand(program);
