@@ -23,6 +23,7 @@ import { registerInitCommand } from './commands/init.js';
 import { registerDispatchCommand } from './commands/dispatch.js';
 import { registerConvertCommand } from './commands/convert.js';
 import { registerTrustCommand } from './commands/trust.js';
+import { registerMcpProxyCommand } from './commands/mcp-proxy.js';
 
 const EXECUTABLE_TYPES = ['command', 'function', 'http', 'prompt'] as const;
 
@@ -278,6 +279,7 @@ export function buildProgram(): Command {
   registerDispatchCommand(program);
   registerConvertCommand(program);
   registerTrustCommand(program);
+  registerMcpProxyCommand(program);
 
   program
     .command('schema')
