@@ -7,7 +7,8 @@ import type { TempDir } from '../helpers/tmp.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const SERVER = join(here, 'fixtures', 'server.mjs');
-export const CLI = join(here, '..', '..', 'dist', 'cli', 'main.js');
+/** The package's executable (package.json bin). */
+export const CLI = join(here, '..', '..', 'dist', 'cli', 'bin.js');
 
 export const ACCOUNT = {
   type: 'object',
