@@ -113,7 +113,11 @@ export async function dispatch(flags: DispatchFlags, stdinText: string): Promise
     // A session paused in `agent-hooks serve` runs no hooks (pause file: src/session/pause-file.ts).
     const sid = input.payload.session_id;
     if (typeof sid === 'string' && isSessionPaused(sid).paused) return note(dialect.noop(input.nativeEvent), `session ${sid} is paused (agent-hooks serve); no hooks run`);
-    if (!(await mayHaveHooks(input.event, flags))) return dialect.noop(input.nativeEvent);
+    // The project is the payload's cwd unless --cwd names one: the same rule runDispatch applies,
+    // so the fast no-hooks check never looks in a different directory than the real run.
+    const payloadCwd = typeof input.payload.cwd === 'string' && input.payload.cwd ? input.payload.cwd : undefined;
+    const scoped = flags.cwd === undefined && payloadCwd !== undefined ? { ...flags, cwd: payloadCwd } : flags;
+    if (!(await mayHaveHooks(input.event, scoped))) return dialect.noop(input.nativeEvent);
     const { runDispatch } = await import('./run.js');
     return await runDispatch(dialect, input, flags);
   } catch (err) {
