@@ -14,6 +14,7 @@ import { settingsJsonSchema } from '../config/index.js';
 import type { Decision } from '../reduce/reduce.js';
 import { formatDiagnostic, loadFromFlags, type LoadFlags } from './load.js';
 import { checkPaths } from './check.js';
+import { toJson } from './json.js';
 import { loadMcpConfigFile } from '../mcp/config.js';
 // <feature-command-imports> one import per feature command module, below this line
 import { registerServeCommand } from './commands/serve.js';
@@ -138,22 +139,6 @@ async function runCommand(eventName: string, flags: RunFlags): Promise<number> {
   return decision.blocked || !decision.continue ? 2 : 0;
 }
 
-/** The `run --json` object: stable field names, absent fields omitted. */
-export function toJson(d: Decision): Record<string, unknown> {
-  const out: Record<string, unknown> = { event: d.event, blocked: d.blocked };
-  if (d.decision) out.decision = d.decision;
-  if (d.reason !== undefined) out.reason = d.reason;
-  if (d.updatedInput) out.updatedInput = d.updatedInput;
-  if (d.updatedOutput !== undefined) out.updatedOutput = d.updatedOutput;
-  out.additionalContext = d.additionalContext;
-  out.systemMessages = d.systemMessages;
-  out.continue = d.continue;
-  if (d.stopReason !== undefined) out.stopReason = d.stopReason;
-  if (Object.keys(d.eventOutput).length > 0) out.eventOutput = d.eventOutput;
-  out.hooks = d.hooks;
-  if (d.warnings.length > 0) out.warnings = d.warnings;
-  return out;
-}
 
 function formatDecision(d: Decision): string {
   const lines: string[] = [];
