@@ -16,6 +16,7 @@
  *   timeout                  → timeout
  *   body over the cap        → error, stdoutTruncated
  */
+import { makeResult } from './result.js';
 import { performance } from 'node:perf_hooks';
 import { buildConnector, Client } from 'undici';
 import type { Backend, BackendContext } from '../engine/engine.js';
@@ -110,16 +111,7 @@ export function buildHeaders(
 }
 
 function result(partial: Partial<ExecutionResult> & Pick<ExecutionResult, 'status'>, start: number): ExecutionResult {
-  return {
-    exitCode: null,
-    stdout: '',
-    stderr: '',
-    stdoutTruncated: false,
-    stderrTruncated: false,
-    stdinTruncated: false,
-    ...partial,
-    durationMs: performance.now() - start,
-  };
+  return makeResult(partial, start);
 }
 
 /** A failure message without anything that could be a secret (no header values, no query). */

@@ -11,6 +11,7 @@
  * - `input` gets `${path}` substitution from the hook's JSON input (see mcp/substitute.ts),
  *   bounded by the same cap as a command hook's stdin.
  */
+import { makeResult } from './result.js';
 import { performance } from 'node:perf_hooks';
 import type { Backend } from '../engine/engine.js';
 import type { McpClientManager } from '../mcp/manager.js';
@@ -22,15 +23,9 @@ export function mcpToolBackend(manager: McpClientManager): Backend {
   return async (hook, payload, ctx) => {
     const started = performance.now();
     const handler = hook.handler as McpToolHandler;
-    const base = { stdoutTruncated: false, stderrTruncated: false, stdinTruncated: false };
-    const result = (r: Partial<ExecutionResult> & Pick<ExecutionResult, 'status'>): ExecutionResult => ({
-      exitCode: null,
-      stdout: '',
-      stderr: '',
-      ...base,
-      ...r,
-      durationMs: performance.now() - started,
-    });
+    const base = { stdinTruncated: false };
+    const result = (r: Partial<ExecutionResult> & Pick<ExecutionResult, 'status'>): ExecutionResult =>
+      makeResult({ stdinTruncated: base.stdinTruncated, ...r }, started);
 
     let args = substituteInput(handler.input ?? {}, payload);
     const encoded = encodePayload(args, ctx.stdinLimitBytes);

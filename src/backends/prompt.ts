@@ -12,6 +12,7 @@
  * prefers the session's frozen snapshot over live settings: once a session has resolved a
  * model, changing the global default does not change that session's model.
  */
+import { makeResult } from './result.js';
 import { performance } from 'node:perf_hooks';
 import { LRUCache } from 'lru-cache';
 import { request } from 'undici';
@@ -259,16 +260,7 @@ export interface PromptBackends {
 }
 
 function baseResult(start: number, partial: Partial<ExecutionResult> & Pick<ExecutionResult, 'status'>): ExecutionResult {
-  return {
-    exitCode: null,
-    stdout: '',
-    stderr: '',
-    stdoutTruncated: false,
-    stderrTruncated: false,
-    stdinTruncated: false,
-    ...partial,
-    durationMs: performance.now() - start,
-  };
+  return makeResult(partial, start);
 }
 
 export function createPromptBackends(options: PromptBackendOptions = {}): PromptBackends {

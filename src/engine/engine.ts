@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { catalog, inputSchema, isEventName, type EventName } from '../events/catalog.js';
 import type { EventSpec } from '../events/spec.js';
 import { buildHookEnv, encodePayload, runCommand, substituteForShell, substitutePlaceholders } from '../backends/index.js';
+import { makeResult } from '../backends/result.js';
 import { formatZodIssues, parseExecution, type ParsedHook } from '../parse/output.js';
 import { defineOwn, effectiveVerdict, reduce, type Decision, type HookRecord, type ReduceEntry } from '../reduce/reduce.js';
 import type {
@@ -470,17 +471,7 @@ function timeoutFor(handler: HookHandler, spec: EventSpec): number {
 }
 
 function errorResult(error: string): ExecutionResult {
-  return {
-    status: 'error',
-    exitCode: null,
-    stdout: '',
-    stderr: '',
-    stdoutTruncated: false,
-    stderrTruncated: false,
-    stdinTruncated: false,
-    durationMs: 0,
-    error,
-  };
+  return makeResult({ status: 'error', error });
 }
 
 function makeRecord(
