@@ -2,9 +2,10 @@
  * `agent-hooks check`: validate settings files, plugin hooks.json files and directories of
  * them. Errors are path-qualified (`file: hooks.PreToolUse[0].hooks[1].tipe: unknown key`).
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { loadConfig } from '../config/index.js';
+import { walkFiles } from '../util/walk.js';
 import { lintHooks } from '../engine/lint.js';
 import type { Diagnostic } from '../types.js';
 
@@ -42,25 +43,22 @@ async function looksLikeSettings(file: string): Promise<boolean> {
   }
 }
 
-async function walk(dir: string, depth: number, out: string[]): Promise<void> {
-  if (depth > MAX_DEPTH) return;
-  let entries;
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  entries.sort((a, b) => a.name.localeCompare(b.name));
-  for (const e of entries) {
-    const full = join(dir, e.name);
-    if (e.isDirectory()) {
-      if (!SKIP_DIRS.has(e.name)) await walk(full, depth + 1, out);
-    } else if (e.isFile() && e.name.endsWith('.json')) {
-      if (isPluginHooksFile(full) || (await looksLikeSettings(full))) out.push(full);
-    } else if (e.isFile() && e.name.endsWith('.toml')) {
-      if (await looksLikeHooksToml(full)) out.push(full);
-    }
-  }
+/** Settings, plugin hooks.json and hook TOML files under a directory. */
+function walk(dir: string, out: string[]): Promise<string[]> {
+  return walkFiles(
+    dir,
+    {
+      maxDepth: MAX_DEPTH,
+      skipDirs: SKIP_DIRS,
+      accept: async (full, name) => {
+        if (name.endsWith('.json')) return isPluginHooksFile(full) || (await looksLikeSettings(full));
+        if (name.endsWith('.toml')) return looksLikeHooksToml(full);
+        return false;
+      },
+    },
+    0,
+    out,
+  );
 }
 
 export async function checkPaths(paths: readonly string[], executableTypes: readonly string[]): Promise<CheckResult> {
@@ -86,7 +84,7 @@ export async function checkPaths(paths: readonly string[], executableTypes: read
     }
     if (info.isDirectory()) {
       const before = files.length;
-      await walk(full, 0, files);
+      await walk(full, files);
       if (files.length === before) {
         result.diagnostics.push({ level: 'warning', file: full, path: '(root)', message: 'no settings or hooks.json files found here' });
       }

@@ -3,11 +3,12 @@
  * through the library (loadConfig, createHookEngine — no CLI per case), run the cases in parallel
  * with a bound, compare with the expectations, optionally record results (--update).
  */
-import { readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { toJson } from '../cli/json.js';
+import { walkFiles } from '../util/walk.js';
 import { loadConfig, type LoadedConfig } from '../config/index.js';
 import { createHookEngine, InvalidHookInputError } from '../engine/engine.js';
 import { createSemaphore } from '../engine/semaphore.js';
@@ -90,22 +91,7 @@ const MAX_DEPTH = 12;
 export async function findFixtureFiles(paths: readonly string[]): Promise<{ files: string[]; errors: FixtureError[] }> {
   const files: string[] = [];
   const errors: FixtureError[] = [];
-  const walk = async (dir: string, depth: number) => {
-    if (depth > MAX_DEPTH) return;
-    let entries;
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    entries.sort((a, b) => a.name.localeCompare(b.name));
-    for (const e of entries) {
-      const full = join(dir, e.name);
-      if (e.isDirectory()) {
-        if (!SKIP_DIRS.has(e.name)) await walk(full, depth + 1);
-      } else if (e.isFile() && FIXTURE_NAME.test(e.name)) files.push(full);
-    }
-  };
+  const walk = (dir: string) => walkFiles(dir, { maxDepth: MAX_DEPTH, skipDirs: SKIP_DIRS, accept: (_file, name) => FIXTURE_NAME.test(name) }, 0, files);
   for (const p of paths) {
     const full = resolve(p);
     let info;
@@ -115,7 +101,7 @@ export async function findFixtureFiles(paths: readonly string[]): Promise<{ file
       errors.push({ file: full, path: '(root)', message: 'no such file or directory' });
       continue;
     }
-    if (info.isDirectory()) await walk(full, 0);
+    if (info.isDirectory()) await walk(full);
     else if (fixtureFormat(full)) files.push(full);
     else errors.push({ file: full, path: '(root)', message: 'not a fixture file (expected .yaml, .yml or .json)' });
   }
