@@ -70,6 +70,12 @@ export interface HostSessionOptions {
   autoCompactChars?: number;
   summarize?: Summarizer;
   toolConcurrency?: 'parallel' | 'serial';
+  /**
+   * Run Setup hooks (trigger `init` or `maintenance`) before SessionStart, as `--init` /
+   * `--maintenance` do; their CLAUDE_ENV_FILE exports join the session env and their
+   * additionalContext comes first in the conversation. Default: no Setup.
+   */
+  setup?: 'init' | 'maintenance';
   /** Load <workspace>/CLAUDE.md into context (InstructionsLoaded fires); default true. */
   loadInstructions?: boolean;
   /** Write JSONL transcripts here (hooks get transcript_path); default none. */
@@ -90,6 +96,8 @@ export interface HostSession {
   readonly hooks: SessionHandle;
   /** SessionStart's decision (context, env, records). */
   readonly start: Decision;
+  /** Setup's decision, when the session started with `setup`. */
+  readonly setup?: Decision;
   /** Submit a prompt; while a turn runs it is queued (UserPromptQueued) and runs after it. */
   submit(prompt: string, opts?: { signal?: AbortSignal }): Promise<TurnResult>;
   /** Abort the running turn (Interrupt fires). */
@@ -131,10 +139,31 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
       ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
       onWarning: (m) => warn(m),
     });
+  // 0. Setup (--init / --maintenance) before SessionStart: a short-lived binding of the same
+  // session id runs it, then SessionStart binds the session for good with Setup's env exports.
+  let setupDecision: Decision | undefined;
+  let bindEnv = options.env;
+  if (options.setup !== undefined) {
+    if (options.setup !== 'init' && options.setup !== 'maintenance') throw new Error(`startHostSession: setup must be "init" or "maintenance", got ${JSON.stringify(options.setup)}`);
+    try {
+      const bound = await manager.bindSession({ sessionId, projectDir: workspace, ...(options.env ? { env: options.env } : {}), model: options.model.name });
+      try {
+        setupDecision = await bound.run('Setup', { trigger: options.setup, ...(transcriptPath ? { transcript_path: transcriptPath } : {}) }, { permissionMode: options.mode ?? 'default' });
+      } finally {
+        await manager.dispose(sessionId);
+      }
+    } catch (e) {
+      if (owned) await manager.close();
+      throw e;
+    }
+    trace({ kind: 'hooks', event: 'Setup', decision: setupDecision });
+    const added = setupDecision.eventOutput.env;
+    if (added && typeof added === 'object') bindEnv = { ...(options.env ?? {}), ...(added as Record<string, string>) };
+  }
   const started = await manager.startSession({
     sessionId,
     projectDir: workspace,
-    ...(options.env ? { env: options.env } : {}),
+    ...(bindEnv ? { env: bindEnv } : {}),
     model: options.model.name,
     source: 'startup',
     input: transcriptPath ? { transcript_path: transcriptPath } : {},
@@ -164,6 +193,7 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
     messages.push(m);
     onMessage(m, {});
   };
+  if (setupDecision) addContext(setupDecision.additionalContext, 'Setup');
   addContext(started.decision.additionalContext, 'SessionStart');
 
   if (options.loadInstructions !== false) {
@@ -376,6 +406,7 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
     pipeline,
     hooks,
     start: started.decision,
+    ...(setupDecision ? { setup: setupDecision } : {}),
     submit(prompt, opts = {}) {
       if (ended || ending) return Promise.reject(new Error(`session ${sessionId} has ended`));
       if (running) void slots.promptQueued.fire({ prompt, mode: permissions.mode, cwd: workspace });
