@@ -61,6 +61,8 @@ interface RunLoopArgs {
   turnId: string;
   stopSlot: 'beforeStop' | 'beforeSubagentStop';
   agentTranscriptPath?: string;
+  /** Tools run here instead of the session cwd (a subagent in its worktree). */
+  cwd?: string;
 }
 
 const size = (messages: readonly Message[]) => messages.reduce((n, m) => n + m.content.length, 0);
@@ -114,7 +116,7 @@ export async function runLoop(opts: LoopOptions, args: RunLoopArgs): Promise<Tur
     }
 
     if (reply.toolCalls.length > 0) {
-      const batch = await opts.pipeline.runBatch(reply.toolCalls, { signal, actor });
+      const batch = await opts.pipeline.runBatch(reply.toolCalls, { signal, actor, ...(args.cwd !== undefined ? { cwd: args.cwd } : {}) });
       for (const o of batch.outcomes) push({ role: 'tool', toolCallId: o.toolUseId, content: o.content });
       if (batch.additionalContext.length) push(contextMessage(batch.additionalContext, 'PostToolBatch'));
       if (signal.aborted) return interrupted();

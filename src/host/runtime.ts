@@ -14,16 +14,18 @@ import { appendFileSync, mkdirSync, readFileSync, realpathSync, statSync } from 
 import path from 'node:path';
 import type { LoadConfigOptions } from '../config/load.js';
 import type { EventName } from '../events/catalog.js';
+import { emptyDecision } from '../engine/engine.js';
 import type { Decision } from '../reduce/reduce.js';
 import { createHookManager, type HookManager, type HookManagerOptions, type SessionEngineOptions, type SessionHandle } from '../session/manager.js';
 import { runLoop, taskTool, type LoopOptions, type SubagentDefinition, type TurnResult } from './agent.js';
 import { CompactionBlockedError, createCompactionService, type CompactionResult, type Summarizer } from './compaction.js';
+import { createFileWatcher, type FileChangeKind } from './file-watch.js';
 import { attachHooks, DEFAULT_SESSION_END_BUDGET_MS } from './hook-listeners.js';
 import type { Message, Model } from './model.js';
 import { createPermissionEngine, type HostPermissionMode, type PermissionEngine, type PermissionRules } from './permissions.js';
 import { createRuntimeSlots, type Actor, type RuntimeSlots } from './runtime-slots.js';
 import { createToolPipeline, type ToolOutcome, type ToolPipeline } from './tool-pipeline.js';
-import { builtinTools, toolRegistry } from './tools/index.js';
+import { builtinTools, isInsideAny, toolRegistry } from './tools/index.js';
 import type { AutoClassifier, ElicitationRequest, ElicitationResponse, HostTool, McpAttachment, McpProvider, Prompter, ToolRegistry } from './types.js';
 
 export type TraceEntry =
@@ -76,6 +78,8 @@ export interface HostSessionOptions {
    * additionalContext comes first in the conversation. Default: no Setup.
    */
   setup?: 'init' | 'maintenance';
+  /** FileChanged: quiet time before a burst of changes to one file is reported (default 100 ms). */
+  fileWatchDebounceMs?: number;
   /** Load <workspace>/CLAUDE.md into context (InstructionsLoaded fires); default true. */
   loadInstructions?: boolean;
   /** Write JSONL transcripts here (hooks get transcript_path); default none. */
@@ -98,6 +102,18 @@ export interface HostSession {
   readonly start: Decision;
   /** Setup's decision, when the session started with `setup`. */
   readonly setup?: Decision;
+  /** The session's working directory: the workspace until a Bash `cd` or setCwd moves it. */
+  readonly cwd: string;
+  /** Directories added with addDirectory (confinement roots next to the workspace). */
+  readonly directories: readonly string[];
+  /** Environment added by CwdChanged/FileChanged CLAUDE_ENV_FILE exports (Bash sees it on top of env). */
+  readonly dynamicEnv: Readonly<Record<string, string>>;
+  /** Paths the FileChanged watcher watches now (matcher names in the cwd + watchPaths). */
+  watchedPaths(): string[];
+  /** Move the session cwd (inside the workspace or an added directory); CwdChanged fires. */
+  setCwd(dir: string): Promise<void>;
+  /** Add a working directory (confinement root); DirectoryAdded fires. */
+  addDirectory(dir: string, source?: 'slash_command' | 'register_repo_root'): Promise<void>;
   /** Submit a prompt; while a turn runs it is queued (UserPromptQueued) and runs after it. */
   submit(prompt: string, opts?: { signal?: AbortSignal }): Promise<TurnResult>;
   /** Abort the running turn (Interrupt fires). */
@@ -181,6 +197,31 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
   const withTranscript = transcriptPath ? { run: (e: EventName, input: Record<string, unknown>, ctx?: Parameters<SessionHandle['run']>[2]) => hooks.run(e, { transcript_path: transcriptPath, ...input }, ctx) } : hooks;
   attachHooks(slots, withTranscript, { stopGuardMs: options.stopGuardMs, onDecision: (event, decision) => trace({ kind: 'hooks', event, decision }), onWarning: warn });
 
+  let currentCwd = workspace;
+  const roots: string[] = [];
+  const dynamicEnv: Record<string, string> = {};
+  /**
+   * Events fired from the session itself rather than from a slot (Setup aside): CwdChanged,
+   * FileChanged, DirectoryAdded, UserPromptExpansion, the task and worktree events,
+   * ConfigChange. An engine error is reported and treated as "no hook decided".
+   */
+  const emit = async (event: EventName, input: Record<string, unknown>, cwd = currentCwd): Promise<Decision> => {
+    let decision: Decision;
+    try {
+      decision = await withTranscript.run(event, { ...input, permission_mode: permissions.mode, cwd }, { permissionMode: permissions.mode, cwd });
+    } catch (e) {
+      warn(`${event} hooks failed: ${(e as Error)?.message ?? String(e)}`);
+      decision = emptyDecision(event);
+    }
+    trace({ kind: 'hooks', event, decision });
+    return decision;
+  };
+  /** CLAUDE_ENV_FILE exports of CwdChanged/FileChanged: later Bash commands see them. */
+  const applyEnv = (d: Decision) => {
+    const added = d.eventOutput.env;
+    if (added && typeof added === 'object') Object.assign(dynamicEnv, added);
+  };
+
   const messages: Message[] = [];
   const onMessage = (m: Message, actor: Actor) => {
     trace({ kind: 'message', message: m, actor });
@@ -234,7 +275,7 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
         permissionMode: () => permissions.mode,
         elicitUI,
         notify: async (n) => {
-          await slots.notification.fire({ mode: permissions.mode, cwd: workspace, message: n.message, ...(n.title !== undefined ? { title: n.title } : {}), notificationType: n.notification_type });
+          await slots.notification.fire({ mode: permissions.mode, cwd: currentCwd, message: n.message, ...(n.title !== undefined ? { title: n.title } : {}), notificationType: n.notification_type });
         },
         onWarning: warn,
       });
@@ -255,9 +296,18 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
     permissions,
     slots,
     workspace,
-    cwd: workspace,
     sessionId,
-    env: () => hooks.env,
+    env: () => (Object.keys(dynamicEnv).length ? { ...hooks.env, ...dynamicEnv } : hooks.env),
+    cwd: () => currentCwd,
+    roots: () => roots,
+    onCwd: async (dir) => {
+      try {
+        await changeCwd(dir);
+        return undefined;
+      } catch (e) {
+        return `Shell cwd was reset to ${currentCwd}: ${(e as Error).message}`;
+      }
+    },
     prompter,
     ...(options.autoClassifier ? { autoClassifier: options.autoClassifier } : {}),
     ...(options.toolConcurrency ? { concurrency: options.toolConcurrency } : {}),
@@ -270,7 +320,9 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
     pipeline,
     slots,
     permissions,
-    cwd: workspace,
+    get cwd() {
+      return currentCwd;
+    },
     tools: () => [...registry.values()],
     compaction,
     ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
@@ -291,6 +343,72 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
     );
   }
 
+  // Working directory, added directories and the FileChanged watcher.
+  const pendingEvents = new Set<Promise<unknown>>();
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    pendingEvents.add(p);
+    void p.finally(() => pendingEvents.delete(p)).catch(() => {});
+    return p;
+  };
+  const watchPathsOf = (d: Decision): string[] | undefined => (Array.isArray(d.eventOutput.watchPaths) ? (d.eventOutput.watchPaths as unknown[]).filter((p): p is string => typeof p === 'string') : undefined);
+  const watcher = createFileWatcher({
+    ...(options.fileWatchDebounceMs !== undefined ? { debounceMs: options.fileWatchDebounceMs } : {}),
+    onWarning: warn,
+    onChange: (file: string, kind: FileChangeKind) => {
+      if (ended || ending) return;
+      void track(
+        emit('FileChanged', { file_path: file, event: kind }).then((d) => {
+          applyEnv(d);
+          const paths = watchPathsOf(d);
+          if (paths) watcher.set('dynamic', paths);
+        }),
+      );
+    },
+  });
+  // A FileChanged matcher names literal files in the working directory ("'.envrc|.env'").
+  const matcherPaths = () =>
+    hooks
+      .hooks('FileChanged')
+      .flatMap((h) => (h.matcher ? h.matcher.split('|').map((n) => n.trim()) : []))
+      .filter((n) => n !== '' && n !== '*')
+      .map((n) => path.resolve(currentCwd, n));
+  watcher.set('static', matcherPaths());
+  watcher.set('dynamic', watchPathsOf(started.decision) ?? []);
+
+  async function changeCwd(dir: string): Promise<void> {
+    let real: string;
+    try {
+      real = realpathSync.native(path.resolve(currentCwd, dir));
+    } catch (e) {
+      throw new Error(`${dir} cannot be used as the working directory: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+    if (!statSync(real).isDirectory()) throw new Error(`${real} is not a directory`);
+    if (!isInsideAny(workspace, roots, real)) throw new Error(`${real} is outside the workspace ${workspace}`);
+    if (real === currentCwd) return;
+    const old = currentCwd;
+    currentCwd = real;
+    watcher.set('static', matcherPaths());
+    const d = await emit('CwdChanged', { old_cwd: old, new_cwd: real });
+    applyEnv(d);
+    const paths = watchPathsOf(d);
+    if (paths) watcher.set('dynamic', paths);
+  }
+
+  async function addDirectory(dir: string, source: 'slash_command' | 'register_repo_root' = 'slash_command'): Promise<void> {
+    let real: string;
+    try {
+      real = realpathSync.native(path.resolve(currentCwd, dir));
+    } catch (e) {
+      throw new Error(`addDirectory: ${dir} cannot be added: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+    if (!statSync(real).isDirectory()) throw new Error(`addDirectory: ${real} is not a directory`);
+    if (isInsideAny(workspace, roots, real)) throw new Error(`addDirectory: ${real} is already a working directory`);
+    roots.push(real);
+    const d = await emit('DirectoryAdded', { directory: real, source });
+    // /add-dir: the hooks' systemMessage reaches the model as context.
+    if (source === 'slash_command') addContext(d.systemMessages, 'DirectoryAdded');
+  }
+
   // 5. Turns, queueing, heartbeat, shutdown.
   let running: { controller: AbortController; done: Promise<unknown> } | undefined;
   let queue: Promise<unknown> = Promise.resolve();
@@ -303,7 +421,7 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
     outer?.addEventListener('abort', onAbort, { once: true });
     const signal = controller.signal;
     const turn = (async (): Promise<TurnResult> => {
-      const submitted = await slots.promptSubmit.fire({ prompt, mode: permissions.mode, cwd: workspace, additionalContext: [] });
+      const submitted = await slots.promptSubmit.fire({ prompt, mode: permissions.mode, cwd: currentCwd, additionalContext: [] });
       if (submitted.vetoed) {
         // The prompt is erased: it never reaches the conversation.
         const status = submitted.event.stop ? 'stopped' : 'blocked';
@@ -314,9 +432,9 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
       onMessage(userMessage, {});
       addContext(submitted.event.additionalContext, 'UserPromptSubmit');
       const turnId = randomUUID();
-      await slots.turnStart.fire({ turnId, mode: permissions.mode, cwd: workspace });
+      await slots.turnStart.fire({ turnId, mode: permissions.mode, cwd: currentCwd });
       const result = await runLoop(loop, { messages, signal, actor: {}, turnId, stopSlot: 'beforeStop' });
-      if (result.status === 'interrupted') await slots.interrupt.fire({ mode: permissions.mode, cwd: workspace, reason: result.reason ?? 'interrupted' });
+      if (result.status === 'interrupted') await slots.interrupt.fire({ mode: permissions.mode, cwd: currentCwd, reason: result.reason ?? 'interrupted' });
       return result;
     })();
     running = { controller, done: turn };
@@ -337,7 +455,7 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
           if (beating || ended) return; // never two ticks at once
           beating = true;
           void slots.sessionHeartbeat
-            .fire({ uptimeMs: Date.now() - startedAt, intervalMs: heartbeatMs, mode: permissions.mode, cwd: workspace })
+            .fire({ uptimeMs: Date.now() - startedAt, intervalMs: heartbeatMs, mode: permissions.mode, cwd: currentCwd })
             .catch((e) => warn(`SessionHeartbeat: ${(e as Error).message}`))
             .finally(() => (beating = false));
         }, heartbeatMs)
@@ -349,6 +467,7 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
     ending ??= (async () => {
       if (heartbeat) clearInterval(heartbeat);
       removeSignalHandlers();
+      watcher.close();
       if (running) {
         running.controller.abort('session ending');
         await running.done.catch(() => {});
@@ -357,7 +476,7 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
       const controller = new AbortController();
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
-        slots.sessionEnd.fire({ reason, mode: permissions.mode, cwd: workspace, signal: controller.signal }),
+        slots.sessionEnd.fire({ reason, mode: permissions.mode, cwd: currentCwd, signal: controller.signal }),
         new Promise<void>((resolve) => {
           timer = setTimeout(() => {
             controller.abort(new Error(`SessionEnd budget of ${budgetMs} ms spent`));
@@ -367,6 +486,7 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
         }),
       ]).finally(() => clearTimeout(timer));
       ended = true;
+      await Promise.allSettled([...pendingEvents]);
       await mcp?.close().catch((e) => warn(`MCP close: ${(e as Error).message}`));
       await manager.dispose(sessionId);
       if (owned) await manager.close();
@@ -409,7 +529,7 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
     ...(setupDecision ? { setup: setupDecision } : {}),
     submit(prompt, opts = {}) {
       if (ended || ending) return Promise.reject(new Error(`session ${sessionId} has ended`));
-      if (running) void slots.promptQueued.fire({ prompt, mode: permissions.mode, cwd: workspace });
+      if (running) void slots.promptQueued.fire({ prompt, mode: permissions.mode, cwd: currentCwd });
       const next = queue.then(() => runTurn(prompt, opts.signal));
       queue = next.catch(() => {});
       return next;
@@ -421,6 +541,20 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
       return compaction.compact(messages, { trigger: 'manual', instructions });
     },
     elicitUI,
+    get cwd() {
+      return currentCwd;
+    },
+    directories: roots,
+    dynamicEnv,
+    watchedPaths: () => watcher.paths(),
+    async setCwd(dir) {
+      if (ended || ending) throw new Error(`session ${sessionId} has ended`);
+      await changeCwd(dir);
+    },
+    async addDirectory(dir, source) {
+      if (ended || ending) throw new Error(`session ${sessionId} has ended`);
+      await addDirectory(dir, source);
+    },
     end,
     get ended() {
       return ended;

@@ -45,7 +45,12 @@ export interface PipelineOptions {
   permissions: PermissionEngine;
   slots: RuntimeSlots;
   workspace: string;
-  cwd: string;
+  /** The session's working directory (read at every call: a Bash `cd` moves it). */
+  cwd: string | (() => string);
+  /** Directories added to the session: confinement roots next to the workspace. */
+  roots?: () => readonly string[];
+  /** Bash reports the shell's directory after a main-agent command; see ToolContext.onCwd. */
+  onCwd?: (dir: string) => Promise<string | undefined>;
   sessionId: string;
   env: () => Readonly<Record<string, string>>;
   prompter?: Prompter;
@@ -58,10 +63,13 @@ export interface PipelineOptions {
 }
 
 export interface ToolPipeline {
-  run(call: ToolCall, opts?: { signal?: AbortSignal; actor?: Actor }): Promise<ToolOutcome>;
+  /** `cwd` overrides the session cwd (a subagent in its worktree); then `cd` is not tracked. */
+  run(call: ToolCall, opts?: RunOpts): Promise<ToolOutcome>;
   /** Run a batch, then PostToolBatch; `stop` is set when a hook stopped the loop. */
-  runBatch(calls: readonly ToolCall[], opts?: { signal?: AbortSignal; actor?: Actor }): Promise<{ outcomes: ToolOutcome[]; stop?: string; additionalContext: string[] }>;
+  runBatch(calls: readonly ToolCall[], opts?: RunOpts): Promise<{ outcomes: ToolOutcome[]; stop?: string; additionalContext: string[] }>;
 }
+
+type RunOpts = { signal?: AbortSignal; actor?: Actor; cwd?: string };
 
 /** One prompt at a time: concurrent approvals (PermissionRequest hooks and the user) wait in line. */
 function createMutex() {
@@ -97,12 +105,14 @@ export function createToolPipeline(options: PipelineOptions): ToolPipeline {
   const { tools, permissions, slots } = options;
   const approvals = createMutex();
   const warn = options.onWarning ?? (() => {});
+  const sessionCwd = () => (typeof options.cwd === 'function' ? options.cwd() : options.cwd);
+  const roots = () => options.roots?.() ?? [];
 
   // The permission gate and the plan-mode guard: listeners of beforeTool like the hooks engine.
   slots.beforeTool.add({
     name: 'permission-gate',
     fn(e) {
-      const problem = isolationProblem(e.tool.name, e.input, options.workspace, e.cwd);
+      const problem = isolationProblem(e.tool.name, e.input, options.workspace, e.cwd, roots());
       if (problem) return e.veto(problem, { kind: 'isolation' });
       e.rule = permissions.evaluate(e.tool, e.input, e.cwd);
       if (e.rule.behavior === 'deny') return e.veto(e.rule.reason, { kind: 'rule' });
@@ -182,13 +192,13 @@ export function createToolPipeline(options: PipelineOptions): ToolPipeline {
     }
   }
 
-  async function run(call: ToolCall, opts: { signal?: AbortSignal; actor?: Actor } = {}): Promise<ToolOutcome> {
+  async function run(call: ToolCall, opts: RunOpts = {}): Promise<ToolOutcome> {
     const outcome = await runOne(call, opts);
     options.onOutcome?.(outcome, opts.actor ?? {});
     return outcome;
   }
 
-  async function runOne(call: ToolCall, opts: { signal?: AbortSignal; actor?: Actor }): Promise<ToolOutcome> {
+  async function runOne(call: ToolCall, opts: RunOpts): Promise<ToolOutcome> {
     const signal = opts.signal ?? new AbortController().signal;
     const actor = opts.actor ?? {};
     const toolUseId = call.id || `toolu_${randomUUID()}`;
@@ -198,7 +208,7 @@ export function createToolPipeline(options: PipelineOptions): ToolPipeline {
     const parsed = tool.inputSchema.safeParse(call.input);
     if (!parsed.success) return { ...base, status: 'error', content: `InputValidationError: ${formatZodIssues(parsed.error)}` };
 
-    const cwd = options.cwd;
+    const cwd = opts.cwd ?? sessionCwd();
     const mode = permissions.mode;
     const event: BeforeToolEvent = {
       tool,
@@ -217,7 +227,7 @@ export function createToolPipeline(options: PipelineOptions): ToolPipeline {
           e.veto(`${by} rewrote the input of ${tool.name} invalidly: ${formatZodIssues(check.error)}`, { kind: 'validation' });
           return false;
         }
-        const problem = isolationProblem(tool.name, check.data, options.workspace, cwd);
+        const problem = isolationProblem(tool.name, check.data, options.workspace, cwd, roots());
         if (problem) {
           e.veto(`${by} rewrite rejected: ${problem}`, { kind: 'isolation' });
           return false;
@@ -259,7 +269,8 @@ export function createToolPipeline(options: PipelineOptions): ToolPipeline {
     let error: string | undefined;
     let isInterrupt = false;
     try {
-      const result = await tool.run(ev.input, { workspace: options.workspace, cwd, env: options.env(), signal, toolUseId, sessionId: options.sessionId, ...(actor.agentId ? { agentId: actor.agentId } : {}), ...(actor.agentType ? { agentType: actor.agentType } : {}) });
+      const trackCwd = opts.cwd === undefined && !actor.agentId && options.onCwd;
+      const result = await tool.run(ev.input, { workspace: options.workspace, cwd, roots: roots(), ...(trackCwd ? { onCwd: trackCwd } : {}), env: options.env(), signal, toolUseId, sessionId: options.sessionId, ...(actor.agentId ? { agentId: actor.agentId } : {}), ...(actor.agentType ? { agentType: actor.agentType } : {}) });
       output = result.output;
       content = result.content;
     } catch (err) {
@@ -310,7 +321,7 @@ export function createToolPipeline(options: PipelineOptions): ToolPipeline {
       const actor = opts.actor ?? {};
       const batch = await slots.afterToolBatch.fire({
         mode: permissions.mode,
-        cwd: options.cwd,
+        cwd: opts.cwd ?? sessionCwd(),
         calls: outcomes.map((o) => ({ toolName: o.toolName, toolInput: o.input, toolUseId: o.toolUseId, toolResponse: o.content })),
         additionalContext: [],
         ...actor,

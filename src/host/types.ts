@@ -24,6 +24,14 @@ export interface ToolContext {
   signal: AbortSignal;
   toolUseId: string;
   sessionId: string;
+  /** Directories added to the session (DirectoryAdded): confinement roots next to the workspace. */
+  roots?: readonly string[];
+  /**
+   * Reports the shell's working directory after a Bash command (set for the main agent only).
+   * The runtime moves the session cwd there (CwdChanged fires) and answers with a note for the
+   * model when it did not (a directory outside the workspace).
+   */
+  onCwd?: (dir: string) => Promise<string | undefined>;
   /** Set inside a subagent. */
   agentId?: string;
   agentType?: string;

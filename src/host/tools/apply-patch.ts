@@ -141,7 +141,7 @@ export function applyPatchTool(): HostTool<z.infer<typeof input>> {
       };
       const summary: string[] = [];
       for (const op of ops) {
-        const file = confine(op.path, ctx.workspace, ctx.cwd);
+        const file = confine(op.path, ctx.workspace, ctx.cwd, ctx.roots);
         if (op.kind === 'add') {
           writes.set(file, op.content);
           summary.push(`A ${file}`);
@@ -152,7 +152,7 @@ export function applyPatchTool(): HostTool<z.infer<typeof input>> {
         } else {
           const next = applyHunks(await read(file), op.hunks, file);
           if (op.moveTo !== undefined) {
-            const target = confine(op.moveTo, ctx.workspace, ctx.cwd);
+            const target = confine(op.moveTo, ctx.workspace, ctx.cwd, ctx.roots);
             writes.set(file, null);
             writes.set(target, next);
             summary.push(`R ${file} -> ${target}`);

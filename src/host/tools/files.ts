@@ -33,7 +33,7 @@ export function readTool(): HostTool<z.infer<typeof readInput>> {
     inputSchema: readInput,
     readOnly: true,
     async run(args, ctx) {
-      const file = confine(args.file_path, ctx.workspace, ctx.cwd);
+      const file = confine(args.file_path, ctx.workspace, ctx.cwd, ctx.roots);
       const text = await readText(file);
       const all = text.split('\n');
       if (all.length > 1 && all[all.length - 1] === '') all.pop();
@@ -56,7 +56,7 @@ export function writeTool(): HostTool<z.infer<typeof writeInput>> {
     inputSchema: writeInput,
     edits: true,
     async run(args, ctx) {
-      const file = confine(args.file_path, ctx.workspace, ctx.cwd);
+      const file = confine(args.file_path, ctx.workspace, ctx.cwd, ctx.roots);
       const existed = await fs.stat(file).then(
         (s) => s.isFile(),
         () => false,
@@ -93,7 +93,7 @@ export function editTool(): HostTool<z.infer<typeof editInput>> {
     inputSchema: editInput,
     edits: true,
     async run(args, ctx) {
-      const file = confine(args.file_path, ctx.workspace, ctx.cwd);
+      const file = confine(args.file_path, ctx.workspace, ctx.cwd, ctx.roots);
       const before = await readText(file).catch((e) => {
         if (args.old_string === '') return '';
         throw e;
@@ -114,7 +114,7 @@ export function multiEditTool(): HostTool<z.infer<typeof multiEditInput>> {
     inputSchema: multiEditInput,
     edits: true,
     async run(args, ctx) {
-      const file = confine(args.file_path, ctx.workspace, ctx.cwd);
+      const file = confine(args.file_path, ctx.workspace, ctx.cwd, ctx.roots);
       const before = await readText(file).catch((e) => {
         if (args.edits[0]?.old_string === '') return '';
         throw e;

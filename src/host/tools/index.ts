@@ -9,7 +9,7 @@ export { applyPatchTool, parsePatch, PatchParseError } from './apply-patch.js';
 export { bashTool } from './bash.js';
 export { editTool, multiEditTool, readTool, writeTool } from './files.js';
 export { globTool, grepTool } from './search.js';
-export { confine, isInside, isolationProblem } from './workspace.js';
+export { confine, isInside, isInsideAny, isolationProblem } from './workspace.js';
 
 export function builtinTools(): HostTool[] {
   return [bashTool(), readTool(), writeTool(), editTool(), multiEditTool(), applyPatchTool(), globTool(), grepTool()] as unknown as HostTool[];

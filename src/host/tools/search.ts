@@ -38,7 +38,7 @@ async function walk(root: string, signal: AbortSignal): Promise<string[]> {
 }
 
 async function searchRoot(p: string | undefined, ctx: ToolContext): Promise<{ root: string; single?: string }> {
-  const root = confine(p ?? ctx.cwd, ctx.workspace, ctx.cwd);
+  const root = confine(p ?? ctx.cwd, ctx.workspace, ctx.cwd, ctx.roots);
   const stat = await fs.stat(root).catch(() => undefined);
   if (!stat) throw new ToolError(`Path does not exist: ${root}`);
   return stat.isFile() ? { root: path.dirname(root), single: path.basename(root) } : { root };

@@ -29,22 +29,27 @@ export function isInside(root: string, p: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
-/** The absolute path, or a ToolError when it lies outside the workspace. */
-export function confine(p: string, workspace: string, cwd: string = workspace): string {
+/** Inside the workspace or one of the directories added to the session (DirectoryAdded). */
+export function isInsideAny(workspace: string, roots: readonly string[], p: string): boolean {
+  return isInside(workspace, p) || roots.some((r) => isInside(r, p));
+}
+
+/** The absolute path, or a ToolError when it lies outside the workspace (and the added directories). */
+export function confine(p: string, workspace: string, cwd: string = workspace, roots: readonly string[] = []): string {
   const abs = path.resolve(cwd, p);
-  if (!isInside(workspace, abs)) throw new ToolError(`${p} is outside the workspace ${workspace}`);
+  if (!isInsideAny(workspace, roots, abs)) throw new ToolError(`${p} is outside the workspace ${workspace}`);
   return abs;
 }
 
 /**
  * Isolation check of a tool call: the paths named by its input (file tools, searches, every
- * path of a patch) and its working directory must lie inside the workspace. Returns the first
- * problem, or undefined.
+ * path of a patch) and its working directory must lie inside the workspace or a directory added
+ * to the session. Returns the first problem, or undefined.
  */
-export function isolationProblem(toolName: string, input: Record<string, unknown>, workspace: string, cwd: string): string | undefined {
-  if (!isInside(workspace, cwd)) return `working directory ${cwd} is outside the workspace ${workspace}`;
+export function isolationProblem(toolName: string, input: Record<string, unknown>, workspace: string, cwd: string, roots: readonly string[] = []): string | undefined {
+  if (!isInsideAny(workspace, roots, cwd)) return `working directory ${cwd} is outside the workspace ${workspace}`;
   for (const p of extractToolPaths(toolName, input)) {
-    if (!isInside(workspace, path.resolve(cwd, p))) return `${toolName} path ${p} is outside the workspace ${workspace}`;
+    if (!isInsideAny(workspace, roots, path.resolve(cwd, p))) return `${toolName} path ${p} is outside the workspace ${workspace}`;
   }
   return undefined;
 }

@@ -60,3 +60,119 @@ describe('Setup', () => {
     await expect(sb.start({ model: scriptedModel([]), setup: 'weekly' as 'init' })).rejects.toThrow(/setup must be/);
   });
 });
+
+describe('CwdChanged', () => {
+  it('a Bash cd moves the session cwd: CwdChanged fires with old/new cwd, its env exports reach later commands, tools run there', async () => {
+    sb.dir.write('ws/sub/marker.txt', 'x\n');
+    sb.settings({
+      CwdChanged: [{ hooks: [hook(sb.log), { type: 'command', command: `echo 'export FROM_START=cwd' >> "$CLAUDE_ENV_FILE"` }] }],
+      PreToolUse: [{ hooks: [hook(sb.log)] }],
+    });
+    const model = scriptedModel([
+      { toolCalls: [{ id: 't1', name: 'Bash', input: { command: 'cd sub && echo moved' } }] },
+      { toolCalls: [{ id: 't2', name: 'Bash', input: { command: 'echo "$FROM_START $(pwd) $(cat marker.txt)"' } }] },
+      { text: 'done' },
+    ]);
+    const s = await sb.session({ model, prompter: allowAll });
+    await s.submit('go');
+    const sub = `${s.workspace}/sub`;
+    expect(s.cwd).toBe(sub);
+    expect(sb.events()).toEqual(['PreToolUse', 'CwdChanged', 'PreToolUse']);
+    expect(sb.entries()[1]).toMatchObject({ old_cwd: s.workspace, new_cwd: sub, cwd: sub });
+    expect(sb.entries()[2]).toMatchObject({ cwd: sub });
+    expect(s.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['moved\n', `cwd ${sub} x\n`]);
+    expect(s.dynamicEnv).toEqual({ FROM_START: 'cwd' });
+  });
+
+  it('a cd outside the workspace is not followed (the model is told); no CwdChanged; setCwd refuses it', async () => {
+    sb.settings({ CwdChanged: [{ hooks: [hook(sb.log)] }] });
+    const model = scriptedModel([{ toolCalls: [{ id: 't1', name: 'Bash', input: { command: 'cd / && echo out' } }] }, { text: 'done' }]);
+    const s = await sb.session({ model, prompter: allowAll });
+    await s.submit('go');
+    expect(s.cwd).toBe(s.workspace);
+    expect(s.messages.find((m) => m.role === 'tool')!.content).toMatch(/out\nShell cwd was reset to .*outside the workspace/);
+    await expect(s.setCwd('/')).rejects.toThrow(/outside the workspace/);
+    expect(sb.events()).toEqual([]);
+  });
+
+  it('setCwd fires CwdChanged; its watchPaths feed FileChanged', async () => {
+    mkdirSync(sb.dir.path('ws/app'), { recursive: true });
+    const watched = sb.dir.path('ws/app/.envrc');
+    sb.settings({
+      CwdChanged: [{ hooks: [hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'CwdChanged', watchPaths: [realpathSync(sb.ws) + '/app/.envrc'] } }))] }],
+      FileChanged: [{ hooks: [hook(sb.log)] }],
+    });
+    const s = await sb.session({ model: scriptedModel([]), fileWatchDebounceMs: 50 });
+    await s.setCwd('app');
+    expect(s.watchedPaths()).toEqual([`${s.workspace}/app/.envrc`]);
+    writeFileSync(watched, 'use node\n');
+    await until(() => sb.events().includes('FileChanged'));
+    expect(sb.entries().find((e) => e.hook_event_name === 'FileChanged')).toMatchObject({ file_path: `${s.workspace}/app/.envrc`, event: 'add' });
+  });
+});
+
+describe('FileChanged', () => {
+  it('watches matcher names in the cwd and SessionStart watchPaths; change/add/unlink; the matcher filters on the basename; env applies', async () => {
+    const ws = realpathSync(sb.ws);
+    writeFileSync(path.join(ws, '.env'), 'A=1\n');
+    sb.settings({
+      SessionStart: [{ hooks: [hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'SessionStart', watchPaths: [path.join(ws, 'data.csv')] } }))] }],
+      FileChanged: [
+        { matcher: '.env', hooks: [hook(sb.log, 'text:env-hook'), { type: 'command', command: `echo 'export FROM_START=file' >> "$CLAUDE_ENV_FILE"` }] },
+        { matcher: 'data.csv', hooks: [hook(sb.log)] },
+      ],
+    });
+    const model = scriptedModel([{ toolCalls: [{ id: 't1', name: 'Bash', input: { command: 'echo "v=$FROM_START"' } }] }, { text: 'done' }]);
+    const s = await sb.session({ model, prompter: allowAll, fileWatchDebounceMs: 50 });
+    expect(s.watchedPaths().sort()).toEqual([path.join(ws, '.env'), path.join(ws, 'data.csv')]);
+    const changes = () => sb.entries().filter((e) => e.hook_event_name === 'FileChanged').map((e) => [path.basename(String(e.file_path)), e.event]);
+    writeFileSync(path.join(ws, '.env'), 'A=2\n');
+    await until(() => changes().length === 1);
+    writeFileSync(path.join(ws, 'data.csv'), 'a,b\n');
+    await until(() => changes().length === 2);
+    execFileSync('rm', [path.join(ws, 'data.csv')]);
+    await until(() => changes().length === 3);
+    writeFileSync(path.join(ws, 'other.txt'), 'not watched\n');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(changes()).toEqual([
+      ['.env', 'change'],
+      ['data.csv', 'add'],
+      ['data.csv', 'unlink'],
+    ]);
+    await s.submit('go');
+    expect(s.messages.find((m) => m.role === 'tool')!.content).toBe('v=file\n');
+    // Closed at session end: later writes fire nothing.
+    await s.end();
+    writeFileSync(path.join(ws, '.env'), 'A=3\n');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(changes()).toHaveLength(3);
+  });
+});
+
+describe('DirectoryAdded', () => {
+  it('addDirectory extends the confinement and fires DirectoryAdded; systemMessage reaches the model (slash_command)', async () => {
+    const other = sb.dir.path('other');
+    mkdirSync(other, { recursive: true });
+    writeFileSync(path.join(other, 'notes.md'), 'hello from other\n');
+    sb.settings({ DirectoryAdded: [{ matcher: 'slash_command', hooks: [hook(sb.log, json({ systemMessage: 'other repo uses pnpm' }))] }] });
+    const otherReal = realpathSync(other);
+    const model = scriptedModel([
+      { toolCalls: [{ id: 't1', name: 'Read', input: { file_path: path.join(otherReal, 'notes.md') } }] },
+      { text: 'done' },
+      { toolCalls: [{ id: 't2', name: 'Read', input: { file_path: path.join(otherReal, 'notes.md') } }] },
+      { text: 'done' },
+    ]);
+    const s = await sb.session({ model, prompter: allowAll });
+    await s.submit('before');
+    expect(s.messages.filter((m) => m.role === 'tool')[0]!.content).toMatch(/outside the workspace/);
+    await s.addDirectory(other);
+    expect(sb.entries()).toMatchObject([{ hook_event_name: 'DirectoryAdded', directory: otherReal, source: 'slash_command' }]);
+    expect(s.directories).toEqual([otherReal]);
+    await s.submit('after');
+    expect(s.messages.filter((m) => m.role === 'tool')[1]!.content).toContain('hello from other');
+    expect(s.messages.some((m) => m.content.includes('<hook-context source="DirectoryAdded">other repo uses pnpm</hook-context>'))).toBe(true);
+    await expect(s.addDirectory(other)).rejects.toThrow(/already a working directory/);
+    await s.addDirectory(sb.dir.path('home'), 'register_repo_root');
+    expect(sb.events()).toEqual(['DirectoryAdded']); // the matcher filters on source
+  });
+});
