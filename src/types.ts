@@ -101,6 +101,11 @@ export interface NormalizedHook {
   dialect?: string;
   /** How `matcher` is read; absent = Claude's rules (exact-name set, else regex). */
   matcherMode?: MatcherMode;
+  /**
+   * Payload field the matcher is tested against on an event the catalog gives no matcher
+   * (Kimi matches UserPromptSubmit hooks against the prompt: `prompt`); absent = the catalog's.
+   */
+  matchField?: string;
   /** Translates payload and result at the hook's edge, so a dialect's script sees its own agent's shapes. */
   bridge?: HookBridge;
   /** Dialect-only fields with no engine meaning (names, native event, …), kept for `convert`. */

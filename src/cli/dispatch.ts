@@ -23,6 +23,7 @@ export async function main(argv: string[]): Promise<number> {
         cwd: { type: 'string' },
         discover: { type: 'boolean' },
         'managed-settings': { type: 'string' },
+        'discover-dialects': { type: 'string' },
         audit: { type: 'string' },
       },
       allowPositionals: false,
@@ -35,8 +36,12 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write('agent-hooks dispatch: --agent <name> is required\n');
     return 1;
   }
-  const { 'managed-settings': managedSettings, ...rest } = values;
-  return dispatchMain({ ...(rest as unknown as DispatchFlags), ...(typeof managedSettings === 'string' ? { managedSettings } : {}) });
+  const { 'managed-settings': managedSettings, 'discover-dialects': discoverDialects, ...rest } = values;
+  return dispatchMain({
+    ...(rest as unknown as DispatchFlags),
+    ...(typeof managedSettings === 'string' ? { managedSettings } : {}),
+    ...(typeof discoverDialects === 'string' ? { discoverDialects } : {}),
+  });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {

@@ -2,6 +2,7 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig, type LoadedConfig } from '../config/index.js';
+import { parseDiscoverDialects, type DiscoverDialects } from '../dialects/discovery.js';
 import { defaultNeedsTrust, loadTrustedConfig, type TrustReport } from '../trust/index.js';
 
 export interface LoadFlags {
@@ -12,6 +13,8 @@ export interface LoadFlags {
   managedSettings?: string;
   /** Force the dialect of --settings files (default: detected per file; src/dialects). */
   dialect?: string;
+  /** `--discover-dialects LIST|all`: other agents' standard hook files to discover (docs/dialects.md "Discovery"). */
+  discoverDialects?: string;
 }
 
 /**
@@ -27,6 +30,12 @@ export async function loadFromFlags(flags: LoadFlags): Promise<LoadedConfig & { 
   // starting with { is inline JSON and passes through untouched.
   const explicit = (flags.settings ?? []).map((f) => (f.trimStart().startsWith('{') ? f : resolve(f)));
   const plugins = (flags.plugin ?? []).map((p) => resolve(p));
+  let discoverDialects: DiscoverDialects | undefined;
+  if (flags.discoverDialects !== undefined) {
+    const parsed = parseDiscoverDialects(flags.discoverDialects);
+    if (!parsed.ok) return { hooks: [], diagnostics: [{ level: 'error', path: '--discover-dialects', message: parsed.message }], options: {}, disabled: { all: false, nonManaged: false }, managedOnly: false, files: [] };
+    discoverDialects = parsed.value;
+  }
   const options = {
     cwd,
     projectDir: cwd,
@@ -35,6 +44,7 @@ export async function loadFromFlags(flags: LoadFlags): Promise<LoadedConfig & { 
     plugins,
     managedSettingsPath: flags.managedSettings ? resolve(flags.managedSettings) : undefined,
     ...(flags.dialect ? { dialect: flags.dialect } : {}),
+    ...(discoverDialects !== undefined ? { discoverDialects } : {}),
   };
   if (!options.discover) return loadConfig(options);
   // The gate compares plugin roots by real path.

@@ -40,6 +40,7 @@ function addLoadOptions(cmd: Command): Command {
     .option('--plugin <dir>', 'plugin directory with hooks/hooks.json (repeatable)', collect)
     .option('--cwd <dir>', 'working and project directory (default: current directory)')
     .option('--discover', 'also read user, project, local and managed settings (default when no --settings is given)')
+    .option('--discover-dialects <list>', "also discover these agents' hook files: comma-separated dialects, or all (docs/dialects.md)")
     .option('--managed-settings <file>', 'managed policy settings file');
 }
 

@@ -14,6 +14,7 @@ import type { z } from 'zod';
 import { catalog, isEventName, type EventName } from '../events/catalog.js';
 import type { EventSpec } from '../events/spec.js';
 import type { Diagnostic, HookHandler, NormalizedHook, Provenance, SourceKind } from '../types.js';
+import type { DialectName } from '../dialects/types.js';
 import { ROOT_PATH, closest, formatPath, issuesToDiagnostics, nestingProblem, parseJson, type DocumentKind } from './diagnostics.js';
 import { dedupKeyFor, dedupeHooks, isManagedHook, normalizeMatcher } from './registry.js';
 import {
@@ -69,6 +70,13 @@ export interface LoadConfigOptions {
   skills?: SkillSpec[];
   /** Force the dialect of `settingsFiles` (claude, codex, gemini, qwen, kimi, cursor, copilot); default: detected per file. */
   dialect?: string;
+  /**
+   * When discovering: the agents whose standard hook files are read besides Claude's (which are
+   * always read). Default: the `agentHooks.discoverDialects` setting of managed, --settings or
+   * user settings, else `['claude']` (Claude's only). Project and local files of every dialect
+   * are workspace files: the trust gate sees them. Env for KIMI_CODE_HOME/CODEX_HOME: process.env.
+   */
+  discoverDialects?: readonly DialectName[] | 'all';
   /**
    * Trust gate (src/trust): sees every hook and accepted settings file before policy and dedup,
    * and returns the sources (kind + file) that contribute nothing — neither hooks nor settings.
@@ -422,6 +430,63 @@ function union(lists: Array<string[] | undefined>): string[] | undefined {
   return [...new Set(lists.flatMap((l) => l ?? []))];
 }
 
+/** Kinds whose `agentHooks.discoverDialects` is honoured: the user's and admin's own, not the workspace's. */
+const DISCOVER_SETTING_KINDS: readonly SourceKind[] = ['managed', 'cli', 'user'];
+
+/**
+ * Which dialects to discover: the option, else the setting (managed > --settings, last first >
+ * user). A workspace file cannot widen discovery (it is not trusted yet when discovery runs).
+ */
+function discoverDialectsOf(opts: LoadConfigOptions, layers: readonly SettingsLayer[], diagnostics: Diagnostic[]): readonly DialectName[] | 'all' | undefined {
+  for (const l of layers) {
+    if (l.data?.agentHooks?.discoverDialects !== undefined && !DISCOVER_SETTING_KINDS.includes(l.kind)) {
+      diagnostics.push({ level: 'warning', file: l.file, path: 'agentHooks.discoverDialects', message: `only honoured in user, managed and --settings files; ignored in ${l.kind} settings` });
+    }
+  }
+  if (opts.discoverDialects !== undefined) return opts.discoverDialects;
+  const rank = (k: SourceKind) => DISCOVER_SETTING_KINDS.indexOf(k);
+  const ordered = layers
+    .map((l, i) => ({ l, i }))
+    .filter(({ l }) => rank(l.kind) >= 0 && l.data?.agentHooks?.discoverDialects !== undefined)
+    .sort((a, b) => rank(a.l.kind) - rank(b.l.kind) || b.i - a.i);
+  return ordered[0]?.l.data?.agentHooks?.discoverDialects;
+}
+
+/**
+ * Read the standard hook files of the other dialects chosen (src/dialects/discovery.ts), each
+ * forced to its location's dialect. Their layers go after Claude's discovered files and before
+ * the --settings files, so hook order stays: managed, user, project, local, other agents, cli, ….
+ */
+async function loadDiscoveredDialects(
+  opts: LoadConfigOptions,
+  ctx: { projectDir: string; homeDir: string },
+  layers: SettingsLayer[],
+  files: LoadedFile[],
+  diagnostics: Diagnostic[],
+): Promise<void> {
+  const { discoveryFilesOf, foreignDialects } = await import('../dialects/discovery.js');
+  const dialects = foreignDialects(discoverDialectsOf(opts, layers, diagnostics));
+  if (dialects.length === 0) return;
+  const { loadForeignSettings } = await import('../dialects/load.js');
+  const found: SettingsLayer[] = [];
+  for (const d of discoveryFilesOf(dialects, ctx)) {
+    const read = await readText(d.file);
+    if (read.status === 'missing') continue;
+    if (read.status === 'error') {
+      diagnostics.push({ level: 'error', file: d.file, path: ROOT_PATH, message: read.message });
+      files.push({ file: d.file, kind: d.kind, ok: false });
+      continue;
+    }
+    const foreign = await loadForeignSettings(d.file, read.text, d.kind, d.dialect);
+    if (!foreign) continue; // unreachable: a forced non-Claude dialect always answers
+    diagnostics.push(...foreign.diagnostics);
+    found.push({ kind: d.kind, file: d.file, hooks: foreign.hooks, ...(foreign.ok ? { data: {} } : {}) });
+    files.push({ file: d.file, kind: d.kind, ok: foreign.ok });
+  }
+  const firstCli = layers.findIndex((l) => l.kind === 'cli');
+  layers.splice(firstCli < 0 ? layers.length : firstCli, 0, ...found);
+}
+
 export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig> {
   const diagnostics: Diagnostic[] = [];
   try {
@@ -487,6 +552,8 @@ async function loadConfigUnsafe(opts: LoadConfigOptions, diagnostics: Diagnostic
     layers.push(layer);
     files.push({ file: c.file, kind: c.kind, ok: layer.data !== undefined });
   }
+
+  if (discover) await loadDiscoveredDialects(opts, { projectDir, homeDir }, layers, files, diagnostics);
 
   const pluginHooks: NormalizedHook[] = [];
   for (const p of opts.plugins ?? []) {

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { EVENT_NAMES } from '../events/catalog.js';
+import { DIALECT_NAMES } from '../dialects/types.js';
 
 const behavior = z.enum(['ignore', 'ask', 'deny']);
 
@@ -93,6 +94,8 @@ export const agentHooksOptionsSchema = z.strictObject({
   stopHookMaxConsecutiveBlocks: z.number().int().min(0).optional(),
   stdinLimitBytes: z.number().int().min(1).optional(),
   outputLimitBytes: z.number().int().min(1).optional(),
+  /** Other agents' hook files to discover (docs/dialects.md "Discovery"); honoured in user, managed and --settings files. */
+  discoverDialects: z.union([z.literal('all'), z.array(z.enum(DIALECT_NAMES))]).optional(),
 });
 export type AgentHooksOptions = z.infer<typeof agentHooksOptionsSchema>;
 

@@ -2,6 +2,7 @@
  * Claude Code: the native dialect. settings.json family (`hooks.{Event}[] = {matcher, hooks}`),
  * plugin hooks/hooks.json. Canonical shapes, so every mapping is the identity.
  */
+import { join } from 'node:path';
 import type { EventName } from '../events/catalog.js';
 import { claudeOutput, isObject, out } from './shared.js';
 import type { Dialect } from './types.js';
@@ -30,6 +31,11 @@ export const claude: Dialect = {
   name: 'claude',
   title: 'Claude Code',
   format: 'json',
+  configLocations: ({ projectDir, homeDir }) => [
+    { kind: 'user', file: join(homeDir, '.claude', 'settings.json') },
+    { kind: 'project', file: join(projectDir, '.claude', 'settings.json') },
+    { kind: 'local', file: join(projectDir, '.claude', 'settings.local.json') },
+  ],
   locations: {
     user: ['~/.claude/settings.json'],
     project: ['.claude/settings.json', '.claude/settings.local.json', '<plugin>/hooks/hooks.json'],

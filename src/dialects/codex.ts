@@ -7,6 +7,7 @@
  * Sources: openai/codex codex-rs/hooks (discovery.rs, output_parser.rs, events/common.rs, schema.rs),
  * codex-rs/config/src/hook_config.rs, developers.openai.com/codex/hooks.
  */
+import { join, resolve } from 'node:path';
 import type { EventName } from '../events/catalog.js';
 import type { ExecutionResult, HookBridge } from '../types.js';
 import { groupEvents } from './claude.js';
@@ -130,6 +131,16 @@ export const codex: Dialect = {
   name: 'codex',
   title: 'Codex',
   format: 'json',
+  // CODEX_HOME moves the user layer (Codex's own override of ~/.codex).
+  configLocations: ({ projectDir, homeDir, env }) => {
+    const home = env.CODEX_HOME ? resolve(env.CODEX_HOME) : join(homeDir, '.codex');
+    return [
+      { kind: 'user', file: join(home, 'hooks.json') },
+      { kind: 'user', file: join(home, 'config.toml') },
+      { kind: 'project', file: join(projectDir, '.codex', 'hooks.json') },
+      { kind: 'project', file: join(projectDir, '.codex', 'config.toml') },
+    ];
+  },
   locations: {
     user: ['~/.codex/hooks.json', '~/.codex/config.toml ([hooks])'],
     project: ['.codex/hooks.json', '.codex/config.toml ([hooks])'],

@@ -9,6 +9,7 @@
  * `^(?:p)$`, documented on permissionRequest, notification, preCompact and subagentStart.
  * Source: docs.github.com copilot/reference/copilot-cli-reference/cli-hooks-reference.
  */
+import { join } from 'node:path';
 import type { Decision } from '../reduce/reduce.js';
 import type { ExecutionResult, HookBridge, NormalizedHook } from '../types.js';
 import {
@@ -303,6 +304,10 @@ export const copilot: Dialect = {
   name: 'copilot',
   title: 'Copilot CLI',
   format: 'json',
+  configLocations: ({ projectDir, homeDir }) => [
+    { kind: 'user', dir: join(homeDir, '.copilot', 'hooks') },
+    { kind: 'project', dir: join(projectDir, '.github', 'hooks') },
+  ],
   locations: { user: ['~/.copilot/hooks/*.json'], project: ['.github/hooks/*.json'] },
   defaults: { timeoutSec: 30, timeoutUnit: 's' },
   events: EVENTS,

@@ -10,6 +10,7 @@
  * newer events and entry fields (matcher, timeout, failClosed, loop_limit, type "prompt") from
  * third-party schemas and validators — see docs/dialects.md for what is unconfirmed.
  */
+import { join } from 'node:path';
 import type { Decision } from '../reduce/reduce.js';
 import type { ExecutionResult, HookBridge, NormalizedHook } from '../types.js';
 import {
@@ -324,6 +325,10 @@ export const cursor: Dialect = {
   name: 'cursor',
   title: 'Cursor',
   format: 'json',
+  configLocations: ({ projectDir, homeDir }) => [
+    { kind: 'user', file: join(homeDir, '.cursor', 'hooks.json') },
+    { kind: 'project', file: join(projectDir, '.cursor', 'hooks.json') },
+  ],
   locations: { user: ['~/.cursor/hooks.json'], project: ['.cursor/hooks.json'] },
   defaults: { timeoutUnit: 's' },
   events: EVENTS,

@@ -9,6 +9,7 @@
  * Sources: google-gemini/gemini-cli packages/core/src/hooks/{types,hookPlanner,hookRunner,hookRegistry}.ts,
  * docs/hooks/reference.md.
  */
+import { join } from 'node:path';
 import type { EventName } from '../events/catalog.js';
 import type { Decision } from '../reduce/reduce.js';
 import type { ExecutionResult, HookBridge, MatcherMode, NormalizedHook } from '../types.js';
@@ -289,6 +290,10 @@ export const gemini: Dialect = {
   name: 'gemini',
   title: 'Gemini CLI',
   format: 'json',
+  configLocations: ({ projectDir, homeDir }) => [
+    { kind: 'user', file: join(homeDir, '.gemini', 'settings.json') },
+    { kind: 'project', file: join(projectDir, '.gemini', 'settings.json') },
+  ],
   locations: { user: ['~/.gemini/settings.json'], project: ['.gemini/settings.json'] },
   defaults: { timeoutSec: 60, timeoutUnit: 'ms' },
   events: EVENTS,

@@ -9,6 +9,7 @@
  * SIGKILL after 100 ms.
  * Sources: seed 004 (features/externalHooks), moonshotai.github.io/kimi-code customization/hooks.
  */
+import { join, resolve } from 'node:path';
 import type { EventName } from '../events/catalog.js';
 import type { ExecutionResult, HookBridge } from '../types.js';
 import { claudeResult, failClosedReason, isObject, joinContext, jsonObjectOf, out, reasonOf, str } from './shared.js';
@@ -166,6 +167,8 @@ export const kimi: Dialect = {
   name: 'kimi',
   title: 'Kimi Code',
   format: 'toml',
+  // Kimi has no project-level hooks: only its home's config.toml (KIMI_CODE_HOME moves it).
+  configLocations: ({ homeDir, env }) => [{ kind: 'user', file: join(env.KIMI_CODE_HOME ? resolve(env.KIMI_CODE_HOME) : join(homeDir, '.kimi-code'), 'config.toml') }],
   locations: { user: ['~/.kimi-code/config.toml ([[hooks]])', '$KIMI_CODE_HOME/config.toml'], project: [] },
   defaults: { timeoutSec: 30, timeoutUnit: 's' },
   events: EVENTS,

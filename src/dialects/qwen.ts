@@ -6,6 +6,7 @@
  * (exact for Notification and PreCompact). permission_mode uses default|plan|auto_edit|yolo.
  * Source: QwenLM/qwen-code docs/users/features/hooks.md.
  */
+import { join } from 'node:path';
 import type { EventName } from '../events/catalog.js';
 import type { HookBridge, MatcherMode } from '../types.js';
 import { groupEvents } from './claude.js';
@@ -73,6 +74,11 @@ export const qwen: Dialect = {
   name: 'qwen',
   title: 'Qwen Code',
   format: 'json',
+  configLocations: ({ projectDir, homeDir }) => [
+    { kind: 'user', file: join(homeDir, '.qwen', 'settings.json') },
+    { kind: 'project', file: join(projectDir, '.qwen', 'settings.json') },
+    { kind: 'local', file: join(projectDir, '.qwen', 'settings.local.json') },
+  ],
   locations: { user: ['~/.qwen/settings.json'], project: ['.qwen/settings.json', '.qwen/settings.local.json'] },
   defaults: { timeoutSec: 60, timeoutUnit: 'ms' },
   events: EVENTS,

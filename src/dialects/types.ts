@@ -37,6 +37,20 @@ export interface ToolMapping {
   fields?: Readonly<Record<string, string>>;
 }
 
+export interface LocationContext {
+  projectDir: string;
+  homeDir: string;
+  /** For agents whose home can be moved (KIMI_CODE_HOME, CODEX_HOME). */
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * One place an agent reads hooks from: a file, or every `*.json` directly in a directory
+ * (Copilot's hooks/ folders). `kind` is the layer: user files are the user's own; project and
+ * local files are workspace files and pass the trust gate.
+ */
+export type ConfigLocation = { kind: 'user' | 'project' | 'local'; file: string } | { kind: 'user' | 'project' | 'local'; dir: string };
+
 export interface ParseContext {
   file: string;
   kind: SourceKind;
@@ -95,6 +109,8 @@ export interface Dialect {
   format: 'json' | 'toml';
   /** Where the agent reads hook config (documentation, `check` directory walks). */
   locations: { user: readonly string[]; project: readonly string[] };
+  /** The concrete files discovery reads for this agent (`loadConfig({ discoverDialects })`, docs/dialects.md "Discovery"). */
+  configLocations(ctx: LocationContext): ConfigLocation[];
   /** Defaults of the agent, applied at load so the engine needs no dialect knowledge. */
   defaults: {
     /** Command timeout in seconds when the config sets none; undefined = not documented (engine default applies). */

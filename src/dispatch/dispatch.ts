@@ -10,7 +10,9 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { discoveryFilesOf, foreignDialects, parseDiscoverDialects, type DiscoverDialects } from '../dialects/discovery.js';
 import { detectDialect, getDialect, readDocument, DIALECT_NAMES } from '../dialects/index.js';
+import { isDialectName, type DialectName } from '../dialects/types.js';
 import { isObject } from '../dialects/shared.js';
 import type { Dialect, DispatchInput, DispatchOutput } from '../dialects/types.js';
 import type { EventName } from '../events/catalog.js';
@@ -27,6 +29,8 @@ export interface DispatchFlags {
   managedSettings?: string;
   /** Force the dialect of --settings files. */
   dialect?: string;
+  /** Other agents' hook files to discover, as on `run` (default: as `run`: the `agentHooks.discoverDialects` setting, else Claude's only). */
+  discoverDialects?: string;
   audit?: string;
 }
 
@@ -56,13 +60,40 @@ export async function mayHaveHooks(event: EventName, flags: DispatchFlags): Prom
   const cwd = resolve(flags.cwd ?? process.cwd());
   const explicit = flags.settings ?? [];
   const discover = flags.discover ?? explicit.length === 0;
-  const candidates: Array<{ file: string; text?: string; forced?: string }> = [];
-  if (discover) for (const f of discoveryFiles(cwd)) candidates.push({ file: f });
+  const candidates: Array<{ file: string; text?: string; forced?: string; setting?: boolean }> = [];
+  // Managed and user settings (and --settings) may carry agentHooks.discoverDialects: read it on the way.
+  if (discover) discoveryFiles(cwd).forEach((f, i) => candidates.push({ file: f, setting: i < 2 }));
   else if (flags.managedSettings) candidates.push({ file: resolve(flags.managedSettings) });
-  if (discover && flags.managedSettings) candidates[0] = { file: resolve(flags.managedSettings) };
-  explicit.forEach((s, i) => candidates.push(s.trimStart().startsWith('{') ? { file: `<--settings #${i + 1}>`, text: s, forced: flags.dialect } : { file: resolve(s), forced: flags.dialect }));
+  if (discover && flags.managedSettings) candidates[0] = { file: resolve(flags.managedSettings), setting: true };
+  explicit.forEach((s, i) => candidates.push(s.trimStart().startsWith('{') ? { file: `<--settings #${i + 1}>`, text: s, forced: flags.dialect, setting: true } : { file: resolve(s), forced: flags.dialect, setting: true }));
   for (const p of flags.plugin ?? []) candidates.push({ file: join(resolve(p), 'hooks', 'hooks.json'), forced: 'claude' });
 
+  let which: DiscoverDialects | undefined;
+  if (flags.discoverDialects !== undefined) {
+    const parsed = parseDiscoverDialects(flags.discoverDialects);
+    if (!parsed.ok) return true; // the full load reports it
+    which = parsed.value;
+  }
+  const settingValues: unknown[] = [];
+  if (await anyMayFire(event, candidates, settingValues)) return true;
+  if (!discover) return false;
+  if (which === undefined) {
+    // Conservative: any value set anywhere it could count widens the search; a malformed one is "all".
+    const wanted = new Set<DialectName>();
+    for (const v of settingValues) {
+      if (v === 'all' || !Array.isArray(v)) return anyMayFire(event, foreignCandidates('all', cwd), []);
+      for (const n of v) if (typeof n === 'string' && isDialectName(n)) wanted.add(n);
+    }
+    which = [...wanted];
+  }
+  return anyMayFire(event, foreignCandidates(which, cwd), []);
+}
+
+function foreignCandidates(which: DiscoverDialects, cwd: string): Array<{ file: string; forced: string }> {
+  return discoveryFilesOf(foreignDialects(which), { projectDir: cwd, homeDir: homedir() }).map((d) => ({ file: d.file, forced: d.dialect }));
+}
+
+async function anyMayFire(event: EventName, candidates: Array<{ file: string; text?: string; forced?: string; setting?: boolean }>, settingValues: unknown[]): Promise<boolean> {
   for (const c of candidates) {
     let text = c.text;
     if (text === undefined) {
@@ -76,6 +107,7 @@ export async function mayHaveHooks(event: EventName, flags: DispatchFlags): Prom
     }
     const read = await readDocument(c.file, text);
     if (!read.ok) return true;
+    if (c.setting && isObject(read.doc) && isObject(read.doc.agentHooks) && read.doc.agentHooks.discoverDialects !== undefined) settingValues.push(read.doc.agentHooks.discoverDialects);
     const dialect = c.forced ? getDialect(c.forced) : detectDialect(c.file, read.doc).dialect;
     if (!dialect) return true;
     for (const native of dialect.configuredEvents(read.doc)) {

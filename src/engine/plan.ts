@@ -21,6 +21,8 @@ export interface PlannedHook {
 interface EventIndex {
   all: PlannedHook[]; // match-all + regex + invalid, in seq order
   exact: Map<string, PlannedHook[]>;
+  /** Hooks whose matcher tests another payload field (hook.matchField); never memoized. */
+  fields: PlannedHook[];
   count: number;
   /** Entries of `all` whose matcher passes, by matcher value (bounded; see scanned). */
   scanned: Map<string | undefined, readonly PlannedHook[]>;
@@ -42,12 +44,13 @@ export function buildPlanIndex(hooks: readonly NormalizedHook[]): PlanIndex {
     const spec = catalog[hook.event] as EventSpec;
     let index = byEvent.get(hook.event);
     if (!index) {
-      index = { all: [], exact: new Map(), count: 0, scanned: new Map() };
+      index = { all: [], exact: new Map(), fields: [], count: 0, scanned: new Map() };
       byEvent.set(hook.event, index);
     }
     // Events without matcher support ignore the matcher (it is silently ignored per the reference).
     // A dialect hook keeps its agent's matcher rules (hook.matcherMode).
-    const matcher = spec.matcher ? compileMatcherFor(hook.matcher, hook.matcherMode, spec.matcher.exactSet) : compileMatcherFor(undefined);
+    // A hook with its own match field (Kimi's UserPromptSubmit) keeps its matcher where the catalog has none.
+    const matcher = spec.matcher || hook.matchField ? compileMatcherFor(hook.matcher, hook.matcherMode, spec.matcher?.exactSet) : compileMatcherFor(undefined);
     let rule: Rule | null | undefined;
     if (hook.handler.if !== undefined) {
       if (!spec.ifCondition) rule = null;
@@ -58,6 +61,10 @@ export function buildPlanIndex(hooks: readonly NormalizedHook[]): PlanIndex {
     }
     const planned: PlannedHook = { hook, seq, matcher, rule };
     index.count++;
+    if (hook.matchField) {
+      index.fields.push(planned);
+      return;
+    }
     // Hooks that see another agent's tool names (bridge.matchValue) cannot use the canonical-name index.
     if (matcher.kind === 'exact' && matcher.names && !hook.bridge?.matchValue) {
       for (const name of matcher.names) {
@@ -90,7 +97,8 @@ export function planHooks(
   const value = matcherValue(event, input);
   const exact = value !== undefined ? entry.exact.get(value) : undefined;
   const scanned = entry.all.length === 0 ? NO_HOOKS : scan(entry, value);
-  if (!exact && scanned.length === 0) return NO_HOOKS;
+  const fields = entry.fields.length === 0 ? NO_HOOKS : entry.fields.filter((p) => p.matcher.test(fieldValue(input, p.hook.matchField!)));
+  if (!exact && scanned.length === 0 && fields.length === 0) return NO_HOOKS;
 
   let out: PlannedHook[] | undefined;
   const admit = (planned: PlannedHook) => {
@@ -102,10 +110,17 @@ export function planHooks(
   };
   for (const planned of scanned) admit(planned);
   if (exact) for (const planned of exact) if (matcherPasses(planned, value)) admit(planned);
+  for (const planned of fields) admit(planned);
   if (!out) return NO_HOOKS;
-  if (exact && scanned.length > 0) out.sort((a, b) => a.seq - b.seq);
+  if ((exact ? 1 : 0) + (scanned.length > 0 ? 1 : 0) + (fields.length > 0 ? 1 : 0) > 1) out.sort((a, b) => a.seq - b.seq);
   // A hook listed under several exact names of one matcher appears once.
   return exact && out.length > 1 ? dedupeBySeq(out) : out;
+}
+
+/** A payload field as matcher text: strings as they are, anything else absent. */
+function fieldValue(input: Record<string, unknown>, field: string): string | undefined {
+  const v = input[field];
+  return typeof v === 'string' ? v : undefined;
 }
 
 function matcherPasses(planned: PlannedHook, value: string | undefined): boolean {

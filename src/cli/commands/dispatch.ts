@@ -21,6 +21,7 @@ export function registerDispatchCommand(program: Command): void {
     .option('--plugin <dir>', 'plugin directory with hooks/hooks.json (repeatable)', collect)
     .option('--cwd <dir>', "project directory (default: the payload's cwd, else the current directory)")
     .option('--discover', 'also read user, project, local and managed settings (default when no --settings is given)')
+    .option('--discover-dialects <list>', "also discover these agents' hook files (comma-separated dialects, or all; default as `run`)")
     .option('--managed-settings <file>', 'managed policy settings file')
     .option('--audit <file>', 'append one JSON line per hook execution to this file')
     .action(async (flags: DispatchFlags) => {

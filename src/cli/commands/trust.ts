@@ -18,6 +18,7 @@ import {
   type HookTrustStatus,
   type TrustReport,
 } from '../../trust/index.js';
+import { parseDiscoverDialects, type DiscoverDialects } from '../../dialects/discovery.js';
 import { formatDiagnostic } from '../load.js';
 
 interface TrustFlags {
@@ -25,6 +26,8 @@ interface TrustFlags {
   digest?: string;
   json?: boolean;
   workspaceOnly?: boolean;
+  /** Same as `run --discover-dialects`: the digest covers the project files of these agents too. */
+  discoverDialects?: string;
 }
 
 function workspaceDirOf(flags: TrustFlags): string {
@@ -32,8 +35,14 @@ function workspaceDirOf(flags: TrustFlags): string {
 }
 
 /** The same discovery as `agent-hooks run` without --settings, so digests agree. */
-async function assess(dir: string): Promise<{ report: TrustReport; diagnostics: Diagnostic[] }> {
-  const { config, trust } = await loadTrustedConfig({ cwd: dir, projectDir: dir, discover: true }, { workspaceDir: dir });
+async function assess(dir: string, flags: TrustFlags = {}): Promise<{ report: TrustReport; diagnostics: Diagnostic[] }> {
+  let discoverDialects: DiscoverDialects | undefined;
+  if (flags.discoverDialects !== undefined) {
+    const parsed = parseDiscoverDialects(flags.discoverDialects);
+    if (!parsed.ok) throw new TrustRefusedError(parsed.message);
+    discoverDialects = parsed.value;
+  }
+  const { config, trust } = await loadTrustedConfig({ cwd: dir, projectDir: dir, discover: true, ...(discoverDialects !== undefined ? { discoverDialects } : {}) }, { workspaceDir: dir });
   return { report: trust, diagnostics: config.diagnostics };
 }
 
@@ -131,7 +140,13 @@ function formatStatus(r: TrustReport): string {
 }
 
 async function statusCommand(flags: TrustFlags): Promise<number> {
-  const { report, diagnostics } = await assess(workspaceDirOf(flags));
+  let assessed: Awaited<ReturnType<typeof assess>>;
+  try {
+    assessed = await assess(workspaceDirOf(flags), flags);
+  } catch (err) {
+    return fail(err);
+  }
+  const { report, diagnostics } = assessed;
   printDiagnostics(diagnostics);
   if (flags.json) process.stdout.write(`${JSON.stringify(statusJson(report), null, 2)}\n`);
   else process.stdout.write(formatStatus(report));
@@ -139,7 +154,13 @@ async function statusCommand(flags: TrustFlags): Promise<number> {
 }
 
 async function trustCommand(flags: TrustFlags): Promise<number> {
-  const { report, diagnostics } = await assess(workspaceDirOf(flags));
+  let assessed: Awaited<ReturnType<typeof assess>>;
+  try {
+    assessed = await assess(workspaceDirOf(flags), flags);
+  } catch (err) {
+    return fail(err);
+  }
+  const { report, diagnostics } = assessed;
   printDiagnostics(diagnostics);
   try {
     const result = await trustWorkspace(report, {
@@ -178,6 +199,7 @@ export function registerTrustCommand(program: Command): void {
     .command('status')
     .description('show the trust state of a workspace\'s hooks: per hook state, source and what changed')
     .option('--cwd <dir>', 'project directory (default: current directory)')
+    .option('--discover-dialects <list>', "also discover these agents' hook files, as given to `run` (comma-separated, or all)")
     .option('--json', 'print as JSON')
     .action(async (flags: TrustFlags) => {
       process.exitCode = await statusCommand(flags);
@@ -187,6 +209,7 @@ export function registerTrustCommand(program: Command): void {
     .description('trust a workspace and its current hooks (the digest shown by `status`)')
     .option('--cwd <dir>', 'project directory (default: current directory)')
     .option('--digest <digest>', 'trust only if the hooks still have this digest (as shown by `status`)')
+    .option('--discover-dialects <list>', "also discover these agents' hook files, as given to `run` (comma-separated, or all)")
     .option('--workspace-only', 'trust the workspace but not (yet) its hooks')
     .option('--json', 'print as JSON')
     .action(async (flags: TrustFlags) => {

@@ -37,10 +37,9 @@ export async function parseKimi(doc: unknown, ctx: ParseContext): Promise<ParseR
     const event = h.event as (typeof KIMI_EVENTS)[number];
     if (h.matcher !== undefined && h.matcher !== '') {
       if (compileMatcherFor(h.matcher, 'regex').kind === 'invalid') diags.warn([...p, 'matcher'], `invalid regular expression ${JSON.stringify(h.matcher)}; Kimi treats it as no match, and so does agent-hooks`);
-      if (eventSpec(event).matcher === null) diags.warn([...p, 'matcher'], `agent-hooks has no matcher on ${event} (Kimi matches it against ${event === 'UserPromptSubmit' ? 'the prompt text' : 'the event target'}); the hook runs for every ${event}`);
+      if (eventSpec(event).matcher === null && event !== 'UserPromptSubmit') diags.warn([...p, 'matcher'], `agent-hooks has no matcher on ${event} (Kimi matches it against the event target); the hook runs for every ${event}`);
     }
-    hooks.push(
-      makeHook({
+    const hook = makeHook({
         dialect: kimi,
         ctx,
         event,
@@ -49,8 +48,9 @@ export async function parseKimi(doc: unknown, ctx: ParseContext): Promise<ParseR
         handler: { type: 'command', command: h.command, timeout: h.timeout ?? kimi.defaults.timeoutSec! },
         path: p,
         data: { nativeEvent: h.event, ...(h.timeout === undefined ? { timeoutDefaulted: true } : {}) },
-      }),
-    );
+      });
+    // Kimi tests a UserPromptSubmit matcher against the prompt text (the parts joined).
+    hooks.push(event === 'UserPromptSubmit' && h.matcher !== undefined && h.matcher !== '' ? { ...hook, matchField: 'prompt' } : hook);
   });
   // Kimi: one bad entry and the whole configuration fails to load.
   const ok = diags.ok;
