@@ -18,6 +18,7 @@ import { emptyDecision } from '../engine/engine.js';
 import type { Decision } from '../reduce/reduce.js';
 import { createHookManager, type HookManager, type HookManagerOptions, type SessionEngineOptions, type SessionHandle } from '../session/manager.js';
 import { runLoop, taskTool, type LoopOptions, type SubagentDefinition, type TurnResult } from './agent.js';
+import { resolveSlashCommand } from './commands.js';
 import { CompactionBlockedError, createCompactionService, type CompactionResult, type Summarizer } from './compaction.js';
 import { createFileWatcher, type FileChangeKind } from './file-watch.js';
 import { attachHooks, DEFAULT_SESSION_END_BUDGET_MS } from './hook-listeners.js';
@@ -421,6 +422,18 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
     outer?.addEventListener('abort', onAbort, { once: true });
     const signal = controller.signal;
     const turn = (async (): Promise<TurnResult> => {
+      // A slash command expands first; a UserPromptExpansion block erases it like a prompt block.
+      const command = resolveSlashCommand(workspace, prompt);
+      let expansionContext: string[] = [];
+      if (command) {
+        const d = await emit('UserPromptExpansion', { expansion_type: 'slash_command', command_name: command.name, command_args: command.args, command_source: command.source, prompt });
+        if (d.blocked) return { status: 'blocked', finalText: '', steps: 0, reason: d.reason ?? `/${command.name} was blocked by a UserPromptExpansion hook` };
+        if (!d.continue) return { status: 'stopped', finalText: '', steps: 0, reason: d.stopReason ?? 'a UserPromptExpansion hook stopped the agent' };
+        expansionContext = d.additionalContext;
+        // A skill's frontmatter hooks are registered when it is invoked, for the rest of the session.
+        if (command.source === 'skill') await hooks.addSkill(command.file).catch((e) => warn(`skill ${command.name}: ${(e as Error).message}`));
+        prompt = command.expanded;
+      }
       const submitted = await slots.promptSubmit.fire({ prompt, mode: permissions.mode, cwd: currentCwd, additionalContext: [] });
       if (submitted.vetoed) {
         // The prompt is erased: it never reaches the conversation.
@@ -430,6 +443,7 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
       const userMessage: Message = { role: 'user', content: prompt };
       messages.push(userMessage);
       onMessage(userMessage, {});
+      addContext(expansionContext, 'UserPromptExpansion');
       addContext(submitted.event.additionalContext, 'UserPromptSubmit');
       const turnId = randomUUID();
       await slots.turnStart.fire({ turnId, mode: permissions.mode, cwd: currentCwd });

@@ -176,3 +176,47 @@ describe('DirectoryAdded', () => {
     expect(sb.events()).toEqual(['DirectoryAdded']); // the matcher filters on source
   });
 });
+
+describe('UserPromptExpansion', () => {
+  it('/name args expands from .claude/commands before UserPromptSubmit; additionalContext is injected; the matcher is the command name', async () => {
+    sb.dir.write('ws/.claude/commands/review.md', '---\ndescription: review\n---\nReview $ARGUMENTS carefully, starting with $1.\n');
+    sb.settings({
+      UserPromptExpansion: [
+        { matcher: 'review', hooks: [hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'UserPromptExpansion', additionalContext: 'use the team checklist' } }))] },
+        { matcher: 'deploy', hooks: [hook(sb.log, 'exit2:deploys need approval')] },
+      ],
+      UserPromptSubmit: [{ hooks: [hook(sb.log)] }],
+    });
+    const model = scriptedModel([{ text: 'reviewed' }]);
+    const s = await sb.session({ model });
+    const r = await s.submit('/review src/a.ts src/b.ts');
+    expect(r.status).toBe('completed');
+    expect(sb.events()).toEqual(['UserPromptExpansion', 'UserPromptSubmit']);
+    expect(sb.entries()[0]).toMatchObject({ expansion_type: 'slash_command', command_name: 'review', command_args: 'src/a.ts src/b.ts', command_source: 'project', prompt: '/review src/a.ts src/b.ts' });
+    expect(sb.entries()[1]).toMatchObject({ prompt: 'Review src/a.ts src/b.ts carefully, starting with src/a.ts.' });
+    const sent = model.requests[0]!.messages.map((m) => m.content);
+    expect(sent).toEqual(['Review src/a.ts src/b.ts carefully, starting with src/a.ts.', '<hook-context source="UserPromptExpansion">use the team checklist</hook-context>']);
+  });
+
+  it('a block stops the expansion: the command never reaches the conversation nor UserPromptSubmit; unknown commands pass as typed', async () => {
+    sb.dir.write('ws/.claude/commands/deploy.md', 'Deploy to $ARGUMENTS\n');
+    sb.dir.write('ws/.claude/skills/lint/SKILL.md', '---\nname: lint\ndescription: lint\n---\nRun the linter.\n');
+    sb.settings({
+      UserPromptExpansion: [{ matcher: 'deploy', hooks: [hook(sb.log, 'exit2:deploys need approval')] }, { matcher: 'lint', hooks: [hook(sb.log)] }],
+      UserPromptSubmit: [{ hooks: [hook(sb.log)] }],
+    });
+    const model = scriptedModel([{ text: 'ok' }, { text: 'ok' }]);
+    const s = await sb.session({ model });
+    const r = await s.submit('/deploy prod');
+    expect(r).toMatchObject({ status: 'blocked', reason: 'deploys need approval' });
+    expect(s.messages).toEqual([]);
+    await s.submit('/lint');
+    await s.submit('/nosuch thing');
+    expect(sb.entries().map((e) => [e.hook_event_name, e.command_source ?? e.prompt])).toEqual([
+      ['UserPromptExpansion', 'project'],
+      ['UserPromptExpansion', 'skill'],
+      ['UserPromptSubmit', 'Run the linter.'],
+      ['UserPromptSubmit', '/nosuch thing'],
+    ]);
+  });
+});
