@@ -20,3 +20,6 @@ export { createSlot, SlotOrderError, type Slot, type SlotListener, type SlotCont
 export { createToolPipeline, mergeDecisions, type ToolPipeline, type ToolOutcome, type PipelineOptions } from './tool-pipeline.js';
 export * from './tools/index.js';
 export * from './types.js';
+export { createTaskList, type Task, type TaskList, type TaskStatus } from './tasks.js';
+export { resolveSlashCommand, type SlashCommand } from './commands.js';
+export { createFileWatcher, type FileWatcher, type FileWatcherOptions, type FileChangeKind } from './file-watch.js';

@@ -19,6 +19,7 @@ import type { Decision } from '../reduce/reduce.js';
 import { createHookManager, type HookManager, type HookManagerOptions, type SessionEngineOptions, type SessionHandle } from '../session/manager.js';
 import { runLoop, taskTool, type LoopOptions, type SubagentDefinition, type TurnResult } from './agent.js';
 import { resolveSlashCommand } from './commands.js';
+import { createTaskList, type Task } from './tasks.js';
 import { CompactionBlockedError, createCompactionService, type CompactionResult, type Summarizer } from './compaction.js';
 import { createFileWatcher, type FileChangeKind } from './file-watch.js';
 import { attachHooks, DEFAULT_SESSION_END_BUDGET_MS } from './hook-listeners.js';
@@ -103,6 +104,8 @@ export interface HostSession {
   readonly start: Decision;
   /** Setup's decision, when the session started with `setup`. */
   readonly setup?: Decision;
+  /** The session's task list (TaskCreate / TaskUpdate). */
+  tasks(): Task[];
   /** The session's working directory: the workspace until a Bash `cd` or setCwd moves it. */
   readonly cwd: string;
   /** Directories added with addDirectory (confinement roots next to the workspace). */
@@ -332,6 +335,9 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
     onMessage,
     onWarning: warn,
   };
+  // The task list (TaskCreated, TaskStarted, TaskCompleted); a host's own tool of the same name wins.
+  const taskList = createTaskList((event, input) => emit(event, input));
+  for (const t of taskList.tools()) if (!registry.has(t.name)) registry.set(t.name, t);
   if (!registry.has('Task')) {
     registry.set(
       'Task',
@@ -561,6 +567,7 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
     directories: roots,
     dynamicEnv,
     watchedPaths: () => watcher.paths(),
+    tasks: () => taskList.tasks(),
     async setCwd(dir) {
       if (ended || ending) throw new Error(`session ${sessionId} has ended`);
       await changeCwd(dir);

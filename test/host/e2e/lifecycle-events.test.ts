@@ -220,3 +220,53 @@ describe('UserPromptExpansion', () => {
     ]);
   });
 });
+
+describe('TaskCreated, TaskStarted, TaskCompleted', () => {
+  it('TaskCreate fires TaskCreated; a block rolls the creation back and the model reads the reason', async () => {
+    // Exit 2 unless the subject starts with a ticket number.
+    const guard = { type: 'command', command: `node -e 'let d="";process.stdin.on("data",c=>d+=c).on("end",()=>{const s=JSON.parse(d).task_subject;if(!/^\\[T-\\d+\\]/.test(s)){process.stderr.write("subject needs a ticket: "+s);process.exit(2)}})'` };
+    sb.settings({ TaskCreated: [{ hooks: [hook(sb.log), guard] }] });
+    const model = scriptedModel([
+      { toolCalls: [{ id: 't1', name: 'TaskCreate', input: { subject: 'Add login', description: 'endpoints' } }] },
+      { toolCalls: [{ id: 't2', name: 'TaskCreate', input: { subject: '[T-1] Add login' } }] },
+      { text: 'done' },
+    ]);
+    const s = await sb.session({ model });
+    await s.submit('plan it');
+    expect(sb.entries().map((e) => [e.hook_event_name, e.task_id, e.task_subject, e.task_description])).toEqual([
+      ['TaskCreated', 'task-001', 'Add login', 'endpoints'],
+      ['TaskCreated', 'task-002', '[T-1] Add login', undefined],
+    ]);
+    const results = s.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+    expect(results[0]).toBe('Error: subject needs a ticket: Add login');
+    expect(results[1]).toBe('Created task-002: [T-1] Add login');
+    expect(s.tasks()).toEqual([{ id: 'task-002', subject: '[T-1] Add login', status: 'pending' }]);
+  });
+
+  it('in_progress fires TaskStarted; TaskCompleted exit 2 keeps the task open with stderr as feedback', async () => {
+    const flag = sb.dir.path('tests-pass');
+    const gate = { type: 'command', command: `test -f '${flag}' || { echo 'tests are failing' >&2; exit 2; }` };
+    sb.settings({ TaskStarted: [{ hooks: [hook(sb.log)] }], TaskCompleted: [{ hooks: [hook(sb.log), gate] }] });
+    const model = scriptedModel([
+      { toolCalls: [{ id: 't1', name: 'TaskCreate', input: { subject: 'Fix bug' } }] },
+      { toolCalls: [{ id: 't2', name: 'TaskUpdate', input: { taskId: 'task-001', status: 'in_progress' } }] },
+      { toolCalls: [{ id: 't3', name: 'TaskUpdate', input: { taskId: 'task-001', status: 'completed' } }] },
+      () => {
+        writeFileSync(flag, '');
+        return { toolCalls: [{ id: 't4', name: 'TaskUpdate', input: { taskId: 'task-001', status: 'completed' } }] };
+      },
+      { text: 'done' },
+    ]);
+    const s = await sb.session({ model });
+    await s.submit('go');
+    expect(sb.entries().map((e) => [e.hook_event_name, e.task_id])).toEqual([
+      ['TaskStarted', 'task-001'],
+      ['TaskCompleted', 'task-001'],
+      ['TaskCompleted', 'task-001'],
+    ]);
+    const results = s.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+    expect(results[2]).toBe('Error: task-001 was not completed: tests are failing');
+    expect(results[3]).toBe('task-001 is completed: Fix bug');
+    expect(s.tasks()[0]!.status).toBe('completed');
+  });
+});
