@@ -176,9 +176,27 @@ export interface TaskToolOptions {
   /** Registers an agent file's frontmatter hooks while fn runs (SessionHandle.withAgent). */
   withAgent?: <T>(file: string, fn: () => Promise<T>) => Promise<T>;
   transcriptDir?: string;
+  /** Worktree isolation (`isolation: "worktree"`): WorktreeCreate before the subagent, WorktreeRemove after. */
+  worktrees?: WorktreeManager;
 }
 
-const taskInput = z.strictObject({ description: z.string(), prompt: z.string().min(1), subagent_type: z.string().min(1) });
+/** A worktree a subagent runs in. */
+export interface Worktree {
+  path: string;
+  /** Created by a WorktreeCreate hook (then only WorktreeRemove hooks clean it up), else by git. */
+  byHook: boolean;
+}
+export interface WorktreeManager {
+  create(name: string): Promise<Worktree>;
+  remove(worktree: Worktree): Promise<void>;
+}
+
+const taskInput = z.strictObject({
+  description: z.string(),
+  prompt: z.string().min(1),
+  subagent_type: z.string().min(1),
+  isolation: z.enum(['worktree']).optional(),
+});
 
 /**
  * The Task tool: runs a subagent loop with its own messages. SubagentStart may add context; when
@@ -197,21 +215,38 @@ export function taskTool(options: TaskToolOptions): HostTool<z.infer<typeof task
       const loop = options.loop();
       const agentId = `agent-${randomUUID().slice(0, 8)}`;
       const actor = { agentId, agentType: args.subagent_type };
+      let worktree: Worktree | undefined;
+      if (args.isolation === 'worktree') {
+        if (!options.worktrees) throw new ToolError('worktree isolation is not available in this runtime');
+        try {
+          worktree = await options.worktrees.create(agentId);
+        } catch (e) {
+          throw new ToolError(`worktree creation failed: ${(e as Error).message}`);
+        }
+      }
+      const cwd = worktree?.path ?? loop.cwd;
       const go = async () => {
-        const start = await loop.slots.subagentStart.fire({ agentId, agentType: args.subagent_type, mode: loop.permissions.mode, cwd: loop.cwd, additionalContext: [] });
+        const start = await loop.slots.subagentStart.fire({ agentId, agentType: args.subagent_type, mode: loop.permissions.mode, cwd, additionalContext: [] });
         const messages: Message[] = [];
         if (def.systemPrompt) messages.push({ role: 'system', content: def.systemPrompt });
         if (start.event.additionalContext.length) messages.push(contextMessage(start.event.additionalContext, 'SubagentStart'));
         messages.push({ role: 'user', content: args.prompt });
         const transcript = options.transcriptDir ? `${options.transcriptDir}/subagents/${agentId}.jsonl` : '';
         const result = await runLoop(
-          { ...loop, tools: () => loop.tools().filter((t) => t.name !== 'Task') },
-          { messages, signal: ctx.signal, actor, turnId: randomUUID(), stopSlot: 'beforeSubagentStop', agentTranscriptPath: transcript },
+          { ...loop, cwd, tools: () => loop.tools().filter((t) => t.name !== 'Task') },
+          { messages, signal: ctx.signal, actor, turnId: randomUUID(), stopSlot: 'beforeSubagentStop', agentTranscriptPath: transcript, ...(worktree ? { cwd: worktree.path } : {}) },
         );
         return { result, messages };
       };
-      const { result, messages } = def.file && options.withAgent ? await options.withAgent(def.file, go) : await go();
-      const output = { agentId, agentType: args.subagent_type, status: result.status, content: result.finalText, messages: messages.length };
+      let ran;
+      try {
+        ran = def.file && options.withAgent ? await options.withAgent(def.file, go) : await go();
+      } finally {
+        // The subagent finished (or failed): its worktree goes (WorktreeRemove).
+        if (worktree) await options.worktrees!.remove(worktree);
+      }
+      const { result, messages } = ran;
+      const output = { agentId, agentType: args.subagent_type, status: result.status, content: result.finalText, messages: messages.length, ...(worktree ? { worktreePath: worktree.path } : {}) };
       if (result.status === 'failed' || result.status === 'interrupted') throw new ToolError(`subagent ${agentId} ${result.status}: ${result.reason ?? ''}`.trim(), output);
       return { output, content: result.finalText || `(subagent ${agentId} returned no text)` };
     },

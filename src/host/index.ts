@@ -1,6 +1,6 @@
 /** The reference host runtime: a small, real agent that fires every hook event from where it belongs (docs/host.md). */
 export { startHostSession, type HostSession, type HostSessionOptions, type StartHostSessionResult, type TraceEntry } from './runtime.js';
-export { runLoop, taskTool, type LoopOptions, type SubagentDefinition, type TurnResult, type TurnStatus } from './agent.js';
+export { runLoop, taskTool, type LoopOptions, type SubagentDefinition, type TurnResult, type TurnStatus, type Worktree, type WorktreeManager } from './agent.js';
 export { createCompactionService, CompactionBlockedError, digestSummarizer, type CompactionService, type CompactionResult, type Summarizer } from './compaction.js';
 export { attachHooks, explicitBlock, HOOKS_LISTENER, DEFAULT_STOP_GUARD_MS, DEFAULT_SESSION_END_BUDGET_MS, type HookListenerOptions } from './hook-listeners.js';
 export { scriptedModel, openAIChatModel, ModelError, type Model, type ModelRequest, type ModelReply, type Message, type ModelErrorKind, type ScriptedTurn, type ScriptedModel, type OpenAIChatModelOptions } from './model.js';

@@ -9,7 +9,9 @@
  *   4. Tool pipeline, agent loop, compaction, heartbeat (SessionHeartbeat), signal handlers.
  *   5. end(): interrupt the running turn, SessionEnd under its own budget, close MCP, dispose.
  */
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
 import { appendFileSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { LoadConfigOptions } from '../config/load.js';
@@ -17,7 +19,7 @@ import type { EventName } from '../events/catalog.js';
 import { emptyDecision } from '../engine/engine.js';
 import type { Decision } from '../reduce/reduce.js';
 import { createHookManager, type HookManager, type HookManagerOptions, type SessionEngineOptions, type SessionHandle } from '../session/manager.js';
-import { runLoop, taskTool, type LoopOptions, type SubagentDefinition, type TurnResult } from './agent.js';
+import { runLoop, taskTool, type LoopOptions, type SubagentDefinition, type TurnResult, type Worktree, type WorktreeManager } from './agent.js';
 import { resolveSlashCommand } from './commands.js';
 import { createTaskList, type Task } from './tasks.js';
 import { CompactionBlockedError, createCompactionService, type CompactionResult, type Summarizer } from './compaction.js';
@@ -29,6 +31,8 @@ import { createRuntimeSlots, type Actor, type RuntimeSlots } from './runtime-slo
 import { createToolPipeline, type ToolOutcome, type ToolPipeline } from './tool-pipeline.js';
 import { builtinTools, isInsideAny, toolRegistry } from './tools/index.js';
 import type { AutoClassifier, ElicitationRequest, ElicitationResponse, HostTool, McpAttachment, McpProvider, Prompter, ToolRegistry } from './types.js';
+
+const execFileP = promisify(execFile);
 
 export type TraceEntry =
   | { kind: 'hooks'; event: EventName; decision: Decision }
@@ -335,6 +339,50 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
     onMessage,
     onWarning: warn,
   };
+  // Worktrees of `isolation: "worktree"` subagents: a WorktreeCreate hook replaces `git worktree
+  // add` (its printed path is the worktree; any failure fails creation); the path joins the
+  // confinement roots while the subagent runs; WorktreeRemove when it finishes.
+  const worktrees: WorktreeManager = {
+    async create(name) {
+      const d = await emit('WorktreeCreate', { name });
+      let wt: Worktree;
+      if (d.hooks.length > 0) {
+        if (d.blocked) throw new Error(d.reason ?? 'a WorktreeCreate hook failed');
+        // The path is the last non-empty line of stdout, ANSI escapes stripped (shell banners come first).
+        const raw = d.eventOutput.worktreePath;
+        const printed = typeof raw === 'string' ? raw.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').split(/\r?\n/).map((l) => l.trim()).filter(Boolean).pop() : undefined;
+        if (printed === undefined) throw new Error('the WorktreeCreate hook printed no path');
+        if (path.isAbsolute(printed) && printed.split(/[\\/]/).some((seg) => seg === '.' || seg === '..')) throw new Error(`the WorktreeCreate hook's path ${printed} contains . or .. segments`);
+        let real: string;
+        try {
+          real = realpathSync.native(path.resolve(currentCwd, printed));
+        } catch {
+          throw new Error(`the WorktreeCreate hook's path ${printed} does not exist`);
+        }
+        if (!statSync(real).isDirectory()) throw new Error(`the WorktreeCreate hook's path ${printed} is not a directory`);
+        wt = { path: real, byHook: true };
+      } else {
+        const dir = path.join(workspace, '.claude', 'worktrees', name);
+        try {
+          await execFileP('git', ['worktree', 'add', '--detach', dir, 'HEAD'], { cwd: workspace });
+        } catch (e) {
+          throw new Error(`git worktree add failed: ${String((e as { stderr?: string }).stderr ?? (e as Error).message).trim()}`);
+        }
+        wt = { path: realpathSync.native(dir), byHook: false };
+      }
+      if (!isInsideAny(workspace, roots, wt.path)) roots.push(wt.path);
+      return wt;
+    },
+    async remove(wt) {
+      await emit('WorktreeRemove', { worktree_path: wt.path });
+      const i = roots.indexOf(wt.path);
+      if (i >= 0) roots.splice(i, 1);
+      if (!wt.byHook) {
+        await execFileP('git', ['worktree', 'remove', '--force', wt.path], { cwd: workspace }).catch((e) => warn(`git worktree remove ${wt.path}: ${String((e as { stderr?: string }).stderr ?? (e as Error).message).trim()}`));
+      }
+    },
+  };
+
   // The task list (TaskCreated, TaskStarted, TaskCompleted); a host's own tool of the same name wins.
   const taskList = createTaskList((event, input) => emit(event, input));
   for (const t of taskList.tools()) if (!registry.has(t.name)) registry.set(t.name, t);
@@ -345,6 +393,7 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
         loop: () => loop,
         subagents: options.subagents ?? { 'general-purpose': {} },
         withAgent: (file, fn) => hooks.withAgent(file, () => fn()),
+        worktrees,
         ...(options.transcriptDir ? { transcriptDir: options.transcriptDir } : {}),
       }) as unknown as HostTool,
     );

@@ -253,7 +253,7 @@ describe('TaskCreated, TaskStarted, TaskCompleted', () => {
       { toolCalls: [{ id: 't3', name: 'TaskUpdate', input: { taskId: 'task-001', status: 'completed' } }] },
       () => {
         writeFileSync(flag, '');
-        return { toolCalls: [{ id: 't4', name: 'TaskUpdate', input: { taskId: 'task-001', status: 'completed' } }] };
+        return { text: '', toolCalls: [{ id: 't4', name: 'TaskUpdate', input: { taskId: 'task-001', status: 'completed' } }] };
       },
       { text: 'done' },
     ]);
@@ -268,5 +268,79 @@ describe('TaskCreated, TaskStarted, TaskCompleted', () => {
     expect(results[2]).toBe('Error: task-001 was not completed: tests are failing');
     expect(results[3]).toBe('task-001 is completed: Fix bug');
     expect(s.tasks()[0]!.status).toBe('completed');
+  });
+});
+
+describe('WorktreeCreate, WorktreeRemove', () => {
+  const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd, encoding: 'utf8' });
+  const gitRepo = () => {
+    sb.dir.write('ws/README.md', 'repo\n');
+    git(sb.ws, 'init', '-q');
+    git(sb.ws, 'add', 'README.md');
+    git(sb.ws, 'commit', '-q', '-m', 'init');
+  };
+
+  it('a worktree subagent runs in a git worktree (default creation); WorktreeRemove fires when it finishes and the worktree is removed', async () => {
+    gitRepo();
+    sb.settings({ WorktreeRemove: [{ hooks: [hook(sb.log)] }], SubagentStart: [{ hooks: [hook(sb.log)] }], PreToolUse: [{ hooks: [hook(sb.log)] }] });
+    const model = scriptedModel([
+      { toolCalls: [{ id: 't1', name: 'Task', input: { description: 'iso', prompt: 'edit in isolation', subagent_type: 'general-purpose', isolation: 'worktree' } }] },
+      { toolCalls: [{ id: 's1', name: 'Bash', input: { command: 'pwd -P; echo changed > README.md; git status --porcelain' } }] },
+      { text: 'sub done' },
+      { text: 'main done' },
+    ]);
+    const sub: string[] = [];
+    const s = await sb.session({ model, prompter: allowAll, onTrace: (e) => e.kind === 'tool' && e.actor.agentId && sub.push(e.outcome.content) });
+    await s.submit('go');
+    const wtTool = sub[0]!;
+    const wtPath = wtTool.split('\n')[0]!;
+    expect(wtPath).toMatch(new RegExp(`^${s.workspace}/\\.claude/worktrees/agent-`));
+    expect(wtTool).toContain(' M README.md');
+    // The main workspace is untouched; the worktree is gone.
+    expect(readFileSync(path.join(s.workspace, 'README.md'), 'utf8')).toBe('repo\n');
+    expect(existsSync(wtPath)).toBe(false);
+    expect(git(s.workspace, 'worktree', 'list')).not.toContain(wtPath);
+    expect(sb.entries().map((e) => [e.hook_event_name, e.cwd])).toEqual([
+      ['PreToolUse', s.workspace],
+      ['SubagentStart', wtPath],
+      ['PreToolUse', wtPath],
+      ['WorktreeRemove', s.workspace],
+    ]);
+    expect(sb.entries()[3]).toMatchObject({ worktree_path: wtPath });
+  });
+
+  it('a WorktreeCreate hook replaces creation with the path it prints; a failing hook fails creation (the subagent never runs)', async () => {
+    const alt = sb.dir.path('alt-wt');
+    mkdirSync(alt, { recursive: true });
+    const altReal = realpathSync(alt);
+    sb.settings({
+      WorktreeCreate: [{ hooks: [hook(sb.log, `text:banner\n${alt}\n`)] }],
+      WorktreeRemove: [{ hooks: [hook(sb.log)] }],
+    });
+    const model = scriptedModel([
+      { toolCalls: [{ id: 't1', name: 'Task', input: { description: 'iso', prompt: 'p', subagent_type: 'general-purpose', isolation: 'worktree' } }] },
+      { toolCalls: [{ id: 's1', name: 'Write', input: { file_path: path.join(altReal, 'out.txt'), content: 'hi' } }] },
+      { text: 'sub done' },
+      { text: 'main done' },
+    ]);
+    const sub: string[] = [];
+    const s = await sb.session({ model, prompter: allowAll, onTrace: (e) => e.kind === 'tool' && e.actor.agentId && sub.push(e.outcome.content) });
+    await s.submit('go');
+    expect(s.messages.find((m) => m.role === 'tool')!.content).toBe('sub done');
+    expect(sub).toEqual([`Created ${path.join(altReal, 'out.txt')}`]);
+    // Not a git repo: the hook replaced git entirely. The subagent could write inside its worktree.
+    expect(readFileSync(path.join(altReal, 'out.txt'), 'utf8')).toBe('hi');
+    expect(sb.entries().map((e) => [e.hook_event_name, e.name ?? e.worktree_path])).toEqual([
+      ['WorktreeCreate', expect.stringMatching(/^agent-/)],
+      ['WorktreeRemove', altReal],
+    ]);
+    expect(s.directories).toEqual([]); // the worktree left the confinement roots
+
+    sb.settings({ WorktreeCreate: [{ hooks: [hook(sb.log, 'fail')] }] });
+    const model2 = scriptedModel([{ toolCalls: [{ id: 't1', name: 'Task', input: { description: 'iso', prompt: 'p', subagent_type: 'general-purpose', isolation: 'worktree' } }] }, { text: 'main done' }]);
+    const s2 = await sb.session({ model: model2, prompter: allowAll });
+    await s2.submit('go');
+    expect(s2.messages.find((m) => m.role === 'tool')!.content).toMatch(/^Error: worktree creation failed/);
+    expect(model2.requests).toHaveLength(2); // no subagent model call
   });
 });
