@@ -431,6 +431,45 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
   watcher.set('static', matcherPaths());
   watcher.set('dynamic', watchPathsOf(started.decision) ?? []);
 
+  // ConfigChange: the settings files the session loaded (and the workspace's project/local
+  // files, which may appear later) are watched; a change fires ConfigChange with the hooks of
+  // the current snapshot. A block keeps the snapshot (except policy_settings, which always
+  // applies); otherwise the session is rebound to the re-read config.
+  const CONFIG_SOURCES: Record<string, string> = { user: 'user_settings', project: 'project_settings', local: 'local_settings', managed: 'policy_settings' };
+  const configFiles = () => {
+    const m = new Map<string, string>();
+    for (const f of hooks.snapshot.config.files) if (CONFIG_SOURCES[f.kind]) m.set(path.resolve(f.file), CONFIG_SOURCES[f.kind]!);
+    m.set(path.join(workspace, '.claude', 'settings.json'), 'project_settings');
+    m.set(path.join(workspace, '.claude', 'settings.local.json'), 'local_settings');
+    return m;
+  };
+  let configQueue: Promise<unknown> = Promise.resolve();
+  const configWatcher = createFileWatcher({
+    ...(options.fileWatchDebounceMs !== undefined ? { debounceMs: options.fileWatchDebounceMs } : {}),
+    onWarning: warn,
+    onChange: (file: string) => {
+      if (ended || ending) return;
+      // One change at a time: each is judged against the snapshot the previous one left.
+      configQueue = track(
+        configQueue.then(async () => {
+          const source = configFiles().get(file) ?? 'project_settings';
+          const d = await emit('ConfigChange', { source, file_path: file });
+          if (d.blocked && source !== 'policy_settings') {
+            trace({ kind: 'session', text: `config change of ${file} blocked by a ConfigChange hook; the session keeps its snapshot` });
+            return;
+          }
+          if (ended || ending) return;
+          manager.invalidate(workspace);
+          await manager.rebind(sessionId);
+          configWatcher.set('settings', [...configFiles().keys()]);
+          watcher.set('static', matcherPaths());
+          trace({ kind: 'session', text: `config change of ${file} applied (${source})` });
+        }).catch((e) => warn(`ConfigChange: ${(e as Error).message}`)),
+      );
+    },
+  });
+  configWatcher.set('settings', [...configFiles().keys()]);
+
   async function changeCwd(dir: string): Promise<void> {
     let real: string;
     try {
@@ -537,6 +576,7 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
       if (heartbeat) clearInterval(heartbeat);
       removeSignalHandlers();
       watcher.close();
+      configWatcher.close();
       if (running) {
         running.controller.abort('session ending');
         await running.done.catch(() => {});

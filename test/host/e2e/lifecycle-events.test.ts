@@ -344,3 +344,38 @@ describe('WorktreeCreate, WorktreeRemove', () => {
     expect(model2.requests).toHaveLength(2); // no subagent model call
   });
 });
+
+describe('ConfigChange', () => {
+  it('a changed settings file fires ConfigChange (source, file_path); the session is rebound to the new config', async () => {
+    sb.settings({ ConfigChange: [{ matcher: 'project_settings', hooks: [hook(sb.log)] }] });
+    const s = await sb.session({ model: scriptedModel([{ text: 'ok' }]), fileWatchDebounceMs: 50 });
+    expect(s.hooks.hooks('UserPromptSubmit')).toHaveLength(0);
+    sb.settings({ ConfigChange: [{ matcher: 'project_settings', hooks: [hook(sb.log)] }], UserPromptSubmit: [{ hooks: [hook(sb.log)] }] });
+    await until(() => s.hooks.hooks('UserPromptSubmit').length === 1);
+    expect(sb.entries()[0]).toMatchObject({ hook_event_name: 'ConfigChange', source: 'project_settings', file_path: `${s.workspace}/.claude/settings.json` });
+    await s.submit('hi');
+    expect(sb.events().slice(-1)).toEqual(['UserPromptSubmit']);
+  });
+
+  it('a block keeps the old snapshot', async () => {
+    sb.settings({ ConfigChange: [{ hooks: [hook(sb.log, 'exit2:needs admin approval')] }] });
+    const s = await sb.session({ model: scriptedModel([{ text: 'ok' }]), fileWatchDebounceMs: 50 });
+    sb.settings({ UserPromptSubmit: [{ hooks: [hook(sb.log)] }] });
+    await until(() => sb.events().includes('ConfigChange'));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(s.hooks.hooks('UserPromptSubmit')).toHaveLength(0);
+    expect(s.hooks.hooks('ConfigChange')).toHaveLength(1);
+    await s.submit('hi');
+    expect(sb.events().filter((e) => e !== 'ConfigChange')).toEqual([]);
+  });
+});
+
+describe('TeammateIdle', () => {
+  it('is not fired: the runtime has no agent teams (docs/host.md)', async () => {
+    sb.settings({ TeammateIdle: [{ hooks: [hook(sb.log)] }] });
+    const s = await sb.session({ model: scriptedModel([{ text: 'ok' }]) });
+    await s.submit('hi');
+    await s.end();
+    expect(sb.events()).toEqual([]);
+  });
+});
