@@ -9,6 +9,7 @@
  * - any other non-zero exit: a valid JSON object alone decides; otherwise a non-blocking error
  *   (the hook's failure policy then applies).
  */
+import { stripVTControlCharacters } from 'node:util';
 import type { z } from 'zod';
 import { catalog, outputSchema, type EventName } from '../events/catalog.js';
 import type { EventSpec } from '../events/spec.js';
@@ -244,10 +245,16 @@ function parseCompleted(
   const text = stdoutText.trim();
   if (text) {
     if (spec.plainStdout === 'context') parsed.additionalContext = cap(text, opts);
-    else if (spec.plainStdout === 'path') parsed.specific.worktreePath = text;
+    else if (spec.plainStdout === 'path') parsed.specific.worktreePath = worktreePathFrom(text);
     else parsed.log = cap(text, opts);
   }
   return parsed;
+}
+
+/** WorktreeCreate: the path is the last non-empty stdout line, terminal escapes removed (earlier lines are the hook's log). */
+function worktreePathFrom(text: string): string {
+  const lines = stripVTControlCharacters(text).split('\n').map((l) => l.trim()).filter(Boolean);
+  return lines[lines.length - 1] ?? '';
 }
 
 function describeExit(result: ExecutionResult): string {

@@ -220,3 +220,14 @@ describe('non-blocking error messages name the informative stderr line', () => {
     expect(q.message).toContain('plain failure');
   });
 });
+
+describe('WorktreeCreate path output', () => {
+  it('takes the last non-empty stdout line with terminal escapes removed', () => {
+    const p = parseExecution('WorktreeCreate', res({ stdout: 'Preparing worktree (new branch)\nHEAD is now at 1a2b3c\n\u001b[32m/tmp/wt/agent-1\u001b[0m\n\n' }));
+    expect(p.specific.worktreePath).toBe('/tmp/wt/agent-1');
+  });
+  it('any non-zero exit fails creation whatever stdout says', () => {
+    const p = parseExecution('WorktreeCreate', res({ exitCode: 1, stdout: '/tmp/wt/x', stderr: 'no space' }));
+    expect(p).toMatchObject({ outcome: 'blocking', verdict: 'block', reason: 'no space' });
+  });
+});
