@@ -271,7 +271,7 @@ describe('Kimi UserPromptSubmit matcher on the prompt text', () => {
 
   it('plan: matchField hooks are matched per firing (not memoized) and keep config order with other hooks', async () => {
     const { buildPlanIndex, planHooks } = await import('../../src/engine/plan.js');
-    const mk = (id: string, extra: object) => ({ id, event: 'UserPromptSubmit' as const, handler: { type: 'command' as const, command: id }, source: { kind: 'cli' as const }, dedupKey: id, ...extra });
+    const mk = (id: string, extra: object) => ({ id, event: 'UserPromptSubmit' as const, handler: { type: 'command' as const, command: id }, source: { kind: 'cli' as const, path: id }, dedupKey: id, ...extra });
     const index = buildPlanIndex([mk('a', {}), mk('b', { matcher: '^go', matcherMode: 'regex', matchField: 'prompt' }), mk('c', {})]);
     const ids = (prompt: string) => planHooks(index, 'UserPromptSubmit', { prompt }, { cwd: proj }).map((p) => p.hook.id);
     expect(ids('go now')).toEqual(['a', 'b', 'c']);
