@@ -17,6 +17,7 @@
  *   body over the cap        → error, stdoutTruncated
  */
 import { makeResult } from './result.js';
+import { startDeadline } from './deadline.js';
 import { performance } from 'node:perf_hooks';
 import { buildConnector, Client } from 'undici';
 import type { Backend, BackendContext } from '../engine/engine.js';
@@ -192,14 +193,7 @@ export async function runHttpHook(
     tryAt(0);
   };
 
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new Error('timeout'));
-  }, ctx.timeoutMs);
-  const onAbort = () => controller.abort(new Error('cancelled'));
-  ctx.signal?.addEventListener('abort', onAbort, { once: true });
+  const deadline = startDeadline(ctx.timeoutMs, ctx.signal);
   const client = new Client(url.origin, {
     connect: pinnedConnect,
     headersTimeout: ctx.timeoutMs + 1000,
@@ -215,7 +209,7 @@ export async function runHttpHook(
       method: 'POST',
       headers: { ...built.headers, 'content-type': 'application/json' },
       body: body.text,
-      signal: controller.signal,
+      signal: deadline.signal,
     });
     const status = res.statusCode;
     // Dropping a body early makes undici emit an abort error on it; nobody else listens.
@@ -261,12 +255,11 @@ export async function runHttpHook(
     }
     return result({ status: 'completed', exitCode: 0, stdout: text, stdinTruncated }, start);
   } catch (err) {
-    if (timedOut) return result({ status: 'timeout', error: `HTTP hook: ${shown} did not answer within ${ctx.timeoutMs} ms`, stdinTruncated }, start);
+    if (deadline.timedOut) return result({ status: 'timeout', error: `HTTP hook: ${shown} did not answer within ${ctx.timeoutMs} ms`, stdinTruncated }, start);
     if (ctx.signal?.aborted) return result({ status: 'aborted', error: 'HTTP hook: cancelled', stdinTruncated }, start);
     return fail(`request to ${shown} failed: ${describeError(err)}`, { stdinTruncated });
   } finally {
-    clearTimeout(timer);
-    ctx.signal?.removeEventListener('abort', onAbort);
+    deadline.dispose();
     client.destroy().catch(() => {});
   }
 }

@@ -13,6 +13,7 @@
  * model, changing the global default does not change that session's model.
  */
 import { makeResult } from './result.js';
+import { startDeadline } from './deadline.js';
 import { performance } from 'node:perf_hooks';
 import { LRUCache } from 'lru-cache';
 import { request } from 'undici';
@@ -303,22 +304,15 @@ export function createPromptBackends(options: PromptBackendOptions = {}): Prompt
 
     const input = encodePayload(payload, ctx.stdinLimitBytes);
     const prompt = renderPrompt(handler.prompt, input.text);
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new Error('timeout'));
-    }, ctx.timeoutMs);
-    const onAbort = () => controller.abort(new Error('cancelled'));
-    ctx.signal?.addEventListener('abort', onAbort, { once: true });
+    const deadline = startDeadline(ctx.timeoutMs, ctx.signal);
     const stdinTruncated = input.truncated;
     try {
       // The race makes the timeout hold even against a provider that ignores its signal.
       const aborted = new Promise<never>((_, reject) => {
-        controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+        deadline.signal.addEventListener('abort', () => reject(deadline.signal.reason), { once: true });
       });
       const { text } = await Promise.race([
-        resolved.provider.complete({ model: resolved.model, system: SYSTEM_PROMPT, prompt, signal: controller.signal, timeoutMs: ctx.timeoutMs }),
+        resolved.provider.complete({ model: resolved.model, system: SYSTEM_PROMPT, prompt, signal: deadline.signal, timeoutMs: ctx.timeoutMs }),
         aborted,
       ]);
       const answer = parseModelAnswer(text);
@@ -326,12 +320,11 @@ export function createPromptBackends(options: PromptBackendOptions = {}): Prompt
       const out = verdictOutput(hook.event, answer.answer, { continueOnBlock: handler.continueOnBlock, agent });
       return baseResult(start, { status: 'completed', ...out, stdinTruncated });
     } catch (err) {
-      if (timedOut) return baseResult(start, { status: 'timeout', error: `${kind}: model did not answer within ${ctx.timeoutMs} ms`, stdinTruncated });
+      if (deadline.timedOut) return baseResult(start, { status: 'timeout', error: `${kind}: model did not answer within ${ctx.timeoutMs} ms`, stdinTruncated });
       if (ctx.signal?.aborted) return baseResult(start, { status: 'aborted', error: `${kind}: cancelled`, stdinTruncated });
       return baseResult(start, { status: 'error', error: `${kind}: ${(err as Error)?.message ?? String(err)}`, stdinTruncated });
     } finally {
-      clearTimeout(timer);
-      ctx.signal?.removeEventListener('abort', onAbort);
+      deadline.dispose();
     }
   }
 
