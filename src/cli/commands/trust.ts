@@ -194,33 +194,27 @@ async function revokeCommand(flags: TrustFlags): Promise<number> {
   }
 }
 
+/** The options all three commands share; `discover` for the two that compute a digest. */
+function workspaceCommand(program: Command, name: string, description: string, discover: boolean): Command {
+  const cmd = program.command(name).description(description).option('--cwd <dir>', 'project directory (default: current directory)');
+  if (discover) cmd.option('--discover-dialects <list>', "also discover these agents' hook files, as given to `run` (comma-separated, or all)");
+  return cmd.option('--json', 'print as JSON');
+}
+
 export function registerTrustCommand(program: Command): void {
-  program
-    .command('status')
-    .description('show the trust state of a workspace\'s hooks: per hook state, source and what changed')
-    .option('--cwd <dir>', 'project directory (default: current directory)')
-    .option('--discover-dialects <list>', "also discover these agents' hook files, as given to `run` (comma-separated, or all)")
-    .option('--json', 'print as JSON')
-    .action(async (flags: TrustFlags) => {
+  workspaceCommand(program, 'status', "show the trust state of a workspace's hooks: per hook state, source and what changed", true).action(
+    async (flags: TrustFlags) => {
       process.exitCode = await statusCommand(flags);
-    });
-  program
-    .command('trust')
-    .description('trust a workspace and its current hooks (the digest shown by `status`)')
-    .option('--cwd <dir>', 'project directory (default: current directory)')
+    },
+  );
+  workspaceCommand(program, 'trust', 'trust a workspace and its current hooks (the digest shown by `status`)', true)
     .option('--digest <digest>', 'trust only if the hooks still have this digest (as shown by `status`)')
-    .option('--discover-dialects <list>', "also discover these agents' hook files, as given to `run` (comma-separated, or all)")
     .option('--workspace-only', 'trust the workspace but not (yet) its hooks')
-    .option('--json', 'print as JSON')
     .action(async (flags: TrustFlags) => {
       process.exitCode = await trustCommand(flags);
     });
-  program
-    .command('revoke')
-    .description('revoke trust for a workspace (workspace and hooks)')
-    .option('--cwd <dir>', 'project directory (default: current directory)')
+  workspaceCommand(program, 'revoke', 'revoke trust for a workspace (workspace and hooks)', false)
     .option('--digest <digest>', 'revoke only if this is the digest currently trusted')
-    .option('--json', 'print as JSON')
     .action(async (flags: TrustFlags) => {
       process.exitCode = await revokeCommand(flags);
     });
