@@ -1,13 +1,14 @@
 /**
  * Warnings about hooks that load but will not behave as written, beyond what the config
  * loader already reports: invalid regex matchers and invalid `if` rules (the hook never
- * runs), hook types this engine has no backend for, and mcp_tool hooks that name a server
+ * runs), regex matchers that can backtrack exponentially, hook types this engine has no backend for, and mcp_tool hooks that name a server
  * that is not configured.
  */
 import { catalog } from '../events/catalog.js';
 import type { EventSpec } from '../events/spec.js';
 import { compileMatcher, parseRule } from '../matching/index.js';
 import type { Diagnostic, NormalizedHook } from '../types.js';
+import isSafeRegex from 'safe-regex2';
 import { lintNetworkHook } from '../net/lint.js';
 
 export interface LintOptions {
@@ -29,6 +30,9 @@ export function lintHooks(hooks: readonly NormalizedHook[], executableTypes: rea
       const m = compileMatcher(hook.matcher, spec.matcher.exactSet);
       if (m.kind === 'invalid') {
         out.push({ ...at, message: `matcher ${JSON.stringify(hook.matcher)} is not a valid regular expression (${m.error ?? 'invalid'}); this hook never runs` });
+      } else if (m.kind === 'regex' && !isSafeRegex(hook.matcher)) {
+        // JavaScript regexes backtrack: a nested quantifier such as (a+)+ can stall every event on a crafted value.
+        out.push({ ...at, message: `matcher ${JSON.stringify(hook.matcher)} has nested quantifiers and can backtrack exponentially on some values; rewrite it without a repeated group that itself repeats` });
       }
     }
     if (spec.ifCondition && hook.handler.if !== undefined) {

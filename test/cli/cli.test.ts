@@ -114,6 +114,16 @@ describe('agent-hooks check', () => {
     expect(r.stdout).toMatch(/warning: .*hooks\.Stop\[0\]\.hooks\[0\]\.if/);
   });
 
+  it('warns about a matcher that can backtrack exponentially, not about ordinary regexes', () => {
+    const file = dir.json('settings.json', {
+      hooks: { PreToolUse: [{ matcher: '(a+)+$', hooks: [{ type: 'command', command: 'x' }] }, { matcher: 'mcp__.*__write.*', hooks: [{ type: 'command', command: 'x' }] }] },
+    });
+    const r = cli(['check', file]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/hooks\.PreToolUse\[0\]\.hooks\[0\]: matcher "\(a\+\)\+\$" has nested quantifiers/);
+    expect(r.stdout).not.toMatch(/PreToolUse\[1\].*nested quantifiers/);
+  });
+
   it('walks a directory: settings files and plugin hooks.json', () => {
     dir.json('proj/.claude/settings.json', denyRm);
     dir.json('plug/hooks/hooks.json', { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] } });
