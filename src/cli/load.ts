@@ -65,7 +65,4 @@ function realOrSelf(p: string): string {
   }
 }
 
-export function formatDiagnostic(d: { level: string; file?: string; path: string; message: string }): string {
-  const where = [d.file, d.path].filter(Boolean).join(': ');
-  return `${d.level === 'warning' ? 'warning: ' : ''}${where ? `${where}: ` : ''}${d.message}`;
-}
+export { formatDiagnostic } from './format.js';

@@ -2,20 +2,21 @@
 /**
  * agent-hooks CLI: thin over the library. Exit codes: 0 the action proceeds / ok,
  * 2 blocked or stopped (run), 1 usage or config error.
+ *
+ * Cold start: this module and the command modules hold only the command definitions (names,
+ * options, help); an action imports the engine, config, trust, server… it needs when it runs,
+ * so `--version`, `--help` and one command load no more than that command uses
+ * (test/cli/lazy-load.test.ts).
  */
 import { Command, CommanderError, Option } from 'commander';
 import { readFileSync, realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { EVENT_NAMES, isEventName, type EventName } from '../events/catalog.js';
-import { checkInput, createHookEngine, InvalidHookInputError } from '../engine/engine.js';
-import { settingsJsonSchema } from '../config/index.js';
+import type { EventName } from '../events/catalog.js';
 import type { Decision } from '../reduce/reduce.js';
-import { formatDiagnostic, loadFromFlags, type LoadFlags } from './load.js';
-import { checkPaths } from './check.js';
-import { toJson } from './json.js';
-import { loadMcpConfigFile } from '../mcp/config.js';
+import type { LoadFlags } from './load.js';
+import { formatDiagnostic } from './format.js';
 // <feature-command-imports> one import per feature command module, below this line
 import { registerServeCommand } from './commands/serve.js';
 import { registerDemoCommand } from './commands/demo.js';
@@ -27,6 +28,9 @@ import { registerTrustCommand } from './commands/trust.js';
 import { registerMcpProxyCommand } from './commands/mcp-proxy.js';
 
 const EXECUTABLE_TYPES = ['command', 'function', 'http', 'prompt'] as const;
+
+/** The first events of the catalog, for `run --help` without loading it (a test keeps them equal). */
+export const FIRST_EVENT_NAMES = ['SessionStart', 'Setup', 'InstructionsLoaded', 'UserPromptSubmit'] as const;
 
 class UsageError extends Error {}
 
@@ -44,7 +48,8 @@ function addLoadOptions(cmd: Command): Command {
     .option('--managed-settings <file>', 'managed policy settings file');
 }
 
-function parseEvent(name: string): EventName {
+async function parseEvent(name: string): Promise<EventName> {
+  const { EVENT_NAMES, isEventName } = await import('../events/catalog.js');
   if (isEventName(name)) return name;
   const lower = name.toLowerCase();
   const hit = EVENT_NAMES.find((e) => e.toLowerCase() === lower);
@@ -88,7 +93,13 @@ interface RunFlags extends LoadFlags {
 }
 
 async function runCommand(eventName: string, flags: RunFlags): Promise<number> {
-  const event = parseEvent(eventName);
+  const event = await parseEvent(eventName);
+  const [{ loadFromFlags }, { loadMcpConfigFile }, { checkInput, createHookEngine, InvalidHookInputError }, { toJson }] = await Promise.all([
+    import('./load.js'),
+    import('../mcp/config.js'),
+    import('../engine/engine.js'),
+    import('./json.js'),
+  ]);
   const config = await loadFromFlags(flags);
   const errors = config.diagnostics.filter((d) => d.level === 'error');
   for (const d of config.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
@@ -166,9 +177,10 @@ function formatDecision(d: Decision): string {
 }
 
 async function listCommand(flags: LoadFlags & { event?: string; json?: boolean }): Promise<number> {
+  const { loadFromFlags } = await import('./load.js');
   const config = await loadFromFlags(flags);
   for (const d of config.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
-  const event = flags.event ? parseEvent(flags.event) : undefined;
+  const event = flags.event ? await parseEvent(flags.event) : undefined;
   const hooks = config.hooks.filter((h) => !event || h.event === event);
   if (flags.json) {
     process.stdout.write(
@@ -215,7 +227,7 @@ export function buildProgram(): Command {
     program
       .command('run')
       .description('fire one event through the configured hooks and print the decision')
-      .argument('<event>', `event name (${EVENT_NAMES.slice(0, 4).join(', ')}, …)`)
+      .argument('<event>', `event name (${FIRST_EVENT_NAMES.join(', ')}, …)`)
       .option('--payload <file>', 'JSON payload file, or - for stdin')
       .option('--tool <name>', 'tool_name for tool events')
       .option('--input <json>', 'tool_input as JSON')
@@ -236,6 +248,7 @@ export function buildProgram(): Command {
     .argument('[paths...]', 'files or directories (default: discovered settings of the current directory)')
     .option('--json', 'print diagnostics as JSON')
     .action(async (paths: string[], flags: { json?: boolean }) => {
+      const { checkPaths } = await import('./check.js');
       const result = await checkPaths(paths, EXECUTABLE_TYPES);
       if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       else {
@@ -270,7 +283,8 @@ export function buildProgram(): Command {
   program
     .command('schema')
     .description('print the JSON Schema of the settings file')
-    .action(() => {
+    .action(async () => {
+      const { settingsJsonSchema } = await import('../config/index.js');
       process.stdout.write(`${JSON.stringify(settingsJsonSchema(), null, 2)}\n`);
     });
 

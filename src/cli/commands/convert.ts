@@ -10,9 +10,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { convertText } from '../../dialects/convert.js';
-import { DIALECT_NAMES } from '../../dialects/index.js';
-import { formatDiagnostic } from '../load.js';
+import { DIALECT_NAMES } from '../../dialects/types.js';
+import { formatDiagnostic } from '../format.js';
 
 interface ConvertFlags {
   from?: string;
@@ -32,6 +31,7 @@ async function convertCommand(file: string, flags: ConvertFlags): Promise<number
     return 1;
   }
   const format = flags.format ?? (flags.out && /\.toml$/i.test(flags.out) ? 'toml' : undefined);
+  const { convertText } = await import('../../dialects/convert.js');
   const r = await convertText(path, text, { ...(flags.from ? { from: flags.from } : {}), to: flags.to, ...(format ? { format } : {}) });
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);

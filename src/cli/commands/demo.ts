@@ -1,6 +1,5 @@
 /** `agent-hooks demo`: a scripted session of the reference runtime with example hooks (src/host/demo.ts). */
 import type { Command } from 'commander';
-import { runDemo } from '../../host/demo.js';
 
 export function registerDemoCommand(program: Command): void {
   program
@@ -8,6 +7,7 @@ export function registerDemoCommand(program: Command): void {
     .description('run a scripted agent session in a temporary workspace with example hooks, printing every event, hook and decision (no network)')
     .option('--keep', 'keep the temporary workspace and print its path')
     .action(async (flags: { keep?: boolean }) => {
+      const { runDemo } = await import('../../host/demo.js');
       process.exitCode = await runDemo({ keep: flags.keep === true });
     });
 }

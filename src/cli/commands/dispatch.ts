@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { DIALECT_NAMES } from '../../dialects/types.js';
-import { dispatchMain, type DispatchFlags } from '../../dispatch/dispatch.js';
+import type { DispatchFlags } from '../../dispatch/dispatch.js';
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -25,6 +25,7 @@ export function registerDispatchCommand(program: Command): void {
     .option('--managed-settings <file>', 'managed policy settings file')
     .option('--audit <file>', 'append one JSON line per hook execution to this file')
     .action(async (flags: DispatchFlags) => {
+      const { dispatchMain } = await import('../../dispatch/dispatch.js');
       process.exitCode = await dispatchMain(flags);
     });
 }

@@ -4,9 +4,10 @@
  */
 import { relative } from 'node:path';
 import { Option, type Command } from 'commander';
-import { closest } from '../../config/diagnostics.js';
-import { EVENT_NAMES, isEventName } from '../../events/catalog.js';
-import { initHook, InitError, LANGS, type Lang } from '../../toolkit/init.js';
+import type { Lang } from '../../toolkit/init.js';
+
+/** toolkit/init.ts LANGS, repeated so `init --help` loads no toolkit (a test keeps them equal). */
+export const LANG_CHOICES: readonly Lang[] = ['ts', 'python', 'bash'];
 
 interface InitFlags {
   lang?: Lang;
@@ -20,6 +21,11 @@ async function initCommand(name: string, flags: InitFlags): Promise<number> {
     process.stderr.write(`agent-hooks init: ${msg}\n`);
     return 1;
   };
+  const [{ closest }, { EVENT_NAMES, isEventName }, { initHook, InitError }] = await Promise.all([
+    import('../../config/diagnostics.js'),
+    import('../../events/catalog.js'),
+    import('../../toolkit/init.js'),
+  ]);
   let event = flags.event;
   if (event !== undefined && !isEventName(event)) {
     const hit = EVENT_NAMES.find((e) => e.toLowerCase() === event!.toLowerCase());
@@ -48,7 +54,7 @@ export function registerInitCommand(program: Command): void {
     .command('init')
     .description('scaffold a hook: the script, its .claude/settings.json entry and a passing fixture file')
     .argument('<name>', 'hook name (the script and fixture file names)')
-    .addOption(new Option('--lang <lang>', 'language of the hook script').choices([...LANGS]).default('ts'))
+    .addOption(new Option('--lang <lang>', 'language of the hook script').choices([...LANG_CHOICES]).default('ts'))
     .option('--event <event>', 'event the hook runs on', 'PreToolUse')
     .option('--dir <dir>', 'project directory (default: current directory)')
     .option('--force', 'overwrite an existing script and fixture file')

@@ -9,7 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { basename, extname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { formatDiagnostic, loadFromFlags, type LoadFlags } from '../load.js';
+import type { LoadFlags } from '../load.js';
+import { formatDiagnostic } from '../format.js';
 
 interface ProxyFlags extends LoadFlags {
   name?: string;
@@ -60,6 +61,7 @@ export async function mcpProxyMain(serverCommand: string[], flags: ProxyFlags): 
     say('no server command given (usage: agent-hooks mcp-proxy [options] -- <command> [args...])');
     return 1;
   }
+  const { loadFromFlags } = await import('../load.js');
   const config = await loadFromFlags(flags);
   for (const d of config.diagnostics) say(formatDiagnostic(d));
   if (config.diagnostics.some((d) => d.level === 'error')) return 1;

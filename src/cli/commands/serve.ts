@@ -10,7 +10,6 @@ import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { startServe } from '../../serve/index.js';
 
 interface ServeFlags {
   workspace?: string[];
@@ -49,6 +48,7 @@ async function serveCommand(flags: ServeFlags): Promise<number> {
     process.stderr.write(`agent-hooks serve: --port must be an integer 0–65535, got ${flags.port}\n`);
     return 1;
   }
+  const { startServe } = await import('../../serve/index.js');
   let running;
   try {
     running = await startServe({

@@ -6,8 +6,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { formatCase, formatFileError, formatSummary, toJsonReport, toJunitXml } from '../../toolkit/report.js';
-import { reportFailed, runFixtures } from '../../toolkit/runner.js';
 
 interface TestFlags {
   filter?: string;
@@ -31,6 +29,10 @@ async function testCommand(paths: string[], flags: TestFlags): Promise<number> {
   const print = (s: string) => {
     if (text) process.stdout.write(`${s}\n`);
   };
+  const [{ formatCase, formatFileError, formatSummary, toJsonReport, toJunitXml }, { reportFailed, runFixtures }] = await Promise.all([
+    import('../../toolkit/report.js'),
+    import('../../toolkit/runner.js'),
+  ]);
   let report;
   try {
     report = await runFixtures(paths, {

@@ -1,198 +1,13 @@
 /**
  * `agent-hooks status | trust | revoke`: review and record hook trust for a workspace
- * (docs/security.md, "Hook trust").
+ * (docs/security.md, "Hook trust"). The commands are defined here; what they do is in
+ * ./trust-actions.ts, loaded when one runs.
  *
  * Exit codes: 0 done; 1 refused (digest changed since shown), trust store problem, unreadable
  * script, or usage error. `status` exits 0 whatever the state, except 1 for state `error`.
  */
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { Diagnostic } from '../../types.js';
-import {
-  describeChange,
-  loadTrustedConfig,
-  revokeWorkspace,
-  trustWorkspace,
-  TrustRefusedError,
-  TrustStoreError,
-  type HookTrustStatus,
-  type TrustReport,
-} from '../../trust/index.js';
-import { parseDiscoverDialects, type DiscoverDialects } from '../../dialects/discovery.js';
-import { formatDiagnostic } from '../load.js';
-
-interface TrustFlags {
-  cwd?: string;
-  digest?: string;
-  json?: boolean;
-  workspaceOnly?: boolean;
-  /** Same as `run --discover-dialects`: the digest covers the project files of these agents too. */
-  discoverDialects?: string;
-}
-
-function workspaceDirOf(flags: TrustFlags): string {
-  return resolve(flags.cwd ?? process.cwd());
-}
-
-/** The same discovery as `agent-hooks run` without --settings, so digests agree. */
-async function assess(dir: string, flags: TrustFlags = {}): Promise<{ report: TrustReport; diagnostics: Diagnostic[] }> {
-  let discoverDialects: DiscoverDialects | undefined;
-  if (flags.discoverDialects !== undefined) {
-    const parsed = parseDiscoverDialects(flags.discoverDialects);
-    if (!parsed.ok) throw new TrustRefusedError(parsed.message);
-    discoverDialects = parsed.value;
-  }
-  const { config, trust } = await loadTrustedConfig({ cwd: dir, projectDir: dir, discover: true, ...(discoverDialects !== undefined ? { discoverDialects } : {}) }, { workspaceDir: dir });
-  return { report: trust, diagnostics: config.diagnostics };
-}
-
-function printDiagnostics(diagnostics: Diagnostic[]): void {
-  for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
-}
-
-function fail(err: unknown): number {
-  if (err instanceof TrustRefusedError || err instanceof TrustStoreError) {
-    process.stderr.write(`agent-hooks: ${err.message}\n`);
-    return 1;
-  }
-  throw err;
-}
-
-function quote(s: string): string {
-  return /^[A-Za-z0-9_\-./:@%+=,]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-function hookJson(h: HookTrustStatus): Record<string, unknown> {
-  return {
-    id: h.id,
-    event: h.event,
-    ...(h.matcher !== undefined ? { matcher: h.matcher } : {}),
-    type: h.type,
-    summary: h.summary,
-    source: h.source,
-    needsTrust: h.needsTrust,
-    state: h.state,
-    changes: h.changes.map((c) => ({ ...c, description: describeChange(c) })),
-    scripts: h.scripts,
-    ...(h.errors.length > 0 ? { errors: h.errors } : {}),
-  };
-}
-
-export function statusJson(r: TrustReport): Record<string, unknown> {
-  return {
-    workspace: { dir: r.workspace.dir, identity: r.workspace.identity, root: r.workspace.root, trusted: r.workspaceTrusted },
-    state: r.state,
-    reason: r.reason,
-    ...(r.digest ? { digest: r.digest } : {}),
-    ...(r.trustedDigest ? { trustedDigest: r.trustedDigest, trustedAt: r.trustedAt } : {}),
-    store: r.store,
-    hooks: r.hooks.map(hookJson),
-    removed: r.removed,
-    settingsChanges: r.settingsChanges.map((c) => ({ ...c, description: describeChange(c) })),
-    scripts: r.scripts,
-    errors: r.errors,
-  };
-}
-
-function formatStatus(r: TrustReport): string {
-  const lines: string[] = [];
-  const gated = r.hooks.filter((h) => h.needsTrust);
-  lines.push(`workspace ${r.workspace.dir}`);
-  lines.push(`  identity:        ${r.workspace.identity}`);
-  lines.push(`  workspace trust: ${r.workspaceTrusted ? 'trusted' : 'not trusted'}`);
-  lines.push(`  hook trust:      ${r.state} — ${r.reason}`);
-  if (r.digest) lines.push(`  digest:          ${r.digest}`);
-  if (r.trustedDigest) lines.push(`  trusted digest:  ${r.trustedDigest} (${r.trustedAt})`);
-  lines.push(`  store:           ${r.store}`);
-  for (const e of r.errors) lines.push(`  error: ${e}`);
-  lines.push('');
-  if (r.hooks.length === 0) lines.push('no hooks');
-  else lines.push(`hooks (${r.hooks.length}, ${gated.length} need trust):`);
-  for (const h of r.hooks) {
-    const where = [h.source.kind, h.source.pluginName, h.source.file, h.source.path].filter(Boolean).join(' ');
-    lines.push(`  ${h.state.padEnd(9)} ${h.event.padEnd(18)} ${(h.matcher ?? '*').padEnd(12)} ${h.type.padEnd(8)} ${h.summary}`);
-    lines.push(`      from ${where}${h.needsTrust ? '' : ' (needs no trust)'}`);
-    for (const c of h.changes) lines.push(`      changed: ${describeChange(c)}`);
-    for (const e of h.errors) lines.push(`      error: ${e}`);
-  }
-  if (r.removed.length > 0) {
-    lines.push('removed since trusted:');
-    for (const h of r.removed) lines.push(`  ${h.event} ${h.matcher ?? '*'} ${String(h.handler.type)} (${h.source.kind} ${h.source.path})`);
-  }
-  if (r.settingsChanges.length > 0) {
-    lines.push('settings changed since trusted:');
-    for (const c of r.settingsChanges) lines.push(`  ${describeChange(c)}`);
-  }
-  if (r.scripts.length > 0) {
-    lines.push('referenced scripts:');
-    for (const s of r.scripts) {
-      const was = s.trusted !== undefined && s.trusted !== s.current ? ` (trusted: ${s.trusted})` : '';
-      lines.push(`  ${s.path}  ${s.current}${was}`);
-    }
-  }
-  lines.push('');
-  if (r.state !== 'trusted' && r.state !== 'error' && r.digest) {
-    lines.push(`to trust exactly this:  agent-hooks trust --cwd ${quote(r.workspace.dir)} --digest ${r.digest}`);
-  }
-  if (r.trustedDigest) lines.push(`to revoke the trust:    agent-hooks revoke --cwd ${quote(r.workspace.dir)} --digest ${r.trustedDigest}`);
-  else if (r.workspaceTrusted) lines.push(`to revoke the trust:    agent-hooks revoke --cwd ${quote(r.workspace.dir)}`);
-  return `${lines.join('\n')}\n`;
-}
-
-async function statusCommand(flags: TrustFlags): Promise<number> {
-  let assessed: Awaited<ReturnType<typeof assess>>;
-  try {
-    assessed = await assess(workspaceDirOf(flags), flags);
-  } catch (err) {
-    return fail(err);
-  }
-  const { report, diagnostics } = assessed;
-  printDiagnostics(diagnostics);
-  if (flags.json) process.stdout.write(`${JSON.stringify(statusJson(report), null, 2)}\n`);
-  else process.stdout.write(formatStatus(report));
-  return report.state === 'error' ? 1 : 0;
-}
-
-async function trustCommand(flags: TrustFlags): Promise<number> {
-  let assessed: Awaited<ReturnType<typeof assess>>;
-  try {
-    assessed = await assess(workspaceDirOf(flags), flags);
-  } catch (err) {
-    return fail(err);
-  }
-  const { report, diagnostics } = assessed;
-  printDiagnostics(diagnostics);
-  try {
-    const result = await trustWorkspace(report, {
-      ...(flags.digest !== undefined ? { expectedDigest: flags.digest } : {}),
-      workspaceOnly: flags.workspaceOnly,
-    });
-    const gated = report.hooks.filter((h) => h.needsTrust);
-    if (flags.json) {
-      process.stdout.write(`${JSON.stringify({ workspace: report.workspace.dir, identity: result.identity, digest: result.digest, workspaceOnly: result.workspaceOnly, hooks: gated.length }, null, 2)}\n`);
-    } else if (result.workspaceOnly) {
-      process.stdout.write(`trusted workspace ${report.workspace.dir} (workspace only; its hooks still need \`agent-hooks trust\`)\n`);
-    } else {
-      process.stdout.write(`trusted ${report.workspace.dir}: ${gated.length} hook(s), digest ${result.digest}\n`);
-      for (const h of gated) process.stdout.write(`  ${h.event} ${h.matcher ?? '*'} ${h.type} ${h.summary}\n`);
-    }
-    return 0;
-  } catch (err) {
-    return fail(err);
-  }
-}
-
-async function revokeCommand(flags: TrustFlags): Promise<number> {
-  try {
-    const dir = workspaceDirOf(flags);
-    const result = await revokeWorkspace({ workspaceDir: dir, ...(flags.digest !== undefined ? { expectedDigest: flags.digest } : {}) });
-    if (flags.json) process.stdout.write(`${JSON.stringify({ identity: result.identity, revoked: result.removed !== undefined, digest: result.removed?.hooks?.digest }, null, 2)}\n`);
-    else process.stdout.write(result.removed ? `revoked trust for ${dir} (${result.identity})\n` : `${dir} was not trusted; nothing to revoke\n`);
-    return 0;
-  } catch (err) {
-    return fail(err);
-  }
-}
+import type { TrustFlags } from './trust-actions.js';
 
 /** The options all three commands share; `discover` for the two that compute a digest. */
 function workspaceCommand(program: Command, name: string, description: string, discover: boolean): Command {
@@ -204,18 +19,18 @@ function workspaceCommand(program: Command, name: string, description: string, d
 export function registerTrustCommand(program: Command): void {
   workspaceCommand(program, 'status', "show the trust state of a workspace's hooks: per hook state, source and what changed", true).action(
     async (flags: TrustFlags) => {
-      process.exitCode = await statusCommand(flags);
+      process.exitCode = await (await import('./trust-actions.js')).statusCommand(flags);
     },
   );
   workspaceCommand(program, 'trust', 'trust a workspace and its current hooks (the digest shown by `status`)', true)
     .option('--digest <digest>', 'trust only if the hooks still have this digest (as shown by `status`)')
     .option('--workspace-only', 'trust the workspace but not (yet) its hooks')
     .action(async (flags: TrustFlags) => {
-      process.exitCode = await trustCommand(flags);
+      process.exitCode = await (await import('./trust-actions.js')).trustCommand(flags);
     });
   workspaceCommand(program, 'revoke', 'revoke trust for a workspace (workspace and hooks)', false)
     .option('--digest <digest>', 'revoke only if this is the digest currently trusted')
     .action(async (flags: TrustFlags) => {
-      process.exitCode = await revokeCommand(flags);
+      process.exitCode = await (await import('./trust-actions.js')).revokeCommand(flags);
     });
 }

@@ -1,0 +1,109 @@
+/**
+ * The CLI's cold start: `--version`, `--help` and a command's `--help` load only the command
+ * definitions (commander and a few light modules); the engine, config, server, toolkit, MCP SDK
+ * and YAML load when an action needs them. Checked at run time: a module hook registered with
+ * `--import` records every URL the process resolves. (Figures: docs/performance.md.)
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
+import { tempDir, type TempDir } from '../helpers/tmp.js';
+import { EVENT_NAMES } from '../../src/events/catalog.js';
+import { LANGS } from '../../src/toolkit/init.js';
+import { FIRST_EVENT_NAMES } from '../../src/cli/main.js';
+import { LANG_CHOICES } from '../../src/cli/commands/init.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = `${ROOT}dist/cli/bin.js`;
+const MAIN = `${ROOT}dist/cli/main.js`;
+
+let dir: TempDir;
+beforeAll(() => {
+  if (!existsSync(BIN)) throw new Error('dist/cli/bin.js is missing: run `npm run build` first (npm test does)');
+});
+beforeEach(() => {
+  dir = tempDir();
+  // Resolve hooks run on their own thread; appending to a file is the simplest channel back.
+  dir.write(
+    'hooks.mjs',
+    `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const r = await next(specifier, context);
+  appendFileSync(process.env.AGENT_HOOKS_RESOLVE_LOG, r.url + '\\n');
+  return r;
+}
+`,
+  );
+  dir.write('register.mjs', `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n`);
+});
+afterEach(() => dir.cleanup());
+
+/** The modules a process resolved: files under dist/ relative to it, packages by name. */
+function resolvedBy(args: string[]): { dist: string[]; packages: string[]; stdout: string; code: number | null } {
+  const log = dir.path('resolved.log');
+  const r = spawnSync(process.execPath, ['--import', pathToFileURL(dir.path('register.mjs')).href, ...args], {
+    cwd: dir.root,
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { ...process.env, AGENT_HOOKS_RESOLVE_LOG: log },
+  });
+  const urls = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
+  const dist = new Set<string>();
+  const packages = new Set<string>();
+  for (const url of urls) {
+    if (!url.startsWith('file:')) continue;
+    const path = fileURLToPath(url);
+    const pkg = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(path);
+    if (pkg) packages.add(pkg[1]!.replace(/\\/g, '/'));
+    else if (path.startsWith(`${ROOT}dist`)) dist.add(path.slice(ROOT.length + 'dist/'.length).replace(/\\/g, '/'));
+  }
+  return { dist: [...dist].sort(), packages: [...packages].sort(), stdout: r.stdout, code: r.status };
+}
+
+const HEAVY_PACKAGES = ['zod', 'undici', 'hono', 'yaml', '@modelcontextprotocol/sdk', 'smol-toml', 'diff', 'lru-cache'];
+const HEAVY_DIRS = ['engine/', 'events/', 'config/', 'backends/', 'trust/', 'serve/', 'host/', 'toolkit/', 'mcp/', 'dispatch/', 'lint/'];
+
+function expectLight(r: ReturnType<typeof resolvedBy>): void {
+  // The recorder works: the CLI and commander were seen.
+  expect(r.dist).toContain('cli/main.js');
+  expect(r.packages).toContain('commander');
+  for (const p of HEAVY_PACKAGES) expect(r.packages, p).not.toContain(p);
+  for (const d of HEAVY_DIRS) expect(r.dist.filter((f) => f.startsWith(d)), d).toEqual([]);
+  expect(r.dist).not.toContain('cli/load.js');
+  expect(r.dist).not.toContain('cli/commands/trust-actions.js');
+}
+
+test('importing dist/cli/main.js loads only the command definitions', () => {
+  const r = resolvedBy(['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(MAIN).href)});`]);
+  expect(r.code).toBe(0);
+  expectLight(r);
+  expect(r.packages).toEqual(['commander']);
+});
+
+test('--version and every command --help stay light', () => {
+  const v = resolvedBy([BIN, '--version']);
+  expect(v.stdout).toBe('0.1.0\n');
+  expectLight(v);
+  for (const cmd of ['run', 'test', 'serve', 'init', 'convert', 'trust', 'mcp-proxy']) {
+    const r = resolvedBy([BIN, cmd, '--help']);
+    expect(r.code, cmd).toBe(0);
+    expect(r.stdout, cmd).toContain(`Usage: agent-hooks ${cmd}`);
+    expectLight(r);
+  }
+});
+
+test('run loads the engine but not the server, toolkit, YAML or MCP SDK', () => {
+  const settings = dir.json('settings.json', { hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'true' }] }] } });
+  const r = resolvedBy([BIN, 'run', 'PreToolUse', '--settings', settings, '--tool', 'Bash', '--input', '{}']);
+  expect(r.stdout).toContain('no hooks matched');
+  expect(r.code).toBe(0);
+  expect(r.dist).toContain('engine/engine.js');
+  for (const p of ['hono', 'yaml', '@modelcontextprotocol/sdk', 'diff']) expect(r.packages, p).not.toContain(p);
+  for (const d of ['serve/', 'host/', 'toolkit/']) expect(r.dist.filter((f) => f.startsWith(d)), d).toEqual([]);
+});
+
+test('the light copies of catalog and toolkit values match their sources', () => {
+  expect(FIRST_EVENT_NAMES).toEqual(EVENT_NAMES.slice(0, 4));
+  expect(LANG_CHOICES).toEqual(LANGS);
+});
