@@ -3,7 +3,7 @@ import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig, type LoadedConfig } from '../config/index.js';
 import { parseDiscoverDialects, type DiscoverDialects } from '../dialects/discovery.js';
-import { defaultNeedsTrust, loadTrustedConfig, type TrustReport } from '../trust/index.js';
+import type { TrustReport } from '../trust/index.js';
 
 export interface LoadFlags {
   settings?: string[];
@@ -47,6 +47,8 @@ export async function loadFromFlags(flags: LoadFlags): Promise<LoadedConfig & { 
     ...(discoverDialects !== undefined ? { discoverDialects } : {}),
   };
   if (!options.discover) return loadConfig(options);
+  // Only discovered settings pass the trust gate; its store and digests load just for them.
+  const { defaultNeedsTrust, loadTrustedConfig } = await import('../trust/index.js');
   // The gate compares plugin roots by real path.
   const named = new Set(plugins.flatMap((p) => [p, realOrSelf(p)]));
   const { config, trust } = await loadTrustedConfig(options, {

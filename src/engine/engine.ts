@@ -24,8 +24,8 @@ import { fileAuditSink, type AuditEntry, type AuditSink } from './audit.js';
 import { createEnvFile, readEnvFile } from './env-file.js';
 import { buildPlanIndex, planHooks, type PlanIndex, type PlannedHook } from './plan.js';
 import { createSemaphore } from './semaphore.js';
-import { httpBackend, type HttpBackendOptions } from '../backends/http.js';
-import { createPromptBackends, type PromptBackendOptions } from '../backends/prompt.js';
+import type { HttpBackendOptions } from '../backends/http.js';
+import type { PromptBackends, PromptBackendOptions } from '../backends/prompt.js';
 import type { SessionSnapshot } from '../types.js';
 import { mcpToolBackend } from '../backends/mcp-tool.js';
 import { createMcpClientManager, isMcpClientManager, type McpClientManager, type McpClientManagerOptions } from '../mcp/manager.js';
@@ -162,6 +162,12 @@ export function emptyDecision(event: EventName): Decision {
   };
 }
 
+/** A backend whose implementation is imported on its first call. */
+function lazyBackend(load: () => Promise<Backend>): Backend {
+  let loaded: Promise<Backend> | undefined;
+  return async (hook, payload, ctx) => (await (loaded ??= load()))(hook, payload, ctx);
+}
+
 export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
   const projectDir = options.projectDir ?? options.cwd ?? process.cwd();
   const baseCwd = options.cwd ?? projectDir;
@@ -184,13 +190,16 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
 
   const ownedMcp = options.mcp && !isMcpClientManager(options.mcp) ? createMcpClientManager({ projectDir, onWarning: warn, ...options.mcp }) : undefined;
   const mcp = ownedMcp ?? (options.mcp as McpClientManager | undefined);
-  const promptBackends = createPromptBackends(options.prompt);
+  // The HTTP client (undici) and the prompt backends load on the first hook that needs them, so
+  // an engine with only command hooks starts without them (CLI cold start, docs/performance.md).
+  let promptBackends: Promise<PromptBackends> | undefined;
+  const loadPromptBackends = () => (promptBackends ??= import('../backends/prompt.js').then((m) => m.createPromptBackends(options.prompt)));
   const backends: Partial<Record<HookHandler['type'], Backend>> = {
     command: commandBackend(options),
     function: functionBackend,
-    http: httpBackend(options.http),
-    prompt: promptBackends.prompt,
-    agent: promptBackends.agent,
+    http: lazyBackend(() => import('../backends/http.js').then((m) => m.httpBackend(options.http))),
+    prompt: lazyBackend(() => loadPromptBackends().then((b) => b.prompt)),
+    agent: lazyBackend(() => loadPromptBackends().then((b) => b.agent)),
     ...(mcp ? { mcp_tool: mcpToolBackend(mcp) } : {}),
     ...options.backends,
   };

@@ -93,14 +93,14 @@ test('--version and every command --help stay light', () => {
   }
 });
 
-test('run loads the engine but not the server, toolkit, YAML or MCP SDK', () => {
+test('run with command hooks loads the engine but not the HTTP client, trust store, server, toolkit, YAML or MCP SDK', () => {
   const settings = dir.json('settings.json', { hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'true' }] }] } });
   const r = resolvedBy([BIN, 'run', 'PreToolUse', '--settings', settings, '--tool', 'Bash', '--input', '{}']);
   expect(r.stdout).toContain('no hooks matched');
   expect(r.code).toBe(0);
   expect(r.dist).toContain('engine/engine.js');
-  for (const p of ['hono', 'yaml', '@modelcontextprotocol/sdk', 'diff']) expect(r.packages, p).not.toContain(p);
-  for (const d of ['serve/', 'host/', 'toolkit/']) expect(r.dist.filter((f) => f.startsWith(d)), d).toEqual([]);
+  for (const p of ['undici', 'lru-cache', 'hono', 'yaml', '@modelcontextprotocol/sdk', 'diff']) expect(r.packages, p).not.toContain(p);
+  for (const d of ['serve/', 'host/', 'toolkit/', 'trust/', 'backends/http.js', 'backends/prompt.js']) expect(r.dist.filter((f) => f.startsWith(d)), d).toEqual([]);
 });
 
 test('the light copies of catalog and toolkit values match their sources', () => {
