@@ -67,7 +67,8 @@ function describeValue(v: unknown): string {
   return typeof v;
 }
 
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+/** The value at a zod issue path in the raw document (own properties only), or undefined. */
+export function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let cur = root;
   for (const seg of path) {
     if (cur === null || typeof cur !== 'object') return undefined;

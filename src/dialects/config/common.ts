@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import { catalog, isEventName, type EventName } from '../../events/catalog.js';
 import type { EventSpec } from '../../events/spec.js';
-import { closest, formatPath } from '../../config/diagnostics.js';
+import { closest, formatPath, valueAt } from '../../config/diagnostics.js';
 import { dedupKeyFor } from '../../config/registry.js';
 import type { CommandHandler, Diagnostic, HookHandler, MatcherMode, NormalizedHook, Provenance } from '../../types.js';
 import { getDialect } from '../index.js';
@@ -35,16 +35,6 @@ function describe(v: unknown): string {
   if (Array.isArray(v)) return 'array';
   if (typeof v === 'string') return JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v);
   return typeof v;
-}
-
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let cur = root;
-  for (const seg of path) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    if (!Object.prototype.hasOwnProperty.call(cur, seg)) return undefined;
-    cur = (cur as Record<PropertyKey, unknown>)[seg];
-  }
-  return cur;
 }
 
 /**
