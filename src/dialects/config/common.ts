@@ -11,7 +11,7 @@ import { dedupKeyFor } from '../../config/registry.js';
 import type { CommandHandler, Diagnostic, HookHandler, MatcherMode, NormalizedHook, Provenance } from '../../types.js';
 import { getDialect } from '../index.js';
 import { readMatcher, toolTable, TOOL_EVENTS, writeMatcher, type MatcherShape } from '../shared.js';
-import type { Dialect, Loss, ParseContext } from '../types.js';
+import type { Dialect, EventMapping, Loss, ParseContext } from '../types.js';
 
 export type Path = ReadonlyArray<string | number>;
 
@@ -68,6 +68,34 @@ export function validate<T>(schema: z.ZodType<T>, value: unknown, at: Path, diag
     }
   }
   return undefined;
+}
+
+/**
+ * One native event of a config file: its mapping to a catalog event and its array of entries,
+ * or undefined after reporting why its hooks are not loaded (unknown event, no equivalent,
+ * not an array). `agent` is how the messages name the agent that ignores an unknown event.
+ */
+export function mappedEvent(
+  dialect: Dialect,
+  native: string,
+  entries: unknown,
+  diags: Diags,
+  opts: { agent: string; entries: string },
+): { mapping: EventMapping; event: EventName; entries: unknown[] } | undefined {
+  const mapping = dialect.events.find((e) => e.native === native);
+  if (!mapping) {
+    diags.warn(['hooks', native], `unknown ${dialect.title} event ${JSON.stringify(native)}; ${opts.agent} ignores it`);
+    return undefined;
+  }
+  if (!mapping.event) {
+    diags.warn(['hooks', native], `${native} has no equivalent in agent-hooks (${mapping.note ?? 'no equivalent'}); its hooks are not loaded`);
+    return undefined;
+  }
+  if (!Array.isArray(entries)) {
+    diags.error(['hooks', native], `expected an array of ${opts.entries}, got ${typeof entries}`);
+    return undefined;
+  }
+  return { mapping, event: mapping.event, entries };
 }
 
 /** Report keys outside `allowed`: errors for strict dialects (Kimi), warnings where the agent ignores them. */

@@ -9,7 +9,7 @@ import { COPILOT_MATCHER_EVENTS, copilot } from '../copilot.js';
 import { CURSOR_MATCHER_EVENTS, cursor } from '../cursor.js';
 import { isObject } from '../shared.js';
 import type { Dialect, ParseContext, ParseResult, SerializeResult } from '../types.js';
-import { checkKeys, Diags, lossLog, makeHook, reportCommandFieldLosses, reportDataLosses, sortedJson, timeoutOut, validate, canonicalMatcher, targetMatcher, type LossLog } from './common.js';
+import { checkKeys, Diags, lossLog, mappedEvent, makeHook, reportCommandFieldLosses, reportDataLosses, sortedJson, timeoutOut, validate, canonicalMatcher, targetMatcher, type LossLog } from './common.js';
 
 function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
@@ -56,20 +56,10 @@ const CURSOR_KEYS = ['type', 'command', 'prompt', 'model', 'timeout', 'matcher',
 export async function parseCursor(doc: unknown, ctx: ParseContext): Promise<ParseResult> {
   const { diags, events } = readTop(cursor, doc, ctx);
   const hooks: NormalizedHook[] = [];
-  for (const [native, entries] of Object.entries(events ?? {})) {
-    const mapping = cursor.events.find((e) => e.native === native);
-    if (!mapping) {
-      diags.warn(['hooks', native], `unknown Cursor event ${JSON.stringify(native)}; Cursor ignores it`);
-      continue;
-    }
-    if (!mapping.event) {
-      diags.warn(['hooks', native], `${native} has no equivalent in agent-hooks (${mapping.note ?? 'no equivalent'}); its hooks are not loaded`);
-      continue;
-    }
-    if (!Array.isArray(entries)) {
-      diags.error(['hooks', native], `expected an array of hooks, got ${typeof entries}`);
-      continue;
-    }
+  for (const [native, rawEntries] of Object.entries(events ?? {})) {
+    const mapped = mappedEvent(cursor, native, rawEntries, diags, { agent: 'Cursor', entries: 'hooks' });
+    if (!mapped) continue;
+    const { mapping, event, entries } = mapped;
     entries.forEach((raw, i) => {
       const p = ['hooks', native, i];
       const e = validate(cursorEntry, raw, p, diags);
@@ -109,7 +99,7 @@ export async function parseCursor(doc: unknown, ctx: ParseContext): Promise<Pars
       };
       const handler: HookHandler =
         type === 'prompt' ? { type: 'prompt', prompt: e.prompt!, ...(e.model ? { model: e.model } : {}), ...common } : { type: 'command', command: e.command!, ...common };
-      hooks.push(makeHook({ dialect: cursor, ctx, event: mapping.event!, ...(matcher !== undefined ? { matcher } : {}), matcherMode: mode, handler, path: p, data }));
+      hooks.push(makeHook({ dialect: cursor, ctx, event, ...(matcher !== undefined ? { matcher } : {}), matcherMode: mode, handler, path: p, data }));
     });
   }
   const ok = diags.ok;
@@ -207,20 +197,10 @@ const COPILOT_KEYS = ['type', 'bash', 'powershell', 'cwd', 'env', 'timeoutSec', 
 export async function parseCopilot(doc: unknown, ctx: ParseContext): Promise<ParseResult> {
   const { diags, events } = readTop(copilot, doc, ctx);
   const hooks: NormalizedHook[] = [];
-  for (const [native, entries] of Object.entries(events ?? {})) {
-    const mapping = copilot.events.find((e) => e.native === native);
-    if (!mapping) {
-      diags.warn(['hooks', native], `unknown Copilot CLI event ${JSON.stringify(native)}; Copilot ignores it`);
-      continue;
-    }
-    if (!mapping.event) {
-      diags.warn(['hooks', native], `${native} has no equivalent in agent-hooks (${mapping.note ?? 'no equivalent'}); its hooks are not loaded`);
-      continue;
-    }
-    if (!Array.isArray(entries)) {
-      diags.error(['hooks', native], `expected an array of hooks, got ${typeof entries}`);
-      continue;
-    }
+  for (const [native, rawEntries] of Object.entries(events ?? {})) {
+    const mapped = mappedEvent(copilot, native, rawEntries, diags, { agent: 'Copilot', entries: 'hooks' });
+    if (!mapped) continue;
+    const { event, entries } = mapped;
     entries.forEach((raw, i) => {
       const p = ['hooks', native, i];
       if (isObject(raw) && raw.type === 'prompt') {
@@ -259,7 +239,7 @@ export async function parseCopilot(doc: unknown, ctx: ParseContext): Promise<Par
         ...(e.bash === undefined ? { shell: 'powershell' as const } : {}),
         ...(e.env ? { env: e.env } : {}),
       };
-      hooks.push(makeHook({ dialect: copilot, ctx, event: mapping.event!, ...(matcher !== undefined ? { matcher } : {}), matcherMode: 'regex-anchored', handler, path: p, data }));
+      hooks.push(makeHook({ dialect: copilot, ctx, event, ...(matcher !== undefined ? { matcher } : {}), matcherMode: 'regex-anchored', handler, path: p, data }));
     });
   }
   const ok = diags.ok;

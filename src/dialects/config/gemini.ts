@@ -9,7 +9,7 @@ import { compileMatcherFor } from '../../matching/modes.js';
 import { isObject } from '../shared.js';
 import type { Dialect, ParseContext, ParseResult, SerializeResult } from '../types.js';
 import { buildGroups, matchersFor, type GroupEntry } from './claude.js';
-import { checkKeys, Diags, eventSpec, lossLog, makeHook, reportCommandFieldLosses, reportDataLosses, sortedJson, timeoutOut, validate } from './common.js';
+import { checkKeys, Diags, eventSpec, lossLog, mappedEvent, makeHook, reportCommandFieldLosses, reportDataLosses, sortedJson, timeoutOut, validate } from './common.js';
 
 const GEMINI_HOOKS_FIELDS = ['enabled', 'disabled', 'notifications'];
 
@@ -95,22 +95,11 @@ export async function parseGeminiLike(dialect: Dialect, doc: unknown, ctx: Parse
   }
   const disabled = !isQwen && Array.isArray(switches.disabled) ? switches.disabled.filter((x): x is string => typeof x === 'string') : [];
 
-  for (const [native, groups] of Object.entries(events)) {
+  for (const [native, rawGroups] of Object.entries(events)) {
     if (!isQwen && GEMINI_HOOKS_FIELDS.includes(native)) continue;
-    const mapping = dialect.events.find((e) => e.native === native);
-    if (!mapping) {
-      diags.warn(['hooks', native], `unknown ${dialect.title} event ${JSON.stringify(native)}; ${dialect.title} ignores it`);
-      continue;
-    }
-    if (!mapping.event) {
-      diags.warn(['hooks', native], `${native} has no equivalent in agent-hooks (${mapping.note ?? 'no equivalent'}); its hooks are not loaded`);
-      continue;
-    }
-    const event = mapping.event;
-    if (!Array.isArray(groups)) {
-      diags.error(['hooks', native], `expected an array of hook definitions, got ${typeof groups}`);
-      continue;
-    }
+    const mapped = mappedEvent(dialect, native, rawGroups, diags, { agent: dialect.title, entries: 'hook definitions' });
+    if (!mapped) continue;
+    const { event, entries: groups } = mapped;
     const mode = dialect.matcherMode(event);
     groups.forEach((group, gi) => {
       const gp = ['hooks', native, gi];
