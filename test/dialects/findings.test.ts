@@ -244,3 +244,54 @@ describe('Factory Droid', () => {
     expect(JSON.parse(out.text).hooks.PreToolUse[0].matcher).toBe('Create|Execute');
   });
 });
+
+describe('Gemini CLI and Qwen Code settings files', () => {
+  const withComments = `{
+  // guard the shell
+  "hooks": {
+    /* before a tool */
+    "BeforeTool": [
+      { "matcher": "run_shell_command", "hooks": [{ "type": "command", "command": "echo guard", }], },
+    ],
+  },
+}`;
+
+  test('JSON with comments and trailing commas is read, as those agents read it', async () => {
+    const home = dir.path('jsonc-home');
+    dir.write('jsonc-home/.gemini/settings.json', withComments);
+    dir.write('jsonc-home/.qwen/settings.json', withComments.replace('BeforeTool', 'PreToolUse').replace('echo guard', 'echo qwen-guard'));
+    const prev = process.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH;
+    process.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH = dir.path('jsonc-home/none.json');
+    try {
+      const c = await loadConfig({ cwd: home, projectDir: home, homeDir: home, managedSettingsPath: dir.path('none.json'), discoverDialects: ['gemini', 'qwen'] });
+      expect(c.diagnostics.filter((d) => d.level === 'error')).toEqual([]);
+      expect(c.hooks.map((h) => `${h.dialect}:${(h.handler as { command: string }).command}`), JSON.stringify([c.diagnostics, c.files])).toEqual(['gemini:echo guard', 'qwen:echo qwen-guard']);
+    } finally {
+      if (prev === undefined) delete process.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH;
+      else process.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH = prev;
+    }
+  });
+
+  test('a broken file is reported with its file, line and column', async () => {
+    const file = dir.write('jsonc-bad/.gemini/settings.json', '{\n  // ok\n  "hooks": { "BeforeTool": [ }\n}');
+    const c = await loadConfig({ cwd: dir.root, settingsFiles: [file], discover: false });
+    const err = c.diagnostics.find((d) => d.level === 'error');
+    expect(err?.file).toBe(file);
+    expect(err?.message).toMatch(/line 3, column \d+/);
+  });
+
+  test("Gemini CLI's system settings (/etc/gemini-cli/settings.json, or GEMINI_CLI_SYSTEM_SETTINGS_PATH) are discovered", async () => {
+    expect(gemini.configLocations({ projectDir: '/p', homeDir: '/h', env: {} })[0]).toEqual({ kind: 'user', file: process.platform === 'linux' ? '/etc/gemini-cli/settings.json' : expect.any(String) });
+    const sys = dir.json('gemini-system/settings.json', { hooks: { BeforeTool: [{ hooks: [{ type: 'command', command: 'echo system' }] }] } });
+    const home = dir.path('gemini-system-home');
+    const prev = process.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH;
+    process.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH = sys;
+    try {
+      const c = await loadConfig({ cwd: home, projectDir: home, homeDir: home, managedSettingsPath: dir.path('none.json'), discoverDialects: ['gemini'] });
+      expect(c.hooks.map((h) => (h.handler as { command: string }).command)).toEqual(['echo system']);
+    } finally {
+      if (prev === undefined) delete process.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH;
+      else process.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH = prev;
+    }
+  });
+});
