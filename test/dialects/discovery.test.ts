@@ -67,6 +67,7 @@ describe('locations', () => {
       ['qwen', 'project', join(proj, '.qwen', 'settings.json')],
       ['qwen', 'local', join(proj, '.qwen', 'settings.local.json')],
       ['kimi', 'user', dir.path('kimi', 'config.toml')],
+      ['kimi', 'user', join(home, '.kimi', 'config.toml')],
       ['cursor', 'user', join(home, '.cursor', 'hooks.json')],
       ['cursor', 'project', join(proj, '.cursor', 'hooks.json')],
       ['copilot', 'project', join(proj, '.github', 'hooks', 'a.json')],

@@ -10,6 +10,7 @@ import { copilot } from '../../src/dialects/copilot.js';
 import { cursor } from '../../src/dialects/cursor.js';
 import { qwenSeconds } from '../../src/dialects/config/gemini.js';
 import { gemini } from '../../src/dialects/gemini.js';
+import { kimi } from '../../src/dialects/kimi.js';
 import { qwen } from '../../src/dialects/qwen.js';
 import type { DispatchInput } from '../../src/dialects/types.js';
 import { emptyDecision } from '../../src/engine/engine.js';
@@ -293,5 +294,52 @@ describe('Gemini CLI and Qwen Code settings files', () => {
       if (prev === undefined) delete process.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH;
       else process.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH = prev;
     }
+  });
+});
+
+describe('Kimi', () => {
+  const hook = (event: string, file = '/h/.kimi-code/config.toml') => ({ id: 'h', event, handler: { type: 'command', command: 'x' }, source: { kind: 'user', file, path: 'hooks[0]' }, dialect: 'kimi', dialectData: file.includes('/.kimi/') ? { variant: 'kimi-cli' } : {} }) as never;
+  const done = (stdout: string, exitCode = 0, stderr = '') => ({ status: 'completed', exitCode, stdout, stderr }) as never;
+
+  test('a Stop hook keeps the agent going once per turn: a block on the follow-up Stop is not honoured', () => {
+    const first = kimi.bridge!.decodeResult(hook('Stop'), { stop_hook_active: false }, done('', 2, 'not yet'));
+    expect(first.exitCode).toBe(2);
+    const again = kimi.bridge!.decodeResult(hook('Stop'), { stop_hook_active: true }, done('', 2, 'not yet'));
+    expect(again.exitCode).toBe(0);
+    const json2 = kimi.bridge!.decodeResult(hook('Stop'), { stop_hook_active: true }, done('{"hookSpecificOutput":{"permissionDecision":"deny"}}'));
+    expect(json2.stdout).toBe('');
+  });
+
+  test('in the engine a Kimi Stop hook that always blocks continues the agent once, not 8 times', async () => {
+    const { createHookEngine } = await import('../../src/engine/engine.js');
+    const file = dir.write('kimi-stop/.kimi-code/config.toml', `[[hooks]]\nevent = "Stop"\ncommand = "echo again >&2; exit 2"\n`);
+    const c = await loadConfig({ cwd: dir.root, settingsFiles: [file], discover: false });
+    const engine = createHookEngine({ hooks: c.hooks, projectDir: dir.root, cwd: dir.root });
+    try {
+      const base = { session_id: 's', transcript_path: '', cwd: dir.root };
+      const first = await engine.run('Stop', { ...base, hook_event_name: 'Stop', stop_hook_active: false });
+      const second = await engine.run('Stop', { ...base, hook_event_name: 'Stop', stop_hook_active: true });
+      expect([first.blocked, second.blocked]).toEqual([true, false]);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  test("a UserPromptSubmit hook's plain stdout reaches the model wrapped in <hook_result>", () => {
+    const r = kimi.bridge!.decodeResult(hook('UserPromptSubmit'), {}, done('branch: main\n'));
+    expect(json(r.stdout).hookSpecificOutput.additionalContext).toBe('<hook_result>\nbranch: main\n</hook_result>');
+  });
+
+  test('the Python kimi-cli (~/.kimi/config.toml) is discovered, and it applies updatedInput', async () => {
+    expect(kimi.configLocations({ projectDir: '/p', homeDir: '/h', env: {} }).map((l) => ('file' in l ? l.file : l.dir))).toContain('/h/.kimi/config.toml');
+    const out = '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"ls -a"}}}';
+    const cli = kimi.bridge!.decodeResult(hook('PreToolUse', '/h/.kimi/config.toml'), {}, done(out));
+    expect(json(cli.stdout).hookSpecificOutput).toEqual({ hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'ls -a' } });
+    const code = kimi.bridge!.decodeResult(hook('PreToolUse'), {}, done(out));
+    expect(code.stdout).toBe('');
+    const home = dir.path('kimi-cli-home');
+    dir.write('kimi-cli-home/.kimi/config.toml', `[[hooks]]\nevent = "PreToolUse"\nmatcher = "Shell"\ncommand = "echo py"\n`);
+    const c = await loadConfig({ cwd: home, projectDir: home, homeDir: home, managedSettingsPath: dir.path('none.json'), discoverDialects: ['kimi'] });
+    expect(c.hooks.map((h) => [(h.handler as { command: string }).command, h.dialectData?.variant])).toEqual([['echo py', 'kimi-cli']]);
   });
 });
