@@ -1,8 +1,28 @@
 /** Converting a config between dialects (the library side of `agent-hooks convert`). */
-import type { Diagnostic } from '../types.js';
+import type { Diagnostic, NormalizedHook } from '../types.js';
 import { DIALECT_NAMES, getDialect } from './index.js';
 import { dialectOfText } from './load.js';
-import type { Loss } from './types.js';
+import type { DialectName, Loss } from './types.js';
+
+/** Dialects whose command hooks take `args` (exec form); every other one has a shell command only. */
+const EXEC_FORM: ReadonlySet<DialectName> = new Set(['claude', 'qwen']);
+
+/** One word for a POSIX shell: single-quoted, with `${VAR}` references left for the shell to expand. */
+export function shellWord(word: string): string {
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  return word
+    .split(/(\$\{[A-Za-z_][A-Za-z0-9_]*\})/)
+    .filter((part) => part !== '')
+    .map((part) => (/^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(part) ? `"${part}"` : `'${part.replace(/'/g, `'\\''`)}'`))
+    .join('');
+}
+
+/** An exec-form hook (`command` + `args`) as one shell command line, for shell-only dialects. */
+export function toShellForm(hook: NormalizedHook): NormalizedHook {
+  if (hook.handler.type !== 'command' || !hook.handler.args?.length) return hook;
+  const { args, ...handler } = hook.handler;
+  return { ...hook, handler: { ...handler, command: [hook.handler.command, ...args].map(shellWord).join(' ') } };
+}
 
 export interface ConvertResult {
   from: string;
@@ -23,7 +43,9 @@ export async function convertText(file: string, text: string, opts: { from?: str
   const parsed = await dialect.parse(doc, { file, kind: 'cli' });
   if (!parsed.ok) return { ...base, from: dialect.name, diagnostics: parsed.diagnostics, ok: false };
   const format = opts.format ?? (/\.toml$/i.test(file) && target.name === 'codex' ? 'toml' : undefined);
-  const result = await target.serialize(parsed.hooks, format ? { format } : {});
+  // A shell-only target gets the arguments quoted into the command instead of losing them.
+  const hooks = EXEC_FORM.has(target.name) ? parsed.hooks : parsed.hooks.map(toShellForm);
+  const result = await target.serialize(hooks, format ? { format } : {});
   return { from: dialect.name, to: target.name, text: result.text, losses: result.losses, diagnostics: parsed.diagnostics, ok: true };
 }
 

@@ -343,3 +343,21 @@ describe('Kimi', () => {
     expect(c.hooks.map((h) => [(h.handler as { command: string }).command, h.dialectData?.variant])).toEqual([['echo py', 'kimi-cli']]);
   });
 });
+
+describe('convert', () => {
+  test('an exec-form hook converted to a shell-only dialect has its arguments shell-quoted into the command', async () => {
+    const { convertText, shellWord } = await import('../../src/dialects/convert.js');
+    expect(shellWord("it's")).toBe(`'it'\\''s'`);
+    expect(shellWord('${CLAUDE_PROJECT_DIR}/hooks/a b.sh')).toBe(`"\${CLAUDE_PROJECT_DIR}"'/hooks/a b.sh'`);
+    const text = JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'node', args: ['${CLAUDE_PROJECT_DIR}/g.mjs', "it's", 'plain'] }] }] } });
+    for (const to of ['gemini', 'kimi', 'codex', 'cursor', 'copilot', 'droid']) {
+      const r = await convertText('/p/.claude/settings.json', text, { to });
+      expect(r.ok).toBe(true);
+      expect(r.text, to).toContain(JSON.stringify(`node "\${CLAUDE_PROJECT_DIR}"'/g.mjs' 'it'\\''s' plain`).slice(1, -1));
+      expect(r.losses.map((l) => l.message).join('\n'), to).not.toMatch(/'args'/);
+    }
+    // Qwen keeps exec form.
+    const q = await convertText('/p/.claude/settings.json', text, { to: 'qwen' });
+    expect(JSON.parse(q.text).hooks.PreToolUse[0].hooks[0].args).toEqual(['${CLAUDE_PROJECT_DIR}/g.mjs', "it's", 'plain']);
+  });
+});
