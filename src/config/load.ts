@@ -487,8 +487,54 @@ async function loadDiscoveredDialects(
   layers.splice(firstCli < 0 ? layers.length : firstCli, 0, ...found);
 }
 
+function kindOf(v: unknown): string {
+  return v === undefined ? 'nothing' : v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : typeof v;
+}
+
+/**
+ * The shape of loadConfig's options, checked before anything reads them: an untyped caller's
+ * mistake (`skills: [{ path }]`) is a path-qualified error, never an internal one.
+ */
+export function optionErrors(opts: unknown): string[] {
+  const errors: string[] = [];
+  if (typeof opts !== 'object' || opts === null || Array.isArray(opts)) return [`options: expected an object, got ${kindOf(opts)}`];
+  const o = opts as Record<string, unknown>;
+  const want = (path: string, v: unknown, type: 'string' | 'boolean', required = false) => {
+    if (v === undefined && !required) return;
+    if (typeof v !== type) errors.push(`${path}: expected a ${type}, got ${kindOf(v)}`);
+  };
+  const list = (key: string, each: (v: unknown, path: string) => void) => {
+    const v = o[key];
+    if (v === undefined) return;
+    if (!Array.isArray(v)) errors.push(`options.${key}: expected an array, got ${kindOf(v)}`);
+    else v.forEach((x, i) => each(x, `options.${key}[${i}]`));
+  };
+  want('options.cwd', o.cwd, 'string', true);
+  for (const k of ['projectDir', 'homeDir', 'managedSettingsPath', 'dialect'] as const) want(`options.${k}`, o[k], 'string');
+  want('options.discover', o.discover, 'boolean');
+  list('settingsFiles', (v, path) => want(path, v, 'string'));
+  list('plugins', (v, path) => {
+    if (typeof v === 'string') return;
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) errors.push(`${path}: expected a directory or { root }, got ${kindOf(v)}`);
+    else want(`${path}.root`, (v as Record<string, unknown>).root, 'string', true);
+  });
+  list('skills', (v, path) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) errors.push(`${path}: expected { root, hooks }, got ${kindOf(v)}`);
+    else want(`${path}.root`, (v as Record<string, unknown>).root, 'string', true);
+  });
+  if (o.discoverDialects !== undefined && o.discoverDialects !== 'all' && !(Array.isArray(o.discoverDialects) && o.discoverDialects.every((x) => typeof x === 'string'))) {
+    errors.push(`options.discoverDialects: expected 'all' or a list of dialect names, got ${kindOf(o.discoverDialects)}`);
+  }
+  return errors;
+}
+
 export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig> {
   const diagnostics: Diagnostic[] = [];
+  const bad = optionErrors(opts);
+  if (bad.length) {
+    for (const message of bad) diagnostics.push({ level: 'error', path: message.slice(0, message.indexOf(':')), message: message.slice(message.indexOf(':') + 2) });
+    return { hooks: [], diagnostics, options: {}, disabled: { all: false, nonManaged: false }, managedOnly: false, files: [] };
+  }
   try {
     return await loadConfigUnsafe(opts, diagnostics);
   } catch (e) {

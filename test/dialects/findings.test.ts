@@ -361,3 +361,14 @@ describe('convert', () => {
     expect(JSON.parse(q.text).hooks.PreToolUse[0].hooks[0].args).toEqual(['${CLAUDE_PROJECT_DIR}/g.mjs', "it's", 'plain']);
   });
 });
+
+describe('loadConfig options', () => {
+  test('a wrongly shaped option is a path-qualified error, never an internal one', async () => {
+    const c = await loadConfig({ cwd: dir.root, discover: false, skills: [{ path: '/x' }] } as never);
+    expect(c.hooks).toEqual([]);
+    expect(c.diagnostics.map((d) => `${d.path}: ${d.message}`)).toEqual(['options.skills[0].root: expected a string, got nothing']);
+    const d = await loadConfig({ cwd: 42, settingsFiles: 'a.json' } as never);
+    expect(d.diagnostics.map((x) => x.path)).toEqual(['options.cwd', 'options.settingsFiles']);
+    expect(d.diagnostics.every((x) => !/internal error/.test(x.message))).toBe(true);
+  });
+});
