@@ -355,13 +355,20 @@ function modelNode(run: Run, st: State, node: SyntaxNode, depth: number): void {
       if (node.background) modelNode(run, clone(st), node.command, depth);
       else modelNode(run, st, node.command, depth);
       return;
-    case 'AndOr':
+    case 'AndOr': {
+      // After `a && b`, b ran after a succeeded; the chain may stop after any member, so afterwards
+      // whatever differs between those stopping points is unknown. After `||`, the left side
+      // failed somewhere: whatever changed since the chain began is unknown.
+      const start = clone(st);
+      const ends: State[] = [];
       node.commands.forEach((c, i) => {
-        // The side after `||` runs only when the left failed: model it, but a cd there leaves the directory unknown.
-        if (i > 0 && node.operators[i - 1] === '||') branch(run, st, c, depth);
-        else modelNode(run, st, c, depth);
+        if (i > 0 && node.operators[i - 1] === '||') forget(st, start);
+        modelNode(run, st, c, depth);
+        ends.push(clone(st));
       });
+      for (const e of ends) forget(st, e);
       return;
+    }
     case 'Pipeline':
       // Every member runs in its own subshell; a shell reading from a pipe runs what it is fed.
       node.commands.forEach((c, i) => modelNode(run, clone(st), c, depth + (i > 0 ? 0 : 0)));
@@ -393,14 +400,19 @@ function modelNode(run: Run, st: State, node: SyntaxNode, depth: number): void {
   }
 }
 
+/** Whatever differs between `st` and `other` becomes unknown in `st`. */
+function forget(st: State, other: State): void {
+  if (other.cwd !== st.cwd) st.cwd = undefined;
+  for (const [k, v] of other.vars) if (st.vars.get(k) !== v) st.vars.delete(k);
+  for (const k of [...st.vars.keys()]) if (!other.vars.has(k)) st.vars.delete(k);
+  for (const f of other.functions) st.functions.add(f);
+}
+
 /** Model a node that may or may not run: changes it makes to the state become unknown. */
 function branch(run: Run, st: State, node: SyntaxNode, depth: number): void {
   const inner = clone(st);
   modelNode(run, inner, node, depth);
-  if (inner.cwd !== st.cwd) st.cwd = undefined;
-  for (const [k, v] of inner.vars) if (st.vars.get(k) !== v) st.vars.delete(k);
-  for (const k of [...st.vars.keys()]) if (!inner.vars.has(k)) st.vars.delete(k);
-  for (const f of inner.functions) st.functions.add(f);
+  forget(st, inner);
 }
 
 /** Commands inside `$(…)`, backticks and `<(…)` run too: model them (in a subshell). */
