@@ -29,7 +29,6 @@ import {
   diffConfigs,
   digestOf,
   rootCodec,
-  scriptRecord,
   type CanonicalConfig,
   type CanonicalHook,
   type CanonicalSettings,
