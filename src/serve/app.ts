@@ -7,7 +7,7 @@
  *   GET  /api/info                              mode, files, version
  *   GET  /api/workspaces                        every workspace with its hooks, state, digest, changes, diffs
  *   GET  /api/workspace?dir=DIR                 one workspace
- *   POST /api/trust   {dir, digest}             trust exactly that digest (409 when it changed)
+ *   POST /api/trust   {dir, digest, allowUnpinned?}  trust exactly that digest (409 when it changed, or unpinned hooks without allowUnpinned)
  *   POST /api/revoke  {dir, digest|null}        revoke; digest = the trusted digest shown (409 when it changed)
  *   GET  /api/sessions                          sessions with pause state
  *   POST /api/sessions/pause {id, paused}       pause or resume
