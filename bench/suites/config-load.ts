@@ -49,6 +49,8 @@ export async function configLoadSuite(opts: BenchOptions): Promise<Row[]> {
       projectDir: project,
       homeDir: home,
       discover: true,
+      // Measures loading, not the trust gate (which leaves untrusted project hooks out).
+      unsafeSkipTrustGate: true,
       managedSettingsPath: dir.path('no-managed-settings.json'),
       plugins: [dir.path('plugins/lint'), dir.path('plugins/audit')],
     };

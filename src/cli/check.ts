@@ -65,7 +65,8 @@ export async function checkPaths(paths: readonly string[], executableTypes: read
   const result: CheckResult = { files: [], hooks: 0, diagnostics: [] };
   if (paths.length === 0) {
     const cwd = process.cwd();
-    const config = await loadConfig({ cwd, projectDir: cwd, discover: true });
+    // check lints config without running it: it sees every hook, trusted or not.
+    const config = await loadConfig({ cwd, projectDir: cwd, discover: true, unsafeSkipTrustGate: true });
     result.files.push(...config.files.map((f) => ({ file: f.file, kind: 'settings' as const, ok: f.ok })));
     result.hooks = config.hooks.length;
     result.diagnostics.push(...config.diagnostics, ...lintHooks(config.hooks, executableTypes));

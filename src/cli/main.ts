@@ -182,10 +182,12 @@ async function listCommand(flags: LoadFlags & { event?: string; json?: boolean }
   for (const d of config.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
   const event = flags.event ? await parseEvent(flags.event) : undefined;
   const hooks = config.hooks.filter((h) => !event || h.event === event);
+  // A trusted hook whose executed files cannot be determined runs, but says so (docs/security.md).
+  const unpinnedOf = (id: string) => config.trust?.hooks.find((s) => s.id === id && s.needsTrust)?.unpinned ?? [];
   if (flags.json) {
     process.stdout.write(
       `${JSON.stringify(
-        hooks.map((h) => ({ id: h.id, event: h.event, matcher: h.matcher, handler: h.handler, source: h.source })),
+        hooks.map((h) => ({ id: h.id, event: h.event, matcher: h.matcher, handler: h.handler, source: h.source, ...(unpinnedOf(h.id).length > 0 ? { unpinned: unpinnedOf(h.id) } : {}) })),
         null,
         2,
       )}\n`,
@@ -197,6 +199,7 @@ async function listCommand(flags: LoadFlags & { event?: string; json?: boolean }
       const what = describeHandler(h.handler as unknown as { type: string } & Record<string, unknown>);
       const src = [h.source.kind, h.source.pluginName, h.source.file].filter(Boolean).join(' ');
       process.stdout.write(`${h.event.padEnd(20)} ${(h.matcher ?? '*').padEnd(16)} ${h.handler.type.padEnd(8)} ${what}\n    from ${src} ${h.source.path}\n`);
+      for (const u of unpinnedOf(h.id)) process.stdout.write(`    UNPINNED: ${u}\n`);
     }
   }
   return config.diagnostics.some((d) => d.level === 'error') ? 1 : 0;

@@ -83,6 +83,18 @@ export interface LoadConfigOptions {
    * Gating before dedup keeps an untrusted copy of a hook from displacing the trusted original.
    */
   gate?: (input: ConfigGateInput) => Promise<Iterable<GateSource>> | Iterable<GateSource>;
+  /**
+   * Safe by default: when discovering and no `gate` is given, the trust gate (src/trust) gates
+   * the discovered project and local layers — untrusted or modified workspace hooks are left out
+   * with a warning in `diagnostics`. Options for that default gate: the trust store path, the
+   * host's own workspace-trust decision.
+   */
+  trust?: { storePath?: string; workspaceTrusted?: boolean };
+  /**
+   * Load discovered project and local hooks without the trust gate: a hostile repository's hooks
+   * then run. Only for tools that inspect config without running it (`agent-hooks check`).
+   */
+  unsafeSkipTrustGate?: boolean;
 }
 
 /** A settings file or hooks file, by kind: one path can be both discovered and named on a command line. */
@@ -607,11 +619,22 @@ async function loadConfigUnsafe(opts: LoadConfigOptions, diagnostics: Diagnostic
   }
   const skillHooks = (opts.skills ?? []).flatMap((s) => loadSkill(s, cwd, diagnostics, files));
 
-  if (opts.gate) {
+  let gate = opts.gate;
+  if (!gate && discover && !opts.unsafeSkipTrustGate) {
+    // The trust gate (and its store) loads only when discovered workspace layers may need it.
+    const { trustGate } = await import('../trust/gate.js');
+    const t = trustGate({ ...opts.trust, workspaceDir: projectDir, homeDir });
+    gate = async (input) => {
+      const excluded = await t.gate(input);
+      for (const s of t.report()?.skipped ?? []) diagnostics.push({ level: 'warning', file: s.hook.source.file, path: s.hook.source.path, message: s.message });
+      return excluded;
+    };
+  }
+  if (gate) {
     const settings = layers.flatMap((l) => (l.data ? [{ kind: l.kind, file: l.file, data: l.data }] : []));
     const key = (kind: SourceKind, file: string | undefined) => `${kind}\0${file ?? ''}`;
     const excluded = new Set<string>();
-    for (const s of await opts.gate({ hooks: [...layers.flatMap((l) => l.hooks), ...pluginHooks, ...skillHooks], settings })) excluded.add(key(s.kind, s.file));
+    for (const s of await gate({ hooks: [...layers.flatMap((l) => l.hooks), ...pluginHooks, ...skillHooks], settings })) excluded.add(key(s.kind, s.file));
     const drop = <T>(list: T[], keyOf: (x: T) => string) => {
       for (let i = list.length - 1; i >= 0; i--) if (excluded.has(keyOf(list[i]!))) list.splice(i, 1);
     };

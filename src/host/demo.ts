@@ -205,7 +205,8 @@ export async function runDemo(options: DemoOptions = {}): Promise<number> {
       model,
       mode: 'acceptEdits',
       permissions: { allow: ['mcp__greeter__greet'] },
-      config: { homeDir: home, managedSettingsPath: path.join(root, 'no-managed-settings.json') },
+      // The demo wrote this workspace itself a moment ago: its hooks need no trust review.
+      config: { homeDir: home, managedSettingsPath: path.join(root, 'no-managed-settings.json'), unsafeSkipTrustGate: true },
       heartbeatMs: 0,
       loadInstructions: false,
       mcp: mcpProvider({ servers: { greeter: { command: process.execPath, args: [serverFile] } } }),

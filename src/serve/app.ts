@@ -7,7 +7,7 @@
  *   GET  /api/info                              mode, files, version
  *   GET  /api/workspaces                        every workspace with its hooks, state, digest, changes, diffs
  *   GET  /api/workspace?dir=DIR                 one workspace
- *   POST /api/trust   {dir, digest}             trust exactly that digest (409 when it changed)
+ *   POST /api/trust   {dir, digest, allowUnpinned?}  trust exactly that digest (409 when it changed, or unpinned hooks without allowUnpinned)
  *   POST /api/revoke  {dir, digest|null}        revoke; digest = the trusted digest shown (409 when it changed)
  *   GET  /api/sessions                          sessions with pause state
  *   POST /api/sessions/pause {id, paused}       pause or resume
@@ -34,7 +34,7 @@ import { queryAudit } from './audit.js';
 import { pageHtml } from './page/html.js';
 import { APP_JS } from './page/app.js';
 import { STYLE_CSS } from './page/style.js';
-import { showableScript } from './redact.js';
+import { showableRealScript } from './redact.js';
 import { defaultScriptCopiesDir, keepScriptCopies, pruneScriptCopies } from './script-copies.js';
 import { guardMiddleware, headersMiddleware, hostPort, newToken, type Guard } from './security.js';
 import { hostSessions, pauseFileSessions, type SessionSource } from './sessions.js';
@@ -75,7 +75,7 @@ export interface ServeApp {
 }
 
 const digestSchema = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'digest must be sha256:<64 hex digits>');
-const trustBody = z.object({ dir: z.string().min(1), digest: digestSchema }).strict();
+const trustBody = z.object({ dir: z.string().min(1), digest: digestSchema, allowUnpinned: z.boolean().optional() }).strict();
 const revokeBody = z.object({ dir: z.string().min(1), digest: digestSchema.nullable() }).strict();
 const pauseBody = z.object({ id: z.string().min(1).max(512), paused: z.boolean() }).strict();
 
@@ -143,7 +143,7 @@ export function createServeApp(options: ServeOptions = {}): ServeApp {
   async function view(dir: string): Promise<WorkspaceView> {
     const a = await assessWorkspace(dir, loadOpts);
     // Seeing a trusted workspace means every referenced script has its trusted content: keep it for later diffs.
-    if (a.report.state === 'trusted') await keepScriptCopies(a.report, copiesDir, (f) => showableScript(f, a.report.workspace.root));
+    if (a.report.state === 'trusted') await keepScriptCopies(a.report, copiesDir, (f) => showableRealScript(f, a.report.workspace.root));
     return workspaceView(a, { copiesDir });
   }
 
@@ -217,13 +217,13 @@ export function createServeApp(options: ServeOptions = {}): ServeApp {
     const ws = await findWorkspace(body.dir);
     const a = await assessWorkspace(ws.dir, loadOpts);
     try {
-      await trustWorkspace(a.report, { expectedDigest: body.digest });
+      await trustWorkspace(a.report, { expectedDigest: body.digest, allowUnpinned: body.allowUnpinned === true });
     } catch (e) {
       if (e instanceof TrustRefusedError) throw new HttpError(409, e.message, { digest: a.report.digest ?? null, state: a.report.state });
       if (e instanceof TrustStoreError) throw new HttpError(503, e.message);
       throw e;
     }
-    await keepScriptCopies(a.report, copiesDir, (f) => showableScript(f, a.report.workspace.root));
+    await keepScriptCopies(a.report, copiesDir, (f) => showableRealScript(f, a.report.workspace.root));
     await pruneScriptCopies(storePath, copiesDir);
     await applyToSessions(ws.identity);
     return c.json({ trusted: body.digest, workspace: await view(ws.dir) });

@@ -8,6 +8,7 @@
  *   material (see `showableScript`); every other referenced file shows its hash only.
  * Commands, prompts and URLs are otherwise shown exactly: they are what is being reviewed.
  */
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { Change } from '../trust/index.js';
 
@@ -84,6 +85,28 @@ function isInside(child: string, parent: string): boolean {
  * workspace root, outside `.git`, whose name does not look like secret material. A project
  * hook that "references" `~/.ssh/id_rsa` must not make the panel display it.
  */
+/**
+ * `showableScript` decided on the real path as well as the path as written: a script in the
+ * repository that is a symlink to `~/.aws/credentials` (or to any file outside the workspace)
+ * shows its hash only. Both the file and the workspace root are resolved.
+ */
+export async function showableRealScript(file: string, workspaceRoot: string): Promise<boolean> {
+  if (!showableScript(file, workspaceRoot)) return false;
+  let realFile: string;
+  let realRoot: string;
+  try {
+    realFile = await realpath(file);
+  } catch {
+    return true; // missing: nothing to show
+  }
+  try {
+    realRoot = await realpath(workspaceRoot);
+  } catch {
+    realRoot = workspaceRoot;
+  }
+  return showableScript(realFile, realRoot);
+}
+
 export function showableScript(file: string, workspaceRoot: string): boolean {
   if (!isInside(file, workspaceRoot)) return false;
   const rel = path.relative(workspaceRoot, file).split(path.sep);

@@ -12,7 +12,7 @@
  * (no copies kept or read) when it is a symlink or not owned by the current user.
  */
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import type { TrustReport } from '../trust/index.js';
@@ -44,19 +44,25 @@ async function usableDir(dir: string, create: boolean): Promise<boolean> {
 
 /** Read a regular file up to `max` bytes; undefined when missing, special, larger or unreadable. */
 export async function readSmallFile(file: string, max = MAX_SCRIPT_COPY): Promise<Buffer | undefined> {
+  // O_NOFOLLOW: a path that became a symlink since it was judged showable is not read through.
+  let fh;
   try {
-    const st = await fs.stat(file);
+    fh = await fs.open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    const st = await fh.stat();
     if (!st.isFile() || st.size > max) return undefined;
-    const buf = await fs.readFile(file);
+    const buf = await fh.readFile();
     return buf.length > max ? undefined : buf;
   } catch {
     return undefined;
+  } finally {
+    await fh?.close();
   }
 }
 
 /** Keep a copy of every referenced script (that `keep` accepts) whose current content is what the report records. Best effort; never throws. */
-export async function keepScriptCopies(report: Pick<TrustReport, 'scripts'>, dir: string, keep: (file: string) => boolean = () => true): Promise<number> {
-  const wanted = report.scripts.filter((s) => s.current.startsWith('sha256:') && keep(s.path));
+export async function keepScriptCopies(report: Pick<TrustReport, 'scripts'>, dir: string, keep: (file: string) => boolean | Promise<boolean> = () => true): Promise<number> {
+  const wanted: TrustReport['scripts'] = [];
+  for (const s of report.scripts) if (s.current.startsWith('sha256:') && (await keep(s.path))) wanted.push(s);
   if (wanted.length === 0 || !(await usableDir(dir, true))) return 0;
   let kept = 0;
   for (const s of wanted) {

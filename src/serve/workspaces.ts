@@ -24,7 +24,7 @@ import {
 import { rootCodec } from '../trust/digest.js';
 import type { Diagnostic, HookHandler, NormalizedHook } from '../types.js';
 import { lineDiff, prettyJson, type LineDiff } from './diff.js';
-import { redactChange, redactHandler, redactHook, redactUrl, showableScript } from './redact.js';
+import { redactChange, redactHandler, redactHook, redactUrl, showableRealScript } from './redact.js';
 import { readScriptCopy, readSmallFile } from './script-copies.js';
 
 export interface WorkspaceLoadOptions {
@@ -98,6 +98,10 @@ export interface HookView {
   /** The hook's config, trusted vs now (for changed and new hooks). */
   diff?: LineDiff;
   scripts: string[];
+  /** Why what the hook executes cannot be determined; trusting needs `allowUnpinned`. */
+  unpinned: string[];
+  /** Pinned paths outside the workspace. */
+  outside: string[];
   errors: string[];
 }
 
@@ -128,6 +132,8 @@ export interface WorkspaceView {
   removed: Array<{ event: string; matcher?: string; type: string; source: { kind: string; file?: string; path: string }; run: RunView }>;
   settingsChanges: ChangeView[];
   scripts: ScriptView[];
+  /** Gated hooks that are unpinned: the trust request must say `allowUnpinned: true`. */
+  unpinned: Array<{ id: string; reasons: string[] }>;
   /** The whole gated config, trusted vs now. */
   configDiff?: LineDiff;
   errors: string[];
@@ -191,7 +197,7 @@ async function scriptView(
   const changed = s.trusted !== undefined ? s.trusted !== s.current : true;
   const base: ScriptView = { path: s.path, current: s.current, ...(s.trusted !== undefined ? { trusted: s.trusted } : {}), changed };
   if (!changed) return base;
-  if (!showableScript(s.path, opts.root)) return { ...base, note: 'outside the workspace or looks like secret material: content not shown' };
+  if (!(await showableRealScript(s.path, opts.root))) return { ...base, note: 'outside the workspace or looks like secret material: content not shown' };
   if (s.current === 'error') return { ...base, note: s.error ?? 'unreadable' };
 
   let after = '';
@@ -276,6 +282,8 @@ export async function workspaceView(a: Assessment, opts: { copiesDir?: string } 
       changes,
       ...(hookDiffs.has(i) ? { diff: hookDiffs.get(i)! } : {}),
       scripts: h.scripts,
+      unpinned: h.unpinned,
+      outside: h.outside,
       errors: h.errors,
     };
   });
@@ -305,6 +313,7 @@ export async function workspaceView(a: Assessment, opts: { copiesDir?: string } 
     }),
     settingsChanges: r.settingsChanges.map((c) => ({ ...c, description: describeChange(c) })),
     scripts,
+    unpinned: r.unpinned,
     ...(configDiff ? { configDiff } : {}),
     errors: r.errors,
     diagnostics: a.diagnostics,

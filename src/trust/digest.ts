@@ -41,6 +41,8 @@ export interface CanonicalHook {
   };
   /** Keys into CanonicalConfig.scripts, in reference order. */
   scripts: string[];
+  /** Why what the hook executes cannot be determined (pins.ts); absent when it is pinned. */
+  unpinned?: string[];
 }
 
 export interface CanonicalSettings {
@@ -104,19 +106,19 @@ export function scriptRecord(state: ScriptState): ScriptRecord | undefined {
 }
 
 /** A hook as it enters the canonical config. */
-export function canonicalHook(hook: NormalizedHook, encode: (s: string) => string, scripts: string[]): CanonicalHook {
+export function canonicalHook(hook: NormalizedHook, encode: (s: string) => string, scripts: string[], real: (p: string) => string = (p) => p): CanonicalHook {
   const handler: Record<string, unknown> = { ...(hook.handler as unknown as Record<string, unknown>) };
   if (typeof handler.command === 'string') handler.command = encode(handler.command);
   if (Array.isArray(handler.args)) handler.args = (handler.args as unknown[]).map((a) => (typeof a === 'string' ? encode(a) : a));
   const s = hook.source;
   const source: CanonicalHook['source'] = { kind: s.kind, path: s.path };
-  if (s.file !== undefined) source.file = encode(s.file);
+  if (s.file !== undefined) source.file = encode(real(s.file));
   if (s.pluginName !== undefined) source.pluginName = s.pluginName;
   if (s.pluginId !== undefined) source.pluginId = s.pluginId;
-  if (s.pluginRoot !== undefined) source.pluginRoot = encode(s.pluginRoot);
-  if (s.pluginData !== undefined) source.pluginData = encode(s.pluginData);
+  if (s.pluginRoot !== undefined) source.pluginRoot = encode(real(s.pluginRoot));
+  if (s.pluginData !== undefined) source.pluginData = encode(real(s.pluginData));
   if (s.skillName !== undefined) source.skillName = s.skillName;
-  if (s.skillRoot !== undefined) source.skillRoot = encode(s.skillRoot);
+  if (s.skillRoot !== undefined) source.skillRoot = encode(real(s.skillRoot));
   return {
     event: hook.event,
     ...(hook.matcher !== undefined ? { matcher: hook.matcher } : {}),
@@ -151,7 +153,7 @@ export interface ConfigDiff {
 }
 
 function withoutPath(h: CanonicalHook): string {
-  return canonicalJson({ ...h, source: { ...h.source, path: undefined }, scripts: undefined });
+  return canonicalJson({ ...h, source: { ...h.source, path: undefined }, scripts: undefined, unpinned: undefined });
 }
 
 function scriptChanges(cur: CanonicalHook, curScripts: Record<string, ScriptRecord>, old: Record<string, ScriptRecord>, decode: (s: string) => string): Change[] {

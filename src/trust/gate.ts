@@ -29,13 +29,14 @@ import {
   diffConfigs,
   digestOf,
   rootCodec,
-  scriptRecord,
   type CanonicalConfig,
   type CanonicalHook,
   type CanonicalSettings,
   type Change,
 } from './digest.js';
-import { hashScript, referencedScripts, type ScriptState } from './scripts.js';
+import { hashCacheFor, type HashCache } from './hash.js';
+import { pinsOf } from './pins.js';
+import { pinRecords, type PinRecord } from './scripts.js';
 import { defaultTrustStorePath, readTrustStore, TrustStoreError, updateTrustStore, type TrustRecord } from './store.js';
 import { resolveWorkspace, type Workspace } from './workspace.js';
 
@@ -57,6 +58,11 @@ export interface TrustOptions {
   homeDir?: string;
   /** Program name used in the "how to trust" hints; default `agent-hooks`. */
   command?: string;
+  /**
+   * File hashes cache (hash.ts). Default: `hash-cache.json` next to the trust store; `false`
+   * hashes every file every time.
+   */
+  hashCache?: HashCache | false;
 }
 
 export interface HookTrustStatus {
@@ -72,8 +78,12 @@ export interface HookTrustStatus {
   state: TrustState;
   /** Differences from the trusted config (empty when none or never trusted). */
   changes: Change[];
-  /** Files the hook references by path (absolute). */
+  /** Paths the hook pins (canonical, absolute; `glob:…` for a glob's match list). */
   scripts: string[];
+  /** Why what this hook executes cannot be determined; empty when it is pinned. */
+  unpinned: string[];
+  /** Pinned paths outside the workspace (listed so the reviewer sees them). */
+  outside: string[];
   /** Unreadable referenced files. */
   errors: string[];
 }
@@ -126,6 +136,8 @@ export interface TrustReport {
   errors: string[];
   /** What `trustWorkspace` records; absent when state is error. */
   config?: CanonicalConfig;
+  /** Gated command hooks whose executed files cannot be determined: trusting needs `allowUnpinned`. */
+  unpinned: Array<{ id: string; reasons: string[] }>;
 }
 
 export interface TrustEvaluation {
@@ -208,9 +220,13 @@ export async function assessTrust(
   // Which hooks and settings files are gated. Plugin/skill roots are compared by real path.
   const realRoots = new Map<string, string>();
   for (const h of input.hooks) {
-    const r = h.source.pluginRoot ?? h.source.skillRoot;
-    if (r !== undefined && !realRoots.has(r)) realRoots.set(r, await realOrSelf(r));
+    for (const r of [h.source.pluginRoot, h.source.skillRoot, h.source.pluginData, h.source.file]) {
+      if (r !== undefined && !realRoots.has(r)) realRoots.set(r, await realOrSelf(r));
+    }
   }
+  for (const layer of input.settings ?? []) if (!realRoots.has(layer.file)) realRoots.set(layer.file, await realOrSelf(layer.file));
+  // Every path in the digest is canonical: the same workspace through a symlink is the same trust.
+  const real = (p: string): string => realRoots.get(p) ?? p;
   const gatedOf = (h: NormalizedHook): boolean => {
     if (h.handler.type === 'function') return false;
     const s = h.source as TrustSource;
@@ -238,45 +254,52 @@ export async function assessTrust(
       const v = (layer.data as Record<string, unknown>)[k];
       if (v !== undefined) picked[k] = v;
     }
-    if (Object.keys(picked).length > 0) settings.push({ kind: layer.kind, file: encode(layer.file), settings: picked });
+    if (Object.keys(picked).length > 0) settings.push({ kind: layer.kind, file: encode(real(layer.file)), settings: picked });
   }
 
-  // Referenced scripts of gated command hooks.
-  const scriptStates = new Map<string, ScriptState>();
+  // What gated command hooks execute (pins.ts), as canonical records (scripts.ts).
+  const cache = opts.hashCache === false ? undefined : (opts.hashCache ?? hashCacheFor(storePath));
+  await cache?.load();
+  const allRecords = new Map<string, PinRecord>();
   const hookScripts: string[][] = [];
   const hookErrors: string[][] = [];
+  const hookUnpinned: string[][] = [];
   for (let i = 0; i < input.hooks.length; i++) {
     const h = input.hooks[i]!;
     hookScripts.push([]);
     hookErrors.push([]);
+    hookUnpinned.push([]);
     if (!gated[i] || h.handler.type !== 'command') continue;
-    const refs = await referencedScripts(h.handler, {
+    const pluginRoot = h.source.pluginRoot ?? h.source.skillRoot;
+    const pins = pinsOf(h.handler, {
       cwd: workspace.dir,
       projectDir: workspace.dir,
-      pluginRoot: h.source.pluginRoot ?? h.source.skillRoot,
-      pluginData: h.source.pluginData,
+      ...(workspace.git ? { gitTopLevel: workspace.git.worktree } : {}),
+      ...(pluginRoot !== undefined ? { pluginRoot: real(pluginRoot) } : {}),
+      ...(h.source.pluginData !== undefined ? { pluginData: real(h.source.pluginData) } : {}),
       homeDir,
     });
-    for (const ref of refs) {
-      let st = scriptStates.get(ref);
-      if (!st) {
-        st = await hashScript(ref);
-        scriptStates.set(ref, st);
-      }
-      hookScripts[i]!.push(ref);
-      if (st.kind === 'error') hookErrors[i]!.push(st.message);
+    const { records, unpinned } = await pinRecords(pins, cache);
+    hookUnpinned[i] = unpinned;
+    for (const r of records) {
+      if (!allRecords.has(r.key)) allRecords.set(r.key, r);
+      hookScripts[i]!.push(r.key);
+      if (r.error) hookErrors[i]!.push(r.error);
     }
   }
+  await cache?.flush();
   const scripts: Record<string, string> = {};
-  for (const [ref, st] of scriptStates) {
-    const rec = scriptRecord(st);
-    if (rec === undefined) errors.push((st as { message: string }).message);
-    else scripts[encode(ref)] = rec;
+  for (const [key, r] of allRecords) {
+    if (r.record === undefined) errors.push(r.error ?? `cannot read ${key}`);
+    else scripts[encode(key)] = r.record;
   }
 
   const canonicalHooks: CanonicalHook[] = [];
   input.hooks.forEach((h, i) => {
-    if (gated[i]) canonicalHooks.push(canonicalHook(h, encode, hookScripts[i]!.map(encode)));
+    if (!gated[i]) return;
+    const c = canonicalHook(h, encode, hookScripts[i]!.map(encode), real);
+    if (hookUnpinned[i]!.length > 0) c.unpinned = hookUnpinned[i]!.map(encode);
+    canonicalHooks.push(c);
   });
   const scriptErrors = errors.length > 0;
   const config: CanonicalConfig | undefined = scriptErrors ? undefined : { version: 1, hooks: canonicalHooks, settings, scripts };
@@ -332,20 +355,23 @@ export async function assessTrust(
       changes,
       scripts: hookScripts[i]!,
       errors: hookErrors[i]!,
+      unpinned: hookUnpinned[i]!,
+      outside: hookScripts[i]!.filter((k) => !k.startsWith('glob:') && !isInside(k, workspace.root) && !isInside(k, workspace.dir)),
     };
   });
 
-  const scriptStatus: ScriptStatus[] = [...scriptStates].map(([p, st]) => {
-    const current = st.kind === 'error' ? 'error' : scriptRecord(st)!;
+  const scriptStatus: ScriptStatus[] = [...allRecords].map(([p, r]) => {
+    const current = r.record ?? 'error';
     const old = trusted?.config.scripts[encode(p)];
-    return { path: p, current, ...(old !== undefined ? { trusted: old } : {}), ...(st.kind === 'error' ? { error: st.message } : {}) };
+    return { path: p, current, ...(old !== undefined ? { trusted: old } : {}), ...(r.error ? { error: r.error } : {}) };
   });
 
   const cwdArg = shellQuote(workspace.dir);
   const howTo = (): string => {
     if (storeError) return `fix the trust store, then review with \`${prog} status --cwd ${cwdArg}\``;
     if (scriptErrors) return `make the referenced scripts readable, then review with \`${prog} status --cwd ${cwdArg}\``;
-    return `review with \`${prog} status --cwd ${cwdArg}\`, then trust with \`${prog} trust --cwd ${cwdArg} --digest ${digest}\``;
+    const ack = hookUnpinned.some((u, i) => gated[i] && u.length > 0) ? ' --allow-unpinned' : '';
+    return `review with \`${prog} status --cwd ${cwdArg}\`, then trust with \`${prog} trust --cwd ${cwdArg} --digest ${digest}${ack}\``;
   };
   const skipped: SkippedHook[] = [];
   if (state !== 'trusted') {
@@ -385,6 +411,7 @@ export async function assessTrust(
     warnings,
     errors,
     ...(config ? { config } : {}),
+    unpinned: hooks.flatMap((h) => (h.needsTrust && h.unpinned.length > 0 ? [{ id: h.id, reasons: h.unpinned }] : [])),
   };
 }
 
@@ -453,7 +480,7 @@ export interface TrustResult {
  * error, or when `expectedDigest` is given and differs from the digest of the report — the
  * config changed since it was shown. What is stored is exactly what was assessed.
  */
-export async function trustWorkspace(report: TrustReport, opts: { expectedDigest?: string; workspaceOnly?: boolean } = {}): Promise<TrustResult> {
+export async function trustWorkspace(report: TrustReport, opts: { expectedDigest?: string; workspaceOnly?: boolean; allowUnpinned?: boolean } = {}): Promise<TrustResult> {
   // Workspace trust alone needs no digest; hook trust needs a complete, readable config.
   if (!opts.workspaceOnly && (report.errors.length > 0 || !report.config || !report.digest)) {
     throw new TrustRefusedError(`cannot trust ${report.workspace.dir}: ${report.errors.join('; ') || report.reason}`);
@@ -461,6 +488,14 @@ export async function trustWorkspace(report: TrustReport, opts: { expectedDigest
   if (opts.expectedDigest !== undefined && opts.expectedDigest !== report.digest) {
     throw new TrustRefusedError(
       `refusing to trust ${report.workspace.dir}: the hooks changed since they were shown (expected ${opts.expectedDigest}, now ${report.digest}); review them again`,
+    );
+  }
+  // An unpinned hook can change what it runs without changing the digest: only an explicit yes trusts it.
+  const unpinned = report.unpinned ?? [];
+  if (!opts.workspaceOnly && unpinned.length > 0 && !opts.allowUnpinned) {
+    const first = unpinned[0]!;
+    throw new TrustRefusedError(
+      `refusing to trust ${report.workspace.dir}: ${unpinned.length} hook(s) are unpinned — what they execute cannot be determined, so a change there would not show as modified (first: ${first.reasons[0]}); acknowledge with --allow-unpinned (library: allowUnpinned) after reviewing them`,
     );
   }
   const now = new Date().toISOString();

@@ -1,26 +1,18 @@
 /**
  * Which files a command hook runs, and what they contain.
  *
- * A hook's config is only half of what it does; the script it names is the other half. The
- * digest therefore covers the content of every file a command references by path:
- *
- * - exec form (`args` present): `command` and every `args` element;
- * - shell form: every word of the command line (parsed as Bash by unbash, including words
- *   inside `$(…)`, pipelines and redirections; PowerShell and unparsable lines are split on
- *   whitespace), after placeholder substitution.
- *
- * `${CLAUDE_PROJECT_DIR}`, `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}`, `${HOME}` (braced or
- * bare `$NAME`) and a leading `~/` are substituted with the values the hook will get. A word is
- * a path when it is absolute, starts with `./`, `../` or `~/`, or contains a `/` (and no
- * whitespace, glob character or `://`); such a path is recorded even when the file does not
- * exist, so creating it later changes the digest. A bare word (`hook.sh`) is recorded only
- * when it names an existing regular file in the working directory. Relative paths resolve
- * against the workspace directory (the hook's working directory).
+ * A hook's config is only half of what it does; the files it executes are the other half.
+ * pins.ts models the command as a shell would run it and says which paths to pin (or why the
+ * hook is unpinned); this module turns those paths into canonical digest records (hash.ts):
+ * the directory part of every path is a real path, a symbolic link is recorded as a link and
+ * its target gets its own record, a missing path is recorded as `missing` so creating it later
+ * is a change.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { forEachChild, parse, type SyntaxNode } from 'unbash';
+import { hashFile, hashTree, type HashCache } from './hash.js';
+import { pinsOf, type Pins } from './pins.js';
 import type { CommandHandler } from '../types.js';
 
 export interface ScriptContext {
@@ -30,6 +22,8 @@ export interface ScriptContext {
   pluginRoot?: string;
   pluginData?: string;
   homeDir: string;
+  /** `$(git rev-parse --show-toplevel)`: the work tree's top level. */
+  gitTopLevel?: string;
 }
 
 /** What a referenced path held when it was hashed. */
@@ -41,69 +35,103 @@ export type ScriptState =
   | { kind: 'special' }
   | { kind: 'error'; message: string };
 
-const MAX_WORDS = 4096;
-
-function substitute(word: string, ctx: ScriptContext): string {
-  const vars: Record<string, string | undefined> = {
-    CLAUDE_PROJECT_DIR: ctx.projectDir,
-    CLAUDE_PLUGIN_ROOT: ctx.pluginRoot,
-    CLAUDE_PLUGIN_DATA: ctx.pluginData,
-    HOME: ctx.homeDir,
-  };
-  let out = word.replace(/\$\{(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA|HOME)\}|\$(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA|HOME)(?![A-Za-z0-9_])/g, (m, a?: string, b?: string) => vars[(a ?? b)!] ?? m);
-  if (out === '~' || out.startsWith('~/')) out = ctx.homeDir + out.slice(1);
-  return out;
-}
-
-/** Words of a shell-form command line, dequoted. */
-function shellWords(command: string, shell: CommandHandler['shell']): string[] {
-  const fallback = () => command.split(/\s+/).map((w) => w.replace(/["']/g, '')).filter(Boolean);
-  if (shell === 'powershell') return fallback();
-  const words: string[] = [];
-  let ok = true;
-  try {
-    const visit = (node: SyntaxNode): void => {
-      if (words.length >= MAX_WORDS) return;
-      if (node.type === 'Word') words.push(node.value);
-      else if (node.type === 'Script' && 'errors' in node && node.errors && node.errors.length > 0) ok = false;
-      forEachChild(node, visit);
-    };
-    visit(parse(command));
-  } catch {
-    return fallback();
-  }
-  // Unbash recovers from syntax errors; then add the plain split so nothing a shell might see is missed.
-  return ok ? words : [...new Set([...words, ...fallback()])];
-}
-
-/** Absolute paths of the files a command hook references (see the module comment), in order, without duplicates. */
+/**
+ * Absolute paths of the files a command hook pins (pins.ts: what it executes, plus every
+ * path-like word), in order, without duplicates.
+ */
 export async function referencedScripts(handler: CommandHandler, ctx: ScriptContext): Promise<string[]> {
-  const words = handler.args !== undefined ? [handler.command, ...handler.args] : shellWords(handler.command, handler.shell);
-  const out: string[] = [];
+  return pinsOf(handler, { cwd: ctx.cwd, projectDir: ctx.projectDir, homeDir: ctx.homeDir, ...(ctx.gitTopLevel !== undefined ? { gitTopLevel: ctx.gitTopLevel } : {}), ...(ctx.pluginRoot !== undefined ? { pluginRoot: ctx.pluginRoot } : {}), ...(ctx.pluginData !== undefined ? { pluginData: ctx.pluginData } : {}) }).files;
+}
+
+/** One record of a hook's pins: a canonical path (or a `glob:` key) and what it holds. */
+export interface PinRecord {
+  key: string;
+  /** The digest record (hash.ts); absent when unreadable (then `error`). */
+  record?: string;
+  error?: string;
+  /** Set when the path is a symbolic link: the real path of its target. */
+  target?: string;
+}
+
+async function canonicalLinkPath(p: string): Promise<string> {
+  const dir = path.dirname(p);
+  try {
+    return path.join(await fs.realpath(dir), path.basename(p));
+  } catch {
+    return p;
+  }
+}
+
+/**
+ * The records of a hook's pins. Every path is canonical: the directory part is a real path; a
+ * symbolic link is recorded as a link (`symlink:<real target>`) and its target gets its own record.
+ */
+export async function pinRecords(pins: Pins, cache?: HashCache): Promise<{ records: PinRecord[]; unpinned: string[] }> {
+  const records: PinRecord[] = [];
+  const unpinned = [...pins.unpinned];
   const seen = new Set<string>();
-  const add = (p: string) => {
-    if (!seen.has(p)) {
-      seen.add(p);
-      out.push(p);
+  const add = (r: PinRecord) => {
+    if (!seen.has(r.key)) {
+      seen.add(r.key);
+      records.push(r);
     }
   };
-  for (const raw of words) {
-    const w = substitute(raw, ctx);
-    if (w === '' || w.includes('\0')) continue;
-    if (path.isAbsolute(w) || w.startsWith('./') || w.startsWith('../')) {
-      add(path.resolve(ctx.cwd, w));
-    } else if (w.includes('/') && !/[\s*?]|:\/\//.test(w)) {
-      add(path.resolve(ctx.cwd, w));
-    } else if (!w.includes('/') && !w.startsWith('-') && !/\s/.test(w)) {
-      const candidate = path.resolve(ctx.cwd, w);
-      try {
-        if ((await fs.stat(candidate)).isFile()) add(candidate);
-      } catch {
-        // not a file here: a command on PATH or a plain argument
-      }
+  const visit = async (p: string, tree: boolean, hops: number): Promise<void> => {
+    const c = await canonicalLinkPath(p);
+    if (seen.has(c)) return;
+    let lst;
+    try {
+      lst = await fs.lstat(c);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') add({ key: c, record: 'missing' });
+      else add({ key: c, error: `cannot read ${c}: ${code ?? (e as Error).message}` });
+      return;
     }
-  }
-  return out;
+    if (lst.isSymbolicLink()) {
+      let target: string;
+      try {
+        target = await fs.realpath(c);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if ((code !== 'ENOENT' && code !== 'ENOTDIR') || hops > 40) {
+          add({ key: c, error: `cannot read ${c}: ${code ?? (e as Error).message}` });
+          return;
+        }
+        // Dangling: record the link text resolved once; creating the target is a change.
+        const text = await fs.readlink(c).catch(() => '');
+        target = path.resolve(path.dirname(c), text);
+      }
+      add({ key: c, record: `symlink:${target}`, target });
+      await visit(target, tree, hops + 1);
+      return;
+    }
+    if (lst.isDirectory()) {
+      if (!tree) {
+        add({ key: c, record: 'directory' });
+        return;
+      }
+      const t = await hashTree(c, cache);
+      if (t.ok) add({ key: c, record: t.record });
+      else if (t.tooLarge) {
+        add({ key: c, record: 'directory' });
+        unpinned.push(`${t.message}: too large to pin`);
+      } else add({ key: c, error: t.message });
+      return;
+    }
+    if (!lst.isFile()) {
+      add({ key: c, record: 'special' });
+      return;
+    }
+    const h = await hashFile(c, cache);
+    if (h.ok) add({ key: c, record: `sha256:${h.sha256}` });
+    else if (h.code === 'ENOENT') add({ key: c, record: 'missing' });
+    else add({ key: c, error: `cannot read ${c}: ${h.code}` });
+  };
+  for (const f of pins.files) await visit(f, false, 0);
+  for (const t of pins.trees) await visit(t, true, 0);
+  for (const [k, v] of Object.entries(pins.records)) add({ key: k, record: v });
+  return { records, unpinned };
 }
 
 /** Hash a referenced path. Never throws. */

@@ -7,7 +7,8 @@
  *   symlinked checkout) maps to the same record, while two sub-projects of one monorepo do not.
  *
  * Git metadata is read from disk (`.git` directory, or a `.git` file with `gitdir:` and that
- * gitdir's `commondir`), without spawning git. The identity only selects a record; what may
+ * gitdir's `commondir`), without spawning git. A `.git` file counts only when the git dir it
+ * names points back at this checkout (`pointsBack`); otherwise the identity is `dir:<realpath>`. The identity only selects a record; what may
  * run is decided by the digest, which binds the hook config and script contents.
  */
 import { promises as fs } from 'node:fs';
@@ -67,15 +68,34 @@ async function findGit(dir: string): Promise<Workspace['git'] | undefined> {
       const m = text && /^gitdir:\s*(.+?)\s*$/m.exec(text);
       if (m) {
         const gitDir = path.resolve(cur, m[1]!);
-        return { commonDir: await commonDirOf(gitDir), worktree: cur };
+        if (await pointsBack(gitDir, cur)) return { commonDir: await commonDirOf(gitDir), worktree: cur };
       }
-      // A malformed .git file: not a repository we can identify; treat as a plain directory.
+      // A malformed .git file, or one git would not own up to: identify the directory by itself.
       return undefined;
     }
     const parent = path.dirname(cur);
     if (parent === cur) return undefined;
     cur = parent;
   }
+}
+
+/**
+ * A `.git` file is accepted only when the git dir it names points back at this checkout, as git
+ * records it: a linked worktree's `<common>/worktrees/<id>/gitdir` names this `.git` file; a
+ * submodule's (or `--separate-git-dir`) git dir has `core.worktree` naming this directory.
+ * Otherwise any directory could borrow a trusted repository's identity with one line.
+ */
+async function pointsBack(gitDir: string, checkout: string): Promise<boolean> {
+  const real = await realpathOrResolve(checkout);
+  const back = await readIfFile(path.join(gitDir, 'gitdir'));
+  if (back?.trim()) {
+    const target = path.resolve(gitDir, back.trim());
+    return (await realpathOrResolve(target)) === path.join(real, '.git');
+  }
+  const config = await readIfFile(path.join(gitDir, 'config'));
+  const wt = config && /^\s*worktree\s*=\s*(.+?)\s*$/m.exec(config);
+  if (wt) return (await realpathOrResolve(path.resolve(gitDir, wt[1]!.replace(/^"|"$/g, '')))) === real;
+  return false;
 }
 
 async function commonDirOf(gitDir: string): Promise<string> {

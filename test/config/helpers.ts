@@ -38,7 +38,7 @@ export async function makeFixture(): Promise<Fixture> {
       return abs;
     },
     // managedSettingsPath always points into the fixture so the machine's /etc is never read.
-    load: (extra = {}) => loadConfig({ cwd: project, homeDir: home, managedSettingsPath: fx.managed, ...extra }),
+    load: (extra = {}) => loadConfig({ cwd: project, homeDir: home, managedSettingsPath: fx.managed, unsafeSkipTrustGate: true, ...extra }),
     cleanup: () => fs.rm(root, { recursive: true, force: true }),
   };
   return fx;

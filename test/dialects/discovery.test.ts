@@ -108,7 +108,7 @@ describe('loadConfig discoverDialects', () => {
     dir.json('proj/.github/hooks/guard.json', { version: 1, hooks: { preToolUse: [{ type: 'command', bash: 'echo copilot-project' }] } });
   }
   const commands = (hooks: Array<{ handler: { type: string } }>) => hooks.map((h) => (h.handler as { command?: string; bash?: string }).command);
-  const base = () => ({ cwd: proj, projectDir: proj, homeDir: home, managedSettingsPath: dir.path('no-managed.json') });
+  const base = () => ({ cwd: proj, projectDir: proj, homeDir: home, managedSettingsPath: dir.path('no-managed.json'), unsafeSkipTrustGate: true });
 
   it('default: Claude’s locations only (nothing changes for Claude users)', async () => {
     writeEveryDialect();

@@ -28,7 +28,7 @@ test("dispatch's fast path reads the files the loader discovers", async () => {
     expect(managed).toBe(defaultManagedSettingsPath());
     const hooks = (cmd: string) => ({ hooks: { Stop: [{ hooks: [{ type: 'command', command: cmd }] }] } });
     for (const [f, cmd] of [[user!, 'u'], [proj!, 'p'], [local!, 'l']] as const) dir.json(f.slice(dir.root.length + 1), hooks(cmd));
-    const c = await loadConfig({ cwd: project, homeDir: home, discover: true, managedSettingsPath: dir.path('none.json') });
+    const c = await loadConfig({ cwd: project, homeDir: home, discover: true, managedSettingsPath: dir.path('none.json'), unsafeSkipTrustGate: true });
     expect(c.hooks.map((h) => h.source.file)).toEqual([user, proj, local]);
   } finally {
     dir.cleanup();

@@ -240,7 +240,7 @@ describe('pathological nesting in one layer', () => {
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
     const projectFile = path.join(root, '.claude', 'settings.json');
     dir.write(path.relative(dir.root, projectFile), `{"hooks":{"PreToolUse":[{"hooks":[{"type":"mcp_tool","server":"s","tool":"t","input":{"x":${deep}}}]}]}}`);
-    const config: LoadedConfig = await loadConfig({ cwd: root, homeDir: home, managedSettingsPath: path.join(root, 'none.json') });
+    const config: LoadedConfig = await loadConfig({ cwd: root, homeDir: home, managedSettingsPath: path.join(root, 'none.json'), unsafeSkipTrustGate: true });
     expect(config.hooks.map((h) => (h.handler as { command?: string }).command)).toEqual(['user-hook']);
     expect(config.diagnostics).toEqual([
       { level: 'error', file: projectFile, path: 'hooks.PreToolUse[0].hooks[0].input.x[0]…', message: 'nested deeper than 512 levels' },

@@ -46,7 +46,8 @@ export function hostSandbox() {
       const r = await startHostSession({
         workspace: ws,
         heartbeatMs: 0,
-        config: { homeDir: home, managedSettingsPath: dir.path('no-managed.json') },
+        // The test wrote this workspace itself: its project hooks run without a trust review.
+        config: { homeDir: home, managedSettingsPath: dir.path('no-managed.json'), unsafeSkipTrustGate: true },
         ...opts,
       });
       if (r.ok) sessions.push(r.session);

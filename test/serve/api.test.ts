@@ -5,7 +5,7 @@
  * log.
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { startServe, type RunningServe } from '../../src/serve/index.js';
 import { readPauseFile } from '../../src/session/pause-file.js';
 import { apiClient, CLI, rawRequest, SECRETS, serveSandbox, type ServeSandbox } from './helpers.js';
@@ -216,6 +216,35 @@ describe('workspaces, trust and revoke', () => {
     const s = res.json().workspaces[0].scripts.find((x: any) => x.path === secretFile);
     expect(s.diff).toBeUndefined();
     expect(s.note).toMatch(/outside the workspace/);
+  });
+
+  it('an in-repo script that is a symlink to ~/.aws/credentials shows only a hash', async () => {
+    const creds = sb.dir.write('home/.aws/credentials', '[default]\naws_secret_access_key=AKIA-very-secret\n');
+    symlinkSync(creds, `${sb.ws}/hooks/setup.sh`);
+    sb.settings('v1', { Stop: [{ hooks: [{ type: 'command', command: 'sh hooks/setup.sh' }] }] });
+    const res = await api.get('/api/workspaces');
+    expect(res.text).not.toContain('AKIA-very-secret');
+    const scripts = res.json().workspaces[0].scripts as Array<{ path: string; current: string; diff?: unknown; note?: string }>;
+    const link = scripts.find((x) => x.path === `${sb.ws}/hooks/setup.sh`)!;
+    expect(link.current).toBe(`symlink:${realpathSync(creds)}`);
+    expect(link.diff).toBeUndefined();
+    const target = scripts.find((x) => x.path === realpathSync(creds))!;
+    expect(target.current).toMatch(/^sha256:/);
+    expect(target.diff).toBeUndefined();
+    expect(target.note).toMatch(/content not shown/);
+  });
+
+  it('an unpinned hook is trusted only with allowUnpinned: true', async () => {
+    sb.settings('v1', { Stop: [{ hooks: [{ type: 'command', command: 'npm run check' }] }] });
+    const w = (await api.get('/api/workspaces')).json().workspaces[0];
+    expect(w.unpinned).toHaveLength(1);
+    expect(w.hooks.find((h: any) => h.event === 'Stop').unpinned[0]).toMatch(/npm run/);
+    const refused = await api.post('/api/trust', { dir: sb.ws, digest: w.digest });
+    expect(refused.status).toBe(409);
+    expect(refused.json().error).toMatch(/unpinned/);
+    const ok = await api.post('/api/trust', { dir: sb.ws, digest: w.digest, allowUnpinned: true });
+    expect(ok.status).toBe(200);
+    expect(ok.json().workspace.state).toBe('trusted');
   });
 
   it('trust refuses a stale digest (409) and records nothing; the digest shown is trusted and the hook then runs', async () => {

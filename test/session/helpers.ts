@@ -16,7 +16,7 @@ export function sessionSandbox() {
   const load = (projectDir: string): Promise<LoadedConfig> => {
     loads++;
     loaded.push(projectDir);
-    return loadConfig({ cwd: projectDir, projectDir, homeDir: home, managedSettingsPath: managed });
+    return loadConfig({ cwd: projectDir, projectDir, homeDir: home, managedSettingsPath: managed, unsafeSkipTrustGate: true });
   };
   return {
     dir,

@@ -165,7 +165,7 @@ describe('hook trust through the config loader', () => {
     expect(config.hooks.map((h) => h.source.kind)).toEqual(['user']);
     expect(await contextFrom(p.root, config.hooks)).toEqual(['guard']);
     // Without the gate before dedup the project copy would win and then be dropped.
-    const plain = await loadConfig({ cwd: p.root, homeDir: home, managedSettingsPath: dir.path('none.json') });
+    const plain = await loadConfig({ cwd: p.root, homeDir: home, managedSettingsPath: dir.path('none.json'), unsafeSkipTrustGate: true });
     expect(plain.hooks.map((h) => h.source.kind)).toEqual(['project']);
   });
 
@@ -326,7 +326,7 @@ describe('hook trust through the config loader', () => {
 describe('evaluateTrust (hooks already loaded)', () => {
   it('filters gated hooks and never gates function hooks', async () => {
     const p = makeProject(dir);
-    const cfg = await loadConfig({ cwd: p.root, homeDir: home, managedSettingsPath: dir.path('none.json') });
+    const cfg = await loadConfig({ cwd: p.root, homeDir: home, managedSettingsPath: dir.path('none.json'), unsafeSkipTrustGate: true });
     const fn: NormalizedHook = {
       id: 'sdk:guard#0',
       event: 'UserPromptSubmit',
@@ -352,7 +352,7 @@ describe('evaluateTrust (hooks already loaded)', () => {
 
   it('a record written by another process is honoured (store is the source of truth)', async () => {
     const p = makeProject(dir);
-    const r = await assessTrust({ hooks: (await loadConfig({ cwd: p.root, homeDir: home, managedSettingsPath: dir.path('none.json') })).hooks }, { workspaceDir: p.root, storePath: store });
+    const r = await assessTrust({ hooks: (await loadConfig({ cwd: p.root, homeDir: home, managedSettingsPath: dir.path('none.json'), unsafeSkipTrustGate: true })).hooks }, { workspaceDir: p.root, storePath: store });
     await updateTrustStore(store, (d) => {
       d.workspaces[r.workspace.identity] = { path: p.root, workspaceTrustedAt: 'now', hooks: { digest: r.digest!, trustedAt: 'now', config: r.config! } };
     });

@@ -49,7 +49,8 @@ describe('referencedScripts', () => {
   it('exec form: command and every args element, placeholders substituted, no shell parsing', async () => {
     dir.write('proj/local.js', '');
     const refs = await referencedScripts(cmd('node', { args: ['${CLAUDE_PROJECT_DIR}/x y.mjs', '--flag', 'local.js', '$HOME/z'] }), ctx);
-    expect(refs).toEqual([dir.path('proj', 'x y.mjs'), dir.path('proj', 'local.js'), dir.path('home', 'z')]);
+    // Exec form has no shell: `$HOME` stays literal, as the engine passes it.
+    expect(refs).toEqual([dir.path('proj', 'x y.mjs'), dir.path('proj', 'local.js'), dir.path('proj', '$HOME', 'z')]);
     expect(await referencedScripts(cmd('/usr/bin/env', { args: [] }), ctx)).toEqual(['/usr/bin/env']);
   });
 

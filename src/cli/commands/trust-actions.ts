@@ -22,6 +22,8 @@ export interface TrustFlags {
   digest?: string;
   json?: boolean;
   workspaceOnly?: boolean;
+  /** Trust even hooks whose executed files cannot be determined (they are listed as unpinned). */
+  allowUnpinned?: boolean;
   /** Same as `run --discover-dialects`: the digest covers the project files of these agents too. */
   discoverDialects?: string;
 }
@@ -70,6 +72,9 @@ function hookJson(h: HookTrustStatus): Record<string, unknown> {
     state: h.state,
     changes: h.changes.map((c) => ({ ...c, description: describeChange(c) })),
     scripts: h.scripts,
+    pinned: h.unpinned.length === 0,
+    ...(h.unpinned.length > 0 ? { unpinned: h.unpinned } : {}),
+    ...(h.outside.length > 0 ? { outside: h.outside } : {}),
     ...(h.errors.length > 0 ? { errors: h.errors } : {}),
   };
 }
@@ -86,6 +91,7 @@ export function statusJson(r: TrustReport): Record<string, unknown> {
     removed: r.removed,
     settingsChanges: r.settingsChanges.map((c) => ({ ...c, description: describeChange(c) })),
     scripts: r.scripts,
+    unpinned: r.unpinned,
     errors: r.errors,
   };
 }
@@ -108,6 +114,10 @@ function formatStatus(r: TrustReport): string {
     const where = [h.source.kind, h.source.pluginName, h.source.file, h.source.path].filter(Boolean).join(' ');
     lines.push(`  ${h.state.padEnd(9)} ${h.event.padEnd(18)} ${(h.matcher ?? '*').padEnd(12)} ${h.type.padEnd(8)} ${h.summary}`);
     lines.push(`      from ${where}${h.needsTrust ? '' : ' (needs no trust)'}`);
+    if (h.needsTrust && h.type === 'command') {
+      for (const p of h.scripts) lines.push(`      pins: ${p}${h.outside.includes(p) ? '  (outside the workspace)' : ''}`);
+      for (const u of h.unpinned) lines.push(`      UNPINNED: ${u}`);
+    }
     for (const c of h.changes) lines.push(`      changed: ${describeChange(c)}`);
     for (const e of h.errors) lines.push(`      error: ${e}`);
   }
@@ -127,8 +137,11 @@ function formatStatus(r: TrustReport): string {
     }
   }
   lines.push('');
+  if (r.unpinned.length > 0) {
+    lines.push(`${r.unpinned.length} hook(s) UNPINNED: what they execute cannot be determined, so a change there would not show as modified; trusting them needs --allow-unpinned`);
+  }
   if (r.state !== 'trusted' && r.state !== 'error' && r.digest) {
-    lines.push(`to trust exactly this:  agent-hooks trust --cwd ${quote(r.workspace.dir)} --digest ${r.digest}`);
+    lines.push(`to trust exactly this:  agent-hooks trust --cwd ${quote(r.workspace.dir)} --digest ${r.digest}${r.unpinned.length > 0 ? ' --allow-unpinned' : ''}`);
   }
   if (r.trustedDigest) lines.push(`to revoke the trust:    agent-hooks revoke --cwd ${quote(r.workspace.dir)} --digest ${r.trustedDigest}`);
   else if (r.workspaceTrusted) lines.push(`to revoke the trust:    agent-hooks revoke --cwd ${quote(r.workspace.dir)}`);
@@ -162,14 +175,16 @@ export async function trustCommand(flags: TrustFlags): Promise<number> {
     const result = await trustWorkspace(report, {
       ...(flags.digest !== undefined ? { expectedDigest: flags.digest } : {}),
       workspaceOnly: flags.workspaceOnly,
+      allowUnpinned: flags.allowUnpinned === true,
     });
     const gated = report.hooks.filter((h) => h.needsTrust);
     if (flags.json) {
-      process.stdout.write(`${JSON.stringify({ workspace: report.workspace.dir, identity: result.identity, digest: result.digest, workspaceOnly: result.workspaceOnly, hooks: gated.length }, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify({ workspace: report.workspace.dir, identity: result.identity, digest: result.digest, workspaceOnly: result.workspaceOnly, hooks: gated.length, unpinned: report.unpinned.length }, null, 2)}\n`);
     } else if (result.workspaceOnly) {
       process.stdout.write(`trusted workspace ${report.workspace.dir} (workspace only; its hooks still need \`agent-hooks trust\`)\n`);
     } else {
       process.stdout.write(`trusted ${report.workspace.dir}: ${gated.length} hook(s), digest ${result.digest}\n`);
+      if (report.unpinned.length > 0) process.stdout.write(`  including ${report.unpinned.length} UNPINNED hook(s) (acknowledged with --allow-unpinned)\n`);
       for (const h of gated) process.stdout.write(`  ${h.event} ${h.matcher ?? '*'} ${h.type} ${h.summary}\n`);
     }
     return 0;

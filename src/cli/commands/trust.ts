@@ -25,6 +25,7 @@ export function registerTrustCommand(program: Command): void {
   workspaceCommand(program, 'trust', 'trust a workspace and its current hooks (the digest shown by `status`)', true)
     .option('--digest <digest>', 'trust only if the hooks still have this digest (as shown by `status`)')
     .option('--workspace-only', 'trust the workspace but not (yet) its hooks')
+    .option('--allow-unpinned', 'also trust hooks whose executed files cannot be determined (status lists them as UNPINNED)')
     .action(async (flags: TrustFlags) => {
       process.exitCode = await (await import('./trust-actions.js')).trustCommand(flags);
     });

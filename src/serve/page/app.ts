@@ -112,6 +112,7 @@ export const APP_JS = String.raw`
     else if (h.needsTrust && h.state === 'modified') node.appendChild(el('div', { class: 'unchanged', text: 'unchanged — held back with the rest of the workspace until it is trusted again' }));
     if (h.diff) node.appendChild(diffView(h.diff, 'hook config: trusted → now'));
     if (h.errors.length) node.appendChild(el('ul', { class: 'problems' }, h.errors.map(function (e) { return el('li', { text: e }); })));
+    if (h.unpinned && h.unpinned.length) node.appendChild(el('ul', { class: 'problems unpinned' }, h.unpinned.map(function (e) { return el('li', { text: 'UNPINNED: ' + e }); })));
     return node;
   }
 
@@ -131,8 +132,12 @@ export const APP_JS = String.raw`
     var flash = flashes[w.dir];
     var actions = el('div', { class: 'actions' });
     if (w.digest && w.state !== 'trusted' && w.state !== 'error') {
+      // Unpinned hooks can change what they run without changing the digest: trusting them is an explicit choice.
+      var unpinned = (w.unpinned || []).length;
+      var ack = unpinned ? el('input', { type: 'checkbox', class: 'allow-unpinned' }) : null;
+      if (ack) actions.appendChild(el('label', { class: 'ack' }, ack, ' also trust the ' + unpinned + ' UNPINNED hook(s): what they execute cannot be determined'));
       actions.appendChild(el('button', { class: 'primary trust', 'data-digest': w.digest, title: 'trust exactly ' + w.digest,
-        text: 'Trust these hooks', onclick: function (ev) { act(ev.target, '/api/trust', { dir: w.dir, digest: w.digest }, 'trusted'); } }));
+        text: 'Trust these hooks', onclick: function (ev) { act(ev.target, '/api/trust', ack ? { dir: w.dir, digest: w.digest, allowUnpinned: ack.checked } : { dir: w.dir, digest: w.digest }, 'trusted'); } }));
     }
     if (w.trustedDigest || w.workspaceTrusted) {
       actions.appendChild(el('button', { class: 'danger revoke', text: 'Revoke trust',

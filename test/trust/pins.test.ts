@@ -1,0 +1,261 @@
+/**
+ * What a command hook executes is pinned, or the hook says it is unpinned: each spelling from
+ * the trust review, with real files, a real trust store, and the real loader + gate.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { appendFileSync, chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadTrustedConfig, trustWorkspace, type TrustReport } from '../../src/trust/index.js';
+import { HashCache } from '../../src/trust/hash.js';
+import { tempDir, type TempDir } from '../helpers/tmp.js';
+import { git } from './helpers.js';
+
+let dir: TempDir;
+let home: string;
+let store: string;
+let root: string;
+beforeEach(() => {
+  dir = tempDir('agent-hooks-pins-');
+  home = dir.path('home');
+  mkdirSync(home);
+  store = dir.path('home', '.config', 'agent-hooks', 'trust.json');
+  root = dir.path('proj');
+  mkdirSync(root);
+});
+afterEach(() => dir.cleanup());
+
+function hook(handler: Record<string, unknown> | string): void {
+  const h = typeof handler === 'string' ? { type: 'command', command: handler } : { type: 'command', ...handler };
+  dir.json('proj/.claude/settings.json', { hooks: { Stop: [{ hooks: [h] }] } });
+}
+
+async function assess(cache: HashCache | false = false): Promise<TrustReport> {
+  const { trust } = await loadTrustedConfig(
+    { cwd: root, projectDir: root, homeDir: home, managedSettingsPath: dir.path('none.json') },
+    { workspaceDir: root, storePath: store, homeDir: home, hashCache: cache },
+  );
+  return trust;
+}
+
+/** The hook is pinned; after trusting, editing each of `files` flips it to modified, naming the file. */
+async function expectPinned(files: string[]): Promise<TrustReport> {
+  const r = await assess();
+  expect(r.unpinned, JSON.stringify(r.hooks[0]?.unpinned)).toEqual([]);
+  await trustWorkspace(r);
+  expect((await assess()).state).toBe('trusted');
+  for (const f of files) {
+    const abs = join(root, f);
+    appendFileSync(abs, '# changed\n');
+    const m = await assess();
+    expect(m.state, `editing ${f}`).toBe('modified');
+    const changed = m.hooks[0]!.changes.filter((c) => c.kind === 'script').map((c) => c.script);
+    expect(changed.some((s) => s === realpathSync(abs) || s?.startsWith('glob:') || realpathSync(abs).startsWith(`${s}/`))).toBe(true);
+    // Restoring the content restores trust (the digest binds content, not time).
+    await trustWorkspace(m);
+  }
+  return r;
+}
+
+async function expectUnpinned(pattern: RegExp): Promise<void> {
+  const r = await assess();
+  expect(r.unpinned).toHaveLength(1);
+  expect(r.hooks[0]!.unpinned.join('\n')).toMatch(pattern);
+  await expect(trustWorkspace(r)).rejects.toThrow(/unpinned.*--allow-unpinned/);
+  await trustWorkspace(r, { allowUnpinned: true });
+  expect((await assess()).state).toBe('trusted');
+}
+
+const script = (rel: string, body = 'echo hi') => {
+  const f = dir.write(join('proj', rel), `#!/bin/sh\n${body}\n`);
+  chmodSync(f, 0o755);
+  return f;
+};
+
+describe('spellings that run a workspace file are pinned', () => {
+  it('$(git rev-parse --show-toplevel)/.claude/hooks/x.sh', async () => {
+    git(root, 'init', '-q');
+    script('.claude/hooks/x.sh');
+    hook('$(git rev-parse --show-toplevel)/.claude/hooks/x.sh');
+    const r = await expectPinned(['.claude/hooks/x.sh']);
+    expect(r.hooks[0]!.scripts).toContain(join(realpathSync(root), '.claude/hooks/x.sh'));
+  });
+
+  it('"$(git rev-parse --show-toplevel)"/.claude/hooks/x.sh from a sub-directory project', async () => {
+    git(root, 'init', '-q');
+    script('.claude/hooks/x.sh');
+    hook('bash "$(git rev-parse --show-toplevel)/.claude/hooks/x.sh"');
+    await expectPinned(['.claude/hooks/x.sh']);
+  });
+
+  it('cd .claude/hooks && ./x.sh', async () => {
+    script('.claude/hooks/x.sh');
+    hook('cd .claude/hooks && ./x.sh');
+    await expectPinned(['.claude/hooks/x.sh']);
+  });
+
+  it('cd "$CLAUDE_PROJECT_DIR/.claude/hooks"; sh x.sh (cd across ;, bare script name for an interpreter)', async () => {
+    script('.claude/hooks/x.sh');
+    hook('cd "$CLAUDE_PROJECT_DIR/.claude/hooks"; sh x.sh');
+    await expectPinned(['.claude/hooks/x.sh']);
+  });
+
+  it('python3 .claude/hooks/pkg (a directory: __main__.py and its siblings, hashed as a tree)', async () => {
+    dir.write('proj/.claude/hooks/pkg/__main__.py', 'from . import util\n');
+    dir.write('proj/.claude/hooks/pkg/util.py', 'print("hi")\n');
+    hook('python3 .claude/hooks/pkg');
+    const r = await expectPinned(['.claude/hooks/pkg/__main__.py', '.claude/hooks/pkg/util.py']);
+    expect(r.scripts.find((s) => s.path.endsWith('/pkg'))?.current).toMatch(/^tree:sha256:/);
+  });
+
+  it('python3 -m pkg pins the module in the working directory', async () => {
+    dir.write('proj/pkg/__main__.py', 'print(1)\n');
+    hook('python3 -m pkg');
+    await expectPinned(['pkg/__main__.py']);
+  });
+
+  it('node .claude/hooks/pkg (package directory: package.json main)', async () => {
+    dir.json('proj/.claude/hooks/pkg/package.json', { main: 'lib/main.js' });
+    dir.write('proj/.claude/hooks/pkg/lib/main.js', 'console.log(1)\n');
+    hook('node .claude/hooks/pkg');
+    await expectPinned(['.claude/hooks/pkg/lib/main.js', '.claude/hooks/pkg/package.json']);
+  });
+
+  it('CLAUDE_PROJECT_DIR in all its forms', async () => {
+    script('.claude/hooks/a.sh');
+    script('.claude/hooks/b.sh');
+    script('.claude/hooks/c.sh');
+    script('.claude/hooks/d.sh');
+    hook('$CLAUDE_PROJECT_DIR/.claude/hooks/a.sh; ${CLAUDE_PROJECT_DIR}/.claude/hooks/b.sh; "$CLAUDE_PROJECT_DIR"/.claude/hooks/c.sh; "${CLAUDE_PROJECT_DIR}/.claude/hooks/d.sh"');
+    await expectPinned(['.claude/hooks/a.sh', '.claude/hooks/b.sh', '.claude/hooks/c.sh', '.claude/hooks/d.sh']);
+  });
+
+  it('$PWD and ~ are expanded', async () => {
+    script('x.sh');
+    hook('$PWD/x.sh && bash ~/h.sh');
+    dir.write('home/h.sh', 'echo home\n');
+    const r = await expectPinned(['x.sh']);
+    // A file outside the workspace is pinned too, and listed as such.
+    expect(r.hooks[0]!.outside).toEqual([join(realpathSync(home), 'h.sh')]);
+  });
+
+  it("sh -c '…' and bash -c \"…\" are followed, with cd inside", async () => {
+    script('.claude/hooks/x.sh');
+    script('y.sh');
+    hook(`sh -c 'cd .claude/hooks && ./x.sh' && bash -c "./y.sh"`);
+    await expectPinned(['.claude/hooks/x.sh', 'y.sh']);
+  });
+
+  it('assignments in the same command: D=…; $D/x.sh and D=… sh -c \'$D/x.sh\'', async () => {
+    script('.claude/hooks/x.sh');
+    script('.claude/hooks/y.sh');
+    hook(`D=.claude/hooks; $D/x.sh; E=.claude/hooks sh -c '$E/y.sh'`);
+    await expectPinned(['.claude/hooks/x.sh', '.claude/hooks/y.sh']);
+  });
+
+  it('globs are expanded at digest time; a new match is a change', async () => {
+    script('.claude/hooks/a-check.sh');
+    hook('bash .claude/hooks/a-*.sh');
+    await expectPinned(['.claude/hooks/a-check.sh']);
+    script('.claude/hooks/a-zzz.sh');
+    const r = await assess();
+    expect(r.state).toBe('modified');
+    expect(r.hooks[0]!.changes.some((c) => c.script?.startsWith('glob:'))).toBe(true);
+  });
+
+  it('npx prettier pins node_modules/.bin/prettier: the link and its target', async () => {
+    dir.write('proj/node_modules/prettier/bin/prettier.cjs', 'console.log(1)\n');
+    mkdirSync(join(root, 'node_modules/.bin'), { recursive: true });
+    symlinkSync('../prettier/bin/prettier.cjs', join(root, 'node_modules/.bin/prettier'));
+    hook('npx prettier --check .');
+    const r = await expectPinned(['node_modules/prettier/bin/prettier.cjs']);
+    const link = r.scripts.find((s) => s.path.endsWith('.bin/prettier'));
+    expect(link?.current).toBe(`symlink:${realpathSync(join(root, 'node_modules/prettier/bin/prettier.cjs'))}`);
+  });
+
+  it('a script that is a symlink records link and target; retargeting the link is a change', async () => {
+    script('real-a.sh');
+    script('real-b.sh');
+    symlinkSync('real-a.sh', join(root, 'hook.sh'));
+    hook('./hook.sh');
+    await expectPinned(['real-a.sh']);
+    const { unlinkSync } = await import('node:fs');
+    unlinkSync(join(root, 'hook.sh'));
+    symlinkSync('real-b.sh', join(root, 'hook.sh'));
+    expect((await assess()).state).toBe('modified');
+  });
+
+  it('exec form: program and args, interpreter + directory', async () => {
+    dir.write('proj/tool/__main__.py', 'print(1)\n');
+    hook({ command: 'python3', args: ['${CLAUDE_PROJECT_DIR}/tool'] });
+    await expectPinned(['tool/__main__.py']);
+  });
+});
+
+describe('what cannot be determined is unpinned, and trusting it needs an explicit yes', () => {
+  it('a command name from an unknown variable', () => expectUnpinned(/command name comes from an expansion/));
+  it('cd into a directory that cannot be determined, then a relative script', async () => {
+    hook('cd "$(mktemp -d)" && ./x.sh');
+    await expectUnpinned(/relative to a directory that cannot be determined/);
+  });
+  it('npm run lint', async () => {
+    hook('npm run lint');
+    await expectUnpinned(/npm run runs what package.json/);
+  });
+  it('a shell fed from a pipe', async () => {
+    hook('cat .claude/hooks/x.sh | sh');
+    await expectUnpinned(/reads the commands it runs from a pipe/);
+  });
+  it('eval of an unknown string', async () => {
+    hook('eval "$SOMETHING"');
+    await expectUnpinned(/eval/);
+  });
+  it('a directory too large to pin', async () => {
+    for (let i = 0; i < 2001; i++) writeFileSync(join(mkdirAll(join(root, 'big')), `f${i}.py`), '');
+    hook('python3 big');
+    await expectUnpinned(/more than 2000 entries/);
+  });
+  beforeEach(() => hook('$TOOL/x.sh'));
+});
+
+function mkdirAll(p: string): string {
+  mkdirSync(p, { recursive: true });
+  return p;
+}
+
+describe('hash cache', () => {
+  it('a hit needs (device, inode, size, mtime, ctime) to match; any write is a miss', async () => {
+    script('x.sh');
+    hook('./x.sh');
+    const file = dir.path('home', 'cache.json');
+    // A cache with no racy window, so a file written just now may be cached.
+    const cache = () => new HashCache(file, 0);
+    const first = await assess(cache());
+    await trustWorkspace(first);
+    const { readFileSync } = await import('node:fs');
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { entries: Record<string, { k: string; h: string }> };
+    const key = realpathSync(join(root, 'x.sh'));
+    expect(saved.entries[key]?.h).toMatch(/^[0-9a-f]{64}$/);
+    // Poison the entry: the cache is really used (the hash comes from it, so the digest moves)…
+    saved.entries[key]!.h = '0'.repeat(64);
+    writeFileSync(file, JSON.stringify(saved), { mode: 0o600 });
+    expect((await assess(cache())).state).toBe('modified');
+    // …and a write to the file (new ctime/mtime/size) misses it: the real content is hashed again.
+    appendFileSync(join(root, 'x.sh'), '');
+    writeFileSync(join(root, 'x.sh'), '#!/bin/sh\necho hi\n');
+    expect((await assess(cache())).state).toBe('trusted');
+  });
+
+  it('a cache file others can write is ignored', async () => {
+    script('x.sh');
+    hook('./x.sh');
+    const file = dir.path('home', 'cache.json');
+    const r = await assess(new HashCache(file, 0));
+    await trustWorkspace(r);
+    const { readFileSync } = await import('node:fs');
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { entries: Record<string, { h: string }> };
+    for (const e of Object.values(saved.entries)) e.h = '0'.repeat(64);
+    writeFileSync(file, JSON.stringify(saved));
+    chmodSync(file, 0o666);
+    expect((await assess(new HashCache(file, 0))).state).toBe('trusted');
+  });
+});
