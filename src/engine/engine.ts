@@ -22,7 +22,7 @@ import type {
 } from '../types.js';
 import { fileAuditSink, type AuditEntry, type AuditSink } from './audit.js';
 import { createEnvFile, readEnvFile } from './env-file.js';
-import { buildPlanIndex, planHooks, type PlanIndex, type PlannedHook } from './plan.js';
+import { buildPlanIndex, planHooks, type CompiledHooks, type PlanIndex, type PlannedHook } from './plan.js';
 import { createSemaphore } from './semaphore.js';
 import type { HttpBackendOptions } from '../backends/http.js';
 import type { PromptBackends, PromptBackendOptions } from '../backends/prompt.js';
@@ -185,8 +185,9 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
   // is rebuilt once, at the next run, after any number of changes.
   const functionHooks = new Map<number, NormalizedHook>();
   let fnSeq = 0;
-  let built: PlanIndex | undefined;
-  const currentIndex = (): PlanIndex => (built ??= buildPlanIndex(functionHooks.size === 0 ? configHooks : [...configHooks, ...functionHooks.values()]));
+  const compiled: CompiledHooks = new Map();
+  let built: PlanIndex | undefined = buildPlanIndex(configHooks, compiled);
+  const currentIndex = (): PlanIndex => (built ??= buildPlanIndex(functionHooks.size === 0 ? configHooks : [...configHooks, ...functionHooks.values()], compiled));
   const rebuild = () => {
     built = undefined;
   };
@@ -407,7 +408,10 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
       functionHooks.set(n, hook);
       rebuild();
       return () => {
-        if (functionHooks.delete(n)) rebuild();
+        if (functionHooks.delete(n)) {
+          compiled.delete(hook);
+          rebuild();
+        }
       };
     },
     list(event) {
@@ -415,6 +419,7 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
       return event ? all.filter((h) => h.event === event) : all;
     },
     setHooks(hooks) {
+      for (const h of configHooks) compiled.delete(h);
       configHooks.length = 0;
       for (const h of hooks) configHooks.push(h);
       rebuild();

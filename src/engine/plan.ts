@@ -39,19 +39,21 @@ interface EventIndex {
   misses: number;
   /** The same for a missing matcher value. */
   scannedMissing?: readonly PlannedHook[];
-  /** Combined automaton over the linear regex matchers of `all`; built on the first memo miss. */
+  /** Combined automata over the linear regex matchers of `all`; built on the first memo miss. */
   anyRegex?: LinearRegex[] | null;
+  /** The entries of `all` the automata do not cover, in seq order (what a miss still tests). */
+  unindexed?: PlannedHook[];
 }
 
 /** Distinct matcher values remembered per event. */
 const MAX_SCANNED_VALUES = 4096;
 /** Regex matchers per combined automaton: bigger ones cost more to compile than they save. */
-const REGEXES_PER_AUTOMATON = 128;
+const REGEXES_PER_AUTOMATON = 512;
 /** Below this many regex matchers, testing them one by one is as cheap as the automaton. */
 const MIN_REGEXES_FOR_AUTOMATON = 4;
 
-/** Compiled matcher and rule per hook object (hooks are immutable once normalized). */
-const compiled = new WeakMap<NormalizedHook, { matcher: CompiledMatcher; rule: Rule | null | undefined }>();
+/** Compiled matcher and rule per hook object (hooks are immutable once normalized); owned by the engine. */
+export type CompiledHooks = Map<NormalizedHook, { matcher: CompiledMatcher; rule: Rule | null | undefined }>;
 
 export interface PlanIndex {
   byEvent: Map<EventName, EventIndex>;
@@ -60,7 +62,7 @@ export interface PlanIndex {
 
 export const NO_HOOKS: readonly PlannedHook[] = Object.freeze([]);
 
-export function buildPlanIndex(hooks: readonly NormalizedHook[]): PlanIndex {
+export function buildPlanIndex(hooks: readonly NormalizedHook[], compiled?: CompiledHooks): PlanIndex {
   const byEvent = new Map<EventName, EventIndex>();
   hooks.forEach((hook, seq) => {
     const spec = catalog[hook.event] as EventSpec;
@@ -69,10 +71,10 @@ export function buildPlanIndex(hooks: readonly NormalizedHook[]): PlanIndex {
       index = { all: [], exact: new Map(), fields: [], count: 0, misses: 0 };
       byEvent.set(hook.event, index);
     }
-    let known = compiled.get(hook);
+    let known = compiled?.get(hook);
     if (!known) {
       known = compileHook(hook, spec);
-      compiled.set(hook, known);
+      compiled?.set(hook, known);
     }
     const { matcher, rule } = known;
     const planned: PlannedHook = { hook, seq, matcher, rule };
@@ -166,7 +168,8 @@ function scan(entry: EventIndex, value: string | undefined): readonly PlannedHoo
   if (known) return known;
   // A regex never matches a missing value, and the automaton says when none matches this one.
   const regexesMayPass = value !== undefined && anyRegexPasses(entry, value);
-  const passed = entry.all.filter((planned) => (isIndexedRegex(planned) && !regexesMayPass ? false : matcherPasses(planned, value)));
+  const candidates = regexesMayPass || !entry.unindexed ? entry.all : entry.unindexed;
+  const passed = candidates.filter((planned) => matcherPasses(planned, value));
   const result = passed.length > 0 ? passed : NO_HOOKS;
   // Only short values are kept (tool names, agent types, sources); anything else is recomputed.
   if (value === undefined) entry.scannedMissing = result;
@@ -180,7 +183,10 @@ function isIndexedRegex(planned: PlannedHook): boolean {
 }
 
 function anyRegexPasses(entry: EventIndex, value: string): boolean {
-  if (entry.anyRegex === undefined) entry.anyRegex = buildAutomata(entry.all);
+  if (entry.anyRegex === undefined) {
+    entry.anyRegex = buildAutomata(entry.all);
+    if (entry.anyRegex) entry.unindexed = entry.all.filter((p) => !isIndexedRegex(p));
+  }
   if (entry.anyRegex === null) return true;
   const v = value.length > MAX_REGEX_MATCH_LENGTH ? value.slice(0, MAX_REGEX_MATCH_LENGTH) : value;
   return entry.anyRegex.some((re) => re.test(v));

@@ -60,7 +60,8 @@ export function compileMatcher(matcher: string | undefined, exactSet: ExactSet =
   const exact = exactSet === 'narrow' ? NARROW_EXACT : STANDARD_EXACT;
   if (exact.test(matcher)) {
     const separators = exactSet === 'narrow' ? /\|/ : /[|,]/;
-    const names = [...new Set(matcher.split(separators).map((s) => s.trim()).filter((s) => s !== ''))];
+    // One name (the common case) needs no split.
+    const names = separators.test(matcher) ? [...new Set(matcher.split(separators).map((s) => s.trim()).filter((s) => s !== ''))] : [trimmed];
     if (names.length === 0) {
       return { kind: 'invalid', test: () => false, error: `matcher ${JSON.stringify(matcher)} names nothing (only separators)`, source };
     }

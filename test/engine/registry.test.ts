@@ -4,6 +4,9 @@
  * matchers at once. These tests check the answers stay right; costs are in bench/.
  */
 import { describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createHookEngine } from '../../src/engine/engine.js';
 import { buildPlanIndex, planHooks } from '../../src/engine/plan.js';
 import type { NormalizedHook } from '../../src/types.js';
@@ -44,14 +47,20 @@ describe('registry', () => {
   });
 
   it('a refused matcher runs no hook and applies the failure policy (deny when fail-closed)', async () => {
-    const engine = createHookEngine({
-      cwd: '/tmp',
-      hooks: [{ ...hook(0, '((a+)+)\\1$'), handler: { type: 'command', command: 'echo ran >&2; exit 0', failureBehavior: 'deny' } }],
-    });
-    const d = await engine.run('PreToolUse', bash('x'));
-    expect(d.decision).toBe('deny');
-    expect(d.hooks[0]?.stderr ?? '').not.toContain('ran');
-    expect(JSON.stringify(d)).toMatch(/cannot be matched in bounded time/);
+    const dir = mkdtempSync(join(tmpdir(), 'ah-refused-'));
+    try {
+      const marker = join(dir, 'ran');
+      const engine = createHookEngine({
+        cwd: dir,
+        hooks: [{ ...hook(0, '((a+)+)\\1$'), handler: { type: 'command', command: `touch '${marker}'`, failureBehavior: 'deny' } }],
+      });
+      const d = await engine.run('PreToolUse', bash('x'));
+      expect(d.decision).toBe('deny');
+      expect(d.hooks[0]).toMatchObject({ outcome: 'error', policy: 'deny', error: expect.stringMatching(/cannot be matched in bounded time/) });
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
