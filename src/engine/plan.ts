@@ -39,6 +39,9 @@ interface EventIndex {
   misses: number;
   /** The same for a missing matcher value. */
   scannedMissing?: readonly PlannedHook[];
+  /** The last value answered and its answer: repeated tool names skip even the LRU's bookkeeping. */
+  lastValue?: string;
+  lastResult?: readonly PlannedHook[];
   /** Combined automata over the linear regex matchers of `all`; built on the first memo miss. */
   anyRegex?: LinearRegex[] | null;
   /** The entries of `all` the automata do not cover, in seq order (what a miss still tests). */
@@ -164,8 +167,9 @@ function matcherPasses(planned: PlannedHook, value: string | undefined): boolean
 
 /** The `all` entries whose matcher passes for `value`; matchers are pure, so the answer is kept. */
 function scan(entry: EventIndex, value: string | undefined): readonly PlannedHook[] {
+  if (value !== undefined && value === entry.lastValue) return entry.lastResult!;
   const known = value === undefined ? entry.scannedMissing : entry.scanned?.get(value);
-  if (known) return known;
+  if (known) return remember(entry, value, known);
   // A regex never matches a missing value, and the automaton says when none matches this one.
   const regexesMayPass = value !== undefined && anyRegexPasses(entry, value);
   const candidates = regexesMayPass || !entry.unindexed ? entry.all : entry.unindexed;
@@ -174,6 +178,14 @@ function scan(entry: EventIndex, value: string | undefined): readonly PlannedHoo
   // Only short values are kept (tool names, agent types, sources); anything else is recomputed.
   if (value === undefined) entry.scannedMissing = result;
   else if (value.length <= 256 && ++entry.misses > 1) (entry.scanned ??= newMemo()).set(value, result);
+  return remember(entry, value, result);
+}
+
+function remember(entry: EventIndex, value: string | undefined, result: readonly PlannedHook[]): readonly PlannedHook[] {
+  if (value !== undefined && value.length <= 256) {
+    entry.lastValue = value;
+    entry.lastResult = result;
+  }
   return result;
 }
 
