@@ -26,6 +26,7 @@ import { registerDispatchCommand } from './commands/dispatch.js';
 import { registerConvertCommand } from './commands/convert.js';
 import { registerTrustCommand } from './commands/trust.js';
 import { registerMcpProxyCommand } from './commands/mcp-proxy.js';
+import { oneLine } from '../util/terminal-text.js';
 
 const EXECUTABLE_TYPES = ['command', 'function', 'http', 'prompt'] as const;
 
@@ -173,7 +174,7 @@ function formatDecision(d: Decision): string {
   if (!d.continue) lines.push(`continue: false${d.stopReason ? ` — ${d.stopReason}` : ''}`);
   if (Object.keys(d.eventOutput).length > 0) lines.push(`eventOutput: ${JSON.stringify(d.eventOutput)}`);
   for (const w of d.warnings) lines.push(`warning: ${w}`);
-  return `${lines.join('\n')}\n`;
+  return `${lines.map((l) => oneLine(l)).join('\n')}\n`;
 }
 
 async function listCommand(flags: LoadFlags & { event?: string; json?: boolean }): Promise<number> {
@@ -193,13 +194,13 @@ async function listCommand(flags: LoadFlags & { event?: string; json?: boolean }
       )}\n`,
     );
   } else if (hooks.length === 0) {
-    process.stdout.write(config.disabled.all ? `hooks are disabled${config.disabled.reason ? `: ${config.disabled.reason}` : ''}\n` : 'no hooks\n');
+    process.stdout.write(config.disabled.all ? `hooks are disabled${config.disabled.reason ? `: ${oneLine(config.disabled.reason)}` : ''}\n` : 'no hooks\n');
   } else {
     for (const h of hooks) {
       const what = describeHandler(h.handler as unknown as { type: string } & Record<string, unknown>);
       const src = [h.source.kind, h.source.pluginName, h.source.file].filter(Boolean).join(' ');
-      process.stdout.write(`${h.event.padEnd(20)} ${(h.matcher ?? '*').padEnd(16)} ${h.handler.type.padEnd(8)} ${what}\n    from ${src} ${h.source.path}\n`);
-      for (const u of unpinnedOf(h.id)) process.stdout.write(`    UNPINNED: ${u}\n`);
+      process.stdout.write(`${h.event.padEnd(20)} ${oneLine(h.matcher ?? '*').padEnd(16)} ${h.handler.type.padEnd(8)} ${oneLine(what)}\n    from ${oneLine(src)} ${oneLine(h.source.path)}\n`);
+      for (const u of unpinnedOf(h.id)) process.stdout.write(`    UNPINNED: ${oneLine(u)}\n`);
     }
   }
   return config.diagnostics.some((d) => d.level === 'error') ? 1 : 0;

@@ -114,14 +114,17 @@ describe('agent-hooks check', () => {
     expect(r.stdout).toMatch(/warning: .*hooks\.Stop\[0\]\.hooks\[0\]\.if/);
   });
 
-  it('warns about a matcher that can backtrack exponentially, not about ordinary regexes', () => {
+  it('reports a matcher RE2 cannot bound as an error, one it runs bounded as a warning, and nothing for linear ones', () => {
+    const group = (matcher: string) => ({ matcher, hooks: [{ type: 'command', command: 'x' }] });
     const file = dir.json('settings.json', {
-      hooks: { PreToolUse: [{ matcher: '(a+)+$', hooks: [{ type: 'command', command: 'x' }] }, { matcher: 'mcp__.*__write.*', hooks: [{ type: 'command', command: 'x' }] }] },
+      hooks: { PreToolUse: [group('(a+)+$'), group('mcp__.*__write.*'), group('((a+)+)\\1$'), group('^(?!Read).*')] },
     });
     const r = cli(['check', file]);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/hooks\.PreToolUse\[0\]\.hooks\[0\]: matcher "\(a\+\)\+\$" has nested quantifiers/);
-    expect(r.stdout).not.toMatch(/PreToolUse\[1\].*nested quantifiers/);
+    expect(r.code).toBe(1);
+    expect(r.stdout).not.toMatch(/PreToolUse\[0\]/);
+    expect(r.stdout).not.toMatch(/PreToolUse\[1\]/);
+    expect(r.stdout).toMatch(/hooks\.PreToolUse\[2\]\.hooks\[0\]: matcher .* cannot be matched in bounded time; this hook reports an error instead of running/);
+    expect(r.stdout).toMatch(/warning: .*hooks\.PreToolUse\[3\]\.hooks\[0\]: matcher .* uses backreferences or lookaround/);
   });
 
   it('walks a directory: settings files and plugin hooks.json', () => {

@@ -15,7 +15,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ToolError, type HostTool } from '../types.js';
-import { confine } from './workspace.js';
+import { confine, writeInside } from './workspace.js';
 
 type Hunk = { context?: string; lines: Array<{ op: ' ' | '-' | '+'; text: string }> };
 export type PatchOp =
@@ -165,8 +165,7 @@ export function applyPatchTool(): HostTool<z.infer<typeof input>> {
       for (const [file, content] of writes) {
         if (content === null) await fs.rm(file, { force: true });
         else {
-          await fs.mkdir(path.dirname(file), { recursive: true });
-          await fs.writeFile(file, content);
+          await writeInside(file, content, ctx.workspace, ctx.roots);
         }
       }
       return { output: { changes: summary }, content: `Applied patch:\n${summary.join('\n')}` };

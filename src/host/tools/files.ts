@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ToolError, type HostTool } from '../types.js';
-import { confine } from './workspace.js';
+import { confine, writeInside } from './workspace.js';
 
 const absolutePath = z.string().min(1).refine((p) => path.isAbsolute(p), { message: 'must be an absolute path' });
 const MAX_READ_BYTES = 10 * 1024 * 1024;
@@ -61,8 +61,7 @@ export function writeTool(): HostTool<z.infer<typeof writeInput>> {
         (s) => s.isFile(),
         () => false,
       );
-      await fs.mkdir(path.dirname(file), { recursive: true });
-      await fs.writeFile(file, args.content);
+      await writeInside(file, args.content, ctx.workspace, ctx.roots);
       return { output: { type: existed ? 'update' : 'create', filePath: file }, content: `${existed ? 'Updated' : 'Created'} ${file}` };
     },
   };
@@ -99,8 +98,7 @@ export function editTool(): HostTool<z.infer<typeof editInput>> {
         throw e;
       });
       const after = applyEdit(before, args, file);
-      await fs.mkdir(path.dirname(file), { recursive: true });
-      await fs.writeFile(file, after);
+      await writeInside(file, after, ctx.workspace, ctx.roots);
       return { output: { filePath: file, oldString: args.old_string, newString: args.new_string, replaceAll: args.replace_all ?? false }, content: `Edited ${file}` };
     },
   };
@@ -120,8 +118,7 @@ export function multiEditTool(): HostTool<z.infer<typeof multiEditInput>> {
         throw e;
       });
       const after = args.edits.reduce((text, e, i) => applyEdit(text, e, file, i), before);
-      await fs.mkdir(path.dirname(file), { recursive: true });
-      await fs.writeFile(file, after);
+      await writeInside(file, after, ctx.workspace, ctx.roots);
       return { output: { filePath: file, edits: args.edits.length }, content: `Applied ${args.edits.length} edit(s) to ${file}` };
     },
   };
