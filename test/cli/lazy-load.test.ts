@@ -113,7 +113,8 @@ test('dispatch with a user-level hook loads no trust code; a project hook loads 
   const home = dir.path('home');
   dir.json('home/.claude/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] } });
   const payload = JSON.stringify({ session_id: 's', transcript_path: '', cwd: dir.root, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } });
-  const run = () => resolvedByWith([BIN, 'dispatch', '--agent', 'claude'], payload, { HOME: home, AGENT_HOOKS_TRUST_STORE: dir.path('trust.json') });
+  // The plain-module entry (same code as the bundle bin.js runs) shows which modules load.
+  const run = () => resolvedByWith([`${ROOT}dist/cli/dispatch.js`, '--agent', 'claude'], payload, { HOME: home, AGENT_HOOKS_TRUST_STORE: dir.path('trust.json') });
   const user = run();
   expect(user.code).toBe(0);
   expect(user.dist).toContain('engine/engine.js'); // the hook ran through the engine
@@ -127,6 +128,19 @@ test('dispatch with a user-level hook loads no trust code; a project hook loads 
   expect(project.code).toBe(0);
   expect(project.stderr).not.toContain('project-hook-ran');
   expect(project.stderr).toContain('trust');
+});
+
+test('agent-hooks dispatch runs from the bundle the build makes', () => {
+  expect(existsSync(`${ROOT}dist/cli/bundle/dispatch.js`)).toBe(true);
+  const settings = dir.json('settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo bundled-hook >&2; exit 2' }] }] } });
+  const payload = JSON.stringify({ session_id: 's', transcript_path: '', cwd: dir.root, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } });
+  const r = resolvedByWith([BIN, 'dispatch', '--agent', 'claude', '--settings', settings], payload, {});
+  // The hook ran: its exit 2 comes back as Claude's deny with its stderr as the reason.
+  expect(JSON.parse(r.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'bundled-hook' } });
+  expect(r.code).toBe(0);
+  expect(r.dist.some((f) => f.startsWith('cli/bundle/'))).toBe(true);
+  expect(r.dist.filter((f) => f.startsWith('engine/') || f.startsWith('events/'))).toEqual([]);
+  expect(r.packages).toEqual([]);
 });
 
 test('the light copies of catalog and toolkit values match their sources', () => {
