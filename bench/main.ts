@@ -16,6 +16,8 @@ import { timeoutSuite } from './suites/timeout.js';
 import { floodSuite } from './suites/flood.js';
 import { concurrencySuite } from './suites/concurrency.js';
 import { coldStartSuite } from './suites/cold-start.js';
+import { startupSuite } from './suites/startup.js';
+import { hostSizeSuite } from './suites/host-size.js';
 
 type Suite = { id: string; title: string; run: (opts: BenchOptions) => Promise<Row[]> };
 
@@ -27,6 +29,8 @@ const SUITES: Suite[] = [
   { id: 'flood', title: '500 MiB output flood', run: floodSuite },
   { id: 'concurrency', title: 'maxConcurrentHooks bound', run: concurrencySuite },
   { id: 'cold', title: 'CLI cold start', run: coldStartSuite },
+  { id: 'startup', title: 'dispatch and run with a hook to run', run: startupSuite },
+  { id: 'hostsize', title: 'command hook from a 1 GiB host', run: hostSizeSuite },
 ];
 
 async function main(argv: string[]): Promise<number> {
