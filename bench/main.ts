@@ -17,6 +17,8 @@ import { floodSuite } from './suites/flood.js';
 import { concurrencySuite } from './suites/concurrency.js';
 import { coldStartSuite } from './suites/cold-start.js';
 import { matchingSuite } from './suites/matching.js';
+import { startupSuite } from './suites/startup.js';
+import { hostSizeSuite } from './suites/host-size.js';
 
 type Suite = { id: string; title: string; run: (opts: BenchOptions) => Promise<Row[]> };
 
@@ -29,6 +31,8 @@ const SUITES: Suite[] = [
   { id: 'concurrency', title: 'maxConcurrentHooks bound', run: concurrencySuite },
   { id: 'cold', title: 'CLI cold start', run: coldStartSuite },
   { id: 'matching', title: 'linear-time matching and registry', run: matchingSuite },
+  { id: 'startup', title: 'dispatch and run with a hook to run', run: startupSuite },
+  { id: 'hostsize', title: 'command hook from a 1 GiB host', run: hostSizeSuite },
 ];
 
 async function main(argv: string[]): Promise<number> {

@@ -36,7 +36,7 @@ export { loadConfig, settingsJsonSchema, type LoadedConfig } from './config/inde
 export { parseExecution, parseJsonObject, type ParsedHook, type Verdict } from './parse/output.js';
 export { reduce, type Decision, type HookRecord } from './reduce/reduce.js';
 export { compileMatcher, parseRule, matchRule, extractToolPaths } from './matching/index.js';
-export { runCommand, buildHookEnv, encodePayload } from './backends/index.js';
+export { runCommand, buildHookEnv, encodePayload, spawnerReady, spawnerPid } from './backends/index.js';
 export { mcpToolBackend } from './backends/mcp-tool.js';
 export { httpBackend, runHttpHook, type HttpBackendOptions, type ConnectTarget } from './backends/http.js';
 export {

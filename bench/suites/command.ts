@@ -4,7 +4,7 @@
  * six sides run interleaved, round by round, so every ratio is paired.
  */
 import { spawn } from 'node:child_process';
-import { buildHookEnv, createHookEngine, encodePayload, loadConfig, type HookEngine } from 'agent-hooks';
+import { buildHookEnv, createHookEngine, encodePayload, loadConfig, spawnerReady, type HookEngine } from 'agent-hooks';
 import { batchUs, calibrateBatch, interleaveAll, pairedRow, timeMs, type BenchOptions, type Row } from '../harness.js';
 import { summarize } from '../stats.js';
 import { preToolUseInput, scratch } from '../fixtures.js';
@@ -48,7 +48,9 @@ async function engineOwnWork(cwd: string, input: Record<string, unknown>, bareMs
   const s = summarize(samples);
   return {
     suite: 'command',
-    name: "engine's own work per command hook (stub backend, no process)",
+    // The stub backend skips what the command backend does before the spawn (payload encoding,
+    // environment building), so this is a floor of the engine's share, not all of it.
+    name: "engine's own work per command hook, stub backend (no process, no payload encoding, no env building)",
     unit: 'µs',
     value: s.median,
     summary: s,
@@ -94,10 +96,16 @@ export async function commandSuite(opts: BenchOptions): Promise<Row[]> {
       sides.push(() => timeMs(() => bareSpawn(form.file, form.args, stdin, env, dir.root)));
       sides.push(() => timeMs(() => bareSpawn(form.file, form.args, stdin, env, dir.root, true)));
     }
-    const [shellEngine, shellBare, shellDetached, execEngine, execBare, execDetached] = (await interleaveAll(sides, {
+    // The library default forks hooks from the spawner helper; the same exec-form engine
+    // forking directly (the CLI's way) is the seventh side.
+    const direct = createHookEngine({ hooks: (await loadConfig({ cwd: dir.root, discover: false, settingsFiles: [JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [forms[1]!.handler] }] } })] })).hooks, projectDir: dir.root, cwd: dir.root, spawner: false });
+    engines.push(direct);
+    sides.push(() => timeMs(() => direct.run('PreToolUse', input)));
+    if (!(await spawnerReady())) throw new Error('command suite: the spawner helper did not start');
+    const [shellEngine, shellBare, shellDetached, execEngine, execBare, execDetached, execDirect] = (await interleaveAll(sides, {
       warmup: opts.quick ? 5 : 20,
       runs: opts.quick ? 30 : 150,
-    })) as [number[], number[], number[], number[], number[], number[]];
+    })) as [number[], number[], number[], number[], number[], number[], number[]];
 
     const rows: Row[] = [];
     for (const [form, a, b] of [
@@ -126,6 +134,16 @@ export async function commandSuite(opts: BenchOptions): Promise<Row[]> {
         ),
       );
     }
+    rows.push(
+      pairedRow(
+        { suite: 'command', name: 'engine with the spawner off vs bare detached spawn, exec form', unit: 'ms', baselineName: 'detached spawn', ratioNote: 'of detached' },
+        { a: execDirect, b: execDetached },
+      ),
+      pairedRow(
+        { suite: 'command', name: 'engine, spawner vs spawner off, exec form', unit: 'ms', baselineName: 'spawner off', ratioNote: 'of direct' },
+        { a: execEngine, b: execDirect },
+      ),
+    );
     rows.push(
       pairedRow(
         { suite: 'command', name: 'shell form vs exec form, engine', unit: 'ms', baselineName: 'exec form', ratioNote: 'of exec' },

@@ -15,6 +15,7 @@ import { delimiter, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
 import type { ExecutionResult } from '../types.js';
+import { spawnViaHelper, type HookChild } from './spawner.js';
 import {
   groupExists,
   hasProcFs,
@@ -59,6 +60,21 @@ export interface CommandSpec {
   exitDrainMs?: number;
   /** Called with the leader's pid (= its process group id) right after it started. */
   onSpawn?: (pid: number) => void;
+  /**
+   * Fork the hook from the spawner helper (src/backends/spawner.ts) rather than from this
+   * process, once the helper is ready; direct spawn until then and whenever it cannot run.
+   * Default false; the engine turns it on (HookEngineOptions.spawner). The environment
+   * variable AGENT_HOOKS_SPAWNER=1 or 0 overrides both (tests run this file both ways).
+   */
+  spawner?: boolean;
+}
+
+/** AGENT_HOOKS_SPAWNER=1/0 forces the spawner on/off for every runCommand of the process. */
+function useSpawner(spec: CommandSpec): boolean {
+  const forced = process.env.AGENT_HOOKS_SPAWNER;
+  if (forced === '1') return true;
+  if (forced === '0') return false;
+  return spec.spawner === true;
 }
 
 type Target = { file: string; args: string[] } | { error: string };
@@ -86,6 +102,24 @@ export async function runCommand(spec: CommandSpec): Promise<ExecutionResult> {
   const target = resolveTarget(spec);
   if ('error' in target) return early('error', target.error);
 
+  if (useSpawner(spec)) {
+    const viaHelper = spawnViaHelper({
+      file: target.file,
+      args: target.args,
+      cwd: spec.cwd,
+      env: spec.env,
+      stdin: spec.stdin,
+      maxOutputBytes: Math.max(0, spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES),
+    });
+    if (viaHelper) {
+      const helped = await viaHelper;
+      if ('error' in helped) {
+        return early('error', helped.sync ? `failed to start ${target.file}: ${helped.error.message}` : describeSpawnError(helped.error, spec, target.file));
+      }
+      return supervise(helped, spec, target, started);
+    }
+  }
+
   let child: ChildProcess;
   try {
     child = spawn(target.file, target.args, {
@@ -105,7 +139,7 @@ export async function runCommand(spec: CommandSpec): Promise<ExecutionResult> {
 }
 
 function supervise(
-  child: ChildProcess,
+  child: ChildProcess | HookChild,
   spec: CommandSpec,
   target: { file: string; args: string[] },
   started: number,
@@ -272,6 +306,8 @@ function supervise(
 
     if (hasTimeout) timeoutTimer = setTimeout(() => terminate('timeout'), Math.max(0, spec.timeoutMs));
     spec.signal?.addEventListener('abort', onAbort, { once: true });
+    // A spawner child holds its events back until the listeners above are attached.
+    if ('flush' in child && typeof child.flush === 'function') child.flush();
   });
 }
 

@@ -14,3 +14,4 @@ export {
   type PlaceholderVars,
 } from './env.js';
 export { encodePayload, truncationMarker, STDIN_LIMIT_BYTES, type EncodedPayload } from './payload.js';
+export { spawnerReady, spawnerPid } from './spawner.js';

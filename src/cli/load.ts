@@ -2,8 +2,10 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig, type LoadedConfig } from '../config/index.js';
+import type { ConfigGateInput } from '../config/load.js';
 import { parseDiscoverDialects, type DiscoverDialects } from '../dialects/discovery.js';
 import type { TrustReport } from '../trust/index.js';
+import type { SourceKind } from '../types.js';
 
 export interface LoadFlags {
   settings?: string[];
@@ -47,16 +49,39 @@ export async function loadFromFlags(flags: LoadFlags): Promise<LoadedConfig & { 
     ...(discoverDialects !== undefined ? { discoverDialects } : {}),
   };
   if (!options.discover) return loadConfig(options);
-  // Only discovered settings pass the trust gate; its store and digests load just for them.
-  const { defaultNeedsTrust, loadTrustedConfig } = await import('../trust/index.js');
-  // The gate compares plugin roots by real path.
+  // Only discovered settings pass the trust gate. The gate's store, digests and script hashing
+  // load only when a source it could gate was read: with user and managed settings alone
+  // (what most `dispatch` calls see) loadConfig runs with a gate that excludes nothing.
   const named = new Set(plugins.flatMap((p) => [p, realOrSelf(p)]));
-  const { config, trust } = await loadTrustedConfig(options, {
-    workspaceDir: cwd,
-    needsTrust: (source, workspace) => !(source.pluginRoot !== undefined && named.has(source.pluginRoot)) && defaultNeedsTrust(source, workspace),
+  let trust: TrustReport | undefined;
+  const config = await loadConfig({
+    ...options,
+    gate: async (input) => {
+      if (!mayNeedTrust(input)) return [];
+      const { defaultNeedsTrust, trustGate } = await import('../trust/index.js');
+      // The gate compares plugin roots by real path.
+      const full = trustGate({
+        workspaceDir: cwd,
+        needsTrust: (source, workspace) => !(source.pluginRoot !== undefined && named.has(source.pluginRoot)) && defaultNeedsTrust(source, workspace),
+      });
+      const excluded = await full.gate(input);
+      trust = full.report();
+      return excluded;
+    },
   });
+  if (!trust) return config;
+  // As loadTrustedConfig: no skip warnings when policy removes non-managed hooks anyway.
+  if (config.disabled.nonManaged || config.managedOnly) trust = { ...trust, skipped: [], warnings: [] };
   for (const s of trust.skipped) config.diagnostics.push({ level: 'warning', file: s.hook.source.file, path: s.hook.source.path, message: s.message });
   return { ...config, trust };
+}
+
+/** Kinds the trust gate never gates (defaultNeedsTrust): the user's, the admin's and the caller's own. */
+const NEVER_GATED: ReadonlySet<SourceKind> = new Set(['managed', 'user', 'cli', 'sdk']);
+
+/** Conservative: any hook or settings file of a kind the gate may gate loads the gate. */
+function mayNeedTrust(input: ConfigGateInput): boolean {
+  return input.hooks.some((h) => !NEVER_GATED.has(h.source.kind)) || input.settings.some((s) => !NEVER_GATED.has(s.kind));
 }
 
 function realOrSelf(p: string): string {

@@ -137,6 +137,8 @@ async function runCommand(eventName: string, flags: RunFlags): Promise<number> {
     audit: flags.audit ? resolve(flags.audit) : undefined,
     http: { allowedHttpHookUrls: config.allowedHttpHookUrls, httpHookAllowedEnvVars: config.httpHookAllowedEnvVars },
     mcp: mcpConfig ? { servers: mcpConfig.servers } : undefined,
+    // One event per process: starting the spawner helper would cost more than the fork it saves.
+    spawner: false,
   });
   let decision: Decision;
   try {

@@ -51,6 +51,8 @@ export async function runDispatch(dialect: Dialect, input: DispatchInput, flags:
     cwd,
     // The recursion guard: a hook that itself calls `agent-hooks dispatch` gets a no-op answer.
     sessionEnv: { [DISPATCH_ENV]: '1' },
+    // One event per process: starting the helper would cost more than the fork it saves.
+    spawner: false,
     failureBehavior: config.options.failureBehavior,
     timeoutBehavior: config.options.timeoutBehavior,
     maxConcurrentHooks: config.options.maxConcurrentHooks,

@@ -80,6 +80,12 @@ export interface HookEngineOptions {
   outputLimitBytes?: number;
   /** Grace between SIGTERM and SIGKILL on timeout (ms, default 100). */
   killGraceMs?: number;
+  /**
+   * Fork command hooks from a small helper process instead of this one, so a hook costs the
+   * same whatever this process's size (src/backends/spawner.ts; default true; the CLI, one
+   * event per process, turns it off).
+   */
+  spawner?: boolean;
   /** JSONL audit log path, or a sink function. */
   audit?: string | AuditSink;
   /** Backends by hook type; command and function are built in. */
@@ -560,6 +566,7 @@ function commandBackend(options: HookEngineOptions): Backend {
       stdin: stdin.text,
       timeoutMs: ctx.timeoutMs,
       killGraceMs: options.killGraceMs,
+      spawner: options.spawner ?? true,
       maxOutputBytes: ctx.outputLimitBytes,
       signal: ctx.signal,
     });

@@ -21,10 +21,11 @@ const opt = <T extends z.ZodType>(t: T) => t.optional();
 const jsonObject = z.record(z.string(), z.unknown());
 
 type Shape = z.ZodRawShape;
-type EntryInput = Omit<EventSpec, 'input' | 'output'> & { input: Shape; output: Shape };
+/** input and output are written as functions returning the shapes: built on first read. */
+type EntryInput = Omit<EventSpec, 'input' | 'output'> & { input: () => Shape; output: () => Shape };
 type Entry<S extends EntryInput> = Omit<S, 'input' | 'output'> & {
-  input: z.ZodObject<S['input'], z.core.$loose>;
-  output: z.ZodObject<S['output'], z.core.$loose>;
+  input: z.ZodObject<ReturnType<S['input']>, z.core.$loose>;
+  output: z.ZodObject<ReturnType<S['output']>, z.core.$loose>;
 };
 
 /**
@@ -36,9 +37,23 @@ export function nullTolerant(shape: Shape): Shape {
   return Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, v instanceof z.ZodOptional ? v.nullable() : v]));
 }
 
-/** Wraps the shapes in loose objects and keeps each entry's literal types (so TOOL_EVENTS etc. are typed). */
+/**
+ * Wraps the shapes in loose objects and keeps each entry's literal types (so TOOL_EVENTS etc. are typed).
+ * The schemas are built on first read of `input` / `output`: a process handles one event or a
+ * few, and building every event's schemas was a fifth of a `dispatch` (docs/performance.md).
+ */
 function ev<const S extends EntryInput>(spec: S): Entry<S> {
-  return { ...spec, input: z.looseObject(nullTolerant(spec.input)), output: z.looseObject(spec.output) } as Entry<S>;
+  let input: z.ZodObject | undefined;
+  let output: z.ZodObject | undefined;
+  return {
+    ...spec,
+    get input() {
+      return (input ??= z.looseObject(nullTolerant(spec.input())));
+    },
+    get output() {
+      return (output ??= z.looseObject(spec.output()));
+    },
+  } as unknown as Entry<S>;
 }
 
 const TOOL_MATCHER = { field: 'tool_name', exactSet: 'standard' } as const;
@@ -76,14 +91,14 @@ export const catalog = {
   SessionStart: ev({
     origin: 'claude',
     summary: 'A session begins or resumes.',
-    input: { source: s, model: opt(s), agent_type: opt(s), session_title: opt(s) },
-    output: {
+    input: () => ({ source: s, model: opt(s), agent_type: opt(s), session_title: opt(s) }),
+    output: () => ({
       additionalContext: opt(s),
       initialUserMessage: opt(s),
       sessionTitle: opt(s),
       watchPaths: opt(z.array(s)),
       reloadSkills: opt(bool),
-    },
+    }),
     matcher: { field: 'source', exactSet: 'standard' },
     ifCondition: false,
     decision: 'context',
@@ -100,8 +115,8 @@ export const catalog = {
   Setup: ev({
     origin: 'claude',
     summary: 'Claude Code was launched with --init-only, or --init / --maintenance in -p mode.',
-    input: { trigger: s },
-    output: { additionalContext: opt(s) },
+    input: () => ({ trigger: s }),
+    output: () => ({ additionalContext: opt(s) }),
     matcher: { field: 'trigger', exactSet: 'standard' },
     ifCondition: false,
     decision: 'context',
@@ -119,15 +134,15 @@ export const catalog = {
   InstructionsLoaded: ev({
     origin: 'claude',
     summary: 'A CLAUDE.md or rules file was loaded into context (at session start or lazily).',
-    input: {
+    input: () => ({
       file_path: s,
       memory_type: s,
       load_reason: s,
       globs: opt(z.array(s)),
       trigger_file_path: opt(s),
       parent_file_path: opt(s),
-    },
-    output: {},
+    }),
+    output: () => ({}),
     matcher: { field: 'load_reason', exactSet: 'standard' },
     ifCondition: false,
     decision: 'none',
@@ -143,13 +158,13 @@ export const catalog = {
   UserPromptSubmit: ev({
     origin: 'claude',
     summary: 'The user submitted a prompt, before the model sees it; can block it or add context.',
-    input: { prompt: s },
-    output: {
+    input: () => ({ prompt: s }),
+    output: () => ({
       additionalContext: opt(s),
       sessionTitle: opt(s),
       // The reference lists it with the event fields but shows no example placement; we read it here.
       suppressOriginalPrompt: opt(bool),
-    },
+    }),
     matcher: null,
     ifCondition: false,
     decision: 'block',
@@ -166,8 +181,8 @@ export const catalog = {
     origin: 'kimi',
     summary: 'A prompt was queued while the agent is busy (Kimi; observation only).',
     // Kimi's exact payloads are not documented in our sources; fields are our best reading.
-    input: { prompt: s },
-    output: {},
+    input: () => ({ prompt: s }),
+    output: () => ({}),
     // Kimi matches prompt events against the prompt text.
     matcher: { field: 'prompt', exactSet: 'standard' },
     ifCondition: false,
@@ -184,14 +199,14 @@ export const catalog = {
   UserPromptExpansion: ev({
     origin: 'claude',
     summary: 'A user-typed slash command or MCP prompt expands into a prompt; can block the expansion.',
-    input: {
+    input: () => ({
       expansion_type: s,
       command_name: s,
       command_args: s,
       command_source: s,
       prompt: s,
-    },
-    output: { additionalContext: opt(s) },
+    }),
+    output: () => ({ additionalContext: opt(s) }),
     matcher: { field: 'command_name', exactSet: 'standard' },
     ifCondition: false,
     decision: 'block',
@@ -207,8 +222,8 @@ export const catalog = {
     origin: 'kimi',
     summary: 'A new agent turn begins (Kimi; observation only).',
     // Kimi's exact payloads are not documented in our sources; fields are our best reading.
-    input: { turn_id: opt(s) },
-    output: {},
+    input: () => ({ turn_id: opt(s) }),
+    output: () => ({}),
     matcher: null,
     ifCondition: false,
     decision: 'none',
@@ -224,14 +239,14 @@ export const catalog = {
   MessageDisplay: ev({
     origin: 'claude',
     summary: 'A batch of assistant message text is about to be displayed; can replace what is shown.',
-    input: {
+    input: () => ({
       turn_id: s,
       message_id: s,
       index: z.number().int().nonnegative(),
       final: bool,
       delta: s,
-    },
-    output: { displayContent: opt(s) },
+    }),
+    output: () => ({ displayContent: opt(s) }),
     matcher: null,
     ifCondition: false,
     decision: 'display',
@@ -249,13 +264,13 @@ export const catalog = {
   PreToolUse: ev({
     origin: 'claude',
     summary: 'Before a tool call executes; can allow, deny, ask, defer or rewrite its input.',
-    input: { ...toolCallShape, tool_use_id: opt(s) },
-    output: {
+    input: () => ({ ...toolCallShape, tool_use_id: opt(s) }),
+    output: () => ({
       permissionDecision: opt(z.enum(['allow', 'deny', 'ask', 'defer'])),
       permissionDecisionReason: opt(s),
       updatedInput: opt(jsonObject),
       additionalContext: opt(s),
-    },
+    }),
     matcher: TOOL_MATCHER,
     ifCondition: true,
     decision: 'permission',
@@ -272,8 +287,8 @@ export const catalog = {
     origin: 'claude',
     summary: "A permission dialog is about to be shown; hooks may allow or deny on the user's behalf.",
     // Unlike the other tool events, no tool_use_id.
-    input: { ...toolCallShape, permission_suggestions: opt(z.array(permissionUpdate)) },
-    output: {
+    input: () => ({ ...toolCallShape, permission_suggestions: opt(z.array(permissionUpdate)) }),
+    output: () => ({
       decision: opt(
         z.looseObject({
           behavior: z.enum(['allow', 'deny']),
@@ -283,7 +298,7 @@ export const catalog = {
           interrupt: opt(bool),
         }),
       ),
-    },
+    }),
     matcher: TOOL_MATCHER,
     ifCondition: true,
     decision: 'permission-request',
@@ -300,8 +315,8 @@ export const catalog = {
     origin: 'kimi',
     summary: 'A permission request was resolved (Kimi; observation only).',
     // Kimi's exact payloads are not documented in our sources; fields are our best reading.
-    input: { ...toolCallShape, tool_use_id: opt(s), decision: s, reason: opt(s) },
-    output: {},
+    input: () => ({ ...toolCallShape, tool_use_id: opt(s), decision: s, reason: opt(s) }),
+    output: () => ({}),
     matcher: TOOL_MATCHER,
     // `if` is evaluated only on Claude's five tool events.
     ifCondition: false,
@@ -318,13 +333,13 @@ export const catalog = {
   PostToolUse: ev({
     origin: 'claude',
     summary: 'After a tool call succeeds; can give feedback, add context or replace the tool output.',
-    input: { ...toolCallShape, tool_response: z.unknown(), tool_use_id: opt(s), duration_ms: opt(z.number()) },
-    output: {
+    input: () => ({ ...toolCallShape, tool_response: z.unknown(), tool_use_id: opt(s), duration_ms: opt(z.number()) }),
+    output: () => ({
       additionalContext: opt(s),
       classifierContext: opt(s),
       updatedToolOutput: opt(z.unknown()),
       updatedMCPToolOutput: opt(z.unknown()),
-    },
+    }),
     matcher: TOOL_MATCHER,
     ifCondition: true,
     decision: 'block',
@@ -340,14 +355,14 @@ export const catalog = {
   PostToolUseFailure: ev({
     origin: 'claude',
     summary: 'After a started tool call fails; can give feedback or add context.',
-    input: {
+    input: () => ({
       ...toolCallShape,
       tool_use_id: opt(s),
       error: s,
       is_interrupt: opt(bool),
       duration_ms: opt(z.number()),
-    },
-    output: { additionalContext: opt(s) },
+    }),
+    output: () => ({ additionalContext: opt(s) }),
     matcher: TOOL_MATCHER,
     ifCondition: true,
     decision: 'block',
@@ -362,13 +377,13 @@ export const catalog = {
   PostToolBatch: ev({
     origin: 'claude',
     summary: 'After every tool call of a batch resolved, before the next model call; can stop the loop.',
-    input: {
+    input: () => ({
       tool_calls: z.array(
         // tool_response here is the serialized tool_result content, not PostToolUse's structured output.
         z.looseObject({ tool_name: s, tool_input: jsonObject, tool_use_id: opt(s), tool_response: z.unknown() }),
       ),
-    },
-    output: { additionalContext: opt(s) },
+    }),
+    output: () => ({ additionalContext: opt(s) }),
     matcher: null,
     ifCondition: false,
     decision: 'block',
@@ -383,8 +398,8 @@ export const catalog = {
   PermissionDenied: ev({
     origin: 'claude',
     summary: 'Auto mode denied a tool call; a hook may tell the model it can retry.',
-    input: { ...toolCallShape, tool_use_id: opt(s), reason: s },
-    output: { retry: opt(bool) },
+    input: () => ({ ...toolCallShape, tool_use_id: opt(s), reason: s }),
+    output: () => ({ retry: opt(bool) }),
     matcher: TOOL_MATCHER,
     ifCondition: true,
     decision: 'retry',
@@ -400,8 +415,8 @@ export const catalog = {
   Notification: ev({
     origin: 'claude',
     summary: 'The agent sends a notification (permission prompt, idle, auth, elicitation, ...).',
-    input: { message: s, title: opt(s), notification_type: s },
-    output: {},
+    input: () => ({ message: s, title: opt(s), notification_type: s }),
+    output: () => ({}),
     matcher: { field: 'notification_type', exactSet: 'standard' },
     ifCondition: false,
     decision: 'none',
@@ -419,8 +434,8 @@ export const catalog = {
     origin: 'claude',
     summary: 'A subagent is spawned; hooks may add context to it.',
     // Required here, optional in the common fields.
-    input: { agent_id: s, agent_type: s },
-    output: { additionalContext: opt(s) },
+    input: () => ({ agent_id: s, agent_type: s }),
+    output: () => ({ additionalContext: opt(s) }),
     matcher: { field: 'agent_type', exactSet: 'standard' },
     ifCondition: false,
     decision: 'context',
@@ -436,8 +451,8 @@ export const catalog = {
   SubagentStop: ev({
     origin: 'claude',
     summary: 'A subagent finished responding; a block keeps it running with the reason.',
-    input: { ...stopInput, agent_id: s, agent_type: s, agent_transcript_path: s },
-    output: { additionalContext: opt(s) },
+    input: () => ({ ...stopInput, agent_id: s, agent_type: s, agent_transcript_path: s }),
+    output: () => ({ additionalContext: opt(s) }),
     matcher: { field: 'agent_type', exactSet: 'standard' },
     ifCondition: false,
     decision: 'block',
@@ -452,8 +467,8 @@ export const catalog = {
   TaskCreated: ev({
     origin: 'claude',
     summary: 'A task is being created via TaskCreate; a block cancels it.',
-    input: taskInput,
-    output: {},
+    input: () => taskInput,
+    output: () => ({}),
     matcher: null,
     ifCondition: false,
     decision: 'block',
@@ -471,8 +486,8 @@ export const catalog = {
     origin: 'kimi',
     summary: 'A background task started (Kimi; observation only).',
     // Kimi's exact payloads are not documented in our sources; fields are our best reading.
-    input: { task_id: s, task_subject: opt(s), task_type: opt(s) },
-    output: {},
+    input: () => ({ task_id: s, task_subject: opt(s), task_type: opt(s) }),
+    output: () => ({}),
     matcher: null,
     ifCondition: false,
     decision: 'none',
@@ -488,8 +503,8 @@ export const catalog = {
   TaskCompleted: ev({
     origin: 'claude',
     summary: 'A task is being marked completed; exit 2 keeps it open, continue:false stops the teammate.',
-    input: taskInput,
-    output: {},
+    input: () => taskInput,
+    output: () => ({}),
     matcher: null,
     ifCondition: false,
     decision: 'exit-or-continue',
@@ -504,8 +519,8 @@ export const catalog = {
   Stop: ev({
     origin: 'claude',
     summary: 'The agent finished responding; a block makes it continue with the reason.',
-    input: stopInput,
-    output: { additionalContext: opt(s) },
+    input: () => stopInput,
+    output: () => ({ additionalContext: opt(s) }),
     matcher: null,
     ifCondition: false,
     decision: 'block',
@@ -520,8 +535,8 @@ export const catalog = {
   StopFailure: ev({
     origin: 'claude',
     summary: 'The turn ended on an API error instead of Stop; logging only.',
-    input: { error: s, error_details: opt(s), last_assistant_message: opt(s) },
-    output: {},
+    input: () => ({ error: s, error_details: opt(s), last_assistant_message: opt(s) }),
+    output: () => ({}),
     matcher: { field: 'error', exactSet: 'narrow' },
     ifCondition: false,
     decision: 'none',
@@ -539,8 +554,8 @@ export const catalog = {
     origin: 'kimi',
     summary: 'The turn was cancelled, e.g. the user pressed Esc (Kimi; observation only).',
     // Kimi's exact payloads are not documented in our sources; fields are our best reading.
-    input: { reason: opt(s) },
-    output: {},
+    input: () => ({ reason: opt(s) }),
+    output: () => ({}),
     matcher: null,
     ifCondition: false,
     decision: 'none',
@@ -556,12 +571,12 @@ export const catalog = {
   TeammateIdle: ev({
     origin: 'claude',
     summary: 'An agent-team teammate is about to go idle; exit 2 keeps it working.',
-    input: {
+    input: () => ({
       teammate_name: s,
       /** Deprecated in the reference; will be removed. */
       team_name: opt(s),
-    },
-    output: {},
+    }),
+    output: () => ({}),
     matcher: null,
     ifCondition: false,
     decision: 'exit-or-continue',
@@ -576,8 +591,8 @@ export const catalog = {
   ConfigChange: ev({
     origin: 'claude',
     summary: 'A settings, managed policy or skill file changed; a block keeps the old config.',
-    input: { source: s, file_path: opt(s) },
-    output: {},
+    input: () => ({ source: s, file_path: opt(s) }),
+    output: () => ({}),
     matcher: { field: 'source', exactSet: 'standard' },
     ifCondition: false,
     decision: 'block',
@@ -594,8 +609,8 @@ export const catalog = {
   CwdChanged: ev({
     origin: 'claude',
     summary: 'The working directory changed; hooks may reset the FileChanged watch list.',
-    input: { old_cwd: s, new_cwd: s },
-    output: { watchPaths: opt(z.array(s)) },
+    input: () => ({ old_cwd: s, new_cwd: s }),
+    output: () => ({ watchPaths: opt(z.array(s)) }),
     matcher: null,
     ifCondition: false,
     decision: 'none',
@@ -614,8 +629,8 @@ export const catalog = {
   DirectoryAdded: ev({
     origin: 'claude',
     summary: 'A working directory was added mid-session (/add-dir or register_repo_root).',
-    input: { directory: s, source: s },
-    output: {},
+    input: () => ({ directory: s, source: s }),
+    output: () => ({}),
     matcher: { field: 'source', exactSet: 'standard' },
     ifCondition: false,
     decision: 'none',
@@ -634,8 +649,8 @@ export const catalog = {
   FileChanged: ev({
     origin: 'claude',
     summary: 'A watched file changed on disk; hooks may update the watch list.',
-    input: { file_path: s, event: s },
-    output: { watchPaths: opt(z.array(s)) },
+    input: () => ({ file_path: s, event: s }),
+    output: () => ({ watchPaths: opt(z.array(s)) }),
     // The matcher filters on the changed file's basename, not the absolute path.
     matcher: { field: 'file_path', exactSet: 'narrow', basename: true },
     ifCondition: false,
@@ -654,8 +669,8 @@ export const catalog = {
   WorktreeCreate: ev({
     origin: 'claude',
     summary: 'A worktree is being created; the hook creates it and returns its path.',
-    input: { name: s },
-    output: { worktreePath: opt(s) },
+    input: () => ({ name: s }),
+    output: () => ({ worktreePath: opt(s) }),
     matcher: null,
     ifCondition: false,
     decision: 'worktree',
@@ -672,8 +687,8 @@ export const catalog = {
   WorktreeRemove: ev({
     origin: 'claude',
     summary: 'A worktree is being removed; cleanup only.',
-    input: { worktree_path: s },
-    output: {},
+    input: () => ({ worktree_path: s }),
+    output: () => ({}),
     matcher: null,
     ifCondition: false,
     decision: 'none',
@@ -690,9 +705,9 @@ export const catalog = {
   PreCompact: ev({
     origin: 'claude',
     summary: 'Before context compaction; can block it.',
-    input: { trigger: s, custom_instructions: s },
+    input: () => ({ trigger: s, custom_instructions: s }),
     // blockCompaction is seed 000's explicit compaction guard, next to Claude's top-level decision:"block".
-    output: { blockCompaction: opt(bool) },
+    output: () => ({ blockCompaction: opt(bool) }),
     matcher: { field: 'trigger', exactSet: 'standard' },
     ifCondition: false,
     decision: 'block',
@@ -708,8 +723,8 @@ export const catalog = {
   PostCompact: ev({
     origin: 'claude',
     summary: 'After context compaction completed; follow-up only.',
-    input: { trigger: s, compact_summary: s },
-    output: {},
+    input: () => ({ trigger: s, compact_summary: s }),
+    output: () => ({}),
     matcher: { field: 'trigger', exactSet: 'standard' },
     ifCondition: false,
     decision: 'none',
@@ -726,8 +741,8 @@ export const catalog = {
     origin: 'kimi',
     summary: 'Periodic liveness tick of a running session, every 60 s in Kimi (observation only).',
     // Kimi's exact payloads are not documented in our sources; fields are our best reading.
-    input: { uptime_ms: opt(z.number()), interval_ms: opt(z.number()) },
-    output: {},
+    input: () => ({ uptime_ms: opt(z.number()), interval_ms: opt(z.number()) }),
+    output: () => ({}),
     matcher: null,
     ifCondition: false,
     decision: 'none',
@@ -744,8 +759,8 @@ export const catalog = {
   SessionEnd: ev({
     origin: 'claude',
     summary: 'The session ends; cleanup only.',
-    input: { reason: s },
-    output: {},
+    input: () => ({ reason: s }),
+    output: () => ({}),
     matcher: { field: 'reason', exactSet: 'standard' },
     ifCondition: false,
     decision: 'none',
@@ -762,15 +777,15 @@ export const catalog = {
   Elicitation: ev({
     origin: 'claude',
     summary: 'An MCP server requests user input; hooks may answer, decline or cancel without a dialog.',
-    input: {
+    input: () => ({
       mcp_server_name: s,
       message: s,
       mode: opt(s),
       url: opt(s),
       elicitation_id: opt(s),
       requested_schema: opt(jsonObject),
-    },
-    output: elicitationOutput,
+    }),
+    output: () => elicitationOutput,
     matcher: { field: 'mcp_server_name', exactSet: 'standard' },
     ifCondition: false,
     decision: 'elicitation',
@@ -787,14 +802,14 @@ export const catalog = {
   ElicitationResult: ev({
     origin: 'claude',
     summary: 'The user answered an MCP elicitation; hooks may override or block the response.',
-    input: {
+    input: () => ({
       mcp_server_name: s,
       action: elicitationAction,
       mode: opt(s),
       elicitation_id: opt(s),
       content: opt(jsonObject),
-    },
-    output: elicitationOutput,
+    }),
+    output: () => elicitationOutput,
     matcher: { field: 'mcp_server_name', exactSet: 'standard' },
     ifCondition: false,
     decision: 'elicitation',

@@ -5,7 +5,7 @@
  * `--import` records every URL the process resolves. (Figures: docs/performance.md.)
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
@@ -41,12 +41,18 @@ afterEach(() => dir.cleanup());
 
 /** The modules a process resolved: files under dist/ relative to it, packages by name. */
 function resolvedBy(args: string[]): { dist: string[]; packages: string[]; stdout: string; code: number | null } {
+  return resolvedByWith(args, '', {});
+}
+
+function resolvedByWith(args: string[], input: string, env: Record<string, string>): { dist: string[]; packages: string[]; stdout: string; stderr: string; code: number | null } {
   const log = dir.path('resolved.log');
+  rmSync(log, { force: true });
   const r = spawnSync(process.execPath, ['--import', pathToFileURL(dir.path('register.mjs')).href, ...args], {
     cwd: dir.root,
     encoding: 'utf8',
     timeout: 30_000,
-    env: { ...process.env, AGENT_HOOKS_RESOLVE_LOG: log },
+    input,
+    env: { ...process.env, ...env, AGENT_HOOKS_RESOLVE_LOG: log },
   });
   const urls = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
   const dist = new Set<string>();
@@ -58,7 +64,7 @@ function resolvedBy(args: string[]): { dist: string[]; packages: string[]; stdou
     if (pkg) packages.add(pkg[1]!.replace(/\\/g, '/'));
     else if (path.startsWith(`${ROOT}dist`)) dist.add(path.slice(ROOT.length + 'dist/'.length).replace(/\\/g, '/'));
   }
-  return { dist: [...dist].sort(), packages: [...packages].sort(), stdout: r.stdout, code: r.status };
+  return { dist: [...dist].sort(), packages: [...packages].sort(), stdout: r.stdout, stderr: r.stderr, code: r.status };
 }
 
 const HEAVY_PACKAGES = ['zod', 'undici', 'hono', 'yaml', '@modelcontextprotocol/sdk', 'smol-toml', 'diff', 'lru-cache'];
@@ -101,6 +107,40 @@ test('run with command hooks loads the engine but not the HTTP client, trust sto
   expect(r.dist).toContain('engine/engine.js');
   for (const p of ['undici', 'lru-cache', 'hono', 'yaml', '@modelcontextprotocol/sdk', 'diff']) expect(r.packages, p).not.toContain(p);
   for (const d of ['serve/', 'host/', 'toolkit/', 'trust/', 'backends/http.js', 'backends/prompt.js']) expect(r.dist.filter((f) => f.startsWith(d)), d).toEqual([]);
+});
+
+test('dispatch with a user-level hook loads no trust code; a project hook loads the gate', () => {
+  const home = dir.path('home');
+  dir.json('home/.claude/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] } });
+  const payload = JSON.stringify({ session_id: 's', transcript_path: '', cwd: dir.root, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } });
+  // The plain-module entry (same code as the bundle bin.js runs) shows which modules load.
+  const run = () => resolvedByWith([`${ROOT}dist/cli/dispatch.js`, '--agent', 'claude'], payload, { HOME: home, AGENT_HOOKS_TRUST_STORE: dir.path('trust.json') });
+  const user = run();
+  expect(user.code).toBe(0);
+  expect(user.dist).toContain('engine/engine.js'); // the hook ran through the engine
+  expect(user.dist.filter((f) => f.startsWith('trust/'))).toEqual([]);
+  for (const p of ['proper-lockfile', 'write-file-atomic']) expect(user.packages, p).not.toContain(p);
+
+  dir.json('.claude/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo project-hook-ran >&2; exit 2' }] }] } });
+  const project = run();
+  expect(project.dist).toContain('trust/gate.js');
+  // Untrusted project hook: skipped (not run), the user hook still runs.
+  expect(project.code).toBe(0);
+  expect(project.stderr).not.toContain('project-hook-ran');
+  expect(project.stderr).toContain('trust');
+});
+
+test('agent-hooks dispatch runs from the bundle the build makes', () => {
+  expect(existsSync(`${ROOT}dist/cli/bundle/dispatch.js`)).toBe(true);
+  const settings = dir.json('settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo bundled-hook >&2; exit 2' }] }] } });
+  const payload = JSON.stringify({ session_id: 's', transcript_path: '', cwd: dir.root, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } });
+  const r = resolvedByWith([BIN, 'dispatch', '--agent', 'claude', '--settings', settings], payload, {});
+  // The hook ran: its exit 2 comes back as Claude's deny with its stderr as the reason.
+  expect(JSON.parse(r.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'bundled-hook' } });
+  expect(r.code).toBe(0);
+  expect(r.dist.some((f) => f.startsWith('cli/bundle/'))).toBe(true);
+  expect(r.dist.filter((f) => f.startsWith('engine/') || f.startsWith('events/'))).toEqual([]);
+  expect(r.packages).toEqual([]);
 });
 
 test('the light copies of catalog and toolkit values match their sources', () => {

@@ -1,0 +1,115 @@
+/**
+ * `dispatch` and `run` with a hook to run, against the floor of running it without us:
+ * `node -e 0` followed by the hook itself (`sh -c true`), in one round each, interleaved.
+ * Also dispatch in a trusted project whose settings reference 50 scripts of 1 MB each
+ * (hooks of another event), against the same trusted project without them: what the trust
+ * gate's script hashing costs per event.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { interleave, interleaveAll, pairedRow, timeMs, type BenchOptions, type Row } from '../harness.js';
+import { pairedRatio, summarize } from '../stats.js';
+import { scratch, type Scratch } from '../fixtures.js';
+
+function cliPath(): string {
+  const root = dirname(fileURLToPath(import.meta.resolve('agent-hooks/package.json')));
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+  return join(root, pkg.bin['agent-hooks']!);
+}
+
+function run(file: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, stdin = '', okCodes = [0]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd, env, stdio: ['pipe', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => (okCodes.includes(code ?? -1) ? resolve() : reject(new Error(`${file} ${args.join(' ')} exited ${code}: ${err.trim()}`))));
+    child.stdin.on('error', () => {});
+    child.stdin.end(stdin);
+  });
+}
+
+const HOOK = { type: 'command', command: 'true' };
+const preToolUse = (cwd: string) => JSON.stringify({ session_id: 'startup', transcript_path: '', cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } });
+
+/** A trusted project: one PreToolUse hook, plus `scripts` PostToolUse hooks running 1 MB scripts. */
+function trustedProject(dir: Scratch, name: string, scripts: number): string {
+  const proj = dir.path(name);
+  mkdirSync(join(proj, 'hooks'), { recursive: true });
+  const post = [];
+  for (let i = 0; i < scripts; i++) {
+    // 1 MB of comment lines, then the command: a real script the gate must hash.
+    writeFileSync(join(proj, 'hooks', `s${i}.sh`), `${`# ${'x'.repeat(1021)}\n`.repeat(1024)}true\n`);
+    post.push({ type: 'command', command: `sh ./hooks/s${i}.sh` });
+  }
+  dir.json(`${name}/.claude/settings.json`, {
+    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [HOOK] }], ...(scripts ? { PostToolUse: [{ matcher: '*', hooks: post }] } : {}) },
+  });
+  return proj;
+}
+
+export async function startupSuite(opts: BenchOptions): Promise<Row[]> {
+  const dir = scratch('startup');
+  try {
+    const cli = cliPath();
+    const home = dir.path('home');
+    dir.json('home/.claude/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [HOOK] }] } });
+    const empty = dir.path('empty');
+    mkdirSync(empty, { recursive: true });
+    const env = { PATH: process.env.PATH ?? '', HOME: home, LANG: process.env.LANG ?? 'C.UTF-8', AGENT_HOOKS_TRUST_STORE: dir.path('trust.json') };
+    const settings = dir.json('one-hook.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [HOOK] }] } });
+    const floor = async () => {
+      await run(process.execPath, ['-e', '0'], env, empty);
+      await run('sh', ['-c', 'true'], env, empty);
+    };
+    const runs = { warmup: opts.quick ? 1 : 2, runs: opts.quick ? 5 : 30 };
+    const rows: Row[] = [];
+
+    const cases: Array<{ name: string; go: () => Promise<void>; goal: number }> = [
+      {
+        name: 'dispatch --agent claude, 1 matching user-level command hook',
+        go: () => run(process.execPath, [cli, 'dispatch', '--agent', 'claude'], env, empty, preToolUse(empty)),
+        goal: 1.3,
+      },
+      {
+        name: 'run PreToolUse --settings <1 matching command hook>',
+        go: () => run(process.execPath, [cli, 'run', 'PreToolUse', '--settings', settings, '--tool', 'Bash', '--input', '{"command":"ls"}'], env, empty),
+        goal: 1.5,
+      },
+    ];
+    for (const c of cases) {
+      const sides = await interleave(() => timeMs(c.go), () => timeMs(floor), runs);
+      const row = pairedRow({ suite: 'startup', name: c.name, unit: 'ms', baselineName: 'node -e 0 + the hook', ratioNote: 'of floor' }, sides);
+      // Issue 12's goals, not PRODUCT.md bars: reported, judged in docs/performance.md.
+      row.notes = [`goal ≤ ${c.goal}× (node -e 0 + the hook); ${row.ratio! <= c.goal ? 'met' : `missed by ${((row.ratio! / c.goal - 1) * 100).toFixed(0)} %`}`];
+      rows.push(row);
+    }
+
+    // Trusted projects, with and without 50 × 1 MB scripts referenced by hooks of another event.
+    const heavy = trustedProject(dir, 'heavy', 50);
+    const light = trustedProject(dir, 'light', 0);
+    const projectEnv = { ...env, HOME: dir.path('nohome') };
+    for (const proj of [heavy, light]) await run(process.execPath, [cli, 'trust', '--cwd', proj], projectEnv, proj);
+    const dispatchIn = (proj: string) => () => timeMs(() => run(process.execPath, [cli, 'dispatch', '--agent', 'claude'], projectEnv, proj, preToolUse(proj)));
+    const [a, b] = (await interleaveAll([dispatchIn(heavy), dispatchIn(light)], { warmup: opts.quick ? 1 : 2, runs: opts.quick ? 5 : 24 })) as [number[], number[]];
+    const sa = summarize(a);
+    const sb = summarize(b);
+    const ratio = pairedRatio(a, b);
+    rows.push({
+      suite: 'startup',
+      name: 'dispatch in a trusted project with 50 × 1 MB scripts (other event)',
+      unit: 'ms',
+      value: sa.median,
+      summary: sa,
+      baseline: { name: 'same project, no scripts', value: sb.median, summary: sb },
+      ratio,
+      ratioNote: 'of no scripts',
+      notes: [`goal ≤ 1.05×; ${ratio <= 1.05 ? 'met' : `missed by ${((ratio / 1.05 - 1) * 100).toFixed(0)} %`} (the gate hashes every referenced script per event unless src/trust caches by stat)`],
+    });
+    return rows;
+  } finally {
+    dir.cleanup();
+  }
+}

@@ -1,0 +1,28 @@
+// Build step after tsc: bundles the `dispatch` entry (dist/cli/dispatch.js and what it imports,
+// dependencies included) into dist/cli/bundle/. `dispatch` runs once per agent event in a fresh
+// process, where most of the start-up is resolving, reading and compiling ~180 small modules;
+// one bundle with split lazy chunks keeps the lazy paths lazy and cuts that cost
+// (docs/performance.md, "Dispatch and run start-up"). dist/cli/bin.js falls back to the
+// unbundled entry when the bundle is missing.
+import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
+
+const outdir = 'dist/cli/bundle';
+rmSync(outdir, { recursive: true, force: true });
+await build({
+  entryPoints: { dispatch: 'dist/cli/dispatch.js' },
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.10',
+  // Names stay (stack traces in "internal error" notes stay readable); whitespace and syntax shrink.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  chunkNames: 'chunk-[hash]',
+  // CommonJS dependencies (picomatch, proper-lockfile) require Node built-ins.
+  banner: { js: "import { createRequire as __agentHooksRequire } from 'node:module'; const require = __agentHooksRequire(import.meta.url);" },
+  logLevel: 'warning',
+});
