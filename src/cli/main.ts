@@ -123,7 +123,18 @@ async function runCommand(eventName: string, flags: RunFlags): Promise<number> {
   const problem = checkInput(event, payload, { cwd });
   if (problem) throw new UsageError(`invalid ${event} payload: ${problem}`);
 
+  const obs =
+    config.options.auditSinks || config.env?.AGENT_HOOKS_ENABLE_TELEMETRY || process.env.AGENT_HOOKS_ENABLE_TELEMETRY
+      ? await (await import('../telemetry/setup.js')).setupObservability({
+          audit: config.options.auditSinks ? { sinks: config.options.auditSinks } : undefined,
+          settingsEnv: config.env,
+          baseDir: cwd,
+          onWarning: (m) => process.stderr.write(`warning: ${m}\n`),
+        })
+      : undefined;
   const engine = createHookEngine({
+    auditWriter: obs?.auditWriter,
+    telemetry: obs?.telemetry ?? false,
     hooks: config.hooks,
     projectDir: cwd,
     cwd,
@@ -145,6 +156,7 @@ async function runCommand(eventName: string, flags: RunFlags): Promise<number> {
     throw err;
   } finally {
     await engine.close();
+    await obs?.close();
   }
   if (flags.json) process.stdout.write(`${JSON.stringify(toJson(decision), null, 2)}\n`);
   else process.stdout.write(formatDecision(decision));
