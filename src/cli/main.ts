@@ -26,6 +26,7 @@ import { registerDispatchCommand } from './commands/dispatch.js';
 import { registerConvertCommand } from './commands/convert.js';
 import { registerTrustCommand } from './commands/trust.js';
 import { registerMcpProxyCommand } from './commands/mcp-proxy.js';
+import { registerPolicyServerCommand } from './commands/policy-server.js';
 
 const EXECUTABLE_TYPES = ['command', 'function', 'http', 'prompt'] as const;
 
@@ -291,6 +292,7 @@ export function buildProgram(): Command {
   registerConvertCommand(program);
   registerTrustCommand(program);
   registerMcpProxyCommand(program);
+  registerPolicyServerCommand(program);
 
   program
     .command('schema')
