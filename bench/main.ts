@@ -16,6 +16,7 @@ import { timeoutSuite } from './suites/timeout.js';
 import { floodSuite } from './suites/flood.js';
 import { concurrencySuite } from './suites/concurrency.js';
 import { coldStartSuite } from './suites/cold-start.js';
+import { teamsSuite } from './suites/teams.js';
 
 type Suite = { id: string; title: string; run: (opts: BenchOptions) => Promise<Row[]> };
 
@@ -27,6 +28,7 @@ const SUITES: Suite[] = [
   { id: 'flood', title: '500 MiB output flood', run: floodSuite },
   { id: 'concurrency', title: 'maxConcurrentHooks bound', run: concurrencySuite },
   { id: 'cold', title: 'CLI cold start', run: coldStartSuite },
+  { id: 'teams', title: 'telemetry cost; policy server at 1 and 2 instances', run: teamsSuite },
 ];
 
 async function main(argv: string[]): Promise<number> {

@@ -36,6 +36,12 @@ export interface BatchQueue<T> {
   /** Resolves when every record pushed so far has been written (or dropped). */
   flush(): Promise<void>;
   stats(): QueueStats;
+  /**
+   * Resolves true once every record pushed before the call has been written (records keep their
+   * order, so a later batch cannot overtake), false after `timeoutMs`, or at once when the sink is
+   * failing or a record was dropped: a caller may wait for its audit, but never on a dead sink.
+   */
+  settled(timeoutMs: number): Promise<boolean>;
 }
 
 export function createBatchQueue<T>(options: BatchQueueOptions<T>): BatchQueue<T> {
@@ -53,11 +59,25 @@ export function createBatchQueue<T>(options: BatchQueueOptions<T>): BatchQueue<T
   let closed = false;
   let abandoned = false;
   let waiters: Array<() => void> = [];
+  // Sequence numbers for settled(): records pushed, and records done (written or dropped) in order.
+  let pushedSeq = 0;
+  let doneSeq = 0;
+  let lastDropSeq = -1;
+  let seqWaiters: Array<{ target: number; resolve: (ok: boolean) => void }> = [];
+  const settleSeq = () => {
+    if (seqWaiters.length === 0) return;
+    seqWaiters = seqWaiters.filter((w) => {
+      if (doneSeq < w.target) return true;
+      w.resolve(lastDropSeq < w.target);
+      return false;
+    });
+  };
 
   const drop = (n: number) => {
     if (n <= 0) return;
     stats.dropped += n;
     options.onDrop?.(n, stats.dropped);
+    lastDropSeq = pushedSeq;
   };
 
   const settleWaiters = () => {
@@ -94,6 +114,8 @@ export function createBatchQueue<T>(options: BatchQueueOptions<T>): BatchQueue<T
         buffer.splice(0, batch.length);
         stats.written += batch.length;
         stats.queued = buffer.length;
+        doneSeq += batch.length;
+        settleSeq();
         backoff = 0;
         inOutage = false;
       },
@@ -101,6 +123,7 @@ export function createBatchQueue<T>(options: BatchQueueOptions<T>): BatchQueue<T
         stats.failedWrites++;
         if (!inOutage) options.onError?.(err instanceof Error ? err : new Error(String(err)));
         inOutage = true;
+        for (const w of seqWaiters.splice(0)) w.resolve(false);
         backoff = Math.min(maxBackoff, backoff ? backoff * 2 : baseBackoff);
       },
     );
@@ -108,20 +131,17 @@ export function createBatchQueue<T>(options: BatchQueueOptions<T>): BatchQueue<T
       writing = undefined;
       if (buffer.length === 0) settleWaiters();
       else if (closed && backoff === 0) pump();
-      else schedule(backoff || (buffer.length >= batchSize ? 0 : flushMs));
+      else schedule(backoff || (buffer.length >= batchSize || seqWaiters.length > 0 ? 0 : flushMs));
     });
   };
 
   return {
     push(record) {
-      if (closed) {
+      if (closed || buffer.length >= capacity) {
         drop(1);
         return;
       }
-      if (buffer.length >= capacity) {
-        drop(1);
-        return;
-      }
+      pushedSeq++;
       buffer.push(record);
       stats.queued = buffer.length;
       if (!writing && !backoff) {
@@ -167,8 +187,35 @@ export function createBatchQueue<T>(options: BatchQueueOptions<T>): BatchQueue<T
       buffer = [];
       stats.queued = 0;
       drop(left);
+      doneSeq = pushedSeq;
+      for (const w of seqWaiters.splice(0)) w.resolve(false);
       settleWaiters();
     },
     stats: () => ({ ...stats, queued: buffer.length }),
+    settled(timeoutMs) {
+      const target = pushedSeq;
+      if (doneSeq >= target) return Promise.resolve(lastDropSeq < target);
+      if (inOutage || closed) return Promise.resolve(false);
+      // Someone waits: write now rather than after flushMs (records arriving meanwhile join the next batch).
+      if (timer && !backoff) {
+        clearTimeout(timer);
+        timer = undefined;
+        pump();
+      }
+      return new Promise<boolean>((resolve) => {
+        const w = { target, resolve };
+        seqWaiters.push(w);
+        const t = setTimeout(() => {
+          seqWaiters = seqWaiters.filter((x) => x !== w);
+          resolve(false);
+        }, timeoutMs);
+        t.unref?.();
+        const orig = w.resolve;
+        w.resolve = (ok) => {
+          clearTimeout(t);
+          orig(ok);
+        };
+      });
+    },
   };
 }

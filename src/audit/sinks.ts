@@ -48,6 +48,8 @@ export interface AuditWriter {
   flush(): Promise<void>;
   close(timeoutMs?: number): Promise<void>;
   stats(): Array<QueueStats & { sink: string }>;
+  /** True once everything written so far reached every sink (see BatchQueue.settled). */
+  settled(timeoutMs: number): Promise<boolean>;
 }
 
 export interface AuditWriterOptions {
@@ -129,5 +131,8 @@ export function createAuditWriter(settings: AuditSettings, options: AuditWriterO
       );
     },
     stats: () => queues.map((q) => ({ sink: q.name, ...q.queue.stats() })),
+    async settled(timeoutMs) {
+      return (await Promise.all(queues.map((q) => q.queue.settled(timeoutMs)))).every(Boolean);
+    },
   };
 }

@@ -20,6 +20,8 @@ export interface RemoteOptions {
   onFailure?: RemoteFailure;
   /** Tries in all (default 3), with a short backoff: a load balancer sends a retry to another instance. */
   attempts?: number;
+  /** The event's id (default: a new UUID), sent on every try. */
+  eventId?: string;
 }
 
 function baseDecision(event: EventName): Decision {
@@ -43,7 +45,7 @@ export function failureDecision(event: EventName, policy: RemoteFailure, why: st
 }
 
 export async function remoteDecision(event: EventName, payload: Record<string, unknown>, o: RemoteOptions): Promise<Decision> {
-  const eventId = randomUUID();
+  const eventId = o.eventId ?? randomUUID();
   const spec = catalog[event] as EventSpec;
   const deadline = (spec.defaultTimeoutSec ?? 60) * 1000 + 2000;
   const attempts = Math.max(1, o.attempts ?? 3);

@@ -30,6 +30,13 @@ export interface PolicyAppOptions {
   maxBodyBytes?: number;
   /** Extra time on top of the event's catalog timeout before the server answers 504 (ms, default 1000). */
   graceMs?: number;
+  /**
+   * The audit writer: each answer waits (at most `auditWaitMs`, default 2000) until its records
+   * are written, so an acknowledged event is recorded even if this instance dies right after.
+   * While a sink is failing nobody waits (the answer says `audited: false`).
+   */
+  auditWriter?: import('../audit/sinks.js').AuditWriter;
+  auditWaitMs?: number;
   onWarning?: (message: string) => void;
 }
 
@@ -58,7 +65,8 @@ export function createPolicyApp(o: PolicyAppOptions): PolicyApp {
   app.get('/healthz', (c) => c.json({ ok: true }));
   app.get('/readyz', (c) => {
     const ready = o.config.ready && !draining;
-    return c.json({ ready, configVersion: o.config.version, draining }, ready ? 200 : 503);
+    // Audit sink health for operators and load balancers' dashboards: queued, written, dropped.
+    return c.json({ ready, configVersion: o.config.version, draining, inFlight, audit: o.auditWriter?.stats() ?? [] }, ready ? 200 : 503);
   });
 
   const decide = async (c: Context, shape: 'decision' | 'hook') => {
@@ -99,8 +107,9 @@ export function createPolicyApp(o: PolicyAppOptions): PolicyApp {
         void run.catch(() => {});
         return c.json({ error: `${event} took longer than its ${eventDeadlineMs(event, 0) / 1000} s timeout`, eventId }, 504);
       }
+      const audited = o.auditWriter ? await o.auditWriter.settled(o.auditWaitMs ?? 2000) : false;
       if (shape === 'hook') return c.json(claudeOutput(decision, { toolName: typeof input.tool_name === 'string' ? input.tool_name : undefined }) ?? {});
-      return c.json({ decision: toJson(decision), client: client.id, eventId, configVersion: lease.version });
+      return c.json({ decision: toJson(decision), client: client.id, eventId, configVersion: lease.version, audited });
     } catch (err) {
       if (err instanceof InvalidHookInputError) return c.json({ error: err.message }, 400);
       o.onWarning?.(`event ${eventId}: ${(err as Error)?.message ?? String(err)}`);
