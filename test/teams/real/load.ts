@@ -13,9 +13,18 @@ export interface Instance {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
+/** Every instance started, so afterAll can end them even when a test timed out before its own cleanup. */
+export const started = new Set<ChildProcess>();
+
+export function killStarted(): void {
+  for (const c of started) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  started.clear();
+}
+
 export function startInstance(args: string[], cwd: string): Promise<Instance> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'policy-server', '--json', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    started.add(child);
     let out = '';
     let err = '';
     const exited = new Promise<void>((r) => child.once('exit', () => r()));

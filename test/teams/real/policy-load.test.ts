@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresAudit } from '../../../src/audit/postgres.js';
 import { remoteDecision } from '../../../src/dispatch/remote.js';
 import { newToken } from '../../../src/policy-server/tokens.js';
-import { pool, roundRobin, startInstance, type Instance } from './load.js';
+import { killStarted, pool, roundRobin, startInstance, type Instance } from './load.js';
 import { startPostgres, type TestPostgres } from './postgres.js';
 
 const CLIENTS = 50;
@@ -41,6 +41,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'tokens.json'), JSON.stringify({ clients: tokens.map((t) => t.entry) }));
 });
 afterAll(() => {
+  killStarted();
   pg?.destroy();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
