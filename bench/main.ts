@@ -19,6 +19,7 @@ import { coldStartSuite } from './suites/cold-start.js';
 import { matchingSuite } from './suites/matching.js';
 import { startupSuite } from './suites/startup.js';
 import { hostSizeSuite } from './suites/host-size.js';
+import { teamsSuite } from './suites/teams.js';
 
 type Suite = { id: string; title: string; run: (opts: BenchOptions) => Promise<Row[]> };
 
@@ -33,6 +34,7 @@ const SUITES: Suite[] = [
   { id: 'matching', title: 'linear-time matching and registry', run: matchingSuite },
   { id: 'startup', title: 'dispatch and run with a hook to run', run: startupSuite },
   { id: 'hostsize', title: 'command hook from a 1 GiB host', run: hostSizeSuite },
+  { id: 'teams', title: 'telemetry cost; policy server at 1 and 2 instances', run: teamsSuite },
 ];
 
 async function main(argv: string[]): Promise<number> {

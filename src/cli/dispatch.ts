@@ -25,6 +25,8 @@ export async function main(argv: string[]): Promise<number> {
         'managed-settings': { type: 'string' },
         'discover-dialects': { type: 'string' },
         audit: { type: 'string' },
+        remote: { type: 'string' },
+        'remote-failure': { type: 'string' },
       },
       allowPositionals: false,
     }));
@@ -36,11 +38,12 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write('agent-hooks dispatch: --agent <name> is required\n');
     return 1;
   }
-  const { 'managed-settings': managedSettings, 'discover-dialects': discoverDialects, ...rest } = values;
+  const { 'managed-settings': managedSettings, 'discover-dialects': discoverDialects, 'remote-failure': remoteFailure, ...rest } = values;
   return dispatchMain({
     ...(rest as unknown as DispatchFlags),
     ...(typeof managedSettings === 'string' ? { managedSettings } : {}),
     ...(typeof discoverDialects === 'string' ? { discoverDialects } : {}),
+    ...(typeof remoteFailure === 'string' ? { remoteFailure } : {}),
   });
 }
 

@@ -27,6 +27,7 @@ import { registerConvertCommand } from './commands/convert.js';
 import { registerTrustCommand } from './commands/trust.js';
 import { registerMcpProxyCommand } from './commands/mcp-proxy.js';
 import { oneLine } from '../util/terminal-text.js';
+import { registerPolicyServerCommand } from './commands/policy-server.js';
 
 const EXECUTABLE_TYPES = ['command', 'function', 'http', 'prompt'] as const;
 
@@ -124,7 +125,18 @@ async function runCommand(eventName: string, flags: RunFlags): Promise<number> {
   const problem = checkInput(event, payload, { cwd });
   if (problem) throw new UsageError(`invalid ${event} payload: ${problem}`);
 
+  const obs =
+    config.options.auditSinks || config.env?.AGENT_HOOKS_ENABLE_TELEMETRY || process.env.AGENT_HOOKS_ENABLE_TELEMETRY
+      ? await (await import('../telemetry/setup.js')).setupObservability({
+          audit: config.options.auditSinks ? { sinks: config.options.auditSinks } : undefined,
+          settingsEnv: config.env,
+          baseDir: cwd,
+          onWarning: (m) => process.stderr.write(`warning: ${m}\n`),
+        })
+      : undefined;
   const engine = createHookEngine({
+    auditWriter: obs?.auditWriter,
+    telemetry: obs?.telemetry ?? false,
     hooks: config.hooks,
     projectDir: cwd,
     cwd,
@@ -148,6 +160,7 @@ async function runCommand(eventName: string, flags: RunFlags): Promise<number> {
     throw err;
   } finally {
     await engine.close();
+    await obs?.close();
   }
   if (flags.json) process.stdout.write(`${JSON.stringify(toJson(decision), null, 2)}\n`);
   else process.stdout.write(formatDecision(decision));
@@ -285,6 +298,7 @@ export function buildProgram(): Command {
   registerConvertCommand(program);
   registerTrustCommand(program);
   registerMcpProxyCommand(program);
+  registerPolicyServerCommand(program);
 
   program
     .command('schema')

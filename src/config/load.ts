@@ -122,6 +122,8 @@ export interface LoadedConfig {
   diagnostics: Diagnostic[];
   /** Merged `agentHooks` engine options (per key, highest precedence wins). */
   options: AgentHooksOptions;
+  /** Merged settings `env` (per key, highest precedence wins). */
+  env?: Record<string, string>;
   disabled: {
     /** Managed disableAllHooks: nothing runs. */
     all: boolean;
@@ -659,6 +661,9 @@ async function loadConfigUnsafe(opts: LoadConfigOptions, diagnostics: Diagnostic
 
   const options: AgentHooksOptions = {};
   for (const l of [...byPrecedence].reverse()) Object.assign(options, l.data?.agentHooks);
+  // Settings `env`, merged the same way (the telemetry switches are read from it: src/telemetry).
+  const env: Record<string, string> = {};
+  for (const l of [...byPrecedence].reverse()) if (l.data?.env && typeof l.data.env === 'object') Object.assign(env, l.data.env);
 
   let hooks = [...layers.flatMap((l) => l.hooks), ...pluginHooks, ...skillHooks];
 
@@ -692,6 +697,7 @@ async function loadConfigUnsafe(opts: LoadConfigOptions, diagnostics: Diagnostic
     hooks,
     diagnostics,
     options,
+    ...(Object.keys(env).length > 0 ? { env } : {}),
     disabled,
     managedOnly,
     ...(allowedHttpHookUrls ? { allowedHttpHookUrls } : {}),

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { EVENT_NAMES } from '../events/catalog.js';
 import { DIALECT_NAMES } from '../dialects/types.js';
+import { auditSettingsSchema } from '../audit/sinks.js';
 
 const behavior = z.enum(['ignore', 'ask', 'deny']);
 
@@ -96,6 +97,8 @@ export const agentHooksOptionsSchema = z.strictObject({
   outputLimitBytes: z.number().int().min(1).optional(),
   /** Other agents' hook files to discover (docs/dialects.md "Discovery"); honoured in user, managed and --settings files. */
   discoverDialects: z.union([z.literal('all'), z.array(z.enum(DIALECT_NAMES))]).optional(),
+  /** Audit sinks (docs/teams.md); managed settings' value wins, so a team can require one. */
+  auditSinks: auditSettingsSchema.shape.sinks.optional(),
 });
 export type AgentHooksOptions = z.infer<typeof agentHooksOptionsSchema>;
 

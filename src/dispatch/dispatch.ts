@@ -33,6 +33,10 @@ export interface DispatchFlags {
   /** Other agents' hook files to discover, as on `run` (default: as `run`: the `agentHooks.discoverDialects` setting, else Claude's only). */
   discoverDialects?: string;
   audit?: string;
+  /** The team's policy server decides (src/dispatch/remote.ts); token from AGENT_HOOKS_REMOTE_TOKEN. */
+  remote?: string;
+  /** When the policy server cannot be reached: deny (default), ask or ignore. */
+  remoteFailure?: string;
 }
 
 /** Set in the environment of every hook dispatch runs: a dispatch inside a dispatch does nothing. */
@@ -161,6 +165,12 @@ async function dispatchWith(dialect: Dialect, flags: DispatchFlags, stdinText: s
     // A session paused in `agent-hooks serve` runs no hooks (pause file: src/session/pause-file.ts).
     const sid = input.payload.session_id;
     if (typeof sid === 'string' && isSessionPaused(sid).paused) return note(dialect.noop(input.nativeEvent), `session ${sid} is paused (agent-hooks serve); no hooks run`);
+    if (flags.remote) {
+      const policy = flags.remoteFailure ?? 'deny';
+      if (policy !== 'deny' && policy !== 'ask' && policy !== 'ignore') return { stdout: '', stderr: `agent-hooks dispatch: --remote-failure must be deny, ask or ignore\n`, exitCode: 1 };
+      const { remoteDispatch } = await import('./remote.js');
+      return await remoteDispatch(dialect, input, { url: flags.remote, token: process.env.AGENT_HOOKS_REMOTE_TOKEN, onFailure: policy });
+    }
     // The project is the payload's cwd unless --cwd names one: the same rule runDispatch applies,
     // so the fast no-hooks check never looks in a different directory than the real run.
     const payloadCwd = typeof input.payload.cwd === 'string' && input.payload.cwd ? input.payload.cwd : undefined;

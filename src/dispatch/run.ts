@@ -45,7 +45,19 @@ export async function runDispatch(dialect: Dialect, input: DispatchInput, flags:
   const cwd = resolve(flags.cwd ?? (typeof input.payload.cwd === 'string' && input.payload.cwd ? input.payload.cwd : process.cwd()));
   const config = await loadFromFlags({ ...flags, cwd } as Parameters<typeof loadFromFlags>[0]);
   let stderr = config.diagnostics.map((d) => `agent-hooks dispatch: ${formatDiagnostic(d)}\n`).join('');
+  // Audit sinks from settings and the opt-in OTLP exporter (docs/teams.md); nothing is loaded when neither is set.
+  const obs =
+    config.options.auditSinks || config.env?.AGENT_HOOKS_ENABLE_TELEMETRY || process.env.AGENT_HOOKS_ENABLE_TELEMETRY
+      ? await (await import('../telemetry/setup.js')).setupObservability({
+          audit: config.options.auditSinks ? { sinks: config.options.auditSinks } : undefined,
+          settingsEnv: config.env,
+          baseDir: cwd,
+          onWarning: (m) => (stderr += `agent-hooks dispatch: warning: ${m}\n`),
+        })
+      : undefined;
   const engine = createHookEngine({
+    auditWriter: obs?.auditWriter,
+    telemetry: obs?.telemetry ?? false,
     hooks: config.hooks,
     projectDir: cwd,
     cwd,
@@ -78,5 +90,6 @@ export async function runDispatch(dialect: Dialect, input: DispatchInput, flags:
     throw err;
   } finally {
     await engine.close();
+    await obs?.close();
   }
 }

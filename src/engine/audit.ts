@@ -9,6 +9,8 @@ import type { HookRecord } from '../reduce/reduce.js';
 export interface AuditEntry extends HookRecord {
   ts: string;
   session_id: string;
+  /** The engine's project directory. */
+  project?: string;
   hook_execution_id?: string;
   tool_name?: string;
 }

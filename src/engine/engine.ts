@@ -24,6 +24,8 @@ import { fileAuditSink, type AuditEntry, type AuditSink } from './audit.js';
 import { createEnvFile, readEnvFile } from './env-file.js';
 import { buildPlanIndex, planHooks, type CompiledHooks, type PlanIndex, type PlannedHook } from './plan.js';
 import { createSemaphore } from './semaphore.js';
+import { observeRun, type FiringObservation, type ObserveContext } from '../telemetry/observe.js';
+import type { AuditWriter } from '../audit/sinks.js';
 import type { HttpBackendOptions } from '../backends/http.js';
 import type { PromptBackends, PromptBackendOptions } from '../backends/prompt.js';
 import type { SessionSnapshot } from '../types.js';
@@ -88,6 +90,10 @@ export interface HookEngineOptions {
   spawner?: boolean;
   /** JSONL audit log path, or a sink function. */
   audit?: string | AuditSink;
+  /** Audit sinks from settings (src/audit/sinks.ts): a record per hook execution and per decision. */
+  auditWriter?: AuditWriter;
+  /** Spans and metrics through @opentelemetry/api (default: on when AGENT_HOOKS_ENABLE_TELEMETRY=1; src/telemetry). */
+  telemetry?: boolean;
   /** Backends by hook type; command and function are built in. */
   backends?: Partial<Record<HookHandler['type'], Backend>>;
   /** HTTP hooks: resolver, managed URL allowlist, header env allowlist (see docs/backends.md). */
@@ -108,7 +114,7 @@ export interface HookEngineOptions {
   onWarning?: (message: string) => void;
 }
 
-export interface RunContext {
+export interface RunContext extends ObserveContext {
   permissionMode?: string;
   signal?: AbortSignal;
   cwd?: string;
@@ -234,7 +240,7 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
     }
   }
 
-  async function run(event: EventName, rawInput: Record<string, unknown>, ctx: RunContext = {}): Promise<Decision> {
+  async function run(event: EventName, rawInput: Record<string, unknown>, ctx: RunContext = {}, obs?: FiringObservation): Promise<Decision> {
     if (!isEventName(event)) throw new InvalidHookInputError(String(event), 'unknown event');
     // Untyped callers: null or a non-object must be a clear input error, not a TypeError below.
     if (typeof rawInput !== 'object' || rawInput === null || Array.isArray(rawInput)) throw new InvalidHookInputError(event, 'input must be a JSON object');
@@ -275,7 +281,7 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
       const hctx = { ...bctx, timeoutMs: timeoutFor(hook.handler, spec) * 1000 };
       const h = hook.handler as CommandHandler;
       if (h.type === 'command' && (h.async || h.asyncRewake)) {
-        startAsync(planned, payload, hctx, event);
+        startAsync(planned, payload, hctx, event, obs);
         return undefined;
       }
       const result = await execute(planned, payload, hctx);
@@ -304,7 +310,8 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
       const record = makeRecord(planned, result, parsed, eff.verdict, eff.reason ?? parsed.reason, eff.policy);
       entries.push(entry);
       records.push(record);
-      audit?.(auditEntry(record, payload, sessionId));
+      audit?.(auditEntry(record, payload, sessionId, projectDir));
+      obs?.hook(record, payload);
       return eff.verdict;
     };
 
@@ -329,7 +336,7 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
             const hctx = { ...bctx, timeoutMs: timeoutFor(planned.hook.handler, spec) * 1000 };
             const h = planned.hook.handler as CommandHandler;
             if (h.type === 'command' && (h.async || h.asyncRewake)) {
-              startAsync(planned, payload, hctx, event);
+              startAsync(planned, payload, hctx, event, obs);
               return undefined;
             }
             const result = await execute(planned, payload, hctx);
@@ -374,14 +381,15 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
     if (stopBlocks.size > 10_000) stopBlocks.delete(stopBlocks.keys().next().value as string);
   }
 
-  function startAsync(planned: PlannedHook, payload: Record<string, unknown>, hctx: BackendContext, event: EventName) {
+  function startAsync(planned: PlannedHook, payload: Record<string, unknown>, hctx: BackendContext, event: EventName, obs?: FiringObservation) {
     // Background hooks outlive the firing: no abort signal from it, and no env file (disposed at return).
     const bg = { ...hctx, signal: undefined, envFile: undefined };
     const p = execute(planned, payload, bg).then((result) => {
       const parsed = parseExecution(event, result, { spillDir: options.spillDir });
       const record = makeRecord(planned, result, parsed, parsed.verdict, parsed.reason, undefined);
       record.outcome = `async:${record.outcome}`;
-      audit?.(auditEntry(record, payload, String(payload.session_id)));
+      audit?.(auditEntry(record, payload, String(payload.session_id), projectDir));
+      obs?.hook(record, payload);
       const h = planned.hook.handler as CommandHandler;
       const rewake = h.asyncRewake && result.exitCode === 2 ? result.stderr.trim() || result.stdout.trim() : undefined;
       options.onAsyncResult?.({ hook: planned.hook, event, record, rewake });
@@ -390,8 +398,10 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
     void p.finally(() => pending.delete(p));
   }
 
+  const observed = observeRun<RunContext>(run, { auditWriter: options.auditWriter, telemetry: options.telemetry, projectDir, onWarning: warn });
+
   return {
-    run: run as HookEngine['run'],
+    run: observed as HookEngine['run'],
     register(reg) {
       const n = fnSeq++;
       const hook: NormalizedHook = {
@@ -436,6 +446,7 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
     async close() {
       while (pending.size > 0) await Promise.allSettled([...pending]);
       await fileSink?.close();
+      await options.auditWriter?.flush();
       await ownedMcp?.close();
     },
     concurrency: {
@@ -526,10 +537,11 @@ function makeRecord(
   return record;
 }
 
-function auditEntry(record: HookRecord, payload: Record<string, unknown>, sessionId: string): AuditEntry {
+function auditEntry(record: HookRecord, payload: Record<string, unknown>, sessionId: string, projectDir: string): AuditEntry {
   const entry: AuditEntry = {
     ts: new Date().toISOString(),
     session_id: sessionId,
+    project: projectDir,
     ...record,
   };
   if (typeof payload.hook_execution_id === 'string') entry.hook_execution_id = payload.hook_execution_id;

@@ -30,7 +30,7 @@ import {
   TrustRefusedError,
   TrustStoreError,
 } from '../trust/index.js';
-import { queryAudit } from './audit.js';
+import { queryAudit, queryPostgresAudit } from './audit.js';
 import { pageHtml } from './page/html.js';
 import { APP_JS } from './page/app.js';
 import { STYLE_CSS } from './page/style.js';
@@ -51,6 +51,8 @@ export interface ServeOptions extends WorkspaceLoadOptions {
   rebindOnTrust?: boolean;
   /** JSONL audit log to read. */
   auditFile?: string;
+  /** The team's audit in PostgreSQL (the policy server's sink): /api/audit reads it instead of auditFile. */
+  auditPostgres?: { url: string; table?: string };
   /** Standalone pause file (default: defaultPauseFilePath()). Ignored when `manager` is given. */
   pauseFile?: string;
   /** Where copies of trusted scripts are kept (default: `trusted-scripts/` next to the trust store). */
@@ -263,16 +265,34 @@ export function createServeApp(options: ServeOptions = {}): ServeApp {
     return c.json({ id: body.id, paused: body.paused });
   });
 
+  // The pg client loads on the first request that needs it (it is an optional dependency).
+  let pgAudit: Promise<import('../audit/postgres.js').PostgresAudit> | undefined;
+  const auditDb = async (): Promise<import('../audit/postgres.js').PostgresAudit | { error: string }> => {
+    try {
+      pgAudit ??= import('../audit/postgres.js').then((m) => m.postgresAudit({ url: options.auditPostgres!.url, table: options.auditPostgres!.table }));
+      return await pgAudit;
+    } catch (err) {
+      pgAudit = undefined;
+      return { error: `audit database: ${(err as Error).message}` };
+    }
+  };
+
   app.get('/api/audit', async (c) => {
     const q = c.req.query();
     const limit = q.limit !== undefined ? Number(q.limit) : undefined;
     if (limit !== undefined && !Number.isFinite(limit)) throw new HttpError(400, 'limit must be a number');
-    const result = await queryAudit(options.auditFile, {
+    const filters = {
       ...(q.session ? { session: q.session } : {}),
       ...(q.event ? { event: q.event } : {}),
       ...(q.outcome ? { outcome: q.outcome } : {}),
       ...(limit !== undefined ? { limit } : {}),
-    });
+    };
+    if (options.auditPostgres) {
+      const db = await auditDb();
+      if ('error' in db) return c.json({ source: 'postgres', entries: [], total: 0, firings: [], malformed: 0, skippedBytes: 0, facets: { sessions: [], events: [], outcomes: [], projects: [], clients: [] }, error: db.error });
+      return c.json(await queryPostgresAudit(db, { ...filters, ...(q.project ? { project: q.project } : {}), ...(q.client ? { client: q.client } : {}), ...(q.before ? { before: q.before } : {}) }));
+    }
+    const result = await queryAudit(options.auditFile, filters);
     return c.json(result);
   });
 

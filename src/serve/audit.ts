@@ -36,6 +36,10 @@ export interface AuditEntryView {
   signal?: string | null;
   /** outcome blocking, or decision deny/block. */
   blocked: boolean;
+  /** Records of the settings sinks (src/audit/record.ts) also carry these. */
+  project?: string;
+  client?: string;
+  firing_id?: string;
 }
 
 export interface TimelineBar {
@@ -104,17 +108,19 @@ const cap = (s: unknown): string | undefined => (typeof s === 'string' ? (s.leng
 function toView(v: unknown): AuditEntryView | undefined {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
   const o = v as Record<string, unknown>;
+  // Settings sinks (src/audit/record.ts) nest the hook's provenance under `hook`.
+  const h = o.hook && typeof o.hook === 'object' ? (o.hook as Record<string, unknown>) : o;
   if (typeof o.ts !== 'string' || !Number.isFinite(Date.parse(o.ts))) return undefined;
   if (typeof o.session_id !== 'string' || typeof o.event !== 'string' || typeof o.outcome !== 'string') return undefined;
   if (typeof o.durationMs !== 'number' || !Number.isFinite(o.durationMs)) return undefined;
-  const src = (o.source && typeof o.source === 'object' ? o.source : {}) as Record<string, unknown>;
+  const src = (h.source && typeof h.source === 'object' ? h.source : {}) as Record<string, unknown>;
   const decision = cap(o.decision);
   const out: AuditEntryView = {
     ts: o.ts,
     session_id: o.session_id,
     event: o.event,
-    hook: cap(o.id) ?? '?',
-    type: cap(o.type) ?? '?',
+    hook: cap(h.id) ?? '?',
+    type: cap(h.type) ?? '?',
     source: {
       kind: cap(src.kind) ?? '?',
       ...(typeof src.file === 'string' ? { file: cap(src.file)! } : {}),
@@ -127,7 +133,10 @@ function toView(v: unknown): AuditEntryView | undefined {
     blocked: o.outcome === 'blocking' || decision === 'deny' || decision === 'block',
   };
   if (typeof o.tool_name === 'string') out.tool_name = cap(o.tool_name)!;
-  if (typeof o.matcher === 'string') out.matcher = cap(o.matcher)!;
+  if (typeof h.matcher === 'string') out.matcher = cap(h.matcher)!;
+  if (typeof o.project === 'string') out.project = cap(o.project)!;
+  if (typeof o.client === 'string') out.client = cap(o.client)!;
+  if (typeof o.firing_id === 'string') out.firing_id = cap(o.firing_id)!;
   if (decision !== undefined) out.decision = decision;
   for (const k of ['reason', 'error', 'policy'] as const) {
     const t = cap(o[k]);
@@ -168,6 +177,8 @@ export async function readAuditEntries(file: string, maxBytes = DEFAULT_AUDIT_MA
         malformed++;
         continue;
       }
+      // One record per decision sits beside the hook records; the panel shows hook executions.
+      if (v !== null && typeof v === 'object' && (v as { kind?: unknown }).kind === 'decision') continue;
       const e = toView(v);
       if (e) entries.push(e);
       else malformed++;
@@ -295,4 +306,92 @@ export async function auditSessions(file: string | undefined, maxBytes = DEFAULT
     }
   }
   return [...by.values()].sort((a, b) => Date.parse(b.lastSeen) - Date.parse(a.lastSeen));
+}
+
+export interface TeamAuditQuery extends AuditQuery {
+  project?: string;
+  client?: string;
+  /** Paging: the previous page's `nextBefore` (a `timestamp|id` cursor: ties on time never skip a row). */
+  before?: string;
+}
+
+export interface TeamAuditResult extends AuditResult {
+  source: 'postgres';
+  /** Pass as `before` for the next (older) page; absent on the last page. */
+  nextBefore?: string;
+  facets: AuditResult['facets'] & { projects: string[]; clients: string[] };
+}
+
+interface AuditDb {
+  readonly table: string;
+  query<R extends Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
+}
+
+/**
+ * The team's timeline from the PostgreSQL sink (src/audit/postgres.ts): hook executions newest
+ * first, filtered by project, client, session, event and outcome, a page at a time; firings are
+ * grouped exactly by their firing id (no reconstruction needed). Never throws.
+ */
+export async function queryPostgresAudit(db: AuditDb, q: TeamAuditQuery = {}): Promise<TeamAuditResult> {
+  const empty: TeamAuditResult = { source: 'postgres', entries: [], total: 0, firings: [], malformed: 0, skippedBytes: 0, facets: { sessions: [], events: [], outcomes: [], projects: [], clients: [] } };
+  const where: string[] = ["kind = 'hook'"];
+  const params: unknown[] = [];
+  const add = (sql: string, v: unknown) => {
+    params.push(v);
+    where.push(sql.replace('?', `$${params.length}`));
+  };
+  if (q.project) add('project = ?', q.project);
+  if (q.client) add('client = ?', q.client);
+  if (q.session) add('session_id = ?', q.session);
+  if (q.event) add('event = ?', q.event);
+  if (q.outcome === 'blocked') where.push("(outcome = 'blocking' OR decision IN ('deny', 'block'))");
+  else if (q.outcome) add('outcome = ?', q.outcome);
+  const scope = where.join(' AND ');
+  const limit = Math.min(2000, Math.max(1, Math.trunc(q.limit ?? 200)));
+  try {
+    const cursor = q.before?.split('|');
+    if (cursor && (cursor.length !== 2 || !Number.isFinite(Date.parse(cursor[0]!)))) return { ...empty, error: 'before must be a cursor from nextBefore' };
+    const pageWhere = cursor ? `${scope} AND (ts, id) < ($${params.length + 1}::timestamptz, $${params.length + 2})` : scope;
+    const pageParams = cursor ? [...params, cursor[0], cursor[1]] : params;
+    const t = db.table;
+    const [rows, total, facets] = await Promise.all([
+      db.query<{ record: unknown; ts: Date; id: string }>(`SELECT record, ts, id FROM ${t} WHERE ${pageWhere} ORDER BY ts DESC, id DESC LIMIT ${limit + 1}`, pageParams),
+      db.query<{ n: string }>(`SELECT count(*) AS n FROM ${t} WHERE ${scope}`, params),
+      // Facets from the most recent records only: cheap on a large table, enough for the menus.
+      db.query<{ session_id: string; event: string; outcome: string; project: string; client: string }>(`SELECT session_id, event, outcome, project, client FROM ${t} ORDER BY ts DESC LIMIT 5000`),
+    ]);
+    const page = rows.slice(0, limit);
+    const entries = page.map((r) => toView(r.record)).filter((e): e is AuditEntryView => e !== undefined);
+    const byFiring = new Map<string, AuditEntryView[]>();
+    for (const e of [...entries].reverse()) {
+      const k = e.firing_id ?? `${e.session_id}\0${e.ts}`;
+      byFiring.set(k, [...(byFiring.get(k) ?? []), e]);
+    }
+    const firings = [...byFiring.values()].flatMap((members) => groupFirings(members).map((g) => g.firing)).sort((a, b) => Date.parse(b.start) - Date.parse(a.start)).slice(0, 100);
+    const uniq = (xs: string[]) => [...new Set(xs)];
+    const out: TeamAuditResult = {
+      source: 'postgres',
+      entries,
+      total: Number(total[0]?.n ?? 0),
+      firings,
+      malformed: page.length - entries.length,
+      skippedBytes: 0,
+      facets: {
+        sessions: uniq(facets.map((f) => f.session_id)),
+        events: uniq(facets.map((f) => f.event)).sort(),
+        outcomes: uniq(facets.map((f) => f.outcome)).sort(),
+        projects: uniq(facets.map((f) => f.project)).sort(),
+        clients: uniq(facets.map((f) => f.client)).sort(),
+      },
+    };
+    if (rows.length > limit) {
+      const last = page[page.length - 1]!;
+      // The row's own ts, at the database's microsecond precision.
+      const ts = (await db.query<{ t: string }>(`SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t FROM ${t} WHERE id = $1`, [last.id]))[0]?.t;
+      out.nextBefore = `${ts ?? new Date(last.ts).toISOString()}|${last.id}`;
+    }
+    return out;
+  } catch (err) {
+    return { ...empty, error: `audit database: ${(err as Error).message}` };
+  }
 }

@@ -24,6 +24,8 @@ export function registerDispatchCommand(program: Command): void {
     .option('--discover-dialects <list>', "also discover these agents' hook files (comma-separated dialects, or all; default as `run`)")
     .option('--managed-settings <file>', 'managed policy settings file')
     .option('--audit <file>', 'append one JSON line per hook execution to this file')
+    .option('--remote <url>', "ask the team's policy server instead of local hooks (token in AGENT_HOOKS_REMOTE_TOKEN)")
+    .option('--remote-failure <policy>', 'when the policy server is unreachable: deny (default), ask or ignore')
     .action(async (flags: DispatchFlags) => {
       const { dispatchMain } = await import('../../dispatch/dispatch.js');
       process.exitCode = await dispatchMain(flags);

@@ -15,6 +15,8 @@ interface ServeFlags {
   workspace?: string[];
   storeWorkspaces?: boolean;
   audit?: string;
+  auditPostgresEnv?: string;
+  auditTable?: string;
   pauseFile?: string;
   host?: string;
   port?: string;
@@ -55,6 +57,8 @@ async function serveCommand(flags: ServeFlags): Promise<number> {
       workspaces,
       storeWorkspaces: flags.storeWorkspaces !== false,
       ...(flags.audit ? { auditFile: resolve(flags.audit) } : {}),
+      // The connection string comes from an environment variable: a password never sits in argv.
+      ...(flags.auditPostgresEnv && process.env[flags.auditPostgresEnv] ? { auditPostgres: { url: process.env[flags.auditPostgresEnv]!, ...(flags.auditTable ? { table: flags.auditTable } : {}) } } : {}),
       ...(flags.pauseFile ? { pauseFile: resolve(flags.pauseFile) } : {}),
       ...(flags.managedSettings ? { managedSettingsPath: resolve(flags.managedSettings) } : {}),
       ...(flags.host ? { host: flags.host } : {}),
@@ -112,6 +116,8 @@ export function registerServeCommand(program: Command): void {
     .option('--workspace <dir>', 'workspace to review (repeatable; default: the current directory)', collect)
     .option('--no-store-workspaces', 'do not also list the workspaces recorded in the trust store')
     .option('--audit <file>', 'audit log to read (what `run --audit` / `dispatch --audit` write)')
+    .option('--audit-postgres-env <var>', "read the team's audit from PostgreSQL: the variable holding the connection string (docs/teams.md)")
+    .option('--audit-table <name>', 'audit table in PostgreSQL (default agent_hooks_audit)')
     .option('--pause-file <file>', 'pause file shared with `agent-hooks dispatch` (default: next to the trust store)')
     .option('--host <address>', 'address to bind (default 127.0.0.1; anything else exposes the panel to the network)')
     .option('--port <n>', 'port (default 0: any free port)')

@@ -1,0 +1,138 @@
+/**
+ * Audit sinks chosen in settings (`agentHooks.audit`): a rotating JSONL file and/or PostgreSQL.
+ * Each sink has its own bounded queue (src/audit/queue.ts), so one sink being down never slows
+ * the other or a decision. Settings merge per key with managed settings first, so a team's
+ * managed `agentHooks.audit` is the one that applies.
+ */
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { DEFAULT_FILE_MAX_AGE_MS, DEFAULT_FILE_MAX_BYTES, rotatingFile } from './file-sink.js';
+import { createBatchQueue, type BatchQueue, type QueueStats } from './queue.js';
+import type { AuditRecord } from './record.js';
+
+const queueFields = {
+  /** Records held while the sink is slow or down; beyond it records are dropped and counted. */
+  buffer: z.number().int().min(1).optional(),
+  batchSize: z.number().int().min(1).max(3000).optional(),
+  flushMs: z.number().int().min(0).optional(),
+};
+
+export const fileSinkSchema = z.strictObject({
+  type: z.literal('file'),
+  path: z.string().min(1),
+  maxBytes: z.number().int().min(0).optional(),
+  maxAgeHours: z.number().min(0).optional(),
+  keep: z.number().int().min(0).optional(),
+  ...queueFields,
+});
+
+export const postgresSinkSchema = z.strictObject({
+  type: z.literal('postgres'),
+  /** A connection string; or `urlEnv`, the environment variable holding it (keeps the password out of settings). */
+  url: z.string().min(1).optional(),
+  urlEnv: z.string().min(1).optional(),
+  table: z.string().regex(/^[a-z_][a-z0-9_]{0,50}$/).optional(),
+  maxConnections: z.number().int().min(1).optional(),
+  ...queueFields,
+});
+
+export const auditSettingsSchema = z.strictObject({
+  sinks: z.array(z.discriminatedUnion('type', [fileSinkSchema, postgresSinkSchema])),
+});
+export type AuditSettings = z.infer<typeof auditSettingsSchema>;
+export type SinkSettings = AuditSettings['sinks'][number];
+
+export interface AuditWriter {
+  write(record: AuditRecord): void;
+  /** Resolves when every record written so far reached its sinks (or was dropped). */
+  flush(): Promise<void>;
+  close(timeoutMs?: number): Promise<void>;
+  stats(): Array<QueueStats & { sink: string }>;
+  /** True once everything written so far reached every sink (see BatchQueue.settled). */
+  settled(timeoutMs: number): Promise<boolean>;
+}
+
+export interface AuditWriterOptions {
+  /** Relative file paths resolve against this (default: the current directory). */
+  baseDir?: string;
+  env?: NodeJS.ProcessEnv;
+  onWarning?: (message: string) => void;
+  /** Every dropped record, by sink (the telemetry counter). */
+  onDrop?: (sink: string, dropped: number) => void;
+}
+
+export function describeSink(s: SinkSettings): string {
+  return s.type === 'file' ? `file ${s.path}` : `postgres${s.table ? ` ${s.table}` : ''}`;
+}
+
+/** Builds the writers for the configured sinks; a sink that cannot be set up is reported and skipped. */
+export function createAuditWriter(settings: AuditSettings, options: AuditWriterOptions = {}): AuditWriter {
+  const warn = options.onWarning ?? (() => {});
+  const queues: Array<{ name: string; queue: BatchQueue<AuditRecord>; close?: () => Promise<void> }> = [];
+  for (const s of settings.sinks) {
+    const name = describeSink(s);
+    const common = {
+      capacity: s.buffer,
+      batchSize: s.batchSize,
+      flushMs: s.flushMs,
+      onError: (err: Error) => warn(`audit sink ${name} failed: ${err.message}; records are held (up to ${s.buffer ?? 10_000}) and retried`),
+      onDrop: (n: number, total: number) => {
+        options.onDrop?.(name, n);
+        // Every power of two: loud at the start of an outage, not one line per record.
+        if ((total & (total - 1)) === 0) warn(`audit sink ${name}: ${total} record(s) dropped so far (buffer full or sink closed while down)`);
+      },
+    };
+    if (s.type === 'file') {
+      const file = rotatingFile({
+        path: resolve(options.baseDir ?? process.cwd(), s.path),
+        maxBytes: s.maxBytes ?? DEFAULT_FILE_MAX_BYTES,
+        maxAgeMs: s.maxAgeHours !== undefined ? s.maxAgeHours * 3_600_000 : DEFAULT_FILE_MAX_AGE_MS,
+        keep: s.keep,
+      });
+      queues.push({ name, queue: createBatchQueue({ ...common, write: (batch) => file.append(batch.map((r) => `${JSON.stringify(r)}\n`).join('')) }) });
+    } else {
+      const url = s.url ?? (s.urlEnv ? (options.env ?? process.env)[s.urlEnv] : undefined);
+      if (!url) {
+        warn(`audit sink ${name}: no connection string (set "url", or "urlEnv" to a variable that is set); records for it are dropped`);
+        queues.push({ name, queue: createBatchQueue({ ...common, capacity: 1, write: () => Promise.reject(new Error('not configured')) }) });
+        continue;
+      }
+      // The pg client loads on the first batch, so a CLI run with a PostgreSQL sink starts as fast as without.
+      let db: Promise<import('./postgres.js').PostgresAudit> | undefined;
+      const open = () =>
+        (db ??= import('./postgres.js')
+          .then((m) => m.postgresAudit({ url, table: s.table, maxConnections: s.maxConnections }))
+          .catch((err: unknown) => {
+            db = undefined;
+            throw err;
+          }));
+      queues.push({
+        name,
+        queue: createBatchQueue({ ...common, write: async (batch) => (await open()).insert(batch) }),
+        close: async () => {
+          if (db) await (await db.catch(() => undefined))?.close();
+        },
+      });
+    }
+  }
+  return {
+    write(record) {
+      for (const q of queues) q.queue.push(record);
+    },
+    async flush() {
+      await Promise.all(queues.map((q) => q.queue.flush()));
+    },
+    async close(timeoutMs) {
+      await Promise.all(
+        queues.map(async (q) => {
+          await q.queue.close(timeoutMs);
+          await q.close?.();
+        }),
+      );
+    },
+    stats: () => queues.map((q) => ({ sink: q.name, ...q.queue.stats() })),
+    async settled(timeoutMs) {
+      return (await Promise.all(queues.map((q) => q.queue.settled(timeoutMs)))).every(Boolean);
+    },
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * What watches a firing besides the caller: the audit writer (one record per hook execution and
+ * per decision) and OpenTelemetry (a span per firing, a child per hook, metrics). The engine
+ * wraps run() with observeRun(); with neither configured it gets run() back untouched, so an
+ * engine without audit sinks or telemetry pays nothing (bench: "telemetry off").
+ */
+import { performance } from 'node:perf_hooks';
+import { decisionAuditRecord, hookAuditRecord, newFiringContext, type FiringContext } from '../audit/record.js';
+import type { AuditWriter } from '../audit/sinks.js';
+import type { EventName } from '../events/catalog.js';
+import type { Decision, HookRecord } from '../reduce/reduce.js';
+
+export interface FiringObservation {
+  hook(record: HookRecord, payload: Record<string, unknown>): void;
+}
+
+export interface ObserveContext {
+  sessionId?: string;
+  /** Who asked (policy server: the client identity; default `local`). */
+  client?: string;
+  /** The project recorded (default: the payload's cwd, else the engine's project). */
+  project?: string;
+  /** Reuse this id for the firing: a client's retry of the same event keeps its audit ids. */
+  firingId?: string;
+}
+
+export type RunFiring<C> = (event: EventName, input: Record<string, unknown>, ctx: C | undefined, obs?: FiringObservation) => Promise<Decision>;
+
+export interface ObserveOptions {
+  auditWriter?: AuditWriter;
+  /** OpenTelemetry through @opentelemetry/api (default: on when AGENT_HOOKS_ENABLE_TELEMETRY=1). */
+  telemetry?: boolean;
+  projectDir: string;
+  onWarning?: (message: string) => void;
+}
+
+export function telemetryEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  const v = env.AGENT_HOOKS_ENABLE_TELEMETRY;
+  return v === '1' || v === 'true';
+}
+
+export const OTEL_KEYS = ['AGENT_HOOKS_ENABLE_TELEMETRY', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_PROTOCOL', 'OTEL_SERVICE_NAME', 'OTEL_METRIC_EXPORT_INTERVAL'] as const;
+
+/** The telemetry keys in force: settings `env` over the process environment, as the agent applies settings env. */
+export function telemetryEnv(settingsEnv: Record<string, string> | undefined, env: NodeJS.ProcessEnv = process.env): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const k of OTEL_KEYS) out[k] = settingsEnv?.[k] ?? env[k];
+  return out;
+}
+
+type Tel = typeof import('./spans.js');
+
+export function observeRun<C extends ObserveContext>(run: RunFiring<C>, options: ObserveOptions): RunFiring<C> {
+  const writer = options.auditWriter;
+  const telemetry = options.telemetry ?? telemetryEnabled();
+  if (!writer && !telemetry) return run;
+  let tel: Tel | undefined;
+  const telLoad: Promise<Tel> | undefined = telemetry ? import('./spans.js').then((m) => (tel = m)) : undefined;
+
+  return async (event, input, ctx) => {
+    if (telLoad && !tel) await telLoad;
+    const start = performance.now();
+    const f: FiringContext = newFiringContext({
+      firingId: ctx?.firingId,
+      project: ctx?.project ?? (typeof input.cwd === 'string' && input.cwd ? input.cwd : options.projectDir),
+      sessionId: String(ctx?.sessionId ?? input.session_id ?? 'default'),
+      client: ctx?.client ?? 'local',
+      event,
+      ...(typeof input.tool_name === 'string' ? { toolName: input.tool_name } : {}),
+    });
+    const span = tel?.startFiring(f);
+    const obs: FiringObservation = {
+      hook(record, payload) {
+        const id = typeof payload.hook_execution_id === 'string' ? payload.hook_execution_id : undefined;
+        writer?.write(hookAuditRecord(f, record, id));
+        tel?.recordHook(span, f, record);
+      },
+    };
+    let decision: Decision | undefined;
+    let error: string | undefined;
+    try {
+      decision = await span?.run(() => run(event, input, ctx, obs)) ?? (await run(event, input, ctx, obs));
+      return decision;
+    } catch (err) {
+      error = (err as Error)?.message ?? String(err);
+      throw err;
+    } finally {
+      const ms = performance.now() - start;
+      writer?.write(decisionAuditRecord(f, decision, ms, error));
+      tel?.endFiring(span, f, decision, ms, error);
+    }
+  };
+}
