@@ -24,7 +24,7 @@ export interface LoadFlags {
  * hooks become warnings that say how to trust. Files and plugins named on the command line are
  * trusted by the person who named them.
  */
-export async function loadFromFlags(flags: LoadFlags): Promise<LoadedConfig & { trust?: TrustReport }> {
+export async function loadFromFlags(flags: LoadFlags, opts: { eachSkippedHook?: boolean } = {}): Promise<LoadedConfig & { trust?: TrustReport }> {
   const cwd = resolve(flags.cwd ?? process.cwd());
   // Paths on the command line are relative to the shell's directory, not --cwd; a value
   // starting with { is inline JSON and passes through untouched.
@@ -55,8 +55,29 @@ export async function loadFromFlags(flags: LoadFlags): Promise<LoadedConfig & { 
     workspaceDir: cwd,
     needsTrust: (source, workspace) => !(source.pluginRoot !== undefined && named.has(source.pluginRoot)) && defaultNeedsTrust(source, workspace),
   });
-  for (const s of trust.skipped) config.diagnostics.push({ level: 'warning', file: s.hook.source.file, path: s.hook.source.path, message: s.message });
+  if (opts.eachSkippedHook) {
+    for (const s of trust.skipped) config.diagnostics.push({ level: 'warning', file: s.hook.source.file, path: s.hook.source.path, message: s.message });
+  } else {
+    const summary = skippedSummary(trust);
+    if (summary) config.diagnostics.push({ level: 'warning', path: '', message: summary });
+  }
   return { ...config, trust };
+}
+
+/**
+ * One line for all hooks the trust gate skipped, with the command that fixes it (the per-hook
+ * messages stay on `trust.skipped`; `run --verbose` prints them). With one hook, its own detail
+ * (what changed) is kept.
+ */
+export function skippedSummary(trust: TrustReport): string | undefined {
+  const { skipped } = trust;
+  if (skipped.length === 0) return undefined;
+  const first = skipped[0]!.message;
+  const cut = first.lastIndexOf('); ');
+  const howTo = cut >= 0 ? first.slice(cut + 3) : '';
+  if (skipped.length === 1) return `1 ${first}`;
+  const kinds = [...new Set(skipped.map((s) => s.hook.source.kind))].join('/');
+  return `${skipped.length} ${kinds} hooks skipped (${trust.state}: ${trust.reason}); ${howTo}`;
 }
 
 function realOrSelf(p: string): string {
