@@ -1,7 +1,8 @@
 /** Shared option handling for the CLI commands that load hooks (run, list). */
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadConfig, type LoadedConfig } from '../config/index.js';
+import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '../config/index.js';
+import type { Diagnostic } from '../types.js';
 import { parseDiscoverDialects, type DiscoverDialects } from '../dialects/discovery.js';
 import type { TrustReport } from '../trust/index.js';
 
@@ -25,27 +26,9 @@ export interface LoadFlags {
  * trusted by the person who named them.
  */
 export async function loadFromFlags(flags: LoadFlags, opts: { eachSkippedHook?: boolean } = {}): Promise<LoadedConfig & { trust?: TrustReport }> {
-  const cwd = resolve(flags.cwd ?? process.cwd());
-  // Paths on the command line are relative to the shell's directory, not --cwd; a value
-  // starting with { is inline JSON and passes through untouched.
-  const explicit = (flags.settings ?? []).map((f) => (f.trimStart().startsWith('{') ? f : resolve(f)));
-  const plugins = (flags.plugin ?? []).map((p) => resolve(p));
-  let discoverDialects: DiscoverDialects | undefined;
-  if (flags.discoverDialects !== undefined) {
-    const parsed = parseDiscoverDialects(flags.discoverDialects);
-    if (!parsed.ok) return { hooks: [], diagnostics: [{ level: 'error', path: '--discover-dialects', message: parsed.message }], options: {}, disabled: { all: false, nonManaged: false }, managedOnly: false, files: [] };
-    discoverDialects = parsed.value;
-  }
-  const options = {
-    cwd,
-    projectDir: cwd,
-    discover: flags.discover ?? explicit.length === 0,
-    settingsFiles: explicit,
-    plugins,
-    managedSettingsPath: flags.managedSettings ? resolve(flags.managedSettings) : undefined,
-    ...(flags.dialect ? { dialect: flags.dialect } : {}),
-    ...(discoverDialects !== undefined ? { discoverDialects } : {}),
-  };
+  const built = loadOptionsFromFlags(flags);
+  if ('error' in built) return { hooks: [], diagnostics: [built.error], options: {}, disabled: { all: false, nonManaged: false }, managedOnly: false, files: [] };
+  const { options, plugins, cwd } = built;
   if (!options.discover) return loadConfig(options);
   // Only discovered settings pass the trust gate; its store and digests load just for them.
   const { defaultNeedsTrust, loadTrustedConfig } = await import('../trust/index.js');
@@ -62,6 +45,32 @@ export async function loadFromFlags(flags: LoadFlags, opts: { eachSkippedHook?: 
     if (summary) config.diagnostics.push({ level: 'warning', path: '', message: summary });
   }
   return { ...config, trust };
+}
+
+/** The loadConfig options the flags stand for (shared by run, list and doctor). */
+export function loadOptionsFromFlags(flags: LoadFlags): { options: LoadConfigOptions & { discover: boolean }; plugins: string[]; cwd: string } | { error: Diagnostic } {
+  const cwd = resolve(flags.cwd ?? process.cwd());
+  // Paths on the command line are relative to the shell's directory, not --cwd; a value
+  // starting with { is inline JSON and passes through untouched.
+  const explicit = (flags.settings ?? []).map((f) => (f.trimStart().startsWith('{') ? f : resolve(f)));
+  const plugins = (flags.plugin ?? []).map((p) => resolve(p));
+  let discoverDialects: DiscoverDialects | undefined;
+  if (flags.discoverDialects !== undefined) {
+    const parsed = parseDiscoverDialects(flags.discoverDialects);
+    if (!parsed.ok) return { error: { level: 'error', path: '--discover-dialects', message: parsed.message } };
+    discoverDialects = parsed.value;
+  }
+  const options = {
+    cwd,
+    projectDir: cwd,
+    discover: flags.discover ?? explicit.length === 0,
+    settingsFiles: explicit,
+    plugins,
+    managedSettingsPath: flags.managedSettings ? resolve(flags.managedSettings) : undefined,
+    ...(flags.dialect ? { dialect: flags.dialect } : {}),
+    ...(discoverDialects !== undefined ? { discoverDialects } : {}),
+  };
+  return { options, plugins, cwd };
 }
 
 /**

@@ -171,6 +171,18 @@ export function buildProgram(): Command {
     process.exitCode = await listCommand(flags);
   });
 
+  addLoadOptions(
+    program
+      .command('doctor')
+      .description('per hook: script exists and is executable, interpreter and tools on PATH, trust, timeouts in ms, Bash syntax under sh; other agents\' files')
+      .option('--json', 'print the report as JSON'),
+  ).action(async (flags: LoadFlags & { json?: boolean }) => {
+    const { doctor, formatDoctor } = await import('./doctor.js');
+    const report = await doctor(flags);
+    process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctor(report));
+    process.exitCode = report.errors > 0 ? 1 : 0;
+  });
+
   // <feature-command-registrations> one `registerXCommand(program);` per feature module, below this line
   registerServeCommand(program);
   registerDemoCommand(program);
