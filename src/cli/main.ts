@@ -15,6 +15,7 @@ import type { EventName } from '../events/catalog.js';
 import type { LoadFlags } from './load.js';
 import type { RunFlags } from './run.js';
 import { formatDiagnostic } from './format.js';
+import { helpText } from './help.js';
 // <feature-command-imports> one import per feature command module, below this line
 import { registerServeCommand } from './commands/serve.js';
 import { registerDemoCommand } from './commands/demo.js';
@@ -79,11 +80,14 @@ async function listCommand(flags: LoadFlags & { event?: string; json?: boolean }
   } else if (hooks.length === 0) {
     process.stdout.write(config.disabled.all ? `hooks are disabled${config.disabled.reason ? `: ${config.disabled.reason}` : ''}\n` : 'no hooks\n');
   } else {
-    for (const h of hooks) {
-      const what = describeHandler(h.handler as unknown as { type: string } & Record<string, unknown>);
+    const { table, styles } = await import('./style.js');
+    const s = styles();
+    // Columns sized to their content (a long matcher is cut with …, never shifts the rest).
+    const rows = table(hooks.map((h) => [h.event, h.matcher ?? '*', h.handler.type, describeHandler(h.handler as unknown as { type: string } & Record<string, unknown>)]));
+    hooks.forEach((h, i) => {
       const src = [h.source.kind, h.source.pluginName, h.source.file].filter(Boolean).join(' ');
-      process.stdout.write(`${h.event.padEnd(20)} ${(h.matcher ?? '*').padEnd(16)} ${h.handler.type.padEnd(8)} ${what}\n    from ${src} ${h.source.path}\n`);
-    }
+      process.stdout.write(`${rows[i]}\n    ${s.dim(`from ${src} ${h.source.path}`)}\n`);
+    });
   }
   return config.diagnostics.some((d) => d.level === 'error') ? 1 : 0;
 }
@@ -194,6 +198,17 @@ export function buildProgram(): Command {
   registerMcpProxyCommand(program);
 
   program
+    .command('completion')
+    .description('print a shell completion script (commands, flags, event names)')
+    .argument('<shell>', 'bash, zsh or fish')
+    .action(async (shell: string) => {
+      const { completionScript, SHELLS } = await import('./completion.js');
+      const script = completionScript(shell, program);
+      if (script === undefined) throw new UsageError(`unknown shell "${shell}" (one of ${SHELLS.join(', ')})`);
+      process.stdout.write(script);
+    });
+
+  program
     .command('schema')
     .description('print the JSON Schema of the settings file')
     .action(async () => {
@@ -201,6 +216,14 @@ export function buildProgram(): Command {
       process.stdout.write(`${JSON.stringify(settingsJsonSchema(), null, 2)}\n`);
     });
 
+  for (const cmd of program.commands) {
+    const text = helpText(cmd.name());
+    if (text) cmd.addHelpText('after', text);
+  }
+  program.addHelpText(
+    'after',
+    '\nExamples:\n  $ agent-hooks run PreToolUse --tool Bash --input \'{"command":"ls"}\' --verbose\n  $ agent-hooks doctor\n  $ agent-hooks <command> --help   # examples and exit codes of one command\n\nShell completion: source <(agent-hooks completion bash)   (zsh, fish: see completion --help)\nFull reference: docs/cli.md\n',
+  );
   return program;
 }
 
