@@ -16,6 +16,7 @@ import { timeoutSuite } from './suites/timeout.js';
 import { floodSuite } from './suites/flood.js';
 import { concurrencySuite } from './suites/concurrency.js';
 import { coldStartSuite } from './suites/cold-start.js';
+import { matchingSuite } from './suites/matching.js';
 
 type Suite = { id: string; title: string; run: (opts: BenchOptions) => Promise<Row[]> };
 
@@ -27,6 +28,7 @@ const SUITES: Suite[] = [
   { id: 'flood', title: '500 MiB output flood', run: floodSuite },
   { id: 'concurrency', title: 'maxConcurrentHooks bound', run: concurrencySuite },
   { id: 'cold', title: 'CLI cold start', run: coldStartSuite },
+  { id: 'matching', title: 'linear-time matching and registry', run: matchingSuite },
 ];
 
 async function main(argv: string[]): Promise<number> {

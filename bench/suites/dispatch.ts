@@ -58,7 +58,7 @@ export async function dispatchSuite(opts: BenchOptions): Promise<Row[]> {
   // No match among 1,000 hooks: exact-name matchers (indexed), then regex matchers (scanned).
   const variants = [
     { name: 'no match among 1,000 hooks (exact-name matchers)', matcher: (i: number) => `${TOOLS[i % TOOLS.length]}${i < 10 ? '' : i}`, bar: true },
-    { name: 'no match among 1,000 hooks (400 regex matchers on the event)', matcher: (i: number) => `^(${TOOLS[i % TOOLS.length]}|mcp__s${i}__.*)$`, bar: false },
+    { name: 'no match among 1,000 hooks (400 regex matchers on the event, memo hit)', matcher: (i: number) => `^(${TOOLS[i % TOOLS.length]}|mcp__s${i}__.*)$`, bar: false },
   ];
   for (const v of variants) {
     const engine = createHookEngine({ projectDir: cwd, cwd });
@@ -69,7 +69,7 @@ export async function dispatchSuite(opts: BenchOptions): Promise<Row[]> {
     const empty = async () => undefined;
     const sides = await paired(() => engine.run('PreToolUse', input), empty);
     const row = pairedRow({ suite: 'dispatch', name: v.name, unit: 'µs', baselineName: 'empty async call', ratioNote: 'of empty' }, sides);
-    row.bar = { text: v.bar ? '≤ 1 µs per event' : '(≤ 1 µs, worst case)', pass: row.value <= 1 };
+    row.bar = { text: v.bar ? '≤ 1 µs per event' : '(≤ 1 µs; memo hit, a miss is in the matching suite)', pass: row.value <= 1 };
     rows.push(row);
   }
 

@@ -20,6 +20,7 @@ import type { CommandHandler, NormalizedHook } from '../types.js';
 import { loadOptionsFromFlags, type LoadFlags } from './load.js';
 import { formatDiagnostic } from './format.js';
 import { styles } from './style.js';
+import { oneLine } from '../util/terminal-text.js';
 
 export interface Finding {
   level: 'error' | 'warning' | 'info';
@@ -296,15 +297,15 @@ export function formatDoctor(r: DoctorReport): string {
     const bad = h.findings.some((f) => f.level === 'error');
     const warn = h.findings.some((f) => f.level === 'warning');
     const mark = bad ? s.red('✗') : warn ? s.yellow('!') : s.green('✓');
-    lines.push(`${mark} ${s.bold(h.event)}${h.matcher ? ` ${h.matcher}` : ''} ${h.type}  ${s.dim([h.source.kind, h.source.file, h.source.path].filter(Boolean).join(' '))}`);
+    lines.push(`${mark} ${s.bold(h.event)}${h.matcher ? ` ${oneLine(h.matcher)}` : ''} ${h.type}  ${s.dim(oneLine([h.source.kind, h.source.file, h.source.path].filter(Boolean).join(' ')))}`);
     if (h.trust) lines.push(`    trust: ${h.trust.state}`);
-    for (const f of h.findings) lines.push(`    ${f.level === 'error' ? s.red('error:') : f.level === 'warning' ? s.yellow('warning:') : 'note:'} ${f.message}`);
+    for (const f of h.findings) lines.push(`    ${f.level === 'error' ? s.red('error:') : f.level === 'warning' ? s.yellow('warning:') : 'note:'} ${oneLine(f.message)}`);
   }
   for (const d of r.dialects) {
     lines.push(
       d.discovered
-        ? `${s.green('✓')} ${d.dialect} ${d.kind} file ${d.file}: discovered`
-        : `${s.yellow('!')} ${d.dialect} ${d.kind} file ${d.file} exists but is not read: add --discover-dialects ${d.dialect} (or agentHooks.discoverDialects in your user settings)`,
+        ? `${s.green('✓')} ${d.dialect} ${d.kind} file ${oneLine(d.file)}: discovered`
+        : `${s.yellow('!')} ${d.dialect} ${d.kind} file ${oneLine(d.file)} exists but is not read: add --discover-dialects ${d.dialect} (or agentHooks.discoverDialects in your user settings)`,
     );
   }
   lines.push(`${r.hooks.length} hook(s), ${r.errors} error(s), ${r.warnings} warning(s)`);

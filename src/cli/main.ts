@@ -25,6 +25,7 @@ import { registerDispatchCommand } from './commands/dispatch.js';
 import { registerConvertCommand } from './commands/convert.js';
 import { registerTrustCommand } from './commands/trust.js';
 import { registerMcpProxyCommand } from './commands/mcp-proxy.js';
+import { oneLine } from '../util/terminal-text.js';
 
 const EXECUTABLE_TYPES = ['command', 'function', 'http', 'prompt'] as const;
 
@@ -78,15 +79,15 @@ async function listCommand(flags: LoadFlags & { event?: string; json?: boolean }
       )}\n`,
     );
   } else if (hooks.length === 0) {
-    process.stdout.write(config.disabled.all ? `hooks are disabled${config.disabled.reason ? `: ${config.disabled.reason}` : ''}\n` : 'no hooks\n');
+    process.stdout.write(config.disabled.all ? `hooks are disabled${config.disabled.reason ? `: ${oneLine(config.disabled.reason)}` : ''}\n` : 'no hooks\n');
   } else {
     const { table, styles } = await import('./style.js');
     const s = styles();
     // Columns sized to their content (a long matcher is cut with …, never shifts the rest).
-    const rows = table(hooks.map((h) => [h.event, h.matcher ?? '*', h.handler.type, describeHandler(h.handler as unknown as { type: string } & Record<string, unknown>)]));
+    const rows = table(hooks.map((h) => [h.event, oneLine(h.matcher ?? '*'), h.handler.type, oneLine(describeHandler(h.handler as unknown as { type: string } & Record<string, unknown>))]));
     hooks.forEach((h, i) => {
       const src = [h.source.kind, h.source.pluginName, h.source.file].filter(Boolean).join(' ');
-      process.stdout.write(`${rows[i]}\n    ${s.dim(`from ${src} ${h.source.path}`)}\n`);
+      process.stdout.write(`${rows[i]}\n    ${s.dim(`from ${oneLine(src)} ${oneLine(h.source.path)}`)}\n`);
     });
   }
   return config.diagnostics.some((d) => d.level === 'error') ? 1 : 0;

@@ -17,6 +17,7 @@ import { formatDiagnostic } from './format.js';
 import { addCommonFields, buildPayload, examplePayload, PayloadError, type PayloadFlags } from './payload.js';
 import { traps } from './traps.js';
 import { errStyles, outcomeStyle, styles, verdictStyle } from './style.js';
+import { forTerminal, oneLine } from '../util/terminal-text.js';
 
 export class RunUsageError extends Error {}
 
@@ -106,7 +107,7 @@ export async function runCommand(event: EventName, flags: RunFlags): Promise<num
   const errors = config.diagnostics.filter((d) => d.level === 'error');
   const e = errStyles();
   for (const d of config.diagnostics) process.stderr.write(`${d.level === 'error' ? e.red(formatDiagnostic(d)) : e.yellow(formatDiagnostic(d))}\n`);
-  if (flags.verbose) for (const s of config.trust?.skipped ?? []) process.stderr.write(`${e.dim(`  skipped ${[s.hook.source.file, s.hook.source.path].filter(Boolean).join(': ')}: ${s.message}`)}\n`);
+  if (flags.verbose) for (const s of config.trust?.skipped ?? []) process.stderr.write(`${e.dim(oneLine(`  skipped ${[s.hook.source.file, s.hook.source.path].filter(Boolean).join(': ')}: ${s.message}`))}\n`);
   if (errors.length > 0) return 1;
   const mcpConfig = flags.mcpConfig ? loadMcpConfigFile(flags.mcpConfig) : undefined;
   for (const d of mcpConfig?.diagnostics ?? []) process.stderr.write(`${formatDiagnostic(d)}\n`);
@@ -162,32 +163,33 @@ function indent(text: string, prefix: string): string {
 
 export function formatDecision(d: Decision, opts: { verbose?: boolean; traps?: string[]; skipped?: number } = {}): string {
   const s = styles();
+  // Hook-controlled text is escaped first (util/terminal-text.ts), then styled.
+  const one = (t: string) => oneLine(t);
   const lines: string[] = [];
   const verdict = d.decision ?? 'no decision';
-  const head = `${d.event}: ${verdictStyle(s, d.decision)(`${verdict}${d.blocked ? ' (blocked)' : ''}`)}${d.reason ? ` — ${d.reason}` : ''}`;
-  lines.push(s.bold(head));
+  lines.push(s.bold(`${d.event}: ${verdictStyle(s, d.decision)(`${verdict}${d.blocked ? ' (blocked)' : ''}`)}${d.reason ? ` — ${one(d.reason)}` : ''}`));
   if (d.hooks.length === 0) lines.push(opts.skipped ? `  no hooks ran (${opts.skipped} skipped by the trust gate, see the warning above)` : '  no hooks matched');
   for (const h of d.hooks) {
-    const where = [h.source.kind, h.source.file, h.source.path].filter(Boolean).join(' ');
+    const where = one([h.source.kind, h.source.file, h.source.path].filter(Boolean).join(' '));
     const exit = h.exitCode === null ? (h.signal ? `signal ${h.signal}` : '-') : `exit ${h.exitCode}`;
     const flags = [h.stdoutTruncated && 'stdout truncated', h.stderrTruncated && 'stderr truncated', h.stdinTruncated && 'stdin truncated']
       .filter(Boolean)
       .join(', ');
     lines.push(`  ${outcomeStyle(s, h.outcome)(h.outcome.padEnd(18))} ${h.decision ?? ''} ${Math.round(h.durationMs)}ms ${exit}  ${s.dim(where)}${flags ? `  [${flags}]` : ''}`);
-    if (h.error) lines.push(`      ${h.error}`);
+    if (h.error) lines.push(`      ${one(h.error)}`);
     if (opts.verbose && h.io) {
       for (const [name, text] of [['stdin', h.io.stdin], ['stdout', h.io.stdout], ['stderr', h.io.stderr]] as const) {
-        lines.push(text === '' ? s.dim(`      ${name}: (empty)`) : `${s.dim(`      ${name}:`)}\n${indent(text, '        ')}`);
+        lines.push(text === '' ? s.dim(`      ${name}: (empty)`) : `${s.dim(`      ${name}:`)}\n${indent(forTerminal(text), '        ')}`);
       }
     }
   }
-  if (d.updatedInput) lines.push(`updatedInput: ${JSON.stringify(d.updatedInput)}`);
-  if (d.updatedOutput !== undefined) lines.push(`updatedOutput: ${JSON.stringify(d.updatedOutput)}`);
-  for (const c of d.additionalContext) lines.push(`additionalContext: ${c}`);
-  for (const m of d.systemMessages) lines.push(`systemMessage: ${m}`);
-  if (!d.continue) lines.push(`continue: false${d.stopReason ? ` — ${d.stopReason}` : ''}`);
-  if (Object.keys(d.eventOutput).length > 0) lines.push(`eventOutput: ${JSON.stringify(d.eventOutput)}`);
-  for (const w of d.warnings) lines.push(s.yellow(`warning: ${w}`));
-  for (const t of opts.traps ?? []) lines.push(s.yellow(`trap: ${t}`));
+  if (d.updatedInput) lines.push(one(`updatedInput: ${JSON.stringify(d.updatedInput)}`));
+  if (d.updatedOutput !== undefined) lines.push(one(`updatedOutput: ${JSON.stringify(d.updatedOutput)}`));
+  for (const c of d.additionalContext) lines.push(one(`additionalContext: ${c}`));
+  for (const m of d.systemMessages) lines.push(one(`systemMessage: ${m}`));
+  if (!d.continue) lines.push(one(`continue: false${d.stopReason ? ` — ${d.stopReason}` : ''}`));
+  if (Object.keys(d.eventOutput).length > 0) lines.push(one(`eventOutput: ${JSON.stringify(d.eventOutput)}`));
+  for (const w of d.warnings) lines.push(s.yellow(one(`warning: ${w}`)));
+  for (const t of opts.traps ?? []) lines.push(s.yellow(one(`trap: ${t}`)));
   return `${lines.join('\n')}\n`;
 }

@@ -17,6 +17,7 @@ import { isObject } from '../dialects/shared.js';
 import type { Dialect, DispatchInput, DispatchOutput } from '../dialects/types.js';
 import type { EventName } from '../events/catalog.js';
 import { isSessionPaused } from '../session/pause-file.js';
+import { forTerminal } from '../util/terminal-text.js';
 
 export interface DispatchFlags {
   agent: string;
@@ -168,6 +169,7 @@ export async function dispatchMain(flags: DispatchFlags): Promise<number> {
   }
   const o = await dispatch(flags, text);
   if (o.stdout) process.stdout.write(o.stdout);
-  if (o.stderr) process.stderr.write(o.stderr);
+  // stdout is the agent's protocol and stays exact; stderr is shown to a person.
+  if (o.stderr) process.stderr.write(forTerminal(o.stderr));
   return o.exitCode;
 }

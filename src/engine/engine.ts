@@ -22,7 +22,7 @@ import type {
 } from '../types.js';
 import { fileAuditSink, type AuditEntry, type AuditSink } from './audit.js';
 import { createEnvFile, readEnvFile } from './env-file.js';
-import { buildPlanIndex, planHooks, type PlanIndex, type PlannedHook } from './plan.js';
+import { buildPlanIndex, planHooks, type CompiledHooks, type PlanIndex, type PlannedHook } from './plan.js';
 import { createSemaphore } from './semaphore.js';
 import type { HttpBackendOptions } from '../backends/http.js';
 import type { PromptBackends, PromptBackendOptions } from '../backends/prompt.js';
@@ -188,11 +188,15 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
   const audit: AuditSink | undefined = typeof options.audit === 'function' ? options.audit : fileSink?.write;
 
   const configHooks = [...(options.hooks ?? [])];
-  const functionHooks: NormalizedHook[] = [];
+  // Registrations by number (a Map keeps insertion order and deletes in O(1)); the plan index
+  // is rebuilt once, at the next run, after any number of changes.
+  const functionHooks = new Map<number, NormalizedHook>();
   let fnSeq = 0;
-  let index: PlanIndex = buildPlanIndex(configHooks);
+  const compiled: CompiledHooks = new Map();
+  let built: PlanIndex | undefined = buildPlanIndex(configHooks, compiled);
+  const currentIndex = (): PlanIndex => (built ??= buildPlanIndex(functionHooks.size === 0 ? configHooks : [...configHooks, ...functionHooks.values()], compiled));
   const rebuild = () => {
-    index = buildPlanIndex([...configHooks, ...functionHooks]);
+    built = undefined;
   };
 
   const ownedMcp = options.mcp && !isMcpClientManager(options.mcp) ? createMcpClientManager({ projectDir, onWarning: warn, ...options.mcp }) : undefined;
@@ -216,6 +220,8 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
     if (!backend) {
       return errorResult(`no backend for hook type "${planned.hook.handler.type}" in this engine`);
     }
+    // A matcher that cannot be run in bounded time (matcher.ts): reported, never run, failure policy applies.
+    if (planned.matcher.refused) return errorResult(planned.matcher.refused);
     const release = await semaphore.acquire();
     try {
       // A dialect hook (Gemini, Kimi, …) gets its own agent's payload, and its answer is read in that agent's convention.
@@ -240,7 +246,7 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
     if (mode === 'plan' && (event === 'PreToolUse' || event === 'PostToolUse')) return emptyDecision(event);
 
     const cwd = ctx.cwd ?? (typeof rawInput.cwd === 'string' && rawInput.cwd ? rawInput.cwd : baseCwd);
-    const matched = planHooks(index, event, rawInput, { cwd, homeDir, projectDir });
+    const matched = planHooks(currentIndex(), event, rawInput, { cwd, homeDir, projectDir });
     if (matched.length === 0) return emptyDecision(event);
 
     const input = completeInput(event, rawInput, { cwd, sessionId: ctx.sessionId ?? options.sessionId, mode });
@@ -408,21 +414,21 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
         dedupKey: `\0function#${n}`,
         projectDir: reg.projectDir,
       };
-      functionHooks.push(hook);
+      functionHooks.set(n, hook);
       rebuild();
       return () => {
-        const i = functionHooks.indexOf(hook);
-        if (i >= 0) {
-          functionHooks.splice(i, 1);
+        if (functionHooks.delete(n)) {
+          compiled.delete(hook);
           rebuild();
         }
       };
     },
     list(event) {
-      const all = [...configHooks, ...functionHooks];
+      const all = [...configHooks, ...functionHooks.values()];
       return event ? all.filter((h) => h.event === event) : all;
     },
     setHooks(hooks) {
+      for (const h of configHooks) compiled.delete(h);
       configHooks.length = 0;
       for (const h of hooks) configHooks.push(h);
       rebuild();

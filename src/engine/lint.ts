@@ -1,14 +1,14 @@
 /**
  * Warnings about hooks that load but will not behave as written, beyond what the config
  * loader already reports: invalid regex matchers and invalid `if` rules (the hook never
- * runs), regex matchers that can backtrack exponentially, hook types this engine has no backend for, and mcp_tool hooks that name a server
+ * runs), regex matchers the linear-time engine cannot run (an error when they cannot be
+ * bounded at all), hook types this engine has no backend for, and mcp_tool hooks that name a server
  * that is not configured.
  */
 import { catalog } from '../events/catalog.js';
 import type { EventSpec } from '../events/spec.js';
 import { compileMatcher, parseRule } from '../matching/index.js';
 import type { Diagnostic, NormalizedHook } from '../types.js';
-import isSafeRegex from 'safe-regex2';
 import { lintNetworkHook } from '../net/lint.js';
 
 export interface LintOptions {
@@ -30,9 +30,10 @@ export function lintHooks(hooks: readonly NormalizedHook[], executableTypes: rea
       const m = compileMatcher(hook.matcher, spec.matcher.exactSet);
       if (m.kind === 'invalid') {
         out.push({ ...at, message: `matcher ${JSON.stringify(hook.matcher)} is not a valid regular expression (${m.error ?? 'invalid'}); this hook never runs` });
-      } else if (m.kind === 'regex' && !isSafeRegex(hook.matcher)) {
-        // JavaScript regexes backtrack: a nested quantifier such as (a+)+ can stall every event on a crafted value.
-        out.push({ ...at, message: `matcher ${JSON.stringify(hook.matcher)} has nested quantifiers and can backtrack exponentially on some values; rewrite it without a repeated group that itself repeats` });
+      } else if (m.refused) {
+        out.push({ ...at, level: 'error', message: `${m.refused}; this hook reports an error instead of running and its failure policy applies. Rewrite it without backreferences or lookaround` });
+      } else if (m.kind === 'regex' && m.linear === undefined) {
+        out.push({ ...at, message: `matcher ${JSON.stringify(hook.matcher)} uses backreferences or lookaround, which the linear-time engine cannot run; it is matched with JavaScript's engine on the first 256 characters of the value only` });
       }
     }
     if (spec.ifCondition && hook.handler.if !== undefined) {

@@ -2,11 +2,20 @@
  * Plan stage: which hooks run for one firing. Built once per registry change into a
  * per-event index so the hot path is a map lookup: exact-name matchers live in a Map,
  * only regex and match-all entries are scanned, and the outcome of that scan is remembered
- * per matcher value (tool names repeat; a regex need not run again for the same one).
+ * per matcher value in an LRU (tool names repeat; a regex need not run again for the same one).
+ * On a miss of that memo, one combined linear-time automaton per event answers "no regex
+ * matcher passes" in a single pass, so a miss among 1,000 regex matchers costs one test,
+ * not 1,000; only when it says "some pass" are the matchers tested one by one.
+ *
+ * A hook's compiled matcher and rule are kept per hook object, so rebuilding the index
+ * after a registration is a walk over the hooks, not a recompilation.
  */
+import { createRequire } from 'node:module';
+import type { LRUCache } from 'lru-cache';
 import { catalog, matcherValue, type EventName } from '../events/catalog.js';
 import type { EventSpec } from '../events/spec.js';
-import { compileMatcherFor, matchRule, parseRule, type CompiledMatcher, type Rule } from '../matching/index.js';
+import { compileMatcherFor, matchRule, parseRule, MAX_REGEX_MATCH_LENGTH, type CompiledMatcher, type Rule } from '../matching/index.js';
+import { compileAny, type LinearRegex } from '../matching/linear-regex.js';
 import type { NormalizedHook } from '../types.js';
 
 export interface PlannedHook {
@@ -24,12 +33,27 @@ interface EventIndex {
   /** Hooks whose matcher tests another payload field (hook.matchField); never memoized. */
   fields: PlannedHook[];
   count: number;
-  /** Entries of `all` whose matcher passes, by matcher value (bounded; see scanned). */
-  scanned: Map<string | undefined, readonly PlannedHook[]>;
+  /** Entries of `all` whose matcher passes, by matcher value (least recently used dropped first). */
+  scanned?: LRUCache<string, readonly PlannedHook[]>;
+  /** Memo misses so far: the memo (and lru-cache) starts at the second, a one-event process never needs it. */
+  misses: number;
+  /** The same for a missing matcher value. */
+  scannedMissing?: readonly PlannedHook[];
+  /** Combined automata over the linear regex matchers of `all`; built on the first memo miss. */
+  anyRegex?: LinearRegex[] | null;
+  /** The entries of `all` the automata do not cover, in seq order (what a miss still tests). */
+  unindexed?: PlannedHook[];
 }
 
-/** Distinct matcher values remembered per event; more only restart the memo. */
-const MAX_SCANNED_VALUES = 256;
+/** Distinct matcher values remembered per event. */
+const MAX_SCANNED_VALUES = 4096;
+/** Regex matchers per combined automaton: bigger ones cost more to compile than they save. */
+const REGEXES_PER_AUTOMATON = 512;
+/** Below this many regex matchers, testing them one by one is as cheap as the automaton. */
+const MIN_REGEXES_FOR_AUTOMATON = 4;
+
+/** Compiled matcher and rule per hook object (hooks are immutable once normalized); owned by the engine. */
+export type CompiledHooks = Map<NormalizedHook, { matcher: CompiledMatcher; rule: Rule | null | undefined }>;
 
 export interface PlanIndex {
   byEvent: Map<EventName, EventIndex>;
@@ -38,27 +62,21 @@ export interface PlanIndex {
 
 export const NO_HOOKS: readonly PlannedHook[] = Object.freeze([]);
 
-export function buildPlanIndex(hooks: readonly NormalizedHook[]): PlanIndex {
+export function buildPlanIndex(hooks: readonly NormalizedHook[], compiled?: CompiledHooks): PlanIndex {
   const byEvent = new Map<EventName, EventIndex>();
   hooks.forEach((hook, seq) => {
     const spec = catalog[hook.event] as EventSpec;
     let index = byEvent.get(hook.event);
     if (!index) {
-      index = { all: [], exact: new Map(), fields: [], count: 0, scanned: new Map() };
+      index = { all: [], exact: new Map(), fields: [], count: 0, misses: 0 };
       byEvent.set(hook.event, index);
     }
-    // Events without matcher support ignore the matcher (it is silently ignored per the reference).
-    // A dialect hook keeps its agent's matcher rules (hook.matcherMode).
-    // A hook with its own match field (Kimi's UserPromptSubmit) keeps its matcher where the catalog has none.
-    const matcher = spec.matcher || hook.matchField ? compileMatcherFor(hook.matcher, hook.matcherMode, spec.matcher?.exactSet) : compileMatcherFor(undefined);
-    let rule: Rule | null | undefined;
-    if (hook.handler.if !== undefined) {
-      if (!spec.ifCondition) rule = null;
-      else {
-        const parsed = parseRule(hook.handler.if);
-        rule = parsed.ok ? parsed.rule : null;
-      }
+    let known = compiled?.get(hook);
+    if (!known) {
+      known = compileHook(hook, spec);
+      compiled?.set(hook, known);
     }
+    const { matcher, rule } = known;
     const planned: PlannedHook = { hook, seq, matcher, rule };
     index.count++;
     if (hook.matchField) {
@@ -77,6 +95,22 @@ export function buildPlanIndex(hooks: readonly NormalizedHook[]): PlanIndex {
     }
   });
   return { byEvent, size: hooks.length };
+}
+
+function compileHook(hook: NormalizedHook, spec: EventSpec): { matcher: CompiledMatcher; rule: Rule | null | undefined } {
+  // Events without matcher support ignore the matcher (it is silently ignored per the reference).
+  // A dialect hook keeps its agent's matcher rules (hook.matcherMode).
+  // A hook with its own match field (Kimi's UserPromptSubmit) keeps its matcher where the catalog has none.
+  const matcher = spec.matcher || hook.matchField ? compileMatcherFor(hook.matcher, hook.matcherMode, spec.matcher?.exactSet) : compileMatcherFor(undefined);
+  let rule: Rule | null | undefined;
+  if (hook.handler.if !== undefined) {
+    if (!spec.ifCondition) rule = null;
+    else {
+      const parsed = parseRule(hook.handler.if);
+      rule = parsed.ok ? parsed.rule : null;
+    }
+  }
+  return { matcher, rule };
 }
 
 export interface PlanContext {
@@ -130,16 +164,51 @@ function matcherPasses(planned: PlannedHook, value: string | undefined): boolean
 
 /** The `all` entries whose matcher passes for `value`; matchers are pure, so the answer is kept. */
 function scan(entry: EventIndex, value: string | undefined): readonly PlannedHook[] {
-  const known = entry.scanned.get(value);
+  const known = value === undefined ? entry.scannedMissing : entry.scanned?.get(value);
   if (known) return known;
-  const passed = entry.all.filter((planned) => matcherPasses(planned, value));
+  // A regex never matches a missing value, and the automaton says when none matches this one.
+  const regexesMayPass = value !== undefined && anyRegexPasses(entry, value);
+  const candidates = regexesMayPass || !entry.unindexed ? entry.all : entry.unindexed;
+  const passed = candidates.filter((planned) => matcherPasses(planned, value));
   const result = passed.length > 0 ? passed : NO_HOOKS;
   // Only short values are kept (tool names, agent types, sources); anything else is recomputed.
-  if (value === undefined || value.length <= 256) {
-    if (entry.scanned.size >= MAX_SCANNED_VALUES) entry.scanned.clear();
-    entry.scanned.set(value, result);
-  }
+  if (value === undefined) entry.scannedMissing = result;
+  else if (value.length <= 256 && ++entry.misses > 1) (entry.scanned ??= newMemo()).set(value, result);
   return result;
+}
+
+/** A regex matcher the combined automaton covers: linear, and tested on the value as given. */
+function isIndexedRegex(planned: PlannedHook): boolean {
+  return planned.matcher.linear !== undefined && !planned.hook.bridge?.matchValue;
+}
+
+function anyRegexPasses(entry: EventIndex, value: string): boolean {
+  if (entry.anyRegex === undefined) {
+    entry.anyRegex = buildAutomata(entry.all);
+    if (entry.anyRegex) entry.unindexed = entry.all.filter((p) => !isIndexedRegex(p));
+  }
+  if (entry.anyRegex === null) return true;
+  const v = value.length > MAX_REGEX_MATCH_LENGTH ? value.slice(0, MAX_REGEX_MATCH_LENGTH) : value;
+  return entry.anyRegex.some((re) => re.test(v));
+}
+
+/** Null when there are too few regexes to gain, or RE2 refused a combination (then all are tested). */
+function buildAutomata(all: readonly PlannedHook[]): LinearRegex[] | null {
+  const sources = all.filter(isIndexedRegex).map((p) => p.matcher.linear!);
+  if (sources.length < MIN_REGEXES_FOR_AUTOMATON) return null;
+  const automata: LinearRegex[] = [];
+  for (let i = 0; i < sources.length; i += REGEXES_PER_AUTOMATON) {
+    const re = compileAny(sources.slice(i, i + REGEXES_PER_AUTOMATON));
+    if (!re) return null;
+    automata.push(re);
+  }
+  return automata;
+}
+
+const require = createRequire(import.meta.url);
+function newMemo(): LRUCache<string, readonly PlannedHook[]> {
+  const { LRUCache: Lru } = require('lru-cache') as typeof import('lru-cache');
+  return new Lru<string, readonly PlannedHook[]>({ max: MAX_SCANNED_VALUES });
 }
 
 function dedupeBySeq(list: PlannedHook[]): PlannedHook[] {

@@ -15,6 +15,7 @@ import { CompactionBlockedError } from './compaction.js';
 import { mcpProvider } from './mcp/index.js';
 import { scriptedModel } from './model.js';
 import { startHostSession, type TraceEntry } from './runtime.js';
+import { forTerminal } from '../util/terminal-text.js';
 
 /** The example hooks, written into the demo workspace's .claude/hooks/. Plain Node scripts. */
 const HOOK_SCRIPTS: Record<string, string> = {
@@ -137,7 +138,7 @@ export interface DemoOptions {
 
 /** Run the demo; resolves with the exit code (0 when every step behaved as the hooks said). */
 export async function runDemo(options: DemoOptions = {}): Promise<number> {
-  const out = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const out = options.write ?? ((line: string) => process.stdout.write(`${forTerminal(line)}\n`));
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'agent-hooks-demo-')));
   const ws = path.join(root, 'workspace');
   const home = path.join(root, 'home');

@@ -12,8 +12,12 @@
  * As in gitignore, a pattern that matches a directory also matches everything under it, so
  * `src/*` matches `src/a/b.ts`, and `src/**` matches the directory `src` itself. `*` matches
  * dotfiles; a leading `!` is literal (one rule has nothing to negate).
+ *
+ * picomatch parses the glob; its regex runs on the linear-time engine (linear-regex.ts), since
+ * picomatch's own lazy stars backtrack (several stars in one segment on a 4 KB path took seconds).
  */
 import picomatch from 'picomatch';
+import { compileLinear, MAX_BACKTRACKING_INPUT } from './linear-regex.js';
 
 export interface PathMatchContext {
   cwd: string;
@@ -53,8 +57,8 @@ export function compilePathPattern(pattern: string): { ok: true; pattern: PathPa
   let folded: Matcher;
   try {
     const options = { dot: true, windows: false, nonegate: true } as const;
-    exact = picomatch(rest, options);
-    folded = picomatch(rest, { ...options, nocase: true });
+    exact = globMatcher(rest, options);
+    folded = globMatcher(rest, { ...options, nocase: true });
     base = picomatch.scan(rest).base;
   } catch (err) {
     return { ok: false, error: `invalid path pattern ${JSON.stringify(pattern)}: ${err instanceof Error ? err.message : String(err)}` };
@@ -107,6 +111,29 @@ export function compilePathPattern(pattern: string): { ok: true; pattern: PathPa
   };
 
   return { ok: true, pattern: { source, testFile, testDir } };
+}
+
+/**
+ * Lookarounds picomatch emits that RE2 lacks, each a no-op on the paths matched here: they
+ * are normalized (normalizeAbsolute), so no segment is empty, `.` or `..`, none ends in `/`,
+ * and a segment's star never starts at the end of the value.
+ */
+const NOOP_GUARDS = ['(?!(?:^|\\/)\\.{1,2}(?:\\/|$))', '(?!\\.{1,2}(?:\\/|$))', '(?=.)'];
+
+/**
+ * A glob as a linear-time test. Globs whose regex still needs backtracking after the no-op
+ * guards are dropped (extglob negation `!(x)`) use picomatch on values up to
+ * MAX_BACKTRACKING_INPUT characters; a longer value counts as matching, so the hook runs
+ * (an `if` only narrows when a hook runs; running it is the safe side).
+ */
+export function globMatcher(glob: string, options: picomatch.PicomatchOptions): Matcher {
+  const re = picomatch.makeRe(glob, options);
+  let source = re.source;
+  for (const guard of NOOP_GUARDS) source = source.split(guard).join('');
+  const linear = compileLinear(source, { ignoreCase: re.flags.includes('i') });
+  if (linear.ok) return (s) => linear.re.test(s);
+  const slow = picomatch(glob, options);
+  return (s) => s.length > MAX_BACKTRACKING_INPUT || slow(s);
 }
 
 /** gitignore: a path matches when it, or a directory above it, matches. */

@@ -3,9 +3,17 @@
  *   - `*`, empty or omitted            → match all
  *   - only exact-set characters        → exact name, or a list split on `|` (and `,` in the
  *                                        standard set) with surrounding whitespace trimmed
- *   - anything else                    → unanchored JavaScript RegExp, tested with `.test`
+ *   - anything else                    → unanchored regular expression, tested like `.test`
  * An invalid regular expression never matches; `error` carries the reason for `check`.
+ *
+ * Regexes run on a linear-time engine (linear-regex.ts), so no matcher and no value can stall
+ * the engine. A pattern RE2 cannot express (backreference, lookaround) runs on JavaScript's
+ * engine only when it has no nested quantifier and few repetitions, on a value cut to
+ * MAX_BACKTRACKING_INPUT; otherwise it is refused: `refused` says why, the hook is planned for
+ * every value and reports that error instead of running, so its failure policy applies
+ * (never silently skipped: a guard that never matched would fail open).
  */
+import { boundedBacktracking, compileLinear, MAX_BACKTRACKING_INPUT } from './linear-regex.js';
 
 export type ExactSet = 'standard' | 'narrow';
 
@@ -19,13 +27,16 @@ export interface CompiledMatcher {
   source?: string;
   /** For kind 'exact': the names, in the order written, without duplicates. */
   names?: readonly string[];
+  /** For kind 'regex' on the linear-time engine: the pattern in RE2 syntax (matcher index). */
+  linear?: string;
+  /** For kind 'regex': why the pattern cannot be run in bounded time; `test` then passes everything. */
+  refused?: string;
 }
 
 /**
  * Longest value a regex matcher is tested against; longer values are cut to this length.
  * Matched values are tool names, agent types, file basenames and similar short strings, so
- * the cap changes nothing real, while it bounds what a backtracking-prone matcher such as
- * `(a+)+$` can cost. (It bounds, it does not remove: JavaScript has no regex timeout.)
+ * the cap changes nothing real; it keeps a linear pass short.
  */
 export const MAX_REGEX_MATCH_LENGTH = 1024;
 
@@ -49,7 +60,8 @@ export function compileMatcher(matcher: string | undefined, exactSet: ExactSet =
   const exact = exactSet === 'narrow' ? NARROW_EXACT : STANDARD_EXACT;
   if (exact.test(matcher)) {
     const separators = exactSet === 'narrow' ? /\|/ : /[|,]/;
-    const names = [...new Set(matcher.split(separators).map((s) => s.trim()).filter((s) => s !== ''))];
+    // One name (the common case) needs no split.
+    const names = separators.test(matcher) ? [...new Set(matcher.split(separators).map((s) => s.trim()).filter((s) => s !== ''))] : [trimmed];
     if (names.length === 0) {
       return { kind: 'invalid', test: () => false, error: `matcher ${JSON.stringify(matcher)} names nothing (only separators)`, source };
     }
@@ -63,19 +75,27 @@ export function compileMatcher(matcher: string | undefined, exactSet: ExactSet =
     };
   }
 
-  let re: RegExp;
-  try {
-    re = new RegExp(matcher);
-  } catch (err) {
-    const error = `invalid regular expression ${JSON.stringify(matcher)}: ${err instanceof Error ? err.message : String(err)}`;
-    return { kind: 'invalid', test: () => false, error, source };
+  return compileRegexMatcher(source, matcher);
+}
+
+/** A regex matcher for `pattern` (`source` is the text as written, for messages). */
+export function compileRegexMatcher(source: string, pattern: string): CompiledMatcher {
+  const linear = compileLinear(pattern);
+  if (linear.ok) {
+    const { re } = linear;
+    return { kind: 'regex', test: (v) => typeof v === 'string' && re.test(cut(v, MAX_REGEX_MATCH_LENGTH)), source, linear: linear.source };
   }
-  return {
-    kind: 'regex',
-    test: (v) => {
-      if (typeof v !== 'string') return false;
-      return re.test(v.length > MAX_REGEX_MATCH_LENGTH ? v.slice(0, MAX_REGEX_MATCH_LENGTH) : v);
-    },
-    source,
-  };
+  if (!linear.unsupported) {
+    return { kind: 'invalid', test: () => false, error: `invalid regular expression ${JSON.stringify(source)}: ${linear.error}`, source };
+  }
+  if (boundedBacktracking(pattern)) {
+    const re = new RegExp(pattern);
+    return { kind: 'regex', test: (v) => typeof v === 'string' && re.test(cut(v, MAX_BACKTRACKING_INPUT)), source };
+  }
+  const refused = `matcher ${JSON.stringify(source)} needs backtracking (${linear.error}) and has nested or many quantifiers, so it cannot be matched in bounded time`;
+  return { kind: 'regex', test: () => true, source, refused };
+}
+
+function cut(v: string, max: number): string {
+  return v.length > max ? v.slice(0, max) : v;
 }

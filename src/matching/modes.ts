@@ -3,26 +3,16 @@
  * in matcher.ts; this only adds the variants a dialect loader can ask for on a hook.
  */
 import type { MatcherMode } from '../types.js';
-import { compileMatcher, MAX_REGEX_MATCH_LENGTH, type CompiledMatcher, type ExactSet } from './matcher.js';
+import { compileMatcher, compileRegexMatcher, type CompiledMatcher, type ExactSet } from './matcher.js';
 
 const MATCH_ALL: CompiledMatcher = Object.freeze({ kind: 'all', test: () => true }) as CompiledMatcher;
 
-function cut(v: string): string {
-  return v.length > MAX_REGEX_MATCH_LENGTH ? v.slice(0, MAX_REGEX_MATCH_LENGTH) : v;
-}
-
 function regexMatcher(source: string, pattern: string, onInvalid: 'never' | 'exact'): CompiledMatcher {
-  let re: RegExp;
-  try {
-    re = new RegExp(pattern);
-  } catch (err) {
-    if (onInvalid === 'exact') {
-      return { kind: 'exact', test: (v) => v === source, source, names: [source] };
-    }
-    const error = `invalid regular expression ${JSON.stringify(source)}: ${err instanceof Error ? err.message : String(err)}`;
-    return { kind: 'invalid', test: () => false, error, source };
+  const compiled = compileRegexMatcher(source, pattern);
+  if (compiled.kind === 'invalid' && onInvalid === 'exact') {
+    return { kind: 'exact', test: (v) => v === source, source, names: [source] };
   }
-  return { kind: 'regex', test: (v) => typeof v === 'string' && re.test(cut(v)), source };
+  return compiled;
 }
 
 /**

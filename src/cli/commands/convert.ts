@@ -12,6 +12,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { DIALECT_NAMES } from '../../dialects/types.js';
 import { formatDiagnostic } from '../format.js';
+import { oneLine } from '../../util/terminal-text.js';
 
 interface ConvertFlags {
   from?: string;
@@ -42,7 +43,7 @@ async function convertCommand(file: string, flags: ConvertFlags): Promise<number
   if (!r.ok) return 1;
   if (flags.out) await writeFile(resolve(flags.out), r.text);
   else process.stdout.write(r.text);
-  for (const l of r.losses) process.stderr.write(`loss: ${path}: ${l.path}: ${l.scope === 'hook' ? 'hook left out: ' : ''}${l.message}\n`);
+  for (const l of r.losses) process.stderr.write(oneLine(`loss: ${path}: ${l.path}: ${l.scope === 'hook' ? 'hook left out: ' : ''}${l.message}`) + '\n');
   if (r.losses.length) process.stderr.write(`${r.losses.length} construct(s) of ${r.from} could not be expressed in ${r.to} (listed above)\n`);
   return r.losses.length ? 3 : 0;
 }

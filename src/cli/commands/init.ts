@@ -5,6 +5,7 @@
 import { relative } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Lang } from '../../toolkit/init.js';
+import { oneLine } from '../../util/terminal-text.js';
 
 /** toolkit/init.ts LANGS, repeated so `init --help` loads no toolkit (a test keeps them equal). */
 export const LANG_CHOICES: readonly Lang[] = ['ts', 'python', 'bash'];
@@ -40,7 +41,7 @@ async function initCommand(name: string, flags: InitFlags): Promise<number> {
     const dir = flags.dir ?? '.';
     for (const f of r.written) process.stdout.write(`${r.updated.includes(f) ? 'updated' : 'created'} ${relative(process.cwd(), f) || f}\n`);
     if (!r.written.includes(r.settings)) process.stdout.write(`${relative(process.cwd(), r.settings)} already has this entry\n`);
-    for (const n of r.notes) process.stdout.write(`note: ${n}\n`);
+    for (const n of r.notes) process.stdout.write(`note: ${oneLine(n)}\n`);
     process.stdout.write(`next: agent-hooks test ${relative(process.cwd(), `${dir}/.claude/hooks`) || '.'}\n`);
     return 0;
   } catch (err) {

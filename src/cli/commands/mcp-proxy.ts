@@ -11,6 +11,7 @@ import { basename, extname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { LoadFlags } from '../load.js';
 import { formatDiagnostic } from '../format.js';
+import { forTerminal } from '../../util/terminal-text.js';
 
 interface ProxyFlags extends LoadFlags {
   name?: string;
@@ -106,7 +107,7 @@ export async function mcpProxyMain(serverCommand: string[], flags: ProxyFlags): 
     killGraceMs: 500,
     maxMessageBytes: 64 * 1024 * 1024,
     stderrTailBytes: 4096,
-    onStderr: (chunk) => process.stderr.write(chunk),
+    onStderr: (chunk) => process.stderr.write(forTerminal(String(chunk))),
   });
   const clientTransport = new StdioServerTransport(process.stdin, process.stdout);
   const proxy = createMcpProxy({

@@ -6,6 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
+import { forTerminal } from '../../util/terminal-text.js';
 
 interface TestFlags {
   filter?: string;
@@ -28,7 +29,7 @@ async function testCommand(paths: string[], flags: TestFlags): Promise<number> {
   // Text goes to the console unless a machine report takes stdout.
   const text = reporter === 'text' || flags.output !== undefined;
   const print = (s: string) => {
-    if (text) process.stdout.write(`${s}\n`);
+    if (text) process.stdout.write(`${forTerminal(s)}\n`);
   };
   const [{ formatCase, formatFileError, formatSummary, toJsonReport, toJunitXml }, { reportFailed, runFixtures }] = await Promise.all([
     import('../../toolkit/report.js'),

@@ -16,6 +16,7 @@ import {
 } from '../../trust/index.js';
 import { parseDiscoverDialects, type DiscoverDialects } from '../../dialects/discovery.js';
 import { formatDiagnostic } from '../format.js';
+import { oneLine } from '../../util/terminal-text.js';
 
 export interface TrustFlags {
   cwd?: string;
@@ -132,7 +133,7 @@ function formatStatus(r: TrustReport): string {
   }
   if (r.trustedDigest) lines.push(`to revoke the trust:    agent-hooks revoke --cwd ${quote(r.workspace.dir)} --digest ${r.trustedDigest}`);
   else if (r.workspaceTrusted) lines.push(`to revoke the trust:    agent-hooks revoke --cwd ${quote(r.workspace.dir)}`);
-  return `${lines.join('\n')}\n`;
+  return `${lines.map((l) => oneLine(l)).join('\n')}\n`;
 }
 
 export async function statusCommand(flags: TrustFlags): Promise<number> {
@@ -167,10 +168,10 @@ export async function trustCommand(flags: TrustFlags): Promise<number> {
     if (flags.json) {
       process.stdout.write(`${JSON.stringify({ workspace: report.workspace.dir, identity: result.identity, digest: result.digest, workspaceOnly: result.workspaceOnly, hooks: gated.length }, null, 2)}\n`);
     } else if (result.workspaceOnly) {
-      process.stdout.write(`trusted workspace ${report.workspace.dir} (workspace only; its hooks still need \`agent-hooks trust\`)\n`);
+      process.stdout.write(`trusted workspace ${oneLine(report.workspace.dir)} (workspace only; its hooks still need \`agent-hooks trust\`)\n`);
     } else {
-      process.stdout.write(`trusted ${report.workspace.dir}: ${gated.length} hook(s), digest ${result.digest}\n`);
-      for (const h of gated) process.stdout.write(`  ${h.event} ${h.matcher ?? '*'} ${h.type} ${h.summary}\n`);
+      process.stdout.write(`trusted ${oneLine(report.workspace.dir)}: ${gated.length} hook(s), digest ${result.digest}\n`);
+      for (const h of gated) process.stdout.write(`  ${h.event} ${oneLine(h.matcher ?? '*')} ${h.type} ${oneLine(h.summary)}\n`);
     }
     return 0;
   } catch (err) {
@@ -183,7 +184,7 @@ export async function revokeCommand(flags: TrustFlags): Promise<number> {
     const dir = workspaceDirOf(flags);
     const result = await revokeWorkspace({ workspaceDir: dir, ...(flags.digest !== undefined ? { expectedDigest: flags.digest } : {}) });
     if (flags.json) process.stdout.write(`${JSON.stringify({ identity: result.identity, revoked: result.removed !== undefined, digest: result.removed?.hooks?.digest }, null, 2)}\n`);
-    else process.stdout.write(result.removed ? `revoked trust for ${dir} (${result.identity})\n` : `${dir} was not trusted; nothing to revoke\n`);
+    else process.stdout.write(result.removed ? `revoked trust for ${oneLine(dir)} (${oneLine(result.identity)})\n` : `${oneLine(dir)} was not trusted; nothing to revoke\n`);
     return 0;
   } catch (err) {
     return fail(err);
