@@ -231,3 +231,15 @@ describe('run in an untrusted workspace', () => {
     expect(v.stderr.split('\n').filter((l) => l.trimStart().startsWith('skipped '))).toHaveLength(3);
   });
 });
+
+describe('docs/cli.md', () => {
+  it('documents the default payload of every event as run builds it', async () => {
+    const { sampleInput } = await import('../../src/toolkit/sample.js');
+    const doc = readFileSync(fileURLToPath(new URL('../../docs/cli.md', import.meta.url)), 'utf8');
+    for (const e of EVENT_NAMES) {
+      const fields = sampleInput(e);
+      const cell = Object.keys(fields).length > 0 ? `\`${JSON.stringify(fields)}\`` : '(none)';
+      expect(doc, e).toContain(`| ${e} | ${cell} |`);
+    }
+  });
+});
