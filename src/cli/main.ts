@@ -188,6 +188,16 @@ export function buildProgram(): Command {
     process.exitCode = report.errors > 0 ? 1 : 0;
   });
 
+  program
+    .command('hooks')
+    .description("manage a workspace's hooks in the terminal: by event with source and trust state, view, trust/revoke, pause a session, fire an event")
+    .option('--cwd <dir>', 'project directory (default: current directory)')
+    .action(async (flags: { cwd?: string }) => {
+      if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UsageError('hooks is interactive: run it in a terminal (status/trust/revoke/run do the same from scripts)');
+      const { hooksTui } = await import('./tui/hooks-tui.js');
+      process.exitCode = await hooksTui(flags);
+    });
+
   // <feature-command-registrations> one `registerXCommand(program);` per feature module, below this line
   registerServeCommand(program);
   registerDemoCommand(program);
