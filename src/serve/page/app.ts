@@ -131,8 +131,22 @@ export const APP_JS = String.raw`
     var flash = flashes[w.dir];
     var actions = el('div', { class: 'actions' });
     if (w.digest && w.state !== 'trusted' && w.state !== 'error') {
-      actions.appendChild(el('button', { class: 'primary trust', 'data-digest': w.digest, title: 'trust exactly ' + w.digest,
-        text: 'Trust these hooks', onclick: function (ev) { act(ev.target, '/api/trust', { dir: w.dir, digest: w.digest }, 'trusted'); } }));
+      // Two steps: the first shows what will run; only the second trusts (that digest only).
+      actions.appendChild(el('button', { class: 'primary trust', 'data-digest': w.digest, title: 'review, then trust exactly ' + w.digest,
+        text: 'Trust these hooks…', onclick: function (ev) {
+          ev.target.disabled = true;
+          var gatedHooks = w.hooks.filter(function (h) { return h.needsTrust; });
+          var box = el('div', { class: 'confirm', role: 'dialog', 'aria-label': 'confirm trust' },
+            el('b', { text: 'These ' + gatedHooks.length + ' hook(s) will run in every session of this workspace:' }),
+            el('ul', null, gatedHooks.map(function (h) { return el('li', { text: h.event + (h.matcher ? ' [' + h.matcher + ']' : '') + ': ' + runText(h.run) }); })),
+            el('div', { class: 'meta', text: 'digest ' + w.digest }),
+            el('div', { class: 'actions' },
+              el('button', { class: 'primary confirm-trust', text: 'Trust exactly this', onclick: function (e2) { act(e2.target, '/api/trust', { dir: w.dir, digest: w.digest }, 'trusted'); } }),
+              el('button', { class: 'cancel-trust', text: 'Cancel', onclick: function () { box.remove(); ev.target.disabled = false; } })));
+          // Right under the header with the button, so the question is where the click was.
+          var head = ev.target.closest('.card-head');
+          if (head) head.after(box); else ev.target.closest('.card').appendChild(box);
+        } }));
     }
     if (w.trustedDigest || w.workspaceTrusted) {
       actions.appendChild(el('button', { class: 'danger revoke', text: 'Revoke trust',
@@ -314,6 +328,18 @@ export const APP_JS = String.raw`
     if (!data.firings.length) nodes.push(el('div', { class: 'empty', text: 'Nothing recorded.' }));
     nodes = nodes.concat(timeline(data.firings));
     nodes.push(el('h3', { text: 'Entries (newest first)' }));
+    // Paging: the newest "limit" entries of "total"; "show more" asks for 200 more (up to 2,000).
+    var shown = data.entries.length;
+    if (data.total > shown) {
+      nodes.push(el('div', { class: 'paging' },
+        el('span', { class: 'showing', text: 'showing ' + shown.toLocaleString('en-US') + ' of ' + data.total.toLocaleString('en-US') }),
+        shown < 2000 ? el('button', { class: 'more', text: 'show ' + Math.min(200, data.total - shown) + ' more', onclick: function () {
+          var qs = new URLSearchParams(location.search);
+          qs.set('limit', String(Math.min(2000, shown + 200)));
+          history.replaceState(null, '', '/audit?' + qs.toString());
+          render();
+        } }) : el('span', { text: '(narrow the filters to see older entries)' })));
+    }
     var rows = data.entries.map(function (e) {
       return el('tr', { class: e.blocked ? 'blocked' : '', 'data-outcome': e.outcome, 'data-blocked': e.blocked ? 'true' : 'false' },
         el('td', { class: 'nowrap', text: when(e.ts) }),
