@@ -160,7 +160,11 @@ function got(issue: z.core.$ZodIssue, raw: unknown): string {
   return received === 'undefined' ? 'nothing (the field is missing)' : (ARTICLE[received] ?? received);
 }
 
+/** zod's own wording; anything else is a message the schema's author wrote, kept as is. */
+const ZOD_DEFAULT = /^(Invalid|Too (small|big)|Unrecognized)/;
+
 function plainIssue(issue: z.core.$ZodIssue, raw: unknown): string {
+  if (!ZOD_DEFAULT.test(issue.message)) return issue.message;
   switch (issue.code) {
     case 'invalid_type':
       return `expected ${ARTICLE[issue.expected] ?? issue.expected}, got ${got(issue, raw)}`;

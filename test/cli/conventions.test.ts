@@ -1,5 +1,8 @@
 /** CLI conventions: colour by NO_COLOR/FORCE_COLOR, aligned `list`, completion in a real bash, --help, did-you-mean, `test --watch`. */
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+
+// Each test spawns the CLI many times; on a loaded machine that takes a while.
+vi.setConfig({ testTimeout: 120000 });
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -1,5 +1,8 @@
 /** `agent-hooks doctor` on a project with each problem it looks for, through the real CLI. */
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+
+// Each test spawns the CLI many times; on a loaded machine that takes a while.
+vi.setConfig({ testTimeout: 120000 });
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

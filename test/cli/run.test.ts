@@ -2,7 +2,10 @@
  * `agent-hooks run` for every event without a payload, its field flags, --example, plain-English
  * payload errors, --verbose with each trap, the skipped-hooks summary and exit code 3 for ask.
  */
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+
+// Each test spawns the CLI many times; on a loaded machine that takes a while.
+vi.setConfig({ testTimeout: 120000 });
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
