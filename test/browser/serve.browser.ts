@@ -83,6 +83,9 @@ describe.skipIf(!hasChromium)(hasChromium ? 'serve in chromium' : SKIP_MESSAGE, 
     const diff = await hook.locator('.diff .line').allTextContents();
     expect(diff).toContain('-    "command": "echo v1 >> \\"$NOTE_FILE\\"",');
     expect(diff).toContain('+    "command": "echo v2 >> \\"$NOTE_FILE\\"",');
+    // Word level: only the changed word of the changed line is highlighted.
+    expect(await card.locator('.diff .line.del .w-del').first().textContent()).toBe('v1');
+    expect(await card.locator('.diff .line.add .w-add').first().textContent()).toBe('v2');
     const pre = card.locator('.hook', { has: page.locator('.event', { hasText: 'PreToolUse' }) });
     await expect(pre.locator('.source').textContent()).resolves.toContain('hooks.PreToolUse[0].hooks[0]');
     const html = await page.content();

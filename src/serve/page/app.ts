@@ -75,9 +75,13 @@ export const APP_JS = String.raw`
     if (d) {
       d.hunks.forEach(function (h) {
         box.appendChild(el('div', { class: 'hunk', text: h.header }));
-        h.lines.forEach(function (l) {
-          var c = l.charAt(0) === '+' ? 'line add' : l.charAt(0) === '-' ? 'line del' : 'line';
-          box.appendChild(el('div', { class: c, text: l }));
+        h.lines.forEach(function (l, i) {
+          var mark = l.charAt(0);
+          var c = mark === '+' ? 'line add' : mark === '-' ? 'line del' : 'line';
+          var segs = h.words && h.words[i];
+          // Word-level: the changed words of a paired line are highlighted, the rest stays plain.
+          if (segs) box.appendChild(el('div', { class: c }, mark, segs.map(function (sg) { return sg.changed ? el('span', { class: mark === '+' ? 'w-add' : 'w-del', text: sg.text }) : sg.text; })));
+          else box.appendChild(el('div', { class: c, text: l }));
         });
       });
       if (d.hunks.length === 0) box.appendChild(el('div', { class: 'note', text: 'no differences' }));

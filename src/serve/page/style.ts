@@ -64,6 +64,8 @@ ul.changes { margin: 8px 0 0; padding-left: 20px; color: var(--mod); }
 .diff .line.add { background: #e6ffec; }
 .diff .line.del { background: #ffebe9; }
 .diff .note { padding: 6px 10px; color: var(--muted); }
+.diff .w-add { background: #abf2bc; border-radius: 2px; }
+.diff .w-del { background: #ffc0c0; border-radius: 2px; text-decoration: line-through; text-decoration-color: rgba(0,0,0,.35); }
 details { margin-top: 10px; }
 details summary { cursor: pointer; color: var(--accent); }
 table { width: 100%; border-collapse: collapse; background: var(--card); }
@@ -123,6 +125,8 @@ header.top nav { flex-wrap: wrap; }
   .hook.changed { background: #1f1710; border-color: #5a3a1e; }
   .diff .line.add { background: #12261e; }
   .diff .line.del { background: #2d1214; }
+  .diff .w-add { background: #1f6f3a; }
+  .diff .w-del { background: #8e2a2f; }
   .diff .hunk { background: #121d2f; color: #79c0ff; }
   tr.blocked td { background: #2d1214; }
   .track { background: #21262d; }
