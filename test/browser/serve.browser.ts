@@ -203,6 +203,23 @@ describe.skipIf(!hasChromium)(hasChromium ? 'serve in chromium' : SKIP_MESSAGE, 
     await page.close();
   });
 
+  it('a session gets its own timeline, in time order across events', async () => {
+    await sb.trustNow();
+    sb.dispatch('UserPromptSubmit', 'sess-order');
+    sb.dispatch('PreToolUse', 'sess-order', 'ls');
+    sb.dispatch('UserPromptSubmit', 'sess-order');
+    const { page, errors } = await browser.page();
+    await page.goto(serve.at('audit'));
+    await page.selectOption('#filter-session', 'sess-order');
+    const tl = page.locator('.timeline-session[data-session="sess-order"]');
+    await tl.waitFor();
+    expect(await tl.locator('h4').textContent()).toContain('Session sess-order, in time order');
+    expect(await Promise.all((await tl.locator('.firing').all()).map((f) => f.getAttribute('data-event')))).toEqual(['UserPromptSubmit', 'PreToolUse', 'UserPromptSubmit']);
+    await screenshot(page, 'audit-session-timeline.png');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('pages the audit table: "showing 200 of N" and more on request', async () => {
     await sb.trustNow();
     sb.dispatch('PreToolUse', 'sess-page', 'ls');

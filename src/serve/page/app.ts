@@ -285,22 +285,28 @@ export const APP_JS = String.raw`
     render();
   }
 
-  function timeline(firings) {
+  function timeline(firings, session) {
     var byEvent = {};
     var order = [];
-    firings.forEach(function (f) {
-      if (!byEvent[f.event]) { byEvent[f.event] = []; order.push(f.event); }
-      byEvent[f.event].push(f);
+    // One session: a single timeline of its firings in time order (what happened, step by step);
+    // otherwise one per event.
+    var perSession = Boolean(session);
+    var list0 = perSession ? firings.slice().sort(function (a, b) { return a.start < b.start ? -1 : a.start > b.start ? 1 : 0; }) : firings;
+    list0.forEach(function (f) {
+      var key = perSession ? session : f.event;
+      if (!byEvent[key]) { byEvent[key] = []; order.push(key); }
+      byEvent[key].push(f);
     });
     return order.map(function (ev) {
       var list = byEvent[ev];
       var scale = Math.max(1, Math.max.apply(null, list.map(function (f) { return f.durationMs; })));
-      return el('div', { class: 'card timeline-event', 'data-event': ev },
-        el('h4', null, ev, el('span', { class: 'muted', text: '  ' + list.length + ' firing' + (list.length === 1 ? '' : 's') + ' · scale 0–' + Math.round(scale) + ' ms' })),
+      return el('div', perSession ? { class: 'card timeline-session', 'data-session': ev } : { class: 'card timeline-event', 'data-event': ev },
+        el('h4', null, perSession ? 'Session ' + ev + ', in time order' : ev, el('span', { class: 'muted', text: '  ' + list.length + ' firing' + (list.length === 1 ? '' : 's') + ' · scale 0–' + Math.round(scale) + ' ms' })),
         list.map(function (f) {
-          return el('div', { class: 'firing', 'data-blocked': f.blocked ? 'true' : 'false' },
+          return el('div', { class: 'firing', 'data-blocked': f.blocked ? 'true' : 'false', 'data-event': f.event },
             el('div', { class: 'firing-head' },
               el('b', { text: when(f.start) }),
+              perSession ? el('span', { class: 'firing-event', text: f.event }) : null,
               f.tool_name ? el('code', { text: f.tool_name }) : null,
               el('span', { text: 'session ' + f.session_id }),
               el('span', { text: f.order + ' · ' + Math.round(f.durationMs) + ' ms' }),
@@ -328,9 +334,9 @@ export const APP_JS = String.raw`
       select('session', 'Session', data.facets.sessions, q.session),
       select('event', 'Event', data.facets.events, q.event),
       select('outcome', 'Outcome', ['blocked'].concat(data.facets.outcomes), q.outcome)));
-    nodes.push(el('h3', { text: 'Timeline of hook durations, per event' }));
+    nodes.push(el('h3', { text: q.session ? 'Timeline of the session' : 'Timeline of hook durations, per event (pick a session for its timeline in time order)' }));
     if (!data.firings.length) nodes.push(el('div', { class: 'empty', text: 'Nothing recorded.' }));
-    nodes = nodes.concat(timeline(data.firings));
+    nodes = nodes.concat(timeline(data.firings, q.session));
     nodes.push(el('h3', { text: 'Entries (newest first)' }));
     // Paging: the newest "limit" entries of "total"; "show more" asks for 200 more (up to 2,000).
     var shown = data.entries.length;
