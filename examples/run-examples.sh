@@ -22,7 +22,7 @@ case_() {
 }
 
 case_ "deny rm -rf"        2 '"decision": "deny"'      -- run PreToolUse "${ex[@]}" --tool Bash --input '{"command":"rm -rf build"}' --json
-case_ "ask for git push"   0 'PreToolUse: ask'         -- run PreToolUse "${ex[@]}" --tool Bash --input '{"command":"git push origin main"}'
+case_ "ask for git push"   3 'PreToolUse: ask'         -- run PreToolUse "${ex[@]}" --tool Bash --input '{"command":"git push origin main"}'
 case_ "rewrite npm test"   0 'npm test --silent'       -- run PreToolUse "${ex[@]}" --tool Bash --input '{"command":"npm test"}'
 case_ "bypass turns ask into allow" 0 'PreToolUse: allow' -- run PreToolUse "${ex[@]}" --tool Bash --input '{"command":"git push"}' --permission-mode bypassPermissions
 case_ "plan mode skips PreToolUse" 0 'no hooks matched' -- run PreToolUse "${ex[@]}" --tool Bash --input '{"command":"rm -rf /"}' --permission-mode plan

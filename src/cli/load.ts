@@ -1,11 +1,11 @@
 /** Shared option handling for the CLI commands that load hooks (run, list). */
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadConfig, type LoadedConfig } from '../config/index.js';
+import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '../config/index.js';
 import type { ConfigGateInput } from '../config/load.js';
+import type { Diagnostic, SourceKind } from '../types.js';
 import { parseDiscoverDialects, type DiscoverDialects } from '../dialects/discovery.js';
 import type { TrustReport } from '../trust/index.js';
-import type { SourceKind } from '../types.js';
 
 export interface LoadFlags {
   settings?: string[];
@@ -26,28 +26,10 @@ export interface LoadFlags {
  * hooks become warnings that say how to trust. Files and plugins named on the command line are
  * trusted by the person who named them.
  */
-export async function loadFromFlags(flags: LoadFlags): Promise<LoadedConfig & { trust?: TrustReport }> {
-  const cwd = resolve(flags.cwd ?? process.cwd());
-  // Paths on the command line are relative to the shell's directory, not --cwd; a value
-  // starting with { is inline JSON and passes through untouched.
-  const explicit = (flags.settings ?? []).map((f) => (f.trimStart().startsWith('{') ? f : resolve(f)));
-  const plugins = (flags.plugin ?? []).map((p) => resolve(p));
-  let discoverDialects: DiscoverDialects | undefined;
-  if (flags.discoverDialects !== undefined) {
-    const parsed = parseDiscoverDialects(flags.discoverDialects);
-    if (!parsed.ok) return { hooks: [], diagnostics: [{ level: 'error', path: '--discover-dialects', message: parsed.message }], options: {}, disabled: { all: false, nonManaged: false }, managedOnly: false, files: [] };
-    discoverDialects = parsed.value;
-  }
-  const options = {
-    cwd,
-    projectDir: cwd,
-    discover: flags.discover ?? explicit.length === 0,
-    settingsFiles: explicit,
-    plugins,
-    managedSettingsPath: flags.managedSettings ? resolve(flags.managedSettings) : undefined,
-    ...(flags.dialect ? { dialect: flags.dialect } : {}),
-    ...(discoverDialects !== undefined ? { discoverDialects } : {}),
-  };
+export async function loadFromFlags(flags: LoadFlags, opts: { eachSkippedHook?: boolean } = {}): Promise<LoadedConfig & { trust?: TrustReport }> {
+  const built = loadOptionsFromFlags(flags);
+  if ('error' in built) return { hooks: [], diagnostics: [built.error], options: {}, disabled: { all: false, nonManaged: false }, managedOnly: false, files: [] };
+  const { options, plugins, cwd } = built;
   if (!options.discover) return loadConfig(options);
   // Only discovered settings pass the trust gate. The gate's store, digests and script hashing
   // load only when a source it could gate was read: with user and managed settings alone
@@ -72,8 +54,55 @@ export async function loadFromFlags(flags: LoadFlags): Promise<LoadedConfig & { 
   if (!trust) return config;
   // As loadTrustedConfig: no skip warnings when policy removes non-managed hooks anyway.
   if (config.disabled.nonManaged || config.managedOnly) trust = { ...trust, skipped: [], warnings: [] };
-  for (const s of trust.skipped) config.diagnostics.push({ level: 'warning', file: s.hook.source.file, path: s.hook.source.path, message: s.message });
+  if (opts.eachSkippedHook) {
+    for (const s of trust.skipped) config.diagnostics.push({ level: 'warning', file: s.hook.source.file, path: s.hook.source.path, message: s.message });
+  } else {
+    const summary = skippedSummary(trust);
+    if (summary) config.diagnostics.push({ level: 'warning', path: '', message: summary });
+  }
   return { ...config, trust };
+}
+
+/** The loadConfig options the flags stand for (shared by run, list and doctor). */
+export function loadOptionsFromFlags(flags: LoadFlags): { options: LoadConfigOptions & { discover: boolean }; plugins: string[]; cwd: string } | { error: Diagnostic } {
+  const cwd = resolve(flags.cwd ?? process.cwd());
+  // Paths on the command line are relative to the shell's directory, not --cwd; a value
+  // starting with { is inline JSON and passes through untouched.
+  const explicit = (flags.settings ?? []).map((f) => (f.trimStart().startsWith('{') ? f : resolve(f)));
+  const plugins = (flags.plugin ?? []).map((p) => resolve(p));
+  let discoverDialects: DiscoverDialects | undefined;
+  if (flags.discoverDialects !== undefined) {
+    const parsed = parseDiscoverDialects(flags.discoverDialects);
+    if (!parsed.ok) return { error: { level: 'error', path: '--discover-dialects', message: parsed.message } };
+    discoverDialects = parsed.value;
+  }
+  const options = {
+    cwd,
+    projectDir: cwd,
+    discover: flags.discover ?? explicit.length === 0,
+    settingsFiles: explicit,
+    plugins,
+    managedSettingsPath: flags.managedSettings ? resolve(flags.managedSettings) : undefined,
+    ...(flags.dialect ? { dialect: flags.dialect } : {}),
+    ...(discoverDialects !== undefined ? { discoverDialects } : {}),
+  };
+  return { options, plugins, cwd };
+}
+
+/**
+ * One line for all hooks the trust gate skipped, with the command that fixes it (the per-hook
+ * messages stay on `trust.skipped`; `run --verbose` prints them). With one hook, its own detail
+ * (what changed) is kept.
+ */
+export function skippedSummary(trust: TrustReport): string | undefined {
+  const { skipped } = trust;
+  if (skipped.length === 0) return undefined;
+  const first = skipped[0]!.message;
+  const cut = first.lastIndexOf('); ');
+  const howTo = cut >= 0 ? first.slice(cut + 3) : '';
+  if (skipped.length === 1) return `1 ${first}`;
+  const kinds = [...new Set(skipped.map((s) => s.hook.source.kind))].join('/');
+  return `${skipped.length} ${kinds} hooks skipped (${trust.state}: ${trust.reason}); ${howTo}`;
 }
 
 /** Kinds the trust gate never gates (defaultNeedsTrust): the user's, the admin's and the caller's own. */

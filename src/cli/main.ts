@@ -9,14 +9,13 @@
  * (test/cli/lazy-load.test.ts).
  */
 import { Command, CommanderError, Option } from 'commander';
-import { readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { resolve } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import type { EventName } from '../events/catalog.js';
-import type { Decision } from '../reduce/reduce.js';
 import type { LoadFlags } from './load.js';
+import type { RunFlags } from './run.js';
 import { formatDiagnostic } from './format.js';
+import { helpText } from './help.js';
 // <feature-command-imports> one import per feature command module, below this line
 import { registerServeCommand } from './commands/serve.js';
 import { registerDemoCommand } from './commands/demo.js';
@@ -56,145 +55,19 @@ async function parseEvent(name: string): Promise<EventName> {
   const lower = name.toLowerCase();
   const hit = EVENT_NAMES.find((e) => e.toLowerCase() === lower);
   if (hit) return hit;
-  throw new UsageError(`unknown event "${name}". Events: ${EVENT_NAMES.join(', ')}`);
-}
-
-function readJsonArg(text: string, what: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new UsageError(`${what} is not valid JSON: ${(err as Error).message}`);
-  }
-}
-
-function readPayload(source: string): Record<string, unknown> {
-  let text: string;
-  try {
-    text = source === '-' ? readFileSync(0, 'utf8') : readFileSync(resolve(source), 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read payload ${source}: ${(err as Error).message}`);
-  }
-  const value = readJsonArg(text, `payload ${source}`);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new UsageError(`payload ${source} must be a JSON object`);
-  }
-  return value as Record<string, unknown>;
-}
-
-interface RunFlags extends LoadFlags {
-  payload?: string;
-  tool?: string;
-  input?: string;
-  permissionMode?: string;
-  json?: boolean;
-  audit?: string;
-  sessionId?: string;
-  failureBehavior?: 'ignore' | 'ask' | 'deny';
-  timeoutBehavior?: 'ignore' | 'ask' | 'deny';
-  mcpConfig?: string;
-}
-
-async function runCommand(eventName: string, flags: RunFlags): Promise<number> {
-  const event = await parseEvent(eventName);
-  const [{ loadFromFlags }, { loadMcpConfigFile }, { checkInput, createHookEngine, InvalidHookInputError }, { toJson }] = await Promise.all([
-    import('./load.js'),
-    import('../mcp/config.js'),
-    import('../engine/engine.js'),
-    import('./json.js'),
-  ]);
-  const config = await loadFromFlags(flags);
-  const errors = config.diagnostics.filter((d) => d.level === 'error');
-  for (const d of config.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
-  if (errors.length > 0) return 1;
-  const mcpConfig = flags.mcpConfig ? loadMcpConfigFile(flags.mcpConfig) : undefined;
-  for (const d of mcpConfig?.diagnostics ?? []) process.stderr.write(`${formatDiagnostic(d)}\n`);
-  if (mcpConfig?.diagnostics.some((d) => d.level === 'error')) return 1;
-
-  const cwd = resolve(flags.cwd ?? process.cwd());
-  const payload: Record<string, unknown> = flags.payload ? readPayload(flags.payload) : {};
-  if (flags.tool) payload.tool_name = flags.tool;
-  if (flags.input !== undefined) payload.tool_input = readJsonArg(flags.input, '--input');
-  if ((flags.tool || flags.input !== undefined) && payload.tool_input === undefined) payload.tool_input = {};
-  payload.session_id ??= flags.sessionId ?? `cli-${randomUUID()}`;
-  payload.transcript_path ??= '';
-  payload.cwd ??= cwd;
-  payload.hook_event_name = event;
-  if (flags.permissionMode) payload.permission_mode = flags.permissionMode;
-  else payload.permission_mode ??= 'default';
-
-  const problem = checkInput(event, payload, { cwd });
-  if (problem) throw new UsageError(`invalid ${event} payload: ${problem}`);
-
-  const obs =
-    config.options.auditSinks || config.env?.AGENT_HOOKS_ENABLE_TELEMETRY || process.env.AGENT_HOOKS_ENABLE_TELEMETRY
-      ? await (await import('../telemetry/setup.js')).setupObservability({
-          audit: config.options.auditSinks ? { sinks: config.options.auditSinks } : undefined,
-          settingsEnv: config.env,
-          baseDir: cwd,
-          onWarning: (m) => process.stderr.write(`warning: ${m}\n`),
-        })
-      : undefined;
-  const engine = createHookEngine({
-    auditWriter: obs?.auditWriter,
-    telemetry: obs?.telemetry ?? false,
-    hooks: config.hooks,
-    projectDir: cwd,
-    cwd,
-    failureBehavior: flags.failureBehavior ?? config.options.failureBehavior,
-    timeoutBehavior: flags.timeoutBehavior ?? config.options.timeoutBehavior,
-    maxConcurrentHooks: config.options.maxConcurrentHooks,
-    stopHookMaxConsecutiveBlocks: config.options.stopHookMaxConsecutiveBlocks,
-    stdinLimitBytes: config.options.stdinLimitBytes,
-    outputLimitBytes: config.options.outputLimitBytes,
-    audit: flags.audit ? resolve(flags.audit) : undefined,
-    http: { allowedHttpHookUrls: config.allowedHttpHookUrls, httpHookAllowedEnvVars: config.httpHookAllowedEnvVars },
-    mcp: mcpConfig ? { servers: mcpConfig.servers } : undefined,
-    // One event per process: starting the spawner helper would cost more than the fork it saves.
-    spawner: false,
-  });
-  let decision: Decision;
-  try {
-    decision = await engine.run(event, payload, { permissionMode: flags.permissionMode });
-  } catch (err) {
-    if (err instanceof InvalidHookInputError) throw new UsageError(err.message);
-    throw err;
-  } finally {
-    await engine.close();
-    await obs?.close();
-  }
-  if (flags.json) process.stdout.write(`${JSON.stringify(toJson(decision), null, 2)}\n`);
-  else process.stdout.write(formatDecision(decision));
-  return decision.blocked || !decision.continue ? 2 : 0;
-}
-
-
-function formatDecision(d: Decision): string {
-  const lines: string[] = [];
-  const verdict = d.decision ?? 'no decision';
-  lines.push(`${d.event}: ${verdict}${d.blocked ? ' (blocked)' : ''}${d.reason ? ` — ${d.reason}` : ''}`);
-  if (d.hooks.length === 0) lines.push('  no hooks matched');
-  for (const h of d.hooks) {
-    const where = [h.source.kind, h.source.file, h.source.path].filter(Boolean).join(' ');
-    const exit = h.exitCode === null ? (h.signal ? `signal ${h.signal}` : '-') : `exit ${h.exitCode}`;
-    const flags = [h.stdoutTruncated && 'stdout truncated', h.stderrTruncated && 'stderr truncated', h.stdinTruncated && 'stdin truncated']
-      .filter(Boolean)
-      .join(', ');
-    lines.push(`  ${h.outcome.padEnd(18)} ${h.decision ?? ''} ${Math.round(h.durationMs)}ms ${exit}  ${where}${flags ? `  [${flags}]` : ''}`);
-    if (h.error) lines.push(`      ${h.error}`);
-  }
-  if (d.updatedInput) lines.push(`updatedInput: ${JSON.stringify(d.updatedInput)}`);
-  if (d.updatedOutput !== undefined) lines.push(`updatedOutput: ${JSON.stringify(d.updatedOutput)}`);
-  for (const c of d.additionalContext) lines.push(`additionalContext: ${c}`);
-  for (const m of d.systemMessages) lines.push(`systemMessage: ${m}`);
-  if (!d.continue) lines.push(`continue: false${d.stopReason ? ` — ${d.stopReason}` : ''}`);
-  if (Object.keys(d.eventOutput).length > 0) lines.push(`eventOutput: ${JSON.stringify(d.eventOutput)}`);
-  for (const w of d.warnings) lines.push(`warning: ${w}`);
-  return `${lines.map((l) => oneLine(l)).join('\n')}\n`;
+  const { suggest } = await import('./suggest.js');
+  const hint = suggest(name, EVENT_NAMES);
+  throw new UsageError(
+    hint.length > 0
+      ? `unknown event "${name}" (did you mean ${hint.map((h) => `"${h}"`).join(' or ')}?)`
+      : `unknown event "${name}". Events: ${EVENT_NAMES.join(', ')}`,
+  );
 }
 
 async function listCommand(flags: LoadFlags & { event?: string; json?: boolean }): Promise<number> {
   const { loadFromFlags } = await import('./load.js');
-  const config = await loadFromFlags(flags);
+  // `list` is where to see what is skipped and why: one line per skipped hook.
+  const config = await loadFromFlags(flags, { eachSkippedHook: true });
   for (const d of config.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
   const event = flags.event ? await parseEvent(flags.event) : undefined;
   const hooks = config.hooks.filter((h) => !event || h.event === event);
@@ -211,12 +84,15 @@ async function listCommand(flags: LoadFlags & { event?: string; json?: boolean }
   } else if (hooks.length === 0) {
     process.stdout.write(config.disabled.all ? `hooks are disabled${config.disabled.reason ? `: ${oneLine(config.disabled.reason)}` : ''}\n` : 'no hooks\n');
   } else {
-    for (const h of hooks) {
-      const what = describeHandler(h.handler as unknown as { type: string } & Record<string, unknown>);
+    const { table, styles } = await import('./style.js');
+    const s = styles();
+    // Columns sized to their content (a long matcher is cut with …, never shifts the rest).
+    const rows = table(hooks.map((h) => [h.event, oneLine(h.matcher ?? '*'), h.handler.type, oneLine(describeHandler(h.handler as unknown as { type: string } & Record<string, unknown>))]));
+    hooks.forEach((h, i) => {
       const src = [h.source.kind, h.source.pluginName, h.source.file].filter(Boolean).join(' ');
-      process.stdout.write(`${h.event.padEnd(20)} ${oneLine(h.matcher ?? '*').padEnd(16)} ${h.handler.type.padEnd(8)} ${oneLine(what)}\n    from ${oneLine(src)} ${oneLine(h.source.path)}\n`);
+      process.stdout.write(`${rows[i]}\n    ${s.dim(`from ${oneLine(src)} ${oneLine(h.source.path)}`)}\n`);
       for (const u of unpinnedOf(h.id)) process.stdout.write(`    UNPINNED: ${oneLine(u)}\n`);
-    }
+    });
   }
   return config.diagnostics.some((d) => d.level === 'error') ? 1 : 0;
 }
@@ -248,8 +124,16 @@ export function buildProgram(): Command {
       .description('fire one event through the configured hooks and print the decision')
       .argument('<event>', `event name (${FIRST_EVENT_NAMES.join(', ')}, …)`)
       .option('--payload <file>', 'JSON payload file, or - for stdin')
-      .option('--tool <name>', 'tool_name for tool events')
-      .option('--input <json>', 'tool_input as JSON')
+      .option('--tool <name>', 'tool_name for tool events (default Bash)')
+      .option('--input <json>', 'tool_input as JSON (default {"command":"ls"} for Bash, else {})')
+      .option('--prompt <text>', 'prompt (UserPromptSubmit, UserPromptExpansion)')
+      .option('--response <json>', 'tool_response as JSON (PostToolUse, …; default {})')
+      .option('--stop-active', 'stop_hook_active: true (Stop, SubagentStop: a Stop hook already continued the agent)')
+      .option('--source <source>', 'source (SessionStart: startup, resume, clear, compact; …)')
+      .option('--trigger <trigger>', 'trigger (PreCompact, PostCompact, Setup: manual, auto; …)')
+      .option('--message <text>', 'message (Notification)')
+      .option('--example', 'print the full payload the hooks would get, and exit without running them')
+      .option('-v, --verbose', "show each hook's stdin, stdout and stderr (capped), and every skipped hook")
       .option('--permission-mode <mode>', 'permission mode (default, plan, acceptEdits, bypassPermissions, …)')
       .option('--session-id <id>', 'session id (default: a fresh one)')
       .option('--audit <file>', 'append one JSON line per hook execution to this file')
@@ -258,7 +142,14 @@ export function buildProgram(): Command {
       .option('--mcp-config <file>', 'MCP servers for mcp_tool hooks: {"mcpServers": {name: {command, args?, env?, cwd?}}} (.mcp.json shape, stdio)')
       .option('--json', 'print the decision as one JSON object'),
   ).action(async (event: string, flags: RunFlags) => {
-    process.exitCode = await runCommand(event, flags);
+    const name = await parseEvent(event);
+    const { runCommand, RunUsageError } = await import('./run.js');
+    try {
+      process.exitCode = await runCommand(name, flags);
+    } catch (err) {
+      if (err instanceof RunUsageError) throw new UsageError(err.message);
+      throw err;
+    }
   });
 
   program
@@ -289,6 +180,28 @@ export function buildProgram(): Command {
     process.exitCode = await listCommand(flags);
   });
 
+  addLoadOptions(
+    program
+      .command('doctor')
+      .description('per hook: script exists and is executable, interpreter and tools on PATH, trust, timeouts in ms, Bash syntax under sh; other agents\' files')
+      .option('--json', 'print the report as JSON'),
+  ).action(async (flags: LoadFlags & { json?: boolean }) => {
+    const { doctor, formatDoctor } = await import('./doctor.js');
+    const report = await doctor(flags);
+    process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctor(report));
+    process.exitCode = report.errors > 0 ? 1 : 0;
+  });
+
+  program
+    .command('hooks')
+    .description("manage a workspace's hooks in the terminal: by event with source and trust state, view, trust/revoke, pause a session, fire an event")
+    .option('--cwd <dir>', 'project directory (default: current directory)')
+    .action(async (flags: { cwd?: string }) => {
+      if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UsageError('hooks is interactive: run it in a terminal (status/trust/revoke/run do the same from scripts)');
+      const { hooksTui } = await import('./tui/hooks-tui.js');
+      process.exitCode = await hooksTui(flags);
+    });
+
   // <feature-command-registrations> one `registerXCommand(program);` per feature module, below this line
   registerServeCommand(program);
   registerDemoCommand(program);
@@ -301,6 +214,17 @@ export function buildProgram(): Command {
   registerPolicyServerCommand(program);
 
   program
+    .command('completion')
+    .description('print a shell completion script (commands, flags, event names)')
+    .argument('<shell>', 'bash, zsh or fish')
+    .action(async (shell: string) => {
+      const { completionScript, SHELLS } = await import('./completion.js');
+      const script = completionScript(shell, program);
+      if (script === undefined) throw new UsageError(`unknown shell "${shell}" (one of ${SHELLS.join(', ')})`);
+      process.stdout.write(script);
+    });
+
+  program
     .command('schema')
     .description('print the JSON Schema of the settings file')
     .action(async () => {
@@ -308,6 +232,14 @@ export function buildProgram(): Command {
       process.stdout.write(`${JSON.stringify(settingsJsonSchema(), null, 2)}\n`);
     });
 
+  for (const cmd of program.commands) {
+    const text = helpText(cmd.name());
+    if (text) cmd.addHelpText('after', text);
+  }
+  program.addHelpText(
+    'after',
+    '\nExamples:\n  $ agent-hooks run PreToolUse --tool Bash --input \'{"command":"ls"}\' --verbose\n  $ agent-hooks doctor\n  $ agent-hooks <command> --help   # examples and exit codes of one command\n\nShell completion: source <(agent-hooks completion bash)   (zsh, fish: see completion --help)\nFull reference: docs/cli.md\n',
+  );
   return program;
 }
 

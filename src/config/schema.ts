@@ -151,12 +151,41 @@ export function pluginHooksFileSchema(): ReturnType<typeof buildPluginHooksSchem
 }
 export type PluginHooksFile = z.infer<ReturnType<typeof buildPluginHooksSchema>>;
 
-/** JSON Schema (draft 2020-12) of a settings file, derived from the zod schema above. */
+/** `$id` of the published settings schema (schema/settings.schema.json in the package). */
+export const SETTINGS_SCHEMA_ID = 'urn:agent-hooks:schema:settings';
+
+/** Names of the shared parts in `$defs`: each appears once and is referenced from every event. */
+const SCHEMA_DEFS: [z.ZodType, string][] = [
+  [matcherGroupSchema, 'matcherGroup'],
+  [handlerSchema, 'hook'],
+  [commandHandlerSchema, 'commandHook'],
+  [httpHandlerSchema, 'httpHook'],
+  [mcpToolHandlerSchema, 'mcpToolHook'],
+  [promptHandlerSchema, 'promptHook'],
+  [agentHandlerSchema, 'agentHook'],
+];
+
+/**
+ * JSON Schema (draft 2020-12) of a settings file, derived from the zod schema above: compact
+ * (`$defs`/`$ref`, not one copy of the handlers per event), other top-level keys allowed (the
+ * file is Claude Code's settings.json), and handler variants chosen by `type` with if/then, so a
+ * validator reports the chosen variant's problems only (a command hook missing `command` is
+ * not told it lacks `url`, as with anyOf/oneOf).
+ */
 export function settingsJsonSchema(): Record<string, unknown> {
-  return {
-    ...z.toJSONSchema(settingsFileSchema(), { target: 'draft-2020-12', io: 'input' }),
-    title: 'agent-hooks settings (Claude Code settings.json dialect)',
+  // Ids in the global registry, where .describe() keeps the descriptions too.
+  for (const [schema, id] of SCHEMA_DEFS) if (!z.globalRegistry.has(schema)) z.globalRegistry.add(schema, { id });
+  const json = z.toJSONSchema(settingsFileSchema(), { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown> & { $defs: Record<string, unknown> };
+  const variants = handlerSchema.options.map((o) => [o.shape.type.value, SCHEMA_DEFS.find(([s]) => s === o)![1]] as const);
+  json.$defs.hook = {
+    type: 'object',
+    description: 'A hook handler; its "type" picks the variant.',
+    required: ['type'],
+    properties: { type: { enum: variants.map(([t]) => t) } },
+    allOf: variants.map(([type, id]) => ({ if: { properties: { type: { const: type } }, required: ['type'] }, then: { $ref: `#/$defs/${id}` } })),
   };
+  const { $schema, ...rest } = json;
+  return { $schema, $id: SETTINGS_SCHEMA_ID, title: 'agent-hooks settings (Claude Code settings.json dialect)', ...rest };
 }
 
 /** JSON Schema of a plugin's hooks/hooks.json. */

@@ -111,6 +111,13 @@ export interface HookEngineOptions {
   onAsyncResult?: (result: { hook: NormalizedHook; event: EventName; record: HookRecord; rewake?: string }) => void;
   /** Where over-long output strings are saved. */
   spillDir?: string;
+  /**
+   * Keep each hook's stdin, stdout and stderr on its record (and audit entry), each capped at
+   * this many bytes: what `run --verbose` shows. Off by default: hook output may hold secrets.
+   */
+  captureIoBytes?: number;
+  /** Also write the captured streams to the audit log (default: records only). */
+  auditIo?: boolean;
   onWarning?: (message: string) => void;
 }
 
@@ -256,7 +263,7 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
 
     const input = completeInput(event, rawInput, { cwd, sessionId: ctx.sessionId ?? options.sessionId, mode });
     const check = inputSchema(event).safeParse(input);
-    if (!check.success) throw new InvalidHookInputError(event, formatZodIssues(check.error));
+    if (!check.success) throw new InvalidHookInputError(event, formatZodIssues(check.error, input));
 
     const envFile = spec.envFile && matched.some((p) => p.hook.handler.type === 'command') ? createEnvFile() : undefined;
     const bctx: BackendContext = {
@@ -308,9 +315,10 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
       }
       const eff = effectiveVerdict(event, entry, mode);
       const record = makeRecord(planned, result, parsed, eff.verdict, eff.reason ?? parsed.reason, eff.policy);
+      if (options.captureIoBytes) record.io = captureIo(payload, result, options.captureIoBytes);
       entries.push(entry);
       records.push(record);
-      audit?.(auditEntry(record, payload, sessionId, projectDir));
+      audit?.(auditEntry(record, payload, sessionId, projectDir, options.auditIo));
       obs?.hook(record, payload);
       return eff.verdict;
     };
@@ -388,7 +396,8 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
       const parsed = parseExecution(event, result, { spillDir: options.spillDir });
       const record = makeRecord(planned, result, parsed, parsed.verdict, parsed.reason, undefined);
       record.outcome = `async:${record.outcome}`;
-      audit?.(auditEntry(record, payload, String(payload.session_id), projectDir));
+      if (options.captureIoBytes) record.io = captureIo(payload, result, options.captureIoBytes);
+      audit?.(auditEntry(record, payload, String(payload.session_id), projectDir, options.auditIo));
       obs?.hook(record, payload);
       const h = planned.hook.handler as CommandHandler;
       const rewake = h.asyncRewake && result.exitCode === 2 ? result.stderr.trim() || result.stdout.trim() : undefined;
@@ -468,7 +477,7 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
 export function checkInput(event: EventName, input: Record<string, unknown>, defaults: { cwd?: string; sessionId?: string } = {}): string | undefined {
   const full = completeInput(event, input, { cwd: defaults.cwd ?? process.cwd(), sessionId: defaults.sessionId });
   const check = inputSchema(event).safeParse(full);
-  return check.success ? undefined : formatZodIssues(check.error);
+  return check.success ? undefined : formatZodIssues(check.error, full);
 }
 
 function completeInput(
@@ -537,13 +546,25 @@ function makeRecord(
   return record;
 }
 
-function auditEntry(record: HookRecord, payload: Record<string, unknown>, sessionId: string, projectDir: string): AuditEntry {
+/** A hook's streams, each cut to `cap` bytes with a marker saying how much was left out. */
+function captureIo(payload: Record<string, unknown>, result: ExecutionResult, cap: number): NonNullable<HookRecord['io']> {
+  const cut = (text: string): string => {
+    const bytes = Buffer.byteLength(text, 'utf8');
+    if (bytes <= cap) return text;
+    return `${Buffer.from(text, 'utf8').subarray(0, cap).toString('utf8').replace(/\uFFFD$/, '')}…[${bytes - cap} more bytes]`;
+  };
+  const stdout = result.value !== undefined ? JSON.stringify(result.value) ?? '' : result.stdout;
+  return { stdin: cut(JSON.stringify(payload)), stdout: cut(stdout), stderr: cut(result.stderr) };
+}
+
+function auditEntry(record: HookRecord, payload: Record<string, unknown>, sessionId: string, projectDir: string, withIo = false): AuditEntry {
   const entry: AuditEntry = {
     ts: new Date().toISOString(),
     session_id: sessionId,
     project: projectDir,
     ...record,
   };
+  if (!withIo) delete entry.io;
   if (typeof payload.hook_execution_id === 'string') entry.hook_execution_id = payload.hook_execution_id;
   if (typeof payload.tool_name === 'string') entry.tool_name = payload.tool_name;
   return entry;

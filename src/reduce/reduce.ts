@@ -29,6 +29,8 @@ export interface HookRecord {
   /** Failure policy that applied to an error or timeout. */
   policy?: FailureBehavior;
   error?: string;
+  /** The hook's stdin, stdout and stderr, capped; only when the engine's captureIoBytes is set. */
+  io?: { stdin: string; stdout: string; stderr: string };
 }
 
 export interface Decision {

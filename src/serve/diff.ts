@@ -2,13 +2,57 @@
  * Line diffs for the review panel, as data the page renders with textContent (never HTML).
  * The diffing itself is jsdiff's (`diff` package); this module bounds its cost and shapes the result.
  */
-import { structuredPatch } from 'diff';
+import { diffWordsWithSpace, structuredPatch } from 'diff';
 
 export interface DiffHunk {
   /** `@@ -a,b +c,d @@` */
   header: string;
   /** Each line starts with ' ', '+' or '-'. */
   lines: string[];
+  /**
+   * Word-level changes of a changed line, by its index in `lines`: a run of '-' lines followed
+   * by as many '+' lines is paired line by line, so a long line that changed in one word shows
+   * that word, not the whole line. Segments without the leading marker.
+   */
+  words?: Record<number, WordSegment[]>;
+}
+
+export interface WordSegment {
+  text: string;
+  /** Only on the side it belongs to: 'del' on the '-' line, 'add' on the '+' line. */
+  changed?: boolean;
+}
+
+/** Lines longer than this are not word-diffed (the line diff stays). */
+const MAX_WORD_LINE = 4000;
+
+function wordPairs(lines: readonly string[]): Record<number, WordSegment[]> | undefined {
+  const out: Record<number, WordSegment[]> = {};
+  let found = false;
+  for (let i = 0; i < lines.length; ) {
+    if (!lines[i]!.startsWith('-')) {
+      i++;
+      continue;
+    }
+    let d = i;
+    while (d < lines.length && lines[d]!.startsWith('-')) d++;
+    let a = d;
+    while (a < lines.length && lines[a]!.startsWith('+')) a++;
+    const dels = d - i;
+    if (dels === a - d) {
+      for (let k = 0; k < dels; k++) {
+        const before = lines[i + k]!.slice(1);
+        const after = lines[d + k]!.slice(1);
+        if (before.length > MAX_WORD_LINE || after.length > MAX_WORD_LINE) continue;
+        const parts = diffWordsWithSpace(before, after);
+        out[i + k] = parts.filter((x) => !x.added).map((x) => (x.removed ? { text: x.value, changed: true } : { text: x.value }));
+        out[d + k] = parts.filter((x) => !x.removed).map((x) => (x.added ? { text: x.value, changed: true } : { text: x.value }));
+        found = true;
+      }
+    }
+    i = a;
+  }
+  return found ? out : undefined;
 }
 
 export interface LineDiff {
@@ -37,7 +81,8 @@ export function lineDiff(before: string, after: string): LineDiff | undefined {
       if (l.startsWith('+')) added++;
       else if (l.startsWith('-')) removed++;
     }
-    return { header: `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`, lines };
+    const words = wordPairs(lines);
+    return { header: `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`, lines, ...(words ? { words } : {}) };
   });
   return { hunks, added, removed };
 }

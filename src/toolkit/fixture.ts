@@ -182,6 +182,10 @@ export function parseFixture(file: string, textContent: string): { fixture?: Fix
           const hint = closest(k, keys);
           err([...path, k], `unknown key${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}`);
         }
+      } else if (issue.code === 'invalid_union' && listElementProblem(raw, path)) {
+        // A list with a non-string item: name the item (`additionalContext[0]`), not the list.
+        const { index, message } = listElementProblem(raw, path)!;
+        err([...path, index], message);
       } else err(path, describeIssue({ ...issue, path } as z.core.$ZodIssue, raw));
     }
   };
@@ -358,6 +362,17 @@ function describe(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v);
   if (typeof v === 'object') return 'an object';
   return String(v);
+}
+
+/** The first item of a string-list field that is not a string, with a hint for YAML's `key: value` trap. */
+function listElementProblem(raw: unknown, path: readonly PropertyKey[]): { index: number; message: string } | undefined {
+  const list = valueAt(raw, path);
+  if (!Array.isArray(list)) return undefined;
+  const index = list.findIndex((v) => typeof v !== 'string');
+  if (index < 0) return undefined;
+  const item: unknown = list[index];
+  const yamlMap = typeof item === 'object' && item !== null && !Array.isArray(item);
+  return { index, message: `expected a string, got ${describe(item)}${yamlMap ? ' (in YAML, text with ": " in it is a map: quote it)' : ''}` };
 }
 
 function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string {

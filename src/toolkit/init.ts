@@ -46,6 +46,8 @@ export interface InitResult {
   settings: string;
   /** Files written (settings.json only when its entry was added). */
   written: string[];
+  /** Those of `written` that existed before (updated rather than created). */
+  updated: string[];
   /** Advice for the user (e.g. install agent-hooks for the SDK import). */
   notes: string[];
 }
@@ -94,6 +96,8 @@ export async function initHook(opts: InitOptions): Promise<InitResult> {
   // Read settings first: a file we cannot merge into must stop us before anything is written.
   const merged = await mergeSettings(settings, event, group);
 
+  // Files that were there before (settings we merged into, or overwritten with --force): "updated", not "created".
+  const existed = [script, fixture, settings].filter((f) => existsSync(f));
   await mkdir(hooksDir, { recursive: true });
   await writeFile(script, SCRIPTS[lang](opts.name, event, mode), { mode: 0o755 });
   await writeFile(fixture, fixtureText(opts.name, event, mode, lang, group));
@@ -107,7 +111,7 @@ export async function initHook(opts: InitOptions): Promise<InitResult> {
     notes.push(`${relative(dir, script)} imports agent-hooks/sdk: add it to the project with \`npm install --save-dev agent-hooks\``);
   }
   notes.push('agent-hooks runs project hooks only once the workspace is trusted: review with `agent-hooks status`, then `agent-hooks trust`');
-  return { script, fixture, settings, written, notes };
+  return { script, fixture, settings, written, updated: written.filter((f) => existed.includes(f)), notes };
 }
 
 function findUp(dir: string, rel: string): string | undefined {

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { createHookManager } from '../../src/session/index.js';
 import { startServe } from '../../src/serve/index.js';
 import { CLI, SECRETS, serveSandbox, type ServeSandbox } from '../serve/helpers.js';
@@ -83,6 +83,9 @@ describe.skipIf(!hasChromium)(hasChromium ? 'serve in chromium' : SKIP_MESSAGE, 
     const diff = await hook.locator('.diff .line').allTextContents();
     expect(diff).toContain('-    "command": "echo v1 >> \\"$NOTE_FILE\\"",');
     expect(diff).toContain('+    "command": "echo v2 >> \\"$NOTE_FILE\\"",');
+    // Word level: only the changed word of the changed line is highlighted.
+    expect(await card.locator('.diff .line.del .w-del').first().textContent()).toBe('v1');
+    expect(await card.locator('.diff .line.add .w-add').first().textContent()).toBe('v2');
     const pre = card.locator('.hook', { has: page.locator('.event', { hasText: 'PreToolUse' }) });
     await expect(pre.locator('.source').textContent()).resolves.toContain('hooks.PreToolUse[0].hooks[0]');
     const html = await page.content();
@@ -90,6 +93,14 @@ describe.skipIf(!hasChromium)(hasChromium ? 'serve in chromium' : SKIP_MESSAGE, 
     await screenshot(page, 'workspaces-modified.png');
 
     await card.locator('button.trust').click();
+    // The confirm step shows what will run before anything is trusted.
+    const confirm = card.locator('.confirm');
+    await confirm.waitFor();
+    expect(await confirm.textContent()).toContain('echo v2 >> "$NOTE_FILE"');
+    expect(await confirm.textContent()).toContain(`digest ${(await sb.state()).digest}`);
+    await screenshot(page, 'workspaces-confirm.png');
+    expect((await sb.state()).state).toBe('modified');
+    await confirm.locator('button.confirm-trust').click();
     await page.locator('section.workspace[data-state="trusted"] .flash.good').waitFor();
     await screenshot(page, 'workspaces-trusted.png');
     expect((await sb.state()).state).toBe('trusted');
@@ -107,8 +118,9 @@ describe.skipIf(!hasChromium)(hasChromium ? 'serve in chromium' : SKIP_MESSAGE, 
     await page.goto(serve.at(''));
     const card = page.locator('section.workspace[data-state="modified"]');
     await card.waitFor();
-    sb.settings('v4'); // behind the page's back
     await card.locator('button.trust').click();
+    sb.settings('v4'); // behind the page's back, after the confirm step was shown
+    await card.locator('button.confirm-trust').click();
     const flash = page.locator('section.workspace .flash.bad');
     await flash.waitFor();
     expect(await flash.textContent()).toMatch(/changed since they were shown/);
@@ -148,6 +160,84 @@ describe.skipIf(!hasChromium)(hasChromium ? 'serve in chromium' : SKIP_MESSAGE, 
     await page.locator('tr[data-session="sess-p"][data-paused="false"]').waitFor();
     sb.dispatch('UserPromptSubmit', 'sess-p');
     expect(sb.markerLines().length).toBe(before + 4);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('the confirm step can be cancelled: nothing is trusted', async () => {
+    sb.settings('v9');
+    const before = (await sb.state()).trustedDigest;
+    const { page, errors } = await browser.page();
+    await page.goto(serve.at(''));
+    const card = page.locator('section.workspace[data-state="modified"]');
+    await card.waitFor();
+    await card.locator('button.trust').click();
+    await card.locator('.confirm button.cancel-trust').click();
+    expect(await card.locator('.confirm').count()).toBe(0);
+    expect(await card.locator('button.trust').isDisabled()).toBe(false);
+    expect((await sb.state()).trustedDigest).toBe(before);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('dark mode follows prefers-color-scheme; the header wraps at narrow widths instead of clipping', async () => {
+    const { page, errors } = await browser.page();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto(serve.at(''));
+    await page.locator('section.workspace').first().waitFor();
+    const bg = await page.evaluate('getComputedStyle(document.body).backgroundColor');
+    expect(bg).toBe('rgb(13, 17, 23)');
+    // A string: the test's tsconfig has no DOM types.
+    const header = (await page.evaluate(`(() => {
+      const h = document.querySelector('header.top');
+      const links = [...h.querySelectorAll('nav a')].map((a) => a.getBoundingClientRect());
+      return { scroll: h.scrollWidth, client: h.clientWidth, maxRight: Math.max(...links.map((r) => r.right)), width: window.innerWidth };
+    })()`)) as { scroll: number; client: number; maxRight: number; width: number };
+    expect(header.scroll).toBeLessThanOrEqual(header.client);
+    expect(header.maxRight).toBeLessThanOrEqual(header.width);
+    await screenshot(page, 'workspaces-dark-narrow.png');
+    await page.emulateMedia({ colorScheme: 'light' });
+    expect(await page.evaluate('getComputedStyle(document.body).backgroundColor')).toBe('rgb(246, 247, 249)');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('a session gets its own timeline, in time order across events', async () => {
+    await sb.trustNow();
+    sb.dispatch('UserPromptSubmit', 'sess-order');
+    sb.dispatch('PreToolUse', 'sess-order', 'ls');
+    sb.dispatch('UserPromptSubmit', 'sess-order');
+    const { page, errors } = await browser.page();
+    await page.goto(serve.at('audit'));
+    await page.selectOption('#filter-session', 'sess-order');
+    const tl = page.locator('.timeline-session[data-session="sess-order"]');
+    await tl.waitFor();
+    expect(await tl.locator('h4').textContent()).toContain('Session sess-order, in time order');
+    expect(await Promise.all((await tl.locator('.firing').all()).map((f) => f.getAttribute('data-event')))).toEqual(['UserPromptSubmit', 'PreToolUse', 'UserPromptSubmit']);
+    await screenshot(page, 'audit-session-timeline.png');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('pages the audit table: "showing 200 of N" and more on request', async () => {
+    await sb.trustNow();
+    sb.dispatch('PreToolUse', 'sess-page', 'ls');
+    const lines = readFileSync(sb.audit, 'utf8').trim().split('\n');
+    const last = JSON.parse(lines[lines.length - 1]!) as Record<string, unknown>;
+    const extra = Array.from({ length: 300 }, (_, i) => JSON.stringify({ ...last, session_id: 'sess-page', ts: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() }));
+    appendFileSync(sb.audit, `${extra.join('\n')}\n`);
+    const total = readFileSync(sb.audit, 'utf8').trim().split('\n').filter((l) => JSON.parse(l).session_id === 'sess-page').length;
+    expect(total).toBeGreaterThan(300);
+    const { page, errors } = await browser.page();
+    await page.goto(serve.at('audit'));
+    await page.selectOption('#filter-session', 'sess-page');
+    const showing = page.locator('.paging .showing');
+    await expect.poll(() => showing.textContent()).toBe(`showing 200 of ${total}`);
+    expect(await page.locator('table.entries tbody tr').count()).toBe(200);
+    await page.locator('.paging button.more').click();
+    await expect.poll(() => page.locator('table.entries tbody tr').count()).toBe(Math.min(total, 400));
+    await screenshot(page, 'audit-paging.png');
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -79,10 +79,10 @@ describe('agent-hooks run', () => {
     const r3 = cli(['run', 'PreToolUse', '--settings', dir.json('ok2.json', denyRm), '--payload', '-'], { input: '{"tool_name": 5, "tool_input": {}}' });
     expect(r3.code).toBe(1);
     expect(r3.stderr).toContain('tool_name');
-    // A required event field that is missing is named, even when no hook would match.
-    const r4 = cli(['run', 'PostToolUse', '--settings', dir.json('ok3.json', denyRm), '--tool', 'Bash', '--input', '{}']);
+    // A wrong event field is named, even when no hook would match (a missing one gets its default).
+    const r4 = cli(['run', 'PostToolUse', '--settings', dir.json('ok3.json', denyRm), '--tool', 'Bash', '--input', '{}', '--payload', '-'], { input: '{"tool_use_id": 7}' });
     expect(r4.code).toBe(1);
-    expect(r4.stderr).toContain('tool_response');
+    expect(r4.stderr).toContain('tool_use_id: expected a string, got the number 7');
   });
 
   it('inline --settings JSON disables all hooks', () => {

@@ -106,7 +106,9 @@ test('run with command hooks loads the engine but not the HTTP client, trust sto
   expect(r.code).toBe(0);
   expect(r.dist).toContain('engine/engine.js');
   for (const p of ['undici', 'lru-cache', 'hono', 'yaml', '@modelcontextprotocol/sdk', 'diff']) expect(r.packages, p).not.toContain(p);
-  for (const d of ['serve/', 'host/', 'toolkit/', 'trust/', 'backends/http.js', 'backends/prompt.js']) expect(r.dist.filter((f) => f.startsWith(d)), d).toEqual([]);
+  // toolkit/sample.js (catalog-only) gives run its default payloads; the rest of the toolkit stays out.
+  const loaded = r.dist.filter((f) => f !== 'toolkit/sample.js');
+  for (const d of ['serve/', 'host/', 'toolkit/', 'trust/', 'backends/http.js', 'backends/prompt.js']) expect(loaded.filter((f) => f.startsWith(d)), d).toEqual([]);
 });
 
 test('dispatch with a user-level hook loads no trust code; a project hook loads the gate', () => {

@@ -427,7 +427,8 @@ describe('JSON Schema export', () => {
     for (const key of ['disableAllHooks', 'allowManagedHooksOnly', 'allowedHttpHookUrls', 'httpHookAllowedEnvVars', 'agentHooks']) {
       expect(schema.properties).toHaveProperty(key);
     }
-    const handlers = JSON.stringify(hooks.properties!.PreToolUse);
+    // Handlers live once in $defs (test/cli/schema.test.ts validates with ajv).
+    const handlers = JSON.stringify((schema as unknown as { $defs: Record<string, unknown> }).$defs.hook);
     for (const t of ['command', 'http', 'mcp_tool', 'prompt', 'agent']) expect(handlers).toContain(`"const":"${t}"`);
   });
 });

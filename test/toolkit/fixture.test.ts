@@ -77,6 +77,13 @@ describe('fixture files: validation', () => {
     ]);
   });
 
+  it('a list item that YAML read as a map is named by its index, with the quoting hint', () => {
+    const yaml = `cases:\n  - name: a\n    event: PreToolUse\n    hooks: { PreToolUse: [{ hooks: [{ type: command, command: "true" }] }] }\n    payload: { tool_name: Bash, tool_input: {} }\n    expect:\n      additionalContext:\n        - ok\n        - note: this is a map\n`;
+    expect(errorsOf('x.test.yaml', yaml)).toEqual([
+      'cases[0].expect.additionalContext[1]: expected a string, got an object (in YAML, text with ": " in it is a map: quote it)',
+    ]);
+  });
+
   it('every problem of the file is reported, not only the first', () => {
     const errors = errorsOf('x.test.json', { cases: [{ ...okCase, expect: { decison: 'x' } }, { ...okCase, name: 'b', event: 'Nope' }, { ...okCase, name: 'c', payload: {} }] });
     expect(errors).toEqual([

@@ -67,12 +67,17 @@ describe('agent-hooks init', () => {
 
   it('merges into existing settings and is idempotent', async () => {
     dir.json('.claude/settings.json', { model: 'x', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] } });
-    await initHook({ name: 'a', dir: dir.root, lang: 'bash', event: 'Stop' });
+    const first = await initHook({ name: 'a', dir: dir.root, lang: 'bash', event: 'Stop' });
+    expect(first.updated).toEqual([dir.path('.claude/settings.json')]);
+    // The CLI says so: "updated" for the settings it merged into, "created" for new files.
+    const out = cli(['init', '--lang', 'bash', '--event', 'Stop', 'b'], dir.root).stdout;
+    expect(out).toContain('updated .claude/settings.json');
+    expect(out).toContain('created .claude/hooks/b.sh');
     const again = await initHook({ name: 'a', dir: dir.root, lang: 'bash', event: 'Stop', force: true });
     expect(again.written).not.toContain(again.settings);
     const settings = JSON.parse(readFileSync(dir.path('.claude/settings.json'), 'utf8'));
     expect(settings.model).toBe('x');
-    expect(settings.hooks.Stop).toHaveLength(2);
+    expect(settings.hooks.Stop).toHaveLength(3);
   });
 
   it('refuses to overwrite without --force, bad names, and settings it cannot merge into (writing nothing)', async () => {

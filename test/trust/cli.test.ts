@@ -55,7 +55,7 @@ describe('agent-hooks trust / revoke / status', () => {
     expect(s0.state).toBe('untrusted');
     expect(s0.workspace).toMatchObject({ dir: real, identity: `dir:${real}`, trusted: false });
     expect(s0.hooks).toMatchObject([{ state: 'untrusted', needsTrust: true, source: { kind: 'project', file: p.settings } }]);
-    expect(fresh.stderr).toContain(`warning: ${p.settings}: hooks.UserPromptSubmit[0].hooks[0]: project command hook skipped (untrusted`);
+    expect(fresh.stderr).toContain('warning: 1 project command hook skipped (untrusted');
     expect(fresh.stderr).toContain(`agent-hooks trust --cwd ${real} --digest ${s0.digest}`);
 
     const t = cli(['trust', '--cwd', p.root, '--digest', s0.digest]);

@@ -16,6 +16,7 @@ interface TestFlags {
   json?: boolean;
   reporter?: 'text' | 'json' | 'junit';
   output?: string;
+  watch?: boolean;
 }
 
 async function testCommand(paths: string[], flags: TestFlags): Promise<number> {
@@ -69,6 +70,42 @@ async function testCommand(paths: string[], flags: TestFlags): Promise<number> {
   return reportFailed(report) ? 1 : 0;
 }
 
+/**
+ * --watch: run, then run again whenever a file under the given paths (default: the current
+ * directory) changes, debounced; node_modules and .git are ignored. Runs until interrupted.
+ */
+async function watchCommand(paths: string[], flags: TestFlags): Promise<number> {
+  const { watch } = await import('node:fs');
+  const roots = (paths.length > 0 ? paths : ['.']).map((p) => resolve(p));
+  let timer: NodeJS.Timeout | undefined;
+  let running = false;
+  let again = false;
+  const once = async () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    process.stdout.write(`\n[watch] ${new Date().toLocaleTimeString()} running ${roots.join(' ')}\n`);
+    await testCommand(paths, flags);
+    process.stdout.write('[watch] waiting for changes (Ctrl-C to stop)\n');
+    running = false;
+    if (again) {
+      again = false;
+      void once();
+    }
+  };
+  for (const root of roots) {
+    watch(root, { recursive: true }, (_event, file) => {
+      if (file && /(^|[\\/])(node_modules|\.git)([\\/]|$)/.test(String(file))) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => void once(), 200);
+    });
+  }
+  await once();
+  return new Promise<number>(() => {}); // until SIGINT
+}
+
 export function registerTestCommand(program: Command): void {
   program
     .command('test')
@@ -81,7 +118,8 @@ export function registerTestCommand(program: Command): void {
     .option('--json', 'print the report as JSON (same as --reporter json)')
     .addOption(new Option('--reporter <name>', 'report format').choices(['text', 'json', 'junit']))
     .option('--output <file>', 'write the json/junit report to this file; the console keeps the text report')
+    .option('-w, --watch', 'run again whenever a file under the paths changes (until Ctrl-C)')
     .action(async (paths: string[], flags: TestFlags) => {
-      process.exitCode = await testCommand(paths, flags);
+      process.exitCode = flags.watch ? await watchCommand(paths, flags) : await testCommand(paths, flags);
     });
 }

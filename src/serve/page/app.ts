@@ -75,9 +75,13 @@ export const APP_JS = String.raw`
     if (d) {
       d.hunks.forEach(function (h) {
         box.appendChild(el('div', { class: 'hunk', text: h.header }));
-        h.lines.forEach(function (l) {
-          var c = l.charAt(0) === '+' ? 'line add' : l.charAt(0) === '-' ? 'line del' : 'line';
-          box.appendChild(el('div', { class: c, text: l }));
+        h.lines.forEach(function (l, i) {
+          var mark = l.charAt(0);
+          var c = mark === '+' ? 'line add' : mark === '-' ? 'line del' : 'line';
+          var segs = h.words && h.words[i];
+          // Word-level: the changed words of a paired line are highlighted, the rest stays plain.
+          if (segs) box.appendChild(el('div', { class: c }, mark, segs.map(function (sg) { return sg.changed ? el('span', { class: mark === '+' ? 'w-add' : 'w-del', text: sg.text }) : sg.text; })));
+          else box.appendChild(el('div', { class: c, text: l }));
         });
       });
       if (d.hunks.length === 0) box.appendChild(el('div', { class: 'note', text: 'no differences' }));
@@ -132,12 +136,26 @@ export const APP_JS = String.raw`
     var flash = flashes[w.dir];
     var actions = el('div', { class: 'actions' });
     if (w.digest && w.state !== 'trusted' && w.state !== 'error') {
+      // Two steps: the first shows what will run; only the second trusts (that digest only).
       // Unpinned hooks can change what they run without changing the digest: trusting them is an explicit choice.
       var unpinned = (w.unpinned || []).length;
-      var ack = unpinned ? el('input', { type: 'checkbox', class: 'allow-unpinned' }) : null;
-      if (ack) actions.appendChild(el('label', { class: 'ack' }, ack, ' also trust the ' + unpinned + ' UNPINNED hook(s): what they execute cannot be determined'));
-      actions.appendChild(el('button', { class: 'primary trust', 'data-digest': w.digest, title: 'trust exactly ' + w.digest,
-        text: 'Trust these hooks', onclick: function (ev) { act(ev.target, '/api/trust', ack ? { dir: w.dir, digest: w.digest, allowUnpinned: ack.checked } : { dir: w.dir, digest: w.digest }, 'trusted'); } }));
+      actions.appendChild(el('button', { class: 'primary trust', 'data-digest': w.digest, title: 'review, then trust exactly ' + w.digest,
+        text: 'Trust these hooks…', onclick: function (ev) {
+          ev.target.disabled = true;
+          var ack = unpinned ? el('input', { type: 'checkbox', class: 'allow-unpinned' }) : null;
+          var gatedHooks = w.hooks.filter(function (h) { return h.needsTrust; });
+          var box = el('div', { class: 'confirm', role: 'dialog', 'aria-label': 'confirm trust' },
+            el('b', { text: 'These ' + gatedHooks.length + ' hook(s) will run in every session of this workspace:' }),
+            el('ul', null, gatedHooks.map(function (h) { return el('li', { text: h.event + (h.matcher ? ' [' + h.matcher + ']' : '') + ': ' + runText(h.run) }); })),
+            el('div', { class: 'meta', text: 'digest ' + w.digest }),
+            ack ? el('label', { class: 'ack' }, ack, ' also trust the ' + unpinned + ' UNPINNED hook(s): what they execute cannot be determined') : null,
+            el('div', { class: 'actions' },
+              el('button', { class: 'primary confirm-trust', text: 'Trust exactly this', onclick: function (e2) { act(e2.target, '/api/trust', ack ? { dir: w.dir, digest: w.digest, allowUnpinned: ack.checked } : { dir: w.dir, digest: w.digest }, 'trusted'); } }),
+              el('button', { class: 'cancel-trust', text: 'Cancel', onclick: function () { box.remove(); ev.target.disabled = false; } })));
+          // Right under the header with the button, so the question is where the click was.
+          var head = ev.target.closest('.card-head');
+          if (head) head.after(box); else ev.target.closest('.card').appendChild(box);
+        } }));
     }
     if (w.trustedDigest || w.workspaceTrusted) {
       actions.appendChild(el('button', { class: 'danger revoke', text: 'Revoke trust',
@@ -272,22 +290,28 @@ export const APP_JS = String.raw`
     render();
   }
 
-  function timeline(firings) {
+  function timeline(firings, session) {
     var byEvent = {};
     var order = [];
-    firings.forEach(function (f) {
-      if (!byEvent[f.event]) { byEvent[f.event] = []; order.push(f.event); }
-      byEvent[f.event].push(f);
+    // One session: a single timeline of its firings in time order (what happened, step by step);
+    // otherwise one per event.
+    var perSession = Boolean(session);
+    var list0 = perSession ? firings.slice().sort(function (a, b) { return a.start < b.start ? -1 : a.start > b.start ? 1 : 0; }) : firings;
+    list0.forEach(function (f) {
+      var key = perSession ? session : f.event;
+      if (!byEvent[key]) { byEvent[key] = []; order.push(key); }
+      byEvent[key].push(f);
     });
     return order.map(function (ev) {
       var list = byEvent[ev];
       var scale = Math.max(1, Math.max.apply(null, list.map(function (f) { return f.durationMs; })));
-      return el('div', { class: 'card timeline-event', 'data-event': ev },
-        el('h4', null, ev, el('span', { class: 'muted', text: '  ' + list.length + ' firing' + (list.length === 1 ? '' : 's') + ' · scale 0–' + Math.round(scale) + ' ms' })),
+      return el('div', perSession ? { class: 'card timeline-session', 'data-session': ev } : { class: 'card timeline-event', 'data-event': ev },
+        el('h4', null, perSession ? 'Session ' + ev + ', in time order' : ev, el('span', { class: 'muted', text: '  ' + list.length + ' firing' + (list.length === 1 ? '' : 's') + ' · scale 0–' + Math.round(scale) + ' ms' })),
         list.map(function (f) {
-          return el('div', { class: 'firing', 'data-blocked': f.blocked ? 'true' : 'false' },
+          return el('div', { class: 'firing', 'data-blocked': f.blocked ? 'true' : 'false', 'data-event': f.event },
             el('div', { class: 'firing-head' },
               el('b', { text: when(f.start) }),
+              perSession ? el('span', { class: 'firing-event', text: f.event }) : null,
               f.tool_name ? el('code', { text: f.tool_name }) : null,
               el('span', { text: 'session ' + f.session_id }),
               el('span', { text: f.order + ' · ' + Math.round(f.durationMs) + ' ms' }),
@@ -315,10 +339,22 @@ export const APP_JS = String.raw`
       select('session', 'Session', data.facets.sessions, q.session),
       select('event', 'Event', data.facets.events, q.event),
       select('outcome', 'Outcome', ['blocked'].concat(data.facets.outcomes), q.outcome)));
-    nodes.push(el('h3', { text: 'Timeline of hook durations, per event' }));
+    nodes.push(el('h3', { text: q.session ? 'Timeline of the session' : 'Timeline of hook durations, per event (pick a session for its timeline in time order)' }));
     if (!data.firings.length) nodes.push(el('div', { class: 'empty', text: 'Nothing recorded.' }));
-    nodes = nodes.concat(timeline(data.firings));
+    nodes = nodes.concat(timeline(data.firings, q.session));
     nodes.push(el('h3', { text: 'Entries (newest first)' }));
+    // Paging: the newest "limit" entries of "total"; "show more" asks for 200 more (up to 2,000).
+    var shown = data.entries.length;
+    if (data.total > shown) {
+      nodes.push(el('div', { class: 'paging' },
+        el('span', { class: 'showing', text: 'showing ' + shown.toLocaleString('en-US') + ' of ' + data.total.toLocaleString('en-US') }),
+        shown < 2000 ? el('button', { class: 'more', text: 'show ' + Math.min(200, data.total - shown) + ' more', onclick: function () {
+          var qs = new URLSearchParams(location.search);
+          qs.set('limit', String(Math.min(2000, shown + 200)));
+          history.replaceState(null, '', '/audit?' + qs.toString());
+          render();
+        } }) : el('span', { text: '(narrow the filters to see older entries)' })));
+    }
     var rows = data.entries.map(function (e) {
       return el('tr', { class: e.blocked ? 'blocked' : '', 'data-outcome': e.outcome, 'data-blocked': e.blocked ? 'true' : 'false' },
         el('td', { class: 'nowrap', text: when(e.ts) }),

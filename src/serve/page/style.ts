@@ -64,6 +64,8 @@ ul.changes { margin: 8px 0 0; padding-left: 20px; color: var(--mod); }
 .diff .line.add { background: #e6ffec; }
 .diff .line.del { background: #ffebe9; }
 .diff .note { padding: 6px 10px; color: var(--muted); }
+.diff .w-add { background: #abf2bc; border-radius: 2px; }
+.diff .w-del { background: #ffc0c0; border-radius: 2px; text-decoration: line-through; text-decoration-color: rgba(0,0,0,.35); }
 details { margin-top: 10px; }
 details summary { cursor: pointer; color: var(--accent); }
 table { width: 100%; border-collapse: collapse; background: var(--card); }
@@ -94,4 +96,40 @@ select, input[type=text], input[type=number] { font: inherit; padding: 4px 8px; 
 .bar.error, .bar.timeout, .bar.non_blocking_error { background: #d4a72c; }
 .empty { color: var(--muted); padding: 14px 0; }
 .muted { color: var(--muted); }
+.confirm { margin-top: 10px; padding: 10px 12px; border: 1px solid var(--warn); border-radius: 6px; background: var(--warn-bg); }
+.confirm ul { margin: 6px 0 8px; padding-left: 20px; font-family: var(--mono); font-size: 12.5px; word-break: break-all; }
+.paging { display: flex; gap: 10px; align-items: center; margin: 0 0 12px; color: var(--muted); }
+/* Narrow screens: the header wraps instead of clipping its tabs. */
+header.top { flex-wrap: wrap; row-gap: 6px; }
+header.top nav { flex-wrap: wrap; }
+@media (max-width: 640px) {
+  header.top { padding: 8px 12px; gap: 10px; }
+  header.top .spacer { display: none; }
+  main { padding: 14px 10px 40px; }
+  .bar-row { grid-template-columns: minmax(120px, 40%) 1fr 56px; }
+}
+/* Dark mode follows the system setting. */
+@media (prefers-color-scheme: dark) {
+  :root {
+    --fg: #e6edf3; --muted: #9da7b3; --line: #30363d; --bg: #0d1117; --card: #161b22;
+    --ok: #3fb950; --ok-bg: #12261e; --warn: #d29922; --warn-bg: #2b2111;
+    --mod: #f0883e; --mod-bg: #2d1b0e; --err: #f85149; --err-bg: #2d1214;
+    --info-bg: #1c2330; --accent: #58a6ff;
+    color-scheme: dark;
+  }
+  button { background: #21262d; color: var(--fg); border-color: var(--line); }
+  button:hover { background: #30363d; }
+  pre { background: #0d1117; border-color: var(--line); }
+  th { background: #1c2128; }
+  select, input[type=text], input[type=number] { background: #0d1117; color: var(--fg); }
+  .hook.changed { background: #1f1710; border-color: #5a3a1e; }
+  .diff .line.add { background: #12261e; }
+  .diff .line.del { background: #2d1214; }
+  .diff .w-add { background: #1f6f3a; }
+  .diff .w-del { background: #8e2a2f; }
+  .diff .hunk { background: #121d2f; color: #79c0ff; }
+  tr.blocked td { background: #2d1214; }
+  .track { background: #21262d; }
+  .firing { border-top-color: var(--line); }
+}
 `;

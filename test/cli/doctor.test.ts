@@ -1,0 +1,121 @@
+/** `agent-hooks doctor` on a project with each problem it looks for, through the real CLI. */
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+
+// Each test spawns the CLI many times; on a loaded machine that takes a while.
+vi.setConfig({ testTimeout: 120000 });
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { tempDir, type TempDir } from '../helpers/tmp.js';
+
+const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+
+function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, NO_COLOR: '1', ...env } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+let dir: TempDir;
+beforeAll(() => {
+  if (!existsSync(CLI)) throw new Error('dist/cli/main.js is missing: run `npm run build` first (npm test does)');
+});
+beforeEach(() => {
+  dir = tempDir();
+});
+afterEach(() => dir.cleanup());
+
+/** A PATH with only sh and cat on it: jq, python3 and friends are "missing". */
+function barePath(): string {
+  const bin = dir.path('bin');
+  mkdirSync(bin, { recursive: true });
+  for (const t of ['sh', 'cat']) symlinkSync(`/bin/${t}`, `${bin}/${t}`);
+  return bin;
+}
+
+const hooksOf = (r: { stdout: string }) => JSON.parse(r.stdout).hooks as { findings: { level: string; message: string }[] }[];
+
+describe('agent-hooks doctor', () => {
+  it('finds a missing script, a non-executable one, a missing interpreter, missing tools, ms timeouts and Bash syntax under sh', () => {
+    dir.write('hooks/noexec.sh', '#!/bin/sh\nexit 0\n', 0o644);
+    dir.write('hooks/py-guard', '#!/usr/bin/env python3\nprint("{}")\n', 0o755);
+    dir.write('hooks/uses-jq.sh', '#!/bin/sh\n# jq in a comment is not a call\ncmd=$(jq -r .tool_input.command)\n', 0o755);
+    dir.write('hooks/bashy.sh', '#!/bin/sh\nif [[ -n "$1" ]]; then cat <<< "x"; fi\n', 0o755);
+    dir.write('hooks/fine.sh', '#!/bin/sh\ncat >/dev/null\n', 0o755);
+    const settings = dir.json('s.json', {
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              { type: 'command', command: '"$CLAUDE_PROJECT_DIR"/hooks/missing.sh' },
+              { type: 'command', command: './hooks/noexec.sh' },
+              { type: 'command', command: './hooks/py-guard' },
+              { type: 'command', command: './hooks/uses-jq.sh' },
+              { type: 'command', command: './hooks/bashy.sh' },
+              { type: 'command', command: './hooks/fine.sh', timeout: 30000 },
+              { type: 'command', command: 'cat | grep -q rm && exit 2; diff <(echo a) <(echo b)' },
+              { type: 'command', command: 'python3 ./hooks/gone.py' },
+              { type: 'command', command: './hooks/fine.sh --quiet' },
+            ],
+          },
+        ],
+      },
+    });
+    const r = cli(['doctor', '--settings', settings, '--cwd', dir.root, '--json'], { PATH: barePath() });
+    expect(r.code, r.stderr).toBe(1);
+    const f = hooksOf(r).map((h) => h.findings.map((x) => `${x.level}: ${x.message}`));
+    expect(f[0]).toEqual([`error: script ${dir.root}/hooks/missing.sh does not exist: the hook exits 127`]);
+    expect(f[1]).toEqual([`error: script ${dir.root}/hooks/noexec.sh is not executable: the hook exits 126 (chmod +x noexec.sh)`]);
+    expect(f[2]).toEqual(["error: the script's interpreter python3 (from its #! line) is not on PATH: the hook exits 127"]);
+    expect(f[3]).toEqual([expect.stringMatching(/^error: script uses-jq\.sh calls jq, which is not on PATH/)]);
+    expect(f[4]).toEqual([expect.stringMatching(/^error: script bashy\.sh \(run by sh\) uses Bash-only syntax \(\[\[ … \]\], here-string <<<\) but runs under sh, which rejects it: .*redirection unexpected/)]);
+    expect(f[5]).toEqual(['warning: timeout 30000 is in seconds (8 h 20 min); if you meant milliseconds, write 30']);
+    expect(f[6]).toEqual([expect.stringMatching(/^error: the command uses Bash-only syntax \(process substitution <\(…\)\) but runs under sh, which rejects it: /)]);
+    expect(f[7]).toEqual(expect.arrayContaining(['error: python3 is not on PATH: the hook exits 127 (command not found)', `error: script ${dir.root}/hooks/gone.py does not exist: the hook exits 127`]));
+    expect(f[8]).toEqual([]);
+
+    const text = cli(['doctor', '--settings', settings, '--cwd', dir.root], { PATH: dir.path('bin') });
+    expect(text.stdout).toMatch(/^✗ PreToolUse Bash command {2}cli .*hooks\.PreToolUse\[0\]\.hooks\[0\]$/m);
+    expect(text.stdout).toMatch(/^✓ PreToolUse Bash command .*hooks\[8\]$/m);
+    expect(text.stdout).toMatch(/9 hook\(s\), \d+ error\(s\), \d+ warning\(s\)\n$/);
+  });
+
+  it('a clean project exits 0', () => {
+    dir.write('hooks/fine.sh', '#!/bin/sh\ncat >/dev/null\n', 0o755);
+    const settings = dir.json('s.json', { hooks: { Stop: [{ hooks: [{ type: 'command', command: './hooks/fine.sh', shell: 'bash' }, { type: 'command', command: '[[ -n x ]] && echo ok', shell: 'bash' }] }] } });
+    const r = cli(['doctor', '--settings', settings, '--cwd', dir.root]);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toContain('2 hook(s), 0 error(s), 0 warning(s)');
+  });
+
+  it('reports trust state and what changed since trust, and other agents’ files that are not discovered', () => {
+    const home = dir.path('home');
+    mkdirSync(home, { recursive: true });
+    const proj = dir.path('proj');
+    dir.json('proj/.claude/settings.json', { hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo one' }] }] } });
+    dir.json('proj/.gemini/settings.json', { hooks: {} });
+    const env = { HOME: home, XDG_CONFIG_HOME: `${home}/.config`, AGENT_HOOKS_TRUST_STORE: `${home}/trust.json` };
+    const before = cli(['doctor', '--cwd', proj, '--json'], env);
+    const r0 = JSON.parse(before.stdout);
+    expect(r0.hooks[0].trust).toEqual({ state: 'untrusted', changes: [] });
+    expect(r0.hooks[0].findings[0].message).toMatch(/^not trusted \(untrusted\): skipped until `agent-hooks trust --cwd /);
+    expect(r0.dialects).toEqual([{ dialect: 'gemini', kind: 'project', file: `${proj}/.gemini/settings.json`, discovered: false }]);
+    expect(before.code).toBe(0);
+
+    const status = JSON.parse(cli(['status', '--cwd', proj, '--json'], env).stdout);
+    expect(cli(['trust', '--cwd', proj, '--digest', status.digest], env).code).toBe(0);
+    expect(JSON.parse(cli(['doctor', '--cwd', proj, '--json'], env).stdout).hooks[0].trust.state).toBe('trusted');
+    writeFileSync(`${proj}/.claude/settings.json`, JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo two' }] }] } }));
+    const after = cli(['doctor', '--cwd', proj, '--discover-dialects', 'gemini'], env);
+    expect(after.stdout).toMatch(/trust: modified/);
+    expect(after.stdout).toMatch(/not trusted \(modified: handler\.command: "echo one" → "echo two"|not trusted \(modified: .*echo two/);
+    expect(after.stdout).toContain(`✓ gemini project file ${proj}/.gemini/settings.json: discovered`);
+  });
+
+  it('config errors count as errors', () => {
+    const settings = dir.json('bad.json', { hooks: { PreToolUse: [{ hooks: [{ type: 'command' }] }] } });
+    const r = cli(['doctor', '--settings', settings]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`${settings}: hooks.PreToolUse[0].hooks[0].command`);
+  });
+});
