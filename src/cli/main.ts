@@ -103,7 +103,9 @@ async function runCommand(eventName: string, flags: RunFlags): Promise<number> {
   const config = await loadFromFlags(flags);
   const errors = config.diagnostics.filter((d) => d.level === 'error');
   for (const d of config.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
-  if (errors.length > 0) return 1;
+  // A broken file or plugin was skipped (reported above); the other sources still decide, so a
+  // deny of theirs is never lost. Exit: 2 when blocked, else 1 for the skipped source.
+  if (errors.length > 0) process.stderr.write(`agent-hooks: ${errors.length} config error(s): the sources that have them were skipped; the others ran\n`);
   const mcpConfig = flags.mcpConfig ? loadMcpConfigFile(flags.mcpConfig) : undefined;
   for (const d of mcpConfig?.diagnostics ?? []) process.stderr.write(`${formatDiagnostic(d)}\n`);
   if (mcpConfig?.diagnostics.some((d) => d.level === 'error')) return 1;
@@ -133,6 +135,7 @@ async function runCommand(eventName: string, flags: RunFlags): Promise<number> {
     stopHookMaxConsecutiveBlocks: config.options.stopHookMaxConsecutiveBlocks,
     stdinLimitBytes: config.options.stdinLimitBytes,
     outputLimitBytes: config.options.outputLimitBytes,
+    passEnv: config.options.passEnv,
     audit: flags.audit ? resolve(flags.audit) : undefined,
     http: { allowedHttpHookUrls: config.allowedHttpHookUrls, httpHookAllowedEnvVars: config.httpHookAllowedEnvVars },
     mcp: mcpConfig ? { servers: mcpConfig.servers } : undefined,
@@ -148,7 +151,7 @@ async function runCommand(eventName: string, flags: RunFlags): Promise<number> {
   }
   if (flags.json) process.stdout.write(`${JSON.stringify(toJson(decision), null, 2)}\n`);
   else process.stdout.write(formatDecision(decision));
-  return decision.blocked || !decision.continue ? 2 : 0;
+  return decision.blocked || !decision.continue ? 2 : errors.length > 0 ? 1 : 0;
 }
 
 

@@ -96,6 +96,8 @@ export const agentHooksOptionsSchema = z.strictObject({
   outputLimitBytes: z.number().int().min(1).optional(),
   /** Other agents' hook files to discover (docs/dialects.md "Discovery"); honoured in user, managed and --settings files. */
   discoverDialects: z.union([z.literal('all'), z.array(z.enum(DIALECT_NAMES))]).optional(),
+  /** Host variables command hooks inherit by name (docs/security.md); honoured in user, managed and --settings files. */
+  passEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name')).optional(),
 });
 export type AgentHooksOptions = z.infer<typeof agentHooksOptionsSchema>;
 

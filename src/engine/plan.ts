@@ -8,6 +8,7 @@ import { catalog, matcherValue, type EventName } from '../events/catalog.js';
 import type { EventSpec } from '../events/spec.js';
 import { compileMatcherFor, matchRule, parseRule, type CompiledMatcher, type Rule } from '../matching/index.js';
 import type { NormalizedHook } from '../types.js';
+import { firingKeyFor } from '../config/registry.js';
 
 export interface PlannedHook {
   hook: NormalizedHook;
@@ -16,6 +17,8 @@ export interface PlannedHook {
   matcher: CompiledMatcher;
   /** undefined: no `if`; null: an `if` that can never run (invalid rule or non-tool event). */
   rule?: Rule | null;
+  /** Hooks matched for one firing with an equal key run once (config/registry.ts firingKeyFor). */
+  firingKey: string;
 }
 
 interface EventIndex {
@@ -59,7 +62,7 @@ export function buildPlanIndex(hooks: readonly NormalizedHook[]): PlanIndex {
         rule = parsed.ok ? parsed.rule : null;
       }
     }
-    const planned: PlannedHook = { hook, seq, matcher, rule };
+    const planned: PlannedHook = { hook, seq, matcher, rule, firingKey: firingKeyFor(hook) };
     index.count++;
     if (hook.matchField) {
       index.fields.push(planned);
@@ -113,8 +116,8 @@ export function planHooks(
   for (const planned of fields) admit(planned);
   if (!out) return NO_HOOKS;
   if ((exact ? 1 : 0) + (scanned.length > 0 ? 1 : 0) + (fields.length > 0 ? 1 : 0) > 1) out.sort((a, b) => a.seq - b.seq);
-  // A hook listed under several exact names of one matcher appears once.
-  return exact && out.length > 1 ? dedupeBySeq(out) : out;
+  // One command matched through several groups (or several exact names) runs once.
+  return out.length > 1 ? dedupeFiring(out) : out;
 }
 
 /** A payload field as matcher text: strings as they are, anything else absent. */
@@ -142,9 +145,18 @@ function scan(entry: EventIndex, value: string | undefined): readonly PlannedHoo
   return result;
 }
 
-function dedupeBySeq(list: PlannedHook[]): PlannedHook[] {
-  const seen = new Set<number>();
-  return list.filter((p) => (seen.has(p.seq) ? false : (seen.add(p.seq), true)));
+/** Like Claude Code's `new Map(...)` over the matched hooks: first position, last occurrence's hook. */
+function dedupeFiring(list: PlannedHook[]): PlannedHook[] {
+  const at = new Map<string, number>();
+  const out: PlannedHook[] = [];
+  for (const planned of list) {
+    const i = at.get(planned.firingKey);
+    if (i === undefined) {
+      at.set(planned.firingKey, out.length);
+      out.push(planned);
+    } else out[i] = planned;
+  }
+  return out.length === list.length ? list : out;
 }
 
 function ruleMatches(rule: Rule, input: Record<string, unknown>, ctx: PlanContext): boolean {
