@@ -80,7 +80,15 @@ function encode(d: Parameters<Dialect['encodeDecision']>[0], toolName: string | 
       }
       if (d.updatedOutput !== undefined) {
         if (toolName?.startsWith('mcp__')) hso.updatedMCPToolOutput = d.updatedOutput;
-        else notes.push('Codex can replace only MCP tool output; updatedToolOutput left out');
+        else if (d.event === 'PostToolUse') {
+          // Codex replaces only MCP output in place; for its own tools, decision:block makes the
+          // model see the reason instead of the output (Codex 0.169, test/agents), so the
+          // replacement travels as that reason and the original never reaches the model.
+          const replacement = outputText(d.updatedOutput);
+          o.decision = 'block';
+          o.reason = typeof o.reason === 'string' && o.reason ? `${o.reason}\n${replacement}` : replacement;
+          notes.push('Codex replaces only MCP tool output; the replacement is sent as decision:block, whose reason the model sees instead of the output');
+        } else notes.push(`Codex takes no tool output replacement on ${d.event}; left out`);
       }
       if (context !== undefined && ['PostToolUse', 'UserPromptSubmit', 'SessionStart', 'SubagentStart'].includes(d.event)) hso.additionalContext = context;
       else if (context !== undefined) notes.push(`Codex takes no additionalContext on ${d.event}; left out`);
@@ -92,6 +100,16 @@ function encode(d: Parameters<Dialect['encodeDecision']>[0], toolName: string | 
   if (message !== undefined) o.systemMessage = message;
   if (Object.keys(hso).length > 1) o.hookSpecificOutput = hso;
   return out(Object.keys(o).length ? o : undefined, 0, notes.map((n) => `agent-hooks: ${n}`).join('\n'));
+}
+
+/** A replacement tool output as the text the model should see (Bash-shaped objects by their streams). */
+function outputText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (isObject(value) && typeof value.stdout === 'string') {
+    const stderr = typeof value.stderr === 'string' && value.stderr ? `\n${value.stderr}` : '';
+    return value.stdout + stderr;
+  }
+  return JSON.stringify(value);
 }
 
 /** Codex's reading of a hook's output, expressed so the Claude parse stage reaches the same verdict. */
