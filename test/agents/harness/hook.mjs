@@ -45,6 +45,8 @@ function claude() {
       return say({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: { stdout: token, stderr: '', interrupted: false, isImage: false } } });
     case 'block':
       return say({ decision: 'block', reason: token });
+    case 'stop-continue':
+      return say({ continue: false, stopReason: token });
     case 'stop-once': {
       const fired = join(runDir, 'stop-fired');
       if (existsSync(fired)) return;
@@ -65,7 +67,8 @@ function claude() {
   }
 }
 
-const DIALECTS = { claude };
+// Codex reads Claude-shaped output (codex-rs/hooks output_parser.rs).
+const DIALECTS = { claude, codex: claude };
 const answer = DIALECTS[dialect];
 if (!answer) {
   process.stderr.write(`hook.mjs: unknown dialect ${dialect}`);
