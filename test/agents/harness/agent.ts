@@ -1,7 +1,7 @@
 /**
  * What the matrix needs from each agent, and the matrix runner that records every cell.
  */
-import { writeFileSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentName } from './cache.js';
 import { makeRunDirs, runInNamespace, type NamespaceRun, type RunDirs, type WireApi } from './run.js';
@@ -34,11 +34,24 @@ export interface AgentResults {
 
 export const RESULTS_DIR = join(import.meta.dirname, '..', 'results');
 
+/**
+ * Writes the agent's results file. A filtered run (vitest -t) updates only the cells it ran:
+ * the others are kept from the file while the agent version is the same.
+ */
 export function writeResults(results: AgentResults): void {
   mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = join(RESULTS_DIR, `${results.agent}.json`);
+  let previous: AgentResults | undefined;
+  try {
+    previous = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {}
+  const keep = previous && previous.version === results.version && !results.notRunnable && !previous.notRunnable ? previous.cells : {};
   const ordered: AgentResults = { ...results, cells: {} };
-  for (const s of SCENARIOS) if (results.cells[s.id]) ordered.cells[s.id] = results.cells[s.id]!;
-  writeFileSync(join(RESULTS_DIR, `${results.agent}.json`), JSON.stringify(ordered, null, 2) + '\n');
+  for (const s of SCENARIOS) {
+    const cell = { ...keep[s.id], ...results.cells[s.id] };
+    if (Object.keys(cell).length) ordered.cells[s.id] = cell;
+  }
+  writeFileSync(file, JSON.stringify(ordered, null, 2) + '\n');
 }
 
 export function scenariosFor(agent: AgentName): Scenario[] {

@@ -67,8 +67,37 @@ function claude() {
   }
 }
 
+/** Gemini CLI's output: top-level decision/reason, hookSpecificOutput tool_input/tool_output/additionalContext. */
+function gemini() {
+  const event = payload.hook_event_name ?? 'BeforeTool';
+  switch (mode) {
+    case 'deny-json':
+      return say({ decision: 'deny', reason: token });
+    case 'allow':
+      return say({ decision: 'allow', reason: token });
+    case 'ask':
+      return say({ decision: 'ask', reason: token });
+    case 'rewrite':
+      return say({ decision: 'allow', hookSpecificOutput: { hookEventName: event, tool_input: rewrittenInput() } });
+    case 'context':
+      return say({ hookSpecificOutput: { hookEventName: event, additionalContext: token } });
+    case 'replace-output':
+      return say({ hookSpecificOutput: { hookEventName: event, tool_output: token } });
+    case 'block':
+      return say({ decision: 'deny', reason: token });
+    case 'stop-once': {
+      const fired = join(runDir, 'stop-fired');
+      if (existsSync(fired)) return;
+      writeFileSync(fired, '');
+      return say({ decision: 'deny', reason: token });
+    }
+    default:
+      return claude();
+  }
+}
+
 // Codex reads Claude-shaped output (codex-rs/hooks output_parser.rs).
-const DIALECTS = { claude, codex: claude };
+const DIALECTS = { claude, codex: claude, gemini };
 const answer = DIALECTS[dialect];
 if (!answer) {
   process.stderr.write(`hook.mjs: unknown dialect ${dialect}`);
