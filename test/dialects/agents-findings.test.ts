@@ -34,11 +34,13 @@ describe('Codex PostToolUse output replacement (Codex 0.169)', () => {
   });
   const replacement = { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: { stdout: 'REDACTED', stderr: '', interrupted: false, isImage: false } } };
 
-  test('a built-in tool output replacement becomes decision:block with the replacement as reason', async () => {
+  test('a built-in tool output replacement becomes decision:block, whose reason the model sees instead', async () => {
     const r = await runCli(['dispatch', '--agent', 'codex', '--settings', engine('replace', 'PostToolUse', replacement)], JSON.stringify(payload('Bash')));
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ decision: 'block', reason: 'REDACTED' });
-    expect(r.stderr).toMatch(/replaces only MCP tool output/);
+    const answer = JSON.parse(r.stdout);
+    expect(answer.decision).toBe('block');
+    expect(answer.reason).toContain('REDACTED');
+    expect(r.stdout).not.toContain('secret-value-42');
   });
 
   test('an MCP tool output is still replaced in place', async () => {
