@@ -11,8 +11,8 @@ import { join, resolve } from 'node:path';
 import type { EventName } from '../events/catalog.js';
 import type { ExecutionResult, HookBridge } from '../types.js';
 import { groupEvents } from './claude.js';
-import { claudeResult, failClosedReason, isObject, jsonObjectOf, joinContext, joinMessages, out, reasonOf, str } from './shared.js';
-import type { Dialect, DispatchOutput, EventMapping } from './types.js';
+import { aliasedMatchValue, claudeResult, failClosedReason, isObject, jsonObjectOf, joinContext, joinMessages, out, reasonOf, str, toolTable, TOOL_EVENTS } from './shared.js';
+import type { Dialect, DispatchOutput, EventMapping, ToolMapping } from './types.js';
 
 const EVENTS: readonly EventMapping[] = [
   { native: 'PreToolUse', event: 'PreToolUse' },
@@ -30,6 +30,15 @@ const EVENTS: readonly EventMapping[] = [
   { native: 'Interrupt', event: 'Interrupt', note: 'listed in the Codex docs; not in the hook_config.rs versions we read' },
 ];
 const NATIVE = new Map(EVENTS.map((e) => [e.native, e]));
+
+/**
+ * Codex names its patch tool apply_patch (tool_input `{command: <patch>}`) and lets a `Write` or
+ * `Edit` matcher fire on it (HookToolName::apply_patch's matcher aliases); canonically it is
+ * ApplyPatch, so a Claude `Edit|Write|MultiEdit|ApplyPatch` guard sees it. Bash and MCP names are Claude's.
+ */
+export const CODEX_TOOLS: readonly ToolMapping[] = [{ canonical: 'ApplyPatch', native: 'apply_patch' }];
+const TOOLS = toolTable(CODEX_TOOLS);
+const MATCHER_ALIASES: Readonly<Record<string, readonly string[]>> = { apply_patch: ['Write', 'Edit'] };
 
 /** Events whose matcher Codex honours (events/common.rs matcher_pattern_for_event); elsewhere it is ignored. */
 export const CODEX_MATCHER_EVENTS: ReadonlySet<string> = new Set(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'SessionStart']);
@@ -80,7 +89,13 @@ function encode(d: Parameters<Dialect['encodeDecision']>[0], toolName: string | 
       }
       if (d.updatedOutput !== undefined) {
         if (toolName?.startsWith('mcp__')) hso.updatedMCPToolOutput = d.updatedOutput;
-        else notes.push('Codex can replace only MCP tool output; updatedToolOutput left out');
+        else if (d.event === 'PostToolUse') {
+          // Codex replaces only MCP output; a block hands the model the reason instead of the result.
+          const replacement = typeof d.updatedOutput === 'string' ? d.updatedOutput : JSON.stringify(d.updatedOutput);
+          o.decision = 'block';
+          o.reason = `${d.blocked ? `${reasonOf(d)}\n\n` : ''}the tool output was withheld: a hook replaced it, which Codex cannot apply to ${toolName ?? 'this tool'}. Replacement: ${replacement}`;
+          notes.push('Codex can replace only MCP tool output; the output was withheld (decision: block) instead');
+        } else notes.push(`Codex cannot replace output on ${d.event}; left out`);
       }
       if (context !== undefined && ['PostToolUse', 'UserPromptSubmit', 'SessionStart', 'SubagentStart'].includes(d.event)) hso.additionalContext = context;
       else if (context !== undefined) notes.push(`Codex takes no additionalContext on ${d.event}; left out`);
@@ -123,7 +138,12 @@ function decodeResult(event: string, result: ExecutionResult): ExecutionResult {
 }
 
 export const codexBridge: HookBridge = {
-  encodePayload: (_hook, payload) => ({ ...payload, transcript_path: payload.transcript_path === '' ? null : payload.transcript_path }),
+  matchValue: (hook, value) => (TOOL_EVENTS.has(hook.event) ? aliasedMatchValue(hook, TOOLS.toNative(value), MATCHER_ALIASES) : value),
+  encodePayload: (_hook, payload) => ({
+    ...payload,
+    ...(typeof payload.tool_name === 'string' ? { tool_name: TOOLS.toNative(payload.tool_name) } : {}),
+    transcript_path: payload.transcript_path === '' ? null : payload.transcript_path,
+  }),
   decodeResult: (hook, _payload, result) => decodeResult(hook.event, result),
 };
 
@@ -147,7 +167,7 @@ export const codex: Dialect = {
   },
   defaults: { timeoutSec: 600, timeoutUnit: 's' },
   events: EVENTS,
-  tools: [],
+  tools: CODEX_TOOLS,
   matcherMode: () => 'claude-narrow',
   detect(file, doc) {
     if (!isObject(doc)) return 0;
@@ -172,6 +192,7 @@ export const codex: Dialect = {
     if (!m?.event) return { skip: `Codex event ${JSON.stringify(name)} has no equivalent`, nativeEvent: name };
     const payload: Record<string, unknown> = { ...raw, hook_event_name: m.event };
     if (payload.transcript_path === null) payload.transcript_path = '';
+    if (typeof raw.tool_name === 'string') payload.tool_name = TOOLS.toCanonical(raw.tool_name);
     return { event: m.event as EventName, nativeEvent: name, payload, raw };
   },
   encodeDecision: (d, input) => encode(d, str(input.payload.tool_name)),

@@ -3,8 +3,10 @@
  * Claude-shaped groups with `sequential`; handlers `{type:"command", command, name, description,
  * timeout (ms, default 60000), env}`. Events BeforeTool/AfterTool/BeforeAgent/AfterAgent/
  * SessionStart/SessionEnd/PreCompress/Notification (+ model events with no equivalent here).
- * Outputs: top-level `decision` ("allow" | "deny"/"block"), `reason`, `hookSpecificOutput.tool_input`
- * (merged over the call's arguments), `tool_output`, `additionalContext`. Exit 2 blocks with stderr.
+ * Outputs: top-level `decision` ("allow" | "ask" on BeforeTool | "deny"/"block"), `reason`,
+ * `hookSpecificOutput.tool_input` (merged over the call's arguments), `additionalContext`. On
+ * AfterTool a deny puts the reason in place of the tool's result (the only output replacement).
+ * Exit 2 blocks with stderr. When stdout is empty Gemini parses stderr as the output.
  * Matchers: tool events regex (an invalid regex compares exactly), lifecycle events exact.
  * Sources: google-gemini/gemini-cli packages/core/src/hooks/{types,hookPlanner,hookRunner,hookRegistry}.ts,
  * docs/hooks/reference.md.
@@ -173,7 +175,8 @@ export function decodeGeminiLike(tools: GeminiLike['tools'], hook: NormalizedHoo
     hso.updatedInput = { ...original, ...(tools.inputToCanonical(tools.toNative(tool), spec.tool_input) as Record<string, unknown>) };
     hso.permissionDecision ??= 'allow';
   }
-  if (event === 'PostToolUse' && typeof spec.tool_output === 'string') hso.updatedToolOutput = spec.tool_output;
+  // AfterTool deny: Gemini hands the model the reason in place of the tool's result.
+  if (event === 'PostToolUse' && (json.decision === 'deny' || json.decision === 'block')) hso.updatedToolOutput = str(json.reason) ?? 'No reason provided';
   if (Object.keys(hso).length > 1) o.hookSpecificOutput = hso;
   return claudeResult(result, o);
 }
@@ -242,7 +245,11 @@ export function encodeGeminiLike(d: Decision, tools: GeminiLike['tools'], toolNa
       if (d.decision === 'deny' || d.decision === 'block') {
         o.decision = 'deny';
         o.reason = reasonOf(d);
-      } else if (d.decision === 'ask' || d.decision === 'defer') {
+      } else if (d.decision === 'ask') {
+        // BeforeTool `decision: "ask"` (Gemini CLI since March 2026) asks the user itself.
+        o.decision = 'ask';
+        if (d.reason !== undefined) o.reason = d.reason;
+      } else if (d.decision === 'defer') {
         o.decision = 'deny';
         o.reason = failClosedReason(d, 'ask', agent);
       } else {
@@ -253,11 +260,16 @@ export function encodeGeminiLike(d: Decision, tools: GeminiLike['tools'], toolNa
       if (context !== undefined) notes.push(`${agent} takes no additionalContext before a tool runs; left out`);
       break;
     case 'PostToolUse':
-      if (d.blocked) {
+      // AfterTool `decision: "deny"` replaces the tool's result with the reason: the one way to
+      // replace output (there is no output field), and the feedback channel of a block.
+      if (d.updatedOutput !== undefined) {
+        const replacement = typeof d.updatedOutput === 'string' ? d.updatedOutput : JSON.stringify(d.updatedOutput);
+        o.decision = 'deny';
+        o.reason = d.blocked ? `${replacement}\n\n${reasonOf(d)}` : replacement;
+      } else if (d.blocked) {
         o.decision = 'deny';
         o.reason = reasonOf(d);
       }
-      if (d.updatedOutput !== undefined) hso.tool_output = typeof d.updatedOutput === 'string' ? d.updatedOutput : JSON.stringify(d.updatedOutput);
       if (context !== undefined) hso.additionalContext = context;
       break;
     case 'UserPromptSubmit':
@@ -317,4 +329,5 @@ export const gemini: Dialect = {
   encodeDecision: (d, input) => encodeGeminiLike(d, G.tools, str(input.payload.tool_name), 'Gemini CLI', input.nativeEvent),
   noop: () => out(undefined),
   bridge: geminiBridge,
+  stderrReadAsOutput: true,
 };

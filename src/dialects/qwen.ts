@@ -1,16 +1,22 @@
 /**
  * Qwen Code: `hooks` in settings.json (`~/.qwen/settings.json`, `.qwen/settings.json`,
  * `.qwen/settings.local.json`), Claude event names and Claude-shaped outputs, but Gemini-style
- * tool ids (run_shell_command, write_file, edit, …), command timeouts in milliseconds (default
- * 60000; http and prompt hooks in seconds), `sequential`/`async` on groups, and regex matchers
- * (exact for Notification and PreCompact). permission_mode uses default|plan|auto_edit|yolo.
- * Source: QwenLM/qwen-code docs/users/features/hooks.md.
+ * tool ids (run_shell_command, write_file, edit, …), timeouts in seconds (0.24; values ≥ 1000
+ * are legacy milliseconds; default 60), `sequential`/`async` on groups, and regex matchers on
+ * every event that has one (tool name, source, trigger, notification type). `Bash` and `Shell`
+ * are matcher aliases of run_shell_command. permission_mode uses default|plan|auto_edit|yolo.
+ * What Qwen does not do, dispatch fails closed on: it ignores a PreToolUse `updatedInput` and
+ * has no output replacement; on Stop `continue:false` keeps it going. Like Gemini CLI it reads
+ * stderr as the hook's output when stdout is empty.
+ * Sources: QwenLM/qwen-code docs/users/features/hooks.md, packages/core/src/hooks/ (0.24).
  */
 import { join } from 'node:path';
 import type { EventName } from '../events/catalog.js';
 import type { HookBridge, MatcherMode } from '../types.js';
 import { groupEvents } from './claude.js';
-import { asInput, claudeOutput, isObject, out, str, toolTable, TOOL_EVENTS } from './shared.js';
+import type { Decision } from '../reduce/reduce.js';
+import { aliasedMatchValue, asInput, claudeOutput, failClosedReason, isObject, out, reasonOf, str, toolTable, TOOL_EVENTS } from './shared.js';
+import type { DispatchInput, DispatchOutput } from './types.js';
 import type { Dialect, EventMapping, ToolMapping } from './types.js';
 
 const EVENTS: readonly EventMapping[] = [
@@ -28,6 +34,11 @@ const EVENTS: readonly EventMapping[] = [
   { native: 'Notification', event: 'Notification' },
   { native: 'PermissionRequest', event: 'PermissionRequest' },
   { native: 'PermissionDenied', event: 'PermissionDenied' },
+  { native: 'PostToolBatch', event: 'PostToolBatch' },
+  { native: 'UserPromptExpansion', event: 'UserPromptExpansion' },
+  { native: 'PostCompact', event: 'PostCompact' },
+  { native: 'StopFailure', event: 'StopFailure' },
+  { native: 'InstructionsLoaded', event: 'InstructionsLoaded' },
   { native: 'SessionDelete', note: 'fires after a session is deleted; no equivalent' },
   { native: 'TodoCreated', note: "todo items, not Claude's shared task list; no equivalent" },
   { native: 'TodoCompleted', note: "todo items, not Claude's shared task list; no equivalent" },
@@ -36,6 +47,7 @@ const NATIVE = new Map(EVENTS.map((e) => [e.native, e]));
 
 export const QWEN_TOOLS: readonly ToolMapping[] = [
   { canonical: 'Bash', native: 'run_shell_command' },
+  { canonical: 'Bash', native: 'Shell' },
   { canonical: 'Read', native: 'read_file' },
   { canonical: 'Write', native: 'write_file' },
   { canonical: 'Edit', native: 'edit' },
@@ -47,16 +59,18 @@ export const QWEN_TOOLS: readonly ToolMapping[] = [
   { canonical: 'TodoWrite', native: 'todo_write' },
 ];
 const TOOLS = toolTable(QWEN_TOOLS);
+/** Names Qwen's matcher also accepts for a tool (its Claude-compatibility aliases). */
+const MATCHER_ALIASES: Readonly<Record<string, readonly string[]>> = { run_shell_command: ['Bash', 'Shell'] };
 
 const MODE_TO_NATIVE: Record<string, string> = { acceptEdits: 'auto_edit', bypassPermissions: 'yolo' };
 const MODE_TO_CANONICAL: Record<string, string> = { auto_edit: 'acceptEdits' };
 
-function qwenMatcherMode(event: EventName): MatcherMode {
-  return event === 'Notification' || event === 'PreCompact' ? 'exact' : 'regex';
+function qwenMatcherMode(_event: EventName): MatcherMode {
+  return 'regex';
 }
 
 export const qwenBridge: HookBridge = {
-  matchValue: (hook, value) => (TOOL_EVENTS.has(hook.event) ? TOOLS.toNative(value) : value),
+  matchValue: (hook, value) => (TOOL_EVENTS.has(hook.event) ? aliasedMatchValue(hook, TOOLS.toNative(value), MATCHER_ALIASES) : value),
   encodePayload(_hook, p) {
     const o: Record<string, unknown> = { ...p };
     if (typeof p.tool_name === 'string') {
@@ -80,7 +94,7 @@ export const qwen: Dialect = {
     { kind: 'local', file: join(projectDir, '.qwen', 'settings.local.json') },
   ],
   locations: { user: ['~/.qwen/settings.json'], project: ['.qwen/settings.json', '.qwen/settings.local.json'] },
-  defaults: { timeoutSec: 60, timeoutUnit: 'ms' },
+  defaults: { timeoutSec: 60, timeoutUnit: 's' },
   events: EVENTS,
   tools: QWEN_TOOLS,
   matcherMode: qwenMatcherMode,
@@ -111,10 +125,34 @@ export const qwen: Dialect = {
     payload.transcript_path ??= '';
     return { event: m.event as EventName, nativeEvent: name, payload, raw };
   },
-  encodeDecision(d, input) {
-    const tool = str(input.payload.tool_name) ?? '';
-    return out(claudeOutput(d, { toolName: tool, mapInput: (i) => TOOLS.inputToNative(tool, i) }));
-  },
+  encodeDecision: encodeQwen,
   noop: () => out(undefined),
   bridge: qwenBridge,
+  stderrReadAsOutput: true,
 };
+
+/**
+ * The decision in Claude's convention, minus what Qwen would not honour: a rewrite and an output
+ * replacement fail closed (deny / withhold with a reason), and Stop's `continue:false` (which
+ * Qwen reads as "keep going") is left out: the agent is stopping already.
+ */
+export function encodeQwen(d: Decision, input: DispatchInput): DispatchOutput {
+  const tool = str(input.payload.tool_name) ?? '';
+  const notes: string[] = [];
+  let e: Decision = d;
+  if (d.event === 'PreToolUse' && d.updatedInput && d.decision !== 'deny' && d.decision !== 'block') {
+    e = { ...d, decision: 'deny', blocked: true, reason: failClosedReason(d, 'rewrite', 'Qwen Code'), updatedInput: undefined };
+    notes.push('Qwen Code ignores updatedInput; the call was denied instead of running unchanged');
+  } else if ((d.event === 'PostToolUse' || d.event === 'PostToolUseFailure') && d.updatedOutput !== undefined) {
+    const replacement = typeof d.updatedOutput === 'string' ? d.updatedOutput : JSON.stringify(d.updatedOutput);
+    const why = d.blocked ? `${reasonOf(d)}\n\n` : '';
+    e = { ...d, updatedOutput: undefined, blocked: true, reason: `${why}the tool output was withheld: a hook replaced it, which Qwen Code cannot apply. Replacement: ${replacement}` };
+    notes.push('Qwen Code cannot replace tool output; the output was withheld (decision: block) instead');
+  } else if ((d.event === 'Stop' || d.event === 'SubagentStop') && !d.continue) {
+    // continue:false wins over a block in the engine: the agent stops, which on Stop is saying nothing.
+    e = { ...d, continue: true, stopReason: undefined, blocked: false, decision: undefined, reason: undefined };
+    notes.push(`Qwen Code reads continue:false on ${d.event} as "keep going"; left out, so the agent stops`);
+  }
+  const json = claudeOutput(e, { toolName: tool, mapInput: (i) => TOOLS.inputToNative(tool, i) });
+  return out(json, 0, notes.map((n) => `agent-hooks: ${n}`).join('\n'));
+}

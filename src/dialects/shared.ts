@@ -4,7 +4,7 @@
  */
 import type { EventName } from '../events/catalog.js';
 import type { Decision } from '../reduce/reduce.js';
-import type { ExecutionResult, MatcherMode } from '../types.js';
+import type { ExecutionResult, MatcherMode, NormalizedHook } from '../types.js';
 import type { DispatchOutput, ToolMapping } from './types.js';
 
 export function isObject(value: unknown): value is Record<string, unknown> {
@@ -76,6 +76,19 @@ export function toolTable(tools: readonly ToolMapping[], mcp?: { toNative(n: str
     inputToNative: (tool, input) => renameFields(input, toNative.get(tool)?.fields),
     inputToCanonical: (tool, input) => renameFields(input, invert(toCanonical.get(tool)?.fields)),
   };
+}
+
+/**
+ * The value a dialect hook's matcher is tested against when the agent also accepts other names
+ * for the tool (Qwen's `Bash`/`Shell` for run_shell_command, Codex's `Write`/`Edit` for
+ * apply_patch): the alias the matcher names, else the native name.
+ */
+export function aliasedMatchValue(hook: NormalizedHook, native: string, aliases: Readonly<Record<string, readonly string[]>>): string {
+  const names = aliases[native];
+  if (!names || hook.matcher === undefined) return native;
+  const shape = readMatcher(hook.matcher, hook.matcherMode ?? 'claude');
+  if (shape.kind !== 'names' || shape.names.includes(native)) return native;
+  return names.find((n) => shape.names.includes(n)) ?? native;
 }
 
 // ---------------------------------------------------------------------------------------------

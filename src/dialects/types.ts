@@ -138,4 +138,10 @@ export interface Dialect {
   noop(nativeEvent?: string): DispatchOutput;
   /** Translates payloads and results for hooks of this dialect run by the engine (absent for Claude). */
   bridge?: HookBridge;
+  /**
+   * The agent parses stderr as the hook's output when stdout is empty (Gemini CLI and Qwen Code
+   * read `stdout.trim() || stderr.trim()`; plain text becomes an allow with a system message).
+   * Dispatch then answers `{}` on stdout whenever it prints a note, so a note is never a verdict.
+   */
+  stderrReadAsOutput?: boolean;
 }

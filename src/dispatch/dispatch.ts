@@ -133,15 +133,30 @@ export function readPayload(text: string): Record<string, unknown> | { error: st
   }
 }
 
+/**
+ * For agents that read stderr as output when stdout is empty, an exit-0 answer with a note on
+ * stderr gets an empty JSON object on stdout: the note stays a note, never an allow.
+ */
+export function guardStderr(dialect: Dialect, o: DispatchOutput): DispatchOutput {
+  if (!dialect.stderrReadAsOutput || o.exitCode !== 0 || o.stdout.trim() !== '' || o.stderr.trim() === '') return o;
+  return { ...o, stdout: '{}\n' };
+}
+
 /** The whole dispatch, from stdin text to what to print; never throws. */
 export async function dispatch(flags: DispatchFlags, stdinText: string): Promise<DispatchOutput> {
   const dialect: Dialect | undefined = getDialect(flags.agent);
   if (!dialect) return { stdout: '', stderr: `agent-hooks dispatch: unknown agent ${JSON.stringify(flags.agent)} (one of ${DIALECT_NAMES.join(', ')})\n`, exitCode: 1 };
+  return guardStderr(dialect, await dispatchWith(dialect, flags, stdinText));
+}
+
+async function dispatchWith(dialect: Dialect, flags: DispatchFlags, stdinText: string): Promise<DispatchOutput> {
   try {
     if (process.env[DISPATCH_ENV]) return note(dialect.noop(flags.event), 'called from a hook that dispatch itself runs; doing nothing (recursion guard)');
     const raw = readPayload(stdinText);
     if ('error' in raw && typeof raw.error === 'string') return { stdout: '', stderr: `agent-hooks dispatch: ${raw.error}\n`, exitCode: 1 };
     const decoded = dialect.decodePayload(raw as Record<string, unknown>, flags.event);
+    // No event name at all is an invalid payload (exit 1, as for bad JSON), not an event to skip.
+    if ('skip' in decoded && decoded.nativeEvent === undefined && flags.event === undefined) return { stdout: '', stderr: `agent-hooks dispatch: invalid payload: ${decoded.skip}\n`, exitCode: 1 };
     if ('skip' in decoded) return note(dialect.noop(decoded.nativeEvent ?? flags.event), decoded.skip);
     const input: DispatchInput = decoded;
     // A session paused in `agent-hooks serve` runs no hooks (pause file: src/session/pause-file.ts).

@@ -9,6 +9,7 @@ import { formatDiagnostic, loadFromFlags } from '../cli/load.js';
 import { createHookEngine, InvalidHookInputError } from '../engine/engine.js';
 import { inputSchema, type EventName } from '../events/catalog.js';
 import type { Dialect, DispatchInput, DispatchOutput } from '../dialects/types.js';
+import { isBypassMode, type Decision } from '../reduce/reduce.js';
 import { DISPATCH_ENV, type DispatchFlags } from './dispatch.js';
 
 const FILLERS: unknown[] = ['', false, 0, [], {}];
@@ -28,6 +29,16 @@ export function completePayload(event: EventName, payload: Record<string, unknow
     if (filler !== undefined) out[key] = structuredClone(filler);
   }
   return out;
+}
+
+/**
+ * A hook's ask while the agent reports a bypass mode: the agent will not ask anyone, and the
+ * approval the hook asked for cannot be skipped, so the call is denied with the reason.
+ */
+export function askUnderBypass(d: Decision, mode: string | undefined): Decision {
+  if (d.event !== 'PreToolUse' || d.decision !== 'ask' || !isBypassMode(mode)) return d;
+  const why = d.reason?.trim() || 'a hook asked for confirmation';
+  return { ...d, decision: 'deny', blocked: true, reason: `approval required, but the agent runs in ${mode} mode and will not ask the user: ${why}` };
 }
 
 export async function runDispatch(dialect: Dialect, input: DispatchInput, flags: DispatchFlags): Promise<DispatchOutput> {
@@ -52,7 +63,11 @@ export async function runDispatch(dialect: Dialect, input: DispatchInput, flags:
   try {
     const payload = completePayload(input.event, input.payload);
     const mode = typeof payload.permission_mode === 'string' ? payload.permission_mode : undefined;
-    const decision = await engine.run(input.event, payload, { ...(mode ? { permissionMode: mode } : {}) });
+    // The engine would turn a PreToolUse ask into allow in a bypass mode; under dispatch it must
+    // not (`codex exec` always reports bypassPermissions): the engine sees the default mode and
+    // the ask is settled below.
+    const engineMode = isBypassMode(mode) ? 'default' : mode;
+    const decision = askUnderBypass(await engine.run(input.event, payload, { ...(engineMode ? { permissionMode: engineMode } : {}) }), mode);
     for (const w of decision.warnings) stderr += `agent-hooks dispatch: warning: ${w}\n`;
     const o = dialect.encodeDecision(decision, { ...input, payload });
     // On exit 2 stderr is the reason the agent shows the model: nothing else may be mixed in.

@@ -27,9 +27,18 @@ type Entry<S extends EntryInput> = Omit<S, 'input' | 'output'> & {
   output: z.ZodObject<S['output'], z.core.$loose>;
 };
 
+/**
+ * Optional input fields also accept null: agents send null for an absent value (Codex's Stop
+ * `last_assistant_message` is a required nullable string). Inputs are only validated, never
+ * rewritten, so a hook still sees the null the agent sent.
+ */
+export function nullTolerant(shape: Shape): Shape {
+  return Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, v instanceof z.ZodOptional ? v.nullable() : v]));
+}
+
 /** Wraps the shapes in loose objects and keeps each entry's literal types (so TOOL_EVENTS etc. are typed). */
 function ev<const S extends EntryInput>(spec: S): Entry<S> {
-  return { ...spec, input: z.looseObject(spec.input), output: z.looseObject(spec.output) } as Entry<S>;
+  return { ...spec, input: z.looseObject(nullTolerant(spec.input)), output: z.looseObject(spec.output) } as Entry<S>;
 }
 
 const TOOL_MATCHER = { field: 'tool_name', exactSet: 'standard' } as const;
@@ -834,7 +843,7 @@ export function inputSchema(event: EventName): z.ZodType {
   if (!schema) {
     const spec = catalog[event] as EventSpec;
     schema = z.looseObject({
-      ...commonInputShape,
+      ...nullTolerant(commonInputShape),
       ...(spec.input as z.ZodObject).shape,
       hook_event_name: z.literal(event),
     });

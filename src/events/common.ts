@@ -12,7 +12,8 @@ export const commonInputShape = {
   /** ISO-8601; added by the engine. */
   timestamp: z.string(),
   prompt_id: z.string().optional(),
-  effort: z.looseObject({ level: z.string() }).optional(),
+  // Claude Code sends `{level}`; a bare level string passes too (unknown shapes must not reject an event).
+  effort: z.union([z.string(), z.looseObject({ level: z.string() })]).optional(),
   agent_id: z.string().optional(),
   agent_type: z.string().optional(),
 };

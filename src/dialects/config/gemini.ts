@@ -1,7 +1,7 @@
 /**
  * Gemini CLI and Qwen Code settings.json `hooks`: Claude-shaped groups with `sequential`,
  * millisecond command timeouts, `name`/`description` on handlers. Qwen adds http and prompt
- * handlers (timeouts in seconds), `async`, `shell`, `args`, `if`, and `disableAllHooks`.
+ * handlers, timeouts in seconds for every type (0.24; ≥ 1000 = legacy ms), `async`, `shell`, `args`, `if`, and `disableAllHooks`.
  */
 import { z } from 'zod';
 import type { CommandHandler, HookHandler, NormalizedHook } from '../../types.js';
@@ -65,7 +65,15 @@ const KEYS = {
   },
 } as const;
 
-/** Qwen's non-command timeouts are seconds with their own defaults. */
+/**
+ * Qwen Code 0.24 reads every hook timeout in seconds; a value of 1000 or more is taken as the
+ * legacy milliseconds of older Qwen settings (timeout: 30000 = 30 s).
+ */
+export function qwenSeconds(value: number): number {
+  return value >= 1000 ? value / 1000 : value;
+}
+
+/** Qwen's non-command timeouts have their own defaults. */
 const QWEN_SECONDS_DEFAULT: Record<string, number> = { http: 600, prompt: 30 };
 
 export async function parseGeminiLike(dialect: Dialect, doc: unknown, ctx: ParseContext): Promise<ParseResult> {
@@ -132,9 +140,8 @@ export async function parseGeminiLike(dialect: Dialect, doc: unknown, ctx: Parse
           diags.warn(hp, `hook ${JSON.stringify(name ?? h.command)} is in the disabled list; not loaded`);
           return;
         }
-        const seconds = isQwen && type !== 'command';
         const given = typeof h.timeout === 'number' ? h.timeout : undefined;
-        const timeout = given === undefined ? (seconds ? QWEN_SECONDS_DEFAULT[type]! : dialect.defaults.timeoutSec!) : seconds ? given : given / 1000;
+        const timeout = given === undefined ? (isQwen && type !== 'command' ? QWEN_SECONDS_DEFAULT[type]! : dialect.defaults.timeoutSec!) : isQwen ? qwenSeconds(given) : given / 1000;
         const common = {
           timeout,
           ...(typeof h.statusMessage === 'string' ? { statusMessage: h.statusMessage } : {}),
@@ -214,7 +221,7 @@ export async function serializeGeminiLike(dialect: Dialect, hooks: readonly Norm
     const data = hook.dialectData ?? {};
     if (typeof data.name === 'string') handler.name = data.name;
     if (typeof data.description === 'string' && (type !== 'http' || !isQwen)) handler.description = data.description;
-    const timeout = timeoutOut(hook, isQwen && type !== 'command' ? 's' : 'ms');
+    const timeout = timeoutOut(hook, isQwen ? 's' : 'ms');
     if (timeout !== undefined) handler.timeout = timeout;
     if (type === 'command' && h.env !== undefined) handler.env = h.env;
     if (isQwen) {

@@ -1,0 +1,191 @@
+/**
+ * Regression tests for dialect mismatches found against the agents' own code (issue 16): each
+ * case pins what the agent really does, at unit level (adapters called directly) or through the
+ * built CLI with real hook processes. No agent is needed.
+ */
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { codex } from '../../src/dialects/codex.js';
+import { qwenSeconds } from '../../src/dialects/config/gemini.js';
+import { gemini } from '../../src/dialects/gemini.js';
+import { qwen } from '../../src/dialects/qwen.js';
+import type { DispatchInput } from '../../src/dialects/types.js';
+import { emptyDecision } from '../../src/engine/engine.js';
+import { inputSchema, type EventName } from '../../src/events/catalog.js';
+import { loadConfig } from '../../src/config/load.js';
+import type { Decision } from '../../src/reduce/reduce.js';
+import { tempDir, type TempDir } from '../helpers/tmp.js';
+import { runCli } from './cli.js';
+
+const ROOT = resolve(__dirname, '../..');
+let dir: TempDir;
+beforeAll(() => {
+  dir = tempDir('agent-hooks-findings-');
+});
+afterAll(() => dir.cleanup());
+
+function decision(event: EventName, over: Partial<Decision>): Decision {
+  return { ...emptyDecision(event), ...over };
+}
+function input(event: EventName, nativeEvent: string, payload: Record<string, unknown> = {}): DispatchInput {
+  return { event, nativeEvent, payload: { hook_event_name: event, ...payload }, raw: {} };
+}
+const json = (s: string) => JSON.parse(s) as Record<string, any>;
+
+/** A Claude-format settings file whose hooks print `out` (JSON) for the given events. */
+function settings(name: string, events: Record<string, { matcher?: string; out: unknown }>): string {
+  const hooks: Record<string, unknown> = {};
+  for (const [event, { matcher, out }] of Object.entries(events)) {
+    const script = dir.write(`${name}-${event}.mjs`, `process.stdin.resume();process.stdin.on('end',()=>process.stdout.write(${JSON.stringify(JSON.stringify(out))}));`);
+    hooks[event] = [{ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command: `node ${JSON.stringify(script)}` }] }];
+  }
+  return dir.json(`${name}.json`, { hooks });
+}
+
+describe('Qwen Code', () => {
+  test('a PreToolUse rewrite fails closed: deny with the rewrite in the reason, and a note', () => {
+    const o = qwen.encodeDecision(decision('PreToolUse', { decision: 'allow', updatedInput: { command: 'ls -la' } }), input('PreToolUse', 'PreToolUse', { tool_name: 'Bash' }));
+    const hso = json(o.stdout).hookSpecificOutput;
+    expect(hso.permissionDecision).toBe('deny');
+    expect(hso.permissionDecisionReason).toMatch(/Qwen Code cannot apply.*"ls -la"/);
+    expect(hso.updatedInput).toBeUndefined();
+    expect(o.stderr).toMatch(/ignores updatedInput/);
+  });
+
+  test('an output replacement withholds the output (decision: block) with the replacement in the reason', () => {
+    const o = qwen.encodeDecision(decision('PostToolUse', { updatedOutput: 'API_KEY=[redacted]' }), input('PostToolUse', 'PostToolUse', { tool_name: 'Bash' }));
+    const out = json(o.stdout);
+    expect(out.decision).toBe('block');
+    expect(out.reason).toMatch(/withheld.*API_KEY=\[redacted\]/);
+    expect(out.hookSpecificOutput?.updatedToolOutput).toBeUndefined();
+    expect(o.stderr).toMatch(/cannot replace tool output/);
+  });
+
+  test('Stop continue:false is left out (Qwen reads it as "keep going"); a block still keeps it going', () => {
+    const stop = qwen.encodeDecision(decision('Stop', { continue: false, stopReason: 'done', blocked: true, decision: 'block', reason: 'x' }), input('Stop', 'Stop'));
+    expect(stop.stdout).toBe('');
+    expect(stop.stderr).toMatch(/continue:false.*keep going/);
+    const keepGoing = qwen.encodeDecision(decision('Stop', { blocked: true, decision: 'block', reason: 'tests fail' }), input('Stop', 'Stop'));
+    expect(json(keepGoing.stdout)).toEqual({ decision: 'block', reason: 'tests fail' });
+  });
+
+  test('timeouts are seconds; 1000 and more are legacy milliseconds', async () => {
+    expect([qwenSeconds(30), qwenSeconds(999), qwenSeconds(1000), qwenSeconds(30000)]).toEqual([30, 999, 1, 30]);
+    const file = dir.json('.qwen/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true', timeout: 30 }, { type: 'command', command: 'false', timeout: 45000 }] }] } });
+    const c = await loadConfig({ cwd: dir.root, settingsFiles: [file], dialect: 'qwen', discover: false });
+    expect(c.hooks.map((h) => h.handler.timeout), JSON.stringify(c.diagnostics)).toEqual([30, 45]);
+  });
+
+  test('matchers are regexes on every event, and Bash/Shell are aliases of run_shell_command', async () => {
+    expect(['Notification', 'PreCompact', 'SessionStart'].map((e) => qwen.matcherMode(e as EventName))).toEqual(['regex', 'regex', 'regex']);
+    const script = dir.write('qwen-deny.mjs', `process.stdin.resume();process.stdin.on('end',()=>process.stdout.write(JSON.stringify({hookSpecificOutput:{hookEventName:'PreToolUse',permissionDecision:'deny',permissionDecisionReason:'no shell'}})));`);
+    const file = dir.json('qwen-alias/.qwen/settings.json', { hooks: { PreToolUse: [{ matcher: 'Shell', hooks: [{ type: 'command', command: `node ${JSON.stringify(script)}` }] }] } });
+    const payload = { session_id: 's', cwd: dir.root, hook_event_name: 'PreToolUse', tool_name: 'run_shell_command', tool_input: { command: 'ls' } };
+    const r = await runCli(['dispatch', '--agent', 'qwen', '--settings', file, '--dialect', 'qwen'], JSON.stringify(payload));
+    expect(r.code, r.stderr).toBe(0);
+    expect(json(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+  });
+
+  test('a note on stderr comes with "{}" on stdout (Qwen parses stderr when stdout is empty)', async () => {
+    const file = settings('qwen-stop', { Stop: { out: { continue: false, stopReason: 'enough' } } });
+    const r = await runCli(['dispatch', '--agent', 'qwen', '--settings', file], JSON.stringify({ session_id: 's', cwd: dir.root, hook_event_name: 'Stop', stop_hook_active: false }));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('{}\n');
+    expect(r.stderr).toMatch(/keep going/);
+  });
+});
+
+describe('Gemini CLI', () => {
+  test('BeforeTool ask is answered natively', () => {
+    const o = gemini.encodeDecision(decision('PreToolUse', { decision: 'ask', reason: 'confirm' }), input('PreToolUse', 'BeforeTool', { tool_name: 'Bash' }));
+    expect(json(o.stdout)).toEqual({ decision: 'ask', reason: 'confirm' });
+  });
+
+  test('an output replacement is an AfterTool deny whose reason is the replacement', () => {
+    const o = gemini.encodeDecision(decision('PostToolUse', { updatedOutput: 'TOKEN=[redacted]' }), input('PostToolUse', 'AfterTool', { tool_name: 'Bash' }));
+    expect(json(o.stdout)).toEqual({ decision: 'deny', reason: 'TOKEN=[redacted]' });
+  });
+
+  test('a PostToolUse block is an AfterTool deny carrying the feedback', () => {
+    const o = gemini.encodeDecision(decision('PostToolUse', { blocked: true, decision: 'block', reason: 'lint failed' }), input('PostToolUse', 'AfterTool', { tool_name: 'Bash' }));
+    expect(json(o.stdout)).toEqual({ decision: 'deny', reason: 'lint failed' });
+  });
+
+  test("a Gemini hook's AfterTool deny replaces the result with its reason in the engine too", () => {
+    const hook = { id: 'h', event: 'PostToolUse', handler: { type: 'command', command: 'x' }, source: { kind: 'cli', file: 'f', path: 'p' }, dialect: 'gemini' } as never;
+    const r = gemini.bridge!.decodeResult(hook, {}, { status: 'completed', exitCode: 0, stdout: '{"decision":"deny","reason":"hidden"}', stderr: '' } as never);
+    expect(json(r.stdout)).toEqual({ decision: 'block', reason: 'hidden', hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: 'hidden' } });
+  });
+});
+
+describe('Codex', () => {
+  test('non-MCP output replacement withholds the output with decision: block; MCP output is replaced', () => {
+    const bash = codex.encodeDecision(decision('PostToolUse', { updatedOutput: 'x=[redacted]' }), input('PostToolUse', 'PostToolUse', { tool_name: 'Bash' }));
+    expect(json(bash.stdout)).toMatchObject({ decision: 'block', reason: expect.stringMatching(/withheld.*x=\[redacted\]/) });
+    const mcp = codex.encodeDecision(decision('PostToolUse', { updatedOutput: { ok: 1 } }), input('PostToolUse', 'PostToolUse', { tool_name: 'mcp__s__t' }));
+    expect(json(mcp.stdout).hookSpecificOutput.updatedMCPToolOutput).toEqual({ ok: 1 });
+  });
+
+  test('a PostToolUse block is decision: block with the reason', () => {
+    const o = codex.encodeDecision(decision('PostToolUse', { blocked: true, decision: 'block', reason: 'fix the lint' }), input('PostToolUse', 'PostToolUse', { tool_name: 'Bash' }));
+    expect(json(o.stdout)).toEqual({ decision: 'block', reason: 'fix the lint' });
+  });
+
+  test('a Stop payload with last_assistant_message: null runs the Stop hooks (no exit 1)', async () => {
+    const file = settings('codex-stop', { Stop: { out: { decision: 'block', reason: 'run the tests' } } });
+    const payload = { session_id: 's', turn_id: 't', transcript_path: null, cwd: dir.root, hook_event_name: 'Stop', model: 'm', permission_mode: 'default', stop_hook_active: false, last_assistant_message: null };
+    const r = await runCli(['dispatch', '--agent', 'codex', '--settings', file], JSON.stringify(payload));
+    expect(r.code, r.stderr).toBe(0);
+    expect(json(r.stdout)).toEqual({ decision: 'block', reason: 'run the tests' });
+  });
+
+  test('an ask under bypassPermissions (codex exec) is denied with the reason, never allowed', async () => {
+    const file = settings('codex-ask', { PreToolUse: { matcher: 'Bash', out: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'really delete?' } } } });
+    const payload = { session_id: 's', turn_id: 't', transcript_path: null, cwd: dir.root, hook_event_name: 'PreToolUse', model: 'm', permission_mode: 'bypassPermissions', tool_name: 'Bash', tool_input: { command: 'rm -rf x' }, tool_use_id: 'c1' };
+    const r = await runCli(['dispatch', '--agent', 'codex', '--settings', file], JSON.stringify(payload));
+    expect(r.code, r.stderr).toBe(0);
+    const hso = json(r.stdout).hookSpecificOutput;
+    expect(hso.permissionDecision).toBe('deny');
+    expect(hso.permissionDecisionReason).toMatch(/bypassPermissions.*really delete\?/);
+  });
+
+  test('the bundled .env guard blocks a Codex apply_patch touching .env', async () => {
+    const examples = join(ROOT, 'examples');
+    const patch = '*** Begin Patch\n*** Update File: config/.env\n@@\n-KEY=1\n+KEY=2\n*** End Patch\n';
+    const payload = { session_id: 's', turn_id: 't', transcript_path: null, cwd: examples, hook_event_name: 'PreToolUse', model: 'm', permission_mode: 'default', tool_name: 'apply_patch', tool_input: { command: patch }, tool_use_id: 'c1' };
+    const r = await runCli(['dispatch', '--agent', 'codex', '--settings', join(examples, 'settings.json'), '--cwd', examples], JSON.stringify(payload));
+    expect(r.code, r.stderr).toBe(0);
+    const hso = json(r.stdout).hookSpecificOutput;
+    expect(hso.permissionDecision).toBe('deny');
+    expect(hso.permissionDecisionReason).toMatch(/\.env/);
+    // A patch of another file passes.
+    const other = { ...payload, tool_input: { command: patch.replace('config/.env', 'src/app.ts') } };
+    const ok = await runCli(['dispatch', '--agent', 'codex', '--settings', join(examples, 'settings.json'), '--cwd', examples], JSON.stringify(other));
+    expect(ok.stdout).toBe('');
+  });
+
+  test('a Codex hook matching Write or Edit fires on apply_patch (its matcher aliases)', () => {
+    const hook = { id: 'h', event: 'PreToolUse', matcher: 'Edit', matcherMode: 'claude-narrow', dialect: 'codex' } as never;
+    expect(codex.bridge!.matchValue!(hook, 'ApplyPatch')).toBe('Edit');
+    expect(codex.bridge!.matchValue!({ ...(hook as object), matcher: 'Bash' } as never, 'ApplyPatch')).toBe('apply_patch');
+  });
+});
+
+describe('payloads', () => {
+  test('optional input fields accept null; unknown fields (prompt_id, effort) pass', () => {
+    const base = { session_id: 's', transcript_path: '', cwd: '/', hook_event_name: 'Stop', hook_execution_id: 'e', timestamp: 't', stop_hook_active: false };
+    expect(inputSchema('Stop').safeParse({ ...base, last_assistant_message: null, permission_mode: null }).success).toBe(true);
+    expect(inputSchema('Stop').safeParse({ ...base, prompt_id: 'p', effort: 'high', brand_new: { x: 1 } }).success).toBe(true);
+    // Required fields stay required.
+    expect(inputSchema('Stop').safeParse({ ...base, stop_hook_active: null }).success).toBe(false);
+  });
+
+  test('a payload without hook_event_name is an invalid payload (exit 1)', async () => {
+    const file = settings('no-event', { PreToolUse: { out: {} } });
+    for (const agent of ['claude', 'codex', 'gemini', 'qwen', 'kimi', 'cursor']) {
+      const r = await runCli(['dispatch', '--agent', agent, '--settings', file], JSON.stringify({ session_id: 's', cwd: dir.root, tool_name: 'Bash' }));
+      expect({ agent, code: r.code }).toEqual({ agent, code: 1 });
+      expect(r.stderr).toMatch(/invalid payload.*hook_event_name/);
+    }
+  });
+});
