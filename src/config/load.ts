@@ -18,7 +18,7 @@ import type { DialectName } from '../dialects/types.js';
 import { ROOT_PATH, closest, formatPath, issuesToDiagnostics, nestingProblem, parseJson, type DocumentKind } from './diagnostics.js';
 import { dedupKeyFor, dedupeHooks, isManagedHook, normalizeMatcher } from './registry.js';
 import { dropUnknownHookKeys } from './liberal.js';
-import { claudeConfigDir } from './claude-dir.js';
+import { claudeConfigDir } from '../util/claude-dir.js';
 import { passableEnvName } from '../backends/env.js';
 import {
   SETTINGS_KEYS,

@@ -17,7 +17,7 @@ import { isObject } from '../dialects/shared.js';
 import type { Dialect, DispatchInput, DispatchOutput } from '../dialects/types.js';
 import type { EventName } from '../events/catalog.js';
 import { isSessionPaused } from '../session/pause-file.js';
-import { claudeConfigDir } from '../config/claude-dir.js';
+import { claudeConfigDir } from '../util/claude-dir.js';
 
 export interface DispatchFlags {
   agent: string;
