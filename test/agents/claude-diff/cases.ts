@@ -37,7 +37,7 @@ export interface DiffCase {
    * A documented deliberate difference (README "Compatibility with Claude Code"): the engine
    * run must show `engine` where Claude Code shows something else.
    */
-  deliberate?: { why: string };
+  deliberate?: { why: string; payloads: string[] };
 }
 
 const bash = (command: string): ToolCall => ({ name: 'Bash', input: { command, description: 'run it' } });
@@ -71,6 +71,10 @@ export const CASES: DiffCase[] = [
     id: 'bash-shell-bashisms',
     hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd(`input=$(cat); if [[ "$input" =~ rm\\ -rf ]]; then echo "M_BASHISM no" >&2; exit 2; fi`, { shell: 'bash' })] }] },
     payloads: BASH_PAIR,
+    deliberate: {
+      payloads: ['rm'],
+      why: 'Claude Code 2.1.328 runs a shell: "bash" hook with /bin/sh, so the [[ ]] guard fails and rm runs; agent-hooks runs bash as asked and the guard denies',
+    },
   },
   {
     id: 'bash-script-file',
