@@ -89,6 +89,18 @@ describe('liberal reading of what Claude Code accepts', () => {
     expect(check.code).toBe(0);
   });
 
+  it('manifest hooks may be a list of paths or an inline object; a named file that is missing is an error for that plugin only', async () => {
+    dir.json('l/.claude-plugin/plugin.json', { name: 'l', hooks: ['./a.json', './b.json'] });
+    dir.json('l/a.json', { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo a' }] }] } });
+    dir.json('l/b.json', { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo b' }] }] } });
+    dir.json('i/.claude-plugin/plugin.json', { name: 'i', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo inline' }] }] } });
+    dir.json('m/.claude-plugin/plugin.json', { name: 'm', hooks: './nope.json' });
+    dir.json('m/hooks/hooks.json', { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo m' }] }] } });
+    const cfg = await loadConfig({ cwd: dir.root, discover: false, plugins: [dir.path('l'), dir.path('i'), dir.path('m')] });
+    expect(cfg.hooks.map((h) => (h.handler as { command: string }).command)).toEqual(['echo a', 'echo b', 'echo inline']);
+    expect(cfg.diagnostics).toEqual([expect.objectContaining({ level: 'error', file: dir.path('m/.claude-plugin/plugin.json'), path: 'hooks', message: expect.stringContaining('nope.json') })]);
+  });
+
   it('check warns on unknown keys (exit 0) and keeps failing on real mistakes (exit 1)', () => {
     const warnOnly = dir.json('warn/settings.json', { hooks: { Stop: [{ description: 'x', hooks: [{ type: 'command', command: 'true', comand: 'x' }] }] } });
     const w = cli(['check', warnOnly]);

@@ -157,6 +157,12 @@ describe('dedup of one firing', () => {
     });
     await engine.run('PreToolUse', bash('git status'));
     expect(lines(log)).toEqual(['x', 'x']);
+    // Two plugins, one command text each: the key carries the plugin root, so both run.
+    for (const name of ['alpha', 'beta']) dir.json(`${name}/hooks/hooks.json`, { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: logged(log, 'plugin') }] }] } });
+    const config = await loadConfig({ cwd: dir.root, discover: false, plugins: [dir.path('alpha'), dir.path('beta')] });
+    const plugins = createHookEngine({ hooks: config.hooks, projectDir: dir.root, cwd: dir.root });
+    await plugins.run('PreToolUse', bash('ls'));
+    expect(lines(log).filter((l) => l === 'plugin')).toHaveLength(2);
   });
 });
 
