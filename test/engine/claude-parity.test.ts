@@ -221,6 +221,7 @@ describe('defaults and details', () => {
     const engine = await engineFor({ PreToolUse: [{ hooks: [{ type: 'command', command: `cat > '${seen}'` }] }] });
     const input = { ...bash('ls'), prompt_id: 'p-1', effort: { level: 'high' } };
     expect(checkInput('PreToolUse', input)).toBeUndefined();
+    expect(checkInput('PreToolUse', { ...bash('ls'), prompt_id: null, effort: null })).toBeUndefined();
     await engine.run('PreToolUse', input);
     expect(JSON.parse(readFileSync(seen, 'utf8'))).toMatchObject({ prompt_id: 'p-1', effort: { level: 'high' } });
   });

@@ -9,7 +9,7 @@
  * Results: test/agents/claude-diff/results.json.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { ensureAgent, PINS } from '../harness/cache.js';
@@ -102,7 +102,9 @@ async function runOnce(bin: string, c: DiffCase, payload: DiffPayload, mode: 'na
   } catch {}
   const turns = outcome.requests.filter((r) => Array.isArray(r.body?.tools) && r.body.tools.length > 0).length;
   const error = outcome.timedOut ? 'timed out' : (outcome.spawnError ?? undefined);
-  return { code: outcome.code, ran: lines(join(dirs.work, 'ran.log')), hookRuns: lines(join(dirs.work, 'hook-runs.log')), modelSaw: seen, turns, denials, ...(error ? { error } : {}) };
+  const observed: Observed = { code: outcome.code, ran: lines(join(dirs.work, 'ran.log')), hookRuns: lines(join(dirs.work, 'hook-runs.log')), modelSaw: seen, turns, denials, ...(error ? { error } : {}) };
+  if (!process.env.AGENT_HOOKS_KEEP_RUNS) rmSync(dirs.root, { recursive: true, force: true });
+  return observed;
 }
 
 const results: Record<string, { native?: Observed; engine?: Observed; agree?: boolean; note?: string }> = {};
