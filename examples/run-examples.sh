@@ -25,7 +25,7 @@ case_ "deny rm -rf"        2 '"decision": "deny"'      -- run PreToolUse "${ex[@
 case_ "ask for git push"   3 'PreToolUse: ask'         -- run PreToolUse "${ex[@]}" --tool Bash --input '{"command":"git push origin main"}'
 case_ "rewrite npm test"   0 'npm test --silent'       -- run PreToolUse "${ex[@]}" --tool Bash --input '{"command":"npm test"}'
 case_ "bypass turns ask into allow" 0 'PreToolUse: allow' -- run PreToolUse "${ex[@]}" --tool Bash --input '{"command":"git push"}' --permission-mode bypassPermissions
-case_ "plan mode skips PreToolUse" 0 'no hooks matched' -- run PreToolUse "${ex[@]}" --tool Bash --input '{"command":"rm -rf /"}' --permission-mode plan
+case_ "plan mode still guards" 2 '"decision": "deny"' -- run PreToolUse "${ex[@]}" --tool Bash --input '{"command":"rm -rf /"}' --permission-mode plan --json
 case_ ".env in 3rd patch file" 2 'Editing .env files is not allowed' -- run PreToolUse "${ex[@]}" --payload examples/payloads/apply-patch-env.json
 case_ "prompt context"     0 'additionalContext: Project: agent-hooks examples' -- run UserPromptSubmit "${ex[@]}" --payload examples/payloads/prompt.json
 case_ "session start env"  0 'EXAMPLE_MODE'            -- run SessionStart "${ex[@]}" --payload examples/payloads/session-start.json

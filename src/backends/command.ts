@@ -102,12 +102,15 @@ export async function runCommand(spec: CommandSpec): Promise<ExecutionResult> {
   const target = resolveTarget(spec);
   if ('error' in target) return early('error', target.error);
 
+  // bash also counts SHLVL as a sign of being a login's child; set it as an agent's shell would.
+  const env = spec.shell === 'bash' && spec.args === undefined && spec.env.SHLVL === undefined ? { ...spec.env, SHLVL: '1' } : spec.env;
+
   if (useSpawner(spec)) {
     const viaHelper = spawnViaHelper({
       file: target.file,
       args: target.args,
       cwd: spec.cwd,
-      env: spec.env,
+      env,
       stdin: spec.stdin,
       maxOutputBytes: Math.max(0, spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES),
     });
@@ -124,7 +127,7 @@ export async function runCommand(spec: CommandSpec): Promise<ExecutionResult> {
   try {
     child = spawn(target.file, target.args, {
       cwd: spec.cwd,
-      env: spec.env,
+      env,
       // Own process group and session: the whole tree can be signalled at once, and the
       // hook has no controlling terminal to read from.
       detached: process.platform !== 'win32',
@@ -355,7 +358,9 @@ function resolveTarget(spec: CommandSpec): Target {
     case 'sh':
       return { file: 'sh', args: ['-c', spec.command] };
     case 'bash':
-      return { file: 'bash', args: ['-c', spec.command] };
+      // No rc files: a non-interactive bash whose stdin is a socket (Node's pipes are) and whose
+      // SHLVL is unset reads ~/.bashrc, and anything it prints would spoil the hook's JSON.
+      return { file: 'bash', args: ['--norc', '--noprofile', '-c', spec.command] };
     case 'powershell': {
       const names = process.platform === 'win32' ? ['pwsh.exe', 'powershell.exe'] : ['pwsh'];
       const file = findOnPath(names, spec.env.PATH ?? process.env.PATH ?? '');

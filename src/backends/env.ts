@@ -39,10 +39,25 @@ const WINDOWS_ENV_KEYS: readonly string[] = [
   'TMP',
 ];
 
+/**
+ * Names a pass-through list may not carry: they make a shell run a file before the hook
+ * (BASH_ENV for bash, ENV for sh) or change which code every process loads.
+ */
+export const NEVER_PASSED_ENV_KEYS: readonly string[] = ['BASH_ENV', 'ENV', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'DYLD_INSERT_LIBRARIES', 'DYLD_LIBRARY_PATH', 'NODE_OPTIONS'];
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Is `name` a variable a pass-through list may name (a plain name, not one of NEVER_PASSED_ENV_KEYS)? */
+export function passableEnvName(name: string): boolean {
+  return ENV_NAME.test(name) && !NEVER_PASSED_ENV_KEYS.includes(name);
+}
+
 export interface HookEnvOptions {
-  /** The session's explicit environment (e.g. from SessionStart / CLAUDE_ENV_FILE). */
+  /** The session's explicit environment given by the host. */
   sessionEnv?: Record<string, string>;
-  /** The hook's own `env` field; applied last. */
+  /** Host variables passed through by name (`agentHooks.passEnv` of user or managed settings). */
+  passEnv?: readonly string[];
+  /** The hook's own `env` field; applied last. `${NAME}` in a value is the value NAME has for the hook so far. */
   hookEnv?: Record<string, string>;
   projectDir?: string;
   pluginRoot?: string;
@@ -56,8 +71,8 @@ export interface HookEnvOptions {
 
 /**
  * Build the complete environment of a command hook. Precedence, lowest first: allow-listed
- * host keys, sessionEnv, CLAUDE_PROJECT_DIR / CLAUDE_PLUGIN_ROOT / CLAUDE_PLUGIN_DATA /
- * CLAUDE_ENV_FILE (when given), hookEnv.
+ * host keys, passEnv keys, sessionEnv, CLAUDE_PROJECT_DIR / CLAUDE_PLUGIN_ROOT /
+ * CLAUDE_PLUGIN_DATA / CLAUDE_ENV_FILE (when given), hookEnv.
  */
 export function buildHookEnv(opts: HookEnvOptions = {}): Record<string, string> {
   const base = opts.base ?? process.env;
@@ -69,14 +84,28 @@ export function buildHookEnv(opts: HookEnvOptions = {}): Record<string, string> 
     const value = windows ? lookupIgnoringCase(base, key) : base[key];
     if (typeof value === 'string') env[key] = value;
   }
+  for (const key of opts.passEnv ?? []) {
+    if (typeof key !== 'string' || !passableEnvName(key)) continue;
+    const value = windows ? lookupIgnoringCase(base, key) : base[key];
+    if (typeof value === 'string') env[key] = value;
+  }
   assignStrings(env, opts.sessionEnv);
   if (opts.projectDir !== undefined) env.CLAUDE_PROJECT_DIR = opts.projectDir;
   if (opts.pluginRoot !== undefined) env.CLAUDE_PLUGIN_ROOT = opts.pluginRoot;
   if (opts.pluginData !== undefined) env.CLAUDE_PLUGIN_DATA = opts.pluginData;
   if (opts.envFile !== undefined) env.CLAUDE_ENV_FILE = opts.envFile;
-  assignStrings(env, opts.hookEnv);
+  if (opts.hookEnv) {
+    // References resolve against what the hook already sees, so they can never reach a host
+    // variable that is not passed through (nothing new leaks); all resolve before any is set.
+    const seen = { ...env };
+    for (const [key, value] of Object.entries(opts.hookEnv)) {
+      if (typeof value === 'string') env[key] = value.replace(ENV_REFERENCE, (_m, name: string) => seen[name] ?? '');
+    }
+  }
   return env;
 }
+
+const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 // Config is validated upstream, but a non-string value here would make spawn throw.
 function assignStrings(target: Record<string, string>, source: Record<string, string> | undefined): void {

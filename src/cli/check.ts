@@ -32,8 +32,14 @@ async function looksLikeHooksToml(file: string): Promise<boolean> {
   }
 }
 
+/** A plugin manifest (`.claude-plugin/plugin.json`): checked as its whole plugin, never as settings. */
+function isPluginManifest(file: string): boolean {
+  return basename(file) === 'plugin.json' && basename(dirname(file)) === '.claude-plugin';
+}
+
 async function looksLikeSettings(file: string): Promise<boolean> {
   const name = basename(file);
+  if (isPluginManifest(file)) return false;
   if (/^settings(\.local)?\.json$|^managed-settings\.json$|\.settings\.json$/.test(name)) return true;
   try {
     const value: unknown = JSON.parse(await readFile(file, 'utf8'));
@@ -51,7 +57,7 @@ function walk(dir: string, out: string[]): Promise<string[]> {
       maxDepth: MAX_DEPTH,
       skipDirs: SKIP_DIRS,
       accept: async (full, name) => {
-        if (name.endsWith('.json')) return isPluginHooksFile(full) || (await looksLikeSettings(full));
+        if (name.endsWith('.json')) return isPluginHooksFile(full) || isPluginManifest(full) || (await looksLikeSettings(full));
         if (name.endsWith('.toml')) return looksLikeHooksToml(full);
         return false;
       },
@@ -92,6 +98,13 @@ export async function checkPaths(paths: readonly string[], executableTypes: read
     } else files.push(full);
   }
 
+  // A plugin is checked once, through its hooks.json (the loader reads its manifest and every
+  // hooks file the manifest names); a manifest with no hooks/hooks.json stands in for it.
+  for (const f of [...files]) {
+    if (!isPluginManifest(f)) continue;
+    const hooksFile = join(dirname(dirname(f)), 'hooks', 'hooks.json');
+    files.splice(files.indexOf(f), 1, ...(files.includes(hooksFile) ? [] : [hooksFile]));
+  }
   for (const file of files) {
     const plugin = isPluginHooksFile(file);
     const root = plugin ? dirname(dirname(file)) : dirname(file);

@@ -108,7 +108,9 @@ export async function runCommand(event: EventName, flags: RunFlags): Promise<num
   const e = errStyles();
   for (const d of config.diagnostics) process.stderr.write(`${d.level === 'error' ? e.red(formatDiagnostic(d)) : e.yellow(formatDiagnostic(d))}\n`);
   if (flags.verbose) for (const s of config.trust?.skipped ?? []) process.stderr.write(`${e.dim(oneLine(`  skipped ${[s.hook.source.file, s.hook.source.path].filter(Boolean).join(': ')}: ${s.message}`))}\n`);
-  if (errors.length > 0) return 1;
+  // A broken file or plugin was skipped (reported above); the other sources still decide, so a
+  // deny of theirs is never lost. Exit: 2 when blocked, else 1 for the skipped source.
+  if (errors.length > 0) process.stderr.write(`agent-hooks: ${errors.length} config error(s): the sources that have them were skipped; the others ran\n`);
   const mcpConfig = flags.mcpConfig ? loadMcpConfigFile(flags.mcpConfig) : undefined;
   for (const d of mcpConfig?.diagnostics ?? []) process.stderr.write(`${formatDiagnostic(d)}\n`);
   if (mcpConfig?.diagnostics.some((d) => d.level === 'error')) return 1;
@@ -134,6 +136,7 @@ export async function runCommand(event: EventName, flags: RunFlags): Promise<num
     stopHookMaxConsecutiveBlocks: config.options.stopHookMaxConsecutiveBlocks,
     stdinLimitBytes: config.options.stdinLimitBytes,
     outputLimitBytes: config.options.outputLimitBytes,
+    passEnv: config.options.passEnv,
     audit: flags.audit ? resolve(flags.audit) : undefined,
     // Always captured, for the trap warnings; shown (and audited) only with --verbose.
     captureIoBytes: IO_CAP_BYTES,
@@ -162,7 +165,8 @@ export async function runCommand(event: EventName, flags: RunFlags): Promise<num
     if (skipped > 0) json.skippedUntrusted = skipped;
     process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
   } else process.stdout.write(formatDecision(decision, { verbose: Boolean(flags.verbose), traps: trapWarnings, skipped }));
-  return exitCodeOf(decision);
+  const code = exitCodeOf(decision);
+  return code === 0 && errors.length > 0 ? 1 : code;
 }
 
 export function exitCodeOf(d: Decision): number {

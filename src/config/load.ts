@@ -17,6 +17,9 @@ import type { Diagnostic, HookHandler, NormalizedHook, Provenance, SourceKind } 
 import type { DialectName } from '../dialects/types.js';
 import { ROOT_PATH, closest, formatPath, issuesToDiagnostics, nestingProblem, parseJson, type DocumentKind } from './diagnostics.js';
 import { dedupKeyFor, dedupeHooks, isManagedHook, normalizeMatcher } from './registry.js';
+import { dropUnknownHookKeys } from './liberal.js';
+import { claudeConfigDir } from '../util/claude-dir.js';
+import { passableEnvName } from '../backends/env.js';
 import {
   SETTINGS_KEYS,
   hooksObjectSchema,
@@ -60,6 +63,11 @@ export interface LoadConfigOptions {
   projectDir?: string;
   /** Default: os.homedir(). */
   homeDir?: string;
+  /**
+   * Claude Code's config directory (user settings.json, plugin data). Default: `$CLAUDE_CONFIG_DIR`
+   * when homeDir is not given, else `<homeDir>/.claude`.
+   */
+  claudeConfigDir?: string;
   /** Read user, project, local and platform managed settings. Default true. */
   discover?: boolean;
   /** --settings: file paths (relative to cwd) or inline JSON objects; last given has highest precedence. */
@@ -281,6 +289,14 @@ function parseDocument(text: string, file: string, diagnostics: Diagnostic[]): {
   return { raw: parsed.value };
 }
 
+/** A settings or plugin hooks document with unknown group and handler keys dropped (warned about). */
+function withLiberalHooks(raw: unknown, file: string, diagnostics: Diagnostic[]): unknown {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw) || !Object.hasOwn(raw, 'hooks')) return raw;
+  const r = raw as Record<string, unknown>;
+  const hooks = dropUnknownHookKeys(r.hooks, ['hooks'], file, diagnostics);
+  return hooks === r.hooks ? raw : { ...r, hooks };
+}
+
 export interface SettingsLayer {
   kind: SourceKind;
   file: string;
@@ -304,13 +320,14 @@ export function loadSettingsText(kind: SourceKind, file: string, text: string, d
         if (hint) local.push({ level: 'warning', file, path: formatPath([key]), message: `unknown setting ${JSON.stringify(key)} (did you mean ${JSON.stringify(hint)}?)` });
       }
     }
-    const data = validate(settingsFileSchema(), raw, file, 'settings', local);
+    const liberal = withLiberalHooks(raw, file, local);
+    const data = validate(settingsFileSchema(), liberal, file, 'settings', local);
     if (data && !local.some((d) => d.level === 'error')) {
       layer.data = data;
       if (kind !== 'managed' && data.allowManagedHooksOnly !== undefined) {
         local.push({ level: 'warning', file, path: 'allowManagedHooksOnly', message: 'allowManagedHooksOnly is only honoured in managed settings; ignored' });
       }
-      if (data.hooks) layer.hooks = normalizeHooks(data.hooks, (raw as { hooks: Record<string, unknown> }).hooks, { kind, file }, local);
+      if (data.hooks) layer.hooks = normalizeHooks(data.hooks, (liberal as { hooks: Record<string, unknown> }).hooks, { kind, file }, local);
     } else if (kind === 'managed' && raw && typeof raw === 'object') {
       const r = raw as Record<string, unknown>;
       layer.salvaged = {};
@@ -324,7 +341,7 @@ export function loadSettingsText(kind: SourceKind, file: string, text: string, d
 
 async function loadPlugin(
   spec: PluginSpec,
-  opts: { cwd: string; homeDir: string },
+  opts: { cwd: string; configDir: string },
   diagnostics: Diagnostic[],
   files: LoadedFile[],
 ): Promise<NormalizedHook[]> {
@@ -339,61 +356,112 @@ async function loadPlugin(
     return [];
   }
 
+  // The manifest supplies the name and, optionally, more hook files (`"hooks": "./x.json"` or a
+  // list of them) or inline hooks (`"hooks": {...}`), besides the standard hooks/hooks.json.
+  const manifestFile = path.join(root, '.claude-plugin', 'plugin.json');
+  const manifest = await readText(manifestFile);
+  let manifestDoc: Record<string, unknown> | undefined;
+  if (manifest.status === 'ok') {
+    const parsed = parseJson(manifest.text);
+    if (parsed.ok && parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value)) manifestDoc = parsed.value as Record<string, unknown>;
+    else if (spec.name === undefined) {
+      diagnostics.push({ level: 'warning', file: manifestFile, path: ROOT_PATH, message: parsed.ok ? 'plugin manifest is not a JSON object; using the directory name' : parsed.message });
+    }
+  }
   let name = spec.name;
   if (name === undefined) {
-    const manifestFile = path.join(root, '.claude-plugin', 'plugin.json');
-    const manifest = await readText(manifestFile);
-    if (manifest.status === 'ok') {
-      const parsed = parseJson(manifest.text);
-      const n = parsed.ok ? (parsed.value as { name?: unknown } | null)?.name : undefined;
-      if (typeof n === 'string' && n.trim() !== '') name = n;
-      else {
-        diagnostics.push({
-          level: 'warning',
-          file: manifestFile,
-          path: parsed.ok ? 'name' : ROOT_PATH,
-          message: parsed.ok ? 'plugin manifest has no string "name"; using the directory name' : parsed.message,
-        });
-      }
-    }
+    const n = manifestDoc?.name;
+    if (typeof n === 'string' && n.trim() !== '') name = n;
+    else if (manifestDoc) diagnostics.push({ level: 'warning', file: manifestFile, path: 'name', message: 'plugin manifest has no string "name"; using the directory name' });
     name ??= path.basename(root);
   }
   const id = spec.id ?? `${name}@local`;
   // The name becomes a directory component: keep it to a safe character set.
   const dataDir = spec.dataDir
     ? path.resolve(opts.cwd, spec.dataDir)
-    : path.join(opts.homeDir, '.claude', 'plugins', 'data', name.replace(/[^A-Za-z0-9_-]/g, '-'));
+    : path.join(opts.configDir, 'plugins', 'data', name.replace(/[^A-Za-z0-9_-]/g, '-'));
+  const ctx: SourceContext = {
+    kind: 'plugin',
+    file: '',
+    pluginRoot: root,
+    pluginName: name,
+    pluginId: id,
+    pluginData: dataDir,
+    ...(spec.managed ? { managed: true } : {}),
+    substitutions: { CLAUDE_PLUGIN_ROOT: root, CLAUDE_PLUGIN_DATA: dataDir },
+  };
 
-  const file = path.join(root, 'hooks', 'hooks.json');
-  const read = await readText(file);
-  if (read.status === 'missing') return []; // a plugin without hooks
-  if (read.status === 'error') {
-    diagnostics.push({ level: 'error', file, path: ROOT_PATH, message: read.message });
-    files.push({ file, kind: 'plugin', ok: false });
-    return [];
-  }
-  const local: Diagnostic[] = [];
-  const { raw } = parseDocument(read.text, file, local);
-  let hooks: NormalizedHook[] = [];
-  if (raw !== undefined) {
-    const data = validate(pluginHooksFileSchema(), raw, file, 'plugin', local);
-    if (data && !local.some((d) => d.level === 'error')) {
-      hooks = normalizeHooks(data.hooks, (raw as { hooks: Record<string, unknown> }).hooks, {
-        kind: 'plugin',
-        file,
-        pluginRoot: root,
-        pluginName: name,
-        pluginId: id,
-        pluginData: dataDir,
-        ...(spec.managed ? { managed: true } : {}),
-        substitutions: { CLAUDE_PLUGIN_ROOT: root, CLAUDE_PLUGIN_DATA: dataDir },
-      }, local);
+  const hookFiles = [path.join(root, 'hooks', 'hooks.json')];
+  const inline: unknown[] = [];
+  const declared = manifestDoc?.hooks;
+  const declare = (v: unknown, at: PropertyKey[]) => {
+    if (typeof v === 'string') {
+      const f = path.resolve(root, v);
+      if (!hookFiles.includes(f)) hookFiles.push(f);
+    } else if (v && typeof v === 'object' && !Array.isArray(v)) inline.push(v);
+    else diagnostics.push({ level: 'error', file: manifestFile, path: formatPath(at), message: `expected a path to a hooks file or a hooks object, got ${v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v}` });
+  };
+  if (Array.isArray(declared)) declared.forEach((v, i) => declare(v, ['hooks', i]));
+  else if (declared !== undefined) declare(declared, ['hooks']);
+
+  const hooks: NormalizedHook[] = [];
+  let ok = true;
+  for (const [i, file] of hookFiles.entries()) {
+    const read = await readText(file);
+    if (read.status === 'missing') {
+      // The standard file is optional; one the manifest names must exist.
+      if (i > 0) {
+        diagnostics.push({ level: 'error', file: manifestFile, path: 'hooks', message: `hooks file not found: ${file}` });
+        ok = false;
+      }
+      continue;
     }
+    if (read.status === 'error') {
+      diagnostics.push({ level: 'error', file, path: ROOT_PATH, message: read.message });
+      files.push({ file, kind: 'plugin', ok: false });
+      ok = false;
+      continue;
+    }
+    const local: Diagnostic[] = [];
+    const { raw } = parseDocument(read.text, file, local);
+    const got = raw === undefined ? undefined : pluginHooksDocument(raw, { ...ctx, file }, local);
+    const fileOk = got !== undefined && !local.some((d) => d.level === 'error');
+    diagnostics.push(...local);
+    files.push({ file, kind: 'plugin', ok: fileOk });
+    if (fileOk) hooks.push(...got);
+    else ok = false;
   }
-  const ok = !local.some((d) => d.level === 'error');
-  diagnostics.push(...local);
-  files.push({ file, kind: 'plugin', ok });
+  for (const doc of inline) {
+    const local: Diagnostic[] = [];
+    // Inline hooks: the hooks.json shape, or the bare hooks object.
+    const wrapped = Object.hasOwn(doc as object, 'hooks') ? doc : { hooks: doc };
+    const got = pluginHooksDocument(wrapped, { ...ctx, file: manifestFile }, local, ['hooks']);
+    diagnostics.push(...local);
+    if (got !== undefined && !local.some((d) => d.level === 'error')) hooks.push(...got);
+    else ok = false;
+  }
+  // A plugin with any broken hook source contributes nothing (as a settings file with an error).
   return ok ? hooks : [];
+}
+
+/** One plugin hooks document (`{ description?, hooks }`): unknown keys warned about and dropped, then validated. */
+function pluginHooksDocument(raw: unknown, ctx: SourceContext, local: Diagnostic[], prefix: PropertyKey[] = []): NormalizedHook[] | undefined {
+  let doc = raw;
+  if (doc && typeof doc === 'object' && !Array.isArray(doc)) {
+    const r = doc as Record<string, unknown>;
+    const extra = Object.keys(r).filter((k) => k !== 'hooks' && k !== 'description');
+    for (const key of extra) {
+      const hint = closest(key, ['hooks', 'description']);
+      local.push({ level: 'warning', file: ctx.file, path: formatPath([...prefix.slice(0, -1), key]), message: `unknown key ${JSON.stringify(key)} ignored${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}` });
+    }
+    const kept: Record<string, unknown> = {};
+    if (Object.hasOwn(r, 'description')) kept.description = r.description;
+    if (Object.hasOwn(r, 'hooks')) kept.hooks = dropUnknownHookKeys(r.hooks, [...prefix.slice(0, -1), 'hooks'], ctx.file, local);
+    doc = kept;
+  }
+  const data = validate(pluginHooksFileSchema(), doc, ctx.file, 'plugin', local, prefix.slice(0, -1));
+  if (!data || local.some((d) => d.level === 'error')) return undefined;
+  return normalizeHooks(data.hooks, (doc as { hooks: Record<string, unknown> }).hooks, ctx, local);
 }
 
 function loadSkill(spec: SkillSpec, cwd: string, diagnostics: Diagnostic[], files: LoadedFile[]): NormalizedHook[] {
@@ -404,11 +472,12 @@ function loadSkill(spec: SkillSpec, cwd: string, diagnostics: Diagnostic[], file
   // YAML aliases can make it cyclic or explosively shared: check the shape before anything walks it.
   const deep = nestingProblem(spec.hooks, ['hooks']);
   if (deep) local.push({ level: 'error', file, ...deep });
-  const data = deep ? undefined : validate(hooksObjectSchema(), spec.hooks, file, 'hooks', local, ['hooks']);
+  const liberal = deep ? spec.hooks : dropUnknownHookKeys(spec.hooks, ['hooks'], file, local);
+  const data = deep ? undefined : validate(hooksObjectSchema(), liberal, file, 'hooks', local, ['hooks']);
   let hooks: NormalizedHook[] = [];
   if (data && !local.some((d) => d.level === 'error')) {
     const name = spec.name ?? path.basename(root);
-    hooks = normalizeHooks(data, spec.hooks as Record<string, unknown>, {
+    hooks = normalizeHooks(data, liberal as Record<string, unknown>, {
       kind: 'skill',
       file,
       skillRoot: root,
@@ -442,6 +511,35 @@ function agentHook(hook: NormalizedHook, diagnostics: Diagnostic[]): NormalizedH
 function union(lists: Array<string[] | undefined>): string[] | undefined {
   if (lists.every((l) => l === undefined)) return undefined;
   return [...new Set(lists.flatMap((l) => l ?? []))];
+}
+
+function managedOnlyIn(layers: readonly SettingsLayer[]): boolean {
+  const m = layers.find((l) => l.kind === 'managed');
+  return (m?.data ?? m?.salvaged)?.allowManagedHooksOnly === true;
+}
+
+/**
+ * `agentHooks.passEnv`: the union of the user's, the admin's and --settings lists (only the
+ * managed list under allowManagedHooksOnly). A workspace file cannot name variables: it would
+ * hand the agent's secrets to its own hooks. Names that run code before a hook are refused.
+ */
+function passEnvOf(layers: readonly SettingsLayer[], managedOnly: boolean, diagnostics: Diagnostic[]): string[] | undefined {
+  let names: string[] | undefined;
+  for (const l of layers) {
+    const list = l.data?.agentHooks?.passEnv;
+    if (list === undefined) continue;
+    if (!DISCOVER_SETTING_KINDS.includes(l.kind) || (managedOnly && l.kind !== 'managed')) {
+      const why = managedOnly && DISCOVER_SETTING_KINDS.includes(l.kind) ? 'allowManagedHooksOnly is in force' : `it is ${l.kind} settings`;
+      diagnostics.push({ level: 'warning', file: l.file, path: 'agentHooks.passEnv', message: `only honoured in user, managed and --settings files; ignored here (${why})` });
+      continue;
+    }
+    list.forEach((name, i) => {
+      if (passableEnvName(name)) (names ??= []).includes(name) || names.push(name);
+      else diagnostics.push({ level: 'warning', file: l.file, path: `agentHooks.passEnv[${i}]`, message: `${JSON.stringify(name)} is never passed to hooks (it makes a shell or the loader run code first); ignored` });
+    });
+    names ??= [];
+  }
+  return names;
 }
 
 /** Kinds whose `agentHooks.discoverDialects` is honoured: the user's and admin's own, not the workspace's. */
@@ -562,6 +660,7 @@ async function loadConfigUnsafe(opts: LoadConfigOptions, diagnostics: Diagnostic
   const cwd = path.resolve(opts.cwd);
   const projectDir = path.resolve(cwd, opts.projectDir ?? '.');
   const homeDir = path.resolve(opts.homeDir ?? os.homedir());
+  const configDir = claudeConfigDir({ homeDir: opts.homeDir, configDir: opts.claudeConfigDir, defaultHome: homeDir });
   const discover = opts.discover ?? true;
   const files: LoadedFile[] = [];
 
@@ -569,7 +668,7 @@ async function loadConfigUnsafe(opts: LoadConfigOptions, diagnostics: Diagnostic
   const managedPath = opts.managedSettingsPath ?? (discover ? defaultManagedSettingsPath() : undefined);
   if (managedPath) candidates.push({ kind: 'managed', file: path.resolve(cwd, managedPath), required: false });
   if (discover) {
-    const user = path.join(homeDir, '.claude', 'settings.json');
+    const user = path.join(configDir, 'settings.json');
     const project = path.join(projectDir, '.claude', 'settings.json');
     candidates.push({ kind: 'user', file: user, required: false });
     // Running in the home directory: the project file is the user file; read it once.
@@ -617,7 +716,7 @@ async function loadConfigUnsafe(opts: LoadConfigOptions, diagnostics: Diagnostic
 
   const pluginHooks: NormalizedHook[] = [];
   for (const p of opts.plugins ?? []) {
-    pluginHooks.push(...(await loadPlugin(typeof p === 'string' ? { root: p } : p, { cwd, homeDir }, diagnostics, files)));
+    pluginHooks.push(...(await loadPlugin(typeof p === 'string' ? { root: p } : p, { cwd, configDir }, diagnostics, files)));
   }
   const skillHooks = (opts.skills ?? []).flatMap((s) => loadSkill(s, cwd, diagnostics, files));
 
@@ -664,6 +763,9 @@ async function loadConfigUnsafe(opts: LoadConfigOptions, diagnostics: Diagnostic
   // Settings `env`, merged the same way (the telemetry switches are read from it: src/telemetry).
   const env: Record<string, string> = {};
   for (const l of [...byPrecedence].reverse()) if (l.data?.env && typeof l.data.env === 'object') Object.assign(env, l.data.env);
+  const passEnv = passEnvOf(layers, managedOnlyIn(layers), diagnostics);
+  if (passEnv) options.passEnv = passEnv;
+  else delete options.passEnv;
 
   let hooks = [...layers.flatMap((l) => l.hooks), ...pluginHooks, ...skillHooks];
 

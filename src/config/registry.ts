@@ -67,6 +67,19 @@ export function dedupKeyFor(hook: {
   return `${root}\0${payload}`;
 }
 
+/**
+ * Key under which the hooks matched for one firing collapse, as Claude Code does at run time:
+ * the source root and the handler's identity, without event and matcher, so one command listed
+ * in two matcher groups (`Bash` and `*`) runs once. The command text is compared as written
+ * (a variant that differs in whitespace runs separately). Another dialect's hooks keep their
+ * agent's rules, and function hooks never collapse: both get a key of their own.
+ */
+export function firingKeyFor(hook: NormalizedHook): string {
+  const root = hook.source.pluginRoot ?? hook.source.skillRoot ?? '';
+  if (hook.handler.type === 'function' || (hook.dialect !== undefined && hook.dialect !== 'claude')) return `\0own\0${hook.id}`;
+  return `${root}\0${stableJson([hook.handler.if ?? '', hook.handler.type, ...handlerPayload(hook.handler)])}`;
+}
+
 /** Managed policy hooks and hooks of plugins force-enabled by policy. */
 export function isManagedHook(hook: NormalizedHook): boolean {
   return hook.source.kind === 'managed' || (hook.source as Provenance & { managed?: boolean }).managed === true;

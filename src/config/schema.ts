@@ -99,6 +99,8 @@ export const agentHooksOptionsSchema = z.strictObject({
   discoverDialects: z.union([z.literal('all'), z.array(z.enum(DIALECT_NAMES))]).optional(),
   /** Audit sinks (docs/teams.md); managed settings' value wins, so a team can require one. */
   auditSinks: auditSettingsSchema.shape.sinks.optional(),
+  /** Host variables command hooks inherit by name (docs/security.md); honoured in user, managed and --settings files. */
+  passEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name')).optional(),
 });
 export type AgentHooksOptions = z.infer<typeof agentHooksOptionsSchema>;
 

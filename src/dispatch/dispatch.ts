@@ -18,6 +18,7 @@ import type { Dialect, DispatchInput, DispatchOutput } from '../dialects/types.j
 import type { EventName } from '../events/catalog.js';
 import { isSessionPaused } from '../session/pause-file.js';
 import { forTerminal } from '../util/terminal-text.js';
+import { claudeConfigDir } from '../util/claude-dir.js';
 
 export interface DispatchFlags {
   agent: string;
@@ -47,14 +48,15 @@ function note(o: DispatchOutput, message: string): DispatchOutput {
 }
 
 /** Where Claude Code (and so `run` with no --settings) looks; mirrors config/load.ts (a test keeps them equal). */
-export function discoveryFiles(cwd: string, home = homedir(), platform: NodeJS.Platform = process.platform): string[] {
+export function discoveryFiles(cwd: string, home?: string, platform: NodeJS.Platform = process.platform): string[] {
   const managed =
     platform === 'darwin'
       ? '/Library/Application Support/ClaudeCode/managed-settings.json'
       : platform === 'win32'
         ? 'C:\\Program Files\\ClaudeCode\\managed-settings.json'
         : '/etc/claude-code/managed-settings.json';
-  return [managed, join(home, '.claude', 'settings.json'), join(cwd, '.claude', 'settings.json'), join(cwd, '.claude', 'settings.local.json')];
+  const user = join(claudeConfigDir({ homeDir: home, defaultHome: homedir() }), 'settings.json');
+  return [managed, user, join(cwd, '.claude', 'settings.json'), join(cwd, '.claude', 'settings.local.json')];
 }
 
 /**

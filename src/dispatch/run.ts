@@ -71,6 +71,7 @@ export async function runDispatch(dialect: Dialect, input: DispatchInput, flags:
     stopHookMaxConsecutiveBlocks: config.options.stopHookMaxConsecutiveBlocks,
     stdinLimitBytes: config.options.stdinLimitBytes,
     outputLimitBytes: config.options.outputLimitBytes,
+    passEnv: config.options.passEnv,
     ...(flags.audit ? { audit: resolve(flags.audit) } : {}),
   });
   try {

@@ -21,7 +21,7 @@ import type {
   NormalizedHook,
 } from '../types.js';
 import { fileAuditSink, type AuditEntry, type AuditSink } from './audit.js';
-import { createEnvFile, readEnvFile } from './env-file.js';
+import { createEnvFile, evaluateEnvFile } from './env-file.js';
 import { buildPlanIndex, planHooks, type CompiledHooks, type PlanIndex, type PlannedHook } from './plan.js';
 import { createSemaphore } from './semaphore.js';
 import { observeRun, type FiringObservation, type ObserveContext } from '../telemetry/observe.js';
@@ -48,11 +48,14 @@ export interface BackendContext {
   session?: SessionSnapshot;
 }
 
-/** Default timeouts in seconds (PRODUCT.md: native defaults). */
+/**
+ * Default timeouts in seconds: the Claude reference's (command, http and mcp_tool 600 s; events
+ * like UserPromptSubmit lower them in the catalog). A dialect's hooks carry their agent's own default.
+ */
 export const DEFAULT_TIMEOUTS: Record<HookHandler['type'], number> = {
-  command: 60,
-  http: 10,
-  mcp_tool: 60,
+  command: 600,
+  http: 600,
+  mcp_tool: 600,
   prompt: 30,
   agent: 60,
   function: 10,
@@ -68,8 +71,18 @@ export interface HookEngineOptions {
   sessionId?: string;
   /** Explicit environment given to command hooks on top of the minimal host environment. */
   sessionEnv?: Record<string, string>;
+  /**
+   * Names of host variables command hooks inherit besides the minimal set (the
+   * `agentHooks.passEnv` setting of user or managed settings; docs/security.md).
+   */
+  passEnv?: readonly string[];
   /** All hooks off (config disabled, process disabled): every event returns its pass-through default. */
   disabled?: boolean;
+  /**
+   * Blade's rule: in `permission_mode: "plan"` PreToolUse and PostToolUse hooks do not run.
+   * Default false, as in Claude Code, where they fire in plan mode (a secrets guard keeps guarding).
+   */
+  skipToolHooksInPlanMode?: boolean;
   failureBehavior?: FailureBehavior;
   timeoutBehavior?: FailureBehavior;
   /** Engine-wide bound on live hook executions (default 8). */
@@ -196,6 +209,10 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
   const stopBlocks = new Map<string, number>();
   const pending = new Set<Promise<unknown>>();
   const warn = options.onWarning ?? (() => {});
+  const parseOptions = (payload: Record<string, unknown>) => ({
+    spillDir: options.spillDir,
+    ...(typeof payload.tool_name === 'string' ? { toolName: payload.tool_name } : {}),
+  });
   const fileSink = typeof options.audit === 'string' ? fileAuditSink(options.audit, (e) => warn(`audit log: ${e.message}`)) : undefined;
   const audit: AuditSink | undefined = typeof options.audit === 'function' ? options.audit : fileSink?.write;
 
@@ -254,8 +271,7 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
     if (options.disabled) return emptyDecision(event);
     const spec = catalog[event] as EventSpec;
     const mode = ctx.permissionMode ?? (typeof rawInput.permission_mode === 'string' ? rawInput.permission_mode : undefined);
-    // Plan mode skips the two tool hooks only; every other event still runs.
-    if (mode === 'plan' && (event === 'PreToolUse' || event === 'PostToolUse')) return emptyDecision(event);
+    if (options.skipToolHooksInPlanMode && skipsInPlanMode(event, mode)) return emptyDecision(event);
 
     const cwd = ctx.cwd ?? (typeof rawInput.cwd === 'string' && rawInput.cwd ? rawInput.cwd : baseCwd);
     const matched = planHooks(currentIndex(), event, rawInput, { cwd, homeDir, projectDir });
@@ -292,7 +308,7 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
         return undefined;
       }
       const result = await execute(planned, payload, hctx);
-      const parsed = parseExecution(event, result, { spillDir: options.spillDir });
+      const parsed = parseExecution(event, result, parseOptions(payload));
       return finish(planned, payload, result, parsed);
     };
 
@@ -325,7 +341,8 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
 
     try {
       if (spec.order === 'serial') {
-        // Serial: config order, each hook sees the input as rewritten so far; stop at the first deny/ask.
+        // Serial: config order, each hook sees the input as rewritten so far; stop at the first deny.
+        // An ask is remembered (reduce ranks it) while the chain goes on, so a later deny still wins.
         let current: Record<string, unknown> = input;
         for (const planned of matched) {
           if (ctx.signal?.aborted) break;
@@ -334,7 +351,7 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
           if (last?.updatedInput && verdict !== 'deny' && verdict !== 'block') {
             current = { ...current, tool_input: last.updatedInput };
           }
-          if (verdict === 'deny' || verdict === 'ask' || verdict === 'block') break;
+          if (verdict === 'deny' || verdict === 'block') break;
         }
       } else {
         // Parallel: bounded by the engine-wide semaphore, merged in config order.
@@ -348,7 +365,7 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
               return undefined;
             }
             const result = await execute(planned, payload, hctx);
-            return { planned, payload, result, parsed: parseExecution(event, result, { spillDir: options.spillDir }) };
+            return { planned, payload, result, parsed: parseExecution(event, result, parseOptions(payload)) };
           }),
         );
         for (const r of results) if (r) finish(r.planned, r.payload, r.result, r.parsed);
@@ -357,7 +374,9 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
       const decision = reduce(event, entries, records, { permissionMode: mode });
       decision.warnings.unshift(...warnings);
       if (envFile) {
-        const { env } = readEnvFile(envFile.path);
+        const base = buildHookEnv({ sessionEnv: bctx.sessionEnv, passEnv: options.passEnv, projectDir, envFile: envFile.path });
+        const { env, warning } = await evaluateEnvFile(envFile.path, base, cwd);
+        if (warning) decision.warnings.push(warning);
         if (Object.keys(env).length > 0) defineOwn(decision.eventOutput, 'env', env);
       }
       applyStopCap(event, decision, sessionId);
@@ -393,7 +412,7 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
     // Background hooks outlive the firing: no abort signal from it, and no env file (disposed at return).
     const bg = { ...hctx, signal: undefined, envFile: undefined };
     const p = execute(planned, payload, bg).then((result) => {
-      const parsed = parseExecution(event, result, { spillDir: options.spillDir });
+      const parsed = parseExecution(event, result, parseOptions(payload));
       const record = makeRecord(planned, result, parsed, parsed.verdict, parsed.reason, undefined);
       record.outcome = `async:${record.outcome}`;
       if (options.captureIoBytes) record.io = captureIo(payload, result, options.captureIoBytes);
@@ -503,6 +522,11 @@ function completeInput(
   return input;
 }
 
+/** Under the skipToolHooksInPlanMode option: the two tool events that plan mode skips. */
+export function skipsInPlanMode(event: EventName, mode: string | undefined): boolean {
+  return mode === 'plan' && (event === 'PreToolUse' || event === 'PostToolUse');
+}
+
 function timeoutFor(handler: HookHandler, spec: EventSpec): number {
   if (typeof handler.timeout === 'number' && handler.timeout > 0) return handler.timeout;
   if (spec.defaultTimeoutSec !== undefined && (handler.type === 'command' || handler.type === 'http' || handler.type === 'mcp_tool')) {
@@ -582,6 +606,7 @@ function commandBackend(options: HookEngineOptions): Backend {
     const stdin = encodePayload(payload, ctx.stdinLimitBytes);
     const env = buildHookEnv({
       sessionEnv: ctx.sessionEnv,
+      passEnv: options.passEnv,
       hookEnv: handler.env,
       projectDir: ctx.projectDir,
       pluginRoot: vars.CLAUDE_PLUGIN_ROOT,

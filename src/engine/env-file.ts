@@ -1,10 +1,17 @@
 /**
  * CLAUDE_ENV_FILE support: SessionStart/Setup/CwdChanged/FileChanged command hooks may append
- * `export NAME=value` lines to a file; the engine reads them back into the decision's `env`.
+ * shell lines (`export NAME=value`) to a file; the engine reads back what they export.
+ *
+ * The file is shell, so a shell evaluates it: `/bin/sh` sources it in the hooks' own minimal
+ * environment and prints the resulting environment, and the names whose value is new or changed
+ * are the exports. So `export PATH="$PATH:/opt/x/bin"`, `export A=1 B=2`, quoting and trailing
+ * comments mean what they mean to a shell. Bounded: files over MAX_ENV_FILE_BYTES are not
+ * evaluated, and the evaluation runs under the command backend's timeout and output caps.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
+import { runCommand } from '../backends/command.js';
 
 export function createEnvFile(): { path: string; dispose: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'agent-hooks-env-'));
@@ -13,33 +20,56 @@ export function createEnvFile(): { path: string; dispose: () => void } {
   return { path, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-const EXPORT_LINE = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$/;
+export const MAX_ENV_FILE_BYTES = 256 * 1024;
+export const ENV_FILE_TIMEOUT_MS = 5_000;
 
-/** Parse the simple `export NAME=value` lines hooks write; anything else is kept only in the file. */
-export function parseEnvFile(text: string): Record<string, string> {
-  const env: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const line of text.split('\n')) {
-    const m = EXPORT_LINE.exec(line);
-    if (!m) continue;
-    const [, name, raw] = m as unknown as [string, string, string];
-    env[name] = unquote(raw.trim());
-  }
-  return { ...env };
+/** Names a shell sets by itself, and the file's own location: never reported as exports. */
+const SHELL_OWN = new Set(['PWD', 'OLDPWD', 'SHLVL', '_', 'CLAUDE_ENV_FILE', 'AGENT_HOOKS_ENV_NODE']);
+
+// Node prints the environment as JSON: portable where `env -0` is not, and unambiguous for any value.
+const PRINT_ENV = 'process.stdout.write(JSON.stringify(process.env))';
+
+export interface EnvFileResult {
+  env: Record<string, string>;
+  warning?: string;
 }
 
-function unquote(value: string): string {
-  if (value.length >= 2 && value.startsWith("'") && value.endsWith("'")) return value.slice(1, -1);
-  if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) {
-    return value.slice(1, -1).replace(/\\(["\\$`])/g, '$1');
-  }
-  return value;
-}
-
-export function readEnvFile(path: string): { text: string; env: Record<string, string> } {
+/**
+ * Evaluate the env file as `/bin/sh` would in `baseEnv` (the hooks' environment, CLAUDE_ENV_FILE
+ * included) and return the variables it set or changed. Never throws.
+ */
+export async function evaluateEnvFile(path: string, baseEnv: Record<string, string>, cwd: string): Promise<EnvFileResult> {
+  let size: number;
   try {
-    const text = readFileSync(path, 'utf8');
-    return { text, env: parseEnvFile(text) };
+    size = statSync(path).size;
   } catch {
-    return { text: '', env: {} };
+    return { env: {} };
   }
+  if (size === 0) return { env: {} };
+  if (size > MAX_ENV_FILE_BYTES) return { env: {}, warning: `CLAUDE_ENV_FILE is ${size} bytes (limit ${MAX_ENV_FILE_BYTES}); not evaluated` };
+  const result = await runCommand({
+    command: `. "$CLAUDE_ENV_FILE" >/dev/null 2>&1 </dev/null; exec "$AGENT_HOOKS_ENV_NODE" -e '${PRINT_ENV}'`,
+    shell: 'sh',
+    cwd,
+    env: { ...baseEnv, CLAUDE_ENV_FILE: path, AGENT_HOOKS_ENV_NODE: process.execPath },
+    stdin: '',
+    timeoutMs: ENV_FILE_TIMEOUT_MS,
+    maxOutputBytes: 4 * 1024 * 1024,
+  });
+  if (result.status !== 'completed' || result.exitCode !== 0 || result.stdoutTruncated) {
+    const why = result.status !== 'completed' ? (result.error ?? result.status) : result.stdoutTruncated ? 'its environment is too large' : `exit ${result.exitCode}`;
+    return { env: {}, warning: `CLAUDE_ENV_FILE could not be evaluated (${why}); its exports are ignored` };
+  }
+  let after: Record<string, unknown>;
+  try {
+    after = JSON.parse(result.stdout) as Record<string, unknown>;
+  } catch {
+    return { env: {}, warning: 'CLAUDE_ENV_FILE could not be evaluated (the shell did not reach the end of the file); its exports are ignored' };
+  }
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(after)) {
+    if (SHELL_OWN.has(name) || typeof value !== 'string' || baseEnv[name] === value) continue;
+    env[name] = value;
+  }
+  return { env };
 }

@@ -17,6 +17,7 @@ import type { EventSpec } from '../events/spec.js';
 import { compileMatcherFor, matchRule, parseRule, MAX_REGEX_MATCH_LENGTH, type CompiledMatcher, type Rule } from '../matching/index.js';
 import { compileAny, type LinearRegex } from '../matching/linear-regex.js';
 import type { NormalizedHook } from '../types.js';
+import { firingKeyFor } from '../config/registry.js';
 
 export interface PlannedHook {
   hook: NormalizedHook;
@@ -25,6 +26,8 @@ export interface PlannedHook {
   matcher: CompiledMatcher;
   /** undefined: no `if`; null: an `if` that can never run (invalid rule or non-tool event). */
   rule?: Rule | null;
+  /** Hooks matched for one firing with an equal key run once (config/registry.ts firingKeyFor). */
+  firingKey: string;
 }
 
 interface EventIndex {
@@ -80,7 +83,7 @@ export function buildPlanIndex(hooks: readonly NormalizedHook[], compiled?: Comp
       compiled?.set(hook, known);
     }
     const { matcher, rule } = known;
-    const planned: PlannedHook = { hook, seq, matcher, rule };
+    const planned: PlannedHook = { hook, seq, matcher, rule, firingKey: firingKeyFor(hook) };
     index.count++;
     if (hook.matchField) {
       index.fields.push(planned);
@@ -150,8 +153,8 @@ export function planHooks(
   for (const planned of fields) admit(planned);
   if (!out) return NO_HOOKS;
   if ((exact ? 1 : 0) + (scanned.length > 0 ? 1 : 0) + (fields.length > 0 ? 1 : 0) > 1) out.sort((a, b) => a.seq - b.seq);
-  // A hook listed under several exact names of one matcher appears once.
-  return exact && out.length > 1 ? dedupeBySeq(out) : out;
+  // One command matched through several groups (or several exact names) runs once.
+  return out.length > 1 ? dedupeFiring(out) : out;
 }
 
 /** A payload field as matcher text: strings as they are, anything else absent. */
@@ -223,9 +226,18 @@ function newMemo(): LRUCache<string, readonly PlannedHook[]> {
   return new Lru<string, readonly PlannedHook[]>({ max: MAX_SCANNED_VALUES });
 }
 
-function dedupeBySeq(list: PlannedHook[]): PlannedHook[] {
-  const seen = new Set<number>();
-  return list.filter((p) => (seen.has(p.seq) ? false : (seen.add(p.seq), true)));
+/** Like Claude Code's `new Map(...)` over the matched hooks: first position, last occurrence's hook. */
+function dedupeFiring(list: PlannedHook[]): PlannedHook[] {
+  const at = new Map<string, number>();
+  const out: PlannedHook[] = [];
+  for (const planned of list) {
+    const i = at.get(planned.firingKey);
+    if (i === undefined) {
+      at.set(planned.firingKey, out.length);
+      out.push(planned);
+    } else out[i] = planned;
+  }
+  return out.length === list.length ? list : out;
 }
 
 function ruleMatches(rule: Rule, input: Record<string, unknown>, ctx: PlanContext): boolean {

@@ -71,6 +71,8 @@ const MAX_OUTPUT_NODES = 1_000_000;
 export interface ParseOptions {
   /** Directory for spilled over-long output strings. */
   spillDir?: string;
+  /** The firing's tool: `updatedMCPToolOutput` replaces only an MCP tool's (`mcp__…`) output. */
+  toolName?: string;
 }
 
 /** The whole trimmed stdout as one JSON object, or undefined. */
@@ -235,7 +237,7 @@ export function parseExecution(
   if (json) {
     // Fields the event ignores: a warning each, never a change of behaviour.
     const lint = lintOutput(event, json);
-    if (lint.length > 0) parsed.lint = lint;
+    if (lint.length > 0) parsed.lint = [...(parsed.lint ?? []), ...lint];
   }
   return parsed;
 }
@@ -404,7 +406,11 @@ function applyJson(
   }
 
   if ('updatedToolOutput' in hso && 'updatedToolOutput' in honoured) parsed.updatedOutput = hso.updatedToolOutput;
-  if ('updatedMCPToolOutput' in hso && 'updatedMCPToolOutput' in honoured) parsed.updatedOutput = hso.updatedMCPToolOutput;
+  if ('updatedMCPToolOutput' in hso && 'updatedMCPToolOutput' in honoured) {
+    // The reference: "for MCP tools only"; on any other tool it is ignored (updatedToolOutput works for all).
+    if (opts.toolName === undefined || opts.toolName.startsWith('mcp__')) parsed.updatedOutput = hso.updatedMCPToolOutput;
+    else (parsed.lint ??= []).push(`updatedMCPToolOutput (${opts.toolName} is not an MCP tool; use updatedToolOutput)`);
+  }
 
   for (const key of Object.keys(hso)) {
     // Own keys only: `in` would let "__proto__" (replacing specific's prototype) or "constructor" through.

@@ -31,6 +31,7 @@ import {
   type HookEngine,
   type HookEngineOptions,
   type RunContext,
+  skipsInPlanMode,
 } from '../engine/engine.js';
 import { buildPlanIndex, planHooks, type PlanIndex } from '../engine/plan.js';
 import { isEventName, type EventName } from '../events/catalog.js';
@@ -233,6 +234,8 @@ interface SessionState {
   aliases: Set<string>;
   model?: string;
   env: Record<string, string>;
+  /** The engine option of the same name: `once` planning must skip what the engine skips. */
+  skipToolHooksInPlanMode: boolean;
   snapshot: SessionConfigSnapshot;
   skills: Map<string, SkillRegistration>;
   agents: Set<SkillRegistration>;
@@ -404,7 +407,7 @@ export function createHookManager(options: HookManagerOptions = {}): HookManager
 
   function plannedOnce(s: SessionState, event: EventName, input: Record<string, unknown>, ctx: RunContext): NormalizedHook[] {
     const mode = ctx.permissionMode ?? (typeof input.permission_mode === 'string' ? input.permission_mode : undefined);
-    if (mode === 'plan' && (event === 'PreToolUse' || event === 'PostToolUse')) return [];
+    if (s.skipToolHooksInPlanMode && skipsInPlanMode(event, mode)) return [];
     const cwd = ctx.cwd ?? (typeof input.cwd === 'string' && input.cwd ? input.cwd : (s.worktreeDir ?? s.projectDir));
     return planHooks(s.onceIndex!, event, input, { cwd, homeDir: s.homeDir, projectDir: s.projectDir }).map((p) => p.hook);
   }
@@ -427,9 +430,12 @@ export function createHookManager(options: HookManagerOptions = {}): HookManager
     }
     for (const w of snapshot.warnings) warn(w, opts.sessionId);
 
-    // The engine reads sessionEnv at every firing; we own this object, fill it from SessionStart
-    // (startSession) and freeze it before any other hook of the session can run.
+    // `env` is the session's environment for its tools: the host's explicit env, plus what
+    // SessionStart hooks export through CLAUDE_ENV_FILE (startSession), frozen before anything
+    // else runs. Hooks get the host's explicit env only: as in Claude Code, the exports reach later
+    // Bash commands, not later hooks (one project hook cannot set PATH for every other hook).
     const env: Record<string, string> = { ...(opts.env ?? {}) };
+    const hookEnv: Record<string, string> = Object.freeze({ ...(opts.env ?? {}) });
     const info: SessionInfo = { sessionId: opts.sessionId, projectDir, ...(worktreeDir ? { worktreeDir } : {}), ...(opts.model !== undefined ? { model: opts.model } : {}), env };
     const host = typeof options.engineOptions === 'function' ? options.engineOptions(info) : (options.engineOptions ?? {});
     const engineOptions: HookEngineOptions = {
@@ -439,7 +445,7 @@ export function createHookManager(options: HookManagerOptions = {}): HookManager
       projectDir,
       cwd: worktreeDir ?? projectDir,
       sessionId: opts.sessionId,
-      sessionEnv: env,
+      sessionEnv: hookEnv,
     };
     if (!host.onWarning && options.onWarning) engineOptions.onWarning = (m) => warn(m, opts.sessionId);
     const engine = createHookEngine(engineOptions);
@@ -462,6 +468,7 @@ export function createHookManager(options: HookManagerOptions = {}): HookManager
       engine,
       resources: Object.freeze({ sessionId: opts.sessionId, ...(opts.model !== undefined ? { model: opts.model } : {}), env }),
       homeDir: host.homeDir ?? homedir(),
+      skipToolHooksInPlanMode: engineOptions.skipToolHooksInPlanMode === true,
       paused: false,
       ready: false,
       disposed: false,

@@ -95,10 +95,10 @@ describe('agent-hooks run', () => {
 
 describe('agent-hooks check', () => {
   it('exit 1 with file: path: problem lines', () => {
-    const bad = dir.json('settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'x', tiemout: 5 }] }] } });
+    const bad = dir.json('settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'x', timeout: 'five' }] }] } });
     const r = cli(['check', bad]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`${bad}: hooks.PreToolUse[0].hooks[0].tiemout:`);
+    expect(r.stdout).toContain(`${bad}: hooks.PreToolUse[0].hooks[0].timeout:`);
   });
 
   it('warnings (invalid regex, if on a non-tool event) exit 0 but are printed', () => {

@@ -58,7 +58,7 @@ describe('layers and provenance', () => {
 
   it('a rejected file contributes nothing while other files still load', async () => {
     await fx.write(fx.userFile, settings([commandHook('user')]));
-    await fx.write(fx.projectFile, settings([commandHook('bad', { bogus: 1 }), commandHook('good')]));
+    await fx.write(fx.projectFile, settings([commandHook('bad', { timeout: 'soon' }), commandHook('good')]));
     const cfg = await fx.load();
     expect(commands(cfg.hooks)).toEqual(['user']);
     expect(errors(cfg)).toHaveLength(1);
@@ -295,11 +295,11 @@ describe('plugins', () => {
   });
 
   it('an invalid plugin hooks.json is rejected with its file and path', async () => {
-    const a = await plugin('p', { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', extra: 1 }] }] } });
+    const a = await plugin('p', { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: -1 }] }] } });
     const cfg = await fx.load({ plugins: [a] });
     expect(cfg.hooks).toEqual([]);
     expect(cfg.diagnostics).toEqual([
-      expect.objectContaining({ file: path.join(a, 'hooks', 'hooks.json'), path: 'hooks.PreToolUse[0].hooks[0].extra' }),
+      expect.objectContaining({ level: 'error', file: path.join(a, 'hooks', 'hooks.json'), path: 'hooks.PreToolUse[0].hooks[0].timeout' }),
     ]);
   });
 });

@@ -17,29 +17,41 @@ async function errorsFor(content: unknown) {
 }
 
 describe('strict validation', () => {
-  it('rejects an unknown handler key with file and dotted path', async () => {
+  it('an unknown handler key is a warning with file, dotted path and "did you mean"; the hook still loads', async () => {
     const { file, cfg, errors } = await errorsFor({
       hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [commandHook('a'), { type: 'command', command: 'b', tipe: 'x' }] }] },
     });
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ file, path: 'hooks.PreToolUse[0].hooks[1].tipe' });
-    expect(errors[0]!.message).toMatch(/unknown key/);
-    expect(errors[0]!.message).toMatch(/did you mean "type"/);
-    expect(cfg.hooks).toHaveLength(0); // whole file rejected
-    expect(cfg.files).toEqual([{ file, kind: 'project', ok: false }]);
+    expect(errors).toEqual([]);
+    const warnings = cfg.diagnostics.filter((d) => d.level === 'warning');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ file, path: 'hooks.PreToolUse[0].hooks[1].tipe' });
+    expect(warnings[0]!.message).toMatch(/unknown key/);
+    expect(warnings[0]!.message).toMatch(/did you mean "type"/);
+    expect(cfg.hooks.map((h) => (h.handler as { command: string }).command)).toEqual(['a', 'b']);
+    expect(cfg.hooks[1]!.handler).not.toHaveProperty('tipe');
+    expect(cfg.files).toEqual([{ file, kind: 'project', ok: true }]);
   });
 
-  it('names the hook type when a key belongs to another type', async () => {
-    const { errors } = await errorsFor(settings([commandHook('a', { url: 'https://x.test' })]));
-    expect(errors[0]!.path).toBe('hooks.PreToolUse[0].hooks[0].url');
-    expect(errors[0]!.message).toContain("'command' hook");
+  it('names the hook type when a key belongs to another type (a warning)', async () => {
+    const { cfg } = await errorsFor(settings([commandHook('a', { url: 'https://x.test' })]));
+    const w = cfg.diagnostics.find((d) => d.path === 'hooks.PreToolUse[0].hooks[0].url');
+    expect(w?.level).toBe('warning');
+    expect(w?.message).toContain("'command' hook");
   });
 
-  it('suggests a close key', async () => {
-    const { errors } = await errorsFor(settings([{ type: 'command', comand: 'x' }]));
-    const unknown = errors.find((e) => e.path.endsWith('.comand'));
+  it('suggests a close key; the missing required field stays an error', async () => {
+    const { cfg, errors } = await errorsFor(settings([{ type: 'command', comand: 'x' }]));
+    const unknown = cfg.diagnostics.find((e) => e.path.endsWith('.comand'));
+    expect(unknown?.level).toBe('warning');
     expect(unknown?.message).toMatch(/did you mean "command"/);
     expect(errors.some((e) => e.path === 'hooks.PreToolUse[0].hooks[0].command' && /missing/.test(e.message))).toBe(true);
+  });
+
+  it('unknown matcher-group keys (a hand-written description) are warnings', async () => {
+    const { cfg, errors } = await errorsFor({ hooks: { PreToolUse: [{ matcher: 'Bash', description: 'guard', hooks: [commandHook('a')] }] } });
+    expect(errors).toEqual([]);
+    expect(cfg.diagnostics).toEqual([expect.objectContaining({ level: 'warning', path: 'hooks.PreToolUse[0].description' })]);
+    expect(cfg.hooks).toHaveLength(1);
   });
 
   it('rejects an unknown event and suggests the closest event name', async () => {
@@ -118,11 +130,11 @@ describe('strict validation', () => {
     expect(errors).toEqual([expect.objectContaining({ path: '(root)', message: 'expected object, got array' })]);
   });
 
-  it('rejects a plugin hooks.json with an unknown top-level key', async () => {
+  it('warns about an unknown top-level key of a plugin hooks.json', async () => {
     await fx.write('plug/hooks/hooks.json', { description: 'x', hook: {}, hooks: {} });
     const cfg = await fx.load({ plugins: [`${fx.root}/plug`] });
     expect(cfg.diagnostics).toEqual([
-      expect.objectContaining({ level: 'error', path: 'hook', message: 'unknown key "hook" (did you mean "hooks"?)' }),
+      expect.objectContaining({ level: 'warning', path: 'hook', message: 'unknown key "hook" ignored (did you mean "hooks"?)' }),
     ]);
   });
 });

@@ -68,16 +68,22 @@ describe('serial PreToolUse', () => {
     expect(d.hooks[0]).toMatchObject({ outcome: 'blocking', exitCode: 2 });
   });
 
-  it('bypassPermissions turns ask into allow but keeps the rewrite; plan mode skips the event', async () => {
+  it('bypassPermissions turns ask into allow but keeps the rewrite; plan mode skips the event under skipToolHooksInPlanMode', async () => {
     const engine = await engineFor({
       PreToolUse: [{ hooks: [{ type: 'command', command: pre('ask', { updatedInput: { command: 'safe' } }) }] }],
     });
     expect((await engine.run('PreToolUse', bash('x'))).decision).toBe('ask');
     const y = await engine.run('PreToolUse', bash('x'), { permissionMode: 'bypassPermissions' });
     expect(y).toMatchObject({ decision: 'allow', updatedInput: { command: 'safe' } });
+    // Claude Code's rule (the default): PreToolUse fires in plan mode.
     const p = await engine.run('PreToolUse', bash('x'), { permissionMode: 'plan' });
-    expect(p.hooks).toHaveLength(0);
-    expect(p.decision).toBeUndefined();
+    expect(p.hooks).toHaveLength(1);
+    expect(p.decision).toBe('ask');
+    // Blade's rule, as an engine option.
+    const blade = createHookEngine({ hooks: engine.list(), projectDir: dir.root, cwd: dir.root, skipToolHooksInPlanMode: true });
+    const b = await blade.run('PreToolUse', bash('x'), { permissionMode: 'plan' });
+    expect(b.hooks).toHaveLength(0);
+    expect(b.decision).toBeUndefined();
   });
 
   it('an invalid rewrite is a validation error that denies, never a silent fallback', async () => {

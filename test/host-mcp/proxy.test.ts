@@ -372,7 +372,7 @@ describe('mcp-proxy with a client that cannot elicit', () => {
 });
 
 describe('mcp-proxy: modes and start-up errors', () => {
-  it('plan mode skips PreToolUse and PostToolUse', async () => {
+  it('plan mode fires PreToolUse and PostToolUse (as Claude Code does)', async () => {
     const book = leakBook();
     const dir = tempDir('agent-hooks-mcp-proxy-');
     try {
@@ -383,8 +383,12 @@ describe('mcp-proxy: modes and start-up errors', () => {
           PostToolUse: [{ matcher: 'mcp__fx__.*', hooks: [hook(dir, 'post')] }],
         },
       });
-      expect(s.texts(await s.call('echo_denied', { text: 'x' }))).toEqual(['{"text":"x"}']);
-      expect([logged(dir, 'deny'), logged(dir, 'post')]).toEqual([[], []]);
+      const r = await s.call('echo_denied', { text: 'x' });
+      expect(r.isError).toBe(true);
+      expect(logged(dir, 'deny')).toHaveLength(1);
+      const before = logged(dir, 'post').length;
+      expect((await s.call('echo', { text: 'y' })).isError).toBeFalsy();
+      expect(logged(dir, 'post')).toHaveLength(before + 1);
       await s.client.close();
       expect(await book.leftovers()).toEqual([]);
     } finally {

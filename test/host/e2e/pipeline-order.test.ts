@@ -226,7 +226,26 @@ describe('PermissionRequest', () => {
 });
 
 describe('modes', () => {
-  it('plan mode skips PreToolUse/PostToolUse, refuses edits, and still runs PermissionRequest and Stop hooks', async () => {
+  it('plan mode fires PreToolUse/PostToolUse as Claude Code does (a deny is honoured)', async () => {
+    sb.settings({
+      PreToolUse: [{ matcher: 'Bash', hooks: [hook(sb.log, pre({ permissionDecision: 'deny', permissionDecisionReason: 'not while planning' }), { if: 'Bash(echo deny)' })] }, { hooks: [hook(sb.log)] }],
+      PostToolUse: [{ hooks: [hook(sb.log)] }],
+      PermissionRequest: [{ hooks: [hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } }))] }],
+    });
+    const s = await sb.session({
+      mode: 'plan',
+      model: scriptedModel([{ toolCalls: [bash('echo deny', 'a'), bash('echo planning', 'b')] }, { text: 'plan ready' }]),
+      toolConcurrency: 'serial',
+    });
+    const r = await s.submit('plan it');
+    expect(r.status).toBe('completed');
+    expect(sb.events().filter((e) => e === 'PreToolUse' || e === 'PostToolUse')).toEqual(['PreToolUse', 'PreToolUse', 'PostToolUse']);
+    const tools = s.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+    expect(tools[0]).toContain('not while planning');
+    expect(tools[1]).toBe('planning\n');
+  });
+
+  it("plan mode under skipToolHooksInPlanMode (Blade's rule) skips PreToolUse/PostToolUse, refuses edits, and still runs PermissionRequest and Stop hooks", async () => {
     sb.settings({
       PreToolUse: [{ hooks: [hook(sb.log)] }],
       PostToolUse: [{ hooks: [hook(sb.log)] }],
@@ -235,6 +254,7 @@ describe('modes', () => {
     });
     const s = await sb.session({
       mode: 'plan',
+      engineOptions: { skipToolHooksInPlanMode: true },
       model: scriptedModel([
         { toolCalls: [bash('echo planning', 'a'), { id: 'b', name: 'Write', input: { file_path: `${sb.ws}/p.txt`, content: 'x' } }] },
         { text: 'plan ready' },

@@ -1,0 +1,4 @@
+import { codex } from './harness/codex.js';
+import { agentMatrix } from './harness/matrix.js';
+
+agentMatrix(codex);

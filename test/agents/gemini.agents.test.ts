@@ -1,0 +1,4 @@
+import { gemini } from './harness/gemini.js';
+import { agentMatrix } from './harness/matrix.js';
+
+agentMatrix(gemini);

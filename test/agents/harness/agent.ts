@@ -1,0 +1,85 @@
+/**
+ * What the matrix needs from each agent, and the matrix runner that records every cell.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AgentName } from './cache.js';
+import { makeRunDirs, runInNamespace, type NamespaceRun, type RunDirs, type WireApi } from './run.js';
+import { observe, SCENARIOS, type AgentTools, type HookSpec, type Scenario, type Verdict } from './scenarios.js';
+
+export type Mode = 'native' | 'dispatch';
+
+export interface AgentAdapter {
+  name: AgentName;
+  api: WireApi;
+  tools: AgentTools;
+  /** Why the agent's own config cannot express these hooks, or null when it can. */
+  nativeUnsupported(hooks: HookSpec[]): string | null;
+  /** Writes the run's config files and returns how to start the agent. */
+  prepare(dirs: RunDirs, scenario: Scenario, mode: Mode, bin: string): NamespaceRun;
+}
+
+export interface Cell {
+  verdict: Verdict;
+  detail: string;
+}
+
+export interface AgentResults {
+  agent: AgentName;
+  version: string;
+  /** null when runnable; else why not (the whole row is then "not runnable here"). */
+  notRunnable: string | null;
+  cells: Record<string, Partial<Record<Mode, Cell>>>;
+}
+
+export const RESULTS_DIR = join(import.meta.dirname, '..', 'results');
+
+/**
+ * Writes the agent's results file. A filtered run (vitest -t) updates only the cells it ran:
+ * the others are kept from the file while the agent version is the same.
+ */
+export function writeResults(results: AgentResults): void {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = join(RESULTS_DIR, `${results.agent}.json`);
+  let previous: AgentResults | undefined;
+  try {
+    previous = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {}
+  const keep = previous && previous.version === results.version && !results.notRunnable && !previous.notRunnable ? previous.cells : {};
+  const ordered: AgentResults = { ...results, cells: {} };
+  for (const s of SCENARIOS) {
+    const cell = { ...keep[s.id], ...results.cells[s.id] };
+    if (Object.keys(cell).length) ordered.cells[s.id] = cell;
+  }
+  writeFileSync(file, JSON.stringify(ordered, null, 2) + '\n');
+}
+
+export function scenariosFor(agent: AgentName): Scenario[] {
+  return SCENARIOS.filter((s) => !s.only || s.only.includes(agent));
+}
+
+/** Runs one cell; never throws for the agent's behaviour (that is what the verdict is for). */
+export async function runCell(adapter: AgentAdapter, bin: string, scenario: Scenario, mode: Mode): Promise<Cell & { log?: string }> {
+  if (mode === 'native') {
+    const why = adapter.nativeUnsupported(scenario.hooks);
+    if (why) return { verdict: 'na', detail: `n/a natively: ${why}` };
+  }
+  const dirs = makeRunDirs(`${adapter.name}-${scenario.id}-${mode}`);
+  try {
+    const calls = scenario.calls(adapter.tools, dirs);
+    if (calls === null) return { verdict: 'na', detail: 'the agent has no such tool' };
+    const run = adapter.prepare(dirs, scenario, mode, bin);
+    run.script = { toolCalls: calls };
+    const outcome = await runInNamespace(dirs, run);
+    const obs = observe(dirs, outcome);
+    const nonLoopback = outcome.interfaces.filter((l) => !/^\d+: lo:/.test(l));
+    if (nonLoopback.length) throw new Error(`namespace had more than loopback: ${nonLoopback.join('; ')}`);
+    const log = `exit ${outcome.code}${outcome.timedOut ? ' (timed out)' : ''}, ${outcome.requests.length} model requests, ${outcome.hookPayloads.length} hook calls\nstdout: ${outcome.stdout.slice(-1500)}\nstderr: ${outcome.stderr.slice(-1500)}`;
+    if (outcome.requests.length === 0 && scenario.id !== 'prompt-block') {
+      return { verdict: 'error', detail: `the agent never called the model (exit ${outcome.code}${outcome.timedOut ? ', timed out' : ''})`, log };
+    }
+    return { ...scenario.judge(obs), log };
+  } finally {
+    if (!process.env.AGENT_HOOKS_KEEP_RUNS) rmSync(dirs.root, { recursive: true, force: true });
+  }
+}

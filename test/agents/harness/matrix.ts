@@ -1,0 +1,48 @@
+/**
+ * Declares one agent's matrix as vitest tests: each scenario × {native, dispatch} is one
+ * concurrent test (the config caps concurrency). A dispatch cell that fails open fails its
+ * test; every other verdict is recorded. The agent's results file is written after the last cell.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureAgent, PINS, type AgentName } from './cache.js';
+import { runCell, scenariosFor, writeResults, type AgentAdapter, type AgentResults, type Mode } from './agent.js';
+import { namespaceUnavailable } from './run.js';
+
+export function agentMatrix(adapter: AgentAdapter, notRunnable?: () => string | null): void {
+  const name: AgentName = adapter.name;
+  const results: AgentResults = { agent: name, version: PINS[name].version, notRunnable: null, cells: {} };
+  let bin = '';
+  let why: string | null = namespaceUnavailable() ?? notRunnable?.() ?? null;
+
+  describe.concurrent(`${name} ${PINS[name].version}`, () => {
+    beforeAll(() => {
+      if (why) return;
+      try {
+        bin = ensureAgent(name);
+      } catch (err) {
+        why = `install failed: ${String((err as Error).message).slice(0, 300)}`;
+      }
+    }, 660_000);
+
+    afterAll(() => {
+      results.notRunnable = why;
+      if (why) {
+        console.warn(`\n*** ${name}: not runnable here: ${why}\n`);
+        results.cells = {};
+      }
+      writeResults(results);
+    });
+
+    for (const scenario of scenariosFor(name)) {
+      for (const mode of ['native', 'dispatch'] as Mode[]) {
+        it(`${scenario.id} ${mode}`, async (ctx) => {
+          if (why) ctx.skip(`not runnable here: ${why}`);
+          const cell = await runCell(adapter, bin, scenario, mode);
+          (results.cells[scenario.id] ??= {})[mode] = { verdict: cell.verdict, detail: cell.detail };
+          if (cell.verdict === 'error' || cell.verdict === 'open') console.log(`[${name} ${scenario.id} ${mode}] ${cell.verdict}: ${cell.detail}\n${cell.log ?? ''}`);
+          if (mode === 'dispatch') expect(cell.verdict, `${scenario.id} under dispatch: ${cell.detail}`).not.toBe('open');
+        });
+      }
+    }
+  });
+}
