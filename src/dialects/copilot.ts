@@ -7,6 +7,9 @@
  * subagentStop `decision: "block"` + `reason`; permissionRequest `behavior` + `message`. A failing
  * hook never blocks (except exit 2 on permissionRequest = deny). Matchers are regexes anchored as
  * `^(?:p)$`, documented on permissionRequest, notification, preCompact and subagentStart.
+ * Copilot CLI 1.0 also denies a preToolUse on exit 2 (stderr = reason) and reads
+ * `additionalContext` on preToolUse/postToolUse and `modifiedResult` (`{resultType,
+ * textResultForLlm}`) on postToolUse.
  * Source: docs.github.com copilot/reference/copilot-cli-reference/cli-hooks-reference.
  */
 import { join } from 'node:path';
@@ -165,7 +168,14 @@ function encode(d: Decision, input: DispatchInput) {
         if (d.reason !== undefined) o.permissionDecisionReason = d.reason;
         if (d.updatedInput) o.modifiedArgs = TOOLS.inputToNative(str(input.payload.tool_name) ?? '', d.updatedInput);
       }
-      if (context !== undefined) notes.push('Copilot CLI takes no additional context before a tool runs; left out');
+      if (context !== undefined) o.additionalContext = context;
+      break;
+    }
+    case 'PostToolUse': {
+      // Copilot CLI 1.0 reads additionalContext and modifiedResult (the result the model sees).
+      const feedback = [d.blocked ? reasonOf(d) : undefined, context].filter((x): x is string => x !== undefined);
+      if (feedback.length) o.additionalContext = feedback.join('\n\n');
+      if (d.updatedOutput !== undefined) o.modifiedResult = { resultType: 'success', textResultForLlm: typeof d.updatedOutput === 'string' ? d.updatedOutput : JSON.stringify(d.updatedOutput) };
       break;
     }
     case 'Stop':
@@ -213,6 +223,8 @@ function decodeResult(hook: NormalizedHook, payload: Record<string, unknown>, re
     const text = result.stderr.trim();
     return claudeResult(result, text ? { hookSpecificOutput: { hookEventName: event, additionalContext: text } } : undefined, 0, '');
   }
+  // Copilot CLI 1.0 denies a tool call on exit 2 (stderr is the reason), as Claude does.
+  if (result.exitCode === 2 && event === 'PreToolUse') return result.stderr.trim() ? result : { ...result, stderr: 'denied by hook (exit 2)' };
   // Any other failure is logged and skipped: never a block.
   if (result.exitCode !== 0) return result.exitCode === 2 ? { ...result, exitCode: 1 } : result;
   const json = jsonObjectOf(result.stdout);
@@ -228,6 +240,11 @@ function decodeResult(hook: NormalizedHook, payload: Record<string, unknown>, re
       hso.updatedInput = TOOLS.inputToCanonical(TOOLS.toNative(str(payload.tool_name) ?? ''), json.modifiedArgs);
       hso.permissionDecision ??= 'allow';
     }
+    if (typeof json.additionalContext === 'string') hso.additionalContext = json.additionalContext;
+  } else if (event === 'PostToolUse') {
+    if (typeof json.additionalContext === 'string') hso.additionalContext = json.additionalContext;
+    const m = json.modifiedResult;
+    if (isObject(m)) hso.updatedToolOutput = typeof m.textResultForLlm === 'string' ? m.textResultForLlm : m;
   } else if ((event === 'Stop' || event === 'SubagentStop') && json.decision === 'block') {
     o.decision = 'block';
     o.reason = str(json.reason) ?? 'blocked by hook';

@@ -64,6 +64,8 @@ export const CURSOR_TOOLS: readonly ToolMapping[] = [
   { canonical: 'Bash', native: 'Shell' },
   { canonical: 'Read', native: 'Read' },
   { canonical: 'Write', native: 'Write' },
+  // Cursor's edit tool; `path` is read as file_path so path rules (`Edit(**/.env)`) see the file.
+  { canonical: 'Edit', native: 'StrReplace', fields: { file_path: 'path' } },
   { canonical: 'Grep', native: 'Grep' },
   { canonical: 'Task', native: 'Task' },
 ];

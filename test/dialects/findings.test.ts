@@ -6,6 +6,8 @@
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { codex } from '../../src/dialects/codex.js';
+import { copilot } from '../../src/dialects/copilot.js';
+import { cursor } from '../../src/dialects/cursor.js';
 import { qwenSeconds } from '../../src/dialects/config/gemini.js';
 import { gemini } from '../../src/dialects/gemini.js';
 import { qwen } from '../../src/dialects/qwen.js';
@@ -187,5 +189,34 @@ describe('payloads', () => {
       expect({ agent, code: r.code }).toEqual({ agent, code: 1 });
       expect(r.stderr).toMatch(/invalid payload.*hook_event_name/);
     }
+  });
+});
+
+describe('Copilot CLI', () => {
+  const hook = { id: 'h', event: 'PreToolUse', handler: { type: 'command', command: 'x' }, source: { kind: 'cli', file: 'f', path: 'p' }, dialect: 'copilot' } as never;
+  test('exit 2 on preToolUse denies (Copilot CLI 1.0), with stderr as the reason', () => {
+    const r = copilot.bridge!.decodeResult(hook, {}, { status: 'completed', exitCode: 2, stdout: '', stderr: 'no rm' } as never);
+    expect({ code: r.exitCode, stderr: r.stderr }).toEqual({ code: 2, stderr: 'no rm' });
+  });
+
+  test('preToolUse and postToolUse additionalContext, and modifiedResult, are read', () => {
+    const pre = copilot.bridge!.decodeResult(hook, {}, { status: 'completed', exitCode: 0, stdout: '{"permissionDecision":"allow","additionalContext":"ctx"}', stderr: '' } as never);
+    expect(json(pre.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'allow', additionalContext: 'ctx' });
+    const post = copilot.bridge!.decodeResult({ ...(hook as object), event: 'PostToolUse' } as never, {}, { status: 'completed', exitCode: 0, stdout: '{"additionalContext":"c2","modifiedResult":{"resultType":"success","textResultForLlm":"[redacted]"}}', stderr: '' } as never);
+    expect(json(post.stdout).hookSpecificOutput).toEqual({ hookEventName: 'PostToolUse', additionalContext: 'c2', updatedToolOutput: '[redacted]' });
+  });
+
+  test('dispatch answers context before and after a tool, and an output replacement as modifiedResult', () => {
+    const pre = copilot.encodeDecision(decision('PreToolUse', { additionalContext: ['on main'] }), input('PreToolUse', 'preToolUse', { tool_name: 'Bash' }));
+    expect(json(pre.stdout)).toEqual({ additionalContext: 'on main' });
+    const post = copilot.encodeDecision(decision('PostToolUse', { updatedOutput: 'k=[redacted]', additionalContext: ['note'] }), input('PostToolUse', 'postToolUse', { tool_name: 'Bash' }));
+    expect(json(post.stdout)).toEqual({ additionalContext: 'note', modifiedResult: { resultType: 'success', textResultForLlm: 'k=[redacted]' } });
+  });
+});
+
+describe('Cursor', () => {
+  test('StrReplace is the Edit tool, its path read as file_path', () => {
+    const d = cursor.decodePayload({ hook_event_name: 'preToolUse', conversation_id: 'c', tool_name: 'StrReplace', tool_input: { path: '.env', old_string: 'a', new_string: 'b' } });
+    expect('payload' in d && d.payload).toMatchObject({ tool_name: 'Edit', tool_input: { file_path: '.env', old_string: 'a' } });
   });
 });
