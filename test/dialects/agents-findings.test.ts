@@ -50,3 +50,32 @@ describe('Codex PostToolUse output replacement (Codex 0.169)', () => {
     expect(JSON.parse(r.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedMCPToolOutput: 'REDACTED' } });
   });
 });
+
+describe('Qwen Code PostToolUse output replacement (Qwen Code 0.24.4)', () => {
+  // The payload Qwen sent for run_shell_command; a block alone left the original output in the
+  // tool result the model got, continue:false puts the stop reason in its place.
+  const payload = {
+    session_id: 'e464caa9-9ad6-47ed-ada5-1f062384edca',
+    transcript_path: '/tmp/q/chats/e464caa9.jsonl',
+    cwd: '/tmp',
+    hook_event_name: 'PostToolUse',
+    timestamp: '2026-12-01T19:07:38.972Z',
+    permission_mode: 'yolo',
+    prompt_id: 'e464caa9-9ad6-47ed-ada5-1f062384edca########0',
+    tool_name: 'run_shell_command',
+    tool_input: { command: 'cat .env', is_background: false },
+    tool_response: { llmContent: 'Command: cat .env\nOutput: secret-value-42\nExit Code: 0', returnDisplay: 'secret-value-42' },
+    tool_use_id: 'call_fake_0',
+  };
+
+  test('is withheld with decision:block and continue:false, the replacement in the reasons', async () => {
+    const replacement = { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: { stdout: 'REDACTED', stderr: '', interrupted: false, isImage: false } } };
+    const r = await runCli(['dispatch', '--agent', 'qwen', '--settings', engine('qwen-replace', 'PostToolUse', replacement)], JSON.stringify(payload));
+    expect(r.code, r.stderr).toBe(0);
+    const answer = JSON.parse(r.stdout);
+    expect(answer).toMatchObject({ decision: 'block', continue: false });
+    expect(answer.stopReason).toContain('REDACTED');
+    expect(answer.reason).toContain('REDACTED');
+    expect(r.stdout).not.toContain('secret-value-42');
+  });
+});
