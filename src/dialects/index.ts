@@ -7,12 +7,13 @@ import { claude } from './claude.js';
 import { codex } from './codex.js';
 import { copilot } from './copilot.js';
 import { cursor } from './cursor.js';
+import { droid } from './droid.js';
 import { gemini } from './gemini.js';
 import { kimi } from './kimi.js';
 import { qwen } from './qwen.js';
 import { DIALECT_NAMES, isDialectName, type Dialect, type DialectName } from './types.js';
 
-export const DIALECTS: Readonly<Record<DialectName, Dialect>> = { claude, codex, gemini, qwen, kimi, cursor, copilot };
+export const DIALECTS: Readonly<Record<DialectName, Dialect>> = { claude, codex, gemini, qwen, kimi, cursor, copilot, droid };
 
 export { DIALECT_NAMES, isDialectName };
 export type * from './types.js';

@@ -61,6 +61,7 @@ export const dialectDocument: Record<DialectName, fc.Arbitrary<unknown>> = {
     version: fc.oneof(fc.constant(1), junk),
     hooks: fc.dictionary(eventName('copilot'), fc.oneof(fc.array(entry({ type: fc.constantFrom('command', 'prompt', 'x'), bash: command, powershell: command, cwd: fc.string({ maxLength: 8 }), timeoutSec: timeout, matcher, env: fc.dictionary(fc.string({ maxLength: 5 }), junk, { maxKeys: 2 }) }), { maxLength: 3 }), junk), { maxKeys: 4 }),
   }),
+  droid: fc.record({ hooks: groups('droid', entry({ type: fc.constantFrom('command', 'prompt', 'x'), command, timeout })) }),
 };
 
 /** The file name a dialect's document is usually found under. */
@@ -72,6 +73,7 @@ export const dialectFile: Record<DialectName, string> = {
   kimi: '/home/u/.kimi-code/config.toml',
   cursor: '/p/.cursor/hooks.json',
   copilot: '/p/.github/hooks/hooks.json',
+  droid: '/p/.factory/settings.json',
 };
 
 /** Any dialect with a document of it. */

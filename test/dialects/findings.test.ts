@@ -220,3 +220,27 @@ describe('Cursor', () => {
     expect('payload' in d && d.payload).toMatchObject({ tool_name: 'Edit', tool_input: { file_path: '.env', old_string: 'a' } });
   });
 });
+
+describe('Factory Droid', () => {
+  test('a Claude Bash guard fires on Droid\'s Execute; a Droid hook naming Execute fires too', async () => {
+    const deny = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no shell' } };
+    const claudeFile = settings('droid-claude', { PreToolUse: { matcher: 'Bash', out: deny } });
+    const script = dir.write('droid-native.mjs', `process.stdin.resume();process.stdin.on('end',()=>process.stdout.write(${JSON.stringify(JSON.stringify(deny))}));`);
+    const droidFile = dir.json('droid-proj/.factory/settings.json', { hooks: { PreToolUse: [{ matcher: 'Execute', hooks: [{ type: 'command', command: `node ${JSON.stringify(script)}` }] }] } });
+    const payload = { session_id: 's', transcript_path: '', cwd: dir.root, hook_event_name: 'PreToolUse', permission_mode: 'default', tool_name: 'Execute', tool_input: { command: 'ls', summary: 's', riskLevel: 'low', riskLevelReason: 'r' } };
+    for (const file of [claudeFile, droidFile]) {
+      const r = await runCli(['dispatch', '--agent', 'droid', '--settings', file], JSON.stringify(payload));
+      expect(r.code, r.stderr).toBe(0);
+      expect(json(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    }
+    const read = await runCli(['dispatch', '--agent', 'droid', '--settings', droidFile], JSON.stringify({ ...payload, tool_name: 'Read', tool_input: { file_path: 'x' } }));
+    expect(read.stdout).toBe('');
+  });
+
+  test('Create is Write: a Claude Write matcher, converted to Droid, names Create', async () => {
+    const { DIALECTS } = await import('../../src/dialects/index.js');
+    const parsed = await DIALECTS.claude.parse({ hooks: { PreToolUse: [{ matcher: 'Write|Bash', hooks: [{ type: 'command', command: 'x' }] }] } }, { file: '/p/.claude/settings.json', kind: 'project' });
+    const out = await DIALECTS.droid.serialize(parsed.hooks);
+    expect(JSON.parse(out.text).hooks.PreToolUse[0].matcher).toBe('Create|Execute');
+  });
+});
