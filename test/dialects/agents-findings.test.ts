@@ -79,3 +79,55 @@ describe('Qwen Code PostToolUse output replacement (Qwen Code 0.24.4)', () => {
     expect(r.stdout).not.toContain('secret-value-42');
   });
 });
+
+describe('Copilot CLI userPromptSubmitted and sessionStart (Copilot CLI 1.0.102)', () => {
+  const prompt = { sessionId: 'c8a3f38a-f454-421d-981c-f40a66d3d5df', timestamp: 1796152542389, cwd: '/tmp', prompt: 'deploy it' };
+
+  test('a prompt block is passed on as decision:block with the reason (it used to be dropped, so the prompt reached the model)', async () => {
+    const r = await runCli(['dispatch', '--agent', 'copilot', '--event', 'userPromptSubmitted', '--settings', engine('cp-block', 'UserPromptSubmit', { decision: 'block', reason: 'no deploys on Friday' })], JSON.stringify(prompt));
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ decision: 'block', reason: 'no deploys on Friday' });
+  });
+
+  test('prompt and session-start context are passed on as additionalContext', async () => {
+    const ctx = (event: string) => ({ hookSpecificOutput: { hookEventName: event, additionalContext: 'branch: main' } });
+    const p = await runCli(['dispatch', '--agent', 'copilot', '--event', 'userPromptSubmitted', '--settings', engine('cp-pctx', 'UserPromptSubmit', ctx('UserPromptSubmit'))], JSON.stringify(prompt));
+    expect(JSON.parse(p.stdout), p.stderr).toEqual({ additionalContext: 'branch: main' });
+    const s = await runCli(['dispatch', '--agent', 'copilot', '--event', 'sessionStart', '--settings', engine('cp-sctx', 'SessionStart', ctx('SessionStart'))], JSON.stringify({ sessionId: 's', timestamp: 1, cwd: '/tmp', source: 'new' }));
+    expect(JSON.parse(s.stdout), s.stderr).toEqual({ additionalContext: 'branch: main' });
+  });
+});
+
+describe('Factory Droid (droid exec 0.225.2)', () => {
+  const pre = {
+    session_id: 'fb037c3f-c135-49bb-9c2f-8ddc1428b392',
+    transcript_path: '/tmp/t.jsonl',
+    cwd: '/tmp',
+    permission_mode: 'auto-high',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Execute',
+    tool_input: { command: 'touch ran-marker', summary: 'run it', riskLevel: 'low', riskLevelReason: 'temp folder' },
+  };
+
+  test('an ask fails closed: Droid would run the call unasked', async () => {
+    const ask = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'confirm first' } };
+    const r = await runCli(['dispatch', '--agent', 'droid', '--settings', engine('droid-ask', 'PreToolUse', ask)], JSON.stringify(pre));
+    expect(r.code, r.stderr).toBe(0);
+    const hso = JSON.parse(r.stdout).hookSpecificOutput;
+    expect(hso.permissionDecision).toBe('deny');
+    expect(hso.permissionDecisionReason).toMatch(/Factory Droid hooks cannot ask the user.*confirm first/);
+    expect(r.stderr).toMatch(/runs the call when a hook asks/);
+  });
+
+  test('an output replacement withholds the output with continue:false', async () => {
+    const replacement = { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: 'REDACTED' } };
+    const post = { ...pre, hook_event_name: 'PostToolUse', tool_response: 'secret-value-42' };
+    const r = await runCli(['dispatch', '--agent', 'droid', '--settings', engine('droid-replace', 'PostToolUse', replacement)], JSON.stringify(post));
+    expect(r.code, r.stderr).toBe(0);
+    const answer = JSON.parse(r.stdout);
+    expect(answer.continue).toBe(false);
+    expect(answer.stopReason).toMatch(/withheld.*REDACTED/);
+    expect(answer.hookSpecificOutput?.updatedToolOutput).toBeUndefined();
+    expect(r.stdout).not.toContain('secret-value-42');
+  });
+});

@@ -82,7 +82,12 @@ export async function runCell(adapter: AgentAdapter, bin: string, scenario: Scen
     if (outcome.requests.length === 0 && scenario.id !== 'prompt-block') {
       return { verdict: 'error', detail: `the agent never called the model (exit ${outcome.code}${outcome.timedOut ? ', timed out' : ''})`, log };
     }
-    return { ...scenario.judge(obs), log };
+    const judged = scenario.judge(obs);
+    const fired = mode === 'native' ? outcome.hookPayloads.length > 0 : outcome.dispatchCalls > 0;
+    if (scenario.hooks.length && !fired && judged.verdict !== 'honoured') {
+      return { verdict: 'unfired', detail: `the agent never ran the hook (${judged.detail})`, log };
+    }
+    return { ...judged, log };
   } finally {
     if (!process.env.AGENT_HOOKS_KEEP_RUNS) rmSync(dirs.root, { recursive: true, force: true });
   }

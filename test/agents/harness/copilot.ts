@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { AgentAdapter } from './agent.js';
 import { copilotPkgCache } from './cache.js';
 import { writeEngineConfig } from './claude.js';
-import { baseEnv, dispatchCommand, FAKE_URL, hookCommand } from './run.js';
+import { baseEnv, tracedDispatchCommand, FAKE_URL, hookCommand } from './run.js';
 import type { HookSpec } from './scenarios.js';
 
 const EVENTS: Record<string, string> = {
@@ -43,7 +43,7 @@ export const copilot: AgentAdapter = {
     } else {
       const engine = writeEngineConfig(dirs, scenario.hooks);
       for (const e of new Set(scenario.hooks.map((h) => EVENTS[h.event]!))) {
-        hooks[e] = [{ type: 'command', bash: dispatchCommand('copilot', engine, ['--event', e]), timeoutSec: 60 }];
+        hooks[e] = [{ type: 'command', bash: tracedDispatchCommand(dirs, 'copilot', engine, ['--event', e]), timeoutSec: 60 }];
       }
     }
     writeFileSync(join(copilotHome, 'hooks', 'agent-hooks.json'), JSON.stringify({ version: 1, hooks }, null, 2));

@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentAdapter } from './agent.js';
 import { writeEngineConfig } from './claude.js';
-import { baseEnv, dispatchCommand, FAKE_URL, hookCommand } from './run.js';
+import { baseEnv, tracedDispatchCommand, FAKE_URL, hookCommand } from './run.js';
 
 const TOOLS: Record<string, string[]> = { Bash: ['Execute'], Write: ['Create'], Edit: ['Edit'], MultiEdit: ['MultiEdit'], ApplyPatch: ['ApplyPatch'] };
 
@@ -36,7 +36,7 @@ export const droid: AgentAdapter = {
     } else {
       const engine = writeEngineConfig(dirs, scenario.hooks);
       for (const e of new Set(scenario.hooks.map((h) => h.event))) {
-        hooks[e] = [{ hooks: [{ type: 'command', command: dispatchCommand('droid', engine), timeout: 60 }] }];
+        hooks[e] = [{ hooks: [{ type: 'command', command: tracedDispatchCommand(dirs, 'droid', engine), timeout: 60 }] }];
       }
     }
     const factoryDir = join(dirs.home, '.factory');

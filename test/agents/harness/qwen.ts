@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { AgentAdapter } from './agent.js';
 import { node22 } from './cache.js';
 import { writeEngineConfig } from './claude.js';
-import { baseEnv, dispatchCommand, FAKE_URL, hookCommand } from './run.js';
+import { baseEnv, tracedDispatchCommand, FAKE_URL, hookCommand } from './run.js';
 
 const TOOLS: Record<string, string> = { Bash: 'run_shell_command', Write: 'write_file', Edit: 'edit', MultiEdit: 'edit' };
 
@@ -35,7 +35,7 @@ export const qwen: AgentAdapter = {
     } else {
       const engine = writeEngineConfig(dirs, scenario.hooks);
       for (const e of new Set(scenario.hooks.map((h) => h.event))) {
-        hooks[e] = [{ hooks: [{ type: 'command', command: dispatchCommand('qwen', engine), timeout: 60 }] }];
+        hooks[e] = [{ hooks: [{ type: 'command', command: tracedDispatchCommand(dirs, 'qwen', engine), timeout: 60 }] }];
       }
     }
     const qwenDir = join(dirs.home, '.qwen');
