@@ -11,7 +11,7 @@
  * Sources: google-gemini/gemini-cli packages/core/src/hooks/{types,hookPlanner,hookRunner,hookRegistry}.ts,
  * docs/hooks/reference.md.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { EventName } from '../events/catalog.js';
 import type { Decision } from '../reduce/reduce.js';
 import type { ExecutionResult, HookBridge, MatcherMode, NormalizedHook } from '../types.js';
@@ -61,6 +61,13 @@ export const GEMINI_TOOLS: readonly ToolMapping[] = [
   { canonical: 'WebSearch', native: 'google_web_search' },
   { canonical: 'TodoWrite', native: 'write_todos' },
 ];
+
+/** Gemini CLI's system settings file for this platform. */
+export function geminiSystemSettings(platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'darwin') return '/Library/Application Support/GeminiCli/settings.json';
+  if (platform === 'win32') return 'C:\\ProgramData\\gemini-cli\\settings.json';
+  return '/etc/gemini-cli/settings.json';
+}
 
 export function geminiLikeMatcherMode(event: EventName): MatcherMode {
   return TOOL_EVENTS.has(event) ? 'regex-or-exact' : 'exact';
@@ -302,11 +309,13 @@ export const gemini: Dialect = {
   name: 'gemini',
   title: 'Gemini CLI',
   format: 'json',
-  configLocations: ({ projectDir, homeDir }) => [
+  // System settings (the administrator's; GEMINI_CLI_SYSTEM_SETTINGS_PATH moves them), then user, then project.
+  configLocations: ({ projectDir, homeDir, env }) => [
+    { kind: 'user', file: env.GEMINI_CLI_SYSTEM_SETTINGS_PATH ? resolve(env.GEMINI_CLI_SYSTEM_SETTINGS_PATH) : geminiSystemSettings() },
     { kind: 'user', file: join(homeDir, '.gemini', 'settings.json') },
     { kind: 'project', file: join(projectDir, '.gemini', 'settings.json') },
   ],
-  locations: { user: ['~/.gemini/settings.json'], project: ['.gemini/settings.json'] },
+  locations: { user: ['/etc/gemini-cli/settings.json (system)', '~/.gemini/settings.json'], project: ['.gemini/settings.json'] },
   defaults: { timeoutSec: 60, timeoutUnit: 'ms' },
   events: EVENTS,
   tools: GEMINI_TOOLS,

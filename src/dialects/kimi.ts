@@ -7,7 +7,9 @@
  * "deny"` blocks too. Only PreToolUse, UserPromptSubmit and Stop can change the flow; allow, ask,
  * updatedInput and additionalContext are not read. Hooks run in parallel, fail open, SIGTERM then
  * SIGKILL after 100 ms.
- * Sources: seed 004 (features/externalHooks), moonshotai.github.io/kimi-code customization/hooks.
+ * The older Python kimi-cli (`~/.kimi/config.toml`) is read as a variant: same `[[hooks]]`, but
+ * it applies a PreToolUse `hookSpecificOutput.updatedInput`.
+ * Sources: moonshotai.github.io/kimi-code customization/hooks, MoonshotAI/kimi-cli.
  */
 import { join, resolve } from 'node:path';
 import type { EventName } from '../events/catalog.js';
@@ -114,19 +116,33 @@ function encode(d: Parameters<Dialect['encodeDecision']>[0]): DispatchOutput {
   return out(undefined, 0, notes.map((n) => `agent-hooks: ${n}`).join('\n'));
 }
 
+/** A config file of the older Python kimi-cli (`~/.kimi/`), not Kimi Code (`~/.kimi-code/`). */
+export function isKimiCliFile(file: string): boolean {
+  return /(^|[\\/])\.kimi[\\/]config\.toml$/.test(file);
+}
+
 /** What Kimi reads from a hook's output, in the Claude convention. */
-function decodeResult(event: string, result: ExecutionResult): ExecutionResult {
+function decodeResult(event: string, result: ExecutionResult, stopHookActive = false, readsUpdatedInput = false): ExecutionResult {
   if (result.status !== 'completed') return result;
+  // Kimi keeps the agent going from Stop once per turn: a Stop that is already the follow-up of
+  // a block (stop_hook_active) ends the turn whatever the hook says.
+  if (event === 'Stop' && stopHookActive) return { ...result, exitCode: result.exitCode === 2 ? 0 : result.exitCode, stdout: '', stderr: result.exitCode === 2 ? '' : result.stderr };
   if (result.exitCode === 2) {
     // Observation-only events: Kimi does nothing with a block; the engine must not either.
     return BLOCKING.has(event) ? result : { ...result, exitCode: 1 };
   }
   if (result.exitCode !== 0) return result;
   const json = jsonObjectOf(result.stdout);
-  if (!json) return result; // plain stdout: context on UserPromptSubmit/SessionStart, log elsewhere — as in Claude
+  if (!json && event === 'UserPromptSubmit' && result.stdout.trim() !== '') {
+    // Kimi hands a prompt hook's plain stdout to the model wrapped in <hook_result> tags.
+    return claudeResult(result, { hookSpecificOutput: { hookEventName: event, additionalContext: `<hook_result>\n${result.stdout.trim()}\n</hook_result>` } });
+  }
+  if (!json) return result; // plain stdout: context on SessionStart, log elsewhere — as in Claude
   const hso = isObject(json.hookSpecificOutput) ? json.hookSpecificOutput : {};
   const o: Record<string, unknown> = {};
-  if (hso.permissionDecision === 'deny' && BLOCKING.has(event)) {
+  if (readsUpdatedInput && event === 'PreToolUse' && hso.permissionDecision !== 'deny' && isObject(hso.updatedInput)) {
+    o.hookSpecificOutput = { hookEventName: event, permissionDecision: 'allow', updatedInput: hso.updatedInput };
+  } else if (hso.permissionDecision === 'deny' && BLOCKING.has(event)) {
     const reason = str(hso.permissionDecisionReason) ?? str(json.message) ?? 'blocked by hook';
     if (event === 'PreToolUse') o.hookSpecificOutput = { hookEventName: event, permissionDecision: 'deny', permissionDecisionReason: reason };
     else {
@@ -160,7 +176,7 @@ export const kimiBridge: HookBridge = {
     }
     return o;
   },
-  decodeResult: (hook, _payload, result) => decodeResult(hook.event, result),
+  decodeResult: (hook, payload, result) => decodeResult(hook.event, result, payload.stop_hook_active === true, hook.dialectData?.variant === 'kimi-cli'),
 };
 
 export const kimi: Dialect = {
@@ -168,8 +184,12 @@ export const kimi: Dialect = {
   title: 'Kimi Code',
   format: 'toml',
   // Kimi has no project-level hooks: only its home's config.toml (KIMI_CODE_HOME moves it).
-  configLocations: ({ homeDir, env }) => [{ kind: 'user', file: join(env.KIMI_CODE_HOME ? resolve(env.KIMI_CODE_HOME) : join(homeDir, '.kimi-code'), 'config.toml') }],
-  locations: { user: ['~/.kimi-code/config.toml ([[hooks]])', '$KIMI_CODE_HOME/config.toml'], project: [] },
+  configLocations: ({ homeDir, env }) => [
+    { kind: 'user', file: join(env.KIMI_CODE_HOME ? resolve(env.KIMI_CODE_HOME) : join(homeDir, '.kimi-code'), 'config.toml') },
+    // The older Python kimi-cli: same [[hooks]] (read as a variant that applies updatedInput).
+    { kind: 'user', file: join(homeDir, '.kimi', 'config.toml') },
+  ],
+  locations: { user: ['~/.kimi-code/config.toml ([[hooks]])', '$KIMI_CODE_HOME/config.toml', '~/.kimi/config.toml (Python kimi-cli)'], project: [] },
   defaults: { timeoutSec: 30, timeoutUnit: 's' },
   events: EVENTS,
   tools: [],

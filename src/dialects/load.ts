@@ -4,7 +4,7 @@
  * out to be Claude's goes back to the native loader (undefined).
  */
 import type { Diagnostic, NormalizedHook, SourceKind } from '../types.js';
-import { detectDialect, getDialect, readDocument, DIALECT_NAMES } from './index.js';
+import { detectDialect, getDialect, isJsoncFile, readDocument, DIALECT_NAMES } from './index.js';
 import type { Dialect } from './types.js';
 
 export interface ForeignSettings {
@@ -15,13 +15,13 @@ export interface ForeignSettings {
 }
 
 /** Dialect of a file's text: forced, or detected; undefined when the text does not parse. */
-export async function dialectOfText(file: string, text: string, forced?: string): Promise<{ dialect: Dialect; doc?: unknown; error?: string }> {
+export async function dialectOfText(file: string, text: string, forced?: string): Promise<{ dialect: Dialect; doc?: unknown; error?: string; line?: number; column?: number }> {
   if (forced !== undefined) {
     const d = getDialect(forced);
     if (!d) return { dialect: getDialect('claude')!, error: `unknown dialect ${JSON.stringify(forced)} (one of ${DIALECT_NAMES.join(', ')})` };
   }
-  const read = await readDocument(file, text);
-  if (!read.ok) return { dialect: getDialect(forced ?? (/\.toml$/i.test(file) ? 'kimi' : 'claude'))!, error: read.message };
+  const read = await readDocument(file, text, { jsonc: isJsoncFile(file, forced) });
+  if (!read.ok) return { dialect: getDialect(forced ?? (/\.toml$/i.test(file) ? 'kimi' : isJsoncFile(file) ? (/qwen/i.test(file) ? 'qwen' : 'gemini') : 'claude'))!, error: read.message, ...(read.line !== undefined ? { line: read.line, column: read.column } : {}) };
   const dialect = forced !== undefined ? getDialect(forced)! : detectDialect(file, read.doc).dialect;
   return { dialect, doc: read.doc };
 }

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { discoveryFilesOf, foreignDialects, parseDiscoverDialects, type DiscoverDialects } from '../dialects/discovery.js';
-import { detectDialect, getDialect, readDocument, DIALECT_NAMES } from '../dialects/index.js';
+import { detectDialect, getDialect, isJsoncFile, readDocument, DIALECT_NAMES } from '../dialects/index.js';
 import { isDialectName, type DialectName } from '../dialects/types.js';
 import { isObject } from '../dialects/shared.js';
 import type { Dialect, DispatchInput, DispatchOutput } from '../dialects/types.js';
@@ -105,7 +105,7 @@ async function anyMayFire(event: EventName, candidates: Array<{ file: string; te
         return true;
       }
     }
-    const read = await readDocument(c.file, text);
+    const read = await readDocument(c.file, text, { jsonc: isJsoncFile(c.file, c.forced) });
     if (!read.ok) return true;
     if (c.setting && isObject(read.doc) && isObject(read.doc.agentHooks) && read.doc.agentHooks.discoverDialects !== undefined) settingValues.push(read.doc.agentHooks.discoverDialects);
     const dialect = c.forced ? getDialect(c.forced) : detectDialect(c.file, read.doc).dialect;

@@ -54,18 +54,20 @@ describe('locations', () => {
     dir.json('proj/.github/hooks/b.json', {});
     dir.json('proj/.github/hooks/a.json', {});
     dir.write('proj/.github/hooks/notes.txt', '');
-    const files = discoveryFilesOf(['codex', 'gemini', 'qwen', 'kimi', 'cursor', 'copilot'], { projectDir: proj, homeDir: home, env: { KIMI_CODE_HOME: dir.path('kimi'), CODEX_HOME: dir.path('cx') } });
+    const files = discoveryFilesOf(['codex', 'gemini', 'qwen', 'kimi', 'cursor', 'copilot'], { projectDir: proj, homeDir: home, env: { KIMI_CODE_HOME: dir.path('kimi'), CODEX_HOME: dir.path('cx'), GEMINI_CLI_SYSTEM_SETTINGS_PATH: dir.path('gsys.json') } });
     expect(files.map((f) => [f.dialect, f.kind, f.file])).toEqual([
       ['codex', 'user', dir.path('cx', 'hooks.json')],
       ['codex', 'user', dir.path('cx', 'config.toml')],
       ['codex', 'project', join(proj, '.codex', 'hooks.json')],
       ['codex', 'project', join(proj, '.codex', 'config.toml')],
+      ['gemini', 'user', dir.path('gsys.json')],
       ['gemini', 'user', join(home, '.gemini', 'settings.json')],
       ['gemini', 'project', join(proj, '.gemini', 'settings.json')],
       ['qwen', 'user', join(home, '.qwen', 'settings.json')],
       ['qwen', 'project', join(proj, '.qwen', 'settings.json')],
       ['qwen', 'local', join(proj, '.qwen', 'settings.local.json')],
       ['kimi', 'user', dir.path('kimi', 'config.toml')],
+      ['kimi', 'user', join(home, '.kimi', 'config.toml')],
       ['cursor', 'user', join(home, '.cursor', 'hooks.json')],
       ['cursor', 'project', join(proj, '.cursor', 'hooks.json')],
       ['copilot', 'project', join(proj, '.github', 'hooks', 'a.json')],

@@ -10,6 +10,7 @@ import { copilot } from '../../src/dialects/copilot.js';
 import { cursor } from '../../src/dialects/cursor.js';
 import { qwenSeconds } from '../../src/dialects/config/gemini.js';
 import { gemini } from '../../src/dialects/gemini.js';
+import { kimi } from '../../src/dialects/kimi.js';
 import { qwen } from '../../src/dialects/qwen.js';
 import type { DispatchInput } from '../../src/dialects/types.js';
 import { emptyDecision } from '../../src/engine/engine.js';
@@ -242,5 +243,103 @@ describe('Factory Droid', () => {
     const parsed = await DIALECTS.claude.parse({ hooks: { PreToolUse: [{ matcher: 'Write|Bash', hooks: [{ type: 'command', command: 'x' }] }] } }, { file: '/p/.claude/settings.json', kind: 'project' });
     const out = await DIALECTS.droid.serialize(parsed.hooks);
     expect(JSON.parse(out.text).hooks.PreToolUse[0].matcher).toBe('Create|Execute');
+  });
+});
+
+describe('Gemini CLI and Qwen Code settings files', () => {
+  const withComments = `{
+  // guard the shell
+  "hooks": {
+    /* before a tool */
+    "BeforeTool": [
+      { "matcher": "run_shell_command", "hooks": [{ "type": "command", "command": "echo guard", }], },
+    ],
+  },
+}`;
+
+  test('JSON with comments and trailing commas is read, as those agents read it', async () => {
+    const home = dir.path('jsonc-home');
+    dir.write('jsonc-home/.gemini/settings.json', withComments);
+    dir.write('jsonc-home/.qwen/settings.json', withComments.replace('BeforeTool', 'PreToolUse').replace('echo guard', 'echo qwen-guard'));
+    const prev = process.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH;
+    process.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH = dir.path('jsonc-home/none.json');
+    try {
+      const c = await loadConfig({ cwd: home, projectDir: home, homeDir: home, managedSettingsPath: dir.path('none.json'), discoverDialects: ['gemini', 'qwen'] });
+      expect(c.diagnostics.filter((d) => d.level === 'error')).toEqual([]);
+      expect(c.hooks.map((h) => `${h.dialect}:${(h.handler as { command: string }).command}`), JSON.stringify([c.diagnostics, c.files])).toEqual(['gemini:echo guard', 'qwen:echo qwen-guard']);
+    } finally {
+      if (prev === undefined) delete process.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH;
+      else process.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH = prev;
+    }
+  });
+
+  test('a broken file is reported with its file, line and column', async () => {
+    const file = dir.write('jsonc-bad/.gemini/settings.json', '{\n  // ok\n  "hooks": { "BeforeTool": [ }\n}');
+    const c = await loadConfig({ cwd: dir.root, settingsFiles: [file], discover: false });
+    const err = c.diagnostics.find((d) => d.level === 'error');
+    expect(err?.file).toBe(file);
+    expect(err?.message).toMatch(/line 3, column \d+/);
+  });
+
+  test("Gemini CLI's system settings (/etc/gemini-cli/settings.json, or GEMINI_CLI_SYSTEM_SETTINGS_PATH) are discovered", async () => {
+    expect(gemini.configLocations({ projectDir: '/p', homeDir: '/h', env: {} })[0]).toEqual({ kind: 'user', file: process.platform === 'linux' ? '/etc/gemini-cli/settings.json' : expect.any(String) });
+    const sys = dir.json('gemini-system/settings.json', { hooks: { BeforeTool: [{ hooks: [{ type: 'command', command: 'echo system' }] }] } });
+    const home = dir.path('gemini-system-home');
+    const prev = process.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH;
+    process.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH = sys;
+    try {
+      const c = await loadConfig({ cwd: home, projectDir: home, homeDir: home, managedSettingsPath: dir.path('none.json'), discoverDialects: ['gemini'] });
+      expect(c.hooks.map((h) => (h.handler as { command: string }).command)).toEqual(['echo system']);
+    } finally {
+      if (prev === undefined) delete process.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH;
+      else process.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH = prev;
+    }
+  });
+});
+
+describe('Kimi', () => {
+  const hook = (event: string, file = '/h/.kimi-code/config.toml') => ({ id: 'h', event, handler: { type: 'command', command: 'x' }, source: { kind: 'user', file, path: 'hooks[0]' }, dialect: 'kimi', dialectData: file.includes('/.kimi/') ? { variant: 'kimi-cli' } : {} }) as never;
+  const done = (stdout: string, exitCode = 0, stderr = '') => ({ status: 'completed', exitCode, stdout, stderr }) as never;
+
+  test('a Stop hook keeps the agent going once per turn: a block on the follow-up Stop is not honoured', () => {
+    const first = kimi.bridge!.decodeResult(hook('Stop'), { stop_hook_active: false }, done('', 2, 'not yet'));
+    expect(first.exitCode).toBe(2);
+    const again = kimi.bridge!.decodeResult(hook('Stop'), { stop_hook_active: true }, done('', 2, 'not yet'));
+    expect(again.exitCode).toBe(0);
+    const json2 = kimi.bridge!.decodeResult(hook('Stop'), { stop_hook_active: true }, done('{"hookSpecificOutput":{"permissionDecision":"deny"}}'));
+    expect(json2.stdout).toBe('');
+  });
+
+  test('in the engine a Kimi Stop hook that always blocks continues the agent once, not 8 times', async () => {
+    const { createHookEngine } = await import('../../src/engine/engine.js');
+    const file = dir.write('kimi-stop/.kimi-code/config.toml', `[[hooks]]\nevent = "Stop"\ncommand = "echo again >&2; exit 2"\n`);
+    const c = await loadConfig({ cwd: dir.root, settingsFiles: [file], discover: false });
+    const engine = createHookEngine({ hooks: c.hooks, projectDir: dir.root, cwd: dir.root });
+    try {
+      const base = { session_id: 's', transcript_path: '', cwd: dir.root };
+      const first = await engine.run('Stop', { ...base, hook_event_name: 'Stop', stop_hook_active: false });
+      const second = await engine.run('Stop', { ...base, hook_event_name: 'Stop', stop_hook_active: true });
+      expect([first.blocked, second.blocked]).toEqual([true, false]);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  test("a UserPromptSubmit hook's plain stdout reaches the model wrapped in <hook_result>", () => {
+    const r = kimi.bridge!.decodeResult(hook('UserPromptSubmit'), {}, done('branch: main\n'));
+    expect(json(r.stdout).hookSpecificOutput.additionalContext).toBe('<hook_result>\nbranch: main\n</hook_result>');
+  });
+
+  test('the Python kimi-cli (~/.kimi/config.toml) is discovered, and it applies updatedInput', async () => {
+    expect(kimi.configLocations({ projectDir: '/p', homeDir: '/h', env: {} }).map((l) => ('file' in l ? l.file : l.dir))).toContain('/h/.kimi/config.toml');
+    const out = '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"ls -a"}}}';
+    const cli = kimi.bridge!.decodeResult(hook('PreToolUse', '/h/.kimi/config.toml'), {}, done(out));
+    expect(json(cli.stdout).hookSpecificOutput).toEqual({ hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'ls -a' } });
+    const code = kimi.bridge!.decodeResult(hook('PreToolUse'), {}, done(out));
+    expect(code.stdout).toBe('');
+    const home = dir.path('kimi-cli-home');
+    dir.write('kimi-cli-home/.kimi/config.toml', `[[hooks]]\nevent = "PreToolUse"\nmatcher = "Shell"\ncommand = "echo py"\n`);
+    const c = await loadConfig({ cwd: home, projectDir: home, homeDir: home, managedSettingsPath: dir.path('none.json'), discoverDialects: ['kimi'] });
+    expect(c.hooks.map((h) => [(h.handler as { command: string }).command, h.dialectData?.variant])).toEqual([['echo py', 'kimi-cli']]);
   });
 });

@@ -9,6 +9,7 @@ import { KIMI_EVENTS, kimi } from '../kimi.js';
 import { isObject } from '../shared.js';
 import type { ParseContext, ParseResult, SerializeResult } from '../types.js';
 import { matchersFor } from './claude.js';
+import { isKimiCliFile } from '../kimi.js';
 import { Diags, eventSpec, lossLog, makeHook, reportCommandFieldLosses, reportDataLosses, timeoutOut, validate } from './common.js';
 
 const hookSchema = z.strictObject({
@@ -47,7 +48,7 @@ export async function parseKimi(doc: unknown, ctx: ParseContext): Promise<ParseR
         matcherMode: 'regex',
         handler: { type: 'command', command: h.command, timeout: h.timeout ?? kimi.defaults.timeoutSec! },
         path: p,
-        data: { nativeEvent: h.event, ...(h.timeout === undefined ? { timeoutDefaulted: true } : {}) },
+        data: { nativeEvent: h.event, ...(h.timeout === undefined ? { timeoutDefaulted: true } : {}), ...(isKimiCliFile(ctx.file) ? { variant: 'kimi-cli' } : {}) },
       });
     // Kimi tests a UserPromptSubmit matcher against the prompt text (the parts joined).
     hooks.push(event === 'UserPromptSubmit' && h.matcher !== undefined && h.matcher !== '' ? { ...hook, matchField: 'prompt' } : hook);
