@@ -34,9 +34,9 @@ import {
 import type { Dialect, DispatchInput, EventMapping, ToolMapping } from './types.js';
 
 const EVENTS: readonly EventMapping[] = [
-  { native: 'sessionStart', event: 'SessionStart', note: 'output not read by Copilot' },
+  { native: 'sessionStart', event: 'SessionStart', note: 'additionalContext read by Copilot CLI 1.0.102 (test/agents)' },
   { native: 'sessionEnd', event: 'SessionEnd' },
-  { native: 'userPromptSubmitted', event: 'UserPromptSubmit', note: 'output not read: Copilot cannot block a prompt' },
+  { native: 'userPromptSubmitted', event: 'UserPromptSubmit', note: 'decision:"block" + reason and additionalContext read by Copilot CLI 1.0.102 (test/agents)' },
   { native: 'preToolUse', event: 'PreToolUse' },
   { native: 'postToolUse', event: 'PostToolUse' },
   { native: 'postToolUseFailure', event: 'PostToolUseFailure' },
@@ -200,6 +200,21 @@ function encode(d: Decision, input: DispatchInput) {
     case 'SubagentStart':
       if (context !== undefined) o.additionalContext = context;
       break;
+    case 'UserPromptSubmit':
+    case 'SessionStart':
+      // Copilot CLI 1.0.102 refuses a prompt on decision:"block" and adds additionalContext on both
+      // (test/agents); the VS Code-format PascalCase events are not verified, so they keep the note.
+      if (input.nativeEvent !== 'userPromptSubmitted' && input.nativeEvent !== 'sessionStart') {
+        if (d.blocked) notes.push(`Copilot CLI does not read ${input.nativeEvent} output; the block was not passed on`);
+        if (context !== undefined) notes.push(`Copilot CLI does not read ${input.nativeEvent} output; the context was not passed on`);
+        break;
+      }
+      if (d.event === 'UserPromptSubmit' && (d.blocked || !d.continue)) {
+        o.decision = 'block';
+        o.reason = d.blocked ? reasonOf(d) : d.stopReason?.trim() || 'stopped by hook';
+      } else if (d.blocked || !d.continue) notes.push('Copilot CLI cannot refuse a session at sessionStart; the block was not passed on');
+      if (context !== undefined) o.additionalContext = context;
+      break;
     case 'PostToolUseFailure':
       // Exit 2 hands stderr to the model as recovery guidance.
       if (context !== undefined) return out(undefined, 2, context);
@@ -250,6 +265,12 @@ function decodeResult(hook: NormalizedHook, payload: Record<string, unknown>, re
     o.reason = str(json.reason) ?? 'blocked by hook';
   } else if (event === 'PermissionRequest' && (json.behavior === 'allow' || json.behavior === 'deny')) {
     hso.decision = json.behavior === 'deny' ? { behavior: 'deny', message: str(json.message) ?? 'denied by hook', ...(json.interrupt === true ? { interrupt: true } : {}) } : { behavior: 'allow' };
+  } else if (event === 'UserPromptSubmit' || event === 'SessionStart') {
+    if (event === 'UserPromptSubmit' && json.decision === 'block') {
+      o.decision = 'block';
+      o.reason = str(json.reason) ?? 'blocked by hook';
+    }
+    if (typeof json.additionalContext === 'string') hso.additionalContext = json.additionalContext;
   } else if ((event === 'Notification' || event === 'SubagentStart') && typeof json.additionalContext === 'string') {
     hso.additionalContext = json.additionalContext;
   }

@@ -11,8 +11,9 @@ import { join } from 'node:path';
 import type { EventName } from '../events/catalog.js';
 import type { HookBridge } from '../types.js';
 import { groupEvents } from './claude.js';
-import { claudeOutput, isObject, out, str, toolTable, TOOL_EVENTS } from './shared.js';
-import type { Dialect, EventMapping, ToolMapping } from './types.js';
+import type { Decision } from '../reduce/reduce.js';
+import { claudeOutput, failClosedReason, isObject, out, reasonOf, str, toolTable, TOOL_EVENTS } from './shared.js';
+import type { Dialect, DispatchOutput, EventMapping, ToolMapping } from './types.js';
 
 const DROID_EVENTS: readonly EventName[] = ['PreToolUse', 'PostToolUse', 'Notification', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'PreCompact', 'SessionStart', 'SessionEnd'];
 const EVENTS: readonly EventMapping[] = DROID_EVENTS.map((e) => ({ native: e, event: e }));
@@ -42,6 +43,27 @@ export const droidBridge: HookBridge = {
   // Droid's output convention is Claude's.
   decodeResult: (_hook, _payload, result) => result,
 };
+
+/**
+ * Claude's convention, except where Droid 0.225 (`droid exec`, test/agents) does not do what
+ * Claude does: an `ask` runs the call unasked, and `updatedToolOutput` is ignored, so the
+ * original output reaches the model. Both fail closed: ask → deny with the reason; a
+ * replacement → the output withheld with `continue: false`, which Droid does honour there.
+ */
+function encodeDroid(d: Decision, toolName: string | undefined): DispatchOutput {
+  const notes: string[] = [];
+  let e = d;
+  if (d.event === 'PreToolUse' && (d.decision === 'ask' || d.decision === 'defer')) {
+    e = { ...d, decision: 'deny', blocked: true, reason: failClosedReason(d, 'ask', 'Factory Droid') };
+    notes.push('Factory Droid runs the call when a hook asks; denied instead');
+  } else if (d.event === 'PostToolUse' && d.updatedOutput !== undefined && !toolName?.startsWith('mcp__')) {
+    const replacement = typeof d.updatedOutput === 'string' ? d.updatedOutput : JSON.stringify(d.updatedOutput);
+    const withheld = `${d.blocked ? `${reasonOf(d)}\n\n` : ''}the tool output was withheld: a hook replaced it, which Factory Droid cannot apply. Replacement: ${replacement}`;
+    e = { ...d, updatedOutput: undefined, continue: false, stopReason: withheld, blocked: true, decision: 'block', reason: withheld };
+    notes.push('Factory Droid ignores updatedToolOutput; the output was withheld (continue: false) instead');
+  }
+  return out(claudeOutput(e, { toolName }), 0, notes.map((n) => `agent-hooks: ${n}`).join('\n'));
+}
 
 export const droid: Dialect = {
   name: 'droid',
@@ -81,7 +103,7 @@ export const droid: Dialect = {
     if (typeof raw.tool_name === 'string') payload.tool_name = TOOLS.toCanonical(raw.tool_name);
     return { event: name as EventName, nativeEvent: name, payload, raw };
   },
-  encodeDecision: (d, input) => out(claudeOutput(d, { toolName: str(input.payload.tool_name) })),
+  encodeDecision: (d, input) => encodeDroid(d, str(input.payload.tool_name)),
   noop: () => out(undefined),
   bridge: droidBridge,
 };

@@ -146,8 +146,11 @@ export function encodeQwen(d: Decision, input: DispatchInput): DispatchOutput {
   } else if ((d.event === 'PostToolUse' || d.event === 'PostToolUseFailure') && d.updatedOutput !== undefined) {
     const replacement = typeof d.updatedOutput === 'string' ? d.updatedOutput : JSON.stringify(d.updatedOutput);
     const why = d.blocked ? `${reasonOf(d)}\n\n` : '';
-    e = { ...d, updatedOutput: undefined, blocked: true, reason: `${why}the tool output was withheld: a hook replaced it, which Qwen Code cannot apply. Replacement: ${replacement}` };
-    notes.push('Qwen Code cannot replace tool output; the output was withheld (decision: block) instead');
+    const withheld = `${why}the tool output was withheld: a hook replaced it, which Qwen Code cannot apply. Replacement: ${replacement}`;
+    // A block alone still hands Qwen's model the original output next to the reason (Qwen Code
+    // 0.24.4, test/agents); continue:false puts the stop reason in the output's place.
+    e = { ...d, updatedOutput: undefined, blocked: true, reason: withheld, continue: false, stopReason: withheld };
+    notes.push('Qwen Code cannot replace tool output; the output was withheld (decision: block, continue: false) instead');
   } else if ((d.event === 'Stop' || d.event === 'SubagentStop') && !d.continue) {
     // continue:false wins over a block in the engine: the agent stops, which on Stop is saying nothing.
     e = { ...d, continue: true, stopReason: undefined, blocked: false, decision: undefined, reason: undefined };

@@ -3,7 +3,7 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentName } from './cache.js';
+import { PINS, type AgentName } from './cache.js';
 import { makeRunDirs, runInNamespace, type NamespaceRun, type RunDirs, type WireApi } from './run.js';
 import { observe, SCENARIOS, type AgentTools, type HookSpec, type Scenario, type Verdict } from './scenarios.js';
 
@@ -27,9 +27,12 @@ export interface Cell {
 export interface AgentResults {
   agent: AgentName;
   version: string;
+  /** The npm specs the suite installed (and why, where the pin is not the obvious one). */
+  packages?: string[];
+  note?: string;
   /** null when runnable; else why not (the whole row is then "not runnable here"). */
   notRunnable: string | null;
-  cells: Record<string, Partial<Record<Mode, Cell>>>;
+  cells: Record<string, { title?: string } & Partial<Record<Mode, Cell>>>;
 }
 
 export const RESULTS_DIR = join(import.meta.dirname, '..', 'results');
@@ -46,10 +49,11 @@ export function writeResults(results: AgentResults): void {
     previous = JSON.parse(readFileSync(file, 'utf8'));
   } catch {}
   const keep = previous && previous.version === results.version && !results.notRunnable && !previous.notRunnable ? previous.cells : {};
-  const ordered: AgentResults = { ...results, cells: {} };
+  const pin = PINS[results.agent];
+  const ordered: AgentResults = { ...results, packages: pin.packages, ...(pin.note ? { note: pin.note } : {}), cells: {} };
   for (const s of SCENARIOS) {
     const cell = { ...keep[s.id], ...results.cells[s.id] };
-    if (Object.keys(cell).length) ordered.cells[s.id] = cell;
+    if (Object.keys(cell).length) ordered.cells[s.id] = { ...cell, title: s.title };
   }
   writeFileSync(file, JSON.stringify(ordered, null, 2) + '\n');
 }
@@ -78,7 +82,12 @@ export async function runCell(adapter: AgentAdapter, bin: string, scenario: Scen
     if (outcome.requests.length === 0 && scenario.id !== 'prompt-block') {
       return { verdict: 'error', detail: `the agent never called the model (exit ${outcome.code}${outcome.timedOut ? ', timed out' : ''})`, log };
     }
-    return { ...scenario.judge(obs), log };
+    const judged = scenario.judge(obs);
+    const fired = mode === 'native' ? outcome.hookPayloads.length > 0 : outcome.dispatchCalls > 0;
+    if (scenario.hooks.length && !fired && judged.verdict !== 'honoured') {
+      return { verdict: 'unfired', detail: `the agent never ran the hook (${judged.detail})`, log };
+    }
+    return { ...judged, log };
   } finally {
     if (!process.env.AGENT_HOOKS_KEEP_RUNS) rmSync(dirs.root, { recursive: true, force: true });
   }

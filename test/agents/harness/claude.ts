@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentAdapter } from './agent.js';
-import { baseEnv, dispatchCommand, FAKE_URL, hookCommand, type RunDirs } from './run.js';
+import { baseEnv, tracedDispatchCommand, FAKE_URL, hookCommand, type RunDirs } from './run.js';
 import type { HookSpec } from './scenarios.js';
 
 /** Claude-format `hooks` for `hooks`, each run as `command(h)`. */
@@ -42,7 +42,7 @@ export const claude: AgentAdapter = {
     } else {
       const engine = writeEngineConfig(dirs, scenario.hooks);
       const events = [...new Set(scenario.hooks.map((h) => h.event))];
-      hooks = Object.fromEntries(events.map((e) => [e, [{ hooks: [{ type: 'command', command: dispatchCommand('claude', engine), timeout: 60 }] }]]));
+      hooks = Object.fromEntries(events.map((e) => [e, [{ hooks: [{ type: 'command', command: tracedDispatchCommand(dirs, 'claude', engine), timeout: 60 }] }]]));
     }
     writeFileSync(settingsFile, JSON.stringify({ hooks }, null, 2));
     return {

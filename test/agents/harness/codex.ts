@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentAdapter } from './agent.js';
 import { claudeHooks, writeEngineConfig } from './claude.js';
-import { baseEnv, dispatchCommand, FAKE_URL, hookCommand } from './run.js';
+import { baseEnv, tracedDispatchCommand, FAKE_URL, hookCommand } from './run.js';
 
 /** Events Codex fires hooks for (codex-rs hook_config.rs). */
 const CODEX_EVENTS = new Set(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'SessionStart', 'UserPromptSubmit', 'Stop']);
@@ -38,7 +38,7 @@ export const codex: AgentAdapter = {
     } else {
       const engine = writeEngineConfig(dirs, scenario.hooks);
       const events = [...new Set(scenario.hooks.map((h) => h.event))];
-      hooks = Object.fromEntries(events.map((e) => [e, [{ hooks: [{ type: 'command', command: dispatchCommand('codex', engine), timeout: 60 }] }]]));
+      hooks = Object.fromEntries(events.map((e) => [e, [{ hooks: [{ type: 'command', command: tracedDispatchCommand(dirs, 'codex', engine), timeout: 60 }] }]]));
     }
     writeFileSync(join(codexHome, 'hooks.json'), JSON.stringify({ hooks }, null, 2));
     writeFileSync(

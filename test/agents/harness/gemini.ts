@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentAdapter } from './agent.js';
 import { writeEngineConfig } from './claude.js';
-import { baseEnv, dispatchCommand, FAKE_URL, hookCommand } from './run.js';
+import { baseEnv, tracedDispatchCommand, FAKE_URL, hookCommand } from './run.js';
 import type { HookSpec } from './scenarios.js';
 
 const EVENTS: Record<string, string | undefined> = {
@@ -48,7 +48,7 @@ export const gemini: AgentAdapter = {
     } else {
       const engine = writeEngineConfig(dirs, scenario.hooks);
       for (const e of new Set(scenario.hooks.map((h) => EVENTS[h.event]).filter(Boolean))) {
-        hooks[e!] = [{ hooks: [{ type: 'command', command: dispatchCommand('gemini', engine), timeout: 60_000 }] }];
+        hooks[e!] = [{ hooks: [{ type: 'command', command: tracedDispatchCommand(dirs, 'gemini', engine), timeout: 60_000 }] }];
       }
     }
     const geminiDir = join(dirs.home, '.gemini');

@@ -17,9 +17,20 @@ try {
 const say = (obj) => process.stdout.write(JSON.stringify(obj));
 const claudeEvent = payload.hook_event_name ?? 'PreToolUse';
 
+/** The call's arguments (Copilot's camelCase payloads may carry them as a JSON string). */
+function toolInput() {
+  const args = payload.tool_input ?? payload.toolArgs ?? {};
+  if (typeof args !== 'string') return args;
+  try {
+    return JSON.parse(args);
+  } catch {
+    return {};
+  }
+}
+
 /** The rewritten shell input, in the field the dialect's shell tool uses. */
 function rewrittenInput() {
-  const input = { ...(payload.tool_input ?? payload.toolArgs ?? {}) };
+  const input = { ...toolInput() };
   const cmd = 'touch rewritten-marker';
   if ('cmd' in input) input.cmd = cmd;
   else input.command = cmd;
@@ -56,7 +67,7 @@ function claude() {
     case 'permission-allow':
       return say({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } });
     case 'env-guard':
-      if (JSON.stringify(payload.tool_input ?? payload.toolArgs ?? payload).includes('.env')) {
+      if (JSON.stringify(toolInput()).includes('.env') || JSON.stringify(payload).includes('.env')) {
         process.stderr.write(token);
         process.exit(2);
       }
@@ -96,8 +107,32 @@ function gemini() {
   }
 }
 
-// Codex reads Claude-shaped output (codex-rs/hooks output_parser.rs).
-const DIALECTS = { claude, codex: claude, gemini };
+/** Copilot CLI 1.0 (camelCase events): permissionDecision/modifiedArgs, modifiedResult, decision block. */
+function copilot() {
+  switch (mode) {
+    case 'deny-json':
+      return say({ permissionDecision: 'deny', permissionDecisionReason: token });
+    case 'allow':
+      return say({ permissionDecision: 'allow', permissionDecisionReason: token });
+    case 'ask':
+      return say({ permissionDecision: 'ask', permissionDecisionReason: token });
+    case 'rewrite':
+      return say({ permissionDecision: 'allow', modifiedArgs: rewrittenInput() });
+    case 'context':
+      return say({ additionalContext: token });
+    case 'replace-output':
+      return say({ modifiedResult: { textResultForLlm: token, resultType: 'success' } });
+    case 'block':
+      return say({ decision: 'block', reason: token });
+    case 'permission-allow':
+      return say({ behavior: 'allow' });
+    default:
+      return claude();
+  }
+}
+
+// Codex and Qwen Code read Claude-shaped output (codex-rs/hooks output_parser.rs, qwen-code hooks).
+const DIALECTS = { claude, codex: claude, gemini, copilot };
 const answer = DIALECTS[dialect];
 if (!answer) {
   process.stderr.write(`hook.mjs: unknown dialect ${dialect}`);

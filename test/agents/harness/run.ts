@@ -72,6 +72,8 @@ export interface RunOutcome {
   requests: RequestLogEntry[];
   /** Every payload the suite's hook program got (raw stdin), in order. */
   hookPayloads: { mode: string; dialect: string; raw: string }[];
+  /** How often a `tracedDispatchCommand` ran. */
+  dispatchCalls: number;
 }
 
 export function makeRunDirs(label: string): RunDirs {
@@ -129,6 +131,7 @@ export async function runInNamespace(dirs: RunDirs, run: NamespaceRun): Promise<
     ...result,
     requests: readJsonl<RequestLogEntry>(logFile),
     hookPayloads: readJsonl(join(dirs.root, 'hook-payloads.jsonl')),
+    dispatchCalls: existsSync(join(dirs.root, 'dispatch-calls')) ? readFileSync(join(dirs.root, 'dispatch-calls'), 'utf8').split('\n').filter(Boolean).length : 0,
   };
 }
 
@@ -162,6 +165,14 @@ export function hookCommand(dirs: RunDirs, dialect: string, mode: string, token:
 /** `node <worktree>/dist/cli/bin.js dispatch --agent D --settings <engine.json>` */
 export function dispatchCommand(agent: string, engineFile: string, extra: string[] = []): string {
   return [process.execPath, CLI, 'dispatch', '--agent', agent, ...extra, '--settings', engineFile].map(shq).join(' ');
+}
+
+/**
+ * `dispatchCommand` that first appends a line to `<root>/dispatch-calls`, so a run can tell an
+ * agent that never ran its hook from a dispatch that ran and let the call through.
+ */
+export function tracedDispatchCommand(dirs: RunDirs, agent: string, engineFile: string, extra: string[] = []): string {
+  return `echo x >> ${shq(join(dirs.root, 'dispatch-calls'))}; exec ${dispatchCommand(agent, engineFile, extra)}`;
 }
 
 export function shq(s: string): string {

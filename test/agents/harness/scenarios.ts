@@ -23,9 +23,11 @@ export interface HookSpec {
  * or rewrote, but refused with a reason (the fail-closed answer). open: what the hook stopped
  * happened anyway (a command ran, a secret or a blocked prompt reached the model, .env was
  * written). ignored: a non-safety effect (context, keep-going, allow) did not happen. na: the
- * agent has no native way to express it. error: the run itself failed, nothing to judge.
+ * agent has no native way to express it. unfired: the agent never ran the hook (natively: the
+ * hook program got nothing; under dispatch: the dispatch line never ran), so neither config
+ * could act. error: the run itself failed, nothing to judge.
  */
-export type Verdict = 'honoured' | 'closed' | 'open' | 'ignored' | 'na' | 'error' | 'skipped';
+export type Verdict = 'honoured' | 'closed' | 'open' | 'ignored' | 'unfired' | 'na' | 'error' | 'skipped';
 
 /** The tools an agent's model can call, in the agent's own vocabulary. */
 export interface AgentTools {

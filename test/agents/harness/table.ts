@@ -2,7 +2,7 @@
 import type { AgentResults } from './agent.js';
 import type { Verdict } from './scenarios.js';
 
-const ORDER: Verdict[] = ['honoured', 'closed', 'ignored', 'na', 'error', 'open'];
+const ORDER: Verdict[] = ['honoured', 'closed', 'ignored', 'unfired', 'na', 'error', 'open'];
 
 export function summaryTable(all: AgentResults[], _started: number): string {
   const header = ['agent', 'version', 'mode', ...ORDER.map((v) => (v === 'open' ? 'FAIL OPEN' : v === 'na' ? 'n/a' : v))];

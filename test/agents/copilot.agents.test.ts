@@ -1,0 +1,4 @@
+import { copilot } from './harness/copilot.js';
+import { agentMatrix } from './harness/matrix.js';
+
+agentMatrix(copilot);

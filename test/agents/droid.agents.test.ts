@@ -1,0 +1,4 @@
+import { droid } from './harness/droid.js';
+import { agentMatrix } from './harness/matrix.js';
+
+agentMatrix(droid);
