@@ -242,8 +242,9 @@ export async function doctor(flags: LoadFlags, env: NodeJS.ProcessEnv = process.
   const built = loadOptionsFromFlags(flags);
   if ('error' in built) return { hooks: [], dialects: [], diagnostics: [built.error], errors: 1, warnings: 0 };
   const { options, cwd } = built;
-  // Every hook, trusted or not: doctor looks at what would run once trusted too.
-  const config = await loadConfig(options);
+  // Every hook, trusted or not: doctor looks at what would run once trusted too (it runs
+  // nothing, so reading past the trust gate is safe here; the gate's verdict is shown per hook).
+  const config = await loadConfig({ ...options, unsafeSkipTrustGate: true });
   let trustOf = new Map<string, { state: string; changes: string[] }>();
   if (options.discover) {
     const { loadTrustedConfig, describeChange } = await import('../trust/index.js');

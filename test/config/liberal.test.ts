@@ -176,12 +176,12 @@ describe('CLAUDE_CONFIG_DIR and agentHooks.passEnv', () => {
     dir.json('h/.claude/settings.json', { agentHooks: { passEnv: ['USER_VAR', 'BASH_ENV'] } });
     dir.json('pr/.claude/settings.json', { agentHooks: { passEnv: ['PROJECT_VAR'] } });
     const managed = dir.json('managed.json', { agentHooks: { passEnv: ['ADMIN_VAR'] } });
-    const cfg = await loadConfig({ cwd: project, homeDir: home, managedSettingsPath: managed });
+    const cfg = await loadConfig({ cwd: project, homeDir: home, managedSettingsPath: managed, unsafeSkipTrustGate: true });
     expect(cfg.options.passEnv).toEqual(['ADMIN_VAR', 'USER_VAR']);
     expect(cfg.diagnostics.map((d) => `${d.file}: ${d.path}: ${d.message}`).join('\n')).toMatch(/settings\.json: agentHooks\.passEnv: only honoured in user, managed and --settings files; ignored here \(it is project settings\)/);
     expect(cfg.diagnostics.some((d) => d.path === 'agentHooks.passEnv[1]' && /BASH_ENV/.test(d.message))).toBe(true);
     dir.json('managed.json', { allowManagedHooksOnly: true, agentHooks: { passEnv: ['ADMIN_VAR'] } });
-    const strict = await loadConfig({ cwd: project, homeDir: home, managedSettingsPath: managed });
+    const strict = await loadConfig({ cwd: project, homeDir: home, managedSettingsPath: managed, unsafeSkipTrustGate: true });
     expect(strict.options.passEnv).toEqual(['ADMIN_VAR']);
   });
 });
