@@ -82,6 +82,34 @@ describe('agent-hooks hooks (TUI in tmux)', () => {
     await waitFor(/TUI-EXITED-0/);
   }, 120_000);
 
+  it('pauses a session and resumes it (the pause file the engine reads)', async () => {
+    const home = dir.path('home');
+    mkdirSync(home, { recursive: true });
+    dir.json('proj/.claude/settings.json', { hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo from-the-hook' }] }] } });
+    const store = `${home}/trust.json`;
+    const pauseFile = `${home}/paused-sessions.json`;
+    const env = `HOME='${home}' AGENT_HOOKS_TRUST_STORE='${store}' NO_COLOR=1`;
+    const started = tmux('new-session', '-d', '-s', 't', '-x', '150', '-y', '50', `cd '${dir.path('proj')}' && env ${env} '${process.execPath}' '${CLI}' hooks; echo TUI-EXITED-$?; sleep 60`);
+    expect(started.status, started.stderr).toBe(0);
+    await waitFor(/Pause or resume a session/);
+    // Menu: the hook, Trust…, Fire…, Pause…, Quit.
+    tmux('send-keys', '-t', 't', 'Down', 'Down', 'Down', 'Enter');
+    await waitFor(/Session id to pause or resume \(paused now: none\)/);
+    tmux('send-keys', '-t', 't', '-l', 'sess-42');
+    tmux('send-keys', '-t', 't', 'Enter');
+    await waitFor(/paused session sess-42/);
+    expect(Object.keys(JSON.parse(readFileSync(pauseFile, 'utf8')).sessions)).toEqual(['sess-42']);
+
+    tmux('send-keys', '-t', 't', 'Down', 'Down', 'Down', 'Enter');
+    await waitFor(/paused now: sess-42/);
+    tmux('send-keys', '-t', 't', '-l', 'sess-42');
+    tmux('send-keys', '-t', 't', 'Enter');
+    await waitFor(/resumed session sess-42/);
+    expect(Object.keys(JSON.parse(readFileSync(pauseFile, 'utf8')).sessions)).toEqual([]);
+    tmux('send-keys', '-t', 't', 'C-c');
+    await waitFor(/TUI-EXITED-0/);
+  }, 120_000);
+
   it('refuses to start without a terminal', () => {
     const r = spawnSync(process.execPath, [CLI, 'hooks'], { encoding: 'utf8', input: '' });
     expect(r.status).toBe(1);
