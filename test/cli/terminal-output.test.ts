@@ -89,6 +89,17 @@ describe('every command that prints hook text escapes it', () => {
     expect(check.stdout).toMatch(/Bash\|\\(x1b|u001b)\[31mEdit/);
   });
 
+  it('doctor and convert escape hook commands, matchers and losses', () => {
+    const { root, settings } = evilProject();
+    const doctor = cli(['doctor', '--settings', settings, '--cwd', root]);
+    expectSafe(doctor.all, 'doctor');
+    expect(doctor.stdout).toContain('Bash|\\x1b[31mEdit');
+    const convert = cli(['convert', '--to', 'kimi', settings]);
+    expectSafe(convert.all, 'convert');
+    // The converted file on stdout is data: its own format's escapes (TOML \u001b), never a raw ESC.
+    expect(convert.stdout).toMatch(/\\u001b\[2K/i);
+  });
+
   it('status, trust and revoke escape the hook summaries', () => {
     const { root } = evilProject();
     const status = cli(['status', '--cwd', root]);
