@@ -577,8 +577,17 @@ function captureIo(payload: Record<string, unknown>, result: ExecutionResult, ca
     if (bytes <= cap) return text;
     return `${Buffer.from(text, 'utf8').subarray(0, cap).toString('utf8').replace(/\uFFFD$/, '')}…[${bytes - cap} more bytes]`;
   };
-  const stdout = result.value !== undefined ? JSON.stringify(result.value) ?? '' : result.stdout;
-  return { stdin: cut(JSON.stringify(payload)), stdout: cut(stdout), stderr: cut(result.stderr) };
+  const stdout = result.value !== undefined ? encodeForCapture(result.value) : result.stdout;
+  return { stdin: cut(encodeForCapture(payload)), stdout: cut(stdout), stderr: cut(result.stderr) };
+}
+
+/** A captured stream is a diagnostic: a value too deep to encode is named, never a crash. */
+function encodeForCapture(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch (err) {
+    return `[not representable as JSON: ${(err as Error).message}]`;
+  }
 }
 
 function auditEntry(record: HookRecord, payload: Record<string, unknown>, sessionId: string, projectDir: string, withIo = false): AuditEntry {
