@@ -24,5 +24,9 @@ await build({
   chunkNames: 'chunk-[hash]',
   // CommonJS dependencies (picomatch, proper-lockfile) require Node built-ins.
   banner: { js: "import { createRequire as __agentHooksRequire } from 'node:module'; const require = __agentHooksRequire(import.meta.url);" },
+  // Optional peers (PostgreSQL sink, OTLP exporter) stay outside: they load from node_modules
+  // when configured, with the clear "install X" error when absent, and one OpenTelemetry API
+  // instance is shared with the SDK.
+  external: ['pg', '@opentelemetry/*'],
   logLevel: 'warning',
 });
