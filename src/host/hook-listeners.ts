@@ -93,6 +93,12 @@ export function attachHooks(slots: RuntimeSlots, hooks: HookRunner, options: Hoo
         e.veto(d.reason ?? `denied by a PreToolUse hook`, { kind: 'hook', decision: d.decision });
         return;
       }
+      // continue:false stops the agent before this tool runs. Claude Code 2.1.328 runs the tool
+      // first and then ends the session; a hook that asked to stop must not see its tool run.
+      if (!d.continue) {
+        e.veto(d.stopReason ?? 'a PreToolUse hook stopped the agent', { kind: 'continue', interrupt: true });
+        return;
+      }
       if (d.updatedInput && !e.rewriteInput(d.updatedInput, 'PreToolUse hook')) return;
       if (d.decision === 'allow' || d.decision === 'ask') e.hook = { decision: d.decision, ...(d.reason !== undefined ? { reason: d.reason } : {}) };
     },
