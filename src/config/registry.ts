@@ -76,6 +76,8 @@ export function dedupKeyFor(hook: {
  */
 export function firingKeyFor(hook: NormalizedHook): string {
   const root = hook.source.pluginRoot ?? hook.source.skillRoot ?? '';
+  // Kimi runs one command once per firing however many of its hooks matched (one firing has one cwd).
+  if (hook.dialect === 'kimi' && hook.handler.type === 'command') return `\0kimi\0${hook.handler.command}`;
   if (hook.handler.type === 'function' || (hook.dialect !== undefined && hook.dialect !== 'claude')) return `\0own\0${hook.id}`;
   return `${root}\0${stableJson([hook.handler.if ?? '', hook.handler.type, ...handlerPayload(hook.handler)])}`;
 }
