@@ -5,6 +5,7 @@
  * Exit codes: 0 the action proceeds, 2 blocked or stopped (continue:false), 3 a hook asked
  * (decision "ask": the agent would prompt the user), 1 usage or config error.
  */
+import { observabilityFor } from '../telemetry/observe.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { EventName } from '../events/catalog.js';
@@ -115,15 +116,7 @@ export async function runCommand(event: EventName, flags: RunFlags): Promise<num
   for (const d of mcpConfig?.diagnostics ?? []) process.stderr.write(`${formatDiagnostic(d)}\n`);
   if (mcpConfig?.diagnostics.some((d) => d.level === 'error')) return 1;
 
-  const obs =
-    config.options.auditSinks || config.env?.AGENT_HOOKS_ENABLE_TELEMETRY || process.env.AGENT_HOOKS_ENABLE_TELEMETRY
-      ? await (await import('../telemetry/setup.js')).setupObservability({
-          audit: config.options.auditSinks ? { sinks: config.options.auditSinks } : undefined,
-          settingsEnv: config.env,
-          baseDir: cwd,
-          onWarning: (m) => process.stderr.write(`warning: ${m}\n`),
-        })
-      : undefined;
+  const obs = await observabilityFor(config, cwd, (m) => process.stderr.write(`warning: ${m}\n`));
   const engine = createHookEngine({
     auditWriter: obs?.auditWriter,
     telemetry: obs?.telemetry ?? false,

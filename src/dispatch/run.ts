@@ -3,6 +3,7 @@
  * complete the canonical payload, run the engine, encode the decision for the agent.
  * Imported only when a hook may fire (see dispatch.ts).
  */
+import { observabilityFor } from '../telemetry/observe.js';
 import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { formatDiagnostic, loadFromFlags } from '../cli/load.js';
@@ -46,15 +47,7 @@ export async function runDispatch(dialect: Dialect, input: DispatchInput, flags:
   const config = await loadFromFlags({ ...flags, cwd } as Parameters<typeof loadFromFlags>[0]);
   let stderr = config.diagnostics.map((d) => `agent-hooks dispatch: ${formatDiagnostic(d)}\n`).join('');
   // Audit sinks from settings and the opt-in OTLP exporter (docs/teams.md); nothing is loaded when neither is set.
-  const obs =
-    config.options.auditSinks || config.env?.AGENT_HOOKS_ENABLE_TELEMETRY || process.env.AGENT_HOOKS_ENABLE_TELEMETRY
-      ? await (await import('../telemetry/setup.js')).setupObservability({
-          audit: config.options.auditSinks ? { sinks: config.options.auditSinks } : undefined,
-          settingsEnv: config.env,
-          baseDir: cwd,
-          onWarning: (m) => (stderr += `agent-hooks dispatch: warning: ${m}\n`),
-        })
-      : undefined;
+  const obs = await observabilityFor(config, cwd, (m) => (stderr += `agent-hooks dispatch: warning: ${m}\n`));
   const engine = createHookEngine({
     auditWriter: obs?.auditWriter,
     telemetry: obs?.telemetry ?? false,

@@ -6,7 +6,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { decisionAuditRecord, hookAuditRecord, newFiringContext, type FiringContext } from '../audit/record.js';
-import type { AuditWriter } from '../audit/sinks.js';
+import type { AuditSettings, AuditWriter } from '../audit/sinks.js';
+import type { Observability } from './setup.js';
 import type { EventName } from '../events/catalog.js';
 import type { Decision, HookRecord } from '../reduce/reduce.js';
 
@@ -90,4 +91,19 @@ export function observeRun<C extends ObserveContext>(run: RunFiring<C>, options:
       tel?.endFiring(span, f, decision, ms, error);
     }
   };
+}
+
+/**
+ * The audit sinks and telemetry of a CLI process (run, dispatch) from its loaded settings, or
+ * undefined when neither is configured: then nothing of the sinks or the exporter is loaded.
+ */
+export async function observabilityFor(
+  config: { options: { auditSinks?: AuditSettings['sinks'] }; env?: Record<string, string> },
+  baseDir: string,
+  onWarning: (message: string) => void,
+): Promise<Observability | undefined> {
+  const sinks = config.options.auditSinks;
+  if (!sinks && !config.env?.AGENT_HOOKS_ENABLE_TELEMETRY && !process.env.AGENT_HOOKS_ENABLE_TELEMETRY) return undefined;
+  const { setupObservability } = await import('./setup.js');
+  return setupObservability({ audit: sinks ? { sinks } : undefined, settingsEnv: config.env, baseDir, onWarning });
 }
