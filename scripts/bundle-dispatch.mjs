@@ -1,5 +1,6 @@
-// Build step after tsc: bundles the `dispatch` entry (dist/cli/dispatch.js and what it imports,
-// dependencies included) into dist/cli/bundle/. `dispatch` runs once per agent event in a fresh
+// Build step after tsc: bundles the `dispatch` and `run` entries (dist/cli/dispatch.js,
+// dist/cli/run-entry.js and what they import, dependencies included) into dist/cli/bundle/,
+// sharing chunks. `dispatch` runs once per agent event in a fresh
 // process, where most of the start-up is resolving, reading and compiling ~180 small modules;
 // one bundle with split lazy chunks keeps the lazy paths lazy and cuts that cost
 // (docs/performance.md, "Dispatch and run start-up"). dist/cli/bin.js falls back to the
@@ -10,7 +11,7 @@ import { rmSync } from 'node:fs';
 const outdir = 'dist/cli/bundle';
 rmSync(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: { dispatch: 'dist/cli/dispatch.js' },
+  entryPoints: { dispatch: 'dist/cli/dispatch.js', 'run-entry': 'dist/cli/run-entry.js' },
   outdir,
   bundle: true,
   splitting: true,
