@@ -1,33 +1,45 @@
-// Build step after tsc: bundles the `dispatch` and `run` entries (dist/cli/dispatch.js,
-// dist/cli/run-entry.js and what they import, dependencies included) into dist/cli/bundle/,
-// sharing chunks. `dispatch` runs once per agent event in a fresh
-// process, where most of the start-up is resolving, reading and compiling ~180 small modules;
-// one bundle with split lazy chunks keeps the lazy paths lazy and cuts that cost
-// (docs/performance.md, "Dispatch and run start-up"). dist/cli/bin.js falls back to the
-// unbundled entry when the bundle is missing.
+// Build step after tsc: bundles the `dispatch` entry (dist/cli/dispatch.js and what it imports,
+// dependencies included) into dist/cli/bundle/, and the lean `run` entry (dist/cli/run-entry.js)
+// into dist/cli/bundle-run/. `dispatch` runs once per agent event in a fresh process, where most
+// of the start-up is resolving, reading and compiling ~180 small modules; one bundle with split
+// lazy chunks keeps the lazy paths lazy and cuts that cost (docs/performance.md, "Dispatch and run
+// start-up"). Two builds, not one with shared chunks: a process runs one of the two, and sharing
+// splits dispatch's hot path into more, smaller files. dist/cli/bin.js falls back to the
+// unbundled entry when a bundle is missing.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 
-const outdir = 'dist/cli/bundle';
-rmSync(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: { dispatch: 'dist/cli/dispatch.js', 'run-entry': 'dist/cli/run-entry.js' },
-  outdir,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20.10',
-  // Names stay (stack traces in "internal error" notes stay readable); whitespace and syntax shrink.
-  minifyWhitespace: true,
-  minifySyntax: true,
-  legalComments: 'none',
-  chunkNames: 'chunk-[hash]',
-  // CommonJS dependencies (picomatch, proper-lockfile) require Node built-ins.
-  banner: { js: "import { createRequire as __agentHooksRequire } from 'node:module'; const require = __agentHooksRequire(import.meta.url);" },
-  // Optional peers (PostgreSQL sink, OTLP exporter) stay outside: they load from node_modules
-  // when configured, with the clear "install X" error when absent, and one OpenTelemetry API
-  // instance is shared with the SDK.
-  external: ['pg', '@opentelemetry/*'],
-  logLevel: 'warning',
-});
+const BUNDLES = [
+  { name: 'dispatch', entry: 'dist/cli/dispatch.js', outdir: 'dist/cli/bundle' },
+  { name: 'run-entry', entry: 'dist/cli/run-entry.js', outdir: 'dist/cli/bundle-run' },
+];
+
+/** Which sources each output file holds, so a test can name what a run loaded (test/cli/lazy-load.test.ts). */
+const inputsOf = {};
+for (const b of BUNDLES) {
+  rmSync(b.outdir, { recursive: true, force: true });
+  const result = await build({
+    entryPoints: { [b.name]: b.entry },
+    outdir: b.outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.10',
+    // Names stay (stack traces in "internal error" notes stay readable); whitespace and syntax shrink.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'none',
+    chunkNames: 'chunk-[hash]',
+    // CommonJS dependencies (picomatch, proper-lockfile) require Node built-ins.
+    banner: { js: "import { createRequire as __agentHooksRequire } from 'node:module'; const require = __agentHooksRequire(import.meta.url);" },
+    // Optional peers (PostgreSQL sink, OTLP exporter) stay outside: they load from node_modules
+    // when configured, with the clear "install X" error when absent, and one OpenTelemetry API
+    // instance is shared with the SDK.
+    external: ['pg', '@opentelemetry/*'],
+    logLevel: 'warning',
+    metafile: true,
+  });
+  for (const [out, o] of Object.entries(result.metafile.outputs)) inputsOf[out.slice('dist/'.length)] = Object.keys(o.inputs);
+}
+writeFileSync('dist/cli/bundle-inputs.json', `${JSON.stringify(inputsOf)}\n`);

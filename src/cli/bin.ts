@@ -23,7 +23,7 @@ if (args[0] === 'dispatch' && !args.includes('--help') && !args.includes('-h')) 
 
 async function loadEntry<T>(name: 'dispatch' | 'run-entry'): Promise<T> {
   // Variable specifiers: the bundle is a build output tsc does not see.
-  const bundled = `./bundle/${name}.js`;
+  const bundled = name === 'dispatch' ? './bundle/dispatch.js' : './bundle-run/run-entry.js';
   try {
     return (await import(bundled)) as T;
   } catch (err) {

@@ -101,8 +101,11 @@ test('--version and every command --help stay light', () => {
 
 test('run with command hooks loads the engine but not the HTTP client, trust store, server, toolkit, YAML or MCP SDK', () => {
   const settings = dir.json('settings.json', { hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'true' }] }] } });
-  const r = resolvedBy([BIN, 'run', 'PreToolUse', '--settings', settings, '--tool', 'Bash', '--input', '{}']);
+  // The plain-module entry (same code as the bundle bin.js runs) shows which modules load.
+  const entry = pathToFileURL(`${ROOT}dist/cli/run-entry.js`).href;
+  const r = resolvedBy(['--input-type=module', '-e', `const m = await import(${JSON.stringify(entry)}); process.exitCode = await m.main(['PreToolUse', '--settings', ${JSON.stringify(settings)}, '--tool', 'Bash', '--input', '{}']);`]);
   expect(r.stdout).toContain('no hooks matched');
+  expect(r.packages).not.toContain('commander');
   expect(r.code).toBe(0);
   expect(r.dist).toContain('engine/engine.js');
   for (const p of ['undici', 'lru-cache', 'hono', 'yaml', '@modelcontextprotocol/sdk', 'diff']) expect(r.packages, p).not.toContain(p);
@@ -143,6 +146,48 @@ test('agent-hooks dispatch runs from the bundle the build makes', () => {
   expect(r.dist.some((f) => f.startsWith('cli/bundle/'))).toBe(true);
   expect(r.dist.filter((f) => f.startsWith('engine/') || f.startsWith('events/'))).toEqual([]);
   expect(r.packages).toEqual([]);
+});
+
+/** The sources inside the bundle files a process loaded (dist/cli/bundle-inputs.json, written by the build). */
+function bundledSources(dist: string[]): string[] {
+  const inputsOf = JSON.parse(readFileSync(`${ROOT}dist/cli/bundle-inputs.json`, 'utf8')) as Record<string, string[]>;
+  const loaded = dist.filter((f) => f.startsWith('cli/bundle'));
+  for (const f of loaded) expect(inputsOf[f], f).toBeDefined();
+  return loaded.flatMap((f) => inputsOf[f]!);
+}
+
+const CLAUDE_PRE_TOOL_USE = (cwd: string) => JSON.stringify({ session_id: 's', transcript_path: '', cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } });
+
+test('bundled dispatch with nothing to run loads neither the engine nor zod nor the shell parser', () => {
+  const r = resolvedByWith([BIN, 'dispatch', '--agent', 'claude'], CLAUDE_PRE_TOOL_USE(dir.root), { HOME: dir.path('nohome') });
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe('');
+  const sources = bundledSources(r.dist);
+  expect(sources).toContain('dist/dispatch/dispatch.js');
+  for (const s of ['node_modules/zod/', 'node_modules/unbash/', 'dist/engine/', 'dist/config/', 'dist/events/catalog.js', 'dist/trust/']) expect(sources.filter((f) => f.startsWith(s)), s).toEqual([]);
+});
+
+test('bundled dispatch with one user-level command hook loads no trust, HTTP, prompt, MCP SDK or TOML code', () => {
+  dir.json('home/.claude/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo one-hook >&2; exit 2' }] }] } });
+  const r = resolvedByWith([BIN, 'dispatch', '--agent', 'claude'], CLAUDE_PRE_TOOL_USE(dir.root), { HOME: dir.path('home'), AGENT_HOOKS_TRUST_STORE: dir.path('trust.json') });
+  expect(JSON.parse(r.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'one-hook' } });
+  const sources = bundledSources(r.dist);
+  expect(sources).toContain('dist/engine/engine.js');
+  const off = ['dist/trust/', 'dist/backends/http.js', 'dist/backends/prompt.js', 'dist/serve/', 'dist/host/', 'node_modules/undici/', 'node_modules/@modelcontextprotocol/', 'node_modules/smol-toml/', 'node_modules/yaml/', 'node_modules/proper-lockfile/', 'node_modules/write-file-atomic/', 'node_modules/hono/', 'node_modules/commander/'];
+  for (const s of off) expect(sources.filter((f) => f.startsWith(s)), s).toEqual([]);
+});
+
+test('agent-hooks run runs from its bundle without commander, and with the same light graph', () => {
+  expect(existsSync(`${ROOT}dist/cli/bundle-run/run-entry.js`)).toBe(true);
+  const settings = dir.json('settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] } });
+  const r = resolvedByWith([BIN, 'run', 'PreToolUse', '--settings', settings], '', { HOME: dir.path('nohome') });
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain('success');
+  expect(r.packages).toEqual([]);
+  expect(r.dist.filter((f) => !f.startsWith('cli/bundle-run/'))).toEqual(['cli/bin.js']);
+  const sources = bundledSources(r.dist);
+  expect(sources).toContain('dist/cli/run.js');
+  for (const s of ['dist/cli/main.js', 'node_modules/commander/', 'dist/trust/', 'dist/backends/http.js', 'node_modules/undici/', 'node_modules/@modelcontextprotocol/']) expect(sources.filter((f) => f.startsWith(s)), s).toEqual([]);
 });
 
 test('the light copies of catalog and toolkit values match their sources', () => {
