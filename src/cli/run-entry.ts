@@ -20,6 +20,8 @@ export const RUN_OPTIONS = {
   discover: { type: 'boolean' },
   'discover-dialects': { type: 'string' },
   'managed-settings': { type: 'string' },
+  // Added to `run` by src/cli/commands/convert.ts.
+  dialect: { type: 'string' },
   payload: { type: 'string' },
   tool: { type: 'string' },
   input: { type: 'string' },
