@@ -64,6 +64,7 @@ export async function startupSuite(opts: BenchOptions): Promise<Row[]> {
       await run(process.execPath, ['-e', '0'], env, empty);
       await run('sh', ['-c', 'true'], env, empty);
     };
+    const runArgs = ['PreToolUse', '--settings', settings, '--tool', 'Bash', '--input', '{"command":"ls"}'];
     const runs = { warmup: opts.quick ? 1 : 2, runs: opts.quick ? 5 : 30 };
     const rows: Row[] = [];
 
@@ -75,7 +76,14 @@ export async function startupSuite(opts: BenchOptions): Promise<Row[]> {
       },
       {
         name: 'run PreToolUse --settings <1 matching command hook>',
-        go: () => run(process.execPath, [cli, 'run', 'PreToolUse', '--settings', settings, '--tool', 'Bash', '--input', '{"command":"ls"}'], env, empty),
+        go: () => run(process.execPath, [cli, 'run', ...runArgs], env, empty),
+        goal: 1.5,
+      },
+      // The same `run` through the full CLI (commander, plain modules), which bin.js skips now:
+      // what the lean bundled entry saves, side by side in one run.
+      {
+        name: 'run PreToolUse, same, through the full CLI (dist/cli/main.js)',
+        go: () => run(process.execPath, [join(dirname(cli), 'main.js'), 'run', ...runArgs], env, empty),
         goal: 1.5,
       },
     ];
