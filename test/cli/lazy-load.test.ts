@@ -175,6 +175,21 @@ test('bundled dispatch with one user-level command hook loads no trust, HTTP, pr
   expect(sources).toContain('dist/engine/engine.js');
   const off = ['dist/trust/', 'dist/backends/http.js', 'dist/backends/prompt.js', 'dist/serve/', 'dist/host/', 'node_modules/undici/', 'node_modules/@modelcontextprotocol/', 'node_modules/smol-toml/', 'node_modules/yaml/', 'node_modules/proper-lockfile/', 'node_modules/write-file-atomic/', 'node_modules/hono/', 'node_modules/commander/'];
   for (const s of off) expect(sources.filter((f) => f.startsWith(s)), s).toEqual([]);
+  // zod is still on this path, but without its ~60 translations (scripts/bundle-dispatch.mjs).
+  expect(sources).toContain('node_modules/zod/v4/locales/en.js');
+  expect(sources.filter((f) => f.startsWith('node_modules/zod/v4/locales/') && !f.endsWith('/en.js'))).toEqual([]);
+});
+
+test('bundled and plain dispatch word a rejected config the same (zod English messages)', () => {
+  const settings = dir.json('bad.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '', timeout: -1 }, { type: 'http', url: 'ftp://x' }] }] } });
+  const payload = CLAUDE_PRE_TOOL_USE(dir.root);
+  const bundled = resolvedByWith([BIN, 'dispatch', '--agent', 'claude', '--settings', settings], payload, { HOME: dir.path('nohome') });
+  const plain = resolvedByWith([`${ROOT}dist/cli/dispatch.js`, '--agent', 'claude', '--settings', settings], payload, { HOME: dir.path('nohome') });
+  expect(bundled.dist.some((f) => f.startsWith('cli/bundle/'))).toBe(true);
+  expect(plain.packages).toContain('zod');
+  expect(bundled.stderr).toContain('timeout');
+  expect(bundled.stderr).toContain('must be > 0');
+  expect([bundled.stdout, bundled.stderr, bundled.code]).toEqual([plain.stdout, plain.stderr, plain.code]);
 });
 
 test('agent-hooks run runs from its bundle without commander, and with the same light graph', () => {

@@ -98,6 +98,8 @@ test('the built CLI answers the same through the lean entry and the full CLI', (
     { args: ['Stop', '--settings', ctx, '--example'] },
     // Usage errors the lean entry reports itself, and ones it leaves to the full CLI.
     { args: ['PreToolUse', '--settings', deny, '--input', 'not json'] },
+    // A payload the event's schema rejects: zod's own wording, from the bundle and from the plain modules.
+    { args: ['PreToolUse', '--settings', deny, '--payload', '-'], input: '{"tool_name":5,"tool_input":[],"session_id":{}}' },
     { args: ['PreToolUse', '--settings', dir.path('missing.json')] },
     { args: ['pretooluse', '--settings', deny] },
     { args: ['PreToolUs', '--settings', deny] },
