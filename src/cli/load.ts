@@ -58,10 +58,9 @@ export async function loadFromFlags(
   });
   if (!trust) return config;
   // The gate read only these events' scripts: gated hooks of any other event must not run from this config.
-  const events = trust.events;
-  if (events) {
-    const unread = new Set(trust.hooks.filter((h) => h.needsTrust && !events.includes(h.event)).map((h) => h.id));
-    config.hooks = config.hooks.filter((h) => !unread.has(h.id));
+  if (trust.events) {
+    const { verifiedHooks } = await import('../trust/index.js');
+    config.hooks = verifiedHooks(config.hooks, trust);
   }
   // As loadTrustedConfig: no skip warnings when policy removes non-managed hooks anyway.
   if (config.disabled.nonManaged || config.managedOnly) trust = { ...trust, skipped: [], warnings: [] };

@@ -458,13 +458,24 @@ export async function assessTrust(
 }
 
 /**
+ * The hooks that may run after an assessment with `events`: gated hooks of other events were not
+ * verified, so they are left out (all hooks when the report read everything).
+ */
+export function verifiedHooks<T extends { id: string }>(hooks: readonly T[], report: TrustReport): T[] {
+  const events = report.events;
+  if (!events) return [...hooks];
+  const unread = new Set(report.hooks.filter((h) => h.needsTrust && !events.includes(h.event)).map((h) => h.id));
+  return hooks.filter((h) => !unread.has(h.id));
+}
+
+/**
  * Gate a list of already-loaded hooks (for embedders). Prefer `loadTrustedConfig` when loading
  * from files: it gates before dedup, so an untrusted project copy of one of your own hooks cannot
  * displace it, and it gates the hook-related settings of project files too.
  */
 export async function evaluateTrust(hooks: readonly NormalizedHook[], opts: TrustOptions): Promise<TrustEvaluation> {
   const report = await assessTrust({ hooks }, opts);
-  const allowed = hooks.filter((_h, i) => !report.hooks[i]!.needsTrust || report.state === 'trusted');
+  const allowed = verifiedHooks(hooks.filter((_h, i) => !report.hooks[i]!.needsTrust || report.state === 'trusted'), report);
   return { allowed, states: report.hooks, warnings: report.warnings, ...(report.digest ? { digest: report.digest } : {}), state: report.state, report };
 }
 
@@ -502,6 +513,7 @@ export async function loadTrustedConfig(
     trust = await assessTrust({ hooks: [] }, { ...trustOptions, workspaceDir });
   }
   if (config.disabled.nonManaged || config.managedOnly) trust = { ...trust, skipped: [], warnings: [] };
+  if (trust.events) config.hooks = verifiedHooks(config.hooks, trust);
   return { config, trust };
 }
 

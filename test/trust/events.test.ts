@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadFromFlags } from '../../src/cli/load.js';
-import { loadTrustedConfig, trustWorkspace, TrustRefusedError, type TrustOptions } from '../../src/trust/index.js';
+import { evaluateTrust, loadTrustedConfig, trustWorkspace, TrustRefusedError, type TrustOptions } from '../../src/trust/index.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -159,6 +159,22 @@ describe('per-event verification (library)', () => {
     await expect(trustWorkspace(partial)).rejects.toThrow(/read only the scripts of PreToolUse hooks/);
     // The full assessment still says modified: nothing was trusted by the refused call.
     expect((await assess(p.root)).state).toBe('modified');
+  });
+
+  it('loadTrustedConfig and evaluateTrust with events leave out gated hooks of other events', async () => {
+    const p = project();
+    await trustAll(p.root);
+    const { config, trust } = await loadTrustedConfig(
+      { cwd: p.root, projectDir: p.root, homeDir: home, managedSettingsPath: dir.path('no-managed.json') },
+      { storePath: store, homeDir: home, events: ['PreToolUse'] },
+    );
+    expect(trust.state).toBe('trusted');
+    expect(config.hooks.map((h) => h.event)).toEqual(['PreToolUse']);
+    const full = await loadTrustedConfig({ cwd: p.root, projectDir: p.root, homeDir: home, managedSettingsPath: dir.path('no-managed.json') }, { storePath: store, homeDir: home });
+    expect(full.config.hooks.map((h) => h.event)).toEqual(['PreToolUse', 'PostToolUse']);
+    const evaluated = await evaluateTrust(full.config.hooks, { workspaceDir: p.root, storePath: store, homeDir: home, events: ['PostToolUse'] });
+    expect(evaluated.state).toBe('trusted');
+    expect(evaluated.allowed.map((h) => h.event)).toEqual(['PostToolUse']);
   });
 
   it('the CLI loader with events drops gated hooks of other events, keeps the user hooks of any event', async () => {
