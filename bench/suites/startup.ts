@@ -3,7 +3,9 @@
  * `node -e 0` followed by the hook itself (`sh -c true`), in one round each, interleaved.
  * Also dispatch in a trusted project whose settings reference 50 scripts of 1 MB each
  * (hooks of another event), against the same trusted project without them: what the trust
- * gate's script hashing costs per event.
+ * gate costs per event for scripts the event does not run. The scripts are made more than a
+ * second before the first dispatch, as a real session's are: src/trust/hash.ts does not cache
+ * the hash of a file changed within the last second.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -98,6 +100,8 @@ export async function startupSuite(opts: BenchOptions): Promise<Row[]> {
     // Trusted projects, with and without 50 × 1 MB scripts referenced by hooks of another event.
     const heavy = trustedProject(dir, 'heavy', 50);
     const light = trustedProject(dir, 'light', 0);
+    // Age the scripts past the hash cache's racy window (1 s, src/trust/hash.ts), as in a real project.
+    await new Promise((r) => setTimeout(r, 1500));
     const projectEnv = { ...env, HOME: dir.path('nohome') };
     for (const proj of [heavy, light]) await run(process.execPath, [cli, 'trust', '--cwd', proj], projectEnv, proj);
     const dispatchIn = (proj: string) => () => timeMs(() => run(process.execPath, [cli, 'dispatch', '--agent', 'claude'], projectEnv, proj, preToolUse(proj)));
@@ -107,14 +111,14 @@ export async function startupSuite(opts: BenchOptions): Promise<Row[]> {
     const ratio = pairedRatio(a, b);
     rows.push({
       suite: 'startup',
-      name: 'dispatch in a trusted project with 50 × 1 MB scripts (other event)',
+      name: 'dispatch in a trusted project with 50 × 1 MB scripts (other event; scripts > 1 s old)',
       unit: 'ms',
       value: sa.median,
       summary: sa,
       baseline: { name: 'same project, no scripts', value: sb.median, summary: sb },
       ratio,
       ratioNote: 'of no scripts',
-      notes: [`goal ≤ 1.05×; ${ratio <= 1.05 ? 'met' : `missed by ${((ratio / 1.05 - 1) * 100).toFixed(0)} %`} (the gate hashes every referenced script per event unless src/trust caches by stat)`],
+      notes: [`goal ≤ 1.05×; ${ratio <= 1.05 ? 'met' : `missed by ${((ratio / 1.05 - 1) * 100).toFixed(0)} %`} (the gate reads only the fired event's scripts: docs/security.md "Per-event verification")`],
     });
     return rows;
   } finally {

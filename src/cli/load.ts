@@ -26,7 +26,11 @@ export interface LoadFlags {
  * hooks become warnings that say how to trust. Files and plugins named on the command line are
  * trusted by the person who named them.
  */
-export async function loadFromFlags(flags: LoadFlags, opts: { eachSkippedHook?: boolean } = {}): Promise<LoadedConfig & { trust?: TrustReport }> {
+export async function loadFromFlags(
+  flags: LoadFlags,
+  // events: the only events this process fires; the gate then reads only their hooks' scripts (TrustOptions.events).
+  opts: { eachSkippedHook?: boolean; events?: readonly string[] } = {},
+): Promise<LoadedConfig & { trust?: TrustReport }> {
   const built = loadOptionsFromFlags(flags);
   if ('error' in built) return { hooks: [], diagnostics: [built.error], options: {}, disabled: { all: false, nonManaged: false }, managedOnly: false, files: [] };
   const { options, plugins, cwd } = built;
@@ -45,6 +49,7 @@ export async function loadFromFlags(flags: LoadFlags, opts: { eachSkippedHook?: 
       const full = trustGate({
         workspaceDir: cwd,
         needsTrust: (source, workspace) => !(source.pluginRoot !== undefined && named.has(source.pluginRoot)) && defaultNeedsTrust(source, workspace),
+        ...(opts.events ? { events: opts.events } : {}),
       });
       const excluded = await full.gate(input);
       trust = full.report();
@@ -52,6 +57,11 @@ export async function loadFromFlags(flags: LoadFlags, opts: { eachSkippedHook?: 
     },
   });
   if (!trust) return config;
+  // The gate read only these events' scripts: gated hooks of any other event must not run from this config.
+  if (trust.events) {
+    const { verifiedHooks } = await import('../trust/index.js');
+    config.hooks = verifiedHooks(config.hooks, trust);
+  }
   // As loadTrustedConfig: no skip warnings when policy removes non-managed hooks anyway.
   if (config.disabled.nonManaged || config.managedOnly) trust = { ...trust, skipped: [], warnings: [] };
   if (opts.eachSkippedHook) {

@@ -11,7 +11,7 @@ import type { EventSpec } from '../events/spec.js';
 import { buildHookEnv, encodePayload, runCommand, substituteForShell, substitutePlaceholders } from '../backends/index.js';
 import { makeResult } from '../backends/result.js';
 import { formatZodIssues, parseExecution, type ParsedHook } from '../parse/output.js';
-import { defineOwn, effectiveVerdict, reduce, type Decision, type HookRecord, type ReduceEntry } from '../reduce/reduce.js';
+import { defineOwn, effectiveVerdict, policyVerdict, reduce, type Decision, type HookRecord, type ReduceEntry } from '../reduce/reduce.js';
 import type {
   CommandHandler,
   ExecutionResult,
@@ -249,7 +249,7 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
     if (!backend) {
       return errorResult(`no backend for hook type "${planned.hook.handler.type}" in this engine`);
     }
-    // A matcher that cannot be run in bounded time (matcher.ts): reported, never run, failure policy applies.
+    // A matcher that cannot be run in bounded time (matcher.ts): reported, never run; `finish` fails it closed.
     if (planned.matcher.refused) return errorResult(planned.matcher.refused);
     const release = await semaphore.acquire();
     try {
@@ -317,7 +317,9 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
       const entry: ReduceEntry = {
         hookId: hook.id,
         parsed,
-        failureBehavior: hook.handler.failureBehavior ?? options.failureBehavior ?? 'ignore',
+        // A matcher that could not be evaluated (matcher.ts `refused`) on an event that can block:
+        // whether the guard applies is unknown, so fail closed whatever the failure policy says.
+        failureBehavior: planned.matcher.refused && policyVerdict(spec, 'deny') ? 'deny' : (hook.handler.failureBehavior ?? options.failureBehavior ?? 'ignore'),
         timeoutBehavior: hook.handler.timeoutBehavior ?? options.timeoutBehavior ?? 'ignore',
       };
       // An invalid rewrite is a validation error that denies the call, never a silent fallback.

@@ -31,7 +31,7 @@ export function lintHooks(hooks: readonly NormalizedHook[], executableTypes: rea
       if (m.kind === 'invalid') {
         out.push({ ...at, message: `matcher ${JSON.stringify(hook.matcher)} is not a valid regular expression (${m.error ?? 'invalid'}); this hook never runs` });
       } else if (m.refused) {
-        out.push({ ...at, level: 'error', message: `${m.refused}; this hook reports an error instead of running and its failure policy applies. Rewrite it without backreferences or lookaround` });
+        out.push({ ...at, level: 'error', message: `${m.refused}; this hook reports an error instead of running: on an event that can block it denies (fails closed), elsewhere its failure policy applies. Rewrite it without backreferences or lookaround` });
       } else if (m.kind === 'regex' && m.linear === undefined) {
         out.push({ ...at, message: `matcher ${JSON.stringify(hook.matcher)} uses backreferences or lookaround, which the linear-time engine cannot run; it is matched with JavaScript's engine on the first 256 characters of the value only` });
       }

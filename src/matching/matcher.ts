@@ -10,7 +10,8 @@
  * the engine. A pattern RE2 cannot express (backreference, lookaround) runs on JavaScript's
  * engine only when it has no nested quantifier and few repetitions, on a value cut to
  * MAX_BACKTRACKING_INPUT; otherwise it is refused: `refused` says why, the hook is planned for
- * every value and reports that error instead of running, so its failure policy applies
+ * every value and reports that error instead of running: on an event that can block the engine
+ * denies (fails closed, whatever the failure policy), elsewhere its failure policy applies
  * (never silently skipped: a guard that never matched would fail open).
  */
 import { boundedBacktracking, compileLinear, MAX_BACKTRACKING_INPUT } from './linear-regex.js';

@@ -156,6 +156,14 @@ function withoutPath(h: CanonicalHook): string {
   return canonicalJson({ ...h, source: { ...h.source, path: undefined }, scripts: undefined, unpinned: undefined });
 }
 
+/**
+ * A hook's config and place (event, matcher, handler, provenance with position), without what
+ * its pins resolved to: equal shapes are the same hook in the same place of the same file.
+ */
+export function hookShape(h: CanonicalHook): string {
+  return canonicalJson({ ...h, scripts: undefined, unpinned: undefined });
+}
+
 function scriptChanges(cur: CanonicalHook, curScripts: Record<string, ScriptRecord>, old: Record<string, ScriptRecord>, decode: (s: string) => string): Change[] {
   const out: Change[] = [];
   for (const key of cur.scripts) {
@@ -186,10 +194,12 @@ export function diffConfigs(trusted: CanonicalConfig, current: CanonicalConfig, 
   const used = new Set<number>();
   const hooks: Change[][] = current.hooks.map(() => []);
   const pending: number[] = [];
+  // Each trusted hook's key once, not once per current hook.
+  const trustedKeys = trusted.hooks.map(withoutPath);
   current.hooks.forEach((h, i) => {
     const key = withoutPath(h);
-    let at = trusted.hooks.findIndex((t, j) => !used.has(j) && withoutPath(t) === key && t.source.path === h.source.path);
-    if (at < 0) at = trusted.hooks.findIndex((t, j) => !used.has(j) && withoutPath(t) === key);
+    let at = trusted.hooks.findIndex((t, j) => !used.has(j) && trustedKeys[j] === key && t.source.path === h.source.path);
+    if (at < 0) at = trusted.hooks.findIndex((_t, j) => !used.has(j) && trustedKeys[j] === key);
     if (at < 0) {
       pending.push(i);
       return;

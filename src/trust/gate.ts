@@ -28,6 +28,7 @@ import {
   describeChange,
   diffConfigs,
   digestOf,
+  hookShape,
   rootCodec,
   type CanonicalConfig,
   type CanonicalHook,
@@ -63,6 +64,14 @@ export interface TrustOptions {
    * hashes every file every time.
    */
   hashCache?: HashCache | false;
+  /**
+   * Verify only what hooks of these events run (a dispatch that fires one event). Hooks of
+   * other events that are unchanged, in config and place, from the trusted config are not
+   * pinned or read: their trusted records stand in, and their scripts are verified when their
+   * own event fires. Any change to the config itself is still seen. A report made this way
+   * cannot be trusted (`trustWorkspace` refuses it). Default: every hook.
+   */
+  events?: readonly string[];
 }
 
 export interface HookTrustStatus {
@@ -102,6 +111,8 @@ export interface ScriptStatus {
   /** What the trusted config recorded; absent when not referenced then (or never trusted). */
   trusted?: string;
   error?: string;
+  /** Not read by this assessment (`TrustOptions.events`): the trusted record stands in. */
+  deferred?: true;
 }
 
 export interface TrustReport {
@@ -138,6 +149,8 @@ export interface TrustReport {
   config?: CanonicalConfig;
   /** Gated command hooks whose executed files cannot be determined: trusting needs `allowUnpinned`. */
   unpinned: Array<{ id: string; reasons: string[] }>;
+  /** Set when only hooks of these events had their scripts read (`TrustOptions.events`). */
+  events?: string[];
 }
 
 export interface TrustEvaluation {
@@ -257,10 +270,32 @@ export async function assessTrust(
     if (Object.keys(picked).length > 0) settings.push({ kind: layer.kind, file: encode(real(layer.file)), settings: picked });
   }
 
+  // Store (first: with `events`, the trusted config decides which hooks need not be read).
+  let record: TrustRecord | undefined;
+  let storeError: string | undefined;
+  try {
+    record = (await readTrustStore(storePath)).workspaces[workspace.identity];
+  } catch (e) {
+    storeError = e instanceof TrustStoreError ? e.message : `cannot read trust store ${storePath}: ${(e as Error).message}`;
+  }
+  const workspaceTrusted = opts.workspaceTrusted ?? record !== undefined;
+  const trusted = record?.hooks;
+
+  // Hooks of events not fired now that are unchanged from the trusted config keep its records.
+  const events = opts.events ? new Set(opts.events) : undefined;
+  const trustedShapes = new Map<string, CanonicalHook>();
+  if (events && trusted) for (const t of trusted.config.hooks) trustedShapes.set(hookShape(t), t);
+  const deferredOf = (h: NormalizedHook): CanonicalHook | undefined => {
+    if (!events || events.has(h.event) || trustedShapes.size === 0) return undefined;
+    const t = trustedShapes.get(hookShape(canonicalHook(h, encode, [], real)));
+    // Every record it needs must be in the trusted config, or there is nothing to stand in.
+    return t && t.scripts.every((k) => trusted!.config.scripts[k] !== undefined) ? t : undefined;
+  };
+
   // What gated command hooks execute (pins.ts), as canonical records (scripts.ts).
   const cache = opts.hashCache === false ? undefined : (opts.hashCache ?? hashCacheFor(storePath));
-  await cache?.load();
   const allRecords = new Map<string, PinRecord>();
+  const deferredRecords = new Map<string, PinRecord>();
   const hookScripts: string[][] = [];
   const hookErrors: string[][] = [];
   const hookUnpinned: string[][] = [];
@@ -270,6 +305,13 @@ export async function assessTrust(
     hookErrors.push([]);
     hookUnpinned.push([]);
     if (!gated[i] || h.handler.type !== 'command') continue;
+    const stand = deferredOf(h);
+    if (stand) {
+      hookScripts[i] = stand.scripts.map(decode);
+      hookUnpinned[i] = (stand.unpinned ?? []).map(decode);
+      stand.scripts.forEach((k, j) => deferredRecords.set(hookScripts[i]![j]!, { key: hookScripts[i]![j]!, record: trusted!.config.scripts[k]! }));
+      continue;
+    }
     const pluginRoot = h.source.pluginRoot ?? h.source.skillRoot;
     const pins = pinsOf(h.handler, {
       cwd: workspace.dir,
@@ -279,6 +321,8 @@ export async function assessTrust(
       ...(h.source.pluginData !== undefined ? { pluginData: real(h.source.pluginData) } : {}),
       homeDir,
     });
+    // Read the on-disk cache only when something is to be hashed.
+    if (pins.files.length > 0 || pins.trees.length > 0) await cache?.load();
     const { records, unpinned } = await pinRecords(pins, cache);
     hookUnpinned[i] = unpinned;
     for (const r of records) {
@@ -288,6 +332,13 @@ export async function assessTrust(
     }
   }
   await cache?.flush();
+  // A file that a hook of the fired event also runs was read above: that record wins.
+  const deferred = new Set<string>();
+  for (const [key, r] of deferredRecords) {
+    if (allRecords.has(key)) continue;
+    allRecords.set(key, r);
+    deferred.add(key);
+  }
   const scripts: Record<string, string> = {};
   for (const [key, r] of allRecords) {
     if (r.record === undefined) errors.push(r.error ?? `cannot read ${key}`);
@@ -304,18 +355,7 @@ export async function assessTrust(
   const scriptErrors = errors.length > 0;
   const config: CanonicalConfig | undefined = scriptErrors ? undefined : { version: 1, hooks: canonicalHooks, settings, scripts };
   const digest = config ? digestOf(config) : undefined;
-
-  // Store.
-  let record: TrustRecord | undefined;
-  let storeError: string | undefined;
-  try {
-    record = (await readTrustStore(storePath)).workspaces[workspace.identity];
-  } catch (e) {
-    storeError = e instanceof TrustStoreError ? e.message : `cannot read trust store ${storePath}: ${(e as Error).message}`;
-    errors.unshift(storeError);
-  }
-  const workspaceTrusted = opts.workspaceTrusted ?? record !== undefined;
-  const trusted = record?.hooks;
+  if (storeError) errors.unshift(storeError);
 
   let state: TrustState;
   let reason: string;
@@ -339,7 +379,8 @@ export async function assessTrust(
     reason = 'the hook config or a script it runs changed since it was trusted';
   }
 
-  const diff = trusted && config ? diffConfigs(trusted.config, config, decode) : undefined;
+  // Equal digests mean equal configs: nothing to diff.
+  const diff = trusted && config && trusted.digest !== digest ? diffConfigs(trusted.config, config, decode) : undefined;
   let gi = 0;
   const hooks: HookTrustStatus[] = input.hooks.map((h, i) => {
     const changes = gated[i] && diff ? diff.hooks[gi++] ?? [] : [];
@@ -363,7 +404,7 @@ export async function assessTrust(
   const scriptStatus: ScriptStatus[] = [...allRecords].map(([p, r]) => {
     const current = r.record ?? 'error';
     const old = trusted?.config.scripts[encode(p)];
-    return { path: p, current, ...(old !== undefined ? { trusted: old } : {}), ...(r.error ? { error: r.error } : {}) };
+    return { path: p, current, ...(old !== undefined ? { trusted: old } : {}), ...(r.error ? { error: r.error } : {}), ...(deferred.has(p) ? { deferred: true as const } : {}) };
   });
 
   const cwdArg = shellQuote(workspace.dir);
@@ -412,7 +453,19 @@ export async function assessTrust(
     errors,
     ...(config ? { config } : {}),
     unpinned: hooks.flatMap((h) => (h.needsTrust && h.unpinned.length > 0 ? [{ id: h.id, reasons: h.unpinned }] : [])),
+    ...(events ? { events: [...events] } : {}),
   };
+}
+
+/**
+ * The hooks that may run after an assessment with `events`: gated hooks of other events were not
+ * verified, so they are left out (all hooks when the report read everything).
+ */
+export function verifiedHooks<T extends { id: string }>(hooks: readonly T[], report: TrustReport): T[] {
+  const events = report.events;
+  if (!events) return [...hooks];
+  const unread = new Set(report.hooks.filter((h) => h.needsTrust && !events.includes(h.event)).map((h) => h.id));
+  return hooks.filter((h) => !unread.has(h.id));
 }
 
 /**
@@ -422,7 +475,7 @@ export async function assessTrust(
  */
 export async function evaluateTrust(hooks: readonly NormalizedHook[], opts: TrustOptions): Promise<TrustEvaluation> {
   const report = await assessTrust({ hooks }, opts);
-  const allowed = hooks.filter((_h, i) => !report.hooks[i]!.needsTrust || report.state === 'trusted');
+  const allowed = verifiedHooks(hooks.filter((_h, i) => !report.hooks[i]!.needsTrust || report.state === 'trusted'), report);
   return { allowed, states: report.hooks, warnings: report.warnings, ...(report.digest ? { digest: report.digest } : {}), state: report.state, report };
 }
 
@@ -460,6 +513,7 @@ export async function loadTrustedConfig(
     trust = await assessTrust({ hooks: [] }, { ...trustOptions, workspaceDir });
   }
   if (config.disabled.nonManaged || config.managedOnly) trust = { ...trust, skipped: [], warnings: [] };
+  if (trust.events) config.hooks = verifiedHooks(config.hooks, trust);
   return { config, trust };
 }
 
@@ -484,6 +538,10 @@ export async function trustWorkspace(report: TrustReport, opts: { expectedDigest
   // Workspace trust alone needs no digest; hook trust needs a complete, readable config.
   if (!opts.workspaceOnly && (report.errors.length > 0 || !report.config || !report.digest)) {
     throw new TrustRefusedError(`cannot trust ${report.workspace.dir}: ${report.errors.join('; ') || report.reason}`);
+  }
+  // A report that read only some events' scripts vouches for nothing else.
+  if (!opts.workspaceOnly && report.events) {
+    throw new TrustRefusedError(`cannot trust ${report.workspace.dir}: this assessment read only the scripts of ${report.events.join(', ')} hooks; assess every hook (no \`events\`) to trust`);
   }
   if (opts.expectedDigest !== undefined && opts.expectedDigest !== report.digest) {
     throw new TrustRefusedError(

@@ -7,6 +7,7 @@ export {
   trustWorkspace,
   revokeWorkspace,
   defaultNeedsTrust,
+  verifiedHooks,
   TrustRefusedError,
   type TrustState,
   type TrustOptions,

@@ -82,7 +82,7 @@ describe('patterns RE2 cannot express', () => {
       dedupKey: 'k',
     };
     const diags = lintHooks([hook], ['command']);
-    expect(diags).toEqual([expect.objectContaining({ level: 'error', message: expect.stringMatching(/failure policy applies/) })]);
+    expect(diags).toEqual([expect.objectContaining({ level: 'error', message: expect.stringMatching(/on an event that can block it denies \(fails closed\), elsewhere its failure policy applies/) })]);
   });
 
   it('check no longer warns about nested quantifiers the linear engine runs safely', () => {
