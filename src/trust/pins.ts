@@ -359,10 +359,15 @@ function modelNode(run: Run, st: State, node: SyntaxNode, depth: number): void {
       // After `a && b`, b ran after a succeeded; the chain may stop after any member, so afterwards
       // whatever differs between those stopping points is unknown. After `||`, the left side
       // failed somewhere: whatever changed since the chain began is unknown.
+      // Once an `||` has been passed, a later member may be reached from the end of any earlier
+      // one (`a || cd X && b` runs b in the old directory when a succeeds): merge them all.
       const start = clone(st);
       const ends: State[] = [];
       node.commands.forEach((c, i) => {
-        if (i > 0 && node.operators[i - 1] === '||') forget(st, start);
+        if (i > 0 && node.operators.slice(0, i).includes('||')) {
+          forget(st, start);
+          for (const e of ends) forget(st, e);
+        }
         modelNode(run, st, c, depth);
         ends.push(clone(st));
       });

@@ -197,6 +197,12 @@ describe('what cannot be determined is unpinned, and trusting it needs an explic
     hook('cd "$(mktemp -d)" && ./x.sh');
     await expectUnpinned(/relative to a directory that cannot be determined/);
   });
+  it('a cd in an || branch, then && and a relative script: the directory depends on which side ran', async () => {
+    // Found by the property test: `a || cd X && ./s` runs ./s in the old directory when a succeeds.
+    script('.claude/hooks/x.sh');
+    hook('true || cd "$HOME" && .claude/hooks/x.sh');
+    await expectUnpinned(/relative to a directory that cannot be determined/);
+  });
   it('npm run lint', async () => {
     hook('npm run lint');
     await expectUnpinned(/npm run runs what package.json/);
