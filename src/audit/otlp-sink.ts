@@ -114,11 +114,12 @@ export async function otlpLogSink(o: OtlpLogSinkOptions): Promise<OtlpLogSink> {
     async close() {
       // The exporter's shutdown waits for its own in-flight retries, which run on unref'd timers:
       // against a dead collector it would never settle and the process would exit mid-await.
-      // Bounded, and on a timer that keeps the process alive until then.
+      // Bounded (the queue has already given up on what is left, and counted it), on a timer
+      // that keeps the process alive until then.
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
         Promise.allSettled([exporter.shutdown(), provider.shutdown()]),
-        new Promise<void>((resolve) => (timer = setTimeout(resolve, o.timeoutMs ?? 10_000))),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.min(o.timeoutMs ?? 10_000, 1000)))),
       ]);
       clearTimeout(timer);
     },
