@@ -20,6 +20,7 @@ import { matchingSuite } from './suites/matching.js';
 import { startupSuite } from './suites/startup.js';
 import { hostSizeSuite } from './suites/host-size.js';
 import { teamsSuite } from './suites/teams.js';
+import { telemetryOffSuite } from './suites/telemetry-off.js';
 
 type Suite = { id: string; title: string; run: (opts: BenchOptions) => Promise<Row[]> };
 
@@ -35,6 +36,7 @@ const SUITES: Suite[] = [
   { id: 'startup', title: 'dispatch and run with a hook to run', run: startupSuite },
   { id: 'hostsize', title: 'command hook from a 1 GiB host', run: hostSizeSuite },
   { id: 'teams', title: 'telemetry cost; policy server at 1 and 2 instances', run: teamsSuite },
+  { id: 'telemetry-off', title: 'telemetry off vs. no telemetry hook-up', run: telemetryOffSuite },
 ];
 
 async function main(argv: string[]): Promise<number> {

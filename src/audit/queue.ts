@@ -33,7 +33,11 @@ export interface BatchQueue<T> {
   push(record: T): void;
   /** Write what is queued; resolves when the buffer is empty or `timeoutMs` passed (records left are counted as dropped). */
   close(timeoutMs?: number): Promise<void>;
-  /** Resolves when every record pushed so far has been written (or dropped). */
+  /**
+   * Resolves when every record pushed so far has been written (or dropped), or when a write
+   * fails meanwhile: a flush tries the sink at once, but never waits on a dead one (retries run
+   * on timers that do not keep a process alive); close() gives up on what is left and counts it.
+   */
   flush(): Promise<void>;
   stats(): QueueStats;
   /**
@@ -59,6 +63,9 @@ export function createBatchQueue<T>(options: BatchQueueOptions<T>): BatchQueue<T
   let closed = false;
   let abandoned = false;
   let waiters: Array<() => void> = [];
+  // flush() callers, each with the first write that started after it: that write failing ends the wait.
+  let flushWaiters: Array<{ from: number; resolve: () => void }> = [];
+  let writesStarted = 0;
   // Sequence numbers for settled(): records pushed, and records done (written or dropped) in order.
   let pushedSeq = 0;
   let doneSeq = 0;
@@ -82,8 +89,9 @@ export function createBatchQueue<T>(options: BatchQueueOptions<T>): BatchQueue<T
 
   const settleWaiters = () => {
     if (buffer.length > 0 || writing) return;
-    const w = waiters;
+    const w = [...waiters, ...flushWaiters.map((f) => f.resolve)];
     waiters = [];
+    flushWaiters = [];
     for (const f of w) f();
   };
 
@@ -103,6 +111,7 @@ export function createBatchQueue<T>(options: BatchQueueOptions<T>): BatchQueue<T
       return;
     }
     const batch = buffer.slice(0, batchSize);
+    const thisWrite = ++writesStarted;
     writing = options.write(batch).then(
       () => {
         if (abandoned) {
@@ -124,6 +133,11 @@ export function createBatchQueue<T>(options: BatchQueueOptions<T>): BatchQueue<T
         if (!inOutage) options.onError?.(err instanceof Error ? err : new Error(String(err)));
         inOutage = true;
         for (const w of seqWaiters.splice(0)) w.resolve(false);
+        flushWaiters = flushWaiters.filter((f) => {
+          if (f.from > thisWrite) return true;
+          f.resolve();
+          return false;
+        });
         backoff = Math.min(maxBackoff, backoff ? backoff * 2 : baseBackoff);
       },
     );
@@ -154,8 +168,9 @@ export function createBatchQueue<T>(options: BatchQueueOptions<T>): BatchQueue<T
     },
     flush() {
       if (buffer.length === 0 && !writing) return Promise.resolve();
-      const p = new Promise<void>((resolve) => waiters.push(resolve));
-      if (timer && !backoff) {
+      const p = new Promise<void>((resolve) => flushWaiters.push({ from: writesStarted + 1, resolve }));
+      // Write now rather than after the flush delay or the retry backoff.
+      if (timer) {
         clearTimeout(timer);
         timer = undefined;
         pump();

@@ -1,5 +1,6 @@
 /**
- * Audit sinks chosen in settings (`agentHooks.audit`): a rotating JSONL file and/or PostgreSQL.
+ * Audit sinks chosen in settings (`agentHooks.audit`): a rotating JSONL file, PostgreSQL, and/or
+ * OTLP logs.
  * Each sink has its own bounded queue (src/audit/queue.ts), so one sink being down never slows
  * the other or a decision. Settings merge per key with managed settings first, so a team's
  * managed `agentHooks.audit` is the one that applies.
@@ -9,6 +10,7 @@ import { z } from 'zod';
 import { DEFAULT_FILE_MAX_AGE_MS, DEFAULT_FILE_MAX_BYTES, rotatingFile } from './file-sink.js';
 import { createBatchQueue, type BatchQueue, type QueueStats } from './queue.js';
 import type { AuditRecord } from './record.js';
+import { OTLP_PROTOCOLS, otlpProtocol, type OtlpProtocol } from '../telemetry/protocol.js';
 
 const queueFields = {
   /** Records held while the sink is slow or down; beyond it records are dropped and counted. */
@@ -36,8 +38,20 @@ export const postgresSinkSchema = z.strictObject({
   ...queueFields,
 });
 
+export const otlpSinkSchema = z.strictObject({
+  type: z.literal('otlp'),
+  /** The collector's base address (default: OTEL_EXPORTER_OTLP_ENDPOINT, else the spec's localhost port). */
+  endpoint: z.url().optional(),
+  /** Default: OTEL_EXPORTER_OTLP_PROTOCOL, else http/protobuf. */
+  protocol: z.enum(OTLP_PROTOCOLS as [OtlpProtocol, ...OtlpProtocol[]]).optional(),
+  /** The resource's service.name (default: OTEL_SERVICE_NAME, else agent-hooks). */
+  serviceName: z.string().min(1).optional(),
+  timeoutMs: z.number().int().min(1).optional(),
+  ...queueFields,
+});
+
 export const auditSettingsSchema = z.strictObject({
-  sinks: z.array(z.discriminatedUnion('type', [fileSinkSchema, postgresSinkSchema])),
+  sinks: z.array(z.discriminatedUnion('type', [fileSinkSchema, postgresSinkSchema, otlpSinkSchema])),
 });
 export type AuditSettings = z.infer<typeof auditSettingsSchema>;
 export type SinkSettings = AuditSettings['sinks'][number];
@@ -56,13 +70,17 @@ export interface AuditWriterOptions {
   /** Relative file paths resolve against this (default: the current directory). */
   baseDir?: string;
   env?: NodeJS.ProcessEnv;
+  /** The OTEL_* keys in force (settings `env` over the process): defaults of an otlp sink. */
+  otelEnv?: Record<string, string | undefined>;
   onWarning?: (message: string) => void;
   /** Every dropped record, by sink (the telemetry counter). */
   onDrop?: (sink: string, dropped: number) => void;
 }
 
 export function describeSink(s: SinkSettings): string {
-  return s.type === 'file' ? `file ${s.path}` : `postgres${s.table ? ` ${s.table}` : ''}`;
+  if (s.type === 'file') return `file ${s.path}`;
+  if (s.type === 'otlp') return `otlp${s.endpoint ? ` ${s.endpoint}` : ''}`;
+  return `postgres${s.table ? ` ${s.table}` : ''}`;
 }
 
 /** Builds the writers for the configured sinks; a sink that cannot be set up is reported and skipped. */
@@ -90,6 +108,31 @@ export function createAuditWriter(settings: AuditSettings, options: AuditWriterO
         keep: s.keep,
       });
       queues.push({ name, queue: createBatchQueue({ ...common, write: (batch) => file.append(batch.map((r) => `${JSON.stringify(r)}\n`).join('')) }) });
+    } else if (s.type === 'otlp') {
+      const otel = options.otelEnv ?? options.env ?? process.env;
+      const sinkOptions = {
+        endpoint: s.endpoint ?? otel.OTEL_EXPORTER_OTLP_ENDPOINT,
+        protocol: s.protocol ?? otlpProtocol(otel.OTEL_EXPORTER_OTLP_PROTOCOL, warn),
+        serviceName: s.serviceName ?? otel.OTEL_SERVICE_NAME,
+        timeoutMs: s.timeoutMs,
+      };
+      // The logs SDK and exporter load on the first batch; a missing package fails that batch
+      // (held, retried, then dropped and counted) with a message naming what to install.
+      let sink: Promise<import('./otlp-sink.js').OtlpLogSink> | undefined;
+      const open = () =>
+        (sink ??= import('./otlp-sink.js')
+          .then((m) => m.otlpLogSink(sinkOptions))
+          .catch((err: unknown) => {
+            sink = undefined;
+            throw err;
+          }));
+      queues.push({
+        name,
+        queue: createBatchQueue({ ...common, write: async (batch) => (await open()).export(batch) }),
+        close: async () => {
+          if (sink) await (await sink.catch(() => undefined))?.close();
+        },
+      });
     } else {
       const url = s.url ?? (s.urlEnv ? (options.env ?? process.env)[s.urlEnv] : undefined);
       if (!url) {

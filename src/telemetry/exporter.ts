@@ -6,6 +6,7 @@
  * only when telemetry is on; a missing one is a clear error, never a crash of the hook.
  */
 import { metrics, trace } from '@opentelemetry/api';
+import { importExporter, otlpProtocol, signalUrl } from './protocol.js';
 
 export interface TelemetryExporter {
   /** Export what is buffered and stop. */
@@ -14,39 +15,34 @@ export interface TelemetryExporter {
   flush(): Promise<void>;
 }
 
-const PACKAGES = ['@opentelemetry/sdk-trace-base', '@opentelemetry/sdk-metrics', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/exporter-metrics-otlp-http', '@opentelemetry/resources'];
+const SDK = ['@opentelemetry/sdk-trace-base', '@opentelemetry/sdk-metrics', '@opentelemetry/resources'];
 
 /**
- * Registers global tracer and meter providers exporting over OTLP http/json. Other protocols
- * (http/protobuf, grpc) would need further exporter packages: they are refused with a warning
- * and http/json is used, which every OTLP collector accepts on its HTTP port.
+ * Registers global tracer and meter providers exporting over OTLP with the protocol asked for
+ * (http/protobuf by default, http/json, grpc), each through its official exporter package.
  */
 export async function startOtlpExporter(env: Record<string, string | undefined>, onWarning: (m: string) => void = () => {}): Promise<TelemetryExporter> {
-  const protocol = env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/json';
-  if (protocol !== 'http/json') onWarning(`telemetry: OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} is not supported by agent-hooks' exporter; sending http/json`);
-  const base = (env.OTEL_EXPORTER_OTLP_ENDPOINT ?? 'http://localhost:4318').replace(/\/+$/, '');
-  let mods;
+  const protocol = otlpProtocol(env.OTEL_EXPORTER_OTLP_PROTOCOL, onWarning);
+  let sdk;
   try {
-    mods = await Promise.all([
-      import('@opentelemetry/sdk-trace-base'),
-      import('@opentelemetry/sdk-metrics'),
-      import('@opentelemetry/exporter-trace-otlp-http'),
-      import('@opentelemetry/exporter-metrics-otlp-http'),
-      import('@opentelemetry/resources'),
-    ]);
+    sdk = await Promise.all([import('@opentelemetry/sdk-trace-base'), import('@opentelemetry/sdk-metrics'), import('@opentelemetry/resources')]);
   } catch (err) {
-    throw new Error(`AGENT_HOOKS_ENABLE_TELEMETRY=1 needs the OpenTelemetry SDK: npm install ${PACKAGES.join(' ')} (optional peer dependencies of agent-hooks; ${(err as Error).message})`);
+    throw new Error(`AGENT_HOOKS_ENABLE_TELEMETRY=1 needs the OpenTelemetry SDK: npm install ${SDK.join(' ')} (optional peer dependencies of agent-hooks; ${(err as Error).message})`);
   }
-  const [tb, sm, te, me, res] = mods;
+  const [tb, sm, res] = sdk;
+  const [te, me] = await Promise.all([importExporter('traces', protocol), importExporter('metrics', protocol)]);
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;
   const resource = res.resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME ?? 'agent-hooks' });
+  const traceExporter = new te.OTLPTraceExporter!({ url: signalUrl(base, 'traces', protocol) }) as ConstructorParameters<typeof tb.BatchSpanProcessor>[0];
+  const metricExporter = new me.OTLPMetricExporter!({ url: signalUrl(base, 'metrics', protocol) }) as ConstructorParameters<typeof sm.PeriodicExportingMetricReader>[0]['exporter'];
   const tracerProvider = new tb.BasicTracerProvider({
     resource,
-    spanProcessors: [new tb.BatchSpanProcessor(new te.OTLPTraceExporter({ url: `${base}/v1/traces` }), { scheduledDelayMillis: 1000 })],
+    spanProcessors: [new tb.BatchSpanProcessor(traceExporter, { scheduledDelayMillis: 1000 })],
   });
   const interval = Number(env.OTEL_METRIC_EXPORT_INTERVAL) > 0 ? Number(env.OTEL_METRIC_EXPORT_INTERVAL) : 10_000;
   const meterProvider = new sm.MeterProvider({
     resource,
-    readers: [new sm.PeriodicExportingMetricReader({ exporter: new me.OTLPMetricExporter({ url: `${base}/v1/metrics` }), exportIntervalMillis: interval })],
+    readers: [new sm.PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: interval })],
   });
   trace.setGlobalTracerProvider(tracerProvider);
   metrics.setGlobalMeterProvider(meterProvider);

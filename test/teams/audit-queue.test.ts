@@ -61,6 +61,22 @@ describe('batch queue', () => {
     expect(q.stats()).toMatchObject({ written: 5, dropped: 3, queued: 0 });
   });
 
+  it('flush() on a dead sink tries once and returns (it never waits out the outage), keeping the records queued', async () => {
+    let attempts = 0;
+    const q = createBatchQueue<number>({ flushMs: 1, backoffMs: 60_000, write: async () => {
+      attempts++;
+      throw new Error('down');
+    } });
+    q.push(1);
+    await new Promise((r) => setTimeout(r, 20)); // the first write failed; the retry is a minute away
+    expect(attempts).toBe(1);
+    await q.flush();
+    expect(attempts).toBe(2);
+    expect(q.stats()).toMatchObject({ written: 0, dropped: 0, queued: 1 });
+    await q.close(10);
+    expect(q.stats().dropped).toBe(1);
+  });
+
   it('close() gives up on a dead sink after its timeout and counts what was left as dropped', async () => {
     const q = createBatchQueue<number>({ flushMs: 1, backoffMs: 5, write: async () => Promise.reject(new Error('down')) });
     q.push(1);
