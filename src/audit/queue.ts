@@ -31,7 +31,10 @@ export interface QueueStats {
 
 export interface BatchQueue<T> {
   push(record: T): void;
-  /** Write what is queued; resolves when the buffer is empty or `timeoutMs` passed (records left are counted as dropped). */
+  /**
+   * Write what is queued; resolves when the buffer is empty, when a write fails after close began
+   * (no retries at exit), or after `timeoutMs` (records left are counted as dropped).
+   */
   close(timeoutMs?: number): Promise<void>;
   /**
    * Resolves when every record pushed so far has been written (or dropped), or when a write
@@ -144,6 +147,9 @@ export function createBatchQueue<T>(options: BatchQueueOptions<T>): BatchQueue<T
     void writing.finally(() => {
       writing = undefined;
       if (buffer.length === 0) settleWaiters();
+      // Closing, and the sink refused the write: retrying would hold the process (a CLI run,
+      // the agent waiting on `dispatch`) for the whole close budget; close() counts the rest.
+      else if (closed && inOutage) for (const w of waiters.splice(0)) w();
       else if (closed && backoff === 0) pump();
       else schedule(backoff || (buffer.length >= batchSize || seqWaiters.length > 0 ? 0 : flushMs));
     });

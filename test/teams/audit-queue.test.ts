@@ -86,6 +86,16 @@ describe('batch queue', () => {
     q.push(3);
     expect(q.stats().dropped).toBe(3);
   });
+  it('close() does not retry a sink that refuses the write at exit: one attempt, the rest counted', async () => {
+    let attempts = 0;
+    const q = createBatchQueue<number>({ flushMs: 1, backoffMs: 5, write: async () => { attempts++; throw new Error('down'); } });
+    q.push(1);
+    q.push(2);
+    // A budget far beyond the test's timeout: close() must settle on the failed write, not the budget.
+    await q.close(600_000);
+    expect(attempts).toBe(1);
+    expect(q.stats()).toMatchObject({ written: 0, dropped: 2, queued: 0 });
+  });
 });
 
 describe('rotating JSONL file', () => {
