@@ -85,7 +85,10 @@ export function parsePatchFiles(patch: string): PatchFile[] {
     if (m) {
       const path = m[2]!.trim();
       if (m[1] === 'Move to') {
-        if (current?.kind === 'update' && path) current.moveTo = path;
+        if (!path) continue;
+        if (current?.kind === 'update' && current.moveTo === undefined) current.moveTo = path;
+        // A rename target out of place (the tool would refuse it) is still a path a guard must see.
+        else files.push({ kind: 'update', path, hunks: [] });
         continue;
       }
       finish();

@@ -235,3 +235,27 @@ describe('dispatch --agent droid: a Claude Edit|Write guard on Droid ApplyPatch'
     expect(seen(g.log).map((c) => c.tool_name)).toEqual(['Write']);
   });
 });
+
+describe('parsePatchFiles sees every path extractPatchPaths sees (property)', () => {
+  test('for any mix of headers and body lines, the same set of paths', async () => {
+    const fc = (await import('fast-check')).default;
+    const { extractPatchPaths } = await import('../../src/matching/paths.js');
+    const name = fc.stringMatching(/^[a-z.\/]{0,6}$/);
+    const line = fc.oneof(
+      name.map((p) => `*** Add File: ${p}`),
+      name.map((p) => `*** Update File: ${p}`),
+      name.map((p) => `*** Delete File: ${p}`),
+      name.map((p) => `*** Move to: ${p}`),
+      fc.constantFrom('*** Begin Patch', '*** End Patch', '*** End of File', '@@', '@@ ctx'),
+      fc.tuple(fc.constantFrom('+', '-', ' ', ''), name).map(([op, t]) => `${op}${t}`),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 20 }), (lines) => {
+        const text = lines.join('\n');
+        const seen = new Set(parsePatchFiles(text).flatMap((f) => (f.kind === 'update' && f.moveTo ? [f.path, f.moveTo] : [f.path])));
+        expect(seen).toEqual(new Set(extractPatchPaths(text)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
