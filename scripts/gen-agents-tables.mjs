@@ -13,8 +13,23 @@ const ORDER = ['claude', 'codex', 'gemini', 'qwen', 'copilot', 'droid'];
 const TITLES = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI', qwen: 'Qwen Code', copilot: 'Copilot CLI', droid: 'Factory Droid' };
 const MARK = { honoured: '✔', closed: '✔ fails closed', open: '✘ FAILS OPEN', ignored: '– not honoured', unfired: '– hook never ran', na: 'n/a natively', error: '⚠ run failed', skipped: 'skipped' };
 
-function cell(c) {
+// Cells where the agent's own code drops the effect or never fires the event, read from the
+// installed agent (the same facts as src/dialects/undeliverable.ts, which dispatch and
+// `check --agent` use). Shown only while the run still observes that verdict.
+const NOT_DELIVERABLE = {
+  'gemini:context-before': ['Gemini CLI 0.61.0', 'its BeforeTool path reads only stop, block/deny and tool_input; additionalContext is read on AfterTool and BeforeAgent only'],
+  'gemini:allow': ['Gemini CLI 0.61.0', 'its policy check throws "requires user confirmation, which is not supported in non-interactive mode" before any BeforeTool hook runs; nothing runs, so no allow can be lost'],
+  'qwen:context-before': ['Qwen Code 0.24.4', 'firePreToolUseHook returns the context, but the scheduler only records it on a telemetry span; it never reaches the model'],
+  'qwen:allow': ['Qwen Code 0.24.4', 'in headless default mode the permission is declined ("non-interactive mode cannot prompt for confirmation") before any PreToolUse hook runs; nothing runs'],
+  'droid:context-before': ['Factory Droid 0.225.2', 'a PreToolUse context becomes a UI system message (updateAction), never part of the model history'],
+  'droid:prompt-block': ['Factory Droid 0.225.2', '`droid exec` runs no UserPromptSubmit hooks (only its JSON-RPC session handler does); `check --agent droid` and `doctor` warn that such a guard never runs'],
+  'droid:prompt-context': ['Factory Droid 0.225.2', '`droid exec` runs no UserPromptSubmit hooks (only its JSON-RPC session handler does)'],
+};
+
+function cell(c, key) {
   if (!c) return 'not run';
+  const nd = NOT_DELIVERABLE[key];
+  if (nd && (c.verdict === 'ignored' || c.verdict === 'unfired')) return `– not deliverable by the agent (${nd[0]}): ${nd[1]}`;
   if (c.verdict === 'na') return c.detail.startsWith('n/a') ? c.detail : `n/a: ${c.detail}`;
   return `${MARK[c.verdict] ?? c.verdict}: ${c.detail}`;
 }
@@ -35,6 +50,9 @@ function render() {
     'Legend: ✔ the agent did what the hook decided; ✔ fails closed: refused with a reason where the agent',
     'cannot do what the engine decided; – not honoured: a non-safety effect (context, keep-going, allow)',
     'did not happen; – hook never ran: the agent did not run the hook at all (so no config can act there);',
+    '– not deliverable by the agent (version): the agent\'s own code drops the effect or never fires the event',
+    '(read from the installed agent; not a failure of ours: dispatch prints a note, `check --agent D` warns',
+    'where config can tell, and none of these lets a denied action through);',
     'n/a natively: the agent\'s own config cannot express it; ✘ FAILS OPEN: what the hook stopped happened',
     'anyway (a failure of the suite under dispatch; a fact about the agent natively).',
     '',
@@ -47,7 +65,7 @@ function render() {
       continue;
     }
     out.push('| scenario | native | dispatch |', '|---|---|---|');
-    for (const [id, c] of Object.entries(r.cells)) out.push(`| ${c.title ?? id} | ${cell(c.native)} | ${cell(c.dispatch)} |`);
+    for (const [id, c] of Object.entries(r.cells)) out.push(`| ${c.title ?? id} | ${cell(c.native, `${r.agent}:${id}`)} | ${cell(c.dispatch, `${r.agent}:${id}`)} |`);
     out.push('');
   }
   out.push(

@@ -7,7 +7,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { loadConfig } from '../config/index.js';
 import { walkFiles } from '../util/walk.js';
 import { lintHooks } from '../engine/lint.js';
-import type { Diagnostic } from '../types.js';
+import type { Diagnostic, NormalizedHook } from '../types.js';
 
 export interface CheckResult {
   files: Array<{ file: string; kind: 'settings' | 'plugin'; ok: boolean }>;
@@ -67,7 +67,25 @@ function walk(dir: string, out: string[]): Promise<string[]> {
   );
 }
 
-export async function checkPaths(paths: readonly string[], executableTypes: readonly string[]): Promise<CheckResult> {
+export async function checkPaths(paths: readonly string[], executableTypes: readonly string[], agent?: string): Promise<CheckResult> {
+  const loaded: NormalizedHook[] = [];
+  const result = await checkPathsFor(paths, executableTypes, loaded);
+  if (agent === undefined) return result;
+  // --agent D: what that agent will never run (src/dialects/undeliverable.ts).
+  const { getDialect } = await import('../dialects/index.js');
+  const dialect = getDialect(agent);
+  if (!dialect) {
+    result.diagnostics.push({ level: 'error', path: '(root)', message: `unknown agent ${JSON.stringify(agent)}` });
+    return result;
+  }
+  if (dialect.undeliverable?.length) {
+    const { undeliverableWarnings } = await import('../dialects/undeliverable.js');
+    result.diagnostics.push(...undeliverableWarnings(dialect.title, dialect.undeliverable, loaded));
+  }
+  return result;
+}
+
+async function checkPathsFor(paths: readonly string[], executableTypes: readonly string[], loaded: NormalizedHook[]): Promise<CheckResult> {
   const result: CheckResult = { files: [], hooks: 0, diagnostics: [] };
   if (paths.length === 0) {
     const cwd = process.cwd();
@@ -75,6 +93,7 @@ export async function checkPaths(paths: readonly string[], executableTypes: read
     const config = await loadConfig({ cwd, projectDir: cwd, discover: true, unsafeSkipTrustGate: true });
     result.files.push(...config.files.map((f) => ({ file: f.file, kind: 'settings' as const, ok: f.ok })));
     result.hooks = config.hooks.length;
+    loaded.push(...config.hooks);
     result.diagnostics.push(...config.diagnostics, ...lintHooks(config.hooks, executableTypes));
     return result;
   }
@@ -116,6 +135,7 @@ export async function checkPaths(paths: readonly string[], executableTypes: read
     const errors = config.diagnostics.filter((d) => d.level === 'error').length;
     result.files.push({ file, kind: plugin ? 'plugin' : 'settings', ok: errors === 0 });
     result.hooks += config.hooks.length;
+    loaded.push(...config.hooks);
     result.diagnostics.push(...config.diagnostics, ...lintHooks(config.hooks, executableTypes));
   }
   return result;

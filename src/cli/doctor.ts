@@ -15,6 +15,8 @@ import { spawnSync } from 'node:child_process';
 import { forEachChild, parse, type SyntaxNode } from 'unbash';
 import { loadConfig } from '../config/index.js';
 import { DIALECT_NAMES } from '../dialects/types.js';
+import { getDialect } from '../dialects/index.js';
+import { undeliverableWarnings } from '../dialects/undeliverable.js';
 import { discoveryFilesOf } from '../dialects/discovery.js';
 import type { CommandHandler, NormalizedHook } from '../types.js';
 import { loadOptionsFromFlags, type LoadFlags } from './load.js';
@@ -254,6 +256,9 @@ export async function doctor(flags: LoadFlags, env: NodeJS.ProcessEnv = process.
   const hooks: HookReport[] = config.hooks.map((h) => {
     const trust = trustOf.get(h.id);
     const findings = hookFindings(h, cwd, env);
+    // A hook in an agent's own file that the agent never runs (src/dialects/undeliverable.ts).
+    const own = h.dialect ? getDialect(h.dialect) : undefined;
+    if (own?.undeliverable) findings.push(...undeliverableWarnings(own.title, own.undeliverable, [h]).map((d) => ({ level: d.level, message: d.message })));
     if (trust && trust.state !== 'trusted') {
       findings.push({ level: 'warning', message: `not trusted (${trust.state}${trust.changes.length ? `: ${trust.changes.join('; ')}` : ''}): skipped until \`agent-hooks trust --cwd ${cwd}\`` });
     }

@@ -157,9 +157,10 @@ export function buildProgram(): Command {
     .description('validate settings files, plugin hooks and directories of them')
     .argument('[paths...]', 'files or directories (default: discovered settings of the current directory)')
     .option('--json', 'print diagnostics as JSON')
-    .action(async (paths: string[], flags: { json?: boolean }) => {
+    .option('--agent <agent>', 'also warn about hooks this agent never runs (e.g. droid: UserPromptSubmit under droid exec)')
+    .action(async (paths: string[], flags: { json?: boolean; agent?: string }) => {
       const { checkPaths } = await import('./check.js');
-      const result = await checkPaths(paths, EXECUTABLE_TYPES);
+      const result = await checkPaths(paths, EXECUTABLE_TYPES, flags.agent);
       if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       else {
         for (const d of result.diagnostics) process.stdout.write(`${formatDiagnostic(d)}\n`);

@@ -7,6 +7,7 @@
  * tool is `Execute`, a new file is `Create`, a fetch is `FetchUrl`.
  * Sources: docs.factory.ai reference/hooks-reference and harness/hooks (settings, events, matchers).
  */
+import { DROID_UNDELIVERABLE, withUndeliverableNotes } from './undeliverable.js';
 import { join } from 'node:path';
 import type { EventName } from '../events/catalog.js';
 import type { HookBridge } from '../types.js';
@@ -103,7 +104,8 @@ export const droid: Dialect = {
     if (typeof raw.tool_name === 'string') payload.tool_name = TOOLS.toCanonical(raw.tool_name);
     return { event: name as EventName, nativeEvent: name, payload, raw };
   },
-  encodeDecision: (d, input) => encodeDroid(d, str(input.payload.tool_name)),
+  encodeDecision: (d, input) => withUndeliverableNotes(DROID_UNDELIVERABLE, d, encodeDroid(d, str(input.payload.tool_name))),
+  undeliverable: DROID_UNDELIVERABLE,
   noop: () => out(undefined),
   bridge: droidBridge,
 };

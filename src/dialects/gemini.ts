@@ -11,6 +11,7 @@
  * Sources: google-gemini/gemini-cli packages/core/src/hooks/{types,hookPlanner,hookRunner,hookRegistry}.ts,
  * docs/hooks/reference.md.
  */
+import { GEMINI_UNDELIVERABLE, withUndeliverableNotes } from './undeliverable.js';
 import { join, resolve } from 'node:path';
 import type { EventName } from '../events/catalog.js';
 import type { Decision } from '../reduce/reduce.js';
@@ -335,7 +336,8 @@ export const gemini: Dialect = {
     return (await import('./config/gemini.js')).serializeGeminiLike(gemini, hooks);
   },
   decodePayload,
-  encodeDecision: (d, input) => encodeGeminiLike(d, G.tools, str(input.payload.tool_name), 'Gemini CLI', input.nativeEvent),
+  encodeDecision: (d, input) => withUndeliverableNotes(GEMINI_UNDELIVERABLE, d, encodeGeminiLike(d, G.tools, str(input.payload.tool_name), 'Gemini CLI', input.nativeEvent)),
+  undeliverable: GEMINI_UNDELIVERABLE,
   noop: () => out(undefined),
   bridge: geminiBridge,
   stderrReadAsOutput: true,

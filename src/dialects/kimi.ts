@@ -11,6 +11,7 @@
  * it applies a PreToolUse `hookSpecificOutput.updatedInput`.
  * Sources: moonshotai.github.io/kimi-code customization/hooks, MoonshotAI/kimi-cli.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { EventName } from '../events/catalog.js';
 import type { ExecutionResult, HookBridge } from '../types.js';
@@ -179,23 +180,58 @@ export const kimiBridge: HookBridge = {
   decodeResult: (hook, payload, result) => decodeResult(hook.event, result, payload.stop_hook_active === true, hook.dialectData?.variant === 'kimi-cli'),
 };
 
+/** Whether a file is a Kimi Code plugin manifest (`kimi.plugin.json`, or `.kimi-plugin/plugin.json`). */
+export function isKimiPluginManifest(file: string): boolean {
+  return /(^|[\\/])kimi\.plugin\.json$/.test(file) || /(^|[\\/])\.kimi-plugin[\\/]plugin\.json$/.test(file);
+}
+
+/**
+ * Manifests of the enabled plugins recorded in `<home>/plugins/installed.json` (Kimi Code's
+ * plugin store: `{version: 1, plugins: [{id, root, enabled, …}]}`). `kimi.plugin.json` wins over
+ * `.kimi-plugin/plugin.json` when a root has both, as Kimi's loader does. An unreadable store
+ * yields none: its hooks are Kimi's to report, and config.toml is read regardless.
+ */
+export function kimiPluginManifests(kimiHome: string): string[] {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(readFileSync(join(kimiHome, 'plugins', 'installed.json'), 'utf8'));
+  } catch {
+    return [];
+  }
+  if (!isObject(doc) || !Array.isArray(doc.plugins)) return [];
+  const out: string[] = [];
+  for (const rec of doc.plugins) {
+    if (!isObject(rec) || rec.enabled !== true || typeof rec.root !== 'string' || rec.root === '') continue;
+    const root = resolve(kimiHome, rec.root);
+    const atRoot = join(root, 'kimi.plugin.json');
+    out.push(existsSync(atRoot) ? atRoot : join(root, '.kimi-plugin', 'plugin.json'));
+  }
+  return out;
+}
+
 export const kimi: Dialect = {
   name: 'kimi',
   title: 'Kimi Code',
   format: 'toml',
   // Kimi has no project-level hooks: only its home's config.toml (KIMI_CODE_HOME moves it).
-  configLocations: ({ homeDir, env }) => [
-    { kind: 'user', file: join(env.KIMI_CODE_HOME ? resolve(env.KIMI_CODE_HOME) : join(homeDir, '.kimi-code'), 'config.toml') },
-    // The older Python kimi-cli: same [[hooks]] (read as a variant that applies updatedInput).
-    { kind: 'user', file: join(homeDir, '.kimi', 'config.toml') },
-  ],
-  locations: { user: ['~/.kimi-code/config.toml ([[hooks]])', '$KIMI_CODE_HOME/config.toml', '~/.kimi/config.toml (Python kimi-cli)'], project: [] },
+  configLocations: ({ homeDir, env }) => {
+    const home = env.KIMI_CODE_HOME ? resolve(env.KIMI_CODE_HOME) : join(homeDir, '.kimi-code');
+    return [
+      { kind: 'user', file: join(home, 'config.toml') },
+      // The older Python kimi-cli: same [[hooks]] (read as a variant that applies updatedInput).
+      { kind: 'user', file: join(homeDir, '.kimi', 'config.toml') },
+      // Enabled plugins: their manifests' `hooks` arrays (plugins are per user in Kimi Code).
+      ...kimiPluginManifests(home).map((file) => ({ kind: 'user' as const, file })),
+    ];
+  },
+  locations: { user: ['~/.kimi-code/config.toml ([[hooks]])', '$KIMI_CODE_HOME/config.toml', '~/.kimi/config.toml (Python kimi-cli)', 'enabled plugins in $KIMI_CODE_HOME/plugins/installed.json: kimi.plugin.json or .kimi-plugin/plugin.json'], project: [] },
   defaults: { timeoutSec: 30, timeoutUnit: 's' },
   events: EVENTS,
   tools: [],
   matcherMode: () => 'regex',
   detect(file, doc) {
     if (!isObject(doc) || !Array.isArray(doc.hooks)) return 0;
+    if (isKimiPluginManifest(file)) return 1;
     return /(^|[\\/])\.kimi(-code)?[\\/]/.test(file) ? 1 : 0.9;
   },
   configuredEvents(doc) {

@@ -10,6 +10,7 @@
  * stderr as the hook's output when stdout is empty.
  * Sources: QwenLM/qwen-code docs/users/features/hooks.md, packages/core/src/hooks/ (0.24).
  */
+import { QWEN_UNDELIVERABLE, withUndeliverableNotes } from './undeliverable.js';
 import { join } from 'node:path';
 import type { EventName } from '../events/catalog.js';
 import type { HookBridge, MatcherMode } from '../types.js';
@@ -125,7 +126,8 @@ export const qwen: Dialect = {
     payload.transcript_path ??= '';
     return { event: m.event as EventName, nativeEvent: name, payload, raw };
   },
-  encodeDecision: encodeQwen,
+  encodeDecision: (d, input) => withUndeliverableNotes(QWEN_UNDELIVERABLE, d, encodeQwen(d, input)),
+  undeliverable: QWEN_UNDELIVERABLE,
   noop: () => out(undefined),
   bridge: qwenBridge,
   stderrReadAsOutput: true,

@@ -101,6 +101,23 @@ export interface DispatchOutput {
   exitCode: number;
 }
 
+/**
+ * Something a hook can answer (or an event it needs) that the agent itself never delivers,
+ * read from the agent's code: dispatch notes it when it happens, `check --agent` warns at
+ * config time. A `fire` entry with `blocking` is a guard that will never run on that agent.
+ */
+export interface Undeliverable {
+  event: EventName;
+  /** context: additionalContext is dropped by the agent; fire: the agent never runs the event's hooks. */
+  part: 'context' | 'fire';
+  /** Agent and version whose code was read. */
+  version: string;
+  /** What its code does instead. */
+  what: string;
+  /** The event's hooks can block: a guard configured there never guards anything. */
+  blocking?: boolean;
+}
+
 export interface Dialect {
   name: DialectName;
   /** Product name, for messages and docs. */
@@ -144,4 +161,6 @@ export interface Dialect {
    * Dispatch then answers `{}` on stdout whenever it prints a note, so a note is never a verdict.
    */
   stderrReadAsOutput?: boolean;
+  /** What the agent cannot deliver (src/dialects/undeliverable.ts). */
+  undeliverable?: readonly Undeliverable[];
 }

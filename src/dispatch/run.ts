@@ -12,6 +12,7 @@ import { inputSchema, type EventName } from '../events/catalog.js';
 import type { Dialect, DispatchInput, DispatchOutput } from '../dialects/types.js';
 import { isBypassMode, type Decision } from '../reduce/reduce.js';
 import { DISPATCH_ENV, type DispatchFlags } from './dispatch.js';
+import { combinePatchDecisions, planPatchViews, runPatchViews } from './patch-views.js';
 
 const FILLERS: unknown[] = ['', false, 0, [], {}];
 
@@ -49,7 +50,7 @@ export async function runDispatch(dialect: Dialect, input: DispatchInput, flags:
   let stderr = config.diagnostics.map((d) => `agent-hooks dispatch: ${formatDiagnostic(d)}\n`).join('');
   // Audit sinks from settings and the opt-in OTLP exporter (docs/teams.md); nothing is loaded when neither is set.
   const obs = await observabilityFor(config, cwd, (m) => (stderr += `agent-hooks dispatch: warning: ${m}\n`));
-  const engine = createHookEngine({
+  const engineOptions = {
     auditWriter: obs?.auditWriter,
     telemetry: obs?.telemetry ?? false,
     hooks: config.hooks,
@@ -67,7 +68,8 @@ export async function runDispatch(dialect: Dialect, input: DispatchInput, flags:
     outputLimitBytes: config.options.outputLimitBytes,
     passEnv: config.options.passEnv,
     ...(flags.audit ? { audit: resolve(flags.audit) } : {}),
-  });
+  };
+  const engine = createHookEngine(engineOptions);
   try {
     const payload = completePayload(input.event, input.payload);
     const mode = typeof payload.permission_mode === 'string' ? payload.permission_mode : undefined;
@@ -75,7 +77,11 @@ export async function runDispatch(dialect: Dialect, input: DispatchInput, flags:
     // not (`codex exec` always reports bypassPermissions): the engine sees the default mode and
     // the ask is settled below.
     const engineMode = isBypassMode(mode) ? 'default' : mode;
-    const decision = askUnderBypass(await engine.run(input.event, payload, { ...(engineMode ? { permissionMode: engineMode } : {}) }), mode);
+    const runCtx = engineMode ? { permissionMode: engineMode } : {};
+    const main = await engine.run(input.event, payload, runCtx);
+    // A patch also runs the Edit/Write hooks that do not name ApplyPatch, once per file (patch-views.ts).
+    const views = planPatchViews(input.event, payload, config.hooks);
+    const decision = askUnderBypass(views.length ? combinePatchDecisions(main, await runPatchViews(views, input.event, runCtx, (hooks) => createHookEngine({ ...engineOptions, hooks }))) : main, mode);
     for (const w of decision.warnings) stderr += `agent-hooks dispatch: warning: ${w}\n`;
     const o = dialect.encodeDecision(decision, { ...input, payload });
     // On exit 2 stderr is the reason the agent shows the model: nothing else may be mixed in.

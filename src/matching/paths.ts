@@ -26,16 +26,101 @@ export function extractToolPaths(toolName: string, toolInput: unknown): string[]
     if (toolName === 'NotebookEdit') return nonEmpty(input.notebook_path);
     if (SEARCH_PATH_TOOLS.has(toolName)) return nonEmpty(input.path);
     if (APPLY_PATCH_TOOLS.has(toolName)) {
-      for (const field of PATCH_FIELDS) {
-        const text = patchText(input[field]);
-        if (text !== undefined && text.includes('*** ')) return extractPatchPaths(text);
-      }
+      const text = patchTextOf(input);
+      return text === undefined ? [] : extractPatchPaths(text);
     }
     return [];
   } catch {
     // A hostile input object (throwing getter, proxy) must not crash matching.
     return [];
   }
+}
+
+/** The patch body of an ApplyPatch tool_input (the first field that holds one), or undefined. */
+export function patchTextOf(toolInput: unknown): string | undefined {
+  try {
+    if (toolInput === null || typeof toolInput !== 'object') return undefined;
+    const input = toolInput as Record<string, unknown>;
+    for (const field of PATCH_FIELDS) {
+      const text = patchText(input[field]);
+      if (text !== undefined && text.includes('*** ')) return text;
+    }
+  } catch {
+    // A hostile input object: no patch.
+  }
+  return undefined;
+}
+
+/** One file a patch touches, as far as its text says (a patch never carries a file's old content). */
+export type PatchFile =
+  | { kind: 'add'; path: string; content: string }
+  | { kind: 'delete'; path: string }
+  | { kind: 'update'; path: string; moveTo?: string; hunks: Array<{ oldText: string; newText: string }> };
+
+const FILE_HEADER = /^[ \t]*\*\*\* (Add File|Delete File|Update File|Move to): ?(.*)$/;
+
+/**
+ * The file operations of an apply_patch body, in order. Lenient where the patch tool is strict
+ * (src/host/tools/apply-patch.ts parsePatch): it never throws, a body line of an unexpected
+ * shape is read as context, and a header without a path is skipped, so a guard sees every file
+ * named even in a patch the tool would refuse. Same headers as extractPatchPaths.
+ */
+export function parsePatchFiles(patch: string): PatchFile[] {
+  if (typeof patch !== 'string') return [];
+  const files: PatchFile[] = [];
+  let current: PatchFile | undefined;
+  let addLines: string[] = [];
+  let hunk: { old: string[]; neu: string[] } | undefined;
+  let hunks: Array<{ old: string[]; neu: string[] }> = [];
+  const finish = () => {
+    if (current?.kind === 'add') current.content = addLines.length ? `${addLines.join('\n')}\n` : '';
+    if (current?.kind === 'update') current.hunks = hunks.map((h) => ({ oldText: h.old.join('\n'), newText: h.neu.join('\n') }));
+    current = undefined;
+    addLines = [];
+    hunk = undefined;
+    hunks = [];
+  };
+  for (const line of patch.split(/\r?\n|\r/)) {
+    const m = FILE_HEADER.exec(line);
+    if (m) {
+      const path = m[2]!.trim();
+      if (m[1] === 'Move to') {
+        if (!path) continue;
+        if (current?.kind === 'update' && current.moveTo === undefined) current.moveTo = path;
+        // A rename target out of place (the tool would refuse it) is still a path a guard must see.
+        else files.push({ kind: 'update', path, hunks: [] });
+        continue;
+      }
+      finish();
+      if (!path) continue;
+      if (m[1] === 'Add File') current = { kind: 'add', path, content: '' };
+      else if (m[1] === 'Delete File') files.push({ kind: 'delete', path });
+      else current = { kind: 'update', path, hunks: [] };
+      if (current) files.push(current);
+      continue;
+    }
+    const trimmed = line.trim();
+    if (trimmed === '*** Begin Patch' || trimmed === '*** End of File') continue;
+    if (trimmed === '*** End Patch') {
+      finish();
+      continue;
+    }
+    if (current?.kind === 'add') {
+      if (line.startsWith('+')) addLines.push(line.slice(1));
+    } else if (current?.kind === 'update') {
+      if (line.startsWith('@@')) {
+        hunks.push((hunk = { old: [], neu: [] }));
+        continue;
+      }
+      if (!hunk) hunks.push((hunk = { old: [], neu: [] }));
+      const op = line[0];
+      const text = op === '+' || op === '-' || op === ' ' ? line.slice(1) : line;
+      if (op !== '+') hunk.old.push(text);
+      if (op !== '-') hunk.neu.push(text);
+    }
+  }
+  finish();
+  return files;
 }
 
 /** Every path named by a header line of an apply_patch body, in order, without duplicates. */

@@ -11,7 +11,7 @@ import { isObject } from '../shared.js';
 import type { Dialect, ParseContext, ParseResult, SerializeResult } from '../types.js';
 import { checkKeys, Diags, lossLog, mappedEvent, makeHook, reportCommandFieldLosses, reportDataLosses, sortedJson, timeoutOut, validate, canonicalMatcher, targetMatcher, type LossLog } from './common.js';
 
-function shellQuote(s: string): string {
+export function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 

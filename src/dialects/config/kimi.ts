@@ -9,7 +9,10 @@ import { KIMI_EVENTS, kimi } from '../kimi.js';
 import { isObject } from '../shared.js';
 import type { ParseContext, ParseResult, SerializeResult } from '../types.js';
 import { matchersFor } from './claude.js';
-import { isKimiCliFile } from '../kimi.js';
+import { isKimiCliFile, isKimiPluginManifest } from '../kimi.js';
+import { shellQuote } from './flat.js';
+import { basename, dirname, join, resolve } from 'node:path';
+import { homedir } from 'node:os';
 import { Diags, eventSpec, lossLog, makeHook, reportCommandFieldLosses, reportDataLosses, timeoutOut, validate } from './common.js';
 
 const hookSchema = z.strictObject({
@@ -18,6 +21,14 @@ const hookSchema = z.strictObject({
   command: z.string().min(1),
   timeout: z.number().int().min(1).max(600).optional(),
 });
+
+/** The plugin a manifest belongs to: its root, and the Kimi home its hooks are told about. */
+function pluginOf(file: string): { root: string; home: string } {
+  const dir = dirname(file);
+  const root = basename(dir) === '.kimi-plugin' ? dirname(dir) : dir;
+  const home = process.env.KIMI_CODE_HOME ? resolve(process.env.KIMI_CODE_HOME) : join(homedir(), '.kimi-code');
+  return { root, home };
+}
 
 export async function parseKimi(doc: unknown, ctx: ParseContext): Promise<ParseResult> {
   const diags = new Diags(ctx.file);
@@ -31,9 +42,17 @@ export async function parseKimi(doc: unknown, ctx: ParseContext): Promise<ParseR
     diags.error(['hooks'], 'expected an array of tables ([[hooks]])');
     return { hooks, diagnostics: diags.list, ok: false };
   }
+  // A plugin manifest's hooks (Kimi Code plugin/manifest.ts readHooks): an invalid entry is
+  // skipped with a warning and the others load; each runs in the plugin root with
+  // KIMI_PLUGIN_ROOT and KIMI_CODE_HOME set.
+  const plugin = isKimiPluginManifest(ctx.file) ? pluginOf(ctx.file) : undefined;
   doc.hooks.forEach((raw, i) => {
     const p = ['hooks', i];
-    const h = validate(hookSchema, raw, p, diags);
+    const entry = plugin ? new Diags(ctx.file) : diags;
+    const h = validate(hookSchema, raw, p, entry);
+    if (plugin && entry !== diags) {
+      for (const d of entry.list) diags.list.push({ ...d, level: 'warning', message: `${d.message} (Kimi Code skips this plugin hook; the others load)` });
+    }
     if (!h) return;
     const event = h.event as (typeof KIMI_EVENTS)[number];
     if (h.matcher !== undefined && h.matcher !== '') {
@@ -46,9 +65,11 @@ export async function parseKimi(doc: unknown, ctx: ParseContext): Promise<ParseR
         event,
         ...(h.matcher !== undefined ? { matcher: h.matcher } : {}),
         matcherMode: 'regex',
-        handler: { type: 'command', command: h.command, timeout: h.timeout ?? kimi.defaults.timeoutSec! },
+        handler: plugin
+          ? { type: 'command', command: `cd ${shellQuote(plugin.root)} && ${h.command}`, timeout: h.timeout ?? kimi.defaults.timeoutSec!, env: { KIMI_PLUGIN_ROOT: plugin.root, KIMI_CODE_HOME: plugin.home } }
+          : { type: 'command', command: h.command, timeout: h.timeout ?? kimi.defaults.timeoutSec! },
         path: p,
-        data: { nativeEvent: h.event, ...(h.timeout === undefined ? { timeoutDefaulted: true } : {}), ...(isKimiCliFile(ctx.file) ? { variant: 'kimi-cli' } : {}) },
+        data: { nativeEvent: h.event, ...(h.timeout === undefined ? { timeoutDefaulted: true } : {}), ...(isKimiCliFile(ctx.file) ? { variant: 'kimi-cli' } : {}), ...(plugin ? { pluginRoot: plugin.root, script: h.command } : {}) },
       });
     // Kimi tests a UserPromptSubmit matcher against the prompt text (the parts joined).
     hooks.push(event === 'UserPromptSubmit' && h.matcher !== undefined && h.matcher !== '' ? { ...hook, matchField: 'prompt' } : hook);

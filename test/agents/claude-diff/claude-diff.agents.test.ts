@@ -102,7 +102,8 @@ async function runOnce(bin: string, c: DiffCase, payload: DiffPayload, mode: 'na
   } catch {}
   const turns = outcome.requests.filter((r) => Array.isArray(r.body?.tools) && r.body.tools.length > 0).length;
   const error = outcome.timedOut ? 'timed out' : (outcome.spawnError ?? undefined);
-  const observed: Observed = { code: outcome.code, ran: lines(join(dirs.work, 'ran.log')), hookRuns: lines(join(dirs.work, 'hook-runs.log')), modelSaw: seen, turns, denials, ...(error ? { error } : {}) };
+  // Matched hooks run in parallel in both, so the order they log in is a race: compared as a set.
+  const observed: Observed = { code: outcome.code, ran: lines(join(dirs.work, 'ran.log')), hookRuns: lines(join(dirs.work, 'hook-runs.log')).sort(), modelSaw: seen, turns, denials, ...(error ? { error } : {}) };
   if (!process.env.AGENT_HOOKS_KEEP_RUNS) rmSync(dirs.root, { recursive: true, force: true });
   return observed;
 }

@@ -250,6 +250,23 @@ export const SCENARIOS: Scenario[] = [
         ? { verdict: 'open', detail: '.env was written' }
         : { verdict: 'honoured', detail: '.env not written' },
   },
+  {
+    // Claude has no patch tool, so a Claude guard names only Edit|Write: it must still see each
+    // file of Codex's apply_patch (dispatch runs it once per file, src/dispatch/patch-views.ts).
+    id: 'file-guard-edit-write',
+    title: 'file-tool guard on .env with an `Edit|Write` matcher',
+    hooks: [{ event: 'PreToolUse', matcher: 'Edit|Write', mode: 'env-guard', token: 'ENV-GUARD-REASON' }],
+    permissive: true,
+    prompt: 'Write the file.',
+    calls: (t, dirs) => {
+      const call = t.writeFile(join(dirs.work, '.env'), 'TOKEN=1\n');
+      return call && [call];
+    },
+    judge: (o) =>
+      o.envWritten
+        ? { verdict: 'open', detail: '.env was written' }
+        : { verdict: 'honoured', detail: '.env not written' },
+  },
 ];
 
 export function observe(dirs: RunDirs, outcome: RunOutcome): Observation {

@@ -1,0 +1,69 @@
+/**
+ * Cells of the real-agents matrix that no answer of ours can make the agent honour, because
+ * the agent's own code drops the effect or never fires the event (each read from the installed
+ * agent; docs/dialects.md "Not deliverable by the agent"). None is a fail-open: a context that
+ * never arrives lets no denied action through; a hook that never fires is the agent's fact,
+ * and the one blocking case (Droid's prompt submit) is reported loudly by `check --agent droid`.
+ */
+import type { Decision } from '../reduce/reduce.js';
+import type { Diagnostic, NormalizedHook } from '../types.js';
+import type { DispatchOutput, Undeliverable } from './types.js';
+
+export const GEMINI_UNDELIVERABLE: readonly Undeliverable[] = [
+  {
+    event: 'PreToolUse',
+    part: 'context',
+    version: 'Gemini CLI 0.61.0',
+    what: 'its BeforeTool path reads only stop, block/deny and tool_input; additionalContext is read on AfterTool and BeforeAgent only',
+  },
+];
+
+export const QWEN_UNDELIVERABLE: readonly Undeliverable[] = [
+  {
+    event: 'PreToolUse',
+    part: 'context',
+    version: 'Qwen Code 0.24.4',
+    what: 'firePreToolUseHook returns the additionalContext, but the tool scheduler only records it on a telemetry span (hasAdditionalContext); it never enters the tool result or the history',
+  },
+];
+
+export const DROID_UNDELIVERABLE: readonly Undeliverable[] = [
+  {
+    event: 'PreToolUse',
+    part: 'context',
+    version: 'Factory Droid 0.225.2',
+    what: 'a PreToolUse additionalContext is shown as a UI system message (updateAction ADD_MESSAGE, only when a UI is attached) and never added to the model history',
+  },
+  {
+    event: 'UserPromptSubmit',
+    part: 'fire',
+    blocking: true,
+    version: 'Factory Droid 0.225.2',
+    what: '`droid exec` sends the prompt without running UserPromptSubmit hooks (only its JSON-RPC session handler calls executeUserPromptSubmitHooks)',
+  },
+];
+
+/** The note dispatch prints when a decision carries something the agent drops (never on exit 2: stderr is the reason then). */
+export function withUndeliverableNotes(list: readonly Undeliverable[], d: Decision, o: DispatchOutput): DispatchOutput {
+  if (o.exitCode === 2) return o;
+  const notes = list
+    .filter((u) => u.event === d.event && u.part === 'context' && d.additionalContext.length > 0)
+    .map((u) => `agent-hooks: additionalContext on ${u.event} is not deliverable by the agent (${u.version}): ${u.what}; left out\n`);
+  return notes.length ? { ...o, stderr: o.stderr + notes.join('') } : o;
+}
+
+/**
+ * Config-time warnings for hooks the agent will never run. Whether a hook returns a context
+ * cannot be told from its config, so `context` entries are left to dispatch's note.
+ */
+export function undeliverableWarnings(agentTitle: string, list: readonly Undeliverable[], hooks: readonly NormalizedHook[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const u of list) {
+    if (u.part !== 'fire') continue;
+    for (const h of hooks.filter((x) => x.event === u.event)) {
+      const lead = u.blocking ? `THIS GUARD WILL NEVER RUN on ${agentTitle}` : `${agentTitle} never runs this hook`;
+      out.push({ level: 'warning', ...(h.source.file ? { file: h.source.file } : {}), path: h.source.path, message: `${lead}: ${u.event} hooks are not fired by the agent (${u.version}): ${u.what}` });
+    }
+  }
+  return out;
+}
