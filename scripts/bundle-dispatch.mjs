@@ -7,7 +7,7 @@
 // splits dispatch's hot path into more, smaller files. dist/cli/bin.js falls back to the
 // unbundled entry when a bundle is missing.
 import { build } from 'esbuild';
-import { rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 /**
@@ -64,3 +64,7 @@ for (const b of BUNDLES) {
   for (const [out, o] of Object.entries(result.metafile.outputs)) inputsOf[out.slice('dist/'.length)] = Object.keys(o.inputs);
 }
 writeFileSync('dist/cli/bundle-inputs.json', `${JSON.stringify(inputsOf)}\n`);
+
+// tsc writes its output 0644; the `bin` must be executable for `npx agent-hooks` in this checkout
+// (an installed package gets its mode from npm's bin linking).
+chmodSync('dist/cli/bin.js', 0o755);
