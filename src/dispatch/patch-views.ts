@@ -46,14 +46,22 @@ export function perFileHooks(event: EventName, hooks: readonly NormalizedHook[])
   return out;
 }
 
-/** The per-file runs a patch payload needs (none when it is not a patch, or no hook qualifies). */
-export function planPatchViews(event: EventName, payload: Record<string, unknown>, hooks: readonly NormalizedHook[]): PatchViewRun[] {
-  if (payload.tool_name !== 'ApplyPatch') return [];
+/**
+ * The per-file runs a patch payload needs (none when it is not a patch, or no hook qualifies),
+ * and `undetermined` when hooks qualify but no file can be read from the patch: those guards
+ * cannot be shown what the patch writes, so the patch must not go ahead unseen.
+ */
+export function patchViewPlan(event: EventName, payload: Record<string, unknown>, hooks: readonly NormalizedHook[]): { runs: PatchViewRun[]; undetermined?: string } {
+  if (payload.tool_name !== 'ApplyPatch') return { runs: [] };
   const eligible = perFileHooks(event, hooks);
-  if (eligible.length === 0) return [];
+  if (eligible.length === 0) return { runs: [] };
   const cwd = typeof payload.cwd === 'string' && payload.cwd ? payload.cwd : process.cwd();
+  const views = fileViewsOf(payload.tool_input, cwd);
+  if (views.length === 0) {
+    return { runs: [], undetermined: `no file could be read from this patch, so the ${eligible.length} Edit/Write hook(s) that judge each file cannot see what it writes; the patch is denied` };
+  }
   const runs: PatchViewRun[] = [];
-  for (const view of fileViewsOf(payload.tool_input, cwd)) {
+  for (const view of views) {
     // Hooks seeing this file as the same tool share one engine run.
     const byTool = new Map<FileTool, NormalizedHook[]>();
     for (const { hook, selects } of eligible) {
@@ -64,7 +72,17 @@ export function planPatchViews(event: EventName, payload: Record<string, unknown
       runs.push({ filePath: view.filePath, tool, hooks: list, payload: { ...payload, tool_name: tool, tool_input: viewInput(view, tool) } });
     }
   }
-  return runs;
+  return { runs };
+}
+
+/** The per-file runs alone (see patchViewPlan). */
+export function planPatchViews(event: EventName, payload: Record<string, unknown>, hooks: readonly NormalizedHook[]): PatchViewRun[] {
+  return patchViewPlan(event, payload, hooks).runs;
+}
+
+/** The patch's decision when its files cannot be determined for the per-file hooks: a deny that says why. */
+export function denyUndeterminedPatch(main: Decision, reason: string): Decision {
+  return { ...main, decision: 'deny', blocked: true, reason, updatedInput: undefined, warnings: [...main.warnings, reason] };
 }
 
 /** A per-file answer that cannot be put back onto the patch becomes a deny that says why. */

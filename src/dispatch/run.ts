@@ -12,7 +12,7 @@ import { inputSchema, type EventName } from '../events/catalog.js';
 import type { Dialect, DispatchInput, DispatchOutput } from '../dialects/types.js';
 import { isBypassMode, type Decision } from '../reduce/reduce.js';
 import { DISPATCH_ENV, type DispatchFlags } from './dispatch.js';
-import { combinePatchDecisions, planPatchViews, runPatchViews } from './patch-views.js';
+import { combinePatchDecisions, denyUndeterminedPatch, patchViewPlan, runPatchViews } from './patch-views.js';
 
 const FILLERS: unknown[] = ['', false, 0, [], {}];
 
@@ -80,8 +80,13 @@ export async function runDispatch(dialect: Dialect, input: DispatchInput, flags:
     const runCtx = engineMode ? { permissionMode: engineMode } : {};
     const main = await engine.run(input.event, payload, runCtx);
     // A patch also runs the Edit/Write hooks that do not name ApplyPatch, once per file (patch-views.ts).
-    const views = planPatchViews(input.event, payload, config.hooks);
-    const decision = askUnderBypass(views.length ? combinePatchDecisions(main, await runPatchViews(views, input.event, runCtx, (hooks) => createHookEngine({ ...engineOptions, hooks }))) : main, mode);
+    const plan = patchViewPlan(input.event, payload, config.hooks);
+    const patched = plan.undetermined
+      ? denyUndeterminedPatch(main, plan.undetermined)
+      : plan.runs.length
+        ? combinePatchDecisions(main, await runPatchViews(plan.runs, input.event, runCtx, (hooks) => createHookEngine({ ...engineOptions, hooks })))
+        : main;
+    const decision = askUnderBypass(patched, mode);
     for (const w of decision.warnings) stderr += `agent-hooks dispatch: warning: ${w}\n`;
     const o = dialect.encodeDecision(decision, { ...input, payload });
     // On exit 2 stderr is the reason the agent shows the model: nothing else may be mixed in.

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parsePatch } from '../../src/host/tools/apply-patch.js';
 import { fileViewsOf, viewInput, viewToolFor } from '../../src/dialects/patch-view.js';
 import { parsePatchFiles } from '../../src/matching/paths.js';
-import { combinePatchDecisions, perFileHooks, planPatchViews, type PatchViewRun } from '../../src/dispatch/patch-views.js';
+import { combinePatchDecisions, patchViewPlan, perFileHooks, planPatchViews, type PatchViewRun } from '../../src/dispatch/patch-views.js';
 import type { Decision } from '../../src/reduce/reduce.js';
 import type { NormalizedHook } from '../../src/types.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
@@ -143,6 +143,14 @@ describe('per-file views', () => {
     expect(perFileHooks('UserPromptSubmit', hooks)).toEqual([]);
   });
 
+  test('hooks that judge each file, but a patch with no readable file: undetermined, no runs', () => {
+    const plan = patchViewPlan('PreToolUse', { tool_name: 'ApplyPatch', tool_input: { command: 'not a patch' }, cwd: '/w' }, [hook('Edit|Write'), hook('ApplyPatch')]);
+    expect(plan.runs).toEqual([]);
+    expect(plan.undetermined).toMatch(/1 Edit\/Write hook\(s\).*denied/);
+    // Only hooks naming ApplyPatch: they see the patch itself, nothing is undetermined.
+    expect(patchViewPlan('PreToolUse', { tool_name: 'ApplyPatch', tool_input: { command: 'not a patch' }, cwd: '/w' }, [hook('ApplyPatch')])).toEqual({ runs: [] });
+  });
+
   test('a non-patch payload needs no views', () => {
     expect(planPatchViews('PreToolUse', { tool_name: 'Bash', tool_input: { command: PATCH }, cwd: '/w' }, [hook('Edit|Write')])).toEqual([]);
   });
@@ -209,6 +217,16 @@ describe('dispatch --agent codex: a Claude Edit|Write guard on apply_patch', () 
     expect(answer.hookSpecificOutput.permissionDecision).toBe('deny');
     expect(answer.hookSpecificOutput.permissionDecisionReason).toContain('cannot be applied back onto the patch');
     expect(r.stderr).toContain('/tmp/elsewhere');
+  });
+
+  test('a patch no file can be read from fails closed for the per-file hooks: denied, the guard never ran', async () => {
+    const g = guard('codex-unreadable', 'Edit|Write');
+    const r = await runCli(['dispatch', '--agent', 'codex', '--settings', g.settings], JSON.stringify(codexPayload('*** Begin Patch\n*** End Patch', dir.root)));
+    expect(r.code, r.stderr).toBe(0);
+    const answer = JSON.parse(r.stdout);
+    expect(answer.hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(answer.hookSpecificOutput.permissionDecisionReason).toContain('no file could be read from this patch');
+    expect(seen(g.log)).toEqual([]);
   });
 
   test('a hook naming ApplyPatch keeps getting the patch itself, once', async () => {
