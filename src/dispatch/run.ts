@@ -12,7 +12,7 @@ import { inputSchema, type EventName } from '../events/catalog.js';
 import type { Dialect, DispatchInput, DispatchOutput } from '../dialects/types.js';
 import { isBypassMode, type Decision } from '../reduce/reduce.js';
 import { DISPATCH_ENV, type DispatchFlags } from './dispatch.js';
-import { combinePatchDecisions, denyUndeterminedPatch, patchViewPlan, runPatchViews } from './patch-views.js';
+import { combinePatchDecisions, denyUndeterminedPatch, patchViewPlan, runPatchViews } from '../engine/patch-views.js';
 
 const FILLERS: unknown[] = ['', false, 0, [], {}];
 
@@ -79,7 +79,7 @@ export async function runDispatch(dialect: Dialect, input: DispatchInput, flags:
     const engineMode = isBypassMode(mode) ? 'default' : mode;
     const runCtx = engineMode ? { permissionMode: engineMode } : {};
     const main = await engine.run(input.event, payload, runCtx);
-    // A patch also runs the Edit/Write hooks that do not name ApplyPatch, once per file (patch-views.ts).
+    // A patch also runs the Edit/Write hooks that do not name ApplyPatch, once per file (src/engine/patch-views.ts).
     const plan = patchViewPlan(input.event, payload, config.hooks);
     const patched = plan.undetermined
       ? denyUndeterminedPatch(main, plan.undetermined)

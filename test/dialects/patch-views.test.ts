@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parsePatch } from '../../src/host/tools/apply-patch.js';
 import { fileViewsOf, viewInput, viewToolFor } from '../../src/dialects/patch-view.js';
 import { parsePatchFiles } from '../../src/matching/paths.js';
-import { combinePatchDecisions, patchViewPlan, perFileHooks, planPatchViews, type PatchViewRun } from '../../src/dispatch/patch-views.js';
+import { combinePatchDecisions, patchViewPlan, perFileHooks, planPatchViews, type PatchViewRun } from '../../src/engine/patch-views.js';
 import type { Decision } from '../../src/reduce/reduce.js';
 import type { NormalizedHook } from '../../src/types.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';

@@ -252,7 +252,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     // Claude has no patch tool, so a Claude guard names only Edit|Write: it must still see each
-    // file of Codex's apply_patch (dispatch runs it once per file, src/dispatch/patch-views.ts).
+    // file of Codex's apply_patch (dispatch runs it once per file, src/engine/patch-views.ts).
     id: 'file-guard-edit-write',
     title: 'file-tool guard on .env with an `Edit|Write` matcher',
     hooks: [{ event: 'PreToolUse', matcher: 'Edit|Write', mode: 'env-guard', token: 'ENV-GUARD-REASON' }],
