@@ -141,6 +141,11 @@ export interface RunContext extends ObserveContext {
   sessionId?: string;
   /** Frozen session snapshot handed to backends (model for prompt hooks). */
   session?: SessionSnapshot;
+  /**
+   * Run only the hooks with these ids that match (the reference runtime's per-file patch views,
+   * src/host/patch-views.ts: a subset of the session's hooks on a payload others must not see).
+   */
+  onlyHooks?: ReadonlySet<string>;
 }
 
 export interface FunctionHookRegistration<E extends EventName = EventName> {
@@ -274,7 +279,7 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
     if (options.skipToolHooksInPlanMode && skipsInPlanMode(event, mode)) return emptyDecision(event);
 
     const cwd = ctx.cwd ?? (typeof rawInput.cwd === 'string' && rawInput.cwd ? rawInput.cwd : baseCwd);
-    const matched = planHooks(currentIndex(), event, rawInput, { cwd, homeDir, projectDir });
+    const matched = planHooks(currentIndex(), event, rawInput, { cwd, homeDir, projectDir, ...(ctx.onlyHooks ? { only: ctx.onlyHooks } : {}) });
     if (matched.length === 0) return emptyDecision(event);
 
     const input = completeInput(event, rawInput, { cwd, sessionId: ctx.sessionId ?? options.sessionId, mode });

@@ -123,6 +123,8 @@ export interface PlanContext {
   cwd: string;
   homeDir?: string;
   projectDir?: string;
+  /** Plan only the hooks with these ids (before dedupe, so a skipped twin cannot hide one). */
+  only?: ReadonlySet<string>;
 }
 
 /** Matched hooks for one firing, in config order. */
@@ -143,6 +145,7 @@ export function planHooks(
   let out: PlannedHook[] | undefined;
   const admit = (planned: PlannedHook) => {
     if (planned.rule === null) return;
+    if (ctx.only && !ctx.only.has(planned.hook.id)) return;
     if (planned.rule && !ruleMatches(planned.rule, input, ctx)) return;
     const only = planned.hook.projectDir;
     if (only !== undefined && only !== ctx.projectDir && only !== ctx.cwd) return;

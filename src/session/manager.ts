@@ -409,7 +409,7 @@ export function createHookManager(options: HookManagerOptions = {}): HookManager
     const mode = ctx.permissionMode ?? (typeof input.permission_mode === 'string' ? input.permission_mode : undefined);
     if (s.skipToolHooksInPlanMode && skipsInPlanMode(event, mode)) return [];
     const cwd = ctx.cwd ?? (typeof input.cwd === 'string' && input.cwd ? input.cwd : (s.worktreeDir ?? s.projectDir));
-    return planHooks(s.onceIndex!, event, input, { cwd, homeDir: s.homeDir, projectDir: s.projectDir }).map((p) => p.hook);
+    return planHooks(s.onceIndex!, event, input, { cwd, homeDir: s.homeDir, projectDir: s.projectDir, ...(ctx.onlyHooks ? { only: ctx.onlyHooks } : {}) }).map((p) => p.hook);
   }
 
   async function createState(opts: BindOptions): Promise<SessionState> {
