@@ -1,6 +1,7 @@
 /**
- * Under dispatch, a patch tool call (canonical ApplyPatch: Codex's apply_patch, Droid's
- * ApplyPatch) also runs the file-tool hooks that do not name ApplyPatch: a hook whose matcher
+ * Under dispatch (src/dispatch/run.ts) and in the reference runtime (src/host/patch-views.ts),
+ * a patch tool call (canonical ApplyPatch: Codex's apply_patch, Droid's ApplyPatch, the
+ * runtime's own ApplyPatch tool) also runs the file-tool hooks that do not name ApplyPatch: a hook whose matcher
  * selects Edit, Write or MultiEdit runs once per file the patch touches, on a Claude-shaped view
  * of that file (src/dialects/patch-view.ts). Hooks that select ApplyPatch (or everything) see
  * the patch itself, as before, and are not run again here.

@@ -8,8 +8,8 @@
 import { emptyDecision } from '../engine/engine.js';
 import type { EventName } from '../events/catalog.js';
 import type { Decision } from '../reduce/reduce.js';
+import { withPatchViews, type PatchAwareRunner } from './patch-views.js';
 import type { Actor, RuntimeSlots } from './runtime-slots.js';
-import type { HookRunner } from './types.js';
 
 export const HOOKS_LISTENER = 'hooks';
 /** Seed 000: an outer guard on Stop hooks, independent of each hook's own timeout. */
@@ -42,20 +42,24 @@ function asText(value: unknown): string {
 }
 
 /** Attach the hooks engine to every slot; returns the detach function. */
-export function attachHooks(slots: RuntimeSlots, hooks: HookRunner, options: HookListenerOptions = {}): () => void {
+export function attachHooks(slots: RuntimeSlots, hooks: PatchAwareRunner, options: HookListenerOptions = {}): () => void {
   const warn = options.onWarning ?? (() => {});
   const stopGuardMs = options.stopGuardMs ?? DEFAULT_STOP_GUARD_MS;
 
   /** Fire one event; an engine error is reported and treated as "no hook decided". */
   async function fire(event: EventName, input: Record<string, unknown>, ctx: { mode: string; cwd: string; signal?: AbortSignal }): Promise<Decision> {
+    const payload = { ...input, permission_mode: ctx.mode, cwd: ctx.cwd };
+    const runCtx = { permissionMode: ctx.mode, cwd: ctx.cwd, signal: ctx.signal };
     let decision: Decision;
     try {
-      decision = await hooks.run(event, { ...input, permission_mode: ctx.mode, cwd: ctx.cwd }, { permissionMode: ctx.mode, cwd: ctx.cwd, signal: ctx.signal });
+      decision = await hooks.run(event, payload, runCtx);
     } catch (e) {
       warn(`${event} hooks failed: ${(e as Error)?.message ?? String(e)}`);
       decision = emptyDecision(event);
       decision.warnings.push(`engine error: ${(e as Error)?.message ?? String(e)}`);
     }
+    // An ApplyPatch call also runs the Edit/Write-only hooks once per file it touches (patch-views.ts).
+    decision = await withPatchViews(hooks, event, payload, runCtx, decision);
     options.onDecision?.(event, decision);
     return decision;
   }

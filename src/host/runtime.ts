@@ -202,7 +202,7 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
 
   // 2. Slots, permissions and the hooks engine as a listener of every slot.
   const slots = createRuntimeSlots();
-  const withTranscript = transcriptPath ? { run: (e: EventName, input: Record<string, unknown>, ctx?: Parameters<SessionHandle['run']>[2]) => hooks.run(e, { transcript_path: transcriptPath, ...input }, ctx) } : hooks;
+  const withTranscript = transcriptPath ? { run: (e: EventName, input: Record<string, unknown>, ctx?: Parameters<SessionHandle['run']>[2]) => hooks.run(e, { transcript_path: transcriptPath, ...input }, ctx), hooks: (e: EventName) => hooks.hooks(e) } : hooks;
   attachHooks(slots, withTranscript, { stopGuardMs: options.stopGuardMs, onDecision: (event, decision) => trace({ kind: 'hooks', event, decision }), onWarning: warn });
 
   let currentCwd = workspace;
