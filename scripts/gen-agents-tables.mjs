@@ -15,21 +15,14 @@ const MARK = { honoured: '✔', closed: '✔ fails closed', open: '✘ FAILS OPE
 
 // Cells where the agent's own code drops the effect or never fires the event, read from the
 // installed agent (the same facts as src/dialects/undeliverable.ts, which dispatch and
-// `check --agent` use). Shown only while the run still observes that verdict.
-const NOT_DELIVERABLE = {
-  'gemini:context-before': ['Gemini CLI 0.61.0', 'its BeforeTool path reads only stop, block/deny and tool_input; additionalContext is read on AfterTool and BeforeAgent only'],
-  'gemini:allow': ['Gemini CLI 0.61.0', 'its policy check throws "requires user confirmation, which is not supported in non-interactive mode" before any BeforeTool hook runs; nothing runs, so no allow can be lost'],
-  'qwen:context-before': ['Qwen Code 0.24.4', 'firePreToolUseHook returns the context, but the scheduler only records it on a telemetry span; it never reaches the model'],
-  'qwen:allow': ['Qwen Code 0.24.4', 'in headless default mode the permission is declined ("non-interactive mode cannot prompt for confirmation") before any PreToolUse hook runs; nothing runs'],
-  'droid:context-before': ['Factory Droid 0.225.2', 'a PreToolUse context becomes a UI system message (updateAction), never part of the model history'],
-  'droid:prompt-block': ['Factory Droid 0.225.2', '`droid exec` runs no UserPromptSubmit hooks (only its JSON-RPC session handler does); `check --agent droid` and `doctor` warn that such a guard never runs'],
-  'droid:prompt-context': ['Factory Droid 0.225.2', '`droid exec` runs no UserPromptSubmit hooks (only its JSON-RPC session handler does)'],
-};
+// `check --agent` use). Shown only while the run still observes that verdict; the suite's
+// summary table (test/agents/harness/table.ts) counts them from the same file.
+const NOT_DELIVERABLE = JSON.parse(readFileSync(fileURLToPath(new URL('../test/agents/not-deliverable.json', import.meta.url)), 'utf8'));
 
 function cell(c, key) {
   if (!c) return 'not run';
   const nd = NOT_DELIVERABLE[key];
-  if (nd && (c.verdict === 'ignored' || c.verdict === 'unfired')) return `– not deliverable by the agent (${nd[0]}): ${nd[1]}`;
+  if (nd && (c.verdict === 'ignored' || c.verdict === 'unfired')) return `– not deliverable by the agent (${nd.version}): ${nd.what}`;
   if (c.verdict === 'na') return c.detail.startsWith('n/a') ? c.detail : `n/a: ${c.detail}`;
   return `${MARK[c.verdict] ?? c.verdict}: ${c.detail}`;
 }
