@@ -43,6 +43,8 @@ function asText(value: unknown): string {
 
 /** Attach the hooks engine to every slot; returns the detach function. */
 export function attachHooks(slots: RuntimeSlots, hooks: PatchAwareRunner, options: HookListenerOptions = {}): () => void {
+  // Without the hook list an ApplyPatch call could not run the Edit/Write guards per file: refuse, never skip them.
+  if (typeof hooks?.run !== 'function' || typeof hooks.hooks !== 'function') throw new TypeError('attachHooks: the runner must have run(event, input, ctx) and hooks(event) (a SessionHandle has both)');
   const warn = options.onWarning ?? (() => {});
   const stopGuardMs = options.stopGuardMs ?? DEFAULT_STOP_GUARD_MS;
 
