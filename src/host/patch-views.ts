@@ -28,17 +28,17 @@ export interface PatchAwareRunner extends HookRunner {
  */
 export async function withPatchViews(runner: PatchAwareRunner, event: EventName, payload: Record<string, unknown>, ctx: RunContext, main: Decision): Promise<Decision> {
   if (payload.tool_name !== 'ApplyPatch') return main;
-  const plan = patchViewPlan(event, payload, runner.hooks(event));
-  if (plan.undetermined) return denyUndeterminedPatch(main, plan.undetermined);
-  if (plan.runs.length === 0) return main;
   try {
+    const plan = patchViewPlan(event, payload, runner.hooks(event));
+    if (plan.undetermined) return denyUndeterminedPatch(main, plan.undetermined);
+    if (plan.runs.length === 0) return main;
     const perFile = await runPatchViews(plan.runs, event, ctx, (hooks) => ({
       run: (e, p) => runner.run(e, p, { ...ctx, onlyHooks: new Set(hooks.map((h) => h.id)) }),
       close: async () => {},
     }));
     return combinePatchDecisions(main, perFile);
   } catch (e) {
-    // The guards that judge each file did not run: the patch must not go ahead unseen.
+    // Whether guards judge each file, or what they said, is unknown: the patch must not go ahead unseen.
     return denyUndeterminedPatch(main, `the Edit/Write hooks that judge each file of this patch could not run (${(e as Error)?.message ?? String(e)}); the patch is denied`);
   }
 }
