@@ -112,6 +112,8 @@ export const LIFECYCLE_FACTS = {
     order: 'serial',
     // Each block makes the agent go on: capped, so a hook that always blocks cannot loop forever.
     continuationCap: true,
+    // A subagent ends with SubagentStop: Stop hooks in an agent's frontmatter are registered on it.
+    subagentEvent: 'SubagentStop',
     llmVerdict: 'stop-block',
   },
 

@@ -101,6 +101,8 @@ export interface EventFacts {
   bypassAsk?: boolean;
   /** A block makes the agent continue; consecutive blocks per session are capped (stopHookMaxConsecutiveBlocks). */
   continuationCap?: boolean;
+  /** In a subagent's frontmatter hooks the event fires as this one (Stop → SubagentStop). */
+  subagentEvent?: string;
   /** A hookSpecificOutput boolean that blocks the event when true (next to the top-level decision). */
   blockField?: string;
   /** What a prompt/agent hook's ok:false does here; undefined: derived (`llmVerdictOf` in facts.ts). */
