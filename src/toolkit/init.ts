@@ -190,7 +190,7 @@ const SCRIPTS: Record<Lang, (name: string, event: EventName, mode: Mode) => stri
     switch (mode) {
       case 'guard': {
         const decision =
-          event === 'PermissionRequest'
+          eventFacts(event).decision === 'permission-request'
             ? { hookSpecificOutput: { hookEventName: event, decision: { behavior: 'deny', message: reasonText(name) } } }
             : { hookSpecificOutput: { hookEventName: event, permissionDecision: 'deny', permissionDecisionReason: reasonText(name) } };
         return `${head}command = str((payload.get("tool_input") or {}).get("command", ""))\n\nif re.search(r"\\brm\\s+-rf\\b", command):\n    ${out(decision)}\n# No output: no decision; the agent's normal permission flow applies.\n`;
@@ -211,7 +211,7 @@ const SCRIPTS: Record<Lang, (name: string, event: EventName, mode: Mode) => stri
     switch (mode) {
       case 'guard': {
         const decision =
-          event === 'PermissionRequest'
+          eventFacts(event).decision === 'permission-request'
             ? { hookSpecificOutput: { hookEventName: event, decision: { behavior: 'deny', message: reasonText(name) } } }
             : { hookSpecificOutput: { hookEventName: event, permissionDecision: 'deny', permissionDecisionReason: reasonText(name) } };
         return `${head}payload=$(cat)\ncase "$payload" in\n  *'rm -rf'*) ${json(decision)} ;;\nesac\n# No output: no decision; the agent's normal permission flow applies.\nexit 0\n`;
