@@ -19,8 +19,7 @@ import { LRUCache } from 'lru-cache';
 import { request } from 'undici';
 import { z } from 'zod';
 import type { Backend, BackendContext } from '../engine/engine.js';
-import { catalog, type EventName } from '../events/catalog.js';
-import type { EventSpec } from '../events/spec.js';
+import { llmVerdictOf, type EventName } from '../events/facts.js';
 import { formatZodIssues, isPlainObject } from '../parse/output.js';
 import type { ExecutionResult, NormalizedHook, PromptHandler, SessionSnapshot } from '../types.js';
 import { encodePayload } from './payload.js';
@@ -170,7 +169,8 @@ export interface VerdictOutput {
 }
 
 /**
- * ok:false → the event's own blocking output, following the reference's per-event table.
+ * ok:false → the event's own blocking output, following the reference's per-event table (the
+ * catalog's `llmVerdict`, events/facts.ts).
  * `continueOnBlock` (prompt hooks) and agent hooks feed the reason back instead of ending the turn.
  */
 export function verdictOutput(event: EventName, answer: ModelAnswer, mode: { continueOnBlock?: boolean; agent?: boolean } = {}): VerdictOutput {
@@ -183,37 +183,27 @@ export function verdictOutput(event: EventName, answer: ModelAnswer, mode: { con
   const exit2 = (): VerdictOutput => ({ exitCode: 2, stdout: '', stderr: reason });
   const noEffect = (why: string): VerdictOutput => ({ exitCode: 0, stdout: '', stderr: `ok:false ignored: ${why}` });
 
-  switch (event) {
-    case 'Stop':
-    case 'SubagentStop':
+  switch (llmVerdictOf(event)) {
+    case 'stop-block':
       // impossible: the condition can never hold, so stop instead of looping (prompt hooks only).
       if (answer.impossible === true && !mode.agent) return noEffect('the model judged the condition impossible; stopping');
       return block();
-    case 'PreToolUse': {
-      const hookSpecificOutput = { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason };
+    case 'deny': {
+      const hookSpecificOutput = { hookEventName: event, permissionDecision: 'deny', permissionDecisionReason: reason };
       return json(feedBack ? { hookSpecificOutput } : { continue: false, stopReason: reason, hookSpecificOutput });
     }
-    case 'PostToolUse':
+    case 'block-or-end':
       return feedBack ? block() : endTurn();
-    case 'PostToolBatch':
-    case 'UserPromptSubmit':
-    case 'UserPromptExpansion':
-    case 'PostToolUseFailure':
-    case 'TaskCreated':
+    case 'block':
       return block();
-    case 'TaskCompleted':
+    case 'exit2':
       return exit2();
-    case 'TeammateIdle':
+    case 'exit2-or-end':
       return feedBack ? exit2() : endTurn();
-    case 'PermissionRequest':
-    case 'PermissionDenied':
+    case 'ignored':
       return noEffect(`${event} ignores prompt-hook verdicts (use a command hook)`);
-    default: {
-      const spec = catalog[event] as EventSpec;
-      if (spec.topLevelBlock) return block();
-      if (spec.canBlock && spec.exit2 === 'block') return exit2();
+    case 'none':
       return noEffect(`${event} cannot be blocked`);
-    }
   }
 }
 

@@ -11,7 +11,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import type { EventName } from '../events/catalog.js';
+import { EVENT_NAMES, isEventName, type EventName } from '../events/facts.js';
 import type { LoadFlags } from './load.js';
 import type { RunFlags } from './run.js';
 import { formatDiagnostic } from './format.js';
@@ -30,8 +30,8 @@ import { registerPolicyServerCommand } from './commands/policy-server.js';
 
 const EXECUTABLE_TYPES = ['command', 'function', 'http', 'prompt'] as const;
 
-/** The first events of the catalog, for `run --help` without loading it (a test keeps them equal). */
-export const FIRST_EVENT_NAMES = ['SessionStart', 'Setup', 'InstructionsLoaded', 'UserPromptSubmit'] as const;
+/** The first events of the catalog, for `run --help` (from the zod-free facts). */
+export const FIRST_EVENT_NAMES = EVENT_NAMES.slice(0, 4);
 
 class UsageError extends Error {}
 
@@ -50,7 +50,6 @@ function addLoadOptions(cmd: Command): Command {
 }
 
 async function parseEvent(name: string): Promise<EventName> {
-  const { EVENT_NAMES, isEventName } = await import('../events/catalog.js');
   if (isEventName(name)) return name;
   const lower = name.toLowerCase();
   const hit = EVENT_NAMES.find((e) => e.toLowerCase() === lower);

@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { z } from 'zod';
 import { catalog, isEventName, type EventName } from '../events/catalog.js';
+import { eventFacts } from '../events/facts.js';
 import type { EventSpec } from '../events/spec.js';
 import type { Diagnostic, HookHandler, NormalizedHook, Provenance, SourceKind } from '../types.js';
 import type { DialectName } from '../dialects/types.js';
@@ -493,7 +494,7 @@ function loadSkill(spec: SkillSpec, cwd: string, diagnostics: Diagnostic[], file
   return ok ? hooks : [];
 }
 
-/** A subagent's hook: Stop → SubagentStop (its ignored matcher stays ignored), `once` dropped with a warning. */
+/** A subagent's hook: Stop → SubagentStop (the catalog's `subagentEvent`; its ignored matcher stays ignored), `once` dropped with a warning. */
 function agentHook(hook: NormalizedHook, diagnostics: Diagnostic[]): NormalizedHook {
   let out = hook;
   if (hook.handler.once !== undefined) {
@@ -501,9 +502,10 @@ function agentHook(hook: NormalizedHook, diagnostics: Diagnostic[]): NormalizedH
     const { once: _once, ...handler } = hook.handler;
     out = { ...out, handler: handler as HookHandler };
   }
-  if (hook.event === 'Stop') {
+  const subagentEvent = eventFacts(hook.event).subagentEvent as EventName | undefined;
+  if (subagentEvent !== undefined) {
     const { matcher: _matcher, ...rest } = out;
-    out = { ...rest, event: 'SubagentStop' };
+    out = { ...rest, event: subagentEvent };
   }
   return out === hook ? hook : { ...out, dedupKey: dedupKeyFor(out) };
 }

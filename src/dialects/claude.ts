@@ -3,22 +3,12 @@
  * plugin hooks/hooks.json. Canonical shapes, so every mapping is the identity.
  */
 import { join } from 'node:path';
-import type { EventName } from '../events/catalog.js';
+import { EVENT_NAMES, type EventName } from '../events/facts.js';
 import { claudeOutput, isObject, out } from './shared.js';
 import type { Dialect } from './types.js';
 
-/**
- * The catalog's event names, kept here so this module stays free of zod (dispatch's fast path).
- * test/dialects/registry.test.ts checks that it equals EVENT_NAMES.
- */
-export const CANONICAL_EVENTS: readonly EventName[] = [
-  'SessionStart', 'Setup', 'InstructionsLoaded', 'UserPromptSubmit', 'UserPromptQueued', 'UserPromptExpansion',
-  'TurnStarted', 'MessageDisplay', 'PreToolUse', 'PermissionRequest', 'PermissionResult', 'PostToolUse',
-  'PostToolUseFailure', 'PostToolBatch', 'PermissionDenied', 'Notification', 'SubagentStart', 'SubagentStop',
-  'TaskCreated', 'TaskStarted', 'TaskCompleted', 'Stop', 'StopFailure', 'Interrupt', 'TeammateIdle',
-  'ConfigChange', 'CwdChanged', 'DirectoryAdded', 'FileChanged', 'WorktreeCreate', 'WorktreeRemove',
-  'PreCompact', 'PostCompact', 'SessionHeartbeat', 'SessionEnd', 'Elicitation', 'ElicitationResult',
-];
+/** The catalog's event names, from its zod-free facts (this module stays free of zod: dispatch's fast path). */
+export const CANONICAL_EVENTS: readonly EventName[] = EVENT_NAMES;
 const CANONICAL = new Set<string>(CANONICAL_EVENTS);
 
 /** Native event names with at least one hook entry in a Claude-shaped `hooks` object. */

@@ -2,7 +2,7 @@
  * Helpers every adapter uses: tool-name tables, matcher translation between matcher rules,
  * case conversion, and the Claude-convention output of a decision. Lean: no zod, no engine.
  */
-import type { EventName } from '../events/catalog.js';
+import { TOOL_NAME_EVENTS, type EventName } from '../events/facts.js';
 import type { Decision } from '../reduce/reduce.js';
 import type { ExecutionResult, MatcherMode, NormalizedHook } from '../types.js';
 import type { DispatchOutput, ToolMapping } from './types.js';
@@ -15,15 +15,8 @@ export function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Tool events: the ones whose matcher sees a tool name. */
-export const TOOL_EVENTS: ReadonlySet<string> = new Set([
-  'PreToolUse',
-  'PostToolUse',
-  'PostToolUseFailure',
-  'PermissionRequest',
-  'PermissionResult',
-  'PermissionDenied',
-]);
+/** Tool events: the ones whose matcher sees a tool name (the catalog's TOOL_NAME_EVENTS). */
+export const TOOL_EVENTS: ReadonlySet<string> = new Set(TOOL_NAME_EVENTS);
 
 // ---------------------------------------------------------------------------------------------
 // Tool names

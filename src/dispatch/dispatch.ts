@@ -16,6 +16,7 @@ import { isDialectName, type DialectName } from '../dialects/types.js';
 import { isObject } from '../dialects/shared.js';
 import type { Dialect, DispatchInput, DispatchOutput } from '../dialects/types.js';
 import type { EventName } from '../events/catalog.js';
+import { eventFacts, isEventName } from '../events/facts.js';
 import { isSessionPaused } from '../session/pause-file.js';
 import { forTerminal } from '../util/terminal-text.js';
 import { claudeConfigDir } from '../util/claude-dir.js';
@@ -121,7 +122,7 @@ async function anyMayFire(event: EventName, candidates: Array<{ file: string; te
       const canonical = dialect.events.filter((e) => e.native === native).map((e) => e.event);
       if (canonical.includes(event) || (dialect.name === 'claude' && native === event)) return true;
       // Skill/agent frontmatter turns Stop into SubagentStop; plugins never do — but be generous.
-      if (event === 'SubagentStop' && native === 'Stop') return true;
+      if (isEventName(native) && eventFacts(native).subagentEvent === event) return true;
     }
   }
   return false;

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { formatDiagnostic, loadFromFlags } from '../cli/load.js';
 import { createHookEngine, InvalidHookInputError } from '../engine/engine.js';
 import { inputSchema, type EventName } from '../events/catalog.js';
+import { askMeetsBypass } from '../events/facts.js';
 import type { Dialect, DispatchInput, DispatchOutput } from '../dialects/types.js';
 import { isBypassMode, type Decision } from '../reduce/reduce.js';
 import { DISPATCH_ENV, type DispatchFlags } from './dispatch.js';
@@ -38,7 +39,7 @@ export function completePayload(event: EventName, payload: Record<string, unknow
  * approval the hook asked for cannot be skipped, so the call is denied with the reason.
  */
 export function askUnderBypass(d: Decision, mode: string | undefined): Decision {
-  if (d.event !== 'PreToolUse' || d.decision !== 'ask' || !isBypassMode(mode)) return d;
+  if (d.decision !== 'ask' || !askMeetsBypass(d.event, mode)) return d;
   const why = d.reason?.trim() || 'a hook asked for confirmation';
   return { ...d, decision: 'deny', blocked: true, reason: `approval required, but the agent runs in ${mode} mode and will not ask the user: ${why}` };
 }

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { catalog, inputSchema, isEventName, type EventName } from '../events/catalog.js';
+import { DEFAULT_CONTINUATION_CAP, eventFacts, permissionModeOf, skipsInPlanMode } from '../events/facts.js';
 import type { EventSpec } from '../events/spec.js';
 import { buildHookEnv, encodePayload, runCommand, substituteForShell, substitutePlaceholders } from '../backends/index.js';
 import { makeResult } from '../backends/result.js';
@@ -210,7 +211,7 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
   const baseCwd = options.cwd ?? projectDir;
   const homeDir = options.homeDir ?? homedir();
   const semaphore = createSemaphore(Math.max(1, options.maxConcurrentHooks ?? 8));
-  const stopCap = options.stopHookMaxConsecutiveBlocks ?? 8;
+  const stopCap = options.stopHookMaxConsecutiveBlocks ?? DEFAULT_CONTINUATION_CAP;
   const stopBlocks = new Map<string, number>();
   const pending = new Set<Promise<unknown>>();
   const warn = options.onWarning ?? (() => {});
@@ -275,7 +276,7 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
     if (typeof rawInput !== 'object' || rawInput === null || Array.isArray(rawInput)) throw new InvalidHookInputError(event, 'input must be a JSON object');
     if (options.disabled) return emptyDecision(event);
     const spec = catalog[event] as EventSpec;
-    const mode = ctx.permissionMode ?? (typeof rawInput.permission_mode === 'string' ? rawInput.permission_mode : undefined);
+    const mode = permissionModeOf(ctx.permissionMode, rawInput);
     if (options.skipToolHooksInPlanMode && skipsInPlanMode(event, mode)) return emptyDecision(event);
 
     const cwd = ctx.cwd ?? (typeof rawInput.cwd === 'string' && rawInput.cwd ? rawInput.cwd : baseCwd);
@@ -395,7 +396,7 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
   }
 
   function applyStopCap(event: EventName, decision: Decision, sessionId: string) {
-    if (event !== 'Stop' && event !== 'SubagentStop') return;
+    if (!eventFacts(event).continuationCap) return;
     const key = `${event}\0${sessionId}`;
     if (!decision.blocked) {
       stopBlocks.delete(key);
@@ -527,11 +528,6 @@ function completeInput(
   input.hook_execution_id ??= '';
   input.timestamp ??= '';
   return input;
-}
-
-/** Under the skipToolHooksInPlanMode option: the two tool events that plan mode skips. */
-export function skipsInPlanMode(event: EventName, mode: string | undefined): boolean {
-  return mode === 'plan' && (event === 'PreToolUse' || event === 'PostToolUse');
 }
 
 function timeoutFor(handler: HookHandler, spec: EventSpec): number {

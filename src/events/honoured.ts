@@ -45,7 +45,8 @@ export function outputFields(event: EventName): OutputFields {
   const top = new Set(['suppressOutput', 'terminalSequence']);
   if (spec.universal) top.add('continue').add('stopReason');
   if (spec.universal || spec.keepsSystemMessage) top.add('systemMessage');
-  if (spec.topLevelBlock || event === 'PreToolUse') top.add('decision').add('reason');
+  // The 'permission' model (PreToolUse) reads the deprecated top-level approve/block.
+  if (spec.topLevelBlock || spec.decision === 'permission') top.add('decision').add('reason');
   const shape = specificShape(event);
   const specific = new Set<string>();
   const nested = new Map<string, Set<string>>();

@@ -37,18 +37,38 @@ export interface MatcherSpec {
   basename?: boolean;
 }
 
-export interface EventSpec<
-  I extends z.ZodType = z.ZodType,
-  O extends z.ZodType = z.ZodType,
-> {
-  /** Where the event comes from: Claude Code's reference, Kimi Code, or seed 000. */
+/**
+ * What a prompt or agent hook's ok:false answer becomes on an event (src/backends/prompt.ts).
+ * "Fed back": the hook's continueOnBlock, or an agent hook — the reason goes back to the model
+ * instead of ending the turn.
+ */
+export type LlmVerdict =
+  | 'block' // top-level decision:"block" with the reason
+  | 'stop-block' // block; an "impossible" prompt-hook answer lets the agent stop instead of looping
+  | 'deny' // permissionDecision deny; also ends the turn unless fed back
+  | 'block-or-end' // fed back: block; otherwise continue:false
+  | 'exit2' // exit 2 with the reason on stderr
+  | 'exit2-or-end' // fed back: exit 2; otherwise continue:false
+  | 'ignored' // the event ignores prompt-hook verdicts (a command hook decides)
+  | 'none'; // the event cannot be blocked
+
+/**
+ * How one hookSpecificOutput field of several hooks merges into `Decision.eventOutput`
+ * (src/reduce/reduce.ts), in config order.
+ */
+export type MergeRule =
+  | 'last' // the last hook that set it wins
+  | 'concat' // arrays appended in config order
+  | 'any' // booleans: true when any hook said true
+  | 'restrictive' // Elicitation action: decline/cancel win over accept, whatever the order
+  | 'own'; // read by the parse stage into the Decision's own fields (verdict, context, rewrites), never merged
+
+/** Everything the engine knows about an event except its zod schemas (src/events/facts.ts). */
+export interface EventFacts {
+  /** Where the event comes from: Claude Code's reference, Kimi Code, or our own. */
   origin: 'claude' | 'kimi' | 'seed';
   /** One line: when the event fires. */
   summary: string;
-  /** Event-specific input fields (common fields are added by the catalog). */
-  input: I;
-  /** hookSpecificOutput fields the event honours (hookEventName is implied). */
-  output: O;
   /** null: the event has no matcher support; a matcher on it is ignored. */
   matcher: MatcherSpec | null;
   /** Whether `if` permission-rule conditions are evaluated (tool events only). */
@@ -75,4 +95,27 @@ export interface EventSpec<
   hookTypes?: readonly HookTypeName[];
   /** CLAUDE_ENV_FILE is provided to command hooks of this event. */
   envFile?: boolean;
+  /** Under the engine's skipToolHooksInPlanMode option, the event's hooks do not run in permission_mode "plan". */
+  planModeSkip?: boolean;
+  /** In a bypass permission mode (BYPASS_MODES) nobody is asked: a hook's ask is answered without the user. */
+  bypassAsk?: boolean;
+  /** A block makes the agent continue; consecutive blocks per session are capped (stopHookMaxConsecutiveBlocks). */
+  continuationCap?: boolean;
+  /** In a subagent's frontmatter hooks the event fires as this one (Stop → SubagentStop). */
+  subagentEvent?: string;
+  /** A hookSpecificOutput boolean that blocks the event when true (next to the top-level decision). */
+  blockField?: string;
+  /** What a prompt/agent hook's ok:false does here; undefined: derived (`llmVerdictOf` in facts.ts). */
+  llmVerdict?: LlmVerdict;
+}
+
+/** An event's facts plus its zod schemas (src/events/schemas.ts). */
+export interface EventSpec<
+  I extends z.ZodType = z.ZodType,
+  O extends z.ZodType = z.ZodType,
+> extends EventFacts {
+  /** Event-specific input fields (common fields are added by the catalog). */
+  input: I;
+  /** hookSpecificOutput fields the event honours (hookEventName is implied). */
+  output: O;
 }

@@ -3,6 +3,7 @@
  * Pure: no processes, no clocks — unit-testable from plain data.
  */
 import { catalog, type EventName } from '../events/catalog.js';
+import { askMeetsBypass, mergeRuleOf } from '../events/facts.js';
 import type { EventSpec } from '../events/spec.js';
 import type { ParsedHook, Verdict } from '../parse/output.js';
 import type { FailureBehavior } from '../types.js';
@@ -85,10 +86,8 @@ export function policyVerdict(spec: EventSpec, behavior: FailureBehavior): Verdi
   }
 }
 
-/** Is yolo/bypass: PreToolUse ask becomes allow. */
-export function isBypassMode(mode: string | undefined): boolean {
-  return mode === 'bypassPermissions' || mode === 'yolo';
-}
+/** Is yolo/bypass: an ask on a `bypassAsk` event (PreToolUse) becomes allow. */
+export { isBypassMode } from '../events/facts.js';
 
 /** The verdict a parsed hook contributes, after failure policy and mode. */
 export function effectiveVerdict(
@@ -109,7 +108,7 @@ export function effectiveVerdict(
     if (verdict) reason = `hook ${entry.hookId} ${what} (${parsed.outcome === 'timeout' ? 'timeoutBehavior' : 'failureBehavior'}: ${policy})`;
     else warning = `hook ${entry.hookId} ${what}${policy !== 'ignore' ? ` (${policy} not applicable to ${event}; ignored)` : ''}`;
   }
-  if (event === 'PreToolUse' && verdict === 'ask' && isBypassMode(permissionMode)) verdict = 'allow';
+  if (verdict === 'ask' && askMeetsBypass(event, permissionMode)) verdict = 'allow';
   return { verdict, reason, policy, warning };
 }
 
@@ -181,22 +180,19 @@ function isBlocking(spec: EventSpec, verdict: Verdict | undefined): boolean {
   }
 }
 
-/** Merge event-specific outputs in config order with field-aware rules. */
+/** Merge event-specific outputs in config order, each field by its rule (OUTPUT_FIELD_MERGE in events/facts.ts). */
 function mergeSpecific(into: Record<string, unknown>, from: Record<string, unknown>): void {
   for (const key of Object.keys(from)) {
     const value = from[key];
     const prev = into[key];
-    switch (key) {
-      case 'watchPaths':
-      case 'updatedPermissions':
+    switch (mergeRuleOf(key)) {
+      case 'concat':
         into[key] = [...(Array.isArray(prev) ? prev : []), ...(Array.isArray(value) ? value : [])];
         break;
-      case 'retry':
-      case 'interrupt':
-      case 'reloadSkills':
+      case 'any':
         into[key] = prev === true || value === true;
         break;
-      case 'action':
+      case 'restrictive':
         // decline/cancel are more restrictive than accept and win whatever the order.
         if (prev === 'decline' || prev === 'cancel') break;
         into[key] = value;

@@ -31,10 +31,10 @@ import {
   type HookEngine,
   type HookEngineOptions,
   type RunContext,
-  skipsInPlanMode,
 } from '../engine/engine.js';
 import { buildPlanIndex, planHooks, type PlanIndex } from '../engine/plan.js';
 import { isEventName, type EventName } from '../events/catalog.js';
+import { permissionModeOf, skipsInPlanMode } from '../events/facts.js';
 import type { Decision } from '../reduce/reduce.js';
 import { assessTrust, defaultNeedsTrust, loadTrustedConfig, type TrustOptions, type TrustReport } from '../trust/index.js';
 import type { Diagnostic, NormalizedHook, SessionSnapshot } from '../types.js';
@@ -406,7 +406,7 @@ export function createHookManager(options: HookManagerOptions = {}): HookManager
   }
 
   function plannedOnce(s: SessionState, event: EventName, input: Record<string, unknown>, ctx: RunContext): NormalizedHook[] {
-    const mode = ctx.permissionMode ?? (typeof input.permission_mode === 'string' ? input.permission_mode : undefined);
+    const mode = permissionModeOf(ctx.permissionMode, input);
     if (s.skipToolHooksInPlanMode && skipsInPlanMode(event, mode)) return [];
     const cwd = ctx.cwd ?? (typeof input.cwd === 'string' && input.cwd ? input.cwd : (s.worktreeDir ?? s.projectDir));
     return planHooks(s.onceIndex!, event, input, { cwd, homeDir: s.homeDir, projectDir: s.projectDir, ...(ctx.onlyHooks ? { only: ctx.onlyHooks } : {}) }).map((p) => p.hook);

@@ -23,6 +23,7 @@ import { dirname, join, parse, relative, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { parseJson } from '../config/diagnostics.js';
 import { catalog, EVENT_NAMES, isEventName, type EventName } from '../events/catalog.js';
+import { eventFacts } from '../events/facts.js';
 import { outputFields } from '../events/honoured.js';
 import type { EventSpec } from '../events/spec.js';
 import { sampleInput } from './sample.js';
@@ -57,8 +58,9 @@ export class InitError extends Error {}
 type Mode = 'guard' | 'stop' | 'context' | 'observe';
 
 export function modeFor(event: EventName): Mode {
-  if (event === 'PreToolUse' || event === 'PermissionRequest') return 'guard';
-  if (event === 'Stop' || event === 'SubagentStop') return 'stop';
+  const { decision, continuationCap } = eventFacts(event);
+  if (decision === 'permission' || decision === 'permission-request') return 'guard';
+  if (continuationCap) return 'stop';
   if (outputFields(event).specific.has('additionalContext')) return 'context';
   return 'observe';
 }
@@ -188,7 +190,7 @@ const SCRIPTS: Record<Lang, (name: string, event: EventName, mode: Mode) => stri
     switch (mode) {
       case 'guard': {
         const decision =
-          event === 'PermissionRequest'
+          eventFacts(event).decision === 'permission-request'
             ? { hookSpecificOutput: { hookEventName: event, decision: { behavior: 'deny', message: reasonText(name) } } }
             : { hookSpecificOutput: { hookEventName: event, permissionDecision: 'deny', permissionDecisionReason: reasonText(name) } };
         return `${head}command = str((payload.get("tool_input") or {}).get("command", ""))\n\nif re.search(r"\\brm\\s+-rf\\b", command):\n    ${out(decision)}\n# No output: no decision; the agent's normal permission flow applies.\n`;
@@ -209,7 +211,7 @@ const SCRIPTS: Record<Lang, (name: string, event: EventName, mode: Mode) => stri
     switch (mode) {
       case 'guard': {
         const decision =
-          event === 'PermissionRequest'
+          eventFacts(event).decision === 'permission-request'
             ? { hookSpecificOutput: { hookEventName: event, decision: { behavior: 'deny', message: reasonText(name) } } }
             : { hookSpecificOutput: { hookEventName: event, permissionDecision: 'deny', permissionDecisionReason: reasonText(name) } };
         return `${head}payload=$(cat)\ncase "$payload" in\n  *'rm -rf'*) ${json(decision)} ;;\nesac\n# No output: no decision; the agent's normal permission flow applies.\nexit 0\n`;
