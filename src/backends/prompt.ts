@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { LRUCache } from 'lru-cache';
 import { request } from 'undici';
 import { z } from 'zod';
-import type { Backend, BackendContext } from '../engine/engine.js';
+import type { Backend, BackendContext } from './types.js';
 import { catalog, type EventName } from '../events/catalog.js';
 import type { EventSpec } from '../events/spec.js';
 import { formatZodIssues, isPlainObject } from '../parse/output.js';
