@@ -21,9 +21,10 @@ import { z } from 'zod';
 import type { Backend, BackendContext } from './types.js';
 import { catalog, type EventName } from '../events/catalog.js';
 import type { EventSpec } from '../events/spec.js';
-import { formatZodIssues, isPlainObject } from '../parse/output.js';
+import { formatZodIssues } from '../parse/output.js';
 import type { ExecutionResult, NormalizedHook, PromptHandler, SessionSnapshot } from '../types.js';
 import { encodePayload } from './payload.js';
+import { isObject } from '../util/is-object.js';
 
 export interface ModelRequest {
   model: string;
@@ -156,7 +157,7 @@ export function parseModelAnswer(text: string): { ok: true; answer: ModelAnswer 
   } catch {
     return { ok: false, error: `model answer is not JSON: ${JSON.stringify(snippet)}` };
   }
-  if (!isPlainObject(value)) return { ok: false, error: `model answer is not a JSON object: ${JSON.stringify(snippet)}` };
+  if (!isObject(value)) return { ok: false, error: `model answer is not a JSON object: ${JSON.stringify(snippet)}` };
   const parsed = modelAnswerSchema.safeParse(value);
   if (!parsed.success) return { ok: false, error: `model answer does not match {"ok": boolean, "reason"?: string}: ${formatZodIssues(parsed.error)}` };
   return { ok: true, answer: parsed.data };

@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { discoveryFilesOf, foreignDialects, parseDiscoverDialects, type DiscoverDialects } from '../dialects/discovery.js';
 import { detectDialect, getDialect, isJsoncFile, readDocument, DIALECT_NAMES } from '../dialects/index.js';
 import { isDialectName, type DialectName } from '../dialects/types.js';
-import { isObject } from '../dialects/shared.js';
+import { isObject } from '../util/is-object.js';
 import type { Dialect, DispatchInput, DispatchOutput } from '../dialects/types.js';
 import type { EventName } from '../events/catalog.js';
 import { isSessionPaused } from '../session/pause-file.js';
