@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { toJson } from '../cli/json.js';
+import { toJson } from '../reduce/json.js';
 import { walkFiles } from '../util/walk.js';
 import { loadConfig, type LoadedConfig } from '../config/index.js';
 import { createHookEngine, InvalidHookInputError } from '../engine/engine.js';
