@@ -13,7 +13,7 @@ import { createHookEngine, InvalidHookInputError } from '../engine/engine.js';
 import { inputSchema, type EventName } from '../events/catalog.js';
 import type { Dialect, DispatchInput, DispatchOutput } from '../dialects/types.js';
 import { isBypassMode, type Decision } from '../reduce/reduce.js';
-import { DISPATCH_ENV, type DispatchFlags } from './dispatch.js';
+import { DISPATCH_ENV, type DispatchFlags } from './flags.js';
 import { combinePatchDecisions, denyUndeterminedPatch, patchViewPlan, runPatchViews } from './patch-views.js';
 
 const FILLERS: unknown[] = ['', false, 0, [], {}];

@@ -23,7 +23,7 @@ import { formatPath, issuesToDiagnostics, parseJson } from '../config/diagnostic
 import { closest } from '../util/did-you-mean.js';
 import { hooksObjectSchema } from '../config/schema.js';
 import { EVENT_NAMES, inputSchema, isEventName, type EventName } from '../events/catalog.js';
-import { parseTextMatcher } from './expect.js';
+import { parseTextMatcher } from './text-matcher.js';
 
 export const HOOK_OUTCOMES = ['success', 'blocking', 'non_blocking_error', 'timeout', 'error'] as const;
 const DECISIONS = ['allow', 'deny', 'ask', 'defer', 'block'] as const;

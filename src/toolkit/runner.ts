@@ -13,9 +13,10 @@ import { loadConfig, type LoadedConfig } from '../config/index.js';
 import { createHookEngine, InvalidHookInputError } from '../engine/engine.js';
 import { createSemaphore } from '../engine/semaphore.js';
 import type { NormalizedHook } from '../types.js';
-import { compare, parseTextMatcher, type Actual, type Mismatch } from './expect.js';
+import { compare, type Actual, type Mismatch } from './expect.js';
+import { parseTextMatcher } from './text-matcher.js';
 import { completePayload, fixtureFormat, loadFixture, type Expectation, type Fixture, type FixtureCase, type FixtureError } from './fixture.js';
-import { displayPath } from './report.js';
+import { displayPath } from '../util/display-path.js';
 import { mergeExpectation, writeExpectations } from './update.js';
 
 export type CaseStatus = 'passed' | 'failed' | 'error' | 'skipped';
