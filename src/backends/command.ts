@@ -10,11 +10,10 @@
  * - a leader that exits while a descendant still holds stdout/stderr does not stall us.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants as fsConstants, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
 import type { ExecutionResult } from '../types.js';
+import { describeSpawnError, resolveTarget, type CommandSpec } from './command-target.js';
 import { spawnViaHelper, type HookChild } from './spawner.js';
 import {
   groupExists,
@@ -35,39 +34,7 @@ const MIN_DRAIN_MS = 50;
 /** setTimeout fires at once for larger delays, so those count as "no timeout". */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-export interface CommandSpec {
-  /** Shell form: the command line. Exec form (args present): the executable. */
-  command: string;
-  /** Present (even empty) = exec form: spawn `command` directly, no shell. */
-  args?: string[];
-  /** Shell for shell form; default 'sh'. Ignored in exec form. */
-  shell?: 'bash' | 'sh' | 'powershell';
-  cwd: string;
-  /** The complete environment (see buildHookEnv); nothing from process.env is added. */
-  env: Record<string, string>;
-  stdin: string | Buffer;
-  /** Non-finite or above 2^31-1 ms means no timeout. */
-  timeoutMs: number;
-  /** Between SIGTERM and SIGKILL of the tree; default 250 ms. */
-  killGraceMs?: number;
-  /** Per stream; default 1 MiB. */
-  maxOutputBytes?: number;
-  signal?: AbortSignal;
-  /**
-   * After the leader exits, how long a descendant may keep stdout/stderr open before the
-   * tree is terminated; default 250 ms, never past the timeout.
-   */
-  exitDrainMs?: number;
-  /** Called with the leader's pid (= its process group id) right after it started. */
-  onSpawn?: (pid: number) => void;
-  /**
-   * Fork the hook from the spawner helper (src/backends/spawner.ts) rather than from this
-   * process, once the helper is ready; direct spawn until then and whenever it cannot run.
-   * Default false; the engine turns it on (HookEngineOptions.spawner). The environment
-   * variable AGENT_HOOKS_SPAWNER=1 or 0 overrides both (tests run this file both ways).
-   */
-  spawner?: boolean;
-}
+export type { CommandSpec } from './command-target.js';
 
 /** AGENT_HOOKS_SPAWNER=1/0 forces the spawner on/off for every runCommand of the process. */
 function useSpawner(spec: CommandSpec): boolean {
@@ -76,8 +43,6 @@ function useSpawner(spec: CommandSpec): boolean {
   if (forced === '0') return false;
   return spec.spawner === true;
 }
-
-type Target = { file: string; args: string[] } | { error: string };
 
 /** Run one command hook. Never throws; every failure is a result. */
 export async function runCommand(spec: CommandSpec): Promise<ExecutionResult> {
@@ -341,72 +306,5 @@ class Capture {
     const decoder = new StringDecoder('utf8');
     const text = decoder.write(Buffer.concat(this.chunks, this.size));
     return this.truncated ? text : text + decoder.end();
-  }
-}
-
-function resolveTarget(spec: CommandSpec): Target {
-  // Config is validated upstream; these guards keep the never-throws promise for SDK callers.
-  if (typeof spec.command !== 'string') return { error: 'command must be a string' };
-  if (spec.args !== undefined && !(Array.isArray(spec.args) && spec.args.every((a) => typeof a === 'string'))) {
-    return { error: 'args must be an array of strings' };
-  }
-  if (spec.args !== undefined) {
-    if (spec.command.length === 0) return { error: 'exec form: command is empty' };
-    return { file: spec.command, args: spec.args };
-  }
-  switch (spec.shell ?? 'sh') {
-    case 'sh':
-      return { file: 'sh', args: ['-c', spec.command] };
-    case 'bash':
-      // No rc files: a non-interactive bash whose stdin is a socket (Node's pipes are) and whose
-      // SHLVL is unset reads ~/.bashrc, and anything it prints would spoil the hook's JSON.
-      return { file: 'bash', args: ['--norc', '--noprofile', '-c', spec.command] };
-    case 'powershell': {
-      const names = process.platform === 'win32' ? ['pwsh.exe', 'powershell.exe'] : ['pwsh'];
-      const file = findOnPath(names, spec.env.PATH ?? process.env.PATH ?? '');
-      if (file === undefined) {
-        return { error: `shell "powershell" requested but ${names.join(' / ')} was not found on PATH` };
-      }
-      // No profile: a user's profile script would slow down and change every hook run.
-      return { file, args: ['-NoProfile', '-NonInteractive', '-Command', spec.command] };
-    }
-    default:
-      return { error: `unknown shell: ${String(spec.shell)}` };
-  }
-}
-
-function findOnPath(names: readonly string[], pathValue: string): string | undefined {
-  for (const dir of pathValue.split(delimiter)) {
-    if (dir === '') continue;
-    for (const name of names) {
-      const candidate = join(dir, name);
-      try {
-        accessSync(candidate, fsConstants.X_OK);
-        return candidate;
-      } catch {
-        // not here
-      }
-    }
-  }
-  return undefined;
-}
-
-/** libuv reports a missing cwd as ENOENT of the executable; tell the two apart. */
-function describeSpawnError(err: NodeJS.ErrnoException, spec: CommandSpec, file: string): string {
-  let cwdOk = false;
-  try {
-    cwdOk = statSync(spec.cwd).isDirectory();
-  } catch {
-    cwdOk = false;
-  }
-  if (!cwdOk) return `working directory does not exist or is not a directory: ${spec.cwd}`;
-  const what = spec.args !== undefined ? 'command' : 'shell';
-  switch (err.code) {
-    case 'ENOENT':
-      return `${what} not found: ${file}`;
-    case 'EACCES':
-      return `permission denied: cannot execute ${file} (not executable, or working directory ${spec.cwd} not accessible)`;
-    default:
-      return `failed to start ${file}: ${err.message}`;
   }
 }

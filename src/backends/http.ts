@@ -20,7 +20,7 @@ import { makeResult } from './result.js';
 import { startDeadline } from './deadline.js';
 import { performance } from 'node:perf_hooks';
 import { buildConnector, Client } from 'undici';
-import type { Backend, BackendContext } from '../engine/engine.js';
+import type { Backend, BackendContext } from './types.js';
 import { checkHttpTarget, describeUrl, type ResolvedAddress, type Resolver } from '../net/target-policy.js';
 import { parseJsonObject } from '../parse/output.js';
 import type { ExecutionResult, HttpHandler, NormalizedHook } from '../types.js';

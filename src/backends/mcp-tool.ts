@@ -13,7 +13,7 @@
  */
 import { makeResult } from './result.js';
 import { performance } from 'node:perf_hooks';
-import type { Backend } from '../engine/engine.js';
+import type { Backend } from './types.js';
 import type { McpClientManager } from '../mcp/manager.js';
 import { substituteInput } from '../mcp/substitute.js';
 import type { ExecutionResult, McpToolHandler } from '../types.js';

@@ -18,11 +18,12 @@ import { performance } from 'node:perf_hooks';
 import { LRUCache } from 'lru-cache';
 import { request } from 'undici';
 import { z } from 'zod';
-import type { Backend, BackendContext } from '../engine/engine.js';
+import type { Backend, BackendContext } from './types.js';
 import { llmVerdictOf, type EventName } from '../events/facts.js';
-import { formatZodIssues, isPlainObject } from '../parse/output.js';
+import { formatZodIssues } from '../parse/output.js';
 import type { ExecutionResult, NormalizedHook, PromptHandler, SessionSnapshot } from '../types.js';
 import { encodePayload } from './payload.js';
+import { isObject } from '../util/is-object.js';
 
 export interface ModelRequest {
   model: string;
@@ -155,7 +156,7 @@ export function parseModelAnswer(text: string): { ok: true; answer: ModelAnswer 
   } catch {
     return { ok: false, error: `model answer is not JSON: ${JSON.stringify(snippet)}` };
   }
-  if (!isPlainObject(value)) return { ok: false, error: `model answer is not a JSON object: ${JSON.stringify(snippet)}` };
+  if (!isObject(value)) return { ok: false, error: `model answer is not a JSON object: ${JSON.stringify(snippet)}` };
   const parsed = modelAnswerSchema.safeParse(value);
   if (!parsed.success) return { ok: false, error: `model answer does not match {"ok": boolean, "reason"?: string}: ${formatZodIssues(parsed.error)}` };
   return { ok: true, answer: parsed.data };

@@ -19,8 +19,8 @@ import { getDialect } from '../dialects/index.js';
 import { undeliverableWarnings } from '../dialects/undeliverable.js';
 import { discoveryFilesOf } from '../dialects/discovery.js';
 import type { CommandHandler, NormalizedHook } from '../types.js';
-import { loadOptionsFromFlags, type LoadFlags } from './load.js';
-import { formatDiagnostic } from './format.js';
+import { loadOptionsFromFlags, type LoadFlags } from '../load/from-flags.js';
+import { formatDiagnostic } from '../util/format-diagnostic.js';
 import { styles } from './style.js';
 import { oneLine } from '../util/terminal-text.js';
 

@@ -12,9 +12,9 @@ import { Command, CommanderError, Option } from 'commander';
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { EVENT_NAMES, isEventName, type EventName } from '../events/facts.js';
-import type { LoadFlags } from './load.js';
+import type { LoadFlags } from '../load/from-flags.js';
 import type { RunFlags } from './run.js';
-import { formatDiagnostic } from './format.js';
+import { formatDiagnostic } from '../util/format-diagnostic.js';
 import { helpText } from './help.js';
 // <feature-command-imports> one import per feature command module, below this line
 import { registerServeCommand } from './commands/serve.js';
@@ -64,7 +64,7 @@ async function parseEvent(name: string): Promise<EventName> {
 }
 
 async function listCommand(flags: LoadFlags & { event?: string; json?: boolean }): Promise<number> {
-  const { loadFromFlags } = await import('./load.js');
+  const { loadFromFlags } = await import('../load/from-flags.js');
   // `list` is where to see what is skipped and why: one line per skipped hook.
   const config = await loadFromFlags(flags, { eachSkippedHook: true });
   for (const d of config.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);

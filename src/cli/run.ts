@@ -10,11 +10,12 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { EventName } from '../events/catalog.js';
 import type { Decision } from '../reduce/reduce.js';
-import { loadFromFlags, type LoadFlags } from './load.js';
+import { engineOptionsFromConfig } from '../load/engine-options.js';
+import { loadFromFlags, type LoadFlags } from '../load/from-flags.js';
 import { loadMcpConfigFile } from '../mcp/config.js';
 import { checkInput, createHookEngine, InvalidHookInputError } from '../engine/engine.js';
-import { toJson } from './json.js';
-import { formatDiagnostic } from './format.js';
+import { toJson } from '../reduce/json.js';
+import { formatDiagnostic } from '../util/format-diagnostic.js';
 import { addCommonFields, buildPayload, examplePayload, PayloadError, type PayloadFlags } from './payload.js';
 import { traps } from './traps.js';
 import { errStyles, outcomeStyle, styles, verdictStyle } from './style.js';
@@ -123,18 +124,14 @@ export async function runCommand(event: EventName, flags: RunFlags): Promise<num
     hooks: config.hooks,
     projectDir: cwd,
     cwd,
-    failureBehavior: flags.failureBehavior ?? config.options.failureBehavior,
-    timeoutBehavior: flags.timeoutBehavior ?? config.options.timeoutBehavior,
-    maxConcurrentHooks: config.options.maxConcurrentHooks,
-    stopHookMaxConsecutiveBlocks: config.options.stopHookMaxConsecutiveBlocks,
-    stdinLimitBytes: config.options.stdinLimitBytes,
-    outputLimitBytes: config.options.outputLimitBytes,
-    passEnv: config.options.passEnv,
+    ...engineOptionsFromConfig(config),
+    // The flags override the settings.
+    ...(flags.failureBehavior ? { failureBehavior: flags.failureBehavior } : {}),
+    ...(flags.timeoutBehavior ? { timeoutBehavior: flags.timeoutBehavior } : {}),
     audit: flags.audit ? resolve(flags.audit) : undefined,
     // Always captured, for the trap warnings; shown (and audited) only with --verbose.
     captureIoBytes: IO_CAP_BYTES,
     auditIo: Boolean(flags.verbose),
-    http: { allowedHttpHookUrls: config.allowedHttpHookUrls, httpHookAllowedEnvVars: config.httpHookAllowedEnvVars },
     mcp: mcpConfig ? { servers: mcpConfig.servers } : undefined,
     // One event per process: starting the spawner helper would cost more than the fork it saves.
     spawner: false,

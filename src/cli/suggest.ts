@@ -3,7 +3,7 @@
  * `check` suggests config keys), else the names that start with, then contain, what was typed
  * (`PreTool` → PreToolUse), at most three.
  */
-import { closest } from '../config/diagnostics.js';
+import { closest } from '../util/did-you-mean.js';
 
 export function suggest(word: string, candidates: readonly string[]): string[] {
   const near = closest(word, candidates);

@@ -26,4 +26,5 @@ export {
   type SettingsFile,
   type PluginHooksFile,
 } from './schema.js';
-export { formatPath, parseJson, findJsonSyntaxError, closest } from './diagnostics.js';
+export { formatPath, parseJson, findJsonSyntaxError } from './diagnostics.js';
+export { closest } from '../util/did-you-mean.js';

@@ -6,14 +6,13 @@
  * missing fields) stays an error for the strict schema to report.
  */
 import type { Diagnostic } from '../types.js';
-import { closest, formatPath } from './diagnostics.js';
+import { formatPath } from './diagnostics.js';
+import { closest } from '../util/did-you-mean.js';
 import { HANDLER_KEYS, matcherGroupSchema } from './schema.js';
+import { isObject as isRecord } from '../util/is-object.js';
 
 const GROUP_KEYS: readonly string[] = Object.keys(matcherGroupSchema.shape);
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Own keys of `obj` outside `allowed`, as warnings; returns a copy without them (or obj itself). */
 function dropUnknown(

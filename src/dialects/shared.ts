@@ -6,10 +6,10 @@ import { TOOL_NAME_EVENTS, type EventName } from '../events/facts.js';
 import type { Decision } from '../reduce/reduce.js';
 import type { ExecutionResult, MatcherMode, NormalizedHook } from '../types.js';
 import type { DispatchOutput, ToolMapping } from './types.js';
+import { isObject } from '../util/is-object.js';
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+// Re-exported: the dialect modules import their helpers from here.
+export { isObject };
 
 export function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;

@@ -13,36 +13,16 @@ import { join, resolve } from 'node:path';
 import { discoveryFilesOf, foreignDialects, parseDiscoverDialects, type DiscoverDialects } from '../dialects/discovery.js';
 import { detectDialect, getDialect, isJsoncFile, readDocument, DIALECT_NAMES } from '../dialects/index.js';
 import { isDialectName, type DialectName } from '../dialects/types.js';
-import { isObject } from '../dialects/shared.js';
+import { isObject } from '../util/is-object.js';
 import type { Dialect, DispatchInput, DispatchOutput } from '../dialects/types.js';
 import type { EventName } from '../events/catalog.js';
 import { eventFacts, isEventName } from '../events/facts.js';
 import { isSessionPaused } from '../session/pause-file.js';
 import { forTerminal } from '../util/terminal-text.js';
 import { claudeConfigDir } from '../util/claude-dir.js';
+import { DISPATCH_ENV, type DispatchFlags } from './flags.js';
 
-export interface DispatchFlags {
-  agent: string;
-  /** Native event name, for agents whose payload does not carry it (Copilot CLI's camelCase format). */
-  event?: string;
-  settings?: string[];
-  plugin?: string[];
-  cwd?: string;
-  discover?: boolean;
-  managedSettings?: string;
-  /** Force the dialect of --settings files. */
-  dialect?: string;
-  /** Other agents' hook files to discover, as on `run` (default: as `run`: the `agentHooks.discoverDialects` setting, else Claude's only). */
-  discoverDialects?: string;
-  audit?: string;
-  /** The team's policy server decides (src/dispatch/remote.ts); token from AGENT_HOOKS_REMOTE_TOKEN. */
-  remote?: string;
-  /** When the policy server cannot be reached: deny (default), ask or ignore. */
-  remoteFailure?: string;
-}
-
-/** Set in the environment of every hook dispatch runs: a dispatch inside a dispatch does nothing. */
-export const DISPATCH_ENV = 'AGENT_HOOKS_DISPATCH';
+export { DISPATCH_ENV, type DispatchFlags } from './flags.js';
 
 function note(o: DispatchOutput, message: string): DispatchOutput {
   return { ...o, stderr: `${o.stderr}agent-hooks dispatch: ${message}\n` };

@@ -6,13 +6,15 @@
 import { observabilityFor } from '../telemetry/observe.js';
 import { resolve } from 'node:path';
 import type { z } from 'zod';
-import { formatDiagnostic, loadFromFlags } from '../cli/load.js';
+import { engineOptionsFromConfig } from '../load/engine-options.js';
+import { loadFromFlags } from '../load/from-flags.js';
+import { formatDiagnostic } from '../util/format-diagnostic.js';
 import { createHookEngine, InvalidHookInputError } from '../engine/engine.js';
 import { inputSchema, type EventName } from '../events/catalog.js';
 import { askMeetsBypass } from '../events/facts.js';
 import type { Dialect, DispatchInput, DispatchOutput } from '../dialects/types.js';
 import { isBypassMode, type Decision } from '../reduce/reduce.js';
-import { DISPATCH_ENV, type DispatchFlags } from './dispatch.js';
+import { DISPATCH_ENV, type DispatchFlags } from './flags.js';
 import { combinePatchDecisions, denyUndeterminedPatch, patchViewPlan, runPatchViews } from '../engine/patch-views.js';
 
 const FILLERS: unknown[] = ['', false, 0, [], {}];
@@ -61,13 +63,7 @@ export async function runDispatch(dialect: Dialect, input: DispatchInput, flags:
     sessionEnv: { [DISPATCH_ENV]: '1' },
     // One event per process: starting the helper would cost more than the fork it saves.
     spawner: false,
-    failureBehavior: config.options.failureBehavior,
-    timeoutBehavior: config.options.timeoutBehavior,
-    maxConcurrentHooks: config.options.maxConcurrentHooks,
-    stopHookMaxConsecutiveBlocks: config.options.stopHookMaxConsecutiveBlocks,
-    stdinLimitBytes: config.options.stdinLimitBytes,
-    outputLimitBytes: config.options.outputLimitBytes,
-    passEnv: config.options.passEnv,
+    ...engineOptionsFromConfig(config),
     ...(flags.audit ? { audit: resolve(flags.audit) } : {}),
   };
   const engine = createHookEngine(engineOptions);

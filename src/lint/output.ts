@@ -6,13 +6,11 @@
  *
  * Cheap on the hot path: one Set lookup per key; suggestions are computed only for a bad key.
  */
-import { closest } from '../config/diagnostics.js';
+import { closest } from '../util/did-you-mean.js';
 import type { EventName } from '../events/catalog.js';
 import { outputFields, SPECIFIC_FIELDS_BY_EVENT, TOP_LEVEL_FIELDS } from '../events/honoured.js';
+import { isObject } from '../util/is-object.js';
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 const q = (s: string) => JSON.stringify(s.length > 60 ? `${s.slice(0, 60)}…` : s);
 

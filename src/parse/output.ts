@@ -18,6 +18,7 @@ import type { ExecutionResult } from '../types.js';
 import { capOutputString } from './text-cap.js';
 import { lintOutput } from '../lint/output.js';
 import { formatZodIssues } from './zod-issues.js';
+import { isObject } from '../util/is-object.js';
 
 export { formatZodIssues } from './zod-issues.js';
 
@@ -76,14 +77,10 @@ export function parseJsonObject(stdout: string): Record<string, unknown> | undef
   if (trimmed.length < 2 || trimmed[0] !== '{' || trimmed[trimmed.length - 1] !== '}') return undefined;
   try {
     const value: unknown = JSON.parse(trimmed);
-    return isPlainObject(value) ? value : undefined;
+    return isObject(value) ? value : undefined;
   } catch {
     return undefined;
   }
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Why a JSON value is unfit as hook output (too deep, or too large to walk), or undefined. Iterative. */
@@ -142,7 +139,7 @@ export function parseExecution(
   let json: Record<string, unknown> | undefined;
   let stdoutText = result.stdout;
   if (result.value !== undefined) {
-    if (isPlainObject(result.value)) json = result.value;
+    if (isObject(result.value)) json = result.value;
     else if (typeof result.value === 'string') stdoutText = result.value;
   } else {
     json = parseJsonObject(stdoutText);
@@ -177,7 +174,7 @@ function parseCompleted(
     if (!check.success) validationError = formatZodIssues(check.error, json);
     else {
       const hso = json.hookSpecificOutput;
-      if (isPlainObject(hso) && hso.hookEventName !== undefined && hso.hookEventName !== event) {
+      if (isObject(hso) && hso.hookEventName !== undefined && hso.hookEventName !== event) {
         validationError = `hookSpecificOutput.hookEventName: expected "${event}", got ${JSON.stringify(hso.hookEventName)}`;
       }
     }
@@ -283,7 +280,7 @@ function applyJson(
   }
 
   const hso = json.hookSpecificOutput;
-  if (!isPlainObject(hso) || ignoreSpecific) return;
+  if (!isObject(hso) || ignoreSpecific) return;
   const honoured = (spec.output as z.ZodObject).shape as Record<string, unknown>;
 
   if (typeof hso.additionalContext === 'string' && 'additionalContext' in honoured) {
@@ -297,16 +294,16 @@ function applyJson(
         parsed.verdict = d;
         parsed.reason = typeof hso.permissionDecisionReason === 'string' ? cap(hso.permissionDecisionReason, opts) : undefined;
       }
-      if (isPlainObject(hso.updatedInput) && parsed.verdict !== 'defer') parsed.updatedInput = hso.updatedInput;
+      if (isObject(hso.updatedInput) && parsed.verdict !== 'defer') parsed.updatedInput = hso.updatedInput;
       if (parsed.verdict === 'defer') delete parsed.additionalContext;
       break;
     }
     case 'permission-request': {
       const d = hso.decision;
-      if (isPlainObject(d) && (d.behavior === 'allow' || d.behavior === 'deny')) {
+      if (isObject(d) && (d.behavior === 'allow' || d.behavior === 'deny')) {
         parsed.verdict = d.behavior;
         if (d.behavior === 'allow') {
-          if (isPlainObject(d.updatedInput)) parsed.updatedInput = d.updatedInput;
+          if (isObject(d.updatedInput)) parsed.updatedInput = d.updatedInput;
           if (Array.isArray(d.updatedPermissions)) parsed.specific.updatedPermissions = d.updatedPermissions;
         } else {
           if (typeof d.message === 'string') parsed.reason = cap(d.message, opts);

@@ -15,7 +15,7 @@ import { catalog, isEventName, type EventName } from '../events/catalog.js';
 import type { EventSpec } from '../events/spec.js';
 import { claudeOutput } from '../dialects/shared.js';
 import { InvalidHookInputError } from '../engine/engine.js';
-import { toJson } from '../cli/json.js';
+import { toJson } from '../reduce/json.js';
 import type { LiveConfig } from './config.js';
 import { authenticate, type ClientEntry } from './tokens.js';
 import type { RateLimiter } from './rate-limit.js';

@@ -8,8 +8,9 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { loadConfig } from '../config/index.js';
-import { formatDiagnostic } from '../cli/format.js';
+import { formatDiagnostic } from '../util/format-diagnostic.js';
 import { createHookEngine, type HookEngine, type HookEngineOptions } from '../engine/engine.js';
+import { engineOptionsFromConfig } from '../load/engine-options.js';
 
 export interface LiveConfig {
   /** The engine for a new event; release() when the event is done. */
@@ -59,15 +60,15 @@ export async function liveConfig(o: LiveConfigOptions): Promise<LiveConfig> {
       return false;
     }
     if (closed) return false;
+    // The settings override the server's defaults.
+    const fromConfig = engineOptionsFromConfig(config);
     const engine = createHookEngine({
       ...o.engine,
+      ...fromConfig,
       hooks: config.hooks,
       projectDir: o.workDir,
       cwd: o.workDir,
-      failureBehavior: config.options.failureBehavior ?? o.engine.failureBehavior,
-      timeoutBehavior: config.options.timeoutBehavior ?? o.engine.timeoutBehavior,
-      maxConcurrentHooks: config.options.maxConcurrentHooks ?? o.engine.maxConcurrentHooks,
-      http: { ...o.engine.http, allowedHttpHookUrls: config.allowedHttpHookUrls, httpHookAllowedEnvVars: config.httpHookAllowedEnvVars },
+      http: { ...o.engine.http, ...fromConfig.http },
     });
     const prev = current;
     current = { engine, version: ++version, inFlight: 0, retired: false };

@@ -24,6 +24,7 @@ import { commonInputShape } from '../events/common.js';
 import { outputFields, strictOutputSchema } from '../events/honoured.js';
 import type { EventSpec } from '../events/spec.js';
 import { lintOutput } from '../lint/output.js';
+import { isObject } from '../util/is-object.js';
 
 export { EVENT_NAMES, type EventName, type EventInput };
 export { strictOutputSchema };
@@ -171,9 +172,6 @@ export interface HookRunResult {
 
 class HookError extends Error {}
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function formatIssues(error: z.ZodError): string {
   return error.issues

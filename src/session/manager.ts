@@ -35,6 +35,7 @@ import {
 import { buildPlanIndex, planHooks, type PlanIndex } from '../engine/plan.js';
 import { isEventName, type EventName } from '../events/catalog.js';
 import { permissionModeOf, skipsInPlanMode } from '../events/facts.js';
+import { engineOptionsFromConfig } from '../load/engine-options.js';
 import type { Decision } from '../reduce/reduce.js';
 import { assessTrust, defaultNeedsTrust, loadTrustedConfig, type TrustOptions, type TrustReport } from '../trust/index.js';
 import type { Diagnostic, NormalizedHook, SessionSnapshot } from '../types.js';
@@ -439,7 +440,7 @@ export function createHookManager(options: HookManagerOptions = {}): HookManager
     const info: SessionInfo = { sessionId: opts.sessionId, projectDir, ...(worktreeDir ? { worktreeDir } : {}), ...(opts.model !== undefined ? { model: opts.model } : {}), env };
     const host = typeof options.engineOptions === 'function' ? options.engineOptions(info) : (options.engineOptions ?? {});
     const engineOptions: HookEngineOptions = {
-      ...definedOnly(snapshot.config.options),
+      ...engineOptionsFromConfig(snapshot.config),
       ...definedOnly(host as Record<string, unknown>),
       hooks: [],
       projectDir,

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { decisionAuditRecord, hookAuditRecord, newFiringContext, type FiringContext } from '../audit/record.js';
 import type { AuditSettings, AuditWriter } from '../audit/sinks.js';
 import type { Observability } from './setup.js';
+import { telemetryEnabled } from './env.js';
 import type { EventName } from '../events/catalog.js';
 import type { Decision, HookRecord } from '../reduce/reduce.js';
 
@@ -35,19 +36,7 @@ export interface ObserveOptions {
   onWarning?: (message: string) => void;
 }
 
-export function telemetryEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  const v = env.AGENT_HOOKS_ENABLE_TELEMETRY;
-  return v === '1' || v === 'true';
-}
-
-export const OTEL_KEYS = ['AGENT_HOOKS_ENABLE_TELEMETRY', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_PROTOCOL', 'OTEL_SERVICE_NAME', 'OTEL_METRIC_EXPORT_INTERVAL'] as const;
-
-/** The telemetry keys in force: settings `env` over the process environment, as the agent applies settings env. */
-export function telemetryEnv(settingsEnv: Record<string, string> | undefined, env: NodeJS.ProcessEnv = process.env): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const k of OTEL_KEYS) out[k] = settingsEnv?.[k] ?? env[k];
-  return out;
-}
+export { OTEL_KEYS, telemetryEnabled, telemetryEnv } from './env.js';
 
 type Tel = typeof import('./spans.js');
 

@@ -3,7 +3,7 @@
  * sinks from settings and, when switched on, the OTLP exporter. One close() flushes both.
  */
 import { createAuditWriter, type AuditSettings, type AuditWriter } from '../audit/sinks.js';
-import { telemetryEnabled, telemetryEnv } from './observe.js';
+import { telemetryEnabled, telemetryEnv } from './env.js';
 
 export interface Observability {
   auditWriter?: AuditWriter;

@@ -19,10 +19,12 @@ import { readFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
-import { closest, formatPath, issuesToDiagnostics, parseJson } from '../config/diagnostics.js';
+import { formatPath, issuesToDiagnostics, parseJson } from '../config/diagnostics.js';
+import { closest } from '../util/did-you-mean.js';
+import { describeIssue, listElementProblem } from './fixture-issues.js';
 import { hooksObjectSchema } from '../config/schema.js';
 import { EVENT_NAMES, inputSchema, isEventName, type EventName } from '../events/catalog.js';
-import { parseTextMatcher } from './expect.js';
+import { parseTextMatcher } from './text-matcher.js';
 
 export const HOOK_OUTCOMES = ['success', 'blocking', 'non_blocking_error', 'timeout', 'error'] as const;
 const DECISIONS = ['allow', 'deny', 'ask', 'defer', 'block'] as const;
@@ -344,60 +346,4 @@ function keysAt(path: readonly PropertyKey[]): string[] {
   }
   const obj = unwrap(s, 'object');
   return obj?.shape ? Object.keys(obj.shape) : [];
-}
-
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let cur = root;
-  for (const seg of path) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<PropertyKey, unknown>)[seg];
-  }
-  return cur;
-}
-
-function describe(v: unknown): string {
-  if (v === undefined) return 'nothing';
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'string') return JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v);
-  if (typeof v === 'object') return 'an object';
-  return String(v);
-}
-
-/** The first item of a string-list field that is not a string, with a hint for YAML's `key: value` trap. */
-function listElementProblem(raw: unknown, path: readonly PropertyKey[]): { index: number; message: string } | undefined {
-  const list = valueAt(raw, path);
-  if (!Array.isArray(list)) return undefined;
-  const index = list.findIndex((v) => typeof v !== 'string');
-  if (index < 0) return undefined;
-  const item: unknown = list[index];
-  const yamlMap = typeof item === 'object' && item !== null && !Array.isArray(item);
-  return { index, message: `expected a string, got ${describe(item)}${yamlMap ? ' (in YAML, text with ": " in it is a map: quote it)' : ''}` };
-}
-
-function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string {
-  switch (issue.code) {
-    case 'unrecognized_keys':
-      return `unknown keys ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
-    case 'invalid_type': {
-      const actual = raw === undefined ? undefined : valueAt(raw, issue.path);
-      if (raw !== undefined && actual === undefined) return `missing required field (expected ${issue.expected})`;
-      return raw === undefined ? issue.message : `expected ${issue.expected}, got ${describe(actual)}`;
-    }
-    case 'invalid_value': {
-      const actual = raw === undefined ? undefined : valueAt(raw, issue.path);
-      const values = issue.values.map((v) => String(v));
-      const hint = typeof actual === 'string' ? closest(actual, values) : undefined;
-      return `expected one of ${values.map((v) => JSON.stringify(v)).join(', ')}${raw === undefined ? '' : `, got ${describe(actual)}`}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}`;
-    }
-    case 'invalid_union': {
-      const key = String(issue.path[issue.path.length - 1] ?? '');
-      const expected = key === 'skip' ? 'true, false or a reason' : key === 'settings' || key === 'plugins' ? 'a path or a list of paths' : 'a string or a list of strings';
-      return `expected ${expected}, got ${describe(raw === undefined ? undefined : valueAt(raw, issue.path))}`;
-    }
-    case 'too_small':
-      return issue.origin === 'string' ? 'must not be empty' : issue.message;
-    default:
-      return issue.message;
-  }
 }

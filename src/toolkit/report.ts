@@ -2,14 +2,9 @@
  * Reporters for `agent-hooks test`: text (a line per case, a diff per mismatch, a summary line),
  * JSON (the whole report) and JUnit XML (for CI systems).
  */
-import { relative } from 'node:path';
+import { displayPath } from '../util/display-path.js';
 import type { Mismatch } from './expect.js';
 import type { CaseResult, FileResult, TestReport } from './runner.js';
-
-export function displayPath(file: string, cwd = process.cwd()): string {
-  const rel = relative(cwd, file);
-  return rel && !rel.startsWith('..') ? rel : file;
-}
 
 const MARK: Record<CaseResult['status'], string> = { passed: '✓', failed: '✗', error: '✗', skipped: '-' };
 

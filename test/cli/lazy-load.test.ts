@@ -68,7 +68,7 @@ function resolvedByWith(args: string[], input: string, env: Record<string, strin
 }
 
 const HEAVY_PACKAGES = ['zod', 'undici', 'hono', 'yaml', '@modelcontextprotocol/sdk', 'smol-toml', 'diff', 'lru-cache'];
-const HEAVY_DIRS = ['engine/', 'events/', 'config/', 'backends/', 'trust/', 'serve/', 'host/', 'toolkit/', 'mcp/', 'dispatch/', 'lint/'];
+const HEAVY_DIRS = ['engine/', 'events/', 'config/', 'backends/', 'trust/', 'serve/', 'host/', 'toolkit/', 'mcp/', 'dispatch/', 'lint/', 'load/'];
 /** The zod-free event facts (test/events/facts.test.ts proves they load no zod): `run --help` lists events from them. */
 const LEAN_EVENT_MODULES = ['events/facts.js', 'events/facts-prompt-tool.js', 'events/facts-lifecycle.js'];
 
@@ -78,7 +78,7 @@ function expectLight(r: ReturnType<typeof resolvedBy>): void {
   expect(r.packages).toContain('commander');
   for (const p of HEAVY_PACKAGES) expect(r.packages, p).not.toContain(p);
   for (const d of HEAVY_DIRS) expect(r.dist.filter((f) => f.startsWith(d) && !LEAN_EVENT_MODULES.includes(f)), d).toEqual([]);
-  expect(r.dist).not.toContain('cli/load.js');
+  expect(r.dist).not.toContain('load/from-flags.js');
   expect(r.dist).not.toContain('cli/commands/trust-actions.js');
 }
 

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadFromFlags } from '../../src/cli/load.js';
+import { loadFromFlags } from '../../src/load/from-flags.js';
 import { evaluateTrust, loadTrustedConfig, trustWorkspace, TrustRefusedError, type TrustOptions } from '../../src/trust/index.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
 

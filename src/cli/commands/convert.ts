@@ -11,7 +11,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { DIALECT_NAMES } from '../../dialects/types.js';
-import { formatDiagnostic } from '../format.js';
+import { formatDiagnostic } from '../../util/format-diagnostic.js';
 import { oneLine } from '../../util/terminal-text.js';
 
 interface ConvertFlags {

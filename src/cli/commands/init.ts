@@ -23,7 +23,7 @@ async function initCommand(name: string, flags: InitFlags): Promise<number> {
     return 1;
   };
   const [{ closest }, { EVENT_NAMES, isEventName }, { initHook, InitError }] = await Promise.all([
-    import('../../config/diagnostics.js'),
+    import('../../util/did-you-mean.js'),
     import('../../events/catalog.js'),
     import('../../toolkit/init.js'),
   ]);

@@ -9,8 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { basename, extname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { LoadFlags } from '../load.js';
-import { formatDiagnostic } from '../format.js';
+import type { LoadFlags } from '../../load/from-flags.js';
+import { formatDiagnostic } from '../../util/format-diagnostic.js';
 import { forTerminal } from '../../util/terminal-text.js';
 
 interface ProxyFlags extends LoadFlags {
@@ -62,7 +62,7 @@ export async function mcpProxyMain(serverCommand: string[], flags: ProxyFlags): 
     say('no server command given (usage: agent-hooks mcp-proxy [options] -- <command> [args...])');
     return 1;
   }
-  const { loadFromFlags } = await import('../load.js');
+  const [{ loadFromFlags }, { engineOptionsFromConfig }] = await Promise.all([import('../../load/from-flags.js'), import('../../load/engine-options.js')]);
   const config = await loadFromFlags(flags);
   for (const d of config.diagnostics) say(formatDiagnostic(d));
   if (config.diagnostics.some((d) => d.level === 'error')) return 1;
@@ -81,13 +81,8 @@ export async function mcpProxyMain(serverCommand: string[], flags: ProxyFlags): 
     projectDir: cwd,
     cwd,
     sessionId,
-    failureBehavior: config.options.failureBehavior,
-    timeoutBehavior: config.options.timeoutBehavior,
-    maxConcurrentHooks: config.options.maxConcurrentHooks,
-    stdinLimitBytes: config.options.stdinLimitBytes,
-    outputLimitBytes: config.options.outputLimitBytes,
+    ...engineOptionsFromConfig(config),
     audit: flags.audit ? resolve(flags.audit) : undefined,
-    http: { allowedHttpHookUrls: config.allowedHttpHookUrls, httpHookAllowedEnvVars: config.httpHookAllowedEnvVars },
     onWarning: flags.quiet ? undefined : (m) => say(`warning: ${m}`),
   });
 

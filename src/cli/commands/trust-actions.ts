@@ -15,7 +15,7 @@ import {
   type TrustReport,
 } from '../../trust/index.js';
 import { parseDiscoverDialects, type DiscoverDialects } from '../../dialects/discovery.js';
-import { formatDiagnostic } from '../format.js';
+import { formatDiagnostic } from '../../util/format-diagnostic.js';
 import { oneLine } from '../../util/terminal-text.js';
 
 export interface TrustFlags {

@@ -6,7 +6,8 @@
 import type { z } from 'zod';
 import { catalog, isEventName, type EventName } from '../../events/catalog.js';
 import type { EventSpec } from '../../events/spec.js';
-import { closest, formatPath, valueAt } from '../../config/diagnostics.js';
+import { formatPath, valueAt } from '../../config/diagnostics.js';
+import { closest } from '../../util/did-you-mean.js';
 import { dedupKeyFor } from '../../config/registry.js';
 import type { CommandHandler, Diagnostic, HookHandler, MatcherMode, NormalizedHook, Provenance } from '../../types.js';
 import { getDialect } from '../index.js';

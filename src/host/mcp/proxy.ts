@@ -34,6 +34,7 @@ import type { Decision } from '../../reduce/reduce.js';
 import type { EventName } from '../../events/catalog.js';
 import { elicit, formatElicitationTrace, type ElicitationAnswer, type ElicitationOutcome, type ElicitationRequest, type HookRunner } from './elicit.js';
 import { mcpToolName, toolErrorText } from './host.js';
+import { isObject } from '../../util/is-object.js';
 
 export interface McpProxyOptions {
   /** Server name: tools are `mcp__<name>__<tool>` for hooks, and the Elicitation matcher value. */
@@ -84,7 +85,6 @@ interface PendingCall {
 type ClientRequest = { kind: 'forwarded'; serverId: Id } | { kind: 'own'; resolve: (r: Record<string, unknown>) => void; reject: (e: Error) => void };
 
 const key = (id: Id) => (typeof id === 'number' ? `n:${id}` : `s:${id}`);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 type Sdk = {
   types: typeof import('@modelcontextprotocol/sdk/types.js');

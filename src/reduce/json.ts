@@ -1,5 +1,5 @@
 /** The `run --json` object, shared by `run` and the fixture runner of `agent-hooks test`. */
-import type { Decision } from '../reduce/reduce.js';
+import type { Decision } from './reduce.js';
 
 /** Stable field names; absent fields omitted. */
 export function toJson(d: Decision): Record<string, unknown> {

@@ -1,4 +1,7 @@
-/** Shared option handling for the CLI commands that load hooks (run, list). */
+/**
+ * Loading hooks the way the agent would, from the options a caller names (the CLI's flags, a
+ * dispatch call): discovery, explicit files and plugins, and the trust gate for discovered ones.
+ */
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '../config/index.js';
@@ -130,5 +133,3 @@ function realOrSelf(p: string): string {
     return p;
   }
 }
-
-export { formatDiagnostic } from './format.js';

@@ -1,0 +1,39 @@
+/** Running one planned hook: its backend, under the engine-wide bound, through its dialect bridge. */
+import { makeResult } from '../backends/result.js';
+import type { BackendContext } from '../backends/types.js';
+import { parseExecution, type ParsedHook } from '../parse/output.js';
+import type { ExecutionResult } from '../types.js';
+import type { PlannedHook } from './plan.js';
+import type { EngineState } from './state.js';
+
+export async function execute(state: EngineState, planned: PlannedHook, payload: Record<string, unknown>, ctx: BackendContext): Promise<ExecutionResult> {
+  const backend = state.backends[planned.hook.handler.type];
+  if (!backend) {
+    return errorResult(`no backend for hook type "${planned.hook.handler.type}" in this engine`);
+  }
+  // A matcher that cannot be run in bounded time (matcher.ts): reported, never run; `finish` fails it closed.
+  if (planned.matcher.refused) return errorResult(planned.matcher.refused);
+  const release = await state.semaphore.acquire();
+  try {
+    // A dialect hook (Gemini, Kimi, …) gets its own agent's payload, and its answer is read in that agent's convention.
+    const bridge = planned.hook.bridge;
+    if (bridge) return bridge.decodeResult(planned.hook, payload, await backend(planned.hook, bridge.encodePayload(planned.hook, payload), ctx));
+    return await backend(planned.hook, payload, ctx);
+  } catch (err) {
+    return errorResult(`backend failed: ${(err as Error)?.message ?? String(err)}`);
+  } finally {
+    release();
+  }
+}
+
+/** Reads a hook's result in its event's output convention. */
+export function parseResult(state: EngineState, event: Parameters<typeof parseExecution>[0], result: ExecutionResult, payload: Record<string, unknown>): ParsedHook {
+  return parseExecution(event, result, {
+    spillDir: state.options.spillDir,
+    ...(typeof payload.tool_name === 'string' ? { toolName: payload.tool_name } : {}),
+  });
+}
+
+function errorResult(error: string): ExecutionResult {
+  return makeResult({ status: 'error', error });
+}

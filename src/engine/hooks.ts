@@ -1,0 +1,70 @@
+/**
+ * The hooks one engine runs: the config hooks (replaced whole by setHooks) and the function
+ * hooks registered in process, with the plan index built from both.
+ */
+import type { EventName } from '../events/catalog.js';
+import type { NormalizedHook } from '../types.js';
+import { buildPlanIndex, type CompiledHooks, type PlanIndex } from './plan.js';
+import type { FunctionHookRegistration } from './types.js';
+
+export interface HookSet {
+  readonly config: NormalizedHook[];
+  /** Registrations by number (a Map keeps insertion order and deletes in O(1)). */
+  readonly functions: Map<number, NormalizedHook>;
+  nextFunction: number;
+  readonly compiled: CompiledHooks;
+  /** Undefined after a change: rebuilt once, at the next run, after any number of changes. */
+  index: PlanIndex | undefined;
+}
+
+export function createHookSet(hooks: readonly NormalizedHook[] = []): HookSet {
+  const config = [...hooks];
+  const compiled: CompiledHooks = new Map();
+  return { config, functions: new Map(), nextFunction: 0, compiled, index: buildPlanIndex(config, compiled) };
+}
+
+export function currentIndex(set: HookSet): PlanIndex {
+  return (set.index ??= buildPlanIndex(set.functions.size === 0 ? set.config : [...set.config, ...set.functions.values()], set.compiled));
+}
+
+/** Adds an in-process function hook; returns its unregister function. */
+export function registerFunction(set: HookSet, reg: FunctionHookRegistration): () => void {
+  const n = set.nextFunction++;
+  const hook: NormalizedHook = {
+    id: `sdk:${reg.name ?? 'function'}#${n}`,
+    event: reg.event,
+    matcher: reg.matcher,
+    handler: {
+      type: 'function',
+      fn: reg.fn,
+      name: reg.name,
+      if: reg.if,
+      timeout: reg.timeout,
+      failureBehavior: reg.failureBehavior,
+      timeoutBehavior: reg.timeoutBehavior,
+    },
+    source: { kind: 'sdk', path: `function:${reg.name ?? n}` },
+    dedupKey: `\0function#${n}`,
+    projectDir: reg.projectDir,
+  };
+  set.functions.set(n, hook);
+  set.index = undefined;
+  return () => {
+    if (set.functions.delete(n)) {
+      set.compiled.delete(hook);
+      set.index = undefined;
+    }
+  };
+}
+
+export function listHooks(set: HookSet, event?: EventName): NormalizedHook[] {
+  const all = [...set.config, ...set.functions.values()];
+  return event ? all.filter((h) => h.event === event) : all;
+}
+
+export function replaceConfigHooks(set: HookSet, hooks: readonly NormalizedHook[]): void {
+  for (const h of set.config) set.compiled.delete(h);
+  set.config.length = 0;
+  for (const h of hooks) set.config.push(h);
+  set.index = undefined;
+}

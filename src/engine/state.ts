@@ -1,0 +1,60 @@
+/** The state one engine keeps between firings, as one plain record built from its options. */
+import { homedir } from 'node:os';
+import { createBackendTable, type BackendTable } from '../backends/table.js';
+import { createMcpClientManager, isMcpClientManager, type McpClientManager } from '../mcp/manager.js';
+import { fileAuditSink, type AuditSink, type FileAuditSink } from './audit.js';
+import { createStopCap, type StopCapState } from './event-rules.js';
+import { createHookSet, type HookSet } from './hooks.js';
+import { createSemaphore, type Semaphore } from './semaphore.js';
+import type { HookEngineOptions } from './types.js';
+
+export interface EngineState {
+  readonly options: HookEngineOptions;
+  readonly projectDir: string;
+  readonly baseCwd: string;
+  readonly homeDir: string;
+  /** The engine-wide bound on live hook executions. */
+  readonly semaphore: Semaphore;
+  readonly stopCap: StopCapState;
+  /** Background (async) hook executions still running. */
+  readonly pending: Set<Promise<unknown>>;
+  readonly warn: (message: string) => void;
+  readonly audit: AuditSink | undefined;
+  /** The JSONL audit log this engine opened (closed by close()). */
+  readonly fileSink: FileAuditSink | undefined;
+  readonly hooks: HookSet;
+  readonly backends: BackendTable;
+  /** MCP servers this engine started (closed by close()); a manager the caller passed is the caller's. */
+  readonly ownedMcp: McpClientManager | undefined;
+}
+
+export function createEngineState(options: HookEngineOptions): EngineState {
+  const projectDir = options.projectDir ?? options.cwd ?? process.cwd();
+  const warn = options.onWarning ?? (() => {});
+  const fileSink = typeof options.audit === 'string' ? fileAuditSink(options.audit, (e) => warn(`audit log: ${e.message}`)) : undefined;
+  const ownedMcp = options.mcp && !isMcpClientManager(options.mcp) ? createMcpClientManager({ projectDir, onWarning: warn, ...options.mcp }) : undefined;
+  const mcp = ownedMcp ?? (options.mcp as McpClientManager | undefined);
+  return {
+    options,
+    projectDir,
+    baseCwd: options.cwd ?? projectDir,
+    homeDir: options.homeDir ?? homedir(),
+    semaphore: createSemaphore(Math.max(1, options.maxConcurrentHooks ?? 8)),
+    stopCap: createStopCap(options.stopHookMaxConsecutiveBlocks),
+    pending: new Set(),
+    warn,
+    audit: typeof options.audit === 'function' ? options.audit : fileSink?.write,
+    fileSink,
+    hooks: createHookSet(options.hooks),
+    backends: createBackendTable({
+      passEnv: options.passEnv,
+      killGraceMs: options.killGraceMs,
+      spawner: options.spawner,
+      http: options.http,
+      prompt: options.prompt,
+      mcp,
+      backends: options.backends,
+    }),
+    ownedMcp,
+  };
+}

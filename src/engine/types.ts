@@ -1,0 +1,126 @@
+/** The engine's contract with its callers: options, run context, function registrations, the engine. */
+import type { AuditWriter } from '../audit/sinks.js';
+import type { HttpBackendOptions } from '../backends/http.js';
+import type { PromptBackendOptions } from '../backends/prompt.js';
+import type { Backend } from '../backends/types.js';
+import type { EventName } from '../events/catalog.js';
+import type { McpClientManager, McpClientManagerOptions } from '../mcp/manager.js';
+import type { Decision, HookRecord } from '../reduce/reduce.js';
+import type { ObserveContext } from '../telemetry/observe.js';
+import type { FailureBehavior, FunctionHandler, HookHandler, NormalizedHook, SessionSnapshot } from '../types.js';
+import type { AuditSink } from './audit.js';
+
+export interface HookEngineOptions {
+  /** Hooks from loadConfig() (or anywhere); kept in this order. */
+  hooks?: readonly NormalizedHook[];
+  /** Project root: CLAUDE_PROJECT_DIR and the default cwd. */
+  projectDir?: string;
+  cwd?: string;
+  homeDir?: string;
+  sessionId?: string;
+  /** Explicit environment given to command hooks on top of the minimal host environment. */
+  sessionEnv?: Record<string, string>;
+  /**
+   * Names of host variables command hooks inherit besides the minimal set (the
+   * `agentHooks.passEnv` setting of user or managed settings; docs/security.md).
+   */
+  passEnv?: readonly string[];
+  /** All hooks off (config disabled, process disabled): every event returns its pass-through default. */
+  disabled?: boolean;
+  /**
+   * Blade's rule: in `permission_mode: "plan"` PreToolUse and PostToolUse hooks do not run.
+   * Default false, as in Claude Code, where they fire in plan mode (a secrets guard keeps guarding).
+   */
+  skipToolHooksInPlanMode?: boolean;
+  failureBehavior?: FailureBehavior;
+  timeoutBehavior?: FailureBehavior;
+  /** Engine-wide bound on live hook executions (default 8). */
+  maxConcurrentHooks?: number;
+  /** Consecutive Stop/SubagentStop blocks before the agent is let stop anyway (default 8). */
+  stopHookMaxConsecutiveBlocks?: number;
+  /** Payload cap for command stdin (default 100 KiB; oversized strings are shortened with a marker). */
+  stdinLimitBytes?: number;
+  /** Per-stream stdout/stderr cap (default 1 MiB). */
+  outputLimitBytes?: number;
+  /** Grace between SIGTERM and SIGKILL on timeout (ms, default 100). */
+  killGraceMs?: number;
+  /**
+   * Fork command hooks from a small helper process instead of this one, so a hook costs the
+   * same whatever this process's size (src/backends/spawner.ts; default true; the CLI, one
+   * event per process, turns it off).
+   */
+  spawner?: boolean;
+  /** JSONL audit log path, or a sink function. */
+  audit?: string | AuditSink;
+  /** Audit sinks from settings (src/audit/sinks.ts): a record per hook execution and per decision. */
+  auditWriter?: AuditWriter;
+  /** Spans and metrics through @opentelemetry/api (default: on when AGENT_HOOKS_ENABLE_TELEMETRY=1; src/telemetry). */
+  telemetry?: boolean;
+  /** Backends by hook type; command and function are built in. */
+  backends?: Partial<Record<HookHandler['type'], Backend>>;
+  /** HTTP hooks: resolver, managed URL allowlist, header env allowlist (see docs/backends.md). */
+  http?: HttpBackendOptions;
+  /** Prompt (and agent) hooks: model provider, base URL, default model (see docs/backends.md). */
+  prompt?: PromptBackendOptions;
+  /**
+   * MCP servers for mcp_tool hooks: a manager (the host owns and closes it) or manager options
+   * (the engine creates the manager, with projectDir and onWarning defaulting to the engine's, and close() closes it).
+   */
+  mcp?: McpClientManager | McpClientManagerOptions;
+  /** Validates a rewritten tool input; an invalid rewrite denies the call (never a silent fallback). */
+  validateToolInput?: (toolName: string, input: Record<string, unknown>) => { ok: true } | { ok: false; error: string };
+  /** Called when an async hook finishes (asyncRewake: exit 2 wakes the agent with the message). */
+  onAsyncResult?: (result: { hook: NormalizedHook; event: EventName; record: HookRecord; rewake?: string }) => void;
+  /** Where over-long output strings are saved. */
+  spillDir?: string;
+  /**
+   * Keep each hook's stdin, stdout and stderr on its record (and audit entry), each capped at
+   * this many bytes: what `run --verbose` shows. Off by default: hook output may hold secrets.
+   */
+  captureIoBytes?: number;
+  /** Also write the captured streams to the audit log (default: records only). */
+  auditIo?: boolean;
+  onWarning?: (message: string) => void;
+}
+
+export interface RunContext extends ObserveContext {
+  permissionMode?: string;
+  signal?: AbortSignal;
+  cwd?: string;
+  sessionId?: string;
+  /** Frozen session snapshot handed to backends (model for prompt hooks). */
+  session?: SessionSnapshot;
+  /**
+   * Run only the hooks with these ids that match (the reference runtime's per-file patch views,
+   * src/host/patch-views.ts: a subset of the session's hooks on a payload others must not see).
+   */
+  onlyHooks?: ReadonlySet<string>;
+}
+
+export interface FunctionHookRegistration<E extends EventName = EventName> {
+  event: E;
+  matcher?: string;
+  if?: string;
+  name?: string;
+  timeout?: number;
+  failureBehavior?: FailureBehavior;
+  timeoutBehavior?: FailureBehavior;
+  /** Without a project the hook applies to every project; with one, only there. */
+  projectDir?: string;
+  fn: FunctionHandler['fn'];
+}
+
+export interface HookEngine {
+  run<E extends EventName>(event: E, input: Record<string, unknown>, ctx?: RunContext): Promise<Decision>;
+  /** Register an in-process function hook; returns its unregister function. */
+  register(reg: FunctionHookRegistration): () => void;
+  /** The effective hooks (config order), optionally for one event. */
+  list(event?: EventName): NormalizedHook[];
+  /** Replace the config hooks (function registrations stay); firings already planned keep their plan. */
+  setHooks(hooks: readonly NormalizedHook[]): void;
+  /** Wait for background (async) hooks to finish. */
+  drain(): Promise<void>;
+  /** Drain, then close the audit log and the MCP servers the engine started. */
+  close(): Promise<void>;
+  readonly concurrency: { readonly active: number; readonly waiting: number };
+}
