@@ -579,7 +579,7 @@ async function loadDiscoveredDialects(
   const { discoveryFilesOf, foreignDialects } = await import('../dialects/discovery.js');
   const dialects = foreignDialects(discoverDialectsOf(opts, layers, diagnostics));
   if (dialects.length === 0) return;
-  const { loadForeignSettings } = await import('../dialects/load.js');
+  const { loadForeignSettings } = await import('./readers/load.js');
   const found: SettingsLayer[] = [];
   for (const d of discoveryFilesOf(dialects, ctx)) {
     const read = await readText(d.file);
@@ -698,7 +698,7 @@ async function loadConfigUnsafe(opts: LoadConfigOptions, diagnostics: Diagnostic
     }
     if (c.kind === 'cli') {
       // A file named on the command line may be any agent's dialect (src/dialects); Claude's stays native.
-      const { loadForeignSettings } = await import('../dialects/load.js');
+      const { loadForeignSettings } = await import('./readers/load.js');
       const foreign = await loadForeignSettings(c.file, read.text, c.kind, opts.dialect);
       if (foreign) {
         diagnostics.push(...foreign.diagnostics);

@@ -6,12 +6,13 @@
 import type { z } from 'zod';
 import { catalog, isEventName, type EventName } from '../../events/catalog.js';
 import type { EventSpec } from '../../events/spec.js';
-import { closest, formatPath, valueAt } from '../../config/diagnostics.js';
-import { dedupKeyFor } from '../../config/registry.js';
+import { closest, formatPath, valueAt } from '../diagnostics.js';
+import { dedupKeyFor } from '../registry.js';
 import type { CommandHandler, Diagnostic, HookHandler, MatcherMode, NormalizedHook, Provenance } from '../../types.js';
-import { getDialect } from '../index.js';
-import { readMatcher, toolTable, TOOL_EVENTS, writeMatcher, type MatcherShape } from '../shared.js';
-import type { Dialect, EventMapping, Loss, ParseContext } from '../types.js';
+import { getDialect } from '../../dialects/index.js';
+import { readMatcher, toolTable, TOOL_EVENTS, writeMatcher, type MatcherShape } from '../../dialects/shared.js';
+import type { Dialect, EventMapping } from '../../dialects/types.js';
+import type { Loss, ParseContext } from './types.js';
 
 export type Path = ReadonlyArray<string | number>;
 
