@@ -1,5 +1,5 @@
 /** Claude Code settings.json: parsed by the native loader, written from any dialect's hooks. */
-import { loadSettingsText } from '../load.js';
+import { loadSettingsText } from '../settings.js';
 import type { Diagnostic, HookHandler, NormalizedHook } from '../../types.js';
 import { claude } from '../../dialects/claude.js';
 import type { Dialect } from '../../dialects/types.js';
