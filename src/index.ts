@@ -105,14 +105,12 @@ export {
   isDialectName,
   type Dialect,
   type DialectName,
-  type DispatchInput,
-  type DispatchOutput,
-  type Loss,
-  type SerializeResult,
 } from './dialects/index.js';
-export { loadForeignSettings } from './dialects/load.js';
+export { parseDialect, serializeDialect, type Loss, type SerializeResult } from './config/readers/index.js';
+export { WIRE, type DispatchInput, type DispatchOutput, type WireAdapter } from './dispatch/wire/index.js';
+export { loadForeignSettings } from './config/readers/load.js';
 export { dispatch, type DispatchFlags } from './dispatch/dispatch.js';
-export { convertText, type ConvertResult } from './dialects/convert.js';
+export { convertText, type ConvertResult } from './config/readers/convert.js';
 /** The reference host runtime (docs/host.md): sessions, tool pipeline, permission engine, tools, agent loop, demo. */
 export * from './host/index.js';
 /** `agent-hooks serve` as a library (docs/serve.md): the trust review panel and session API, mountable or listening on loopback. */

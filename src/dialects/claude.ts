@@ -1,10 +1,11 @@
 /**
  * Claude Code: the native dialect. settings.json family (`hooks.{Event}[] = {matcher, hooks}`),
  * plugin hooks/hooks.json. Canonical shapes, so every mapping is the identity.
+ * Reader: src/config/readers/claude.ts; wire: src/dispatch/wire/claude.ts.
  */
 import { join } from 'node:path';
 import { EVENT_NAMES, type EventName } from '../events/facts.js';
-import { claudeOutput, isObject, out } from './shared.js';
+import { isObject } from './shared.js';
 import type { Dialect } from './types.js';
 
 /** The catalog's event names, from its zod-free facts (this module stays free of zod: dispatch's fast path). */
@@ -43,22 +44,4 @@ export const claude: Dialect = {
     return score;
   },
   configuredEvents: (doc) => (isObject(doc) ? groupEvents(doc.hooks) : []),
-  async parse(doc, ctx) {
-    return (await import('./config/claude.js')).parseClaude(doc, ctx);
-  },
-  async serialize(hooks) {
-    return (await import('./config/claude.js')).serializeClaude(hooks);
-  },
-  decodePayload(raw, nativeEvent) {
-    const name = nativeEvent ?? (typeof raw.hook_event_name === 'string' ? raw.hook_event_name : undefined);
-    if (!name) return { skip: 'payload has no hook_event_name (pass --event)' };
-    if (!CANONICAL.has(name)) return { skip: `unknown event ${JSON.stringify(name)}`, nativeEvent: name };
-    const event = name as EventName;
-    return { event, nativeEvent: name, payload: { ...raw, hook_event_name: event }, raw };
-  },
-  encodeDecision(d, input) {
-    const json = claudeOutput(d, { toolName: typeof input.payload.tool_name === 'string' ? input.payload.tool_name : undefined });
-    return out(json);
-  },
-  noop: () => out(undefined),
 };

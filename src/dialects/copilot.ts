@@ -11,27 +11,12 @@
  * `additionalContext` on preToolUse/postToolUse and `modifiedResult` (`{resultType,
  * textResultForLlm}`) on postToolUse.
  * Source: docs.github.com copilot/reference/copilot-cli-reference/cli-hooks-reference.
+ * Reader: src/config/readers/flat.ts; wire: src/dispatch/wire/copilot.ts.
  */
 import { join } from 'node:path';
-import type { Decision } from '../reduce/reduce.js';
 import type { ExecutionResult, HookBridge, NormalizedHook } from '../types.js';
-import {
-  asInput,
-  camelToSnake,
-  claudeResult,
-  failClosedReason,
-  isObject,
-  joinContext,
-  jsonObjectOf,
-  mapKeys,
-  out,
-  reasonOf,
-  snakeToCamel,
-  str,
-  toolTable,
-  TOOL_EVENTS,
-} from './shared.js';
-import type { Dialect, DispatchInput, EventMapping, ToolMapping } from './types.js';
+import { claudeResult, isObject, jsonObjectOf, mapKeys, snakeToCamel, str, toolTable, TOOL_EVENTS } from './shared.js';
+import type { Dialect, EventMapping, ToolMapping } from './types.js';
 
 const EVENTS: readonly EventMapping[] = [
   { native: 'sessionStart', event: 'SessionStart', note: 'additionalContext read by Copilot CLI 1.0.102 (test/agents)' },
@@ -59,7 +44,8 @@ const EVENTS: readonly EventMapping[] = [
   { native: 'PreCompact', event: 'PreCompact' },
   { native: 'ErrorOccurred', note: 'no equivalent' },
 ];
-const NATIVE = new Map(EVENTS.map((e) => [e.native, e]));
+/** Native event name → mapping (payload decoding: src/dispatch/wire/copilot.ts). */
+export const COPILOT_NATIVE_EVENTS: ReadonlyMap<string, EventMapping> = new Map(EVENTS.map((e) => [e.native, e]));
 /** Events whose matcher Copilot documents. */
 export const COPILOT_MATCHER_EVENTS: ReadonlySet<string> = new Set(['permissionRequest', 'notification', 'preCompact', 'subagentStart']);
 
@@ -75,7 +61,8 @@ export const COPILOT_TOOLS: readonly ToolMapping[] = [
   { canonical: 'Task', native: 'task' },
   { canonical: 'AskUserQuestion', native: 'ask_user' },
 ];
-const TOOLS = toolTable(COPILOT_TOOLS);
+export const COPILOT_TOOL_TABLE = toolTable(COPILOT_TOOLS);
+const TOOLS = COPILOT_TOOL_TABLE;
 
 const isSnakeFormat = (native: string) => /^[A-Z]/.test(native);
 
@@ -83,147 +70,6 @@ export function copilotNativeEvent(hook: NormalizedHook): string {
   const n = hook.dialectData?.nativeEvent;
   if (typeof n === 'string') return n;
   return EVENTS.find((e) => e.event === hook.event)?.native ?? hook.event;
-}
-
-function decodePayload(raw: Record<string, unknown>, nativeEvent?: string): DispatchInput | { skip: string; nativeEvent?: string } {
-  // camelCase payloads carry no event name: the dispatch line names it (--event).
-  const name = nativeEvent ?? str(raw.hook_event_name) ?? str(raw.hookEventName);
-  if (!name) return { skip: 'Copilot CLI payloads carry no event name; pass --event <name> in the hook command' };
-  const m = NATIVE.get(name);
-  if (!m?.event) return { skip: `Copilot CLI event ${JSON.stringify(name)} has no equivalent`, nativeEvent: name };
-  const event = m.event;
-  const s = mapKeys(raw, camelToSnake); // one shape for both payload formats
-  const p: Record<string, unknown> = {
-    session_id: str(s.session_id) ?? 'unknown',
-    transcript_path: str(s.transcript_path) ?? '',
-    cwd: str(s.cwd) ?? process.cwd(),
-    hook_event_name: event,
-  };
-  const tool = str(s.tool_name);
-  if (tool !== undefined) {
-    p.tool_name = TOOLS.toCanonical(tool);
-    p.tool_input = TOOLS.inputToCanonical(tool, asInput(s.tool_args ?? s.tool_input));
-  }
-  switch (event) {
-    case 'PostToolUse':
-      p.tool_response = s.tool_result ?? {};
-      break;
-    case 'PostToolUseFailure':
-      p.error = typeof s.error === 'string' ? s.error : JSON.stringify(s.error ?? '');
-      break;
-    case 'Stop':
-    case 'SubagentStop':
-      p.stop_hook_active = false;
-      if (event === 'SubagentStop') {
-        p.agent_id = '';
-        p.agent_type = str(s.agent_name) ?? '';
-        p.agent_transcript_path = '';
-      }
-      break;
-    case 'SubagentStart':
-      p.agent_id = '';
-      p.agent_type = str(s.agent_name) ?? '';
-      break;
-    case 'UserPromptSubmit':
-      p.prompt = str(s.prompt) ?? '';
-      break;
-    case 'SessionStart':
-      p.source = str(s.source) ?? 'startup';
-      break;
-    case 'SessionEnd':
-      p.reason = str(s.reason) ?? 'other';
-      break;
-    case 'PreCompact':
-      p.trigger = str(s.trigger) ?? 'auto';
-      p.custom_instructions = str(s.custom_instructions) ?? '';
-      break;
-    case 'Notification':
-      p.notification_type = str(s.notification_type) ?? '';
-      p.message = str(s.message) ?? '';
-      if (typeof s.title === 'string') p.title = s.title;
-      break;
-    default:
-      break;
-  }
-  return { event, nativeEvent: name, payload: p, raw };
-}
-
-function encode(d: Decision, input: DispatchInput) {
-  const o: Record<string, unknown> = {};
-  const notes: string[] = [];
-  const context = joinContext(d);
-  switch (d.event) {
-    case 'PreToolUse': {
-      const deny = (reason: string) => {
-        o.permissionDecision = 'deny';
-        o.permissionDecisionReason = reason;
-      };
-      if (d.decision === 'deny' || d.decision === 'block') deny(reasonOf(d));
-      else if (!d.continue) deny(d.stopReason?.trim() || 'stopped by hook');
-      else if (d.decision === 'ask' || d.decision === 'defer') {
-        o.permissionDecision = 'ask';
-        if (d.reason !== undefined) o.permissionDecisionReason = d.reason;
-      } else if (d.decision === 'allow' || d.updatedInput) {
-        o.permissionDecision = 'allow';
-        if (d.reason !== undefined) o.permissionDecisionReason = d.reason;
-        if (d.updatedInput) o.modifiedArgs = TOOLS.inputToNative(str(input.payload.tool_name) ?? '', d.updatedInput);
-      }
-      if (context !== undefined) o.additionalContext = context;
-      break;
-    }
-    case 'PostToolUse': {
-      // Copilot CLI 1.0 reads additionalContext and modifiedResult (the result the model sees).
-      const feedback = [d.blocked ? reasonOf(d) : undefined, context].filter((x): x is string => x !== undefined);
-      if (feedback.length) o.additionalContext = feedback.join('\n\n');
-      if (d.updatedOutput !== undefined) o.modifiedResult = { resultType: 'success', textResultForLlm: typeof d.updatedOutput === 'string' ? d.updatedOutput : JSON.stringify(d.updatedOutput) };
-      break;
-    }
-    case 'Stop':
-    case 'SubagentStop':
-      if (d.blocked) {
-        o.decision = 'block';
-        o.reason = reasonOf(d);
-      }
-      break;
-    case 'PermissionRequest':
-      if (d.decision === 'allow' && d.updatedInput) {
-        o.behavior = 'deny';
-        o.message = failClosedReason(d, 'rewrite', 'Copilot CLI');
-      } else if (d.decision === 'allow') o.behavior = 'allow';
-      else if (d.decision === 'deny') {
-        o.behavior = 'deny';
-        o.message = reasonOf(d, 'denied by hook');
-        if (d.eventOutput.interrupt === true || !d.continue) o.interrupt = true;
-      }
-      break;
-    case 'Notification':
-    case 'SubagentStart':
-      if (context !== undefined) o.additionalContext = context;
-      break;
-    case 'UserPromptSubmit':
-    case 'SessionStart':
-      // Copilot CLI 1.0.102 refuses a prompt on decision:"block" and adds additionalContext on both
-      // (test/agents); the VS Code-format PascalCase events are not verified, so they keep the note.
-      if (input.nativeEvent !== 'userPromptSubmitted' && input.nativeEvent !== 'sessionStart') {
-        if (d.blocked) notes.push(`Copilot CLI does not read ${input.nativeEvent} output; the block was not passed on`);
-        if (context !== undefined) notes.push(`Copilot CLI does not read ${input.nativeEvent} output; the context was not passed on`);
-        break;
-      }
-      if (d.event === 'UserPromptSubmit' && (d.blocked || !d.continue)) {
-        o.decision = 'block';
-        o.reason = d.blocked ? reasonOf(d) : d.stopReason?.trim() || 'stopped by hook';
-      } else if (d.blocked || !d.continue) notes.push('Copilot CLI cannot refuse a session at sessionStart; the block was not passed on');
-      if (context !== undefined) o.additionalContext = context;
-      break;
-    case 'PostToolUseFailure':
-      // Exit 2 hands stderr to the model as recovery guidance.
-      if (context !== undefined) return out(undefined, 2, context);
-      break;
-    default:
-      if (d.blocked) notes.push(`Copilot CLI does not read ${input.nativeEvent} output; the block was not passed on`);
-      if (context !== undefined) notes.push(`Copilot CLI does not read ${input.nativeEvent} output; the context was not passed on`);
-  }
-  return out(Object.keys(o).length ? o : undefined, 0, notes.map((n) => `agent-hooks: ${n}`).join('\n'));
 }
 
 /** What Copilot reads from a hook's output, in the Claude convention. */
@@ -359,15 +205,6 @@ export const copilot: Dialect = {
     return Object.keys(doc.hooks).some((e) => ['agentStop', 'userPromptSubmitted', 'errorOccurred'].includes(e)) ? 0.8 : 0;
   },
   configuredEvents: (doc) => (isObject(doc) && isObject(doc.hooks) ? Object.keys(doc.hooks).filter((k) => Array.isArray((doc.hooks as Record<string, unknown>)[k]) && ((doc.hooks as Record<string, unknown[]>)[k] as unknown[]).length > 0) : []),
-  async parse(doc, ctx) {
-    return (await import('./config/flat.js')).parseCopilot(doc, ctx);
-  },
-  async serialize(hooks) {
-    return (await import('./config/flat.js')).serializeCopilot(hooks);
-  },
-  decodePayload,
-  encodeDecision: encode,
-  noop: () => out(undefined),
   bridge: copilotBridge,
 };
 

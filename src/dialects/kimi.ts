@@ -10,13 +10,14 @@
  * The older Python kimi-cli (`~/.kimi/config.toml`) is read as a variant: same `[[hooks]]`, but
  * it applies a PreToolUse `hookSpecificOutput.updatedInput`.
  * Sources: moonshotai.github.io/kimi-code customization/hooks, MoonshotAI/kimi-cli.
+ * Reader: src/config/readers/kimi.ts; wire: src/dispatch/wire/kimi.ts.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { EventName } from '../events/catalog.js';
 import type { ExecutionResult, HookBridge } from '../types.js';
-import { claudeResult, failClosedReason, isObject, joinContext, jsonObjectOf, out, reasonOf, str } from './shared.js';
-import type { Dialect, DispatchOutput, EventMapping } from './types.js';
+import { claudeResult, isObject, jsonObjectOf, str } from './shared.js';
+import type { Dialect, EventMapping } from './types.js';
 
 export const KIMI_EVENTS: readonly EventName[] = [
   'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'PermissionResult', 'UserPromptSubmit',
@@ -28,94 +29,9 @@ const EVENTS: readonly EventMapping[] = KIMI_EVENTS.map((e) => ({
   event: e,
   ...(e === 'PermissionRequest' ? { note: 'observation only in Kimi (its approval cannot be answered by a hook)' } : {}),
 }));
-const KNOWN = new Set<string>(KIMI_EVENTS);
 /** The events whose hooks can change the flow. */
-const BLOCKING = new Set<string>(['PreToolUse', 'UserPromptSubmit', 'Stop']);
-
-/** Kimi sends a prompt as text or as content parts; the matcher sees the parts joined. */
-function promptText(v: unknown): string {
-  if (typeof v === 'string') return v;
-  if (Array.isArray(v)) return v.map((p) => (isObject(p) && typeof p.text === 'string' ? p.text : typeof p === 'string' ? p : '')).join('');
-  return '';
-}
-
-function decodePayload(raw: Record<string, unknown>, nativeEvent?: string) {
-  const name = nativeEvent ?? str(raw.hook_event_name);
-  if (!name) return { skip: 'payload has no hook_event_name (pass --event)' };
-  if (!KNOWN.has(name)) return { skip: `Kimi event ${JSON.stringify(name)} is unknown`, nativeEvent: name };
-  const event = name as EventName;
-  const p: Record<string, unknown> = { ...raw, hook_event_name: event, transcript_path: str(raw.transcript_path) ?? '' };
-  if (raw.tool_call_id !== undefined && p.tool_use_id === undefined) p.tool_use_id = raw.tool_call_id;
-  if (raw.tool_output !== undefined && p.tool_response === undefined) p.tool_response = raw.tool_output;
-  if (raw.prompt !== undefined) p.prompt = promptText(raw.prompt);
-  switch (event) {
-    case 'PreToolUse':
-    case 'PostToolUse':
-    case 'PostToolUseFailure':
-    case 'PermissionRequest':
-    case 'PermissionResult':
-      p.tool_input = isObject(raw.tool_input) ? raw.tool_input : {};
-      if (event === 'PostToolUse') p.tool_response ??= {};
-      if (event === 'PostToolUseFailure') p.error = str(raw.error) ?? '';
-      break;
-    case 'Stop':
-      p.stop_hook_active = raw.stop_hook_active === true;
-      break;
-    case 'StopFailure':
-      p.error = str(raw.error_type) ?? str(raw.error) ?? 'unknown';
-      if (typeof raw.error_message === 'string') p.error_details = raw.error_message;
-      break;
-    case 'SubagentStart':
-    case 'SubagentStop':
-      p.agent_type = str(raw.agent_name) ?? str(raw.agent_type) ?? '';
-      p.agent_id = str(raw.agent_id) ?? '';
-      if (event === 'SubagentStop') {
-        p.stop_hook_active = raw.stop_hook_active === true;
-        p.agent_transcript_path = str(raw.agent_transcript_path) ?? '';
-        if (typeof raw.response === 'string') p.last_assistant_message = raw.response;
-      }
-      break;
-    case 'PreCompact':
-      p.trigger = str(raw.trigger) ?? 'auto';
-      p.custom_instructions = str(raw.custom_instructions) ?? '';
-      break;
-    case 'PostCompact':
-      p.trigger = str(raw.trigger) ?? 'auto';
-      p.compact_summary = str(raw.compact_summary) ?? '';
-      break;
-    case 'Notification':
-      p.notification_type = str(raw.notification_type) ?? '';
-      p.message = str(raw.message) ?? str(raw.body) ?? '';
-      break;
-    case 'SessionStart':
-      p.source = str(raw.source) ?? 'startup';
-      break;
-    case 'SessionEnd':
-      p.reason = str(raw.reason) ?? 'other';
-      break;
-    default:
-      break;
-  }
-  return { event, nativeEvent: name, payload: p, raw };
-}
-
-function encode(d: Parameters<Dialect['encodeDecision']>[0]): DispatchOutput {
-  const context = joinContext(d);
-  if (BLOCKING.has(d.event)) {
-    let block: string | undefined;
-    if (d.blocked || d.decision === 'deny' || d.decision === 'block') block = reasonOf(d);
-    else if (d.decision === 'ask' || d.decision === 'defer') block = failClosedReason(d, 'ask', 'Kimi');
-    else if (d.updatedInput) block = failClosedReason(d, 'rewrite', 'Kimi');
-    else if (!d.continue) block = d.stopReason?.trim() || 'stopped by hook';
-    // Exit 2 with the reason on stderr: the blocking convention every Kimi version reads.
-    if (block !== undefined) return out(undefined, 2, block);
-  }
-  if (context !== undefined && (d.event === 'UserPromptSubmit' || d.event === 'SessionStart')) return out(`${context}\n`);
-  const notes: string[] = [];
-  if (context !== undefined) notes.push(`Kimi takes no additional context on ${d.event}; left out`);
-  if (d.blocked && !BLOCKING.has(d.event)) notes.push(`Kimi cannot block ${d.event}; the block was not passed on`);
-  return out(undefined, 0, notes.map((n) => `agent-hooks: ${n}`).join('\n'));
-}
+export const KIMI_BLOCKING_EVENTS: ReadonlySet<string> = new Set<string>(['PreToolUse', 'UserPromptSubmit', 'Stop']);
+const BLOCKING = KIMI_BLOCKING_EVENTS;
 
 /** A config file of the older Python kimi-cli (`~/.kimi/`), not Kimi Code (`~/.kimi-code/`). */
 export function isKimiCliFile(file: string): boolean {
@@ -238,14 +154,5 @@ export const kimi: Dialect = {
     if (!isObject(doc) || !Array.isArray(doc.hooks)) return [];
     return doc.hooks.flatMap((h) => (isObject(h) && typeof h.event === 'string' ? [h.event] : []));
   },
-  async parse(doc, ctx) {
-    return (await import('./config/kimi.js')).parseKimi(doc, ctx);
-  },
-  async serialize(hooks) {
-    return (await import('./config/kimi.js')).serializeKimi(hooks);
-  },
-  decodePayload,
-  encodeDecision: (d) => encode(d),
-  noop: () => out(undefined),
   bridge: kimiBridge,
 };

@@ -9,15 +9,14 @@
  * has no output replacement; on Stop `continue:false` keeps it going. Like Gemini CLI it reads
  * stderr as the hook's output when stdout is empty.
  * Sources: QwenLM/qwen-code docs/users/features/hooks.md, packages/core/src/hooks/ (0.24).
+ * Reader: src/config/readers/gemini.ts (Gemini-like); wire: src/dispatch/wire/qwen.ts.
  */
-import { QWEN_UNDELIVERABLE, withUndeliverableNotes } from './undeliverable.js';
+import { QWEN_UNDELIVERABLE } from './undeliverable.js';
 import { join } from 'node:path';
 import type { EventName } from '../events/catalog.js';
 import type { HookBridge, MatcherMode } from '../types.js';
 import { groupEvents } from './claude.js';
-import type { Decision } from '../reduce/reduce.js';
-import { aliasedMatchValue, asInput, claudeOutput, failClosedReason, isObject, out, reasonOf, str, toolTable, TOOL_EVENTS } from './shared.js';
-import type { DispatchInput, DispatchOutput } from './types.js';
+import { aliasedMatchValue, isObject, toolTable, TOOL_EVENTS } from './shared.js';
 import type { Dialect, EventMapping, ToolMapping } from './types.js';
 
 const EVENTS: readonly EventMapping[] = [
@@ -44,7 +43,8 @@ const EVENTS: readonly EventMapping[] = [
   { native: 'TodoCreated', note: "todo items, not Claude's shared task list; no equivalent" },
   { native: 'TodoCompleted', note: "todo items, not Claude's shared task list; no equivalent" },
 ];
-const NATIVE = new Map(EVENTS.map((e) => [e.native, e]));
+/** Native event name → mapping (payload decoding: src/dispatch/wire/qwen.ts). */
+export const QWEN_NATIVE_EVENTS: ReadonlyMap<string, EventMapping> = new Map(EVENTS.map((e) => [e.native, e]));
 
 export const QWEN_TOOLS: readonly ToolMapping[] = [
   { canonical: 'Bash', native: 'run_shell_command' },
@@ -59,12 +59,14 @@ export const QWEN_TOOLS: readonly ToolMapping[] = [
   { canonical: 'WebSearch', native: 'web_search' },
   { canonical: 'TodoWrite', native: 'todo_write' },
 ];
-const TOOLS = toolTable(QWEN_TOOLS);
+export const QWEN_TOOL_TABLE = toolTable(QWEN_TOOLS);
+const TOOLS = QWEN_TOOL_TABLE;
 /** Names Qwen's matcher also accepts for a tool (its Claude-compatibility aliases). */
 const MATCHER_ALIASES: Readonly<Record<string, readonly string[]>> = { run_shell_command: ['Bash', 'Shell'] };
 
 const MODE_TO_NATIVE: Record<string, string> = { acceptEdits: 'auto_edit', bypassPermissions: 'yolo' };
-const MODE_TO_CANONICAL: Record<string, string> = { auto_edit: 'acceptEdits' };
+/** Qwen's permission_mode → canonical (payload decoding). */
+export const QWEN_MODE_TO_CANONICAL: Readonly<Record<string, string>> = { auto_edit: 'acceptEdits' };
 
 function qwenMatcherMode(_event: EventName): MatcherMode {
   return 'regex';
@@ -106,58 +108,6 @@ export const qwen: Dialect = {
     return events.some((e) => e === 'SessionDelete' || e === 'TodoCreated' || e === 'TodoCompleted') ? 0.9 : 0;
   },
   configuredEvents: (doc) => (isObject(doc) ? groupEvents(doc.hooks) : []),
-  async parse(doc, ctx) {
-    return (await import('./config/gemini.js')).parseGeminiLike(qwen, doc, ctx);
-  },
-  async serialize(hooks) {
-    return (await import('./config/gemini.js')).serializeGeminiLike(qwen, hooks);
-  },
-  decodePayload(raw, nativeEvent) {
-    const name = nativeEvent ?? str(raw.hook_event_name);
-    if (!name) return { skip: 'payload has no hook_event_name (pass --event)' };
-    const m = NATIVE.get(name);
-    if (!m?.event) return { skip: `Qwen Code event ${JSON.stringify(name)} has no equivalent`, nativeEvent: name };
-    const payload: Record<string, unknown> = { ...raw, hook_event_name: m.event };
-    if (typeof raw.tool_name === 'string') {
-      payload.tool_name = TOOLS.toCanonical(raw.tool_name);
-      payload.tool_input = TOOLS.inputToCanonical(raw.tool_name, asInput(raw.tool_input));
-    }
-    if (typeof raw.permission_mode === 'string') payload.permission_mode = MODE_TO_CANONICAL[raw.permission_mode] ?? raw.permission_mode;
-    payload.transcript_path ??= '';
-    return { event: m.event as EventName, nativeEvent: name, payload, raw };
-  },
-  encodeDecision: (d, input) => withUndeliverableNotes(QWEN_UNDELIVERABLE, d, encodeQwen(d, input)),
   undeliverable: QWEN_UNDELIVERABLE,
-  noop: () => out(undefined),
   bridge: qwenBridge,
-  stderrReadAsOutput: true,
 };
-
-/**
- * The decision in Claude's convention, minus what Qwen would not honour: a rewrite and an output
- * replacement fail closed (deny / withhold with a reason), and Stop's `continue:false` (which
- * Qwen reads as "keep going") is left out: the agent is stopping already.
- */
-export function encodeQwen(d: Decision, input: DispatchInput): DispatchOutput {
-  const tool = str(input.payload.tool_name) ?? '';
-  const notes: string[] = [];
-  let e: Decision = d;
-  if (d.event === 'PreToolUse' && d.updatedInput && d.decision !== 'deny' && d.decision !== 'block') {
-    e = { ...d, decision: 'deny', blocked: true, reason: failClosedReason(d, 'rewrite', 'Qwen Code'), updatedInput: undefined };
-    notes.push('Qwen Code ignores updatedInput; the call was denied instead of running unchanged');
-  } else if ((d.event === 'PostToolUse' || d.event === 'PostToolUseFailure') && d.updatedOutput !== undefined) {
-    const replacement = typeof d.updatedOutput === 'string' ? d.updatedOutput : JSON.stringify(d.updatedOutput);
-    const why = d.blocked ? `${reasonOf(d)}\n\n` : '';
-    const withheld = `${why}the tool output was withheld: a hook replaced it, which Qwen Code cannot apply. Replacement: ${replacement}`;
-    // A block alone still hands Qwen's model the original output next to the reason (Qwen Code
-    // 0.24.4, test/agents); continue:false puts the stop reason in the output's place.
-    e = { ...d, updatedOutput: undefined, blocked: true, reason: withheld, continue: false, stopReason: withheld };
-    notes.push('Qwen Code cannot replace tool output; the output was withheld (decision: block, continue: false) instead');
-  } else if ((d.event === 'Stop' || d.event === 'SubagentStop') && !d.continue) {
-    // continue:false wins over a block in the engine: the agent stops, which on Stop is saying nothing.
-    e = { ...d, continue: true, stopReason: undefined, blocked: false, decision: undefined, reason: undefined };
-    notes.push(`Qwen Code reads continue:false on ${d.event} as "keep going"; left out, so the agent stops`);
-  }
-  const json = claudeOutput(e, { toolName: tool, mapInput: (i) => TOOLS.inputToNative(tool, i) });
-  return out(json, 0, notes.map((n) => `agent-hooks: ${n}`).join('\n'));
-}

@@ -1,15 +1,15 @@
 /**
- * The shape every dialect adapter has. A dialect owns one agent's edge: its config files, event
- * and tool names, payload and output shapes, exit codes, default timeouts and matcher rules.
- * The engine inside stays one; adapters translate to and from its Claude-shaped canonical form.
+ * The facts of each agent's dialect, the lower module that both stages read: its config files,
+ * event and tool names, default timeouts, matcher rules, detection and the hook bridge. Reading
+ * its config files lives in the config stage (src/config/readers/); answering its hook calls in
+ * dispatch (src/dispatch/wire/). The engine inside stays one; both translate to and from its
+ * Claude-shaped canonical form.
  *
- * This module and the adapter modules are kept free of zod, TOML and the engine, so that
- * `agent-hooks dispatch` can answer "no hooks to run" without loading them; config parsing is
- * imported lazily (src/dialects/config/).
+ * This module and the facts modules are kept free of zod, TOML and the engine, so that
+ * `agent-hooks dispatch` can answer "no hooks to run" without loading them.
  */
 import type { EventName } from '../events/catalog.js';
-import type { Decision } from '../reduce/reduce.js';
-import type { Diagnostic, HookBridge, MatcherMode, NormalizedHook, SourceKind } from '../types.js';
+import type { HookBridge, MatcherMode } from '../types.js';
 
 export const DIALECT_NAMES = ['claude', 'codex', 'gemini', 'qwen', 'kimi', 'cursor', 'copilot', 'droid'] as const;
 export type DialectName = (typeof DIALECT_NAMES)[number];
@@ -51,56 +51,6 @@ export interface LocationContext {
  */
 export type ConfigLocation = { kind: 'user' | 'project' | 'local'; file: string } | { kind: 'user' | 'project' | 'local'; dir: string };
 
-export interface ParseContext {
-  file: string;
-  kind: SourceKind;
-}
-
-export interface ParseResult {
-  hooks: NormalizedHook[];
-  diagnostics: Diagnostic[];
-  /** False when the file was rejected (any error): it contributes no hooks. */
-  ok: boolean;
-}
-
-/** A construct of the source that the target dialect cannot express; never dropped silently. */
-export interface Loss {
-  /** Where the construct was (provenance path of the hook, or a file-level path). */
-  path: string;
-  /** Hook id when the loss concerns one hook. */
-  hookId?: string;
-  /** 'hook' = the whole hook was left out; 'field' = the hook is kept without this part. */
-  scope: 'hook' | 'field';
-  message: string;
-}
-
-export interface SerializeOptions {
-  /** Codex: `json` (hooks.json, default) or `toml` (`[hooks]` tables for config.toml). */
-  format?: 'json' | 'toml';
-}
-
-export interface SerializeResult {
-  text: string;
-  losses: Loss[];
-}
-
-/** A payload the agent sent, in canonical form. */
-export interface DispatchInput {
-  event: EventName;
-  nativeEvent: string;
-  /** Claude-shaped payload (tool names and tool_input fields canonical). */
-  payload: Record<string, unknown>;
-  /** The payload as the agent sent it. */
-  raw: Record<string, unknown>;
-}
-
-/** What `agent-hooks dispatch` prints and exits with. */
-export interface DispatchOutput {
-  stdout: string;
-  stderr: string;
-  exitCode: number;
-}
-
 /**
  * Something a hook can answer (or an event it needs) that the agent itself never delivers,
  * read from the agent's code: dispatch notes it when it happens, `check --agent` warns at
@@ -118,6 +68,7 @@ export interface Undeliverable {
   blocking?: boolean;
 }
 
+/** One agent's dialect: the facts (src/config/readers/ parses its files, src/dispatch/wire/ answers its calls). */
 export interface Dialect {
   name: DialectName;
   /** Product name, for messages and docs. */
@@ -143,24 +94,12 @@ export interface Dialect {
   detect(file: string, doc: unknown): number;
   /** Native event names that have at least one hook entry in a parsed document (dispatch's fast path). */
   configuredEvents(doc: unknown): string[];
-  /** Parsed document → hooks (validated, path-qualified diagnostics; never throws). */
-  parse(doc: unknown, ctx: ParseContext): Promise<ParseResult>;
-  /** Hooks → this dialect's config text, reporting every construct it cannot express. */
-  serialize(hooks: readonly NormalizedHook[], opts?: SerializeOptions): Promise<SerializeResult>;
-  /** The agent's payload → canonical event and payload; `skip` when the event has no equivalent. */
-  decodePayload(raw: Record<string, unknown>, nativeEvent?: string): DispatchInput | { skip: string; nativeEvent?: string };
-  /** The engine's decision → what the agent reads (stdout, stderr, exit code). */
-  encodeDecision(decision: Decision, input: DispatchInput): DispatchOutput;
-  /** What to answer when no hook ran (or the event has no equivalent). */
-  noop(nativeEvent?: string): DispatchOutput;
-  /** Translates payloads and results for hooks of this dialect run by the engine (absent for Claude). */
-  bridge?: HookBridge;
   /**
-   * The agent parses stderr as the hook's output when stdout is empty (Gemini CLI and Qwen Code
-   * read `stdout.trim() || stderr.trim()`; plain text becomes an allow with a system message).
-   * Dispatch then answers `{}` on stdout whenever it prints a note, so a note is never a verdict.
+   * Translates payloads and results for hooks of this dialect run by the engine (absent for
+   * Claude). It lives with the facts, not the wire adapter: config readers attach it to every hook
+   * they read, and src/config/ never imports the dispatch side.
    */
-  stderrReadAsOutput?: boolean;
+  bridge?: HookBridge;
   /** What the agent cannot deliver (src/dialects/undeliverable.ts). */
   undeliverable?: readonly Undeliverable[];
 }

@@ -4,10 +4,10 @@
  * agent; docs/dialects.md "Not deliverable by the agent"). None is a fail-open: a context that
  * never arrives lets no denied action through; a hook that never fires is the agent's fact,
  * and the one blocking case (Droid's prompt submit) is reported loudly by `check --agent droid`.
+ * Dispatch's note for a dropped context is src/dispatch/wire/shared.ts (withUndeliverableNotes).
  */
-import type { Decision } from '../reduce/reduce.js';
 import type { Diagnostic, NormalizedHook } from '../types.js';
-import type { DispatchOutput, Undeliverable } from './types.js';
+import type { Undeliverable } from './types.js';
 
 export const GEMINI_UNDELIVERABLE: readonly Undeliverable[] = [
   {
@@ -42,15 +42,6 @@ export const DROID_UNDELIVERABLE: readonly Undeliverable[] = [
     what: '`droid exec` sends the prompt without running UserPromptSubmit hooks (only its JSON-RPC session handler calls executeUserPromptSubmitHooks)',
   },
 ];
-
-/** The note dispatch prints when a decision carries something the agent drops (never on exit 2: stderr is the reason then). */
-export function withUndeliverableNotes(list: readonly Undeliverable[], d: Decision, o: DispatchOutput): DispatchOutput {
-  if (o.exitCode === 2) return o;
-  const notes = list
-    .filter((u) => u.event === d.event && u.part === 'context' && d.additionalContext.length > 0)
-    .map((u) => `agent-hooks: additionalContext on ${u.event} is not deliverable by the agent (${u.version}): ${u.what}; left out\n`);
-  return notes.length ? { ...o, stderr: o.stderr + notes.join('') } : o;
-}
 
 /**
  * Config-time warnings for hooks the agent will never run. Whether a hook returns a context

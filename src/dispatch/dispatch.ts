@@ -14,7 +14,9 @@ import { discoveryFilesOf, foreignDialects, parseDiscoverDialects, type Discover
 import { detectDialect, getDialect, isJsoncFile, readDocument, DIALECT_NAMES } from '../dialects/index.js';
 import { isDialectName, type DialectName } from '../dialects/types.js';
 import { isObject } from '../util/is-object.js';
-import type { Dialect, DispatchInput, DispatchOutput } from '../dialects/types.js';
+import type { Dialect } from '../dialects/types.js';
+import { WIRE } from './wire/index.js';
+import type { DispatchInput, DispatchOutput, WireAdapter } from './wire/types.js';
 import type { EventName } from '../events/catalog.js';
 import { eventFacts, isEventName } from '../events/facts.js';
 import { isSessionPaused } from '../session/pause-file.js';
@@ -123,8 +125,8 @@ export function readPayload(text: string): Record<string, unknown> | { error: st
  * For agents that read stderr as output when stdout is empty, an exit-0 answer with a note on
  * stderr gets an empty JSON object on stdout: the note stays a note, never an allow.
  */
-export function guardStderr(dialect: Dialect, o: DispatchOutput): DispatchOutput {
-  if (!dialect.stderrReadAsOutput || o.exitCode !== 0 || o.stdout.trim() !== '' || o.stderr.trim() === '') return o;
+export function guardStderr(wire: WireAdapter, o: DispatchOutput): DispatchOutput {
+  if (!wire.stderrReadAsOutput || o.exitCode !== 0 || o.stdout.trim() !== '' || o.stderr.trim() === '') return o;
   return { ...o, stdout: '{}\n' };
 }
 
@@ -132,35 +134,36 @@ export function guardStderr(dialect: Dialect, o: DispatchOutput): DispatchOutput
 export async function dispatch(flags: DispatchFlags, stdinText: string): Promise<DispatchOutput> {
   const dialect: Dialect | undefined = getDialect(flags.agent);
   if (!dialect) return { stdout: '', stderr: `agent-hooks dispatch: unknown agent ${JSON.stringify(flags.agent)} (one of ${DIALECT_NAMES.join(', ')})\n`, exitCode: 1 };
-  return guardStderr(dialect, await dispatchWith(dialect, flags, stdinText));
+  const wire = WIRE[dialect.name];
+  return guardStderr(wire, await dispatchWith(wire, flags, stdinText));
 }
 
-async function dispatchWith(dialect: Dialect, flags: DispatchFlags, stdinText: string): Promise<DispatchOutput> {
+async function dispatchWith(wire: WireAdapter, flags: DispatchFlags, stdinText: string): Promise<DispatchOutput> {
   try {
-    if (process.env[DISPATCH_ENV]) return note(dialect.noop(flags.event), 'called from a hook that dispatch itself runs; doing nothing (recursion guard)');
+    if (process.env[DISPATCH_ENV]) return note(wire.noop(flags.event), 'called from a hook that dispatch itself runs; doing nothing (recursion guard)');
     const raw = readPayload(stdinText);
     if ('error' in raw && typeof raw.error === 'string') return { stdout: '', stderr: `agent-hooks dispatch: ${raw.error}\n`, exitCode: 1 };
-    const decoded = dialect.decodePayload(raw as Record<string, unknown>, flags.event);
+    const decoded = wire.decodePayload(raw as Record<string, unknown>, flags.event);
     // No event name at all is an invalid payload (exit 1, as for bad JSON), not an event to skip.
     if ('skip' in decoded && decoded.nativeEvent === undefined && flags.event === undefined) return { stdout: '', stderr: `agent-hooks dispatch: invalid payload: ${decoded.skip}\n`, exitCode: 1 };
-    if ('skip' in decoded) return note(dialect.noop(decoded.nativeEvent ?? flags.event), decoded.skip);
+    if ('skip' in decoded) return note(wire.noop(decoded.nativeEvent ?? flags.event), decoded.skip);
     const input: DispatchInput = decoded;
     // A session paused in `agent-hooks serve` runs no hooks (pause file: src/session/pause-file.ts).
     const sid = input.payload.session_id;
-    if (typeof sid === 'string' && isSessionPaused(sid).paused) return note(dialect.noop(input.nativeEvent), `session ${sid} is paused (agent-hooks serve); no hooks run`);
+    if (typeof sid === 'string' && isSessionPaused(sid).paused) return note(wire.noop(input.nativeEvent), `session ${sid} is paused (agent-hooks serve); no hooks run`);
     if (flags.remote) {
       const policy = flags.remoteFailure ?? 'deny';
       if (policy !== 'deny' && policy !== 'ask' && policy !== 'ignore') return { stdout: '', stderr: `agent-hooks dispatch: --remote-failure must be deny, ask or ignore\n`, exitCode: 1 };
       const { remoteDispatch } = await import('./remote.js');
-      return await remoteDispatch(dialect, input, { url: flags.remote, token: process.env.AGENT_HOOKS_REMOTE_TOKEN, onFailure: policy });
+      return await remoteDispatch(wire, input, { url: flags.remote, token: process.env.AGENT_HOOKS_REMOTE_TOKEN, onFailure: policy });
     }
     // The project is the payload's cwd unless --cwd names one: the same rule runDispatch applies,
     // so the fast no-hooks check never looks in a different directory than the real run.
     const payloadCwd = typeof input.payload.cwd === 'string' && input.payload.cwd ? input.payload.cwd : undefined;
     const scoped = flags.cwd === undefined && payloadCwd !== undefined ? { ...flags, cwd: payloadCwd } : flags;
-    if (!(await mayHaveHooks(input.event, scoped))) return dialect.noop(input.nativeEvent);
+    if (!(await mayHaveHooks(input.event, scoped))) return wire.noop(input.nativeEvent);
     const { runDispatch } = await import('./run.js');
-    return await runDispatch(dialect, input, flags);
+    return await runDispatch(wire, input, flags);
   } catch (err) {
     // Exit 1 is a non-blocking error for every supported agent: the agent goes on and shows the message.
     return { stdout: '', stderr: `agent-hooks dispatch: internal error: ${(err as Error)?.stack ?? String(err)}\n`, exitCode: 1 };

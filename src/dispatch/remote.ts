@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { catalog, type EventName } from '../events/catalog.js';
 import type { EventSpec } from '../events/spec.js';
 import type { Decision } from '../reduce/reduce.js';
-import type { Dialect, DispatchInput, DispatchOutput } from '../dialects/types.js';
+import type { DispatchInput, DispatchOutput, WireAdapter } from './wire/types.js';
 
 export type RemoteFailure = 'deny' | 'ask' | 'ignore';
 
@@ -74,9 +74,9 @@ export async function remoteDecision(event: EventName, payload: Record<string, u
   return failureDecision(event, o.onFailure ?? 'deny', why);
 }
 
-export async function remoteDispatch(dialect: Dialect, input: DispatchInput, o: RemoteOptions): Promise<DispatchOutput> {
+export async function remoteDispatch(wire: WireAdapter, input: DispatchInput, o: RemoteOptions): Promise<DispatchOutput> {
   const decision = await remoteDecision(input.event, input.payload, o);
-  const out = dialect.encodeDecision(decision, input);
+  const out = wire.encodeDecision(decision, input);
   const notes = decision.warnings.map((w) => `agent-hooks dispatch: ${w}\n`).join('');
   return out.exitCode === 2 ? out : { ...out, stderr: out.stderr + notes };
 }

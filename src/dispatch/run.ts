@@ -12,7 +12,7 @@ import { formatDiagnostic } from '../util/format-diagnostic.js';
 import { createHookEngine, InvalidHookInputError } from '../engine/engine.js';
 import { inputSchema, type EventName } from '../events/catalog.js';
 import { askMeetsBypass } from '../events/facts.js';
-import type { Dialect, DispatchInput, DispatchOutput } from '../dialects/types.js';
+import type { DispatchInput, DispatchOutput, WireAdapter } from './wire/types.js';
 import { isBypassMode, type Decision } from '../reduce/reduce.js';
 import { DISPATCH_ENV, type DispatchFlags } from './flags.js';
 import { combinePatchDecisions, denyUndeterminedPatch, patchViewPlan, runPatchViews } from '../engine/patch-views.js';
@@ -46,7 +46,7 @@ export function askUnderBypass(d: Decision, mode: string | undefined): Decision 
   return { ...d, decision: 'deny', blocked: true, reason: `approval required, but the agent runs in ${mode} mode and will not ask the user: ${why}` };
 }
 
-export async function runDispatch(dialect: Dialect, input: DispatchInput, flags: DispatchFlags): Promise<DispatchOutput> {
+export async function runDispatch(wire: WireAdapter, input: DispatchInput, flags: DispatchFlags): Promise<DispatchOutput> {
   const cwd = resolve(flags.cwd ?? (typeof input.payload.cwd === 'string' && input.payload.cwd ? input.payload.cwd : process.cwd()));
   // One event per process: the trust gate verifies the scripts of this event's hooks only.
   const config = await loadFromFlags({ ...flags, cwd } as Parameters<typeof loadFromFlags>[0], { events: [input.event] });
@@ -85,7 +85,7 @@ export async function runDispatch(dialect: Dialect, input: DispatchInput, flags:
         : main;
     const decision = askUnderBypass(patched, mode);
     for (const w of decision.warnings) stderr += `agent-hooks dispatch: warning: ${w}\n`;
-    const o = dialect.encodeDecision(decision, { ...input, payload });
+    const o = wire.encodeDecision(decision, { ...input, payload });
     // On exit 2 stderr is the reason the agent shows the model: nothing else may be mixed in.
     return o.exitCode === 2 ? o : { ...o, stderr: o.stderr + stderr };
   } catch (err) {

@@ -13,7 +13,7 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { catalog, isEventName, type EventName } from '../events/catalog.js';
 import type { EventSpec } from '../events/spec.js';
-import { claudeOutput } from '../dialects/shared.js';
+import { claudeOutput } from '../dispatch/wire/shared.js';
 import { InvalidHookInputError } from '../engine/engine.js';
 import { toJson } from '../reduce/json.js';
 import type { LiveConfig } from './config.js';

@@ -7,12 +7,16 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { codex } from '../../src/dialects/codex.js';
 import { copilot } from '../../src/dialects/copilot.js';
-import { cursor } from '../../src/dialects/cursor.js';
-import { qwenSeconds } from '../../src/dialects/config/gemini.js';
+import { qwenSeconds } from '../../src/config/readers/gemini.js';
 import { gemini } from '../../src/dialects/gemini.js';
 import { kimi } from '../../src/dialects/kimi.js';
 import { qwen } from '../../src/dialects/qwen.js';
-import type { DispatchInput } from '../../src/dialects/types.js';
+import type { DispatchInput } from '../../src/dispatch/wire/types.js';
+import { codexWire } from '../../src/dispatch/wire/codex.js';
+import { copilotWire } from '../../src/dispatch/wire/copilot.js';
+import { cursorWire } from '../../src/dispatch/wire/cursor.js';
+import { geminiWire } from '../../src/dispatch/wire/gemini.js';
+import { qwenWire } from '../../src/dispatch/wire/qwen.js';
 import { emptyDecision } from '../../src/engine/engine.js';
 import { inputSchema, type EventName } from '../../src/events/catalog.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -47,7 +51,7 @@ function settings(name: string, events: Record<string, { matcher?: string; out: 
 
 describe('Qwen Code', () => {
   test('a PreToolUse rewrite fails closed: deny with the rewrite in the reason, and a note', () => {
-    const o = qwen.encodeDecision(decision('PreToolUse', { decision: 'allow', updatedInput: { command: 'ls -la' } }), input('PreToolUse', 'PreToolUse', { tool_name: 'Bash' }));
+    const o = qwenWire.encodeDecision(decision('PreToolUse', { decision: 'allow', updatedInput: { command: 'ls -la' } }), input('PreToolUse', 'PreToolUse', { tool_name: 'Bash' }));
     const hso = json(o.stdout).hookSpecificOutput;
     expect(hso.permissionDecision).toBe('deny');
     expect(hso.permissionDecisionReason).toMatch(/Qwen Code cannot apply.*"ls -la"/);
@@ -56,7 +60,7 @@ describe('Qwen Code', () => {
   });
 
   test('an output replacement withholds the output (decision: block) with the replacement in the reason', () => {
-    const o = qwen.encodeDecision(decision('PostToolUse', { updatedOutput: 'API_KEY=[redacted]' }), input('PostToolUse', 'PostToolUse', { tool_name: 'Bash' }));
+    const o = qwenWire.encodeDecision(decision('PostToolUse', { updatedOutput: 'API_KEY=[redacted]' }), input('PostToolUse', 'PostToolUse', { tool_name: 'Bash' }));
     const out = json(o.stdout);
     expect(out.decision).toBe('block');
     expect(out.reason).toMatch(/withheld.*API_KEY=\[redacted\]/);
@@ -65,10 +69,10 @@ describe('Qwen Code', () => {
   });
 
   test('Stop continue:false is left out (Qwen reads it as "keep going"); a block still keeps it going', () => {
-    const stop = qwen.encodeDecision(decision('Stop', { continue: false, stopReason: 'done', blocked: true, decision: 'block', reason: 'x' }), input('Stop', 'Stop'));
+    const stop = qwenWire.encodeDecision(decision('Stop', { continue: false, stopReason: 'done', blocked: true, decision: 'block', reason: 'x' }), input('Stop', 'Stop'));
     expect(stop.stdout).toBe('');
     expect(stop.stderr).toMatch(/continue:false.*keep going/);
-    const keepGoing = qwen.encodeDecision(decision('Stop', { blocked: true, decision: 'block', reason: 'tests fail' }), input('Stop', 'Stop'));
+    const keepGoing = qwenWire.encodeDecision(decision('Stop', { blocked: true, decision: 'block', reason: 'tests fail' }), input('Stop', 'Stop'));
     expect(json(keepGoing.stdout)).toEqual({ decision: 'block', reason: 'tests fail' });
   });
 
@@ -100,17 +104,17 @@ describe('Qwen Code', () => {
 
 describe('Gemini CLI', () => {
   test('BeforeTool ask is answered natively', () => {
-    const o = gemini.encodeDecision(decision('PreToolUse', { decision: 'ask', reason: 'confirm' }), input('PreToolUse', 'BeforeTool', { tool_name: 'Bash' }));
+    const o = geminiWire.encodeDecision(decision('PreToolUse', { decision: 'ask', reason: 'confirm' }), input('PreToolUse', 'BeforeTool', { tool_name: 'Bash' }));
     expect(json(o.stdout)).toEqual({ decision: 'ask', reason: 'confirm' });
   });
 
   test('an output replacement is an AfterTool deny whose reason is the replacement', () => {
-    const o = gemini.encodeDecision(decision('PostToolUse', { updatedOutput: 'TOKEN=[redacted]' }), input('PostToolUse', 'AfterTool', { tool_name: 'Bash' }));
+    const o = geminiWire.encodeDecision(decision('PostToolUse', { updatedOutput: 'TOKEN=[redacted]' }), input('PostToolUse', 'AfterTool', { tool_name: 'Bash' }));
     expect(json(o.stdout)).toEqual({ decision: 'deny', reason: 'TOKEN=[redacted]' });
   });
 
   test('a PostToolUse block is an AfterTool deny carrying the feedback', () => {
-    const o = gemini.encodeDecision(decision('PostToolUse', { blocked: true, decision: 'block', reason: 'lint failed' }), input('PostToolUse', 'AfterTool', { tool_name: 'Bash' }));
+    const o = geminiWire.encodeDecision(decision('PostToolUse', { blocked: true, decision: 'block', reason: 'lint failed' }), input('PostToolUse', 'AfterTool', { tool_name: 'Bash' }));
     expect(json(o.stdout)).toEqual({ decision: 'deny', reason: 'lint failed' });
   });
 
@@ -123,14 +127,14 @@ describe('Gemini CLI', () => {
 
 describe('Codex', () => {
   test('non-MCP output replacement withholds the output with decision: block; MCP output is replaced', () => {
-    const bash = codex.encodeDecision(decision('PostToolUse', { updatedOutput: 'x=[redacted]' }), input('PostToolUse', 'PostToolUse', { tool_name: 'Bash' }));
+    const bash = codexWire.encodeDecision(decision('PostToolUse', { updatedOutput: 'x=[redacted]' }), input('PostToolUse', 'PostToolUse', { tool_name: 'Bash' }));
     expect(json(bash.stdout)).toMatchObject({ decision: 'block', reason: expect.stringMatching(/withheld.*x=\[redacted\]/) });
-    const mcp = codex.encodeDecision(decision('PostToolUse', { updatedOutput: { ok: 1 } }), input('PostToolUse', 'PostToolUse', { tool_name: 'mcp__s__t' }));
+    const mcp = codexWire.encodeDecision(decision('PostToolUse', { updatedOutput: { ok: 1 } }), input('PostToolUse', 'PostToolUse', { tool_name: 'mcp__s__t' }));
     expect(json(mcp.stdout).hookSpecificOutput.updatedMCPToolOutput).toEqual({ ok: 1 });
   });
 
   test('a PostToolUse block is decision: block with the reason', () => {
-    const o = codex.encodeDecision(decision('PostToolUse', { blocked: true, decision: 'block', reason: 'fix the lint' }), input('PostToolUse', 'PostToolUse', { tool_name: 'Bash' }));
+    const o = codexWire.encodeDecision(decision('PostToolUse', { blocked: true, decision: 'block', reason: 'fix the lint' }), input('PostToolUse', 'PostToolUse', { tool_name: 'Bash' }));
     expect(json(o.stdout)).toEqual({ decision: 'block', reason: 'fix the lint' });
   });
 
@@ -208,16 +212,16 @@ describe('Copilot CLI', () => {
   });
 
   test('dispatch answers context before and after a tool, and an output replacement as modifiedResult', () => {
-    const pre = copilot.encodeDecision(decision('PreToolUse', { additionalContext: ['on main'] }), input('PreToolUse', 'preToolUse', { tool_name: 'Bash' }));
+    const pre = copilotWire.encodeDecision(decision('PreToolUse', { additionalContext: ['on main'] }), input('PreToolUse', 'preToolUse', { tool_name: 'Bash' }));
     expect(json(pre.stdout)).toEqual({ additionalContext: 'on main' });
-    const post = copilot.encodeDecision(decision('PostToolUse', { updatedOutput: 'k=[redacted]', additionalContext: ['note'] }), input('PostToolUse', 'postToolUse', { tool_name: 'Bash' }));
+    const post = copilotWire.encodeDecision(decision('PostToolUse', { updatedOutput: 'k=[redacted]', additionalContext: ['note'] }), input('PostToolUse', 'postToolUse', { tool_name: 'Bash' }));
     expect(json(post.stdout)).toEqual({ additionalContext: 'note', modifiedResult: { resultType: 'success', textResultForLlm: 'k=[redacted]' } });
   });
 });
 
 describe('Cursor', () => {
   test('StrReplace is the Edit tool, its path read as file_path', () => {
-    const d = cursor.decodePayload({ hook_event_name: 'preToolUse', conversation_id: 'c', tool_name: 'StrReplace', tool_input: { path: '.env', old_string: 'a', new_string: 'b' } });
+    const d = cursorWire.decodePayload({ hook_event_name: 'preToolUse', conversation_id: 'c', tool_name: 'StrReplace', tool_input: { path: '.env', old_string: 'a', new_string: 'b' } });
     expect('payload' in d && d.payload).toMatchObject({ tool_name: 'Edit', tool_input: { file_path: '.env', old_string: 'a' } });
   });
 });
@@ -239,9 +243,9 @@ describe('Factory Droid', () => {
   });
 
   test('Create is Write: a Claude Write matcher, converted to Droid, names Create', async () => {
-    const { DIALECTS } = await import('../../src/dialects/index.js');
-    const parsed = await DIALECTS.claude.parse({ hooks: { PreToolUse: [{ matcher: 'Write|Bash', hooks: [{ type: 'command', command: 'x' }] }] } }, { file: '/p/.claude/settings.json', kind: 'project' });
-    const out = await DIALECTS.droid.serialize(parsed.hooks);
+    const { parseDialect, serializeDialect } = await import('../../src/config/readers/index.js');
+    const parsed = await parseDialect('claude', { hooks: { PreToolUse: [{ matcher: 'Write|Bash', hooks: [{ type: 'command', command: 'x' }] }] } }, { file: '/p/.claude/settings.json', kind: 'project' });
+    const out = await serializeDialect('droid', parsed.hooks);
     expect(JSON.parse(out.text).hooks.PreToolUse[0].matcher).toBe('Create|Execute');
   });
 });
@@ -346,7 +350,7 @@ describe('Kimi', () => {
 
 describe('convert', () => {
   test('an exec-form hook converted to a shell-only dialect has its arguments shell-quoted into the command', async () => {
-    const { convertText, shellWord } = await import('../../src/dialects/convert.js');
+    const { convertText, shellWord } = await import('../../src/config/readers/convert.js');
     expect(shellWord("it's")).toBe(`'it'\\''s'`);
     expect(shellWord('${CLAUDE_PROJECT_DIR}/hooks/a b.sh')).toBe(`"\${CLAUDE_PROJECT_DIR}"'/hooks/a b.sh'`);
     const text = JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'node', args: ['${CLAUDE_PROJECT_DIR}/g.mjs', "it's", 'plain'] }] }] } });

@@ -34,7 +34,7 @@ test('the standalone dispatch entry loads no zod, TOML, undici or engine before 
   const { files, packages } = staticGraph(entry);
   expect([...packages]).toEqual([]);
   const rel = [...files].map((f) => f.slice(DIST.length + 1)).sort();
-  for (const heavy of ['engine/', 'events/catalog.js', 'events/schemas.js', 'config/', 'backends/', 'dialects/config/', 'dispatch/run.js']) {
+  for (const heavy of ['engine/', 'events/catalog.js', 'events/schemas.js', 'config/', 'backends/', 'config/readers/', 'dispatch/run.js']) {
     expect(rel.filter((f) => f.startsWith(heavy) || f === heavy), heavy).toEqual([]);
   }
 });

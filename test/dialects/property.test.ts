@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { stringify } from 'smol-toml';
 import { loadConfig } from '../../src/config/index.js';
-import { DIALECTS, DIALECT_NAMES } from '../../src/dialects/index.js';
+import { parseDialect, serializeDialect } from '../../src/config/readers/index.js';
+import { DIALECT_NAMES } from '../../src/dialects/index.js';
 import { tempDir } from '../helpers/tmp.js';
 import { dialectDocument, dialectFile } from './arbitraries.js';
 
@@ -12,7 +13,7 @@ describe.each(DIALECT_NAMES)('%s configs', (name) => {
     await fc.assert(
       fc.asyncProperty(dialectDocument[name], async (doc) => {
         const file = dialectFile[name];
-        const r = await DIALECTS[name].parse(doc, { file, kind: 'cli' });
+        const r = await parseDialect(name, doc, { file, kind: 'cli' });
         for (const d of r.diagnostics) {
           expect(d.file).toBe(file);
           expect(typeof d.path).toBe('string');
@@ -23,7 +24,7 @@ describe.each(DIALECT_NAMES)('%s configs', (name) => {
         if (!r.ok) expect(r.hooks).toEqual([]);
         for (const h of r.hooks) expect(h.source.path.length).toBeGreaterThan(0);
         // Whatever loaded can be written out again without throwing.
-        for (const target of DIALECT_NAMES) await DIALECTS[target].serialize(r.hooks);
+        for (const target of DIALECT_NAMES) await serializeDialect(target, r.hooks);
       }),
       { numRuns: 150 },
     );

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { DIALECTS, DIALECT_NAMES, readDocument } from '../../src/dialects/index.js';
-import type { Loss } from '../../src/dialects/types.js';
+import { parseDialect, serializeDialect, type Loss } from '../../src/config/readers/index.js';
+import { DIALECT_NAMES, readDocument, type DialectName } from '../../src/dialects/index.js';
 import type { NormalizedHook } from '../../src/types.js';
 
 const FIX = resolve(__dirname, '../fixtures/dialects');
@@ -16,7 +16,7 @@ const SOURCE = join(FIX, 'claude/.claude/settings.json');
 async function parse(name: string, file: string, text: string): Promise<NormalizedHook[]> {
   const doc = await readDocument(file, text);
   if (!doc.ok) throw new Error(`${name}: ${doc.message}\n${text}`);
-  const r = await DIALECTS[name as keyof typeof DIALECTS].parse(doc.doc, { file, kind: 'cli' });
+  const r = await parseDialect(name as DialectName, doc.doc, { file, kind: 'cli' });
   const errors = r.diagnostics.filter((d) => d.level === 'error');
   if (errors.length) throw new Error(`${name}: ${JSON.stringify(errors)}\n${text}`);
   return r.hooks;
@@ -26,10 +26,10 @@ const key = (h: NormalizedHook) => JSON.stringify([h.event, h.matcher ?? null, h
 
 export async function roundTrip(target: string, sourceText: string) {
   const original = await parse('claude', SOURCE, sourceText);
-  const there = await DIALECTS[target as keyof typeof DIALECTS].serialize(original);
+  const there = await serializeDialect(target as DialectName, original);
   const ext = target === 'kimi' ? 'config.toml' : 'hooks.json';
   const mid = await parse(target, `/virtual/${target}/${ext}`, there.text);
-  const back = await DIALECTS.claude.serialize(mid);
+  const back = await serializeDialect('claude', mid);
   const final = await parse('claude', '/virtual/claude/settings.json', back.text);
   return { original, there, mid, back, final };
 }
@@ -96,9 +96,9 @@ describe('round trips from the other dialects', () => {
   ])('%s → Claude → %s keeps its hooks', async (name, rel) => {
     const file = join(FIX, rel);
     const first = await parse(name, file, readFileSync(file, 'utf8'));
-    const claude = await DIALECTS.claude.serialize(first);
+    const claude = await serializeDialect('claude', first);
     const viaClaude = await parse('claude', '/virtual/settings.json', claude.text);
-    const again = await DIALECTS[name as keyof typeof DIALECTS].serialize(viaClaude);
+    const again = await serializeDialect(name as DialectName, viaClaude);
     const second = await parse(name, file, again.text);
     const lost = new Set(claude.losses.filter((l) => l.scope === 'hook').map((l) => l.hookId));
     const surviving = first.filter((h) => !lost.has(h.id));

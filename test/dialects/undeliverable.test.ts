@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { droid } from '../../src/dialects/droid.js';
-import { undeliverableWarnings, withUndeliverableNotes, GEMINI_UNDELIVERABLE } from '../../src/dialects/undeliverable.js';
+import { undeliverableWarnings, GEMINI_UNDELIVERABLE } from '../../src/dialects/undeliverable.js';
+import { withUndeliverableNotes } from '../../src/dispatch/wire/shared.js';
 import type { Decision } from '../../src/reduce/reduce.js';
 import type { NormalizedHook } from '../../src/types.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';

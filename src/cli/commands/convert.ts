@@ -32,7 +32,7 @@ async function convertCommand(file: string, flags: ConvertFlags): Promise<number
     return 1;
   }
   const format = flags.format ?? (flags.out && /\.toml$/i.test(flags.out) ? 'toml' : undefined);
-  const { convertText } = await import('../../dialects/convert.js');
+  const { convertText } = await import('../../config/readers/convert.js');
   const r = await convertText(path, text, { ...(flags.from ? { from: flags.from } : {}), to: flags.to, ...(format ? { format } : {}) });
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);

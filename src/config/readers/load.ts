@@ -3,9 +3,10 @@
  * config/load.ts calls loadForeignSettings for files named with --settings; a file that turns
  * out to be Claude's goes back to the native loader (undefined).
  */
-import type { Diagnostic, NormalizedHook, SourceKind } from '../types.js';
-import { detectDialect, getDialect, isJsoncFile, readDocument, DIALECT_NAMES } from './index.js';
-import type { Dialect } from './types.js';
+import { detectDialect, getDialect, isJsoncFile, readDocument, DIALECT_NAMES } from '../../dialects/index.js';
+import type { Dialect } from '../../dialects/types.js';
+import type { Diagnostic, NormalizedHook, SourceKind } from '../../types.js';
+import { parseDialect } from './index.js';
 
 export interface ForeignSettings {
   dialect: Dialect;
@@ -38,7 +39,7 @@ export async function loadForeignSettings(file: string, text: string, kind: Sour
     return { dialect, hooks: [], diagnostics: [{ level: 'error', file, path: '(root)', message: error }], ok: false };
   }
   try {
-    const r = await dialect.parse(doc, { file, kind });
+    const r = await parseDialect(dialect.name, doc, { file, kind });
     return { dialect, hooks: r.hooks, diagnostics: r.diagnostics, ok: r.ok };
   } catch (err) {
     // A parser bug must surface as a diagnostic, never as a crash of the host.

@@ -1,7 +1,7 @@
 /** Factory Droid hook files: Claude's format read by the native loader, tagged with Droid's tool vocabulary. */
 import type { NormalizedHook } from '../../types.js';
-import { droid } from '../droid.js';
-import type { ParseContext, ParseResult, SerializeResult } from '../types.js';
+import { droid } from '../../dialects/droid.js';
+import type { ParseContext, ParseResult, SerializeResult } from './types.js';
 import { buildGroups, matchersFor, parseClaude, type GroupEntry } from './claude.js';
 import { lossLog, reportDataLosses, sortedJson, timeoutOut } from './common.js';
 

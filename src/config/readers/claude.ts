@@ -1,8 +1,9 @@
 /** Claude Code settings.json: parsed by the native loader, written from any dialect's hooks. */
-import { loadSettingsText } from '../../config/load.js';
+import { loadSettingsText } from '../settings.js';
 import type { Diagnostic, HookHandler, NormalizedHook } from '../../types.js';
-import { claude } from '../claude.js';
-import type { Dialect, ParseContext, ParseResult, SerializeResult } from '../types.js';
+import { claude } from '../../dialects/claude.js';
+import type { Dialect } from '../../dialects/types.js';
+import type { ParseContext, ParseResult, SerializeResult } from './types.js';
 import { canonicalMatcher, lossLog, reportDataLosses, sortedJson, targetMatcher, timeoutOut, type LossLog } from './common.js';
 
 export async function parseClaude(doc: unknown, ctx: ParseContext): Promise<ParseResult> {

@@ -5,10 +5,11 @@
 import { z } from 'zod';
 import type { CommandHandler, HookHandler, NormalizedHook } from '../../types.js';
 import { compileMatcherFor } from '../../matching/modes.js';
-import { COPILOT_MATCHER_EVENTS, copilot } from '../copilot.js';
-import { CURSOR_MATCHER_EVENTS, cursor } from '../cursor.js';
-import { isObject } from '../shared.js';
-import type { Dialect, ParseContext, ParseResult, SerializeResult } from '../types.js';
+import { COPILOT_MATCHER_EVENTS, copilot } from '../../dialects/copilot.js';
+import { CURSOR_MATCHER_EVENTS, cursor } from '../../dialects/cursor.js';
+import { isObject } from '../../dialects/shared.js';
+import type { Dialect } from '../../dialects/types.js';
+import type { ParseContext, ParseResult, SerializeResult } from './types.js';
 import { checkKeys, Diags, lossLog, mappedEvent, makeHook, reportCommandFieldLosses, reportDataLosses, sortedJson, timeoutOut, validate, canonicalMatcher, targetMatcher, type LossLog } from './common.js';
 
 export function shellQuote(s: string): string {

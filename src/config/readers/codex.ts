@@ -1,10 +1,10 @@
 /** Codex hooks.json / config.toml `[hooks]`: parse and serialize. */
 import { z } from 'zod';
 import type { NormalizedHook } from '../../types.js';
-import { CODEX_MATCHER_EVENTS, codex } from '../codex.js';
+import { CODEX_MATCHER_EVENTS, codex } from '../../dialects/codex.js';
 import { compileMatcherFor } from '../../matching/modes.js';
-import { isObject } from '../shared.js';
-import type { ParseContext, ParseResult, SerializeOptions, SerializeResult } from '../types.js';
+import { isObject } from '../../dialects/shared.js';
+import type { ParseContext, ParseResult, SerializeOptions, SerializeResult } from './types.js';
 import { buildGroups, matchersFor, type GroupEntry } from './claude.js';
 import { checkKeys, commandOf, Diags, lossLog, makeHook, reportCommandFieldLosses, reportDataLosses, sortedJson, timeoutOut, validate } from './common.js';
 

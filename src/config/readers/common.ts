@@ -6,13 +6,14 @@
 import type { z } from 'zod';
 import { catalog, isEventName, type EventName } from '../../events/catalog.js';
 import type { EventSpec } from '../../events/spec.js';
-import { formatPath, valueAt } from '../../config/diagnostics.js';
+import { formatPath, valueAt } from '../diagnostics.js';
 import { closest } from '../../util/did-you-mean.js';
-import { dedupKeyFor } from '../../config/registry.js';
+import { dedupKeyFor } from '../registry.js';
 import type { CommandHandler, Diagnostic, HookHandler, MatcherMode, NormalizedHook, Provenance } from '../../types.js';
-import { getDialect } from '../index.js';
-import { readMatcher, toolTable, TOOL_EVENTS, writeMatcher, type MatcherShape } from '../shared.js';
-import type { Dialect, EventMapping, Loss, ParseContext } from '../types.js';
+import { getDialect } from '../../dialects/index.js';
+import { readMatcher, toolTable, TOOL_EVENTS, writeMatcher, type MatcherShape } from '../../dialects/shared.js';
+import type { Dialect, EventMapping } from '../../dialects/types.js';
+import type { Loss, ParseContext } from './types.js';
 
 export type Path = ReadonlyArray<string | number>;
 

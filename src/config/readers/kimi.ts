@@ -5,11 +5,11 @@
 import { z } from 'zod';
 import type { NormalizedHook } from '../../types.js';
 import { compileMatcherFor } from '../../matching/modes.js';
-import { KIMI_EVENTS, kimi } from '../kimi.js';
-import { isObject } from '../shared.js';
-import type { ParseContext, ParseResult, SerializeResult } from '../types.js';
+import { KIMI_EVENTS, kimi } from '../../dialects/kimi.js';
+import { isObject } from '../../dialects/shared.js';
+import type { ParseContext, ParseResult, SerializeResult } from './types.js';
 import { matchersFor } from './claude.js';
-import { isKimiCliFile, isKimiPluginManifest } from '../kimi.js';
+import { isKimiCliFile, isKimiPluginManifest } from '../../dialects/kimi.js';
 import { shellQuote } from './flat.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import { homedir } from 'node:os';

@@ -6,8 +6,9 @@
 import { z } from 'zod';
 import type { CommandHandler, HookHandler, NormalizedHook } from '../../types.js';
 import { compileMatcherFor } from '../../matching/modes.js';
-import { isObject } from '../shared.js';
-import type { Dialect, ParseContext, ParseResult, SerializeResult } from '../types.js';
+import { isObject } from '../../dialects/shared.js';
+import type { Dialect } from '../../dialects/types.js';
+import type { ParseContext, ParseResult, SerializeResult } from './types.js';
 import { buildGroups, matchersFor, type GroupEntry } from './claude.js';
 import { checkKeys, Diags, eventSpec, lossLog, mappedEvent, makeHook, reportCommandFieldLosses, reportDataLosses, sortedJson, timeoutOut, validate } from './common.js';
 

@@ -1,8 +1,10 @@
 /** Converting a config between dialects (the library side of `agent-hooks convert`). */
-import type { Diagnostic, NormalizedHook } from '../types.js';
-import { DIALECT_NAMES, getDialect } from './index.js';
+import { DIALECT_NAMES, getDialect } from '../../dialects/index.js';
+import type { DialectName } from '../../dialects/types.js';
+import type { Diagnostic, NormalizedHook } from '../../types.js';
+import { parseDialect, serializeDialect } from './index.js';
 import { dialectOfText } from './load.js';
-import type { DialectName, Loss } from './types.js';
+import type { Loss } from './types.js';
 
 /** Dialects whose command hooks take `args` (exec form); every other one has a shell command only. */
 const EXEC_FORM: ReadonlySet<DialectName> = new Set(['claude', 'qwen']);
@@ -40,12 +42,12 @@ export async function convertText(file: string, text: string, opts: { from?: str
   if (!target) return { ...base, diagnostics: [{ level: 'error', path: '(root)', message: `unknown dialect ${JSON.stringify(opts.to)} (one of ${DIALECT_NAMES.join(', ')})` }], ok: false };
   const { dialect, doc, error } = await dialectOfText(file, text, opts.from);
   if (error !== undefined) return { ...base, from: dialect.name, diagnostics: [{ level: 'error', file, path: '(root)', message: error }], ok: false };
-  const parsed = await dialect.parse(doc, { file, kind: 'cli' });
+  const parsed = await parseDialect(dialect.name, doc, { file, kind: 'cli' });
   if (!parsed.ok) return { ...base, from: dialect.name, diagnostics: parsed.diagnostics, ok: false };
   const format = opts.format ?? (/\.toml$/i.test(file) && target.name === 'codex' ? 'toml' : undefined);
   // A shell-only target gets the arguments quoted into the command instead of losing them.
   const hooks = EXEC_FORM.has(target.name) ? parsed.hooks : parsed.hooks.map(toShellForm);
-  const result = await target.serialize(hooks, format ? { format } : {});
+  const result = await serializeDialect(target.name, hooks, format ? { format } : {});
   return { from: dialect.name, to: target.name, text: result.text, losses: result.losses, diagnostics: parsed.diagnostics, ok: true };
 }
 
