@@ -136,9 +136,8 @@ export interface DemoOptions {
   keep?: boolean;
 }
 
-/** Run the demo; resolves with the exit code (0 when every step behaved as the hooks said). */
-export async function runDemo(options: DemoOptions = {}): Promise<number> {
-  const out = options.write ?? ((line: string) => process.stdout.write(`${forTerminal(line)}\n`));
+/** The temporary workspace: the hook scripts, their settings and the MCP server script. */
+function prepareWorkspace(): { root: string; ws: string; home: string; serverFile: string } {
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'agent-hooks-demo-')));
   const ws = path.join(root, 'workspace');
   const home = path.join(root, 'home');
@@ -148,12 +147,12 @@ export async function runDemo(options: DemoOptions = {}): Promise<number> {
   writeFileSync(path.join(ws, '.claude', 'settings.json'), `${JSON.stringify(settingsFor(), null, 2)}\n`);
   const serverFile = path.join(root, 'greeter-server.mjs');
   writeFileSync(serverFile, mcpServerScript());
+  return { root, ws, home, serverFile };
+}
 
-  const problems: string[] = [];
-  const expect = (ok: boolean, what: string) => {
-    if (!ok) problems.push(what);
-  };
-  const trace = (t: TraceEntry) => {
+/** One line per traced event, hook, model message, tool outcome and warning. */
+function traceTo(out: (line: string) => void, ws: string): (t: TraceEntry) => void {
+  return (t) => {
     switch (t.kind) {
       case 'hooks':
         if (t.decision.hooks.length === 0) out(`  · ${t.event}`);
@@ -182,12 +181,10 @@ export async function runDemo(options: DemoOptions = {}): Promise<number> {
         break;
     }
   };
+}
 
-  out(`agent-hooks demo — a scripted agent session in ${ws}`);
-  out('Hooks installed in .claude/settings.json: bash guard, Write rewrite, prompt context, Stop "one more turn", PreCompact block, Elicitation answer.');
-  out('Legend: ⚡ event with hooks (⇒ what they decided), · event without hooks, ✓/✗/! tool ran / was denied / failed.');
-  out('');
-  const model = scriptedModel([
+function demoModel(ws: string) {
+  return scriptedModel([
     { text: 'I will clean the build directory first.', toolCalls: [{ name: 'Bash', input: { command: 'rm -rf build' } }] },
     { text: 'Understood, I will leave build/ alone. Creating hello.js.', toolCalls: [{ name: 'Write', input: { file_path: path.join(ws, 'hello.js'), content: "console.log('hello');\n" } }] },
     { text: 'Done: hello.js is created.' },
@@ -196,57 +193,79 @@ export async function runDemo(options: DemoOptions = {}): Promise<number> {
     { toolCalls: [{ name: 'mcp__greeter__greet', input: {} }] },
     { text: 'The greeter says hello to Ada.' },
   ]);
+}
+
+/** The scripted session, step by step; `expect` collects what did not behave as the hooks said. */
+async function runSteps(out: (line: string) => void, dirs: ReturnType<typeof prepareWorkspace>, problems: string[]): Promise<void> {
+  const { root, ws, home, serverFile } = dirs;
+  const expect = (ok: boolean, what: string) => {
+    if (!ok) problems.push(what);
+  };
+  out('1. Session start');
+  const started = await startHostSession({
+    workspace: ws,
+    sessionId: 'demo-session',
+    model: demoModel(ws),
+    mode: 'acceptEdits',
+    permissions: { allow: ['mcp__greeter__greet'] },
+    // The demo wrote this workspace itself a moment ago: its hooks need no trust review.
+    config: { homeDir: home, managedSettingsPath: path.join(root, 'no-managed-settings.json'), unsafeSkipTrustGate: true },
+    heartbeatMs: 0,
+    loadInstructions: false,
+    mcp: mcpProvider({ servers: { greeter: { command: process.execPath, args: [serverFile] } } }),
+    onTrace: traceTo(out, ws),
+  });
+  if (!started.ok) throw new Error(`the demo session was refused: ${started.reason}`);
+  const s = started.session;
+  out(`  session env (frozen after SessionStart): ${JSON.stringify(s.env)}`);
+  expect(s.env.DEMO_STAGE === 'staging', 'SessionStart did not add DEMO_STAGE');
+
+  out('');
+  out('2. A turn: "Clean up and create hello.js" (guard, rewrite, context, Stop asks for one more turn)');
+  const turn = await s.submit('Clean up the build directory and create hello.js that prints hello.');
+  out(`  turn ${turn.status} after ${turn.steps} model calls`);
+  expect(turn.status === 'completed', `turn ended ${turn.status}`);
+  const tools = s.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+  expect(/rm -rf is not allowed/.test(tools[0] ?? ''), 'the guard did not block rm -rf');
+  expect(readFileSync(path.join(ws, 'hello.js'), 'utf8').startsWith('// SPDX-License-Identifier: MIT'), 'the Write rewrite did not reach the file');
+
+  out('');
+  out('3. Manual compaction (a PreCompact hook blocks it)');
+  try {
+    await s.compact();
+    problems.push('compaction was not blocked');
+  } catch (e) {
+    if (!(e instanceof CompactionBlockedError)) throw e;
+    out(`  CompactionBlockedError: ${e.reason}`);
+  }
+
+  out('');
+  out('4. An MCP tool asks for input (an Elicitation hook answers before any dialog)');
+  const greet = await s.submit('Greet me through the greeter server.');
+  expect(greet.status === 'completed', `greeting turn ended ${greet.status}`);
+  const greeting = s.messages.filter((m) => m.role === 'tool').at(-1)?.content ?? '';
+  expect(greeting.includes('Hello, Ada!'), `the elicitation was not answered by the hook (got ${JSON.stringify(greeting)})`);
+
+  out('');
+  out('5. Session end');
+  await s.end('other');
+}
+
+/** Run the demo; resolves with the exit code (0 when every step behaved as the hooks said). */
+export async function runDemo(options: DemoOptions = {}): Promise<number> {
+  const out = options.write ?? ((line: string) => process.stdout.write(`${forTerminal(line)}\n`));
+  const dirs = prepareWorkspace();
+  const { root, ws } = dirs;
+  const problems: string[] = [];
+
+  out(`agent-hooks demo — a scripted agent session in ${ws}`);
+  out('Hooks installed in .claude/settings.json: bash guard, Write rewrite, prompt context, Stop "one more turn", PreCompact block, Elicitation answer.');
+  out('Legend: ⚡ event with hooks (⇒ what they decided), · event without hooks, ✓/✗/! tool ran / was denied / failed.');
+  out('');
 
   let code = 0;
   try {
-    out('1. Session start');
-    const started = await startHostSession({
-      workspace: ws,
-      sessionId: 'demo-session',
-      model,
-      mode: 'acceptEdits',
-      permissions: { allow: ['mcp__greeter__greet'] },
-      // The demo wrote this workspace itself a moment ago: its hooks need no trust review.
-      config: { homeDir: home, managedSettingsPath: path.join(root, 'no-managed-settings.json'), unsafeSkipTrustGate: true },
-      heartbeatMs: 0,
-      loadInstructions: false,
-      mcp: mcpProvider({ servers: { greeter: { command: process.execPath, args: [serverFile] } } }),
-      onTrace: trace,
-    });
-    if (!started.ok) throw new Error(`the demo session was refused: ${started.reason}`);
-    const s = started.session;
-    out(`  session env (frozen after SessionStart): ${JSON.stringify(s.env)}`);
-    expect(s.env.DEMO_STAGE === 'staging', 'SessionStart did not add DEMO_STAGE');
-
-    out('');
-    out('2. A turn: "Clean up and create hello.js" (guard, rewrite, context, Stop asks for one more turn)');
-    const turn = await s.submit('Clean up the build directory and create hello.js that prints hello.');
-    out(`  turn ${turn.status} after ${turn.steps} model calls`);
-    expect(turn.status === 'completed', `turn ended ${turn.status}`);
-    const tools = s.messages.filter((m) => m.role === 'tool').map((m) => m.content);
-    expect(/rm -rf is not allowed/.test(tools[0] ?? ''), 'the guard did not block rm -rf');
-    expect(readFileSync(path.join(ws, 'hello.js'), 'utf8').startsWith('// SPDX-License-Identifier: MIT'), 'the Write rewrite did not reach the file');
-
-    out('');
-    out('3. Manual compaction (a PreCompact hook blocks it)');
-    try {
-      await s.compact();
-      problems.push('compaction was not blocked');
-    } catch (e) {
-      if (!(e instanceof CompactionBlockedError)) throw e;
-      out(`  CompactionBlockedError: ${e.reason}`);
-    }
-
-    out('');
-    out('4. An MCP tool asks for input (an Elicitation hook answers before any dialog)');
-    const greet = await s.submit('Greet me through the greeter server.');
-    expect(greet.status === 'completed', `greeting turn ended ${greet.status}`);
-    const greeting = s.messages.filter((m) => m.role === 'tool').at(-1)?.content ?? '';
-    expect(greeting.includes('Hello, Ada!'), `the elicitation was not answered by the hook (got ${JSON.stringify(greeting)})`);
-
-    out('');
-    out('5. Session end');
-    await s.end('other');
+    await runSteps(out, dirs, problems);
   } catch (e) {
     problems.push((e as Error)?.message ?? String(e));
   } finally {

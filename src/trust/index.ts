@@ -3,7 +3,6 @@ export {
   assessTrust,
   evaluateTrust,
   trustGate,
-  loadTrustedConfig,
   trustWorkspace,
   revokeWorkspace,
   defaultNeedsTrust,
@@ -19,6 +18,7 @@ export {
   type SkippedHook,
   type ScriptStatus,
 } from './gate.js';
+export { loadTrustedConfig } from './load.js';
 export { resolveWorkspace, type Workspace } from './workspace.js';
 export { canonicalJson, digestOf, diffConfigs, describeChange, type CanonicalConfig, type CanonicalHook, type CanonicalSettings, type Change, type ConfigDiff } from './digest.js';
 export { referencedScripts, hashScript, type ScriptState } from './scripts.js';

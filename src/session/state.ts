@@ -1,0 +1,144 @@
+/**
+ * The manager's plain state records: one per manager (its cache, sessions, aliases and function
+ * hooks) and one per bound session, with the small helpers that keep a session's engine in step.
+ */
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { LRUCache } from 'lru-cache';
+import { loadConfig, type LoadedConfig } from '../config/load.js';
+import { dedupeHooks } from '../config/registry.js';
+import type { FunctionHookRegistration, HookEngine } from '../engine/engine.js';
+import { buildPlanIndex, type PlanIndex } from '../engine/plan.js';
+import { loadTrustedConfig, type TrustOptions, type TrustReport } from '../trust/index.js';
+import type { NormalizedHook, SessionSnapshot } from '../types.js';
+import { DEFAULT_PROJECT_CACHE_SIZE, type HookManagerOptions, type SessionConfigSnapshot, type SessionHandle, type SkillRegistration } from './types.js';
+
+/** Real path when the directory exists (so /tmp and /private/tmp are one alias), else resolved. */
+export function canonicalDir(dir: string): string {
+  try {
+    return realpathSync.native(dir);
+  } catch {
+    return path.resolve(dir);
+  }
+}
+
+/** Deep-frozen copy of plain data; functions and non-plain objects (class instances) are kept by reference. */
+export function frozenCopy<T>(value: T, depth = 0): T {
+  if (value === null || typeof value !== 'object' || depth > 32) return value;
+  if (Array.isArray(value)) return Object.freeze(value.map((v) => frozenCopy(v, depth + 1))) as T;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = frozenCopy(v, depth + 1);
+  return Object.freeze(out) as T;
+}
+
+export const aliasKey = (sessionId: string, dir: string) => `${sessionId}\0${dir}`;
+export const isOnce = (h: NormalizedHook) => h.source.kind === 'skill' && h.handler.once === true;
+
+export interface ManagerFunctionHook {
+  reg: FunctionHookRegistration;
+  /** Canonical projectDir restriction. */
+  dir?: string;
+}
+
+export interface SessionState {
+  id: string;
+  projectDir: string;
+  canonicalProject: string;
+  worktreeDir?: string;
+  aliases: Set<string>;
+  model?: string;
+  env: Record<string, string>;
+  /** The engine option of the same name: `once` planning must skip what the engine skips. */
+  skipToolHooksInPlanMode: boolean;
+  snapshot: SessionConfigSnapshot;
+  skills: Map<string, SkillRegistration>;
+  agents: Set<SkillRegistration>;
+  spentOnce: Set<string>;
+  effective: readonly NormalizedHook[];
+  onceIndex: PlanIndex | undefined;
+  engine: HookEngine;
+  /** Frozen session resources handed to backends with every firing (prompt hooks: model, env). */
+  resources: SessionSnapshot;
+  homeDir: string;
+  paused: boolean;
+  ready: boolean;
+  disposed: boolean;
+  /** Unregister functions of manager-level function hooks in this session's engine. */
+  managerHooks: Map<ManagerFunctionHook, () => void>;
+  handle: SessionHandle;
+}
+
+export interface ProjectEntry {
+  config: LoadedConfig;
+  trust?: TrustReport;
+}
+
+/** One manager: its options, project cache, sessions by id and by alias, and function hooks. */
+export interface ManagerState {
+  options: HookManagerOptions;
+  max: number;
+  /** Loads a project's config (the host's loader, the trusted loader, or loadConfig). */
+  load: (projectDir: string) => Promise<ProjectEntry>;
+  trustFor: (projectDir: string) => TrustOptions;
+  warn: (message: string, sessionId?: string) => void;
+  cache: LRUCache<string, Promise<ProjectEntry>>;
+  sessions: Map<string, SessionState>;
+  aliases: Map<string, SessionState>;
+  functionHooks: Set<ManagerFunctionHook>;
+  processEnabled: boolean;
+}
+
+/** Validates the options (bad ones throw before anything is bound) and makes the manager's state. */
+export function createManagerState(options: HookManagerOptions): ManagerState {
+  const max = options.projectCacheSize ?? DEFAULT_PROJECT_CACHE_SIZE;
+  if (!Number.isInteger(max) || max < 1) throw new TypeError(`projectCacheSize must be a positive integer, got ${String(max)}`);
+  if (options.load && (options.trust || options.loadOptions)) {
+    throw new TypeError('createHookManager: `load` replaces the built-in loader; use `loadOptions` with `trust`, or gate inside your own `load`');
+  }
+  const loadOptions = options.loadOptions ?? ((projectDir: string) => ({ cwd: projectDir, projectDir }));
+  const trustFor = (projectDir: string): TrustOptions => ({ ...options.trust, workspaceDir: projectDir });
+  const load = async (projectDir: string): Promise<ProjectEntry> => {
+    if (options.load) return { config: await options.load(projectDir) };
+    if (options.trust) return loadTrustedConfig(loadOptions(projectDir), trustFor(projectDir));
+    return { config: await loadConfig(loadOptions(projectDir)) };
+  };
+  return {
+    options,
+    max,
+    load,
+    trustFor,
+    warn: (message, sessionId) => options.onWarning?.(message, sessionId),
+    cache: new LRUCache<string, Promise<ProjectEntry>>({ max }),
+    sessions: new Map(),
+    aliases: new Map(),
+    functionHooks: new Set(),
+    processEnabled: true,
+  };
+}
+
+/** Snapshot + skills + running agents → the engine's hooks; spent `once` hooks left out. */
+export function recompose(s: SessionState) {
+  const all = dedupeHooks([...s.snapshot.hooks, ...[...s.skills.values()].flatMap((r) => r.hooks), ...[...s.agents].flatMap((r) => r.hooks)]);
+  s.effective = Object.freeze(all.filter((h) => !s.spentOnce.has(h.id)));
+  const once = s.effective.filter(isOnce);
+  s.onceIndex = once.length > 0 ? buildPlanIndex(once) : undefined;
+  s.engine.setHooks(s.effective);
+}
+
+export function live(s: SessionState): SessionState {
+  if (s.disposed) throw new Error(`session ${JSON.stringify(s.id)} is disposed`);
+  return s;
+}
+
+export function find(m: ManagerState, sessionId: string, dir?: string): SessionState | undefined {
+  const s = dir === undefined ? m.sessions.get(sessionId) : m.aliases.get(aliasKey(sessionId, canonicalDir(dir)));
+  return s?.ready ? s : undefined;
+}
+
+export function applyFunctionHook(s: SessionState, f: ManagerFunctionHook) {
+  if (f.dir !== undefined && !s.aliases.has(f.dir)) return;
+  const { projectDir: _only, ...reg } = f.reg;
+  s.managerHooks.set(f, s.engine.register(reg));
+}

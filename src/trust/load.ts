@@ -1,0 +1,32 @@
+/**
+ * Loading config through the trust gate. Kept out of gate.ts, which config/load.ts loads for its
+ * default gate, so that trust and config never import each other in a circle.
+ */
+import path from 'node:path';
+import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '../config/load.js';
+import { assessTrust, verifiedHooks } from './assess.js';
+import { trustGate } from './gate.js';
+import type { TrustOptions, TrustReport } from './types.js';
+
+/**
+ * loadConfig with the trust gate. Skip warnings are dropped when policy removes non-managed
+ * hooks anyway (managed disableAllHooks / allowManagedHooksOnly).
+ */
+export async function loadTrustedConfig(
+  loadOptions: Omit<LoadConfigOptions, 'gate'>,
+  trustOptions: Partial<TrustOptions> = {},
+): Promise<{ config: LoadedConfig; trust: TrustReport }> {
+  const cwd = path.resolve(loadOptions.cwd);
+  const workspaceDir = trustOptions.workspaceDir ?? path.resolve(cwd, loadOptions.projectDir ?? '.');
+  const homeDir = trustOptions.homeDir ?? loadOptions.homeDir;
+  const { gate, report } = trustGate({ ...trustOptions, workspaceDir, ...(homeDir !== undefined ? { homeDir } : {}) });
+  const config = await loadConfig({ ...loadOptions, gate });
+  let trust = report();
+  if (!trust) {
+    // loadConfig failed before the gate ran; assess what we have so callers always get a report.
+    trust = await assessTrust({ hooks: [] }, { ...trustOptions, workspaceDir });
+  }
+  if (config.disabled.nonManaged || config.managedOnly) trust = { ...trust, skipped: [], warnings: [] };
+  if (trust.events) config.hooks = verifiedHooks(config.hooks, trust);
+  return { config, trust };
+}

@@ -1,0 +1,157 @@
+/**
+ * The state of the shell model behind pins.ts: what is known while a command line is walked
+ * (directory, variables, functions), the pins recorded so far, and the helpers that record them.
+ */
+import { realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+export interface PinContext {
+  /** Working directory of the hook (the workspace directory, real path). */
+  cwd: string;
+  projectDir: string;
+  /** Top level of the git work tree, when the workspace is in one: `$(git rev-parse --show-toplevel)`. */
+  gitTopLevel?: string;
+  pluginRoot?: string;
+  pluginData?: string;
+  homeDir: string;
+}
+
+export interface Pins {
+  /** Absolute paths whose content (or absence) is pinned, in order, without duplicates. */
+  files: string[];
+  /** Directories pinned recursively (an interpreter given a directory). */
+  trees: string[];
+  /** Further records: glob match lists, keyed `glob:<cwd>:<pattern>`. */
+  records: Record<string, string>;
+  /** Why what runs cannot be determined; empty when the hook is pinned. */
+  unpinned: string[];
+}
+
+/** Bounds, so a hostile command cannot make the model run away. */
+export const MAX_DEPTH = 8;
+export const MAX_COMMANDS = 2000;
+export const MAX_GLOB_MATCHES = 256;
+
+export const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash']);
+export const PYTHON = /^python(\d+(\.\d+)?)?$/;
+export const NODE_LIKE = new Set(['node', 'nodejs', 'tsx', 'ts-node', 'bun']);
+export const SCRIPTED = new Set(['ruby', 'perl', 'php', 'lua', 'Rscript', 'awk', 'gawk']);
+export const PACKAGE_RUNNERS = new Set(['npm', 'pnpm', 'yarn', 'bun', 'deno']);
+export const RECIPE_RUNNERS = new Set(['make', 'gmake', 'just', 'task', 'rake']);
+export const WRAPPERS = new Set(['exec', 'command', 'builtin', 'nohup', 'time', 'nice', 'timeout', 'env', 'stdbuf', 'ionice', 'chronic']);
+
+/** One argv element: a string, or unknown (with why). */
+export type Arg = string | { unknown: string };
+export const isKnown = (a: Arg | undefined): a is string => typeof a === 'string';
+
+export interface State {
+  /** Current directory, undefined when unknown. */
+  cwd: string | undefined;
+  /** Shell variables with a known value. */
+  vars: Map<string, string>;
+  /** Names exported to child processes (nested `sh -c`). */
+  exported: Set<string>;
+  /** Functions defined so far (their bodies are modelled where defined). */
+  functions: Set<string>;
+}
+
+export interface Run {
+  ctx: PinContext;
+  pins: Pins;
+  seenFiles: Set<string>;
+  seenTrees: Set<string>;
+  commands: number;
+}
+
+export const clone = (s: State): State => ({ cwd: s.cwd, vars: new Map(s.vars), exported: new Set(s.exported), functions: new Set(s.functions) });
+
+export function unpin(run: Run, why: string): void {
+  if (!run.pins.unpinned.includes(why)) run.pins.unpinned.push(why);
+}
+
+export function pinFile(run: Run, p: string): void {
+  if (p.includes('\0')) return;
+  if (!run.seenFiles.has(p)) {
+    run.seenFiles.add(p);
+    run.pins.files.push(p);
+  }
+}
+
+export function pinTree(run: Run, p: string): void {
+  if (!run.seenTrees.has(p)) {
+    run.seenTrees.add(p);
+    run.pins.trees.push(p);
+  }
+}
+
+export function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Resolve a path the shell would use; undefined when relative and the directory is unknown. */
+export function resolveIn(st: State, p: string): string | undefined {
+  if (path.isAbsolute(p)) return path.normalize(p);
+  return st.cwd === undefined ? undefined : path.resolve(st.cwd, p);
+}
+
+/** Record an executed path (script, program, sourced file). */
+export function pinExecuted(run: Run, st: State, p: string, what: string): void {
+  const abs = resolveIn(st, p);
+  if (abs === undefined) {
+    unpin(run, `${what} ${p} is relative to a directory that cannot be determined`);
+    return;
+  }
+  pinFile(run, abs);
+}
+
+/** Record a script given to an interpreter: a directory is pinned whole. */
+export function pinScript(run: Run, st: State, p: string, interpreter: string): void {
+  const abs = resolveIn(st, p);
+  if (abs === undefined) {
+    unpin(run, `${interpreter} script ${p} is relative to a directory that cannot be determined`);
+    return;
+  }
+  if (isDir(abs)) pinTree(run, abs);
+  else pinFile(run, abs);
+}
+
+export function isInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+export function realOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+/** Path-like arguments of any command are pinned too (config files, data the hook reads). */
+export function referencedArgs(run: Run, st: State, args: Arg[]): void {
+  for (const a of args) {
+    if (!isKnown(a) || a === '' || a.startsWith('-') || /\s|:\/\/|[*?]/.test(a)) continue;
+    const eq = a.indexOf('=');
+    const w = eq > 0 && /^[A-Za-z_][A-Za-z0-9_-]*=/.test(a) && a.slice(eq + 1).includes('/') ? a.slice(eq + 1) : a;
+    if (path.isAbsolute(w) || w.includes('/')) {
+      const abs = resolveIn(st, w);
+      if (abs !== undefined) pinFile(run, abs);
+    } else if (st.cwd !== undefined) {
+      const candidate = path.resolve(st.cwd, w);
+      if (isFile(candidate)) pinFile(run, candidate);
+    }
+  }
+}

@@ -1,0 +1,343 @@
+/** Commands of the shell model (pins.ts): walking the parsed script, builtins, wrappers and nested shells. */
+import path from 'node:path';
+import { forEachChild, parse, type Command, type SyntaxNode, type Word, type Redirection } from 'unbash';
+import { modelNode2, modelNpx, modelPackageRunner, modelPython, modelScripted, stdinScript } from './interpreters.js';
+import {
+  clone,
+  isDir,
+  isKnown,
+  MAX_COMMANDS,
+  MAX_DEPTH,
+  NODE_LIKE,
+  PACKAGE_RUNNERS,
+  pinExecuted,
+  pinScript,
+  PYTHON,
+  realOr,
+  RECIPE_RUNNERS,
+  referencedArgs,
+  resolveIn,
+  SCRIPTED,
+  SHELLS,
+  unpin,
+  WRAPPERS,
+  type Arg,
+  type Run,
+  type State,
+} from './model.js';
+import { evalAssignment, evalWord } from './words.js';
+import { unwrap } from './wrappers.js';
+
+/** Model a script (the hook's command line, or a nested `sh -c` string). */
+export function modelScript(run: Run, st: State, source: string, depth: number): void {
+  if (depth > MAX_DEPTH) {
+    unpin(run, `commands nest deeper than ${MAX_DEPTH} levels`);
+    return;
+  }
+  let script;
+  try {
+    script = parse(source);
+  } catch {
+    unpin(run, 'the command line cannot be parsed');
+    return;
+  }
+  if (script.errors && script.errors.length > 0) unpin(run, `the command line does not parse as a shell script (${script.errors[0]!.message})`);
+  for (const s of script.commands) modelNode(run, st, s, depth);
+}
+
+/** Walk a node in sequence, updating `st` (cwd, variables) as a shell would. */
+export function modelNode(run: Run, st: State, node: SyntaxNode, depth: number): void {
+  if (++run.commands > MAX_COMMANDS) {
+    unpin(run, `more than ${MAX_COMMANDS} commands`);
+    return;
+  }
+  switch (node.type) {
+    case 'Statement':
+      if (node.background) modelNode(run, clone(st), node.command, depth);
+      else modelNode(run, st, node.command, depth);
+      return;
+    case 'AndOr': {
+      // After `a && b`, b ran after a succeeded; the chain may stop after any member, so afterwards
+      // whatever differs between those stopping points is unknown. After `||`, the left side
+      // failed somewhere: whatever changed since the chain began is unknown.
+      // Once an `||` has been passed, a later member may be reached from the end of any earlier
+      // one (`a || cd X && b` runs b in the old directory when a succeeds): merge them all.
+      const start = clone(st);
+      const ends: State[] = [];
+      node.commands.forEach((c, i) => {
+        if (i > 0 && node.operators.slice(0, i).includes('||')) {
+          forget(st, start);
+          for (const e of ends) forget(st, e);
+        }
+        modelNode(run, st, c, depth);
+        ends.push(clone(st));
+      });
+      for (const e of ends) forget(st, e);
+      return;
+    }
+    case 'Pipeline':
+      // Every member runs in its own subshell; a shell reading from a pipe runs what it is fed.
+      node.commands.forEach((c, i) => modelNode(run, clone(st), c, depth + (i > 0 ? 0 : 0)));
+      node.commands.forEach((c, i) => {
+        if (i > 0 && c.type === 'Command' && readsStdinScript(run, st, c)) unpin(run, `a ${c.name?.value} reads the commands it runs from a pipe`);
+      });
+      return;
+    case 'Command':
+      modelCommand(run, st, node, depth);
+      return;
+    case 'Subshell':
+      modelNode(run, clone(st), node.body, depth);
+      return;
+    case 'CompoundList':
+      for (const c of node.commands) modelNode(run, st, c, depth);
+      return;
+    case 'Function':
+      // The body runs when called; model it where it is defined, in a copy of the state.
+      if (node.name) st.functions.add(node.name.value);
+      branch(run, st, node.body, depth);
+      return;
+    default:
+      // if / while / for / case / [[ ]] / (( )) / brace groups / coproc: model every child as a
+      // branch; whatever a branch changes becomes unknown afterwards.
+      forEachChild(node, (child) => {
+        if (child.type === 'Word') nestedScripts(run, st, child, depth);
+        else branch(run, st, child, depth);
+      });
+  }
+}
+
+/** Whatever differs between `st` and `other` becomes unknown in `st`. */
+export function forget(st: State, other: State): void {
+  if (other.cwd !== st.cwd) st.cwd = undefined;
+  for (const [k, v] of other.vars) if (st.vars.get(k) !== v) st.vars.delete(k);
+  for (const k of [...st.vars.keys()]) if (!other.vars.has(k)) st.vars.delete(k);
+  for (const f of other.functions) st.functions.add(f);
+}
+
+/** Model a node that may or may not run: changes it makes to the state become unknown. */
+export function branch(run: Run, st: State, node: SyntaxNode, depth: number): void {
+  const inner = clone(st);
+  modelNode(run, inner, node, depth);
+  forget(st, inner);
+}
+
+/** Commands inside `$(…)`, backticks and `<(…)` run too: model them (in a subshell). */
+export function nestedScripts(run: Run, st: State, node: SyntaxNode, depth: number): void {
+  const visit = (n: SyntaxNode): void => {
+    if ((n.type === 'CommandExpansion' || n.type === 'ProcessSubstitution' || n.type === 'ArithmeticCommandExpansion') && n.script) {
+      const inner = clone(st);
+      for (const s of n.script.commands) modelNode(run, inner, s, depth + 1);
+      return;
+    }
+    forEachChild(n, visit);
+  };
+  visit(node);
+}
+
+export function readsStdinScript(run: Run, st: State, cmd: Command): boolean {
+  const argv = cmd.name ? [cmd.name, ...cmd.args.filter((a): a is Word => a.type === 'Word')].map((w) => w.value) : [];
+  const name = path.basename(argv[0] ?? '');
+  if (!SHELLS.has(name) && !PYTHON.test(name) && !NODE_LIKE.has(name) && !SCRIPTED.has(name)) return false;
+  const rest = argv.slice(1);
+  if (SHELLS.has(name)) return !rest.some((a) => !a.startsWith('-') || /^-[a-z]*c/.test(a)) || rest.includes('-s');
+  return rest.length === 0 || rest.includes('-');
+}
+
+export function modelCommand(run: Run, st: State, cmd: Command, depth: number): void {
+  for (const p of cmd.prefix) nestedScripts(run, st, p, depth);
+  for (const s of cmd.suffix) nestedScripts(run, st, s, depth);
+
+  // Assignments: alone they set shell variables; before a command they only reach its environment.
+  const env = new Map<string, Arg>();
+  for (const p of cmd.prefix) {
+    if (p.type !== 'Assignment') continue;
+    const v = p.value.type === 'Word' && !p.append && p.index === undefined ? evalAssignment(run, st, p.value) : { unknown: `${p.name} is an array` };
+    env.set(p.name, v);
+  }
+  if (!cmd.name) {
+    for (const [k, v] of env) setVar(st, k, v);
+    return;
+  }
+  const argv: Arg[] = [];
+  for (const w of [cmd.name, ...cmd.args]) {
+    if (w.type === 'Assignment') {
+      // `export X=…`, `declare X=…`: an argument that looks like an assignment.
+      const v = w.value.type === 'Word' && !w.append && w.index === undefined ? evalAssignment(run, st, w.value) : { unknown: `${w.name} is an array` };
+      argv.push(isKnown(v) ? `${w.name}=${v}` : { unknown: v.unknown, ...{ assign: w.name } } as Arg);
+    } else argv.push(...evalWord(run, st, w));
+  }
+  execArgv(run, st, argv, env, cmd.redirects, depth);
+  // Files a command reads through `<` are pinned like path-like arguments (never output files:
+  // a log the hook writes would make it `modified` after every run).
+  for (const r of cmd.redirects) {
+    if (r.type !== 'Redirect' || r.operator !== '<' || !r.target) continue;
+    const v = evalWord(run, st, r.target);
+    if (v.length === 1 && isKnown(v[0]) && !/^&?\d*-?$/.test(v[0])) referencedArgs(run, st, [v[0].includes('/') ? v[0] : `./${v[0]}`]);
+  }
+}
+
+export function setVar(st: State, name: string, v: Arg): void {
+  if (isKnown(v)) st.vars.set(name, v);
+  else st.vars.delete(name);
+}
+
+/** The environment a child process sees: exported variables plus the command's own assignments. */
+export function childState(st: State, env: Map<string, Arg>): State {
+  const vars = new Map<string, string>();
+  for (const k of st.exported) {
+    const v = st.vars.get(k);
+    if (v !== undefined) vars.set(k, v);
+  }
+  const exported = new Set(st.exported);
+  for (const [k, v] of env) {
+    exported.add(k);
+    if (isKnown(v)) vars.set(k, v);
+    else vars.delete(k);
+  }
+  return { cwd: st.cwd, vars, exported, functions: new Set() };
+}
+
+export function execArgv(run: Run, st: State, argv: Arg[], env: Map<string, Arg>, redirects: readonly Redirection[], depth: number): void {
+  if (argv.length === 0) return;
+  const name0 = argv[0]!;
+  if (!isKnown(name0)) {
+    unpin(run, `the command name comes from an expansion (${name0.unknown})`);
+    return;
+  }
+  const name = name0;
+  const base = name.includes('/') ? path.basename(name) : name;
+  const args = argv.slice(1);
+
+  if (name.includes('/')) pinExecuted(run, st, name, 'program');
+
+  if (stateBuiltin(run, st, name, args, depth)) return;
+  if (st.functions.has(name)) return; // modelled where defined
+  modelProgram(run, st, base, args, env, redirects, depth);
+}
+
+/** Builtins that change the state (cd, export, unset, source, eval…); false for any other command. */
+function stateBuiltin(run: Run, st: State, name: string, args: Arg[], depth: number): boolean {
+  if (name === 'cd' || name === 'pushd') {
+    const target = args.find((a) => !(isKnown(a) && a.startsWith('-') && a !== '-')) ?? run.ctx.homeDir;
+    if (!isKnown(target) || target === '-') {
+      st.cwd = undefined;
+      return true;
+    }
+    const abs = resolveIn(st, target);
+    st.cwd = abs !== undefined && isDir(abs) ? realOr(abs) : undefined;
+    return true;
+  }
+  if (name === 'popd') {
+    st.cwd = undefined;
+    return true;
+  }
+  if (name === 'export' || name === 'declare' || name === 'typeset' || name === 'local' || name === 'readonly') {
+    for (const a of args) {
+      const assign = (a as { assign?: string }).assign;
+      if (assign !== undefined) {
+        st.vars.delete(assign);
+        if (name === 'export') st.exported.add(assign);
+        continue;
+      }
+      if (!isKnown(a) || a.startsWith('-')) continue;
+      const eq = a.indexOf('=');
+      const key = eq < 0 ? a : a.slice(0, eq);
+      if (eq >= 0) st.vars.set(key, a.slice(eq + 1));
+      if (name === 'export') st.exported.add(key);
+    }
+    return true;
+  }
+  if (name === 'unset') {
+    for (const a of args) if (isKnown(a)) st.vars.delete(a);
+    return true;
+  }
+  if (name === 'source' || name === '.') {
+    const file = args[0];
+    if (!isKnown(file)) unpin(run, `${name} of a file that cannot be determined`);
+    else pinExecuted(run, st, file, 'sourced file');
+    // What the sourced file does to the directory and variables is not modelled.
+    st.cwd = undefined;
+    for (const k of [...st.vars.keys()]) if (!st.exported.has(k)) st.vars.delete(k);
+    return true;
+  }
+  if (name === 'eval') {
+    if (!args.every(isKnown)) {
+      unpin(run, 'eval of text that cannot be determined');
+      return true;
+    }
+    modelScript(run, st, (args as string[]).join(' '), depth + 1);
+    return true;
+  }
+  return false;
+}
+
+/** A program (or a wrapper, shell, interpreter, runner): model what it runs. */
+function modelProgram(run: Run, st: State, base: string, args: Arg[], env: Map<string, Arg>, redirects: readonly Redirection[], depth: number): void {
+  // Wrappers: look through to the command they run.
+  if (WRAPPERS.has(base)) {
+    const inner = unwrap(base, args, env);
+    if (inner === undefined) unpin(run, `cannot tell which command ${base} runs`);
+    else if (inner.length > 0) execArgv(run, base === 'exec' || base === 'command' || base === 'builtin' || base === 'time' ? st : childState(st, env), inner, base === 'env' ? new Map() : env, redirects, depth);
+    return;
+  }
+
+  if (SHELLS.has(base)) return modelShell(run, st, base, args, env, redirects, depth);
+  if (PYTHON.test(base)) return modelPython(run, st, base, args, redirects);
+  if (NODE_LIKE.has(base) || base === 'deno') {
+    if (base === 'deno' || (base === 'bun' && (args[0] === 'run' || args[0] === 'x'))) {
+      if (isKnown(args[0]) && (args[0] === 'run' || args[0] === 'x')) return modelNode2(run, st, base, args.slice(1), redirects);
+      if (base === 'deno') return unpin(run, `deno ${isKnown(args[0]) ? args[0] : '…'} is not modelled`);
+    }
+    if (base === 'bun' && isKnown(args[0]) && !args[0].startsWith('-') && !/[./]/.test(args[0])) return modelPackageRunner(run, st, base, args);
+    return modelNode2(run, st, base, args, redirects);
+  }
+  if (SCRIPTED.has(base)) return modelScripted(run, st, base, args, redirects);
+  if (base === 'npx' || base === 'pnpx' || base === 'bunx') return modelNpx(run, st, base, args);
+  if (PACKAGE_RUNNERS.has(base)) return modelPackageRunner(run, st, base, args);
+  if (RECIPE_RUNNERS.has(base)) {
+    unpin(run, `${base} runs recipes its own file defines; they are not modelled`);
+    return;
+  }
+  if (base === 'xargs' || base === 'find' && args.some((a) => a === '-exec' || a === '-execdir')) {
+    unpin(run, `${base} runs commands built from its input`);
+    return;
+  }
+  referencedArgs(run, st, args);
+}
+
+export function modelShell(run: Run, st: State, base: string, args: Arg[], env: Map<string, Arg>, redirects: readonly Redirection[], depth: number): void {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (!isKnown(a)) {
+      unpin(run, `${base} is given an argument that cannot be determined (${a.unknown})`);
+      return;
+    }
+    if (a === '--') {
+      const script = args[i + 1];
+      if (script === undefined) break;
+      if (!isKnown(script)) return unpin(run, `${base} runs a script that cannot be determined`);
+      pinScript(run, st, script, base);
+      return;
+    }
+    if (/^[-+]o$/.test(a) || a === '-O' || a === '+O' || a === '--rcfile' || a === '--init-file') {
+      i++;
+      continue;
+    }
+    if (a.startsWith('-') || a.startsWith('+')) {
+      if (a.startsWith('--')) continue;
+      if (a.includes('s')) break; // -s: commands from stdin
+      if (a.includes('c') && a.startsWith('-')) {
+        const text = args[i + 1];
+        if (text === undefined) return unpin(run, `${base} -c without a command`);
+        if (!isKnown(text)) return unpin(run, `${base} -c runs text that cannot be determined (${text.unknown})`);
+        modelScript(run, childState(st, env), text, depth + 1);
+        return;
+      }
+      continue;
+    }
+    // The first operand is the script (resolved in the current directory, then PATH).
+    pinScript(run, st, a, base);
+    return;
+  }
+  stdinScript(run, st, base, redirects, depth, (text) => modelScript(run, childState(st, env), text, depth + 1));
+}
