@@ -8,14 +8,16 @@
  * descendant that escaped it (found through /proc on Linux). Framing is the SDK's own
  * (ReadBuffer / serializeMessage).
  *
- * Loaded lazily by the manager together with the SDK client.
+ * Here, in the backends stage, because every process agent-hooks starts is started by this
+ * stage, with its process-group rules (./process-tree.ts). Loaded lazily, with the SDK client,
+ * by the MCP client manager (src/mcp) and by `agent-hooks mcp-proxy`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { hasProcFs, listProcesses, ownedProcesses, signalEscaped, signalGroup, type ProcEntry } from '../backends/process-tree.js';
+import { hasProcFs, listProcesses, ownedProcesses, signalEscaped, signalGroup, type ProcEntry } from './process-tree.js';
 
 export interface StdioServerProcess {
   command: string;

@@ -20,7 +20,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { buildHookEnv } from '../backends/env.js';
 import { formatZodIssues } from '../parse/output.js';
 import { mcpServerConfigSchema, type McpServerConfig } from './config.js';
-import type { ProcessGroupStdioTransport } from './stdio-transport.js';
+import type { ProcessGroupStdioTransport } from '../backends/stdio-transport.js';
 
 export interface McpClientManagerOptions {
   /** stdio servers by name, started by the manager. */
@@ -130,11 +130,11 @@ const VERSION = '0.1.0';
 
 type Sdk = {
   Client: typeof import('@modelcontextprotocol/sdk/client/index.js').Client;
-  Transport: typeof import('./stdio-transport.js').ProcessGroupStdioTransport;
+  Transport: typeof import('../backends/stdio-transport.js').ProcessGroupStdioTransport;
 };
 let sdkPromise: Promise<Sdk> | undefined;
 function loadSdk(): Promise<Sdk> {
-  sdkPromise ??= Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('./stdio-transport.js')]).then(([c, t]) => ({
+  sdkPromise ??= Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('../backends/stdio-transport.js')]).then(([c, t]) => ({
     Client: c.Client,
     Transport: t.ProcessGroupStdioTransport,
   }));

@@ -73,7 +73,7 @@ export async function mcpProxyMain(serverCommand: string[], flags: ProxyFlags): 
   const [{ createHookEngine }, { createMcpProxy }, { ProcessGroupStdioTransport }, { StdioServerTransport }] = await Promise.all([
     import('../../engine/engine.js'),
     import('../../host/mcp/proxy.js'),
-    import('../../mcp/stdio-transport.js'),
+    import('../../backends/stdio-transport.js'),
     import('@modelcontextprotocol/sdk/server/stdio.js'),
   ]);
   const engine = createHookEngine({

@@ -17,7 +17,7 @@ import { buildHookEnv } from '../../backends/env.js';
 import type { RunContext } from '../../engine/engine.js';
 import { formatZodIssues } from '../../parse/output.js';
 import { mcpServerConfigSchema, type McpServerConfig } from '../../mcp/config.js';
-import type { ProcessGroupStdioTransport } from '../../mcp/stdio-transport.js';
+import type { ProcessGroupStdioTransport } from '../../backends/stdio-transport.js';
 import { elicit, type ElicitationOutcome, type ElicitationPrompter, type ElicitationRequest, type HookRunner } from './elicit.js';
 
 /** The part of a session handle (src/session) the MCP host uses. */
@@ -290,7 +290,7 @@ export function createMcpHost(options: McpHostOptions = {}): McpHost {
     }
     const [{ Client: ClientClass }, { ProcessGroupStdioTransport: Transport }] = await Promise.all([
       import('@modelcontextprotocol/sdk/client/index.js'),
-      import('../../mcp/stdio-transport.js'),
+      import('../../backends/stdio-transport.js'),
     ]);
     const config = slot.config!;
     const transport = new Transport({
