@@ -12,14 +12,16 @@
  * A server gets the minimal environment of command hooks (PATH, HOME, …), CLAUDE_PROJECT_DIR
  * and its own `env`; nothing else of ours leaks to it.
  *
- * The SDK (~80 ms to import) is loaded on the first connection only, so an engine that has
- * MCP servers configured but fires no mcp_tool hook pays nothing for them.
+ * The SDK (~80 ms to import, an optional peer dependency: ./sdk.ts) is loaded on the first
+ * connection only, so an engine that has MCP servers configured but fires no mcp_tool hook pays
+ * nothing for them, and works without the SDK installed.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { buildHookEnv } from '../backends/env.js';
 import { formatZodIssues } from '../parse/output.js';
 import { mcpServerConfigSchema, type McpServerConfig } from './config.js';
+import { loadMcpClientSdk, McpSdkMissingError } from './sdk.js';
 import type { ProcessGroupStdioTransport } from '../backends/stdio-transport.js';
 
 export interface McpClientManagerOptions {
@@ -128,18 +130,6 @@ const REQUEST_TIMEOUT = -32001;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const VERSION = '0.1.0';
 
-type Sdk = {
-  Client: typeof import('@modelcontextprotocol/sdk/client/index.js').Client;
-  Transport: typeof import('../backends/stdio-transport.js').ProcessGroupStdioTransport;
-};
-let sdkPromise: Promise<Sdk> | undefined;
-function loadSdk(): Promise<Sdk> {
-  sdkPromise ??= Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('../backends/stdio-transport.js')]).then(([c, t]) => ({
-    Client: c.Client,
-    Transport: t.ProcessGroupStdioTransport,
-  }));
-  return sdkPromise;
-}
 
 export function createMcpClientManager(options: McpClientManagerOptions = {}): McpClientManager {
   const projectDir = options.projectDir ?? process.cwd();
@@ -209,7 +199,7 @@ export function createMcpClientManager(options: McpClientManagerOptions = {}): M
       );
     }
     const attempt = (async (): Promise<Connection> => {
-      const sdk = await loadSdk();
+      const sdk = await loadMcpClientSdk('mcp_tool hooks');
       const { config } = slot;
       const transport = new sdk.Transport({
         command: config.command,
@@ -262,7 +252,8 @@ export function createMcpClientManager(options: McpClientManagerOptions = {}): M
       (err) => {
         slot.connecting = undefined;
         slot.starting = undefined;
-        if (!closed) {
+        // A missing SDK is no fault of the server: it does not count towards maxRestarts.
+        if (!closed && !(err instanceof McpSdkMissingError)) {
           slot.failures++;
           slot.lastError = errorMessage(err);
         }
@@ -292,6 +283,7 @@ export function createMcpClientManager(options: McpClientManagerOptions = {}): M
       const started = await raceDeadline(startServer(slot), timeoutMs, opts.signal);
       if (started.kind === 'timeout') return fail('timeout', `MCP server "${server}" did not finish starting within ${timeoutMs} ms`);
       if (started.kind === 'aborted') return fail('aborted', `aborted while MCP server "${server}" was starting`);
+      if (started.kind === 'error' && started.error instanceof McpSdkMissingError) return fail('not-connected', started.error.message);
       if (started.kind === 'error') return fail('not-connected', `MCP server "${server}" ${errorMessage(started.error)}`);
       ({ client, transport } = started.value);
     }
@@ -334,6 +326,7 @@ export function createMcpClientManager(options: McpClientManagerOptions = {}): M
           await startServer(slot);
           return { server, ok: true };
         } catch (err) {
+          if (err instanceof McpSdkMissingError) return { server, ok: false, error: err.message };
           return { server, ok: false, error: `MCP server "${server}" ${errorMessage(err)}` };
         }
       }),

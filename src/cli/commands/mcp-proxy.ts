@@ -70,12 +70,22 @@ export async function mcpProxyMain(serverCommand: string[], flags: ProxyFlags): 
   const cwd = resolve(flags.cwd ?? process.cwd());
   const name = flags.name ?? defaultServerName(command);
   const sessionId = flags.sessionId ?? `mcp-proxy-${randomUUID()}`;
-  const [{ createHookEngine }, { createMcpProxy }, { ProcessGroupStdioTransport }, { StdioServerTransport }] = await Promise.all([
-    import('../../engine/engine.js'),
-    import('../../host/mcp/proxy.js'),
-    import('../../backends/stdio-transport.js'),
-    import('@modelcontextprotocol/sdk/server/stdio.js'),
-  ]);
+  const { importMcpSdk } = await import('../../mcp/sdk.js');
+  let modules;
+  try {
+    modules = await importMcpSdk('agent-hooks mcp-proxy', () =>
+      Promise.all([
+        import('../../engine/engine.js'),
+        import('../../host/mcp/proxy.js'),
+        import('../../backends/stdio-transport.js'),
+        import('@modelcontextprotocol/sdk/server/stdio.js'),
+      ]),
+    );
+  } catch (err) {
+    say((err as Error).message);
+    return 1;
+  }
+  const [{ createHookEngine }, { createMcpProxy }, { ProcessGroupStdioTransport }, { StdioServerTransport }] = modules;
   const engine = createHookEngine({
     hooks: config.hooks,
     projectDir: cwd,

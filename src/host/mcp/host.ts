@@ -18,6 +18,7 @@ import type { RunContext } from '../../engine/engine.js';
 import { formatZodIssues } from '../../parse/output.js';
 import { mcpServerConfigSchema, type McpServerConfig } from '../../mcp/config.js';
 import type { ProcessGroupStdioTransport } from '../../backends/stdio-transport.js';
+import { loadMcpClientSdk, loadMcpTypes, McpSdkMissingError } from '../../mcp/sdk.js';
 import { elicit, type ElicitationOutcome, type ElicitationPrompter, type ElicitationRequest, type HookRunner } from './elicit.js';
 
 /** The part of a session handle (src/session) the MCP host uses. */
@@ -128,6 +129,7 @@ export interface McpHost {
 }
 
 const VERSION = '0.1.0';
+const FEATURE = 'MCP servers in the host runtime';
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Claude's rule for the parts of an MCP tool name. */
@@ -194,7 +196,7 @@ export function createMcpHost(options: McpHostOptions = {}): McpHost {
   }
 
   async function installElicitation(slot: Slot, client: Client) {
-    const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const { ElicitRequestSchema } = await loadMcpTypes(FEATURE);
     client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
       const p = req.params as Record<string, unknown>;
       const request: ElicitationRequest = {
@@ -288,10 +290,7 @@ export function createMcpHost(options: McpHostOptions = {}): McpHost {
       if (client.getServerCapabilities()?.tools) await refreshTools(slot, client);
       return;
     }
-    const [{ Client: ClientClass }, { ProcessGroupStdioTransport: Transport }] = await Promise.all([
-      import('@modelcontextprotocol/sdk/client/index.js'),
-      import('../../backends/stdio-transport.js'),
-    ]);
+    const { Client: ClientClass, Transport } = await loadMcpClientSdk(FEATURE);
     const config = slot.config!;
     const transport = new Transport({
       command: config.command,
@@ -357,6 +356,7 @@ export function createMcpHost(options: McpHostOptions = {}): McpHost {
           } catch (err) {
             slot.state = 'failed';
             slot.error = errorMessage(err);
+            if (err instanceof McpSdkMissingError) return { server: slot.name, ok: false, error: err.message };
             return { server: slot.name, ok: false, error: `MCP server "${slot.name}" ${slot.error}` };
           }
         }),

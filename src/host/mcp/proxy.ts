@@ -32,6 +32,7 @@ import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/t
 import type { RunContext } from '../../engine/engine.js';
 import type { Decision } from '../../reduce/reduce.js';
 import type { EventName } from '../../events/catalog.js';
+import { importMcpSdk } from '../../mcp/sdk.js';
 import { elicit, formatElicitationTrace, type ElicitationAnswer, type ElicitationOutcome, type ElicitationRequest, type HookRunner } from './elicit.js';
 import { mcpToolName, toolErrorText } from './host.js';
 
@@ -92,10 +93,12 @@ type Sdk = {
 };
 let sdkPromise: Promise<Sdk> | undefined;
 const loadSdk = () =>
-  (sdkPromise ??= Promise.all([import('@modelcontextprotocol/sdk/types.js'), import('@modelcontextprotocol/sdk/validation/ajv')]).then(([types, ajv]) => ({
-    types,
-    Ajv: ajv.AjvJsonSchemaValidator,
-  })));
+  (sdkPromise ??= importMcpSdk('the MCP proxy', () =>
+    Promise.all([import('@modelcontextprotocol/sdk/types.js'), import('@modelcontextprotocol/sdk/validation/ajv')]).then(([types, ajv]) => ({
+      types,
+      Ajv: ajv.AjvJsonSchemaValidator,
+    })),
+  ));
 
 export function createMcpProxy(options: McpProxyOptions): McpProxy {
   const { client, server, hooks, name } = options;
