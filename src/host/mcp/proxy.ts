@@ -34,7 +34,7 @@ import type { Decision } from '../../reduce/reduce.js';
 import type { EventName } from '../../events/catalog.js';
 import { importMcpSdk } from '../../mcp/sdk.js';
 import { elicit, formatElicitationTrace, type ElicitationAnswer, type ElicitationOutcome, type ElicitationRequest, type HookRunner } from './elicit.js';
-import { mcpToolName, toolErrorText } from './host.js';
+import { mcpToolName, toolErrorText } from './tools.js';
 
 export interface McpProxyOptions {
   /** Server name: tools are `mcp__<name>__<tool>` for hooks, and the Elicitation matcher value. */
