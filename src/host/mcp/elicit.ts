@@ -1,6 +1,5 @@
 /**
- * One MCP elicitation, from the server's request to the answer sent back (seed 000: the
- * Elicitation branch of McpClient):
+ * One MCP elicitation, from the server's request to the answer sent back:
  *
  *   schema check → Elicitation hooks (may answer, decline or cancel before any UI)
  *   → prompter (only when no hook decided; none = headless = decline)
