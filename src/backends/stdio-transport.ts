@@ -120,27 +120,7 @@ export class ProcessGroupStdioTransport implements Transport {
         resolve();
       });
       child.stdin?.on('error', (err) => this.onerror?.(err)); // EPIPE when the server died
-      child.stdout?.on('data', (chunk: Buffer) => {
-        try {
-          this.buffer.append(chunk);
-        } catch (err) {
-          this.dropReason = `sent a message larger than ${spec.maxMessageBytes} bytes`;
-          this.onerror?.(err as Error);
-          void this.close();
-          return;
-        }
-        for (;;) {
-          let message: JSONRPCMessage | null;
-          try {
-            message = this.buffer.readMessage();
-          } catch (err) {
-            this.onerror?.(err as Error); // a non-JSON-RPC line: skip it
-            continue;
-          }
-          if (message === null) break;
-          this.onmessage?.(message);
-        }
-      });
+      child.stdout?.on('data', (chunk: Buffer) => this.onStdout(chunk));
       child.stderr?.setEncoding('utf8');
       child.stderr?.on('data', (chunk: string) => {
         this.tail = (this.tail + chunk).slice(-spec.stderrTailBytes);
@@ -158,6 +138,29 @@ export class ProcessGroupStdioTransport implements Transport {
         });
       });
     });
+  }
+
+  /** Frame what the server wrote into messages; an oversized message drops the connection. */
+  private onStdout(chunk: Buffer): void {
+    try {
+      this.buffer.append(chunk);
+    } catch (err) {
+      this.dropReason = `sent a message larger than ${this.spec.maxMessageBytes} bytes`;
+      this.onerror?.(err as Error);
+      void this.close();
+      return;
+    }
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.buffer.readMessage();
+      } catch (err) {
+        this.onerror?.(err as Error); // a non-JSON-RPC line: skip it
+        continue;
+      }
+      if (message === null) break;
+      this.onmessage?.(message);
+    }
   }
 
   send(message: JSONRPCMessage): Promise<void> {
