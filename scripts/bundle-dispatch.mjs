@@ -53,10 +53,10 @@ for (const b of BUNDLES) {
     chunkNames: 'chunk-[hash]',
     // CommonJS dependencies (picomatch, proper-lockfile) require Node built-ins.
     banner: { js: "import { createRequire as __agentHooksRequire } from 'node:module'; const require = __agentHooksRequire(import.meta.url);" },
-    // Optional peers (PostgreSQL sink, OTLP exporter) stay outside: they load from node_modules
-    // when configured, with the clear "install X" error when absent, and one OpenTelemetry API
-    // instance is shared with the SDK.
-    external: ['pg', '@opentelemetry/*'],
+    // Optional peers (PostgreSQL sink, OTLP exporter, MCP SDK) stay outside: they load from
+    // node_modules when configured, with the clear "install X" error when absent, and one
+    // OpenTelemetry API instance is shared with the SDK.
+    external: ['pg', '@opentelemetry/*', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
     logLevel: 'warning',
     metafile: true,
     plugins: [zodEnglishOnly],

@@ -408,11 +408,15 @@ describe('mcp-proxy: modes and start-up errors', () => {
         { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } },
         { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo_denied', arguments: { text: 'hi' } } },
       ];
-      const r = spawnSync(process.execPath, [CLI, 'mcp-proxy', '--settings', settings, '--name', 'fx', '--', process.execPath, SERVER], {
+      // EOF arrives while the server may still be starting and the deny hook still running: with the
+      // drain bounds far above the spawnSync guard, the proxy waits for those events (hook done,
+      // server exited), not for a time slot, so a loaded machine cannot drop an answer.
+      const r = spawnSync(process.execPath, [CLI, 'mcp-proxy', '--settings', settings, '--name', 'fx', '--drain-ms', '600000', '--', process.execPath, SERVER], {
         input: lines.map((l) => JSON.stringify(l)).join('\n') + '\n',
         encoding: 'utf8',
-        timeout: 20_000,
+        timeout: 60_000,
       });
+      expect(r.error).toBeUndefined();
       expect(r.status).toBe(0);
       const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: number; result: CallToolResult });
       expect(out.map((m) => m.id).sort()).toEqual([1, 2, 3]);
@@ -421,7 +425,7 @@ describe('mcp-proxy: modes and start-up errors', () => {
     } finally {
       dir.cleanup();
     }
-  });
+  }, 90_000);
 
   it('SIGTERM stops the proxy and the server group', async () => {
     const book = leakBook();

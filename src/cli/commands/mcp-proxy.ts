@@ -19,6 +19,7 @@ interface ProxyFlags extends LoadFlags {
   sessionId?: string;
   audit?: string;
   advertiseElicitation?: boolean;
+  drainMs?: string;
   quiet?: boolean;
 }
 
@@ -49,6 +50,7 @@ export function registerMcpProxyCommand(program: Command): void {
     .option('--audit <file>', 'append one JSON line per hook execution to this file')
     .option('--advertise-elicitation', 'announce form elicitation to the server even when the client lacks it (default: when Elicitation hooks exist)')
     .option('--no-advertise-elicitation', 'never announce elicitation support the client does not have')
+    .option('--drain-ms <ms>', 'at EOF, how long each shutdown phase may wait for work in hand: hooks being judged, the server answering (default 500 for hooks, 1500 for the server)')
     .option('-q, --quiet', 'do not log hook decisions to stderr')
     .action(async (server: string[], flags: ProxyFlags) => {
       process.exitCode = await mcpProxyMain(server, flags);
@@ -67,15 +69,30 @@ export async function mcpProxyMain(serverCommand: string[], flags: ProxyFlags): 
   for (const d of config.diagnostics) say(formatDiagnostic(d));
   if (config.diagnostics.some((d) => d.level === 'error')) return 1;
 
+  const drainMs = flags.drainMs === undefined ? undefined : Number(flags.drainMs);
+  if (drainMs !== undefined && !(Number.isSafeInteger(drainMs) && drainMs > 0)) {
+    say(`--drain-ms: must be a positive whole number of milliseconds, got ${JSON.stringify(flags.drainMs)}`);
+    return 1;
+  }
   const cwd = resolve(flags.cwd ?? process.cwd());
   const name = flags.name ?? defaultServerName(command);
   const sessionId = flags.sessionId ?? `mcp-proxy-${randomUUID()}`;
-  const [{ createHookEngine }, { createMcpProxy }, { ProcessGroupStdioTransport }, { StdioServerTransport }] = await Promise.all([
-    import('../../engine/engine.js'),
-    import('../../host/mcp/proxy.js'),
-    import('../../mcp/stdio-transport.js'),
-    import('@modelcontextprotocol/sdk/server/stdio.js'),
-  ]);
+  const { importMcpSdk } = await import('../../mcp/sdk.js');
+  let modules;
+  try {
+    modules = await importMcpSdk('agent-hooks mcp-proxy', () =>
+      Promise.all([
+        import('../../engine/engine.js'),
+        import('../../host/mcp/proxy.js'),
+        import('../../backends/stdio-transport.js'),
+        import('@modelcontextprotocol/sdk/server/stdio.js'),
+      ]),
+    );
+  } catch (err) {
+    say((err as Error).message);
+    return 1;
+  }
+  const [{ createHookEngine }, { createMcpProxy }, { ProcessGroupStdioTransport }, { StdioServerTransport }] = modules;
   const engine = createHookEngine({
     hooks: config.hooks,
     projectDir: cwd,
@@ -98,7 +115,7 @@ export async function mcpProxyMain(serverCommand: string[], flags: ProxyFlags): 
     // A server that just started may need a moment to answer what it read before EOF; but a client
     // that closed our stdin signals us after ~2 s and kills us after ~4 s (then the server's group
     // could no longer be ended), so a signal during shutdown hurries it (see `stop`).
-    shutdownGraceMs: 1500,
+    shutdownGraceMs: drainMs ?? 1500,
     killGraceMs: 500,
     maxMessageBytes: 64 * 1024 * 1024,
     stderrTailBytes: 4096,
@@ -113,6 +130,7 @@ export async function mcpProxyMain(serverCommand: string[], flags: ProxyFlags): 
     hookInput: () => ({ session_id: sessionId, transcript_path: '', cwd, permission_mode: flags.permissionMode ?? 'default' }),
     runContext: () => ({ permissionMode: flags.permissionMode ?? 'default', sessionId, cwd }),
     advertiseElicitation: flags.advertiseElicitation ?? engine.list('Elicitation').length > 0,
+    drainMs,
     onLog: flags.quiet ? undefined : say,
   });
 

@@ -1,6 +1,5 @@
 /**
- * One MCP elicitation, from the server's request to the answer sent back (seed 000: the
- * Elicitation branch of McpClient):
+ * One MCP elicitation, from the server's request to the answer sent back:
  *
  *   schema check → Elicitation hooks (may answer, decline or cancel before any UI)
  *   → prompter (only when no hook decided; none = headless = decline)
@@ -80,137 +79,168 @@ export interface ElicitOptions {
   signal?: AbortSignal;
 }
 
+/** One elicitation in progress: what the stages below read and append to. */
+interface Run {
+  request: ElicitationRequest;
+  options: ElicitOptions;
+  mode: 'form' | 'url';
+  signal: AbortSignal;
+  trace: ElicitationStep[];
+  /** Fields every hook payload of this elicitation carries (mode, elicitation_id). */
+  common: Record<string, unknown>;
+  compiled?: CompiledElicitationSchema;
+}
+
+type Decided = ElicitationOutcome['decidedBy'];
+/** A stage either moves the answer on, or ends the elicitation with an outcome. */
+type Step<T> = { next: T } | { end: ElicitationOutcome };
+
 /** Run one elicitation through hooks and prompter. Never throws. */
 export async function elicit(request: ElicitationRequest, options: ElicitOptions = {}): Promise<ElicitationOutcome> {
-  const trace: ElicitationStep[] = [];
-  const mode = request.mode ?? 'form';
-  const signal = options.signal ?? new AbortController().signal;
-  const aborted = (): ElicitationOutcome => {
-    trace.push({ stage: 'prompt', action: 'cancel', note: 'the request was cancelled before it was answered' });
-    return { action: 'cancel', decidedBy: 'aborted', message: 'cancelled', trace };
-  };
+  const run: Run = { request, options, mode: request.mode ?? 'form', signal: options.signal ?? new AbortController().signal, trace: [], common: {} };
+  run.common.mode = run.mode;
+  if (request.elicitationId !== undefined) run.common.elicitation_id = request.elicitationId;
+  const { trace } = run;
 
-  let compiled: CompiledElicitationSchema | undefined;
-  if (mode === 'form') {
+  if (run.mode === 'form') {
     const c = await compileElicitationSchema(request.requestedSchema ?? { type: 'object', properties: {} });
     if (!c.ok) {
       trace.push({ stage: 'schema', action: 'decline', note: `declined without asking: ${c.error}` });
       return { action: 'decline', decidedBy: 'schema', message: c.error, trace };
     }
-    compiled = c.compiled;
+    run.compiled = c.compiled;
   }
-
-  const fire = async (event: 'Elicitation' | 'ElicitationResult', fields: Record<string, unknown>): Promise<Decision | { error: string }> => {
-    try {
-      return await options.hooks!.run(event, { ...options.input, mcp_server_name: request.server, ...fields }, { ...options.runContext, signal });
-    } catch (err) {
-      return { error: (err as Error)?.message ?? String(err) };
-    }
-  };
-  const common: Record<string, unknown> = { mode };
-  if (request.elicitationId !== undefined) common.elicitation_id = request.elicitationId;
 
   // 1. Elicitation hooks: answer, decline or cancel before any UI.
-  let answer: ElicitationAnswer | undefined;
-  let decidedBy: ElicitationOutcome['decidedBy'] = 'user';
-  let hookDenied = false;
-  if (options.hooks) {
-    const fields: Record<string, unknown> = { ...common, message: request.message };
-    if (request.url !== undefined) fields.url = request.url;
-    if (mode === 'form') fields.requested_schema = request.requestedSchema ?? compiled?.schema;
-    const d = await fire('Elicitation', fields);
-    if (signal.aborted) return aborted();
-    if ('error' in d) {
-      // A broken hook pipeline must not let the request through unseen: fail closed.
-      trace.push({ stage: 'Elicitation', action: 'decline', note: `declined: Elicitation hooks could not run: ${d.error}` });
-      return { action: 'decline', decidedBy: 'error', message: d.error, trace };
-    }
-    const hooks = d.hooks;
-    const action = d.eventOutput.action as ElicitAction | undefined;
-    if (d.blocked) {
-      answer = { action: 'decline' };
-      hookDenied = true;
-      trace.push({ stage: 'Elicitation', action: 'decline', note: `a hook denied the request${d.reason ? `: ${d.reason}` : ''}`, hooks });
-    } else if (action === 'accept') {
-      const content = d.eventOutput.content as ElicitContent | undefined;
-      answer = { action: 'accept', content: mode === 'form' ? (content ?? {}) : undefined };
-      trace.push({ stage: 'Elicitation', action: 'accept', note: 'a hook answered the request', hooks });
-    } else if (action === 'decline' || action === 'cancel') {
-      answer = { action };
-      hookDenied = true;
-      trace.push({ stage: 'Elicitation', action, note: `a hook answered ${action}`, hooks });
-    } else {
-      trace.push({ stage: 'Elicitation', note: hooks.length ? 'hooks ran and left the request to the user' : 'no hooks matched', hooks });
-    }
-    if (answer) decidedBy = 'hook';
-  }
-
+  const hooked = options.hooks ? await elicitationHooks(run) : { next: { hookDenied: false } };
+  if ('end' in hooked) return hooked.end;
   // 2. The user, unless a hook decided.
+  let { answer, decidedBy = 'user' } = hooked.next as { answer?: ElicitationAnswer; decidedBy?: Decided };
   if (!answer) {
-    if (!options.prompter) {
-      answer = { action: 'decline' };
-      decidedBy = 'headless';
-      trace.push({ stage: 'prompt', action: 'decline', note: 'no one to ask (headless): declined' });
-    } else {
-      try {
-        const a = await options.prompter(request, { signal });
-        if (signal.aborted) return aborted();
-        answer = normalizeAnswer(a);
-        if (!answer) {
-          answer = { action: 'decline' };
-          decidedBy = 'error';
-          trace.push({ stage: 'prompt', action: 'decline', note: `the prompter returned no valid action (${JSON.stringify(a)}): declined` });
-        } else {
-          trace.push({ stage: 'prompt', action: answer.action, note: `the user answered ${answer.action}` });
-        }
-      } catch (err) {
-        if (signal.aborted) return aborted();
-        answer = { action: 'cancel' };
-        decidedBy = 'error';
-        trace.push({ stage: 'prompt', action: 'cancel', note: `asking the user failed: ${(err as Error)?.message ?? String(err)}` });
-      }
-    }
+    const asked = await askUser(run);
+    if ('end' in asked) return asked.end;
+    ({ answer, decidedBy } = asked.next);
   }
-
   // 3. ElicitationResult hooks: replace the content, or change the action.
   if (options.hooks) {
-    const fields: Record<string, unknown> = { ...common, action: answer.action };
-    if (answer.content !== undefined) fields.content = answer.content;
-    const d = await fire('ElicitationResult', fields);
-    if (signal.aborted) return aborted();
-    if ('error' in d) {
-      trace.push({ stage: 'ElicitationResult', action: 'decline', note: `declined: ElicitationResult hooks could not run: ${d.error}` });
-      return { action: 'decline', decidedBy: 'error', message: d.error, trace };
-    }
-    const hooks = d.hooks;
-    const action = d.eventOutput.action as ElicitAction | undefined;
-    const content = d.eventOutput.content as ElicitContent | undefined;
-    if (d.blocked) {
-      if (answer.action === 'accept') decidedBy = 'result-hook';
-      answer = { action: answer.action === 'cancel' ? 'cancel' : 'decline' };
-      trace.push({ stage: 'ElicitationResult', action: answer.action, note: `a hook blocked the response${d.reason ? `: ${d.reason}` : ''}`, hooks });
-    } else if (action === 'accept' && hookDenied) {
-      trace.push({ stage: 'ElicitationResult', action: answer.action, note: `a hook asked to accept, ignored: an Elicitation hook's ${answer.action} is final`, hooks });
-    } else if (action && action !== answer.action) {
-      answer = action === 'accept' ? { action, content: mode === 'form' ? (content ?? {}) : undefined } : { action };
-      decidedBy = 'result-hook';
-      trace.push({ stage: 'ElicitationResult', action, note: `a hook changed the action to ${action}${action === 'accept' && content ? ' with its content' : ''}`, hooks });
-    } else if (content !== undefined && answer.action === 'accept' && mode === 'form') {
-      answer = { action: 'accept', content };
-      decidedBy = 'result-hook';
-      trace.push({ stage: 'ElicitationResult', action: 'accept', note: 'a hook replaced the content', hooks });
-    } else {
-      trace.push({ stage: 'ElicitationResult', note: hooks.length ? 'hooks ran and kept the response' : 'no hooks matched', hooks });
-    }
+    const after = await resultHooks(run, answer, decidedBy, hooked.next.hookDenied);
+    if ('end' in after) return after.end;
+    ({ answer, decidedBy } = after.next);
   }
-
   // 4. The final content, whoever wrote it, must pass the requested schema.
+  return finalCheck(run, answer, decidedBy);
+}
+
+function aborted(run: Run): ElicitationOutcome {
+  run.trace.push({ stage: 'prompt', action: 'cancel', note: 'the request was cancelled before it was answered' });
+  return { action: 'cancel', decidedBy: 'aborted', message: 'cancelled', trace: run.trace };
+}
+
+async function fire(run: Run, event: 'Elicitation' | 'ElicitationResult', fields: Record<string, unknown>): Promise<Decision | { error: string }> {
+  try {
+    return await run.options.hooks!.run(event, { ...run.options.input, mcp_server_name: run.request.server, ...fields }, { ...run.options.runContext, signal: run.signal });
+  } catch (err) {
+    return { error: (err as Error)?.message ?? String(err) };
+  }
+}
+
+async function elicitationHooks(run: Run): Promise<Step<{ answer?: ElicitationAnswer; decidedBy?: Decided; hookDenied: boolean }>> {
+  const { request, mode, trace } = run;
+  const fields: Record<string, unknown> = { ...run.common, message: request.message };
+  if (request.url !== undefined) fields.url = request.url;
+  if (mode === 'form') fields.requested_schema = request.requestedSchema ?? run.compiled?.schema;
+  const d = await fire(run, 'Elicitation', fields);
+  if (run.signal.aborted) return { end: aborted(run) };
+  if ('error' in d) {
+    // A broken hook pipeline must not let the request through unseen: fail closed.
+    trace.push({ stage: 'Elicitation', action: 'decline', note: `declined: Elicitation hooks could not run: ${d.error}` });
+    return { end: { action: 'decline', decidedBy: 'error', message: d.error, trace } };
+  }
+  const hooks = d.hooks;
+  const action = d.eventOutput.action as ElicitAction | undefined;
+  if (d.blocked) {
+    trace.push({ stage: 'Elicitation', action: 'decline', note: `a hook denied the request${d.reason ? `: ${d.reason}` : ''}`, hooks });
+    return { next: { answer: { action: 'decline' }, decidedBy: 'hook', hookDenied: true } };
+  }
+  if (action === 'accept') {
+    const content = d.eventOutput.content as ElicitContent | undefined;
+    trace.push({ stage: 'Elicitation', action: 'accept', note: 'a hook answered the request', hooks });
+    return { next: { answer: { action: 'accept', content: mode === 'form' ? (content ?? {}) : undefined }, decidedBy: 'hook', hookDenied: false } };
+  }
+  if (action === 'decline' || action === 'cancel') {
+    trace.push({ stage: 'Elicitation', action, note: `a hook answered ${action}`, hooks });
+    return { next: { answer: { action }, decidedBy: 'hook', hookDenied: true } };
+  }
+  trace.push({ stage: 'Elicitation', note: hooks.length ? 'hooks ran and left the request to the user' : 'no hooks matched', hooks });
+  return { next: { hookDenied: false } };
+}
+
+async function askUser(run: Run): Promise<Step<{ answer: ElicitationAnswer; decidedBy: Decided }>> {
+  const { trace, options } = run;
+  if (!options.prompter) {
+    trace.push({ stage: 'prompt', action: 'decline', note: 'no one to ask (headless): declined' });
+    return { next: { answer: { action: 'decline' }, decidedBy: 'headless' } };
+  }
+  try {
+    const a = await options.prompter(run.request, { signal: run.signal });
+    if (run.signal.aborted) return { end: aborted(run) };
+    const answer = normalizeAnswer(a);
+    if (!answer) {
+      trace.push({ stage: 'prompt', action: 'decline', note: `the prompter returned no valid action (${JSON.stringify(a)}): declined` });
+      return { next: { answer: { action: 'decline' }, decidedBy: 'error' } };
+    }
+    trace.push({ stage: 'prompt', action: answer.action, note: `the user answered ${answer.action}` });
+    return { next: { answer, decidedBy: 'user' } };
+  } catch (err) {
+    if (run.signal.aborted) return { end: aborted(run) };
+    trace.push({ stage: 'prompt', action: 'cancel', note: `asking the user failed: ${(err as Error)?.message ?? String(err)}` });
+    return { next: { answer: { action: 'cancel' }, decidedBy: 'error' } };
+  }
+}
+
+async function resultHooks(run: Run, answer: ElicitationAnswer, decidedBy: Decided, hookDenied: boolean): Promise<Step<{ answer: ElicitationAnswer; decidedBy: Decided }>> {
+  const { mode, trace } = run;
+  const fields: Record<string, unknown> = { ...run.common, action: answer.action };
+  if (answer.content !== undefined) fields.content = answer.content;
+  const d = await fire(run, 'ElicitationResult', fields);
+  if (run.signal.aborted) return { end: aborted(run) };
+  if ('error' in d) {
+    trace.push({ stage: 'ElicitationResult', action: 'decline', note: `declined: ElicitationResult hooks could not run: ${d.error}` });
+    return { end: { action: 'decline', decidedBy: 'error', message: d.error, trace } };
+  }
+  const hooks = d.hooks;
+  const action = d.eventOutput.action as ElicitAction | undefined;
+  const content = d.eventOutput.content as ElicitContent | undefined;
+  if (d.blocked) {
+    const blocked: ElicitationAnswer = { action: answer.action === 'cancel' ? 'cancel' : 'decline' };
+    trace.push({ stage: 'ElicitationResult', action: blocked.action, note: `a hook blocked the response${d.reason ? `: ${d.reason}` : ''}`, hooks });
+    return { next: { answer: blocked, decidedBy: answer.action === 'accept' ? 'result-hook' : decidedBy } };
+  }
+  if (action === 'accept' && hookDenied) {
+    trace.push({ stage: 'ElicitationResult', action: answer.action, note: `a hook asked to accept, ignored: an Elicitation hook's ${answer.action} is final`, hooks });
+    return { next: { answer, decidedBy } };
+  }
+  if (action && action !== answer.action) {
+    const changed: ElicitationAnswer = action === 'accept' ? { action, content: mode === 'form' ? (content ?? {}) : undefined } : { action };
+    trace.push({ stage: 'ElicitationResult', action, note: `a hook changed the action to ${action}${action === 'accept' && content ? ' with its content' : ''}`, hooks });
+    return { next: { answer: changed, decidedBy: 'result-hook' } };
+  }
+  if (content !== undefined && answer.action === 'accept' && mode === 'form') {
+    trace.push({ stage: 'ElicitationResult', action: 'accept', note: 'a hook replaced the content', hooks });
+    return { next: { answer: { action: 'accept', content }, decidedBy: 'result-hook' } };
+  }
+  trace.push({ stage: 'ElicitationResult', note: hooks.length ? 'hooks ran and kept the response' : 'no hooks matched', hooks });
+  return { next: { answer, decidedBy } };
+}
+
+function finalCheck(run: Run, answer: ElicitationAnswer, decidedBy: Decided): ElicitationOutcome {
+  const { trace } = run;
   if (answer.action !== 'accept') return { action: answer.action, decidedBy, trace };
-  if (mode !== 'form') {
+  if (run.mode !== 'form') {
     trace.push({ stage: 'validate', action: 'accept', note: 'url mode: accepted without content' });
     return { action: 'accept', decidedBy, trace };
   }
-  const check = compiled!.validate(answer.content ?? {});
+  const check = run.compiled!.validate(answer.content ?? {});
   if (!check.ok) {
     const message = `the answer does not match the requested schema (${check.error}); declined, not sent`;
     trace.push({ stage: 'validate', action: 'decline', note: message });

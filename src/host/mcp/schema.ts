@@ -8,11 +8,12 @@
  * validator (`z.fromJSONSchema`) from what remains, closed to extra properties: an answer may
  * carry only the fields the server asked for, so a hook cannot smuggle data to a server.
  *
- * The SDK is imported lazily: loading it costs ~80 ms and most users of the package never
- * meet an elicitation.
+ * The SDK is imported lazily (an optional peer dependency, src/mcp/sdk.ts): loading it costs
+ * ~80 ms and most users of the package never meet an elicitation.
  */
 import { z } from 'zod';
 import { formatZodIssues } from '../../parse/output.js';
+import { loadMcpTypes } from '../../mcp/sdk.js';
 
 /** A value an elicitation answer may hold (MCP: string, number, boolean, or a list of strings). */
 export type ElicitValue = string | number | boolean | string[];
@@ -30,13 +31,21 @@ export type CompileResult = { ok: true; compiled: CompiledElicitationSchema } | 
 
 let subsetSchema: Promise<z.ZodType> | undefined;
 function loadSubsetSchema(): Promise<z.ZodType> {
-  subsetSchema ??= import('@modelcontextprotocol/sdk/types.js').then((t) => t.ElicitRequestFormParamsSchema.shape.requestedSchema as unknown as z.ZodType);
-  return subsetSchema;
+  const p = (subsetSchema ??= loadMcpTypes('MCP elicitation').then((t) => t.ElicitRequestFormParamsSchema.shape.requestedSchema as unknown as z.ZodType));
+  p.catch(() => {
+    if (subsetSchema === p) subsetSchema = undefined; // not cached: the SDK may be installed later
+  });
+  return p;
 }
 
 /** Check a requested schema against MCP's elicitation subset and build its validator. Never throws. */
 export async function compileElicitationSchema(requestedSchema: unknown): Promise<CompileResult> {
-  const subset = await loadSubsetSchema();
+  let subset: z.ZodType;
+  try {
+    subset = await loadSubsetSchema();
+  } catch (err) {
+    return { ok: false, error: (err as Error).message }; // the SDK is not installed: declined, fail closed
+  }
   const checked = subset.safeParse(requestedSchema);
   if (!checked.success) {
     return { ok: false, error: `the requested schema is not a flat object of primitive fields (MCP's elicitation subset): ${formatZodIssues(checked.error)}` };

@@ -8,14 +8,16 @@
  * descendant that escaped it (found through /proc on Linux). Framing is the SDK's own
  * (ReadBuffer / serializeMessage).
  *
- * Loaded lazily by the manager together with the SDK client.
+ * Here, in the backends stage, because every process agent-hooks starts is started by this
+ * stage, with its process-group rules (./process-tree.ts). Loaded lazily, with the SDK client,
+ * by the MCP client manager (src/mcp) and by `agent-hooks mcp-proxy`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { hasProcFs, listProcesses, ownedProcesses, signalEscaped, signalGroup, type ProcEntry } from '../backends/process-tree.js';
+import { hasProcFs, listProcesses, ownedProcesses, signalEscaped, signalGroup, type ProcEntry } from './process-tree.js';
 
 export interface StdioServerProcess {
   command: string;
@@ -118,27 +120,7 @@ export class ProcessGroupStdioTransport implements Transport {
         resolve();
       });
       child.stdin?.on('error', (err) => this.onerror?.(err)); // EPIPE when the server died
-      child.stdout?.on('data', (chunk: Buffer) => {
-        try {
-          this.buffer.append(chunk);
-        } catch (err) {
-          this.dropReason = `sent a message larger than ${spec.maxMessageBytes} bytes`;
-          this.onerror?.(err as Error);
-          void this.close();
-          return;
-        }
-        for (;;) {
-          let message: JSONRPCMessage | null;
-          try {
-            message = this.buffer.readMessage();
-          } catch (err) {
-            this.onerror?.(err as Error); // a non-JSON-RPC line: skip it
-            continue;
-          }
-          if (message === null) break;
-          this.onmessage?.(message);
-        }
-      });
+      child.stdout?.on('data', (chunk: Buffer) => this.onStdout(chunk));
       child.stderr?.setEncoding('utf8');
       child.stderr?.on('data', (chunk: string) => {
         this.tail = (this.tail + chunk).slice(-spec.stderrTailBytes);
@@ -156,6 +138,29 @@ export class ProcessGroupStdioTransport implements Transport {
         });
       });
     });
+  }
+
+  /** Frame what the server wrote into messages; an oversized message drops the connection. */
+  private onStdout(chunk: Buffer): void {
+    try {
+      this.buffer.append(chunk);
+    } catch (err) {
+      this.dropReason = `sent a message larger than ${this.spec.maxMessageBytes} bytes`;
+      this.onerror?.(err as Error);
+      void this.close();
+      return;
+    }
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.buffer.readMessage();
+      } catch (err) {
+        this.onerror?.(err as Error); // a non-JSON-RPC line: skip it
+        continue;
+      }
+      if (message === null) break;
+      this.onmessage?.(message);
+    }
   }
 
   send(message: JSONRPCMessage): Promise<void> {
