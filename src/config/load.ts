@@ -7,22 +7,18 @@
  * A file with any error contributes nothing (whole file rejected); other files still load.
  * loadConfig never throws: every problem becomes a path-qualified Diagnostic.
  */
-import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Diagnostic, HookHandler, NormalizedHook, SourceKind } from '../types.js';
-import type { EventName } from '../events/catalog.js';
-import { eventFacts } from '../events/facts.js';
-import { ROOT_PATH, formatPath, nestingProblem, parseJson } from './diagnostics.js';
-import { closest } from '../util/did-you-mean.js';
-import { dedupKeyFor, dedupeHooks, isManagedHook } from './registry.js';
-import { dropUnknownHookKeys } from './liberal.js';
+import type { Diagnostic, NormalizedHook, SourceKind } from '../types.js';
+import { ROOT_PATH } from './diagnostics.js';
+import { dedupeHooks, isManagedHook } from './registry.js';
 import { claudeConfigDir } from '../util/claude-dir.js';
 import { passableEnvName } from '../backends/env.js';
-import { hooksObjectSchema, pluginHooksFileSchema, type AgentHooksOptions } from './schema.js';
+import { type AgentHooksOptions } from './schema.js';
 import { DISCOVER_SETTING_KINDS, loadDiscoveredDialects } from './discovered.js';
+import { loadPlugin, loadSkill } from './extensions.js';
 import { optionErrors, type LoadConfigOptions, type LoadedConfig, type LoadedFile, type PluginSpec, type SkillSpec } from './options.js';
-import { loadSettingsText, normalizeHooks, parseDocument, readText, validate, type ReadResult, type SettingsLayer, type SourceContext } from './settings.js';
+import { loadSettingsText, readText, type ReadResult, type SettingsLayer } from './settings.js';
 
 export type { ConfigGateInput, GateSource, LoadConfigOptions, LoadedConfig, LoadedFile, PluginSpec, SkillSpec } from './options.js';
 export { optionErrors } from './options.js';
@@ -33,176 +29,6 @@ export function defaultManagedSettingsPath(platform: NodeJS.Platform = process.p
   if (platform === 'darwin') return '/Library/Application Support/ClaudeCode/managed-settings.json';
   if (platform === 'win32') return 'C:\\Program Files\\ClaudeCode\\managed-settings.json';
   return '/etc/claude-code/managed-settings.json';
-}
-
-async function loadPlugin(
-  spec: PluginSpec,
-  opts: { cwd: string; configDir: string },
-  diagnostics: Diagnostic[],
-  files: LoadedFile[],
-): Promise<NormalizedHook[]> {
-  const root = path.resolve(opts.cwd, spec.root);
-  try {
-    if (!(await fs.stat(root)).isDirectory()) {
-      diagnostics.push({ level: 'error', file: root, path: ROOT_PATH, message: 'plugin root is not a directory' });
-      return [];
-    }
-  } catch {
-    diagnostics.push({ level: 'error', file: root, path: ROOT_PATH, message: 'plugin directory not found' });
-    return [];
-  }
-
-  // The manifest supplies the name and, optionally, more hook files (`"hooks": "./x.json"` or a
-  // list of them) or inline hooks (`"hooks": {...}`), besides the standard hooks/hooks.json.
-  const manifestFile = path.join(root, '.claude-plugin', 'plugin.json');
-  const manifest = await readText(manifestFile);
-  let manifestDoc: Record<string, unknown> | undefined;
-  if (manifest.status === 'ok') {
-    const parsed = parseJson(manifest.text);
-    if (parsed.ok && parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value)) manifestDoc = parsed.value as Record<string, unknown>;
-    else if (spec.name === undefined) {
-      diagnostics.push({ level: 'warning', file: manifestFile, path: ROOT_PATH, message: parsed.ok ? 'plugin manifest is not a JSON object; using the directory name' : parsed.message });
-    }
-  }
-  let name = spec.name;
-  if (name === undefined) {
-    const n = manifestDoc?.name;
-    if (typeof n === 'string' && n.trim() !== '') name = n;
-    else if (manifestDoc) diagnostics.push({ level: 'warning', file: manifestFile, path: 'name', message: 'plugin manifest has no string "name"; using the directory name' });
-    name ??= path.basename(root);
-  }
-  const id = spec.id ?? `${name}@local`;
-  // The name becomes a directory component: keep it to a safe character set.
-  const dataDir = spec.dataDir
-    ? path.resolve(opts.cwd, spec.dataDir)
-    : path.join(opts.configDir, 'plugins', 'data', name.replace(/[^A-Za-z0-9_-]/g, '-'));
-  const ctx: SourceContext = {
-    kind: 'plugin',
-    file: '',
-    pluginRoot: root,
-    pluginName: name,
-    pluginId: id,
-    pluginData: dataDir,
-    ...(spec.managed ? { managed: true } : {}),
-    substitutions: { CLAUDE_PLUGIN_ROOT: root, CLAUDE_PLUGIN_DATA: dataDir },
-  };
-
-  const hookFiles = [path.join(root, 'hooks', 'hooks.json')];
-  const inline: unknown[] = [];
-  const declared = manifestDoc?.hooks;
-  const declare = (v: unknown, at: PropertyKey[]) => {
-    if (typeof v === 'string') {
-      const f = path.resolve(root, v);
-      if (!hookFiles.includes(f)) hookFiles.push(f);
-    } else if (v && typeof v === 'object' && !Array.isArray(v)) inline.push(v);
-    else diagnostics.push({ level: 'error', file: manifestFile, path: formatPath(at), message: `expected a path to a hooks file or a hooks object, got ${v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v}` });
-  };
-  if (Array.isArray(declared)) declared.forEach((v, i) => declare(v, ['hooks', i]));
-  else if (declared !== undefined) declare(declared, ['hooks']);
-
-  const hooks: NormalizedHook[] = [];
-  let ok = true;
-  for (const [i, file] of hookFiles.entries()) {
-    const read = await readText(file);
-    if (read.status === 'missing') {
-      // The standard file is optional; one the manifest names must exist.
-      if (i > 0) {
-        diagnostics.push({ level: 'error', file: manifestFile, path: 'hooks', message: `hooks file not found: ${file}` });
-        ok = false;
-      }
-      continue;
-    }
-    if (read.status === 'error') {
-      diagnostics.push({ level: 'error', file, path: ROOT_PATH, message: read.message });
-      files.push({ file, kind: 'plugin', ok: false });
-      ok = false;
-      continue;
-    }
-    const local: Diagnostic[] = [];
-    const { raw } = parseDocument(read.text, file, local);
-    const got = raw === undefined ? undefined : pluginHooksDocument(raw, { ...ctx, file }, local);
-    const fileOk = got !== undefined && !local.some((d) => d.level === 'error');
-    diagnostics.push(...local);
-    files.push({ file, kind: 'plugin', ok: fileOk });
-    if (fileOk) hooks.push(...got);
-    else ok = false;
-  }
-  for (const doc of inline) {
-    const local: Diagnostic[] = [];
-    // Inline hooks: the hooks.json shape, or the bare hooks object.
-    const wrapped = Object.hasOwn(doc as object, 'hooks') ? doc : { hooks: doc };
-    const got = pluginHooksDocument(wrapped, { ...ctx, file: manifestFile }, local, ['hooks']);
-    diagnostics.push(...local);
-    if (got !== undefined && !local.some((d) => d.level === 'error')) hooks.push(...got);
-    else ok = false;
-  }
-  // A plugin with any broken hook source contributes nothing (as a settings file with an error).
-  return ok ? hooks : [];
-}
-
-/** One plugin hooks document (`{ description?, hooks }`): unknown keys warned about and dropped, then validated. */
-function pluginHooksDocument(raw: unknown, ctx: SourceContext, local: Diagnostic[], prefix: PropertyKey[] = []): NormalizedHook[] | undefined {
-  let doc = raw;
-  if (doc && typeof doc === 'object' && !Array.isArray(doc)) {
-    const r = doc as Record<string, unknown>;
-    const extra = Object.keys(r).filter((k) => k !== 'hooks' && k !== 'description');
-    for (const key of extra) {
-      const hint = closest(key, ['hooks', 'description']);
-      local.push({ level: 'warning', file: ctx.file, path: formatPath([...prefix.slice(0, -1), key]), message: `unknown key ${JSON.stringify(key)} ignored${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}` });
-    }
-    const kept: Record<string, unknown> = {};
-    if (Object.hasOwn(r, 'description')) kept.description = r.description;
-    if (Object.hasOwn(r, 'hooks')) kept.hooks = dropUnknownHookKeys(r.hooks, [...prefix.slice(0, -1), 'hooks'], ctx.file, local);
-    doc = kept;
-  }
-  const data = validate(pluginHooksFileSchema(), doc, ctx.file, 'plugin', local, prefix.slice(0, -1));
-  if (!data || local.some((d) => d.level === 'error')) return undefined;
-  return normalizeHooks(data.hooks, (doc as { hooks: Record<string, unknown> }).hooks, ctx, local);
-}
-
-function loadSkill(spec: SkillSpec, cwd: string, diagnostics: Diagnostic[], files: LoadedFile[]): NormalizedHook[] {
-  const root = path.resolve(cwd, spec.root);
-  const file = spec.file ? path.resolve(cwd, spec.file) : path.join(root, 'SKILL.md');
-  const local: Diagnostic[] = [];
-  // Frontmatter holds the hooks object itself; paths are reported as hooks.<Event>… as in settings.
-  // YAML aliases can make it cyclic or explosively shared: check the shape before anything walks it.
-  const deep = nestingProblem(spec.hooks, ['hooks']);
-  if (deep) local.push({ level: 'error', file, ...deep });
-  const liberal = deep ? spec.hooks : dropUnknownHookKeys(spec.hooks, ['hooks'], file, local);
-  const data = deep ? undefined : validate(hooksObjectSchema(), liberal, file, 'hooks', local, ['hooks']);
-  let hooks: NormalizedHook[] = [];
-  if (data && !local.some((d) => d.level === 'error')) {
-    const name = spec.name ?? path.basename(root);
-    hooks = normalizeHooks(data, liberal as Record<string, unknown>, {
-      kind: 'skill',
-      file,
-      skillRoot: root,
-      skillName: name,
-      // Skills reuse CLAUDE_PLUGIN_ROOT for their own root (there is no CLAUDE_SKILL_ROOT).
-      substitutions: { CLAUDE_PLUGIN_ROOT: root },
-    }, local);
-    if (spec.agent) hooks = hooks.map((h) => agentHook(h, local));
-  }
-  const ok = !local.some((d) => d.level === 'error');
-  diagnostics.push(...local);
-  files.push({ file, kind: 'skill', ok });
-  return ok ? hooks : [];
-}
-
-/** A subagent's hook: Stop → SubagentStop (the catalog's `subagentEvent`; its ignored matcher stays ignored), `once` dropped with a warning. */
-function agentHook(hook: NormalizedHook, diagnostics: Diagnostic[]): NormalizedHook {
-  let out = hook;
-  if (hook.handler.once !== undefined) {
-    diagnostics.push({ level: 'warning', file: hook.source.file, path: `${hook.source.path}.once`, message: `'once' is only honoured in skill frontmatter; ignored in agent frontmatter` });
-    const { once: _once, ...handler } = hook.handler;
-    out = { ...out, handler: handler as HookHandler };
-  }
-  const subagentEvent = eventFacts(hook.event).subagentEvent as EventName | undefined;
-  if (subagentEvent !== undefined) {
-    const { matcher: _matcher, ...rest } = out;
-    out = { ...rest, event: subagentEvent };
-  }
-  return out === hook ? hook : { ...out, dedupKey: dedupKeyFor(out) };
 }
 
 function union(lists: Array<string[] | undefined>): string[] | undefined {
