@@ -45,11 +45,21 @@ export type Decision<E extends EventName = EventName> = EventName extends E
     : never;
 
 /**
- * What a function hook of event E returns: the event's JSON output (exactly the fields it
- * honours; hookSpecificOutput.hookEventName may be left out), plain text (read like a command
- * hook's stdout), or nothing (no opinion).
+ * The JSON output of event E as a function hook returns it: as a command hook prints it, with
+ * hookSpecificOutput.hookEventName required (the engine rejects an output without it).
  */
-export type FunctionHookResult<E extends EventName> = HookOutput<E> | string | undefined | null | void;
+export type FunctionHookOutput<E extends EventName> = Omit<HookOutput<E>, 'hookSpecificOutput'> &
+  (keyof Catalog[E]['output']['shape'] extends never
+    ? {}
+    : { hookSpecificOutput?: Flat<z.output<Strict<Catalog[E]['output']['shape']>> & { hookEventName: E }> });
+/** One object type instead of an intersection, so an object literal's unknown key is an excess property. */
+type Flat<T> = { [K in keyof T]: T[K] };
+
+/**
+ * What a function hook of event E returns: the event's JSON output (exactly the fields it
+ * honours), plain text (read like a command hook's stdout), or nothing (no opinion).
+ */
+export type FunctionHookResult<E extends EventName> = FunctionHookOutput<E> | string | undefined | null | void;
 
 /** register() for event E: the handler's input and result are typed by the event. */
 export interface HookRegistration<E extends EventName> extends Omit<FunctionHookRegistration<E>, 'event' | 'fn'> {

@@ -3,7 +3,7 @@
  * typecheck`; not a vitest file). Each @ts-expect-error line must be an error: if the types
  * stop catching it, tsc fails.
  */
-import { createHookEngine, untyped, type Decision, type EventName, type RunInput, type UntypedHookEngine } from '../../src/index.js';
+import { createHookEngine, untyped, type Decision, type EventName, type FunctionHookResult, type RunInput, type UntypedHookEngine } from '../../src/index.js';
 
 const engine = createHookEngine({ projectDir: '/tmp' });
 
@@ -55,17 +55,29 @@ async function decisions(): Promise<void> {
 void decisions;
 
 // register<E>: the handler's input and output are typed by the event.
-engine.register({ event: 'PreToolUse', matcher: 'Bash', fn: (input) => (input.tool_name === 'Bash' ? { hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'no' } } : undefined) });
+engine.register({
+  event: 'PreToolUse',
+  matcher: 'Bash',
+  fn: (input) => (input.tool_name === 'Bash' ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no' } } : undefined),
+});
 engine.register({ event: 'PreToolUse', fn: async () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: { command: 'ls' } } }) });
 engine.register({ event: 'Stop', fn: (input) => (input.stop_hook_active ? undefined : { decision: 'block', reason: 'go on' }) });
 engine.register({ event: 'SessionStart', fn: () => 'plain text, read as stdout' });
 engine.register({ event: 'Notification', fn: () => {} });
-// @ts-expect-error -- misspelled output field
+// @ts-expect-error -- misspelled output field (the only field: no overlap with the event's output)
 engine.register({ event: 'PreToolUse', fn: () => ({ hookSpecificOutput: { permisionDecision: 'deny' } }) });
+// A literal returned from an arrow is not checked for excess fields next to valid ones (TypeScript
+// checks excess properties only where a literal meets its declared type): declare the result type.
+// @ts-expect-error -- misspelled output field next to a valid one, with the result type declared
+engine.register({ event: 'PreToolUse', fn: (): FunctionHookResult<'PreToolUse'> => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permisionDecision: 'deny' } }) });
 // @ts-expect-error -- not a permission decision
-engine.register({ event: 'PreToolUse', fn: () => ({ hookSpecificOutput: { permissionDecision: 'dney' } }) });
+engine.register({ event: 'PreToolUse', fn: () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'dney' } }) });
 // @ts-expect-error -- async handlers are checked too
-engine.register({ event: 'PreToolUse', fn: async () => ({ hookSpecificOutput: { permisionDecision: 'deny' } }) });
+engine.register({ event: 'PreToolUse', fn: async () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'dney' } }) });
+// @ts-expect-error -- the engine needs hookEventName in a function hook's hookSpecificOutput
+engine.register({ event: 'PreToolUse', fn: () => ({ hookSpecificOutput: { permissionDecision: 'deny' } }) });
+// @ts-expect-error -- hookEventName must be the registered event
+engine.register({ event: 'PreToolUse', fn: () => ({ hookSpecificOutput: { hookEventName: 'PostToolUse', permissionDecision: 'deny' } }) });
 // @ts-expect-error -- Notification does not honour continue
 engine.register({ event: 'Notification', fn: () => ({ continue: false }) });
 // @ts-expect-error -- PermissionRequest has no top-level decision
