@@ -706,7 +706,7 @@ export const catalog = {
     origin: 'claude',
     summary: 'Before context compaction; can block it.',
     input: () => ({ trigger: s, custom_instructions: s }),
-    // blockCompaction is seed 000's explicit compaction guard, next to Claude's top-level decision:"block".
+    // blockCompaction is this engine's explicit compaction guard, next to Claude's top-level decision:"block".
     output: () => ({ blockCompaction: opt(bool) }),
     matcher: { field: 'trigger', exactSet: 'standard' },
     ifCondition: false,

@@ -41,7 +41,7 @@ export interface EventSpec<
   I extends z.ZodType = z.ZodType,
   O extends z.ZodType = z.ZodType,
 > {
-  /** Where the event comes from: Claude Code's reference, Kimi Code, or seed 000. */
+  /** Where the event comes from: Claude Code's reference, Kimi Code, or this engine's own (`seed`). */
   origin: 'claude' | 'kimi' | 'seed';
   /** One line: when the event fires. */
   summary: string;

@@ -1,5 +1,5 @@
 /**
- * The tool pipeline, in seed 000's fixed order:
+ * The tool pipeline, in its fixed order (docs/host.md):
  *
  *   validate the model's input
  *   → beforeTool slot:  permission-gate (rules; a deny vetoes, so PreToolUse never runs)

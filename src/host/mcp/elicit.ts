@@ -1,5 +1,5 @@
 /**
- * One MCP elicitation, from the server's request to the answer sent back (seed 000: the
+ * One MCP elicitation, from the server's request to the answer sent back (the
  * Elicitation branch of McpClient):
  *
  *   schema check → Elicitation hooks (may answer, decline or cancel before any UI)
