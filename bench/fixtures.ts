@@ -2,6 +2,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { RunInput } from 'agent-hooks';
 
 export interface Scratch {
   root: string;
@@ -28,7 +29,7 @@ export function scratch(prefix: string): Scratch {
 }
 
 /** A typical PreToolUse input (what an agent fires before running `Bash`). */
-export function preToolUseInput(cwd: string): Record<string, unknown> {
+export function preToolUseInput(cwd: string): RunInput<'PreToolUse'> {
   return {
     session_id: 'bench-session-0001',
     transcript_path: '',

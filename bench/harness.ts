@@ -14,9 +14,9 @@ export interface BenchOptions {
   quick: boolean;
 }
 
-/** What a row is judged against (a PRODUCT.md quality bar), when it has one. */
+/** What a row is judged against (a quality bar, docs/performance.md), when it has one. */
 export interface Bar {
-  /** As PRODUCT.md states it, e.g. "≤ 1.10× bare spawn". */
+  /** As the bar is stated, e.g. "≤ 1.10× bare spawn". */
   text: string;
   pass: boolean;
 }

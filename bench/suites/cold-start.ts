@@ -16,7 +16,7 @@ interface CliCase {
   args: (cli: string) => string[];
   /** Written to the CLI's stdin (closed right away when absent). */
   stdin?: string;
-  /** The PRODUCT.md bar on the ratio to `node -e 0`, for the rows it is stated for. */
+  /** The quality bar (docs/performance.md) on the ratio to `node -e 0`, for the rows it is stated for. */
   maxRatio?: number;
 }
 

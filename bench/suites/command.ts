@@ -4,7 +4,8 @@
  * six sides run interleaved, round by round, so every ratio is paired.
  */
 import { spawn } from 'node:child_process';
-import { buildHookEnv, createHookEngine, encodePayload, loadConfig, spawnerReady, type HookEngine } from 'agent-hooks';
+import { createHookEngine, loadConfig, type HookEngine, type RunInput } from 'agent-hooks';
+import { buildHookEnv, encodePayload, spawnerReady } from 'agent-hooks/stages';
 import { batchUs, calibrateBatch, interleaveAll, pairedRow, timeMs, type BenchOptions, type Row } from '../harness.js';
 import { summarize } from '../stats.js';
 import { preToolUseInput, scratch } from '../fixtures.js';
@@ -33,7 +34,7 @@ function bareSpawn(file: string, args: string[], stdin: string, env: Record<stri
  * The engine's own work per command hook (plan, validation, payload, env, parse, reduce),
  * with the process taken out: the same engine with a command backend that returns at once.
  */
-async function engineOwnWork(cwd: string, input: Record<string, unknown>, bareMs: number, opts: BenchOptions): Promise<Row> {
+async function engineOwnWork(cwd: string, input: RunInput<'PreToolUse'>, bareMs: number, opts: BenchOptions): Promise<Row> {
   const config = await loadConfig({
     cwd,
     discover: false,

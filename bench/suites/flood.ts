@@ -62,7 +62,7 @@ export async function floodSuite(opts: BenchOptions): Promise<Row[]> {
       baseline: { name: 'bare spawn, data dropped', value: bareGrowth.median, summary: bareGrowth },
       ratio: bareGrowth.median > 0 ? growth.median / bareGrowth.median : undefined,
       ratioNote: 'of bare',
-      // PRODUCT.md says 20 MB: 20 × 10^6 bytes = 19.07 MiB.
+      // The bar says 20 MB: 20 × 10^6 bytes = 19.07 MiB.
       bar: { text: '≤ 20 MB (19.07 MiB) growth (max), capped', pass: (growth.max * MiB) / 1e6 <= 20 && capped },
       notes: [
         `max growth ${growth.max.toFixed(1)} MiB over ${reps} run(s); stdout capped: ${capped ? 'yes' : 'NO'}; heap growth ${summarize(engine.map((r) => r.heapGrowthMiB)).median.toFixed(1)} MiB; ` +

@@ -7,7 +7,8 @@
  *   - a no-match among 1,000 regex matchers when the memo of outcomes misses (every call a
  *     new tool name), against the same engine when the memo hits.
  */
-import { compileMatcher, createHookEngine, matchRule, parseRule } from 'agent-hooks';
+import { createHookEngine } from 'agent-hooks';
+import { compileMatcher, matchRule, parseRule } from 'agent-hooks/stages';
 import { batchUs, calibrateBatch, interleave, pairedRow, timeMs, type BenchOptions, type Row, type Sides } from '../harness.js';
 import { preToolUseInput } from '../fixtures.js';
 import { summarize } from '../stats.js';

@@ -92,7 +92,7 @@ export async function startupSuite(opts: BenchOptions): Promise<Row[]> {
     for (const c of cases) {
       const sides = await interleave(() => timeMs(c.go), () => timeMs(floor), runs);
       const row = pairedRow({ suite: 'startup', name: c.name, unit: 'ms', baselineName: 'node -e 0 + the hook', ratioNote: 'of floor' }, sides);
-      // Issue 12's goals, not PRODUCT.md bars: reported, judged in docs/performance.md.
+      // Issue 12's goals, not quality bars: reported, judged in docs/performance.md.
       row.notes = [`goal ≤ ${c.goal}× (node -e 0 + the hook); ${row.ratio! <= c.goal ? 'met' : `missed by ${((row.ratio! / c.goal - 1) * 100).toFixed(0)} %`}`];
       rows.push(row);
     }

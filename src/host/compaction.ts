@@ -1,6 +1,6 @@
 /**
  * Compaction service: replace the conversation with a summary. PreCompact hooks run first: an
- * explicit block (decision:"block", exit 2, or seed 000's blockCompaction:true) raises
+ * explicit block (decision:"block", exit 2, or the engine's blockCompaction:true) raises
  * CompactionBlockedError; a failing hook fails open. PostCompact runs after, with the summary.
  */
 import type { HostPermissionMode } from './permissions.js';

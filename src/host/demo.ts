@@ -53,7 +53,7 @@ process.stdin.on('data', (c) => (input += c)).on('end', () => {
   if (!stop_hook_active && /\\bdone\\b/i.test(last_assistant_message)) process.stdout.write(JSON.stringify({ decision: 'block', reason: 'Before you finish: read hello.js back and check it.' }));
 });
 `,
-  'keep-history.mjs': `// PreCompact: block manual compaction (seed 000's blockCompaction flag).
+  'keep-history.mjs': `// PreCompact: block manual compaction (the engine's blockCompaction flag).
 process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreCompact', blockCompaction: true }, reason: 'the audit needs the full history' }));
 `,
   'answer-elicitation.mjs': `// Elicitation: answer the MCP server's form without asking the user.

@@ -27,7 +27,7 @@ export interface HookListenerOptions {
 
 /**
  * A block that a hook asked for, not one that a failure policy produced: Stop, SubagentStop and
- * PreCompact fail open (seed 000: a hook's timeout or error means "allow stop" / "compact anyway").
+ * PreCompact fail open (by design: a hook's timeout or error means "allow stop" / "compact anyway").
  */
 export function explicitBlock(decision: Decision): boolean {
   return decision.blocked && decision.hooks.some((r) => (r.decision === 'block' || r.decision === 'deny') && r.policy === undefined);

@@ -1,5 +1,5 @@
 /**
- * Ordered extension points (seed 004's OrderedHookSlot): a slot is a list of named listeners
+ * Ordered extension points: a slot is a list of named listeners
  * ordered by `before`/`after` constraints, fired one after another with one event object.
  *
  * - `veto(reason)`: any listener may stop the guarded action; listeners after it do not run,

@@ -3,7 +3,7 @@
  *
  * ApplyPatch carries several files in one call; every `*** Add File:`, `*** Delete File:`,
  * `*** Update File:` and `*** Move to:` header counts, so a sensitive path in the third file
- * (or only as a rename target) is still seen (seed 000's gotcha).
+ * (or only as a rename target) is still seen (a guard that read only the first path would miss it).
  */
 
 /** Tools whose input has one `file_path`. */

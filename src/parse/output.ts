@@ -2,7 +2,7 @@
  * Parse stage: one ExecutionResult + the event's catalog entry → one ParsedHook.
  * Pure: no I/O except spilling over-long strings (capOutputString).
  *
- * Rules (PRODUCT.md + the Claude reference):
+ * Rules (the Claude reference, and this engine's own where it adds to it):
  * - stdout is JSON only when the whole trimmed stdout is one JSON object; anything else is plain text.
  * - exit 2 = blocking error with stderr as reason on events that can block (JSON cannot undo it, but
  *   its other fields are still read); on other events exit 2 does what the catalog's `exit2` says.

@@ -5,7 +5,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Decision, HookEngine } from '../../src/index.js';
+import type { Decision } from '../../src/index.js';
+import type { HookEngine } from '../../src/engine/engine.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
 import { CI_SUBSET, HAS_PROC, engineFor, expectNoLeak, newTag } from './helpers.js';
 

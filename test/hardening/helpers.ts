@@ -7,7 +7,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { createHookEngine, loadConfig, type HookEngine, type HookEngineOptions, type LoadedConfig } from '../../src/index.js';
+import { loadConfig, type HookEngineOptions, type LoadedConfig } from '../../src/index.js';
+// The untyped engine: these tests feed it payloads the typed run() would not let compile.
+import { createHookEngine, type HookEngine } from '../../src/engine/engine.js';
 import { HAS_PROC, isPidLive, waitUntil } from '../backends/helpers.js';
 import type { TempDir } from '../helpers/tmp.js';
 

@@ -5,7 +5,9 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EVENT_NAMES, InvalidHookInputError, createHookEngine, type EventName } from '../../src/index.js';
+import { EVENT_NAMES, InvalidHookInputError, type EventName } from '../../src/index.js';
+// The untyped engine: adversarial payloads that the typed run() would not let compile.
+import { createHookEngine } from '../../src/engine/engine.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
 import { bash, emit, engineFor, expectNoLeak, expectPrototypeClean, loadSettings, newTag, prepareFixtures, writeSettings } from './helpers.js';
 

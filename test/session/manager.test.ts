@@ -22,7 +22,7 @@ afterEach(async () => {
 });
 const newManager = (opts: Parameters<typeof createHookManager>[0] = {}) => (manager = createHookManager({ load: sb.load, ...opts }));
 
-describe('seed 000: sessions', () => {
+describe('sessions', () => {
   // `HookManager.bindSessionConfig()` — 冻结并关联 source/worktree 的 Session 配置
   it('bindSessionConfig freezes the session config and associates it with the source project and the worktree', async () => {
     const log = sb.dir.path('log');

@@ -46,7 +46,7 @@ function setup(log: string, baseExtra: Record<string, unknown> = {}) {
 
 const prompt = { prompt: 'hi' };
 
-describe('seed 000: plugin integration', () => {
+describe('plugin integration', () => {
   it('the integrator keeps the plugin-free base config and loads all active plugins’ hooks in one batch on top of it', async () => {
     const log = sb.dir.path('log');
     const a = plugin('alpha', log);

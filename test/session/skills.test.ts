@@ -1,5 +1,5 @@
 /**
- * Hooks in skills and agents (reference "Hooks in skills and agents"; seed 002 §4.1): frontmatter
+ * Hooks in skills and agents (reference "Hooks in skills and agents"): frontmatter
  * hooks registered into a live session, `once`, CLAUDE_PLUGIN_ROOT = skill root, dedup namespaced
  * by skill root, a subagent's Stop → SubagentStop and its hooks living only while it runs.
  */

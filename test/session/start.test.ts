@@ -26,7 +26,7 @@ function project(log: string, stage: string) {
   });
 }
 
-describe('seed 000: SessionStart may block initialisation or add environment, frozen before any later subprocess', () => {
+describe('SessionStart may block initialisation or add environment, frozen before any later subprocess', () => {
   it('SessionStart adds environment: session.env (for the tools) exposes it frozen; later hooks do not see it, as in Claude Code', async () => {
     const log = sb.dir.path('log');
     const p = project(log, 'one');

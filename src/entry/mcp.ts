@@ -1,0 +1,15 @@
+/** agent-hooks/mcp: the MCP servers behind mcp_tool hooks (docs/backends.md). */
+export {
+  createMcpClientManager,
+  isMcpClientManager,
+  McpConfigError,
+  parseMcpConfig,
+  loadMcpConfigFile,
+  substituteInput,
+  type McpClientManager,
+  type McpClientManagerOptions,
+  type McpCallOutcome,
+  type McpCallFailure,
+  type McpServerStatus,
+  type McpServerConfig,
+} from '../mcp/index.js';
