@@ -1,7 +1,7 @@
 /** The plain state record of a tool pipeline (tool-pipeline.ts), shared by its approval and call modules. */
 import type { PermissionEngine } from './permissions.js';
 import type { RuntimeSlots } from './runtime-slots.js';
-import type { PipelineOptions } from './tool-pipeline.js';
+import type { PipelineOptions } from './pipeline-types.js';
 import type { ToolRegistry } from './types.js';
 
 export interface PipelineState {

@@ -10,7 +10,7 @@ import type { HostPermissionMode } from './permissions.js';
 import type { PipelineState } from './pipeline-state.js';
 import type { Actor, BeforeToolEvent } from './runtime-slots.js';
 import type { SlotEvent } from './slots.js';
-import type { RunOpts, ToolOutcome } from './tool-pipeline.js';
+import type { RunOpts, ToolOutcome } from './pipeline-types.js';
 import { isolationProblem } from './tools/workspace.js';
 import { ToolError, type HostTool, type ToolCall } from './types.js';
 
