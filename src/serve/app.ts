@@ -30,7 +30,8 @@ import {
   TrustRefusedError,
   TrustStoreError,
 } from '../trust/index.js';
-import { queryAudit, queryPostgresAudit } from './audit.js';
+import { queryAudit } from './audit.js';
+import { queryPostgresAudit } from './audit-postgres.js';
 import { pageHtml } from './page/html.js';
 import { APP_JS } from './page/app.js';
 import { STYLE_CSS } from './page/style.js';
@@ -107,16 +108,22 @@ export function createServeApp(options: ServeOptions = {}): ServeApp {
   const copiesDir = options.scriptCopiesDir ?? defaultScriptCopiesDir(storePath);
   const warn = options.onWarning ?? (() => {});
   const manager = options.manager;
-  const sessions: SessionSource = manager ? hostSessions(manager, options.auditFile) : pauseFileSessions(options.pauseFile ?? defaultPauseFilePath(process.env, homeDir), options.auditFile);
-  const guard: Guard = { token: options.token ?? newToken(), allowedHosts: new Set((options.allowedHosts ?? []).map((h) => h.toLowerCase())) };
+  const sessions: SessionSource = manager
+    ? hostSessions(manager, options.auditFile)
+    : pauseFileSessions(options.pauseFile ?? defaultPauseFilePath(process.env, homeDir), options.auditFile);
+  const guard: Guard = {
+    token: options.token ?? newToken(),
+    allowedHosts: new Set((options.allowedHosts ?? []).map((h) => h.toLowerCase())),
+  };
 
   /** Known workspaces, de-duplicated by canonical identity, in order: given, sessions', the store's. */
   async function workspaces(): Promise<Array<{ dir: string; identity: string }>> {
     const dirs = (options.workspaces ?? []).map((d) => path.resolve(d));
-    if (manager) for (const id of manager.sessions()) {
-      const h = manager.session(id);
-      if (h) dirs.push(h.projectDir);
-    }
+    if (manager)
+      for (const id of manager.sessions()) {
+        const h = manager.session(id);
+        if (h) dirs.push(h.projectDir);
+      }
     if (options.storeWorkspaces !== false) {
       try {
         for (const rec of Object.values((await readTrustStore(storePath)).workspaces)) if (existsSync(rec.path)) dirs.push(rec.path);
@@ -236,7 +243,12 @@ export function createServeApp(options: ServeOptions = {}): ServeApp {
     const ws = await findWorkspace(body.dir);
     let removed: boolean;
     try {
-      const r = await revokeWorkspace({ workspaceDir: ws.dir, storePath, homeDir, ...(body.digest !== null ? { expectedDigest: body.digest } : {}) });
+      const r = await revokeWorkspace({
+        workspaceDir: ws.dir,
+        storePath,
+        homeDir,
+        ...(body.digest !== null ? { expectedDigest: body.digest } : {}),
+      });
       removed = r.removed !== undefined;
     } catch (e) {
       if (e instanceof TrustRefusedError) throw new HttpError(409, e.message);
@@ -250,7 +262,13 @@ export function createServeApp(options: ServeOptions = {}): ServeApp {
 
   app.get('/api/sessions', async (c) => {
     const { sessions: list, warning } = await sessions.list();
-    return c.json({ mode: sessions.mode, pauseFile: sessions.pauseFile ?? null, auditFile: options.auditFile ?? null, sessions: list, ...(warning ? { warning } : {}) });
+    return c.json({
+      mode: sessions.mode,
+      pauseFile: sessions.pauseFile ?? null,
+      auditFile: options.auditFile ?? null,
+      sessions: list,
+      ...(warning ? { warning } : {}),
+    });
   });
 
   app.post('/api/sessions/pause', async (c) => {
@@ -269,7 +287,9 @@ export function createServeApp(options: ServeOptions = {}): ServeApp {
   let pgAudit: Promise<import('../audit/postgres.js').PostgresAudit> | undefined;
   const auditDb = async (): Promise<import('../audit/postgres.js').PostgresAudit | { error: string }> => {
     try {
-      pgAudit ??= import('../audit/postgres.js').then((m) => m.postgresAudit({ url: options.auditPostgres!.url, table: options.auditPostgres!.table }));
+      pgAudit ??= import('../audit/postgres.js').then((m) =>
+        m.postgresAudit({ url: options.auditPostgres!.url, table: options.auditPostgres!.table }),
+      );
       return await pgAudit;
     } catch (err) {
       pgAudit = undefined;
@@ -289,8 +309,25 @@ export function createServeApp(options: ServeOptions = {}): ServeApp {
     };
     if (options.auditPostgres) {
       const db = await auditDb();
-      if ('error' in db) return c.json({ source: 'postgres', entries: [], total: 0, firings: [], malformed: 0, skippedBytes: 0, facets: { sessions: [], events: [], outcomes: [], projects: [], clients: [] }, error: db.error });
-      return c.json(await queryPostgresAudit(db, { ...filters, ...(q.project ? { project: q.project } : {}), ...(q.client ? { client: q.client } : {}), ...(q.before ? { before: q.before } : {}) }));
+      if ('error' in db)
+        return c.json({
+          source: 'postgres',
+          entries: [],
+          total: 0,
+          firings: [],
+          malformed: 0,
+          skippedBytes: 0,
+          facets: { sessions: [], events: [], outcomes: [], projects: [], clients: [] },
+          error: db.error,
+        });
+      return c.json(
+        await queryPostgresAudit(db, {
+          ...filters,
+          ...(q.project ? { project: q.project } : {}),
+          ...(q.client ? { client: q.client } : {}),
+          ...(q.before ? { before: q.before } : {}),
+        }),
+      );
     }
     const result = await queryAudit(options.auditFile, filters);
     return c.json(result);

@@ -103,9 +103,10 @@ export const DEFAULT_AUDIT_MAX_BYTES = 32 * 1024 * 1024;
 const MAX_TEXT = 2000;
 const GAP_MS = 250;
 
-const cap = (s: unknown): string | undefined => (typeof s === 'string' ? (s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT)}…` : s) : undefined);
+const cap = (s: unknown): string | undefined =>
+  typeof s === 'string' ? (s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT)}…` : s) : undefined;
 
-function toView(v: unknown): AuditEntryView | undefined {
+export function toView(v: unknown): AuditEntryView | undefined {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
   const o = v as Record<string, unknown>;
   // Settings sinks (src/audit/record.ts) nest the hook's provenance under `hook`.
@@ -147,7 +148,10 @@ function toView(v: unknown): AuditEntryView | undefined {
 }
 
 /** Every audit entry in the last `maxBytes` of the file, in file order. A missing file is empty. */
-export async function readAuditEntries(file: string, maxBytes = DEFAULT_AUDIT_MAX_BYTES): Promise<{ entries: AuditEntryView[]; malformed: number; skippedBytes: number; error?: string }> {
+export async function readAuditEntries(
+  file: string,
+  maxBytes = DEFAULT_AUDIT_MAX_BYTES,
+): Promise<{ entries: AuditEntryView[]; malformed: number; skippedBytes: number; error?: string }> {
   let size: number;
   try {
     const st = await fs.stat(file);
@@ -261,7 +265,8 @@ function matchesOutcome(e: AuditEntryView, outcome: string | undefined): boolean
 
 /** Query the audit log (see AuditQuery). Never throws. */
 export async function queryAudit(file: string | undefined, q: AuditQuery = {}, maxBytes = DEFAULT_AUDIT_MAX_BYTES): Promise<AuditResult> {
-  if (!file) return { entries: [], total: 0, firings: [], malformed: 0, skippedBytes: 0, facets: { sessions: [], events: [], outcomes: [] } };
+  if (!file)
+    return { entries: [], total: 0, firings: [], malformed: 0, skippedBytes: 0, facets: { sessions: [], events: [], outcomes: [] } };
   const read = await readAuditEntries(file, maxBytes);
   const scoped = read.entries.filter((e) => (!q.session || e.session_id === q.session) && (!q.event || e.event === q.event));
   const matching = scoped.filter((e) => matchesOutcome(e, q.outcome));
@@ -294,7 +299,8 @@ export async function auditSessions(file: string | undefined, maxBytes = DEFAULT
   const by = new Map<string, AuditSession>();
   for (const e of entries) {
     const s = by.get(e.session_id);
-    if (!s) by.set(e.session_id, { id: e.session_id, firstSeen: e.ts, lastSeen: e.ts, runs: 1, blocked: e.blocked ? 1 : 0, lastEvent: e.event });
+    if (!s)
+      by.set(e.session_id, { id: e.session_id, firstSeen: e.ts, lastSeen: e.ts, runs: 1, blocked: e.blocked ? 1 : 0, lastEvent: e.event });
     else {
       s.runs++;
       if (e.blocked) s.blocked++;
@@ -306,92 +312,4 @@ export async function auditSessions(file: string | undefined, maxBytes = DEFAULT
     }
   }
   return [...by.values()].sort((a, b) => Date.parse(b.lastSeen) - Date.parse(a.lastSeen));
-}
-
-export interface TeamAuditQuery extends AuditQuery {
-  project?: string;
-  client?: string;
-  /** Paging: the previous page's `nextBefore` (a `timestamp|id` cursor: ties on time never skip a row). */
-  before?: string;
-}
-
-export interface TeamAuditResult extends AuditResult {
-  source: 'postgres';
-  /** Pass as `before` for the next (older) page; absent on the last page. */
-  nextBefore?: string;
-  facets: AuditResult['facets'] & { projects: string[]; clients: string[] };
-}
-
-interface AuditDb {
-  readonly table: string;
-  query<R extends Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
-}
-
-/**
- * The team's timeline from the PostgreSQL sink (src/audit/postgres.ts): hook executions newest
- * first, filtered by project, client, session, event and outcome, a page at a time; firings are
- * grouped exactly by their firing id (no reconstruction needed). Never throws.
- */
-export async function queryPostgresAudit(db: AuditDb, q: TeamAuditQuery = {}): Promise<TeamAuditResult> {
-  const empty: TeamAuditResult = { source: 'postgres', entries: [], total: 0, firings: [], malformed: 0, skippedBytes: 0, facets: { sessions: [], events: [], outcomes: [], projects: [], clients: [] } };
-  const where: string[] = ["kind = 'hook'"];
-  const params: unknown[] = [];
-  const add = (sql: string, v: unknown) => {
-    params.push(v);
-    where.push(sql.replace('?', `$${params.length}`));
-  };
-  if (q.project) add('project = ?', q.project);
-  if (q.client) add('client = ?', q.client);
-  if (q.session) add('session_id = ?', q.session);
-  if (q.event) add('event = ?', q.event);
-  if (q.outcome === 'blocked') where.push("(outcome = 'blocking' OR decision IN ('deny', 'block'))");
-  else if (q.outcome) add('outcome = ?', q.outcome);
-  const scope = where.join(' AND ');
-  const limit = Math.min(2000, Math.max(1, Math.trunc(q.limit ?? 200)));
-  try {
-    const cursor = q.before?.split('|');
-    if (cursor && (cursor.length !== 2 || !Number.isFinite(Date.parse(cursor[0]!)))) return { ...empty, error: 'before must be a cursor from nextBefore' };
-    const pageWhere = cursor ? `${scope} AND (ts, id) < ($${params.length + 1}::timestamptz, $${params.length + 2})` : scope;
-    const pageParams = cursor ? [...params, cursor[0], cursor[1]] : params;
-    const t = db.table;
-    const [rows, total, facets] = await Promise.all([
-      db.query<{ record: unknown; ts: Date; id: string }>(`SELECT record, ts, id FROM ${t} WHERE ${pageWhere} ORDER BY ts DESC, id DESC LIMIT ${limit + 1}`, pageParams),
-      db.query<{ n: string }>(`SELECT count(*) AS n FROM ${t} WHERE ${scope}`, params),
-      // Facets from the most recent records only: cheap on a large table, enough for the menus.
-      db.query<{ session_id: string; event: string; outcome: string; project: string; client: string }>(`SELECT session_id, event, outcome, project, client FROM ${t} ORDER BY ts DESC LIMIT 5000`),
-    ]);
-    const page = rows.slice(0, limit);
-    const entries = page.map((r) => toView(r.record)).filter((e): e is AuditEntryView => e !== undefined);
-    const byFiring = new Map<string, AuditEntryView[]>();
-    for (const e of [...entries].reverse()) {
-      const k = e.firing_id ?? `${e.session_id}\0${e.ts}`;
-      byFiring.set(k, [...(byFiring.get(k) ?? []), e]);
-    }
-    const firings = [...byFiring.values()].flatMap((members) => groupFirings(members).map((g) => g.firing)).sort((a, b) => Date.parse(b.start) - Date.parse(a.start)).slice(0, 100);
-    const uniq = (xs: string[]) => [...new Set(xs)];
-    const out: TeamAuditResult = {
-      source: 'postgres',
-      entries,
-      total: Number(total[0]?.n ?? 0),
-      firings,
-      malformed: page.length - entries.length,
-      skippedBytes: 0,
-      facets: {
-        sessions: uniq(facets.map((f) => f.session_id)),
-        events: uniq(facets.map((f) => f.event)).sort(),
-        outcomes: uniq(facets.map((f) => f.outcome)).sort(),
-        projects: uniq(facets.map((f) => f.project)).sort(),
-        clients: uniq(facets.map((f) => f.client)).sort(),
-      },
-    };
-    if (rows.length > limit) {
-      const last = page[page.length - 1]!;
-      // The row's own ts, at the database's microsecond precision.
-      const ts = (await db.query<{ t: string }>(`SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t FROM ${t} WHERE id = $1`, [last.id]))[0]?.t;
-      out.nextBefore = `${ts ?? new Date(last.ts).toISOString()}|${last.id}`;
-    }
-    return out;
-  } catch (err) {
-    return { ...empty, error: `audit database: ${(err as Error).message}` };
-  }
 }

@@ -2,8 +2,27 @@
 export { createServeApp, type ServeApp, type ServeOptions } from './app.js';
 export { startServe, isLoopback, type StartServeOptions, type RunningServe } from './server.js';
 export { newToken, TOKEN_COOKIE } from './security.js';
-export { queryAudit, auditSessions, groupFirings, readAuditEntries, type AuditQuery, type AuditResult, type AuditEntryView, type Firing, type TimelineBar, type AuditSession } from './audit.js';
-export { assessWorkspace, workspaceView, type WorkspaceView, type HookView, type ScriptView, type RunView, type WorkspaceLoadOptions } from './workspaces.js';
+export {
+  queryAudit,
+  auditSessions,
+  groupFirings,
+  readAuditEntries,
+  type AuditQuery,
+  type AuditResult,
+  type AuditEntryView,
+  type Firing,
+  type TimelineBar,
+  type AuditSession,
+} from './audit.js';
+export {
+  assessWorkspace,
+  workspaceView,
+  type WorkspaceView,
+  type HookView,
+  type ScriptView,
+  type RunView,
+  type WorkspaceLoadOptions,
+} from './workspaces.js';
 export { hostSessions, pauseFileSessions, type SessionSource, type SessionView } from './sessions.js';
 export { HIDDEN, redactHandler, showableRealScript, showableScript } from './redact.js';
 export {

@@ -60,7 +60,11 @@ export function redactChange(c: Change): Change {
   if (parts[0] === 'handler' && parts[1] !== undefined && SECRET_MAPS.has(parts[1])) {
     const whole = parts.length === 2;
     const hide = (v: unknown) => (v === undefined ? undefined : whole ? hideValues(v) : HIDDEN);
-    return { ...c, ...(c.before !== undefined ? { before: hide(c.before) } : {}), ...(c.after !== undefined ? { after: hide(c.after) } : {}) };
+    return {
+      ...c,
+      ...(c.before !== undefined ? { before: hide(c.before) } : {}),
+      ...(c.after !== undefined ? { after: hide(c.after) } : {}),
+    };
   }
   if (c.field === 'handler') {
     const hide = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? redactHandler(v as Record<string, unknown>) : v);
@@ -73,7 +77,8 @@ export function redactChange(c: Change): Change {
   return c;
 }
 
-const SECRET_NAME = /^(\.env(\..*)?|\.netrc|\.npmrc|\.pypirc|\.pgpass|id_[a-z0-9]+|.*\.(pem|key|p12|pfx|jks|keystore|gpg|asc)|.*credential.*|.*secret.*|.*token.*|.*password.*)$/i;
+const SECRET_NAME =
+  /^(\.env(\..*)?|\.netrc|\.npmrc|\.pypirc|\.pgpass|id_[a-z0-9]+|.*\.(pem|key|p12|pfx|jks|keystore|gpg|asc)|.*credential.*|.*secret.*|.*token.*|.*password.*)$/i;
 
 function isInside(child: string, parent: string): boolean {
   const rel = path.relative(parent, child);

@@ -60,7 +60,11 @@ export async function readSmallFile(file: string, max = MAX_SCRIPT_COPY): Promis
 }
 
 /** Keep a copy of every referenced script (that `keep` accepts) whose current content is what the report records. Best effort; never throws. */
-export async function keepScriptCopies(report: Pick<TrustReport, 'scripts'>, dir: string, keep: (file: string) => boolean | Promise<boolean> = () => true): Promise<number> {
+export async function keepScriptCopies(
+  report: Pick<TrustReport, 'scripts'>,
+  dir: string,
+  keep: (file: string) => boolean | Promise<boolean> = () => true,
+): Promise<number> {
   const wanted: TrustReport['scripts'] = [];
   for (const s of report.scripts) if (s.current.startsWith('sha256:') && (await keep(s.path))) wanted.push(s);
   if (wanted.length === 0 || !(await usableDir(dir, true))) return 0;

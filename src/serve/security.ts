@@ -101,7 +101,8 @@ export function guardMiddleware(guard: Guard): MiddlewareHandler {
       if (!ok) return refuse(c, 403, `cross-origin request refused (Origin ${origin})`);
     }
     const site = c.req.header('sec-fetch-site');
-    if (site !== undefined && site !== 'same-origin' && site !== 'none') return refuse(c, 403, `cross-site request refused (Sec-Fetch-Site ${site})`);
+    if (site !== undefined && site !== 'same-origin' && site !== 'none')
+      return refuse(c, 403, `cross-site request refused (Sec-Fetch-Site ${site})`);
     if (c.req.method === 'OPTIONS') return refuse(c, 403, 'CORS is not offered');
 
     // 3. Token.
@@ -128,7 +129,8 @@ export function guardMiddleware(guard: Guard): MiddlewareHandler {
 
     // 4. State-changing requests.
     if (!SAFE.has(c.req.method)) {
-      if (!tokensEqual(headerToken, guard.token)) return refuse(c, 403, 'state-changing requests need the token in the Authorization header');
+      if (!tokensEqual(headerToken, guard.token))
+        return refuse(c, 403, 'state-changing requests need the token in the Authorization header');
       if (origin === undefined && site !== undefined) return refuse(c, 403, 'state-changing requests need a same-origin Origin header');
       const type = c.req.header('content-type') ?? '';
       if (!/^application\/json\s*(;|$)/i.test(type)) return refuse(c, 415, 'state-changing requests must send application/json');

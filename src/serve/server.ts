@@ -37,7 +37,8 @@ export function isLoopback(host: string): boolean {
 export async function startServe(options: StartServeOptions = {}): Promise<RunningServe> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`port must be an integer 0–65535, got ${String(options.port)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new RangeError(`port must be an integer 0–65535, got ${String(options.port)}`);
   const app = createServeApp(options);
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(s as Server)) as Server;

@@ -73,7 +73,15 @@ export function pauseFileSessions(pauseFile: string, auditFile?: string): Sessio
       const { data, error } = readPauseFile(pauseFile);
       const out = new Map<string, SessionView>();
       for (const a of await auditSessions(auditFile)) {
-        out.set(a.id, { id: a.id, source: 'audit', paused: false, lastSeen: a.lastSeen, runs: a.runs, blocked: a.blocked, lastEvent: a.lastEvent });
+        out.set(a.id, {
+          id: a.id,
+          source: 'audit',
+          paused: false,
+          lastSeen: a.lastSeen,
+          runs: a.runs,
+          blocked: a.blocked,
+          lastEvent: a.lastEvent,
+        });
       }
       for (const [id, rec] of Object.entries(data.sessions)) {
         const s = out.get(id) ?? { id, source: 'pause-file' as const, paused: true };

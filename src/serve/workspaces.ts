@@ -177,7 +177,9 @@ function displayHook(h: CanonicalHook, decode: (s: string) => string): Record<st
   const src: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(h.source)) src[k] = typeof v === 'string' && k !== 'kind' && k !== 'path' ? decode(v) : v;
   // Sorted keys: the stored and the fresh canonical config may list keys in different orders.
-  return JSON.parse(canonicalJson({ event: h.event, ...(h.matcher !== undefined ? { matcher: h.matcher } : {}), handler, source: src })) as Record<string, unknown>;
+  return JSON.parse(
+    canonicalJson({ event: h.event, ...(h.matcher !== undefined ? { matcher: h.matcher } : {}), handler, source: src }),
+  ) as Record<string, unknown>;
 }
 
 function displayConfig(c: CanonicalConfig, decode: (s: string) => string): Record<string, unknown> {
@@ -197,7 +199,8 @@ async function scriptView(
   const changed = s.trusted !== undefined ? s.trusted !== s.current : true;
   const base: ScriptView = { path: s.path, current: s.current, ...(s.trusted !== undefined ? { trusted: s.trusted } : {}), changed };
   if (!changed) return base;
-  if (!(await showableRealScript(s.path, opts.root))) return { ...base, note: 'outside the workspace or looks like secret material: content not shown' };
+  if (!(await showableRealScript(s.path, opts.root)))
+    return { ...base, note: 'outside the workspace or looks like secret material: content not shown' };
   if (s.current === 'error') return { ...base, note: s.error ?? 'unreadable' };
 
   let after = '';
@@ -289,7 +292,9 @@ export async function workspaceView(a: Assessment, opts: { copiesDir?: string } 
   });
 
   const neverTrusted = r.trustedDigest === undefined;
-  const scripts = await Promise.all(r.scripts.map((s) => scriptView(s, { root: r.workspace.root, ...(opts.copiesDir ? { copiesDir: opts.copiesDir } : {}), neverTrusted })));
+  const scripts = await Promise.all(
+    r.scripts.map((s) => scriptView(s, { root: r.workspace.root, ...(opts.copiesDir ? { copiesDir: opts.copiesDir } : {}), neverTrusted })),
+  );
 
   let configDiff: LineDiff | undefined;
   if (current && trustedConfig && r.state === 'modified') {
@@ -308,8 +313,17 @@ export async function workspaceView(a: Assessment, opts: { copiesDir?: string } 
     store: r.store,
     hooks,
     removed: r.removed.map((h) => {
-      const shown = displayHook(redactHook(h), decode) as { source: { kind: string; file?: string; path: string }; handler: Record<string, unknown> };
-      return { event: h.event, ...(h.matcher !== undefined ? { matcher: h.matcher } : {}), type: String(h.handler.type), source: shown.source, run: runOf(shown.handler) };
+      const shown = displayHook(redactHook(h), decode) as {
+        source: { kind: string; file?: string; path: string };
+        handler: Record<string, unknown>;
+      };
+      return {
+        event: h.event,
+        ...(h.matcher !== undefined ? { matcher: h.matcher } : {}),
+        type: String(h.handler.type),
+        source: shown.source,
+        run: runOf(shown.handler),
+      };
     }),
     settingsChanges: r.settingsChanges.map((c) => ({ ...c, description: describeChange(c) })),
     scripts,

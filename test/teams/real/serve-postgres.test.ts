@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuditWriter } from '../../../src/audit/sinks.js';
 import { postgresAudit, type PostgresAudit } from '../../../src/audit/postgres.js';
 import { createHookEngine } from '../../../src/engine/engine.js';
-import { queryPostgresAudit } from '../../../src/serve/audit.js';
+import { queryPostgresAudit } from '../../../src/serve/audit-postgres.js';
 import { startPostgres, type TestPostgres } from './postgres.js';
 
 let pg: TestPostgres;
@@ -15,13 +15,23 @@ beforeAll(async () => {
   pg = await startPostgres();
   const writer = createAuditWriter({ sinks: [{ type: 'postgres', url: pg.url, table: 'audit_s', flushMs: 5 }] });
   const engine = createHookEngine({ projectDir: '/srv', auditWriter: writer, telemetry: false });
-  engine.register({ event: 'PreToolUse', matcher: 'Bash', name: 'guard', fn: (p) => ((p.tool_input as { command: string }).command === 'rm' ? { decision: 'block', reason: 'no' } : {}) });
+  engine.register({
+    event: 'PreToolUse',
+    matcher: 'Bash',
+    name: 'guard',
+    fn: (p) => ((p.tool_input as { command: string }).command === 'rm' ? { decision: 'block', reason: 'no' } : {}),
+  });
   engine.register({ event: 'PreToolUse', matcher: 'Bash', name: 'log', fn: () => ({}) });
   // 3 projects × 2 clients × 5 events; every 5th is denied (the second hook then never runs: serial).
   let i = 0;
   for (const project of ['/p/a', '/p/b', '/p/c'])
     for (const client of ['alice', 'bob'])
-      for (let k = 0; k < 5; k++) await engine.run('PreToolUse', { session_id: `${client}-s`, cwd: project, tool_name: 'Bash', tool_input: { command: i++ % 5 === 0 ? 'rm' : 'ls' } }, { client, project });
+      for (let k = 0; k < 5; k++)
+        await engine.run(
+          'PreToolUse',
+          { session_id: `${client}-s`, cwd: project, tool_name: 'Bash', tool_input: { command: i++ % 5 === 0 ? 'rm' : 'ls' } },
+          { client, project },
+        );
   await engine.close();
   await writer.close();
   db = await postgresAudit({ url: pg.url, table: 'audit_s' });
@@ -56,7 +66,8 @@ describe('serve: the audit from PostgreSQL', () => {
       const page = await queryPostgresAudit(db, { limit: 7, ...(before ? { before } : {}) });
       expect(page.error).toBeUndefined();
       for (const e of page.entries) seen.push(`${e.firing_id}/${e.hook}`);
-      for (let k = 1; k < page.entries.length; k++) expect(Date.parse(page.entries[k - 1]!.ts)).toBeGreaterThanOrEqual(Date.parse(page.entries[k]!.ts));
+      for (let k = 1; k < page.entries.length; k++)
+        expect(Date.parse(page.entries[k - 1]!.ts)).toBeGreaterThanOrEqual(Date.parse(page.entries[k]!.ts));
       before = page.nextBefore;
       pages++;
     } while (before && pages < 20);
