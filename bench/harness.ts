@@ -49,7 +49,10 @@ export interface Sides {
  * duration or any figure); warm-up rounds are discarded. The order rotates every round
  * so that no side always runs first.
  */
-export async function interleaveAll(sides: ReadonlyArray<() => Promise<number>>, opts: { warmup: number; runs: number }): Promise<number[][]> {
+export async function interleaveAll(
+  sides: ReadonlyArray<() => Promise<number>>,
+  opts: { warmup: number; runs: number },
+): Promise<number[][]> {
   const out: number[][] = sides.map(() => []);
   const n = sides.length;
   for (let i = 0; i < opts.warmup + opts.runs; i++) {
@@ -64,7 +67,11 @@ export async function interleaveAll(sides: ReadonlyArray<() => Promise<number>>,
   return out;
 }
 
-export async function interleave(a: () => Promise<number>, b: () => Promise<number>, opts: { warmup: number; runs: number }): Promise<Sides> {
+export async function interleave(
+  a: () => Promise<number>,
+  b: () => Promise<number>,
+  opts: { warmup: number; runs: number },
+): Promise<Sides> {
   const [sa, sb] = (await interleaveAll([a, b], opts)) as [number[], number[]];
   return { a: sa, b: sb };
 }
@@ -102,10 +109,7 @@ export async function calibrateBatch(fn: () => Promise<unknown> | unknown, targe
 }
 
 /** A paired row: figure = median of side A, baseline = median of side B, ratio = median per-pair ratio. */
-export function pairedRow(
-  base: Omit<Row, 'value' | 'summary' | 'baseline' | 'ratio'> & { baselineName: string },
-  sides: Sides,
-): Row {
+export function pairedRow(base: Omit<Row, 'value' | 'summary' | 'baseline' | 'ratio'> & { baselineName: string }, sides: Sides): Row {
   const { baselineName, ...rest } = base;
   const sa = summarize(sides.a);
   const sb = summarize(sides.b);
@@ -175,7 +179,11 @@ export function formatTable(rows: readonly Row[]): string {
     r.bar ? (r.bar.pass ? 'ok' : 'MISS') : '',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   const out = [line(header), line(widths.map((w) => '-'.repeat(w)))];
   for (const l of lines) out.push(line(l));
   const notes = rows.flatMap((r) => (r.notes ?? []).map((n) => `  ${r.suite} / ${r.name}: ${n}`));

@@ -17,7 +17,13 @@ engine.register({
   name: 'no-secrets-in-writes',
   fn: (input) =>
     /AKIA[0-9A-Z]{16}/.test(String(input.tool_input?.content ?? ''))
-      ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'looks like an AWS key' } }
+      ? {
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: 'deny',
+            permissionDecisionReason: 'looks like an AWS key',
+          },
+        }
       : undefined,
 });
 
@@ -29,7 +35,9 @@ const calls = [
 for (const [tool, toolInput] of calls) {
   const decision = await engine.run('PreToolUse', { tool_name: tool, tool_input: toolInput, tool_use_id: `toolu_${tool}` });
   const input = decision.updatedInput ?? toolInput;
-  console.log(`${tool} ${JSON.stringify(toolInput)} → ${decision.decision ?? 'no decision'}${decision.blocked ? ' (blocked)' : ''}` +
-    `${decision.reason ? `: ${decision.reason}` : ''}${decision.updatedInput ? ` → runs ${JSON.stringify(input)}` : ''}`);
+  console.log(
+    `${tool} ${JSON.stringify(toolInput)} → ${decision.decision ?? 'no decision'}${decision.blocked ? ' (blocked)' : ''}` +
+      `${decision.reason ? `: ${decision.reason}` : ''}${decision.updatedInput ? ` → runs ${JSON.stringify(input)}` : ''}`,
+  );
 }
 await engine.close();

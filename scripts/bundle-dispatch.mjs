@@ -20,7 +20,9 @@ const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(b) {
     b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: resolve(args.resolveDir, args.path), namespace: 'zod-english-only' } : undefined,
+      /node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: resolve(args.resolveDir, args.path), namespace: 'zod-english-only' }
+        : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
       contents: "export { default as en } from './en.js';",
@@ -52,7 +54,9 @@ for (const b of BUNDLES) {
     legalComments: 'none',
     chunkNames: 'chunk-[hash]',
     // CommonJS dependencies (picomatch, proper-lockfile) require Node built-ins.
-    banner: { js: "import { createRequire as __agentHooksRequire } from 'node:module'; const require = __agentHooksRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __agentHooksRequire } from 'node:module'; const require = __agentHooksRequire(import.meta.url);",
+    },
     // Optional peers (PostgreSQL sink, OTLP exporter, MCP SDK) stay outside: they load from
     // node_modules when configured, with the clear "install X" error when absent, and one
     // OpenTelemetry API instance is shared with the SDK.

@@ -38,11 +38,16 @@ for (const name of EVENT_NAMES) {
   );
 }
 lines.push('', '## Inputs and honoured outputs', '');
-lines.push('Every input also carries the common fields: session_id, transcript_path, cwd, permission_mode?, hook_event_name, hook_execution_id, timestamp, prompt_id?, effort?, agent_id?, agent_type?.', '');
+lines.push(
+  'Every input also carries the common fields: session_id, transcript_path, cwd, permission_mode?, hook_event_name, hook_execution_id, timestamp, prompt_id?, effort?, agent_id?, agent_type?.',
+  '',
+);
 lines.push('| event | summary | input fields | hookSpecificOutput fields | hook types |', '| --- | --- | --- | --- | --- |');
 for (const name of EVENT_NAMES) {
   const s = catalog[name];
-  lines.push(`| ${name} | ${s.summary.replace(/\|/g, '\\|')} | ${fields(s.input) || '—'} | ${fields(s.output) || '—'} | ${s.hookTypes ? s.hookTypes.join(', ') : 'all'} |`);
+  lines.push(
+    `| ${name} | ${s.summary.replace(/\|/g, '\\|')} | ${fields(s.input) || '—'} | ${fields(s.output) || '—'} | ${s.hookTypes ? s.hookTypes.join(', ') : 'all'} |`,
+  );
 }
 const verdictText = {
   block: 'decision:"block"',
@@ -55,7 +60,10 @@ const verdictText = {
   none: 'no effect (cannot be blocked)',
 };
 lines.push('', '## Event rules', '');
-lines.push('Rules some events carry, from the facts (src/events/facts-*.ts), and what a prompt or agent hook\'s `ok: false` becomes (*fed back*: `continueOnBlock`, or an agent hook).', '');
+lines.push(
+  "Rules some events carry, from the facts (src/events/facts-*.ts), and what a prompt or agent hook's `ok: false` becomes (*fed back*: `continueOnBlock`, or an agent hook).",
+  '',
+);
 lines.push('| event | rules | prompt/agent ok:false |', '| --- | --- | --- |');
 for (const name of EVENT_NAMES) {
   const s = EVENT_FACTS[name];
@@ -73,7 +81,13 @@ for (const name of EVENT_NAMES) {
 lines.push('', 'Other events: a top-level block → `decision:"block"`; exit-2 blocking only → exit 2; otherwise no effect.');
 lines.push('', '## Merging hookSpecificOutput fields', '');
 lines.push('How one field from several hooks lands in the decision, in config order (`OUTPUT_FIELD_MERGE`).', '');
-const mergeText = { own: 'read into the decision itself (verdict, context, rewrites)', last: 'last hook wins', concat: 'arrays appended', any: 'true if any hook said true', restrictive: 'decline/cancel win over accept' };
+const mergeText = {
+  own: 'read into the decision itself (verdict, context, rewrites)',
+  last: 'last hook wins',
+  concat: 'arrays appended',
+  any: 'true if any hook said true',
+  restrictive: 'decline/cancel win over accept',
+};
 lines.push('| rule | fields |', '| --- | --- |');
 for (const rule of Object.keys(mergeText)) {
   const names = Object.keys(OUTPUT_FIELD_MERGE).filter((k) => OUTPUT_FIELD_MERGE[k] === rule);

@@ -34,7 +34,9 @@ type Strict<S extends z.core.$ZodShape> = z.ZodObject<S, z.core.$strict>;
 export type RunInput<E extends EventName> = EventName extends E
   ? Record<string, unknown> // the event is known only at run time: checked at run time only
   : E extends EventName
-    ? Partial<Pick<CommonInput, Filled>> & Omit<CommonInput, Filled> & z.input<Strict<Catalog[E]['input']['shape']>> & { hook_event_name?: E }
+    ? Partial<Pick<CommonInput, Filled>> &
+        Omit<CommonInput, Filled> &
+        z.input<Strict<Catalog[E]['input']['shape']>> & { hook_event_name?: E }
     : never;
 
 /** A Decision for event E: `eventOutput` holds only the event's own honoured output fields. */

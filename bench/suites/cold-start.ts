@@ -20,10 +20,22 @@ interface CliCase {
   maxRatio?: number;
 }
 
-const PRE_TOOL_USE = JSON.stringify({ session_id: 'cold', transcript_path: '', cwd: '.', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } });
+const PRE_TOOL_USE = JSON.stringify({
+  session_id: 'cold',
+  transcript_path: '',
+  cwd: '.',
+  hook_event_name: 'PreToolUse',
+  tool_name: 'Bash',
+  tool_input: { command: 'ls' },
+});
 
 const CLI_CASES: CliCase[] = [
-  { name: 'agent-hooks dispatch --agent claude (no hooks)', args: (cli) => [cli, 'dispatch', '--agent', 'claude'], stdin: PRE_TOOL_USE, maxRatio: 2 },
+  {
+    name: 'agent-hooks dispatch --agent claude (no hooks)',
+    args: (cli) => [cli, 'dispatch', '--agent', 'claude'],
+    stdin: PRE_TOOL_USE,
+    maxRatio: 2,
+  },
   // Not bars of their own. `run` does what dispatch does plus full validation and printing; the
   // dispatch module called directly is what an entry point that routes `dispatch` first would cost.
   { name: 'agent-hooks run PreToolUse (no hooks)', args: (cli) => [cli, 'run', 'PreToolUse', '--payload', '-'], stdin: PRE_TOOL_USE },
@@ -90,7 +102,10 @@ export async function coldStartSuite(opts: BenchOptions): Promise<Row[]> {
         () => timeMs(() => runNode(['-e', '0'], env, root)),
         { warmup: 1, runs: opts.quick ? 2 : 6 },
       );
-      const row = pairedRow({ suite: 'cold start', name: `import ${spec} alone`, unit: 'ms', baselineName: 'node -e 0', ratioNote: 'of node' }, sides);
+      const row = pairedRow(
+        { suite: 'cold start', name: `import ${spec} alone`, unit: 'ms', baselineName: 'node -e 0', ratioNote: 'of node' },
+        sides,
+      );
       row.notes = [`adds ${(row.value - row.baseline!.value).toFixed(0)} ms to start-up`];
       rows.push(row);
     }

@@ -38,9 +38,21 @@ async function engineOwnWork(cwd: string, input: RunInput<'PreToolUse'>, bareMs:
   const config = await loadConfig({
     cwd,
     discover: false,
-    settingsFiles: [JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'wc', args: ['-c'] }] }] } })],
+    settingsFiles: [
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'wc', args: ['-c'] }] }] } }),
+    ],
   });
-  const done = { status: 'completed', exitCode: 0, signal: null, stdout: '253\n', stderr: '', stdoutTruncated: false, stderrTruncated: false, stdinTruncated: false, durationMs: 1 } as const;
+  const done = {
+    status: 'completed',
+    exitCode: 0,
+    signal: null,
+    stdout: '253\n',
+    stderr: '',
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    stdinTruncated: false,
+    durationMs: 1,
+  } as const;
   const engine = createHookEngine({ hooks: config.hooks, projectDir: cwd, cwd, backends: { command: async () => ({ ...done }) } });
   const fire = () => engine.run('PreToolUse', input);
   const sample = batchUs(fire, await calibrateBatch(fire, opts.quick ? 10 : 25));
@@ -99,7 +111,18 @@ export async function commandSuite(opts: BenchOptions): Promise<Row[]> {
     }
     // The library default forks hooks from the spawner helper; the same exec-form engine
     // forking directly (the CLI's way) is the seventh side.
-    const direct = createHookEngine({ hooks: (await loadConfig({ cwd: dir.root, discover: false, settingsFiles: [JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [forms[1]!.handler] }] } })] })).hooks, projectDir: dir.root, cwd: dir.root, spawner: false });
+    const direct = createHookEngine({
+      hooks: (
+        await loadConfig({
+          cwd: dir.root,
+          discover: false,
+          settingsFiles: [JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [forms[1]!.handler] }] } })],
+        })
+      ).hooks,
+      projectDir: dir.root,
+      cwd: dir.root,
+      spawner: false,
+    });
     engines.push(direct);
     sides.push(() => timeMs(() => direct.run('PreToolUse', input)));
     if (!(await spawnerReady())) throw new Error('command suite: the spawner helper did not start');
@@ -130,18 +153,36 @@ export async function commandSuite(opts: BenchOptions): Promise<Row[]> {
     ] as const) {
       rows.push(
         pairedRow(
-          { suite: 'command', name: `engine vs bare detached spawn, ${form}`, unit: 'ms', baselineName: 'detached spawn', ratioNote: 'of detached' },
+          {
+            suite: 'command',
+            name: `engine vs bare detached spawn, ${form}`,
+            unit: 'ms',
+            baselineName: 'detached spawn',
+            ratioNote: 'of detached',
+          },
           { a: [...a], b: [...b] },
         ),
       );
     }
     rows.push(
       pairedRow(
-        { suite: 'command', name: 'engine with the spawner off vs bare detached spawn, exec form', unit: 'ms', baselineName: 'detached spawn', ratioNote: 'of detached' },
+        {
+          suite: 'command',
+          name: 'engine with the spawner off vs bare detached spawn, exec form',
+          unit: 'ms',
+          baselineName: 'detached spawn',
+          ratioNote: 'of detached',
+        },
         { a: execDirect, b: execDetached },
       ),
       pairedRow(
-        { suite: 'command', name: 'engine, spawner vs spawner off, exec form', unit: 'ms', baselineName: 'spawner off', ratioNote: 'of direct' },
+        {
+          suite: 'command',
+          name: 'engine, spawner vs spawner off, exec form',
+          unit: 'ms',
+          baselineName: 'spawner off',
+          ratioNote: 'of direct',
+        },
         { a: execEngine, b: execDirect },
       ),
     );

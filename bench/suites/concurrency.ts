@@ -26,7 +26,9 @@ export async function concurrencySuite(opts: BenchOptions): Promise<Row[]> {
     const input = { ...preToolUseInput(dir.root), tool_response: { stdout: '', exit_code: 0 } };
     const limits = [10, 2];
     const peaks = limits.map(() => 0);
-    const engines = limits.map((limit) => createHookEngine({ hooks: config.hooks, projectDir: dir.root, cwd: dir.root, maxConcurrentHooks: limit }));
+    const engines = limits.map((limit) =>
+      createHookEngine({ hooks: config.hooks, projectDir: dir.root, cwd: dir.root, maxConcurrentHooks: limit }),
+    );
     const sides = engines.map((engine, i) => async () => {
       let peak = 0;
       const sampler = setInterval(() => {
@@ -59,7 +61,9 @@ export async function concurrencySuite(opts: BenchOptions): Promise<Row[]> {
         ratio: s.median / ideal,
         ratioNote: 'of ideal',
         bar: { text: `peak ≤ ${limit}, wall ≥ ${ideal} ms`, pass },
-        notes: [`peak concurrency ${peaks[i]}; per-wave overhead ${((s.median - ideal) / Math.ceil(HOOKS / limit)).toFixed(1)} ms (spawn of sh + sleep)`],
+        notes: [
+          `peak concurrency ${peaks[i]}; per-wave overhead ${((s.median - ideal) / Math.ceil(HOOKS / limit)).toFixed(1)} ms (spawn of sh + sleep)`,
+        ],
       };
     });
   } finally {

@@ -57,7 +57,9 @@ export async function configLoadSuite(opts: BenchOptions): Promise<Row[]> {
     const check = await loadConfig(loadOpts);
     const errors = check.diagnostics.filter((d) => d.level === 'error');
     if (errors.length || check.hooks.length !== 1000) {
-      throw new Error(`config suite: expected 1,000 hooks and no errors, got ${check.hooks.length} hooks, ${JSON.stringify(errors.slice(0, 3))}`);
+      throw new Error(
+        `config suite: expected 1,000 hooks and no errors, got ${check.hooks.length} hooks, ${JSON.stringify(errors.slice(0, 3))}`,
+      );
     }
     const full = () =>
       timeMs(async () => {

@@ -19,7 +19,18 @@ function noop(_input: Record<string, unknown>, _ctx: { signal: AbortSignal }): u
  * matchers for tools other than Bash, so a PreToolUse for Bash matches none of them.
  */
 function register1000(engine: HookEngine, matcherFor: (i: number) => string): void {
-  const events = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'UserPromptSubmit', 'SessionStart', 'Stop', 'SubagentStop', 'Notification', 'PreCompact'] as const;
+  const events = [
+    'PreToolUse',
+    'PostToolUse',
+    'PostToolUseFailure',
+    'PermissionRequest',
+    'UserPromptSubmit',
+    'SessionStart',
+    'Stop',
+    'SubagentStop',
+    'Notification',
+    'PreCompact',
+  ] as const;
   for (let i = 0; i < 1000; i++) {
     const event = i < 400 ? 'PreToolUse' : events[i % events.length]!;
     engine.register({ event, matcher: matcherFor(i), name: `h${i}`, fn: noop });
@@ -61,8 +72,16 @@ export async function dispatchSuite(opts: BenchOptions): Promise<Row[]> {
 
   // No match among 1,000 hooks: exact-name matchers (indexed), then regex matchers (scanned).
   const variants = [
-    { name: 'no match among 1,000 hooks (exact-name matchers)', matcher: (i: number) => `${TOOLS[i % TOOLS.length]}${i < 10 ? '' : i}`, bar: true },
-    { name: 'no match among 1,000 hooks (400 regex matchers on the event, memo hit)', matcher: (i: number) => `^(${TOOLS[i % TOOLS.length]}|mcp__s${i}__.*)$`, bar: false },
+    {
+      name: 'no match among 1,000 hooks (exact-name matchers)',
+      matcher: (i: number) => `${TOOLS[i % TOOLS.length]}${i < 10 ? '' : i}`,
+      bar: true,
+    },
+    {
+      name: 'no match among 1,000 hooks (400 regex matchers on the event, memo hit)',
+      matcher: (i: number) => `^(${TOOLS[i % TOOLS.length]}|mcp__s${i}__.*)$`,
+      bar: false,
+    },
   ];
   for (const v of variants) {
     const engine = createHookEngine({ projectDir: cwd, cwd });
@@ -92,7 +111,13 @@ export async function dispatchSuite(opts: BenchOptions): Promise<Row[]> {
     };
     const sides = await paired(() => engine.run(event, evInput), direct);
     const row = pairedRow(
-      { suite: 'dispatch', name: `10 matching function hooks (${event}, ${how})`, unit: 'µs', baselineName: '10 direct calls', ratioNote: 'of direct' },
+      {
+        suite: 'dispatch',
+        name: `10 matching function hooks (${event}, ${how})`,
+        unit: 'µs',
+        baselineName: '10 direct calls',
+        ratioNote: 'of direct',
+      },
       sides,
     );
     row.notes = [`${(row.value / 10).toFixed(2)} µs per hook`];

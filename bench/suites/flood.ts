@@ -31,7 +31,10 @@ interface ChildResult {
 }
 
 async function measure(mode: 'engine' | 'bare', cwd: string): Promise<ChildResult> {
-  const { stdout } = await run(process.execPath, ['--expose-gc', CHILD, mode, String(FLOOD_BYTES), cwd], { maxBuffer: 1024 * 1024, timeout: 300_000 });
+  const { stdout } = await run(process.execPath, ['--expose-gc', CHILD, mode, String(FLOOD_BYTES), cwd], {
+    maxBuffer: 1024 * 1024,
+    timeout: 300_000,
+  });
   return JSON.parse(stdout.trim().split('\n').pop() ?? '') as ChildResult;
 }
 

@@ -16,7 +16,10 @@ const run = promisify(execFile);
 const CHILD = join(dirname(fileURLToPath(import.meta.url)), 'host-size-child.js');
 
 async function host(mib: number, mode: 'direct' | 'spawner', runs: number, cwd: string): Promise<{ samples: number[]; rssMiB: number }> {
-  const { stdout } = await run(process.execPath, [CHILD, String(mib), mode, String(runs), cwd], { maxBuffer: 1024 * 1024, timeout: 300_000 });
+  const { stdout } = await run(process.execPath, [CHILD, String(mib), mode, String(runs), cwd], {
+    maxBuffer: 1024 * 1024,
+    timeout: 300_000,
+  });
   return JSON.parse(stdout.trim().split('\n').pop() ?? '') as { samples: number[]; rssMiB: number };
 }
 
@@ -53,7 +56,9 @@ export async function hostSizeSuite(opts: BenchOptions): Promise<Row[]> {
         baseline: { name: `${kinds[b]!.mode}, ${kinds[b]!.mib} MiB held`, value: s[b]!.median, summary: s[b] },
         ratio,
         ratioNote: 'of baseline',
-        notes: [`host RSS ${rss[a]} MiB vs ${rss[b]} MiB (the engine's own ~100 MiB included)${goal ? `; goal ≤ ${goal}×: ${ratio <= goal ? 'met' : `missed by ${((ratio / goal - 1) * 100).toFixed(0)} %`}` : ''}`],
+        notes: [
+          `host RSS ${rss[a]} MiB vs ${rss[b]} MiB (the engine's own ~100 MiB included)${goal ? `; goal ≤ ${goal}×: ${ratio <= goal ? 'met' : `missed by ${((ratio / goal - 1) * 100).toFixed(0)} %`}` : ''}`,
+        ],
       };
     };
     return [

@@ -27,14 +27,24 @@ function run(file: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, 
     let err = '';
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
     child.on('error', reject);
-    child.on('close', (code) => (okCodes.includes(code ?? -1) ? resolve() : reject(new Error(`${file} ${args.join(' ')} exited ${code}: ${err.trim()}`))));
+    child.on('close', (code) =>
+      okCodes.includes(code ?? -1) ? resolve() : reject(new Error(`${file} ${args.join(' ')} exited ${code}: ${err.trim()}`)),
+    );
     child.stdin.on('error', () => {});
     child.stdin.end(stdin);
   });
 }
 
 const HOOK = { type: 'command', command: 'true' };
-const preToolUse = (cwd: string) => JSON.stringify({ session_id: 'startup', transcript_path: '', cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } });
+const preToolUse = (cwd: string) =>
+  JSON.stringify({
+    session_id: 'startup',
+    transcript_path: '',
+    cwd,
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command: 'ls' },
+  });
 
 /** A trusted project: one PreToolUse hook, plus `scripts` PostToolUse hooks running 1 MB scripts. */
 function trustedProject(dir: Scratch, name: string, scripts: number): string {
@@ -60,7 +70,12 @@ export async function startupSuite(opts: BenchOptions): Promise<Row[]> {
     dir.json('home/.claude/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [HOOK] }] } });
     const empty = dir.path('empty');
     mkdirSync(empty, { recursive: true });
-    const env = { PATH: process.env.PATH ?? '', HOME: home, LANG: process.env.LANG ?? 'C.UTF-8', AGENT_HOOKS_TRUST_STORE: dir.path('trust.json') };
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      LANG: process.env.LANG ?? 'C.UTF-8',
+      AGENT_HOOKS_TRUST_STORE: dir.path('trust.json'),
+    };
     const settings = dir.json('one-hook.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [HOOK] }] } });
     const floor = async () => {
       await run(process.execPath, ['-e', '0'], env, empty);
@@ -90,10 +105,19 @@ export async function startupSuite(opts: BenchOptions): Promise<Row[]> {
       },
     ];
     for (const c of cases) {
-      const sides = await interleave(() => timeMs(c.go), () => timeMs(floor), runs);
-      const row = pairedRow({ suite: 'startup', name: c.name, unit: 'ms', baselineName: 'node -e 0 + the hook', ratioNote: 'of floor' }, sides);
+      const sides = await interleave(
+        () => timeMs(c.go),
+        () => timeMs(floor),
+        runs,
+      );
+      const row = pairedRow(
+        { suite: 'startup', name: c.name, unit: 'ms', baselineName: 'node -e 0 + the hook', ratioNote: 'of floor' },
+        sides,
+      );
       // Issue 12's goals, not quality bars: reported, judged in docs/performance.md.
-      row.notes = [`goal ≤ ${c.goal}× (node -e 0 + the hook); ${row.ratio! <= c.goal ? 'met' : `missed by ${((row.ratio! / c.goal - 1) * 100).toFixed(0)} %`}`];
+      row.notes = [
+        `goal ≤ ${c.goal}× (node -e 0 + the hook); ${row.ratio! <= c.goal ? 'met' : `missed by ${((row.ratio! / c.goal - 1) * 100).toFixed(0)} %`}`,
+      ];
       rows.push(row);
     }
 
@@ -104,8 +128,12 @@ export async function startupSuite(opts: BenchOptions): Promise<Row[]> {
     await new Promise((r) => setTimeout(r, 1500));
     const projectEnv = { ...env, HOME: dir.path('nohome') };
     for (const proj of [heavy, light]) await run(process.execPath, [cli, 'trust', '--cwd', proj], projectEnv, proj);
-    const dispatchIn = (proj: string) => () => timeMs(() => run(process.execPath, [cli, 'dispatch', '--agent', 'claude'], projectEnv, proj, preToolUse(proj)));
-    const [a, b] = (await interleaveAll([dispatchIn(heavy), dispatchIn(light)], { warmup: opts.quick ? 1 : 2, runs: opts.quick ? 5 : 24 })) as [number[], number[]];
+    const dispatchIn = (proj: string) => () =>
+      timeMs(() => run(process.execPath, [cli, 'dispatch', '--agent', 'claude'], projectEnv, proj, preToolUse(proj)));
+    const [a, b] = (await interleaveAll([dispatchIn(heavy), dispatchIn(light)], {
+      warmup: opts.quick ? 1 : 2,
+      runs: opts.quick ? 5 : 24,
+    })) as [number[], number[]];
     const sa = summarize(a);
     const sb = summarize(b);
     const ratio = pairedRatio(a, b);
@@ -118,7 +146,9 @@ export async function startupSuite(opts: BenchOptions): Promise<Row[]> {
       baseline: { name: 'same project, no scripts', value: sb.median, summary: sb },
       ratio,
       ratioNote: 'of no scripts',
-      notes: [`goal ≤ 1.05×; ${ratio <= 1.05 ? 'met' : `missed by ${((ratio / 1.05 - 1) * 100).toFixed(0)} %`} (the gate reads only the fired event's scripts: docs/security.md "Per-event verification")`],
+      notes: [
+        `goal ≤ 1.05×; ${ratio <= 1.05 ? 'met' : `missed by ${((ratio / 1.05 - 1) * 100).toFixed(0)} %`} (the gate reads only the fired event's scripts: docs/security.md "Per-event verification")`,
+      ],
     });
     return rows;
   } finally {

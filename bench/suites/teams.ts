@@ -32,7 +32,16 @@ async function telemetryRows(opts: BenchOptions): Promise<Row[]> {
   const a = () => off.run('PreToolUse', input);
   const b = () => on.run('PreToolUse', input);
   const sides = await interleave(batchUs(a, await calibrateBatch(a, targetMs)), batchUs(b, await calibrateBatch(b, targetMs)), rounds);
-  const row = pairedRow({ suite: 'teams', name: '1 matching function hook, telemetry off', unit: 'µs', baselineName: 'telemetry on, API without SDK', ratioNote: 'of on' }, sides);
+  const row = pairedRow(
+    {
+      suite: 'teams',
+      name: '1 matching function hook, telemetry off',
+      unit: 'µs',
+      baselineName: 'telemetry on, API without SDK',
+      ratioNote: 'of on',
+    },
+    sides,
+  );
   row.notes = ['off: run() is not wrapped at all (src/telemetry/observe.ts); the ratio is what switching on costs without an SDK'];
   return [row];
 }
@@ -44,7 +53,11 @@ interface Instance {
 
 function startInstance(dir: string): Promise<Instance> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'policy-server', '--json', '--config', join(dir, 'team.json'), '--tokens', join(dir, 'tokens.json'), '--rate', '0'], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'policy-server', '--json', '--config', join(dir, 'team.json'), '--tokens', join(dir, 'tokens.json'), '--rate', '0'],
+      { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let out = '';
     child.stdout!.on('data', (d) => {
       out += d;
@@ -89,9 +102,20 @@ async function serviceRows(opts: BenchOptions): Promise<Row[]> {
       let failed = 0;
       let next = 0;
       const fire = async (i: number) => {
-        const body = JSON.stringify({ session_id: 'b', hook_event_name: 'PreToolUse', cwd: s.root, transcript_path: '', tool_name: i % 20 === 0 ? 'Bash' : 'Read', tool_input: i % 20 === 0 ? { command: 'ls' } : { file_path: '/x' } });
+        const body = JSON.stringify({
+          session_id: 'b',
+          hook_event_name: 'PreToolUse',
+          cwd: s.root,
+          transcript_path: '',
+          tool_name: i % 20 === 0 ? 'Bash' : 'Read',
+          tool_input: i % 20 === 0 ? { command: 'ls' } : { file_path: '/x' },
+        });
         const t0 = performance.now();
-        const res = await fetch(`${lb.url}/v1/decide`, { method: 'POST', headers: { authorization: `Bearer ${token.token}`, 'content-type': 'application/json' }, body });
+        const res = await fetch(`${lb.url}/v1/decide`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token.token}`, 'content-type': 'application/json' },
+          body,
+        });
         await res.arrayBuffer();
         if (res.status !== 200) failed++;
         latencies.push(performance.now() - t0);
@@ -99,9 +123,11 @@ async function serviceRows(opts: BenchOptions): Promise<Row[]> {
       for (let i = 0; i < 100; i++) await fire(i); // warm-up
       latencies.length = 0;
       const t0 = performance.now();
-      await Promise.all(Array.from({ length: clients }, async () => {
-        while (next < events) await fire(next++);
-      }));
+      await Promise.all(
+        Array.from({ length: clients }, async () => {
+          while (next < events) await fire(next++);
+        }),
+      );
       const seconds = (performance.now() - t0) / 1000;
       lb.server.close();
       lb.server.closeAllConnections();
@@ -120,8 +146,18 @@ async function serviceRows(opts: BenchOptions): Promise<Row[]> {
         notes: [`p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms per event`],
         extra: { p50Ms: round(p50, 2), p99Ms: round(p99, 2), seconds: round(seconds, 2) },
       });
-      rows.push({ suite: 'teams', name: `policy server, ${n} instance${n > 1 ? 's' : ''}: p50 per event`, unit: 'ms', value: round(p50, 2) });
-      rows.push({ suite: 'teams', name: `policy server, ${n} instance${n > 1 ? 's' : ''}: p99 per event`, unit: 'ms', value: round(p99, 2) });
+      rows.push({
+        suite: 'teams',
+        name: `policy server, ${n} instance${n > 1 ? 's' : ''}: p50 per event`,
+        unit: 'ms',
+        value: round(p50, 2),
+      });
+      rows.push({
+        suite: 'teams',
+        name: `policy server, ${n} instance${n > 1 ? 's' : ''}: p99 per event`,
+        unit: 'ms',
+        value: round(p99, 2),
+      });
     }
   } finally {
     s.cleanup();

@@ -38,8 +38,11 @@ async function bundle(outfile: string, withoutHookup: boolean): Promise<Lib> {
           b.onLoad({ filter: /[\\/]dist[\\/]telemetry[\\/]observe\.js$/ }, (args) => {
             let src = readFileSync(args.path, 'utf8');
             if (withoutHookup) {
-              if (!src.includes('export function observeRun(')) throw new Error('telemetry-off bench: observeRun not found in dist/telemetry/observe.js');
-              src = src.replace('export function observeRun(', 'function observeRunAsShipped(') + '\nexport function observeRun(run) { return run; }\n';
+              if (!src.includes('export function observeRun('))
+                throw new Error('telemetry-off bench: observeRun not found in dist/telemetry/observe.js');
+              src =
+                src.replace('export function observeRun(', 'function observeRunAsShipped(') +
+                '\nexport function observeRun(run) { return run; }\n';
             }
             return { contents: src, loader: 'js' };
           });
@@ -64,7 +67,8 @@ export async function telemetryOffSuite(opts: BenchOptions): Promise<Row[]> {
   // was loaded and JIT-compiled (the control row shows by how much), which this order balances.
   const order = [false, true, true, false];
   const libs: Lib[] = [];
-  for (const [i, without] of order.entries()) libs.push(await bundle(join(dir, `copy-${i}-${without ? 'absent' : 'shipped'}.mjs`), without));
+  for (const [i, without] of order.entries())
+    libs.push(await bundle(join(dir, `copy-${i}-${without ? 'absent' : 'shipped'}.mjs`), without));
   const cwd = process.cwd();
   const input = preToolUseInput(cwd);
   const engines = libs.map((lib) => {
@@ -83,7 +87,10 @@ export async function telemetryOffSuite(opts: BenchOptions): Promise<Row[]> {
   for (const f of fire) n += await calibrateBatch(f, targetMs);
   n = Math.round(n / fire.length);
   const runs = opts.quick ? 60 : 400;
-  const [s1, a1, a2, s2] = (await interleaveAll(fire.map((f) => batchUs(f, n)), { warmup: 10, runs })) as [number[], number[], number[], number[]];
+  const [s1, a1, a2, s2] = (await interleaveAll(
+    fire.map((f) => batchUs(f, n)),
+    { warmup: 10, runs },
+  )) as [number[], number[], number[], number[]];
   // Per round, the mean of a build's two copies.
   const off = s1.map((x, i) => (x + s2[i]!) / 2);
   const without = a1.map((x, i) => (x + a2[i]!) / 2);
@@ -94,25 +101,54 @@ export async function telemetryOffSuite(opts: BenchOptions): Promise<Row[]> {
     const r = a.map((x, i) => x / b[i]!).sort((x, y) => x - y);
     // 95 % interval of the median from order statistics: ranks n/2 ± 1.96·√n/2.
     const half = (1.96 * Math.sqrt(r.length)) / 2;
-    return { p25: quantile(r, 0.25), p75: quantile(r, 0.75), lo: r[Math.max(0, Math.floor(r.length / 2 - half))]!, hi: r[Math.min(r.length - 1, Math.ceil(r.length / 2 + half))]! };
+    return {
+      p25: quantile(r, 0.25),
+      p75: quantile(r, 0.75),
+      lo: r[Math.max(0, Math.floor(r.length / 2 - half))]!,
+      hi: r[Math.min(r.length - 1, Math.ceil(r.length / 2 + half))]!,
+    };
   };
   const pct = (r: number) => `${r >= 1 ? '+' : ''}${round((r - 1) * 100, 2)} %`;
-  const describe = (ratio: number, s: ReturnType<typeof spread>) => `median ratio ${pct(ratio)}, IQR ${pct(s.p25)} … ${pct(s.p75)}, 95 % interval of the median ${pct(s.lo)} … ${pct(s.hi)}`;
+  const describe = (ratio: number, s: ReturnType<typeof spread>) =>
+    `median ratio ${pct(ratio)}, IQR ${pct(s.p25)} … ${pct(s.p75)}, 95 % interval of the median ${pct(s.lo)} … ${pct(s.hi)}`;
   const row = pairedRow(
-    { suite: 'telemetry-off', name: '1 matching function hook, telemetry off', unit: 'µs', baselineName: 'same build, telemetry hook-up taken out', ratioNote: 'of without' },
+    {
+      suite: 'telemetry-off',
+      name: '1 matching function hook, telemetry off',
+      unit: 'µs',
+      baselineName: 'same build, telemetry hook-up taken out',
+      ratioNote: 'of without',
+    },
     { a: off, b: without },
   );
   const s = spread(off, without);
   // The control: two identical builds of the shipped library. Its ratio is what two separately
   // loaded copies differ by on this machine at this moment (JIT, code placement, load from others).
-  const control = pairedRow({ suite: 'telemetry-off', name: 'control: shipped copy 2 vs. shipped copy 1', unit: 'µs', baselineName: 'shipped copy 1', ratioNote: 'of copy 1' }, { a: s2, b: s1 });
+  const control = pairedRow(
+    {
+      suite: 'telemetry-off',
+      name: 'control: shipped copy 2 vs. shipped copy 1',
+      unit: 'µs',
+      baselineName: 'shipped copy 1',
+      ratioNote: 'of copy 1',
+    },
+    { a: s2, b: s1 },
+  );
   const c = spread(s2, s1);
   row.bar = { text: '≤ 1 % over no hook-up (upper end of the 95 % interval of the median ratio)', pass: s.hi <= 1.01 };
   row.notes = [
     `${runs} interleaved rounds of ${n} events per copy, 2 copies per build (A B B A): ${describe(row.ratio!, s)}`,
     `A/A control (the shipped build's two copies): ${describe(control.ratio!, c)}; a difference inside the control's spread is noise`,
   ];
-  row.extra = { rounds: runs, batch: n, ratioP25: s.p25, ratioP75: s.p75, ratioCi95: [s.lo, s.hi], controlRatio: control.ratio, controlCi95: [c.lo, c.hi] };
+  row.extra = {
+    rounds: runs,
+    batch: n,
+    ratioP25: s.p25,
+    ratioP75: s.p75,
+    ratioCi95: [s.lo, s.hi],
+    controlRatio: control.ratio,
+    controlCi95: [c.lo, c.hi],
+  };
   control.notes = [`${describe(control.ratio!, c)}`];
   return [row, control];
 }

@@ -47,7 +47,8 @@ async function selfCheck(): Promise<void> {
   await new Promise((resolve) => child.once('spawn', resolve));
   const seen = processesWith(token);
   child.kill('SIGKILL');
-  if (!seen.includes(child.pid!)) throw new Error(`timeout suite: /proc search did not find pid ${child.pid} (found ${seen.join(',') || 'nothing'})`);
+  if (!seen.includes(child.pid!))
+    throw new Error(`timeout suite: /proc search did not find pid ${child.pid} (found ${seen.join(',') || 'nothing'})`);
 }
 
 export async function timeoutSuite(opts: BenchOptions): Promise<Row[]> {
@@ -69,7 +70,11 @@ export async function timeoutSuite(opts: BenchOptions): Promise<Row[]> {
         const config = await loadConfig({
           cwd: dir.root,
           discover: false,
-          settingsFiles: [JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: v.script(token), timeout: 1 }] }] } })],
+          settingsFiles: [
+            JSON.stringify({
+              hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: v.script(token), timeout: 1 }] }] },
+            }),
+          ],
         });
         const engine = createHookEngine({ hooks: config.hooks, projectDir: dir.root, cwd: dir.root });
         const t0 = performance.now();

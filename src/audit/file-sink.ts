@@ -54,7 +54,10 @@ export function rotatingFile(options: RotatingFileOptions): RotatingFile {
 
   const listRotated = async () => {
     const names = await fs.readdir(dir).catch(() => [] as string[]);
-    return names.filter((n) => n.startsWith(prefix) && /^\d{8}T\d{6}\d{3}Z(-\d+)?$/.test(n.slice(prefix.length))).sort().map((n) => join(dir, n));
+    return names
+      .filter((n) => n.startsWith(prefix) && /^\d{8}T\d{6}\d{3}Z(-\d+)?$/.test(n.slice(prefix.length)))
+      .sort()
+      .map((n) => join(dir, n));
   };
 
   const rotate = async () => {

@@ -73,11 +73,16 @@ export async function otlpLogSink(o: OtlpLogSinkOptions): Promise<OtlpLogSink> {
   try {
     sdk = await Promise.all([import('@opentelemetry/sdk-logs'), import('@opentelemetry/resources')]);
   } catch (err) {
-    throw new Error(`the otlp audit sink needs the OpenTelemetry logs SDK: npm install @opentelemetry/sdk-logs @opentelemetry/resources (optional peer dependencies of agent-hooks; ${(err as Error).message})`);
+    throw new Error(
+      `the otlp audit sink needs the OpenTelemetry logs SDK: npm install @opentelemetry/sdk-logs @opentelemetry/resources (optional peer dependencies of agent-hooks; ${(err as Error).message})`,
+    );
   }
   const [logs, res] = sdk;
   const ex = await importExporter('logs', o.protocol);
-  const exporter = new ex.OTLPLogExporter!({ url: signalUrl(o.endpoint, 'logs', o.protocol), timeoutMillis: o.timeoutMs ?? 10_000 }) as LogRecordExporter;
+  const exporter = new ex.OTLPLogExporter!({
+    url: signalUrl(o.endpoint, 'logs', o.protocol),
+    timeoutMillis: o.timeoutMs ?? 10_000,
+  }) as LogRecordExporter;
   // The SDK builds the records (resource, scope, timestamps); this processor only collects them.
   let emitted: Parameters<LogRecordProcessor['onEmit']>[0][] = [];
   const collect: LogRecordProcessor = {
@@ -85,7 +90,10 @@ export async function otlpLogSink(o: OtlpLogSinkOptions): Promise<OtlpLogSink> {
     forceFlush: async () => {},
     shutdown: async () => {},
   };
-  const provider = new logs.LoggerProvider({ resource: res.resourceFromAttributes({ 'service.name': o.serviceName ?? 'agent-hooks' }), processors: [collect] });
+  const provider = new logs.LoggerProvider({
+    resource: res.resourceFromAttributes({ 'service.name': o.serviceName ?? 'agent-hooks' }),
+    processors: [collect],
+  });
   const logger = provider.getLogger('agent-hooks');
   return {
     export(batch) {

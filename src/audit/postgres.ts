@@ -105,7 +105,8 @@ export async function loadPg(): Promise<{ Pool: new (config: Record<string, unkn
 
 export async function postgresAudit(options: PostgresSinkOptions): Promise<PostgresAudit> {
   const table = options.table ?? 'agent_hooks_audit';
-  if (!/^[a-z_][a-z0-9_]{0,50}$/.test(table)) throw new Error(`audit table name ${JSON.stringify(table)} must be lower-case letters, digits and _`);
+  if (!/^[a-z_][a-z0-9_]{0,50}$/.test(table))
+    throw new Error(`audit table name ${JSON.stringify(table)} must be lower-case letters, digits and _`);
   const { Pool } = await loadPg();
   const pool = new Pool({
     connectionString: options.url,
@@ -125,7 +126,9 @@ export async function postgresAudit(options: PostgresSinkOptions): Promise<Postg
       // One fixed lock key per table: instances starting together migrate one after the other.
       await client.query('SELECT pg_advisory_lock(hashtext($1))', [`agent-hooks:${table}`]);
       try {
-        await client.query(`CREATE TABLE IF NOT EXISTS ${table}_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+        await client.query(
+          `CREATE TABLE IF NOT EXISTS ${table}_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+        );
         const done = new Set((await client.query(`SELECT version FROM ${table}_migrations`)).rows.map((r) => Number(r.version)));
         const steps = migrations(table);
         for (let v = 1; v <= steps.length; v++) {

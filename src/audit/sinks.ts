@@ -33,7 +33,10 @@ export const postgresSinkSchema = z.strictObject({
   /** A connection string; or `urlEnv`, the environment variable holding it (keeps the password out of settings). */
   url: z.string().min(1).optional(),
   urlEnv: z.string().min(1).optional(),
-  table: z.string().regex(/^[a-z_][a-z0-9_]{0,50}$/).optional(),
+  table: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,50}$/)
+    .optional(),
   maxConnections: z.number().int().min(1).optional(),
   ...queueFields,
 });
@@ -93,11 +96,13 @@ export function createAuditWriter(settings: AuditSettings, options: AuditWriterO
       capacity: s.buffer,
       batchSize: s.batchSize,
       flushMs: s.flushMs,
-      onError: (err: Error) => warn(`audit sink ${name} failed: ${err.message}; records are held (up to ${s.buffer ?? 10_000}) and retried`),
+      onError: (err: Error) =>
+        warn(`audit sink ${name} failed: ${err.message}; records are held (up to ${s.buffer ?? 10_000}) and retried`),
       onDrop: (n: number, total: number) => {
         options.onDrop?.(name, n);
         // Every power of two: loud at the start of an outage, not one line per record.
-        if ((total & (total - 1)) === 0) warn(`audit sink ${name}: ${total} record(s) dropped so far (buffer full or sink closed while down)`);
+        if ((total & (total - 1)) === 0)
+          warn(`audit sink ${name}: ${total} record(s) dropped so far (buffer full or sink closed while down)`);
       },
     };
     if (s.type === 'file') {
@@ -107,7 +112,10 @@ export function createAuditWriter(settings: AuditSettings, options: AuditWriterO
         maxAgeMs: s.maxAgeHours !== undefined ? s.maxAgeHours * 3_600_000 : DEFAULT_FILE_MAX_AGE_MS,
         keep: s.keep,
       });
-      queues.push({ name, queue: createBatchQueue({ ...common, write: (batch) => file.append(batch.map((r) => `${JSON.stringify(r)}\n`).join('')) }) });
+      queues.push({
+        name,
+        queue: createBatchQueue({ ...common, write: (batch) => file.append(batch.map((r) => `${JSON.stringify(r)}\n`).join('')) }),
+      });
     } else if (s.type === 'otlp') {
       const otel = options.otelEnv ?? options.env ?? process.env;
       const sinkOptions = {
@@ -137,7 +145,10 @@ export function createAuditWriter(settings: AuditSettings, options: AuditWriterO
       const url = s.url ?? (s.urlEnv ? (options.env ?? process.env)[s.urlEnv] : undefined);
       if (!url) {
         warn(`audit sink ${name}: no connection string (set "url", or "urlEnv" to a variable that is set); records for it are dropped`);
-        queues.push({ name, queue: createBatchQueue({ ...common, capacity: 1, write: () => Promise.reject(new Error('not configured')) }) });
+        queues.push({
+          name,
+          queue: createBatchQueue({ ...common, capacity: 1, write: () => Promise.reject(new Error('not configured')) }),
+        });
         continue;
       }
       // The pg client loads on the first batch, so a CLI run with a PostgreSQL sink starts as fast as without.

@@ -33,7 +33,9 @@ export function commandBackend(options: CommandBackendOptions): Backend {
     const result = await runCommand({
       // Shell form: a path with shell metacharacters is left as ${VAR} for the shell to expand
       // from the environment, so a project directory name can never inject a command.
-      command: handler.args ? substitutePlaceholders(handler.command, vars) : substituteForShell(handler.command, vars, handler.shell ?? 'sh'),
+      command: handler.args
+        ? substitutePlaceholders(handler.command, vars)
+        : substituteForShell(handler.command, vars, handler.shell ?? 'sh'),
       args: handler.args?.map((a) => substitutePlaceholders(a, vars)),
       shell: handler.shell,
       cwd: ctx.cwd,

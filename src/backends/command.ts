@@ -15,15 +15,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { ExecutionResult } from '../types.js';
 import { describeSpawnError, resolveTarget, type CommandSpec } from './command-target.js';
 import { spawnViaHelper, type HookChild } from './spawner.js';
-import {
-  groupExists,
-  hasProcFs,
-  isLive,
-  ownedProcesses,
-  signalEscaped,
-  signalGroup,
-  type ProcEntry,
-} from './process-tree.js';
+import { groupExists, hasProcFs, isLive, ownedProcesses, signalEscaped, signalGroup, type ProcEntry } from './process-tree.js';
 
 export const DEFAULT_KILL_GRACE_MS = 100;
 export const DEFAULT_EXIT_DRAIN_MS = 250;
@@ -82,7 +74,10 @@ export async function runCommand(spec: CommandSpec): Promise<ExecutionResult> {
     if (viaHelper) {
       const helped = await viaHelper;
       if ('error' in helped) {
-        return early('error', helped.sync ? `failed to start ${target.file}: ${helped.error.message}` : describeSpawnError(helped.error, spec, target.file));
+        return early(
+          'error',
+          helped.sync ? `failed to start ${target.file}: ${helped.error.message}` : describeSpawnError(helped.error, spec, target.file),
+        );
       }
       return supervise(helped, spec, target, started);
     }

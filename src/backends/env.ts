@@ -43,7 +43,15 @@ const WINDOWS_ENV_KEYS: readonly string[] = [
  * Names a pass-through list may not carry: they make a shell run a file before the hook
  * (BASH_ENV for bash, ENV for sh) or change which code every process loads.
  */
-export const NEVER_PASSED_ENV_KEYS: readonly string[] = ['BASH_ENV', 'ENV', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'DYLD_INSERT_LIBRARIES', 'DYLD_LIBRARY_PATH', 'NODE_OPTIONS'];
+export const NEVER_PASSED_ENV_KEYS: readonly string[] = [
+  'BASH_ENV',
+  'ENV',
+  'LD_PRELOAD',
+  'LD_LIBRARY_PATH',
+  'DYLD_INSERT_LIBRARIES',
+  'DYLD_LIBRARY_PATH',
+  'NODE_OPTIONS',
+];
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -195,7 +203,13 @@ function placeholderContexts(command: string): Map<number, QuoteContext> {
         else forEachChild(node, (c) => visit(c, 'double'));
         return;
       case 'ParameterExpansion':
-        if (node.operation === undefined && node.prefix === undefined && node.index === undefined && command.slice(node.pos, node.end) === `\${${node.parameter}}`) out.set(node.pos, ctx);
+        if (
+          node.operation === undefined &&
+          node.prefix === undefined &&
+          node.index === undefined &&
+          command.slice(node.pos, node.end) === `\${${node.parameter}}`
+        )
+          out.set(node.pos, ctx);
         return;
     }
     forEachChild(node, (c) => visit(c, ctx));
@@ -216,11 +230,7 @@ function placeholderContexts(command: string): Map<number, QuoteContext> {
  *   as `${NAME}`.
  * PowerShell: pasted when safe, else `${env:NAME}`.
  */
-export function substituteForShell(
-  command: string,
-  vars: PlaceholderVars,
-  shell: 'bash' | 'sh' | 'powershell',
-): string {
+export function substituteForShell(command: string, vars: PlaceholderVars, shell: 'bash' | 'sh' | 'powershell'): string {
   if (shell === 'powershell') {
     return command.replace(PLACEHOLDER, (match, name: keyof PlaceholderVars) => {
       const value = vars[name];

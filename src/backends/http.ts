@@ -75,15 +75,14 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  * `$VAR` / `${VAR}` in a header value → the variable's value when the name is allowed,
  * else the empty string (the reference: unlisted variables become empty).
  */
-export function interpolateHeader(
-  value: string,
-  env: Readonly<Record<string, string | undefined>>,
-  allowed: ReadonlySet<string>,
-): string {
-  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_m, braced: string | undefined, bare: string | undefined) => {
-    const name = (braced ?? bare)!;
-    return allowed.has(name) ? (env[name] ?? '') : '';
-  });
+export function interpolateHeader(value: string, env: Readonly<Record<string, string | undefined>>, allowed: ReadonlySet<string>): string {
+  return value.replace(
+    /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+    (_m, braced: string | undefined, bare: string | undefined) => {
+      const name = (braced ?? bare)!;
+      return allowed.has(name) ? (env[name] ?? '') : '';
+    },
+  );
 }
 
 /** The hook's headers after interpolation, or a problem (never containing a header value). */
@@ -132,7 +131,8 @@ export async function runHttpHook(
   options: HttpBackendOptions = {},
 ): Promise<ExecutionResult> {
   const start = performance.now();
-  const fail = (error: string, extra: Partial<ExecutionResult> = {}) => result({ status: 'error', error: `HTTP hook: ${error}`, ...extra }, start);
+  const fail = (error: string, extra: Partial<ExecutionResult> = {}) =>
+    result({ status: 'error', error: `HTTP hook: ${error}`, ...extra }, start);
   if (ctx.signal?.aborted) return result({ status: 'aborted', error: 'HTTP hook: cancelled before it started' }, start);
 
   const target = await checkHttpTarget({
@@ -255,7 +255,8 @@ export async function runHttpHook(
     }
     return result({ status: 'completed', exitCode: 0, stdout: text, stdinTruncated }, start);
   } catch (err) {
-    if (deadline.timedOut) return result({ status: 'timeout', error: `HTTP hook: ${shown} did not answer within ${ctx.timeoutMs} ms`, stdinTruncated }, start);
+    if (deadline.timedOut)
+      return result({ status: 'timeout', error: `HTTP hook: ${shown} did not answer within ${ctx.timeoutMs} ms`, stdinTruncated }, start);
     if (ctx.signal?.aborted) return result({ status: 'aborted', error: 'HTTP hook: cancelled', stdinTruncated }, start);
     return fail(`request to ${shown} failed: ${describeError(err)}`, { stdinTruncated });
   } finally {

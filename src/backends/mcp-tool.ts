@@ -41,7 +41,9 @@ export function mcpToolBackend(manager: McpClientManager): Backend {
     }
 
     const { content, structuredContent, isError } = outcome.result;
-    const texts = (Array.isArray(content) ? content : []).flatMap((c) => (c && c.type === 'text' && typeof c.text === 'string' ? [c.text] : []));
+    const texts = (Array.isArray(content) ? content : []).flatMap((c) =>
+      c && c.type === 'text' && typeof c.text === 'string' ? [c.text] : [],
+    );
     let text = texts.join('\n');
     if (texts.length === 0 && structuredContent !== undefined) text = JSON.stringify(structuredContent);
     const capped = capBytes(text, ctx.outputLimitBytes);

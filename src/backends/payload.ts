@@ -90,12 +90,7 @@ function savedAt(leaf: StringLeaf, c: number): number {
   return saved > 0 ? saved : 0;
 }
 
-function shortenStrings(
-  root: { value: Json },
-  leaves: StringLeaf[],
-  full: string,
-  limitBytes: number,
-): EncodedPayload {
+function shortenStrings(root: { value: Json }, leaves: StringLeaf[], full: string, limitBytes: number): EncodedPayload {
   const total = Buffer.byteLength(full, 'utf8');
   const sizeAt = (c: number): number => {
     let size = total;

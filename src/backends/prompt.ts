@@ -49,9 +49,7 @@ export interface OpenAICompatibleOptions {
 }
 
 const chatResponseSchema = z.object({
-  choices: z
-    .array(z.object({ message: z.object({ content: z.string().nullable() }) }))
-    .min(1),
+  choices: z.array(z.object({ message: z.object({ content: z.string().nullable() }) })).min(1),
 });
 
 /** An error from the model provider; its message never contains the API key. */
@@ -158,7 +156,8 @@ export function parseModelAnswer(text: string): { ok: true; answer: ModelAnswer 
   }
   if (!isObject(value)) return { ok: false, error: `model answer is not a JSON object: ${JSON.stringify(snippet)}` };
   const parsed = modelAnswerSchema.safeParse(value);
-  if (!parsed.success) return { ok: false, error: `model answer does not match {"ok": boolean, "reason"?: string}: ${formatZodIssues(parsed.error)}` };
+  if (!parsed.success)
+    return { ok: false, error: `model answer does not match {"ok": boolean, "reason"?: string}: ${formatZodIssues(parsed.error)}` };
   return { ok: true, answer: parsed.data };
 }
 
@@ -174,7 +173,11 @@ export interface VerdictOutput {
  * catalog's `llmVerdict`, events/facts.ts).
  * `continueOnBlock` (prompt hooks) and agent hooks feed the reason back instead of ending the turn.
  */
-export function verdictOutput(event: EventName, answer: ModelAnswer, mode: { continueOnBlock?: boolean; agent?: boolean } = {}): VerdictOutput {
+export function verdictOutput(
+  event: EventName,
+  answer: ModelAnswer,
+  mode: { continueOnBlock?: boolean; agent?: boolean } = {},
+): VerdictOutput {
   if (answer.ok) return { exitCode: 0, stdout: '', stderr: '' };
   const reason = answer.reason?.trim() || 'the prompt hook answered ok: false without a reason';
   const feedBack = mode.continueOnBlock === true || mode.agent === true;
@@ -284,7 +287,12 @@ export function createPromptBackends(options: PromptBackendOptions = {}): Prompt
     return resolved;
   }
 
-  async function judge(hook: NormalizedHook, payload: Record<string, unknown>, ctx: BackendContext, agent: boolean): Promise<ExecutionResult> {
+  async function judge(
+    hook: NormalizedHook,
+    payload: Record<string, unknown>,
+    ctx: BackendContext,
+    agent: boolean,
+  ): Promise<ExecutionResult> {
     const start = performance.now();
     const handler = hook.handler as PromptHandler;
     const kind = agent ? 'agent hook' : 'prompt hook';
@@ -303,7 +311,13 @@ export function createPromptBackends(options: PromptBackendOptions = {}): Prompt
         deadline.signal.addEventListener('abort', () => reject(deadline.signal.reason), { once: true });
       });
       const { text } = await Promise.race([
-        resolved.provider.complete({ model: resolved.model, system: SYSTEM_PROMPT, prompt, signal: deadline.signal, timeoutMs: ctx.timeoutMs }),
+        resolved.provider.complete({
+          model: resolved.model,
+          system: SYSTEM_PROMPT,
+          prompt,
+          signal: deadline.signal,
+          timeoutMs: ctx.timeoutMs,
+        }),
         aborted,
       ]);
       const answer = parseModelAnswer(text);
@@ -311,7 +325,8 @@ export function createPromptBackends(options: PromptBackendOptions = {}): Prompt
       const out = verdictOutput(hook.event, answer.answer, { continueOnBlock: handler.continueOnBlock, agent });
       return baseResult(start, { status: 'completed', ...out, stdinTruncated });
     } catch (err) {
-      if (deadline.timedOut) return baseResult(start, { status: 'timeout', error: `${kind}: model did not answer within ${ctx.timeoutMs} ms`, stdinTruncated });
+      if (deadline.timedOut)
+        return baseResult(start, { status: 'timeout', error: `${kind}: model did not answer within ${ctx.timeoutMs} ms`, stdinTruncated });
       if (ctx.signal?.aborted) return baseResult(start, { status: 'aborted', error: `${kind}: cancelled`, stdinTruncated });
       return baseResult(start, { status: 'error', error: `${kind}: ${(err as Error)?.message ?? String(err)}`, stdinTruncated });
     } finally {

@@ -194,7 +194,8 @@ function gone(h: Helper, wasReady: boolean): void {
   if (helper === h) helper = undefined;
   if (h.retired) {
     // stopped on purpose: neither a failure to start nor a death
-  } else if (!wasReady) disabled = true; // it never started: direct spawn from now on
+  } else if (!wasReady)
+    disabled = true; // it never started: direct spawn from now on
   else {
     const now = Date.now();
     deaths.push(now);

@@ -20,7 +20,9 @@ const MAX_DEPTH = 8;
 
 /** A file is a plugin's hooks.json when it sits in a `hooks/` directory (Copilot CLI's .github/hooks/ is not a plugin). */
 function isPluginHooksFile(file: string): boolean {
-  return basename(file) === 'hooks.json' && basename(dirname(file)) === 'hooks' && !/(^|[\\/])(\.github|\.copilot)$/.test(dirname(dirname(file)));
+  return (
+    basename(file) === 'hooks.json' && basename(dirname(file)) === 'hooks' && !/(^|[\\/])(\.github|\.copilot)$/.test(dirname(dirname(file)))
+  );
 }
 
 /** TOML configs with hooks: Kimi's `[[hooks]]`, Codex's `[hooks]` tables (src/dialects). */

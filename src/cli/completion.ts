@@ -24,7 +24,12 @@ function specs(program: Command): Spec[] {
   return program.commands.map((c) => ({
     name: c.name(),
     description: c.description(),
-    flags: [...c.options.map((o) => ({ long: o.long ?? '', description: o.description, takesValue: o.required || o.optional })).filter((f) => f.long), { long: '--help', description: 'show help', takesValue: false }],
+    flags: [
+      ...c.options
+        .map((o) => ({ long: o.long ?? '', description: o.description, takesValue: o.required || o.optional }))
+        .filter((f) => f.long),
+      { long: '--help', description: 'show help', takesValue: false },
+    ],
     events: c.name() === 'run',
   }));
 }
@@ -33,7 +38,9 @@ const q = (s: string) => s.replace(/'/g, "'\\''");
 
 export function bashScript(program: Command): string {
   const all = specs(program);
-  const cases = all.map((s) => `    ${s.name}) flags='${s.flags.map((f) => f.long).join(' ')}'${s.events ? '; words="$events"' : ''} ;;`).join('\n');
+  const cases = all
+    .map((s) => `    ${s.name}) flags='${s.flags.map((f) => f.long).join(' ')}'${s.events ? '; words="$events"' : ''} ;;`)
+    .join('\n');
   return `# agent-hooks completion for bash: source <(agent-hooks completion bash)
 _agent_hooks() {
   local cur prev cmd flags words i
@@ -82,14 +89,20 @@ ${bashScript(program)}`;
 }
 
 export function fishScript(program: Command): string {
-  const lines = ['# agent-hooks completion for fish: agent-hooks completion fish > ~/.config/fish/completions/agent-hooks.fish', 'complete -c agent-hooks -f'];
+  const lines = [
+    '# agent-hooks completion for fish: agent-hooks completion fish > ~/.config/fish/completions/agent-hooks.fish',
+    'complete -c agent-hooks -f',
+  ];
   const all = specs(program);
-  for (const s of all) lines.push(`complete -c agent-hooks -n '__fish_use_subcommand' -a '${s.name}' -d '${q(s.description.slice(0, 80))}'`);
+  for (const s of all)
+    lines.push(`complete -c agent-hooks -n '__fish_use_subcommand' -a '${s.name}' -d '${q(s.description.slice(0, 80))}'`);
   for (const s of all) {
     for (const f of s.flags) {
       const r = f.takesValue ? (PATH_FLAGS.includes(f.long) ? ' -r -F' : ' -r') : '';
       const values = f.long === '--event' ? ` -a '${EVENT_NAMES.join(' ')}'` : '';
-      lines.push(`complete -c agent-hooks -n '__fish_seen_subcommand_from ${s.name}' -l ${f.long.slice(2)}${r}${values} -d '${q(f.description.slice(0, 80))}'`);
+      lines.push(
+        `complete -c agent-hooks -n '__fish_seen_subcommand_from ${s.name}' -l ${f.long.slice(2)}${r}${values} -d '${q(f.description.slice(0, 80))}'`,
+      );
     }
     if (s.events) lines.push(`complete -c agent-hooks -n '__fish_seen_subcommand_from ${s.name}' -a '${EVENT_NAMES.join(' ')}'`);
   }

@@ -52,7 +52,35 @@ const INTERPRETERS = new Set(['sh', 'bash', 'dash', 'zsh', 'python', 'python3', 
 /** Tools hooks commonly call; a missing one makes a guard fail open (docs/cli.md). */
 const TOOLS = ['jq', 'python3', 'python', 'node', 'bun', 'uv', 'deno', 'npx', 'yq'];
 /** Words the shell runs itself (no PATH lookup). */
-const BUILTINS = new Set(['echo', 'printf', 'exit', 'true', 'false', 'test', '[', 'cd', 'read', 'set', 'export', 'eval', 'exec', ':', '.', 'source', 'if', 'for', 'while', 'case', 'command', 'trap', 'wait', 'shift', 'return', 'local', 'unset']);
+const BUILTINS = new Set([
+  'echo',
+  'printf',
+  'exit',
+  'true',
+  'false',
+  'test',
+  '[',
+  'cd',
+  'read',
+  'set',
+  'export',
+  'eval',
+  'exec',
+  ':',
+  '.',
+  'source',
+  'if',
+  'for',
+  'while',
+  'case',
+  'command',
+  'trap',
+  'wait',
+  'shift',
+  'return',
+  'local',
+  'unset',
+]);
 
 /** Bash-only constructs (unbash node types) that `sh` (dash) rejects or runs differently. */
 const BASH_ONLY: Record<string, string> = {
@@ -137,7 +165,10 @@ function firstCommand(command: string): string[] {
     const visit = (node: SyntaxNode): void => {
       if (words) return;
       if (node.type === 'Command' && node.name) {
-        words = [node.name.value, ...node.suffix.filter((s): s is typeof s & { type: 'Word'; value: string } => s.type === 'Word').map((w) => w.value)];
+        words = [
+          node.name.value,
+          ...node.suffix.filter((s): s is typeof s & { type: 'Word'; value: string } => s.type === 'Word').map((w) => w.value),
+        ];
         return;
       }
       forEachChild(node, visit);
@@ -199,17 +230,31 @@ function commandFindings(hook: NormalizedHook, h: CommandHandler, projectDir: st
     }
     if (st && !st.isFile()) out.push({ level: 'error', message: `${script} is not a file` });
     else if (st) {
-      if (direct && !isExecutable(script)) out.push({ level: 'error', message: `script ${script} is not executable: the hook exits 126 (chmod +x ${basename(script)})` });
+      if (direct && !isExecutable(script))
+        out.push({ level: 'error', message: `script ${script} is not executable: the hook exits 126 (chmod +x ${basename(script)})` });
       const text = readHead(script) ?? '';
       const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(text);
-      const interp = program !== script && INTERPRETERS.has(program) ? program : shebang ? (basename(shebang[1]!) === 'env' ? shebang[2] : shebang[1]) : undefined;
-      if (direct && !shebang) out.push({ level: 'warning', message: `script ${script} has no #! line: it runs under sh whatever it is written in` });
-      if (direct && interp && !onPath(interp, env)) out.push({ level: 'error', message: `the script's interpreter ${interp} (from its #! line) is not on PATH: the hook exits 127` });
+      const interp =
+        program !== script && INTERPRETERS.has(program)
+          ? program
+          : shebang
+            ? basename(shebang[1]!) === 'env'
+              ? shebang[2]
+              : shebang[1]
+            : undefined;
+      if (direct && !shebang)
+        out.push({ level: 'warning', message: `script ${script} has no #! line: it runs under sh whatever it is written in` });
+      if (direct && interp && !onPath(interp, env))
+        out.push({ level: 'error', message: `the script's interpreter ${interp} (from its #! line) is not on PATH: the hook exits 127` });
       const lang = interp ? basename(interp) : 'sh';
       if (lang === 'sh' || lang === 'dash') texts.push({ what: `script ${basename(script)} (run by sh)`, text, sh: true });
       else if (lang === 'bash' || lang === 'zsh') texts.push({ what: `script ${basename(script)}`, text, sh: false });
       for (const t of toolsCalled(lang === 'sh' || lang === 'dash' || lang === 'bash' || lang === 'zsh' ? text : '')) {
-        if (!onPath(t, env)) out.push({ level: 'error', message: `script ${basename(script)} calls ${t}, which is not on PATH: that step fails and a guard built on it lets everything through` });
+        if (!onPath(t, env))
+          out.push({
+            level: 'error',
+            message: `script ${basename(script)} calls ${t}, which is not on PATH: that step fails and a guard built on it lets everything through`,
+          });
       }
     }
   }
@@ -234,7 +279,10 @@ function hookFindings(hook: NormalizedHook, projectDir: string, env: NodeJS.Proc
   const out: Finding[] = [];
   const t = (hook.handler as { timeout?: unknown }).timeout;
   if (typeof t === 'number' && t >= 1000) {
-    out.push({ level: 'warning', message: `timeout ${t} is in seconds (${humanSeconds(t)}); if you meant milliseconds, write ${Math.max(1, Math.round(t / 1000))}` });
+    out.push({
+      level: 'warning',
+      message: `timeout ${t} is in seconds (${humanSeconds(t)}); if you meant milliseconds, write ${Math.max(1, Math.round(t / 1000))}`,
+    });
   }
   if (hook.handler.type === 'command') out.push(...commandFindings(hook, hook.handler as CommandHandler, projectDir, env));
   return out;
@@ -251,16 +299,22 @@ export async function doctor(flags: LoadFlags, env: NodeJS.ProcessEnv = process.
   if (options.discover) {
     const { loadTrustedConfig, describeChange } = await import('../trust/index.js');
     const { trust } = await loadTrustedConfig(options, { workspaceDir: cwd });
-    trustOf = new Map(trust.hooks.filter((h) => h.needsTrust).map((h) => [h.id, { state: h.state, changes: h.changes.map(describeChange) }]));
+    trustOf = new Map(
+      trust.hooks.filter((h) => h.needsTrust).map((h) => [h.id, { state: h.state, changes: h.changes.map(describeChange) }]),
+    );
   }
   const hooks: HookReport[] = config.hooks.map((h) => {
     const trust = trustOf.get(h.id);
     const findings = hookFindings(h, cwd, env);
     // A hook in an agent's own file that the agent never runs (src/dialects/undeliverable.ts).
     const own = h.dialect ? getDialect(h.dialect) : undefined;
-    if (own?.undeliverable) findings.push(...undeliverableWarnings(own.title, own.undeliverable, [h]).map((d) => ({ level: d.level, message: d.message })));
+    if (own?.undeliverable)
+      findings.push(...undeliverableWarnings(own.title, own.undeliverable, [h]).map((d) => ({ level: d.level, message: d.message })));
     if (trust && trust.state !== 'trusted') {
-      findings.push({ level: 'warning', message: `not trusted (${trust.state}${trust.changes.length ? `: ${trust.changes.join('; ')}` : ''}): skipped until \`agent-hooks trust --cwd ${cwd}\`` });
+      findings.push({
+        level: 'warning',
+        message: `not trusted (${trust.state}${trust.changes.length ? `: ${trust.changes.join('; ')}` : ''}): skipped until \`agent-hooks trust --cwd ${cwd}\``,
+      });
     }
     return {
       id: h.id,
@@ -303,9 +357,14 @@ export function formatDoctor(r: DoctorReport): string {
     const bad = h.findings.some((f) => f.level === 'error');
     const warn = h.findings.some((f) => f.level === 'warning');
     const mark = bad ? s.red('✗') : warn ? s.yellow('!') : s.green('✓');
-    lines.push(`${mark} ${s.bold(h.event)}${h.matcher ? ` ${oneLine(h.matcher)}` : ''} ${h.type}  ${s.dim(oneLine([h.source.kind, h.source.file, h.source.path].filter(Boolean).join(' ')))}`);
+    lines.push(
+      `${mark} ${s.bold(h.event)}${h.matcher ? ` ${oneLine(h.matcher)}` : ''} ${h.type}  ${s.dim(oneLine([h.source.kind, h.source.file, h.source.path].filter(Boolean).join(' ')))}`,
+    );
     if (h.trust) lines.push(`    trust: ${h.trust.state}`);
-    for (const f of h.findings) lines.push(`    ${f.level === 'error' ? s.red('error:') : f.level === 'warning' ? s.yellow('warning:') : 'note:'} ${oneLine(f.message)}`);
+    for (const f of h.findings)
+      lines.push(
+        `    ${f.level === 'error' ? s.red('error:') : f.level === 'warning' ? s.yellow('warning:') : 'note:'} ${oneLine(f.message)}`,
+      );
   }
   for (const d of r.dialects) {
     lines.push(

@@ -75,18 +75,34 @@ async function listCommand(flags: LoadFlags & { event?: string; json?: boolean }
   if (flags.json) {
     process.stdout.write(
       `${JSON.stringify(
-        hooks.map((h) => ({ id: h.id, event: h.event, matcher: h.matcher, handler: h.handler, source: h.source, ...(unpinnedOf(h.id).length > 0 ? { unpinned: unpinnedOf(h.id) } : {}) })),
+        hooks.map((h) => ({
+          id: h.id,
+          event: h.event,
+          matcher: h.matcher,
+          handler: h.handler,
+          source: h.source,
+          ...(unpinnedOf(h.id).length > 0 ? { unpinned: unpinnedOf(h.id) } : {}),
+        })),
         null,
         2,
       )}\n`,
     );
   } else if (hooks.length === 0) {
-    process.stdout.write(config.disabled.all ? `hooks are disabled${config.disabled.reason ? `: ${oneLine(config.disabled.reason)}` : ''}\n` : 'no hooks\n');
+    process.stdout.write(
+      config.disabled.all ? `hooks are disabled${config.disabled.reason ? `: ${oneLine(config.disabled.reason)}` : ''}\n` : 'no hooks\n',
+    );
   } else {
     const { table, styles } = await import('./style.js');
     const s = styles();
     // Columns sized to their content (a long matcher is cut with …, never shifts the rest).
-    const rows = table(hooks.map((h) => [h.event, oneLine(h.matcher ?? '*'), h.handler.type, oneLine(describeHandler(h.handler as unknown as { type: string } & Record<string, unknown>))]));
+    const rows = table(
+      hooks.map((h) => [
+        h.event,
+        oneLine(h.matcher ?? '*'),
+        h.handler.type,
+        oneLine(describeHandler(h.handler as unknown as { type: string } & Record<string, unknown>)),
+      ]),
+    );
     hooks.forEach((h, i) => {
       const src = [h.source.kind, h.source.pluginName, h.source.file].filter(Boolean).join(' ');
       process.stdout.write(`${rows[i]}\n    ${s.dim(`from ${oneLine(src)} ${oneLine(h.source.path)}`)}\n`);
@@ -138,7 +154,10 @@ export function buildProgram(): Command {
       .option('--audit <file>', 'append one JSON line per hook execution to this file')
       .addOption(new Option('--failure-behavior <b>', 'policy for failing hooks').choices(['ignore', 'ask', 'deny']))
       .addOption(new Option('--timeout-behavior <b>', 'policy for timed-out hooks').choices(['ignore', 'ask', 'deny']))
-      .option('--mcp-config <file>', 'MCP servers for mcp_tool hooks: {"mcpServers": {name: {command, args?, env?, cwd?}}} (.mcp.json shape, stdio)')
+      .option(
+        '--mcp-config <file>',
+        'MCP servers for mcp_tool hooks: {"mcpServers": {name: {command, args?, env?, cwd?}}} (.mcp.json shape, stdio)',
+      )
       .option('--json', 'print the decision as one JSON object'),
   ).action(async (event: string, flags: RunFlags) => {
     const name = await parseEvent(event);
@@ -165,7 +184,9 @@ export function buildProgram(): Command {
         for (const d of result.diagnostics) process.stdout.write(`${formatDiagnostic(d)}\n`);
         const errors = result.diagnostics.filter((d) => d.level === 'error').length;
         const warnings = result.diagnostics.length - errors;
-        process.stdout.write(`${result.files.length} file(s) checked, ${result.hooks} hook(s), ${errors} error(s), ${warnings} warning(s)\n`);
+        process.stdout.write(
+          `${result.files.length} file(s) checked, ${result.hooks} hook(s), ${errors} error(s), ${warnings} warning(s)\n`,
+        );
       }
       process.exitCode = result.diagnostics.some((d) => d.level === 'error') ? 1 : 0;
     });
@@ -183,7 +204,9 @@ export function buildProgram(): Command {
   addLoadOptions(
     program
       .command('doctor')
-      .description('per hook: script exists and is executable, interpreter and tools on PATH, trust, timeouts in ms, Bash syntax under sh; other agents\' files')
+      .description(
+        "per hook: script exists and is executable, interpreter and tools on PATH, trust, timeouts in ms, Bash syntax under sh; other agents' files",
+      )
       .option('--json', 'print the report as JSON'),
   ).action(async (flags: LoadFlags & { json?: boolean }) => {
     const { doctor, formatDoctor } = await import('./doctor.js');
@@ -194,10 +217,13 @@ export function buildProgram(): Command {
 
   program
     .command('hooks')
-    .description("manage a workspace's hooks in the terminal: by event with source and trust state, view, trust/revoke, pause a session, fire an event")
+    .description(
+      "manage a workspace's hooks in the terminal: by event with source and trust state, view, trust/revoke, pause a session, fire an event",
+    )
     .option('--cwd <dir>', 'project directory (default: current directory)')
     .action(async (flags: { cwd?: string }) => {
-      if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UsageError('hooks is interactive: run it in a terminal (status/trust/revoke/run do the same from scripts)');
+      if (!process.stdin.isTTY || !process.stdout.isTTY)
+        throw new UsageError('hooks is interactive: run it in a terminal (status/trust/revoke/run do the same from scripts)');
       const { hooksTui } = await import('./tui/hooks-tui.js');
       process.exitCode = await hooksTui(flags);
     });

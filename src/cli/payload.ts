@@ -68,7 +68,11 @@ export function buildPayload(event: EventName, given: Record<string, unknown>, f
 }
 
 /** The common fields every hook receives, filled where missing (hook_event_name always ours). */
-export function addCommonFields(event: EventName, payload: Record<string, unknown>, opts: { cwd: string; sessionId?: string; permissionMode?: string }): void {
+export function addCommonFields(
+  event: EventName,
+  payload: Record<string, unknown>,
+  opts: { cwd: string; sessionId?: string; permissionMode?: string },
+): void {
   payload.session_id ??= opts.sessionId ?? `cli-${randomUUID()}`;
   payload.transcript_path ??= '';
   payload.cwd ??= opts.cwd;
@@ -81,5 +85,14 @@ export function addCommonFields(event: EventName, payload: Record<string, unknow
 export function examplePayload(event: EventName, payload: Record<string, unknown>): Record<string, unknown> {
   // Common fields first, as the agents send them; then the event's own; then the per-execution ones.
   const { session_id, transcript_path, cwd, hook_event_name, permission_mode, ...own } = payload;
-  return { session_id, transcript_path, cwd, hook_event_name: hook_event_name ?? event, permission_mode, ...own, hook_execution_id: randomUUID(), timestamp: new Date().toISOString() };
+  return {
+    session_id,
+    transcript_path,
+    cwd,
+    hook_event_name: hook_event_name ?? event,
+    permission_mode,
+    ...own,
+    hook_execution_id: randomUUID(),
+    timestamp: new Date().toISOString(),
+  };
 }

@@ -61,7 +61,9 @@ export function readRunArgs(args: string[]): { event: string; flags: RunFlags } 
     const spec = name === undefined ? undefined : (RUN_OPTIONS as Record<string, { type: string }>)[name];
     if (spec?.type === 'string' && args[i + 1]!.startsWith('-') && args[i + 1] !== '-') return undefined;
   }
-  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof RUN_OPTIONS; allowPositionals: true; strict: true; tokens: true }>>;
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; options: typeof RUN_OPTIONS; allowPositionals: true; strict: true; tokens: true }>
+  >;
   try {
     parsed = parseArgs({ args, options: RUN_OPTIONS, allowPositionals: true, strict: true, tokens: true });
   } catch {
@@ -77,7 +79,8 @@ export function readRunArgs(args: string[]): { event: string; flags: RunFlags } 
   }
   const flags: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(parsed.values)) if (v !== undefined) flags[camel(k)] = v;
-  for (const k of ['failureBehavior', 'timeoutBehavior']) if (flags[k] !== undefined && !BEHAVIORS.includes(flags[k] as string)) return undefined;
+  for (const k of ['failureBehavior', 'timeoutBehavior'])
+    if (flags[k] !== undefined && !BEHAVIORS.includes(flags[k] as string)) return undefined;
   return { event: parsed.positionals[0]!, flags: flags as RunFlags };
 }
 

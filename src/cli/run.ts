@@ -108,11 +108,17 @@ export async function runCommand(event: EventName, flags: RunFlags): Promise<num
   const config = await loadFromFlags(flags);
   const errors = config.diagnostics.filter((d) => d.level === 'error');
   const e = errStyles();
-  for (const d of config.diagnostics) process.stderr.write(`${d.level === 'error' ? e.red(formatDiagnostic(d)) : e.yellow(formatDiagnostic(d))}\n`);
-  if (flags.verbose) for (const s of config.trust?.skipped ?? []) process.stderr.write(`${e.dim(oneLine(`  skipped ${[s.hook.source.file, s.hook.source.path].filter(Boolean).join(': ')}: ${s.message}`))}\n`);
+  for (const d of config.diagnostics)
+    process.stderr.write(`${d.level === 'error' ? e.red(formatDiagnostic(d)) : e.yellow(formatDiagnostic(d))}\n`);
+  if (flags.verbose)
+    for (const s of config.trust?.skipped ?? [])
+      process.stderr.write(
+        `${e.dim(oneLine(`  skipped ${[s.hook.source.file, s.hook.source.path].filter(Boolean).join(': ')}: ${s.message}`))}\n`,
+      );
   // A broken file or plugin was skipped (reported above); the other sources still decide, so a
   // deny of theirs is never lost. Exit: 2 when blocked, else 1 for the skipped source.
-  if (errors.length > 0) process.stderr.write(`agent-hooks: ${errors.length} config error(s): the sources that have them were skipped; the others ran\n`);
+  if (errors.length > 0)
+    process.stderr.write(`agent-hooks: ${errors.length} config error(s): the sources that have them were skipped; the others ran\n`);
   const mcpConfig = flags.mcpConfig ? loadMcpConfigFile(flags.mcpConfig) : undefined;
   for (const d of mcpConfig?.diagnostics ?? []) process.stderr.write(`${formatDiagnostic(d)}\n`);
   if (mcpConfig?.diagnostics.some((d) => d.level === 'error')) return 1;
@@ -166,7 +172,11 @@ export function exitCodeOf(d: Decision): number {
 }
 
 function indent(text: string, prefix: string): string {
-  return text.replace(/\n$/, '').split('\n').map((l) => `${prefix}${l}`).join('\n');
+  return text
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((l) => `${prefix}${l}`)
+    .join('\n');
 }
 
 export function formatDecision(d: Decision, opts: { verbose?: boolean; traps?: string[]; skipped?: number } = {}): string {
@@ -175,18 +185,29 @@ export function formatDecision(d: Decision, opts: { verbose?: boolean; traps?: s
   const one = (t: string) => oneLine(t);
   const lines: string[] = [];
   const verdict = d.decision ?? 'no decision';
-  lines.push(s.bold(`${d.event}: ${verdictStyle(s, d.decision)(`${verdict}${d.blocked ? ' (blocked)' : ''}`)}${d.reason ? ` — ${one(d.reason)}` : ''}`));
-  if (d.hooks.length === 0) lines.push(opts.skipped ? `  no hooks ran (${opts.skipped} skipped by the trust gate, see the warning above)` : '  no hooks matched');
+  lines.push(
+    s.bold(
+      `${d.event}: ${verdictStyle(s, d.decision)(`${verdict}${d.blocked ? ' (blocked)' : ''}`)}${d.reason ? ` — ${one(d.reason)}` : ''}`,
+    ),
+  );
+  if (d.hooks.length === 0)
+    lines.push(opts.skipped ? `  no hooks ran (${opts.skipped} skipped by the trust gate, see the warning above)` : '  no hooks matched');
   for (const h of d.hooks) {
     const where = one([h.source.kind, h.source.file, h.source.path].filter(Boolean).join(' '));
     const exit = h.exitCode === null ? (h.signal ? `signal ${h.signal}` : '-') : `exit ${h.exitCode}`;
     const flags = [h.stdoutTruncated && 'stdout truncated', h.stderrTruncated && 'stderr truncated', h.stdinTruncated && 'stdin truncated']
       .filter(Boolean)
       .join(', ');
-    lines.push(`  ${outcomeStyle(s, h.outcome)(h.outcome.padEnd(18))} ${h.decision ?? ''} ${Math.round(h.durationMs)}ms ${exit}  ${s.dim(where)}${flags ? `  [${flags}]` : ''}`);
+    lines.push(
+      `  ${outcomeStyle(s, h.outcome)(h.outcome.padEnd(18))} ${h.decision ?? ''} ${Math.round(h.durationMs)}ms ${exit}  ${s.dim(where)}${flags ? `  [${flags}]` : ''}`,
+    );
     if (h.error) lines.push(`      ${one(h.error)}`);
     if (opts.verbose && h.io) {
-      for (const [name, text] of [['stdin', h.io.stdin], ['stdout', h.io.stdout], ['stderr', h.io.stderr]] as const) {
+      for (const [name, text] of [
+        ['stdin', h.io.stdin],
+        ['stdout', h.io.stdout],
+        ['stderr', h.io.stderr],
+      ] as const) {
         lines.push(text === '' ? s.dim(`      ${name}: (empty)`) : `${s.dim(`      ${name}:`)}\n${indent(forTerminal(text), '        ')}`);
       }
     }

@@ -64,7 +64,9 @@ export function traps(decision: Decision): string[] {
         `${name}: ${how} on ${decision.event}, which it could block; its failure policy is ignore, so the action proceeds as if it allowed. Set "failureBehavior": "deny" on the hook to fail closed.${firstLine(stderr)}`,
       );
     } else if (h.outcome === 'success' && NOT_FOUND.test(stderr)) {
-      out.push(`${name}: exited 0 but its stderr says something was not found (a tool it calls, like jq, missing?); it decided nothing.${firstLine(stderr)}`);
+      out.push(
+        `${name}: exited 0 but its stderr says something was not found (a tool it calls, like jq, missing?); it decided nothing.${firstLine(stderr)}`,
+      );
     }
   }
   return out;

@@ -316,7 +316,8 @@ export function nestingProblem(value: unknown, pathPrefix: readonly PropertyKey[
     for (const key of keys) {
       const child = v[key as string];
       if (typeof child !== 'object' || child === null) continue;
-      if (nodes.length >= MAX_CONFIG_NODES) return { path: formatPath(pathPrefix), message: `more than ${MAX_CONFIG_NODES} objects and arrays` };
+      if (nodes.length >= MAX_CONFIG_NODES)
+        return { path: formatPath(pathPrefix), message: `more than ${MAX_CONFIG_NODES} objects and arrays` };
       nodes.push({ value: child, depth: node.depth + 1, parent: i, key });
       stack.push(nodes.length - 1);
     }

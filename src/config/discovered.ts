@@ -12,10 +12,19 @@ export const DISCOVER_SETTING_KINDS: readonly SourceKind[] = ['managed', 'cli', 
  * Which dialects to discover: the option, else the setting (managed > --settings, last first >
  * user). A workspace file cannot widen discovery (it is not trusted yet when discovery runs).
  */
-function discoverDialectsOf(opts: LoadConfigOptions, layers: readonly SettingsLayer[], diagnostics: Diagnostic[]): readonly DialectName[] | 'all' | undefined {
+function discoverDialectsOf(
+  opts: LoadConfigOptions,
+  layers: readonly SettingsLayer[],
+  diagnostics: Diagnostic[],
+): readonly DialectName[] | 'all' | undefined {
   for (const l of layers) {
     if (l.data?.agentHooks?.discoverDialects !== undefined && !DISCOVER_SETTING_KINDS.includes(l.kind)) {
-      diagnostics.push({ level: 'warning', file: l.file, path: 'agentHooks.discoverDialects', message: `only honoured in user, managed and --settings files; ignored in ${l.kind} settings` });
+      diagnostics.push({
+        level: 'warning',
+        file: l.file,
+        path: 'agentHooks.discoverDialects',
+        message: `only honoured in user, managed and --settings files; ignored in ${l.kind} settings`,
+      });
     }
   }
   if (opts.discoverDialects !== undefined) return opts.discoverDialects;

@@ -40,16 +40,28 @@ export async function loadPlugin(
   let manifestDoc: Record<string, unknown> | undefined;
   if (manifest.status === 'ok') {
     const parsed = parseJson(manifest.text);
-    if (parsed.ok && parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value)) manifestDoc = parsed.value as Record<string, unknown>;
+    if (parsed.ok && parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value))
+      manifestDoc = parsed.value as Record<string, unknown>;
     else if (spec.name === undefined) {
-      diagnostics.push({ level: 'warning', file: manifestFile, path: ROOT_PATH, message: parsed.ok ? 'plugin manifest is not a JSON object; using the directory name' : parsed.message });
+      diagnostics.push({
+        level: 'warning',
+        file: manifestFile,
+        path: ROOT_PATH,
+        message: parsed.ok ? 'plugin manifest is not a JSON object; using the directory name' : parsed.message,
+      });
     }
   }
   let name = spec.name;
   if (name === undefined) {
     const n = manifestDoc?.name;
     if (typeof n === 'string' && n.trim() !== '') name = n;
-    else if (manifestDoc) diagnostics.push({ level: 'warning', file: manifestFile, path: 'name', message: 'plugin manifest has no string "name"; using the directory name' });
+    else if (manifestDoc)
+      diagnostics.push({
+        level: 'warning',
+        file: manifestFile,
+        path: 'name',
+        message: 'plugin manifest has no string "name"; using the directory name',
+      });
     name ??= path.basename(root);
   }
   const id = spec.id ?? `${name}@local`;
@@ -76,7 +88,13 @@ export async function loadPlugin(
       const f = path.resolve(root, v);
       if (!hookFiles.includes(f)) hookFiles.push(f);
     } else if (v && typeof v === 'object' && !Array.isArray(v)) inline.push(v);
-    else diagnostics.push({ level: 'error', file: manifestFile, path: formatPath(at), message: `expected a path to a hooks file or a hooks object, got ${v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v}` });
+    else
+      diagnostics.push({
+        level: 'error',
+        file: manifestFile,
+        path: formatPath(at),
+        message: `expected a path to a hooks file or a hooks object, got ${v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v}`,
+      });
   };
   if (Array.isArray(declared)) declared.forEach((v, i) => declare(v, ['hooks', i]));
   else if (declared !== undefined) declare(declared, ['hooks']);
@@ -122,14 +140,24 @@ export async function loadPlugin(
 }
 
 /** One plugin hooks document (`{ description?, hooks }`): unknown keys warned about and dropped, then validated. */
-function pluginHooksDocument(raw: unknown, ctx: SourceContext, local: Diagnostic[], prefix: PropertyKey[] = []): NormalizedHook[] | undefined {
+function pluginHooksDocument(
+  raw: unknown,
+  ctx: SourceContext,
+  local: Diagnostic[],
+  prefix: PropertyKey[] = [],
+): NormalizedHook[] | undefined {
   let doc = raw;
   if (doc && typeof doc === 'object' && !Array.isArray(doc)) {
     const r = doc as Record<string, unknown>;
     const extra = Object.keys(r).filter((k) => k !== 'hooks' && k !== 'description');
     for (const key of extra) {
       const hint = closest(key, ['hooks', 'description']);
-      local.push({ level: 'warning', file: ctx.file, path: formatPath([...prefix.slice(0, -1), key]), message: `unknown key ${JSON.stringify(key)} ignored${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}` });
+      local.push({
+        level: 'warning',
+        file: ctx.file,
+        path: formatPath([...prefix.slice(0, -1), key]),
+        message: `unknown key ${JSON.stringify(key)} ignored${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}`,
+      });
     }
     const kept: Record<string, unknown> = {};
     if (Object.hasOwn(r, 'description')) kept.description = r.description;
@@ -154,14 +182,19 @@ export function loadSkill(spec: SkillSpec, cwd: string, diagnostics: Diagnostic[
   let hooks: NormalizedHook[] = [];
   if (data && !local.some((d) => d.level === 'error')) {
     const name = spec.name ?? path.basename(root);
-    hooks = normalizeHooks(data, liberal as Record<string, unknown>, {
-      kind: 'skill',
-      file,
-      skillRoot: root,
-      skillName: name,
-      // Skills reuse CLAUDE_PLUGIN_ROOT for their own root (there is no CLAUDE_SKILL_ROOT).
-      substitutions: { CLAUDE_PLUGIN_ROOT: root },
-    }, local);
+    hooks = normalizeHooks(
+      data,
+      liberal as Record<string, unknown>,
+      {
+        kind: 'skill',
+        file,
+        skillRoot: root,
+        skillName: name,
+        // Skills reuse CLAUDE_PLUGIN_ROOT for their own root (there is no CLAUDE_SKILL_ROOT).
+        substitutions: { CLAUDE_PLUGIN_ROOT: root },
+      },
+      local,
+    );
     if (spec.agent) hooks = hooks.map((h) => agentHook(h, local));
   }
   const ok = !local.some((d) => d.level === 'error');
@@ -174,7 +207,12 @@ export function loadSkill(spec: SkillSpec, cwd: string, diagnostics: Diagnostic[
 function agentHook(hook: NormalizedHook, diagnostics: Diagnostic[]): NormalizedHook {
   let out = hook;
   if (hook.handler.once !== undefined) {
-    diagnostics.push({ level: 'warning', file: hook.source.file, path: `${hook.source.path}.once`, message: `'once' is only honoured in skill frontmatter; ignored in agent frontmatter` });
+    diagnostics.push({
+      level: 'warning',
+      file: hook.source.file,
+      path: `${hook.source.path}.once`,
+      message: `'once' is only honoured in skill frontmatter; ignored in agent frontmatter`,
+    });
     const { once: _once, ...handler } = hook.handler;
     out = { ...out, handler: handler as HookHandler };
   }

@@ -67,7 +67,8 @@ export function parseFrontmatter(text: string, file: string): { data?: Record<st
     return error(`invalid YAML: ${(e as Error)?.message ?? String(e)}`);
   }
   if (data === null || data === undefined) return { data: {}, diagnostics };
-  if (typeof data !== 'object' || Array.isArray(data)) return error(`frontmatter must be a mapping (key: value lines), got ${Array.isArray(data) ? 'a list' : typeof data}`);
+  if (typeof data !== 'object' || Array.isArray(data))
+    return error(`frontmatter must be a mapping (key: value lines), got ${Array.isArray(data) ? 'a list' : typeof data}`);
   return { data: data as Record<string, unknown>, diagnostics };
 }
 
@@ -94,7 +95,13 @@ export async function loadFrontmatterHooks(file: string, opts: { kind?: Frontmat
 
   if (data.name !== undefined) {
     if (typeof data.name === 'string' && data.name.trim() !== '') result.name = data.name;
-    else result.diagnostics.push({ level: 'warning', file: abs, path: 'name', message: `'name' should be a non-empty string; using ${JSON.stringify(fallbackName)}` });
+    else
+      result.diagnostics.push({
+        level: 'warning',
+        file: abs,
+        path: 'name',
+        message: `'name' should be a non-empty string; using ${JSON.stringify(fallbackName)}`,
+      });
   }
   if (data.hooks === undefined || data.hooks === null) return result;
 

@@ -13,7 +13,6 @@ import { isObject as isRecord } from '../util/is-object.js';
 
 const GROUP_KEYS: readonly string[] = Object.keys(matcherGroupSchema.shape);
 
-
 /** Own keys of `obj` outside `allowed`, as warnings; returns a copy without them (or obj itself). */
 function dropUnknown(
   obj: Record<string, unknown>,
@@ -47,7 +46,12 @@ function dropUnknown(
  * it does not understand are left as they are, for the strict schema to report.
  * `path` is where the hooks object sits in its document (e.g. ['hooks']).
  */
-export function dropUnknownHookKeys(hooks: unknown, path: readonly PropertyKey[], file: string | undefined, diagnostics: Diagnostic[]): unknown {
+export function dropUnknownHookKeys(
+  hooks: unknown,
+  path: readonly PropertyKey[],
+  file: string | undefined,
+  diagnostics: Diagnostic[],
+): unknown {
   if (!isRecord(hooks)) return hooks;
   let out: Record<string, unknown> | undefined;
   for (const event of Object.keys(hooks)) {
@@ -63,7 +67,8 @@ export function dropUnknownHookKeys(hooks: unknown, path: readonly PropertyKey[]
         const handlers = g.hooks.map((h, hi) => {
           if (!isRecord(h)) return h;
           const type = h.type;
-          const known = typeof type === 'string' && Object.hasOwn(HANDLER_KEYS, type) ? HANDLER_KEYS[type as keyof typeof HANDLER_KEYS] : undefined;
+          const known =
+            typeof type === 'string' && Object.hasOwn(HANDLER_KEYS, type) ? HANDLER_KEYS[type as keyof typeof HANDLER_KEYS] : undefined;
           // An unknown or missing type is an error of its own; its keys are left to the schema.
           if (!known) return h;
           const c = dropUnknown(h, known, `key for a '${String(type)}' hook`, [...gPath, 'hooks', hi], file, diagnostics);
@@ -82,4 +87,3 @@ export function dropUnknownHookKeys(hooks: unknown, path: readonly PropertyKey[]
   }
   return out ?? hooks;
 }
-

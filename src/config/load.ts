@@ -53,12 +53,23 @@ function passEnvOf(layers: readonly SettingsLayer[], managedOnly: boolean, diagn
     if (list === undefined) continue;
     if (!DISCOVER_SETTING_KINDS.includes(l.kind) || (managedOnly && l.kind !== 'managed')) {
       const why = managedOnly && DISCOVER_SETTING_KINDS.includes(l.kind) ? 'allowManagedHooksOnly is in force' : `it is ${l.kind} settings`;
-      diagnostics.push({ level: 'warning', file: l.file, path: 'agentHooks.passEnv', message: `only honoured in user, managed and --settings files; ignored here (${why})` });
+      diagnostics.push({
+        level: 'warning',
+        file: l.file,
+        path: 'agentHooks.passEnv',
+        message: `only honoured in user, managed and --settings files; ignored here (${why})`,
+      });
       continue;
     }
     list.forEach((name, i) => {
       if (passableEnvName(name)) (names ??= []).includes(name) || names.push(name);
-      else diagnostics.push({ level: 'warning', file: l.file, path: `agentHooks.passEnv[${i}]`, message: `${JSON.stringify(name)} is never passed to hooks (it makes a shell or the loader run code first); ignored` });
+      else
+        diagnostics.push({
+          level: 'warning',
+          file: l.file,
+          path: `agentHooks.passEnv[${i}]`,
+          message: `${JSON.stringify(name)} is never passed to hooks (it makes a shell or the loader run code first); ignored`,
+        });
     });
     names ??= [];
   }
@@ -69,14 +80,19 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig>
   const diagnostics: Diagnostic[] = [];
   const bad = optionErrors(opts);
   if (bad.length) {
-    for (const message of bad) diagnostics.push({ level: 'error', path: message.slice(0, message.indexOf(':')), message: message.slice(message.indexOf(':') + 2) });
+    for (const message of bad)
+      diagnostics.push({ level: 'error', path: message.slice(0, message.indexOf(':')), message: message.slice(message.indexOf(':') + 2) });
     return { hooks: [], diagnostics, options: {}, disabled: { all: false, nonManaged: false }, managedOnly: false, files: [] };
   }
   try {
     return await loadConfigUnsafe(opts, diagnostics);
   } catch (e) {
     // Defensive: a bug here must surface as a diagnostic, never crash the host.
-    diagnostics.push({ level: 'error', path: ROOT_PATH, message: `internal error while loading config: ${(e as Error)?.message ?? String(e)}` });
+    diagnostics.push({
+      level: 'error',
+      path: ROOT_PATH,
+      message: `internal error while loading config: ${(e as Error)?.message ?? String(e)}`,
+    });
     return { hooks: [], diagnostics, options: {}, disabled: { all: false, nonManaged: false }, managedOnly: false, files: [] };
   }
 }
@@ -105,7 +121,12 @@ function candidatesOf(opts: LoadConfigOptions, cwd: string, projectDir: string, 
 }
 
 /** Read and parse each candidate; a missing optional file is skipped, an unreadable one reported. */
-async function readLayers(candidates: readonly Candidate[], opts: LoadConfigOptions, files: LoadedFile[], diagnostics: Diagnostic[]): Promise<SettingsLayer[]> {
+async function readLayers(
+  candidates: readonly Candidate[],
+  opts: LoadConfigOptions,
+  files: LoadedFile[],
+  diagnostics: Diagnostic[],
+): Promise<SettingsLayer[]> {
   const layers: SettingsLayer[] = [];
   for (const c of candidates) {
     const read: ReadResult = c.inline !== undefined ? { status: 'ok', text: c.inline } : await readText(c.file);
@@ -159,7 +180,8 @@ async function applyGate(
     const t = trustGate({ ...opts.trust, workspaceDir: projectDir, homeDir });
     gate = async (input) => {
       const excluded = await t.gate(input);
-      for (const s of t.report()?.skipped ?? []) diagnostics.push({ level: 'warning', file: s.hook.source.file, path: s.hook.source.path, message: s.message });
+      for (const s of t.report()?.skipped ?? [])
+        diagnostics.push({ level: 'warning', file: s.hook.source.file, path: s.hook.source.path, message: s.message });
       return excluded;
     };
   }
@@ -167,7 +189,8 @@ async function applyGate(
     const settings = layers.flatMap((l) => (l.data ? [{ kind: l.kind, file: l.file, data: l.data }] : []));
     const key = (kind: SourceKind, file: string | undefined) => `${kind}\0${file ?? ''}`;
     const excluded = new Set<string>();
-    for (const s of await gate({ hooks: [...layers.flatMap((l) => l.hooks), ...pluginHooks, ...skillHooks], settings })) excluded.add(key(s.kind, s.file));
+    for (const s of await gate({ hooks: [...layers.flatMap((l) => l.hooks), ...pluginHooks, ...skillHooks], settings }))
+      excluded.add(key(s.kind, s.file));
     const drop = <T>(list: T[], keyOf: (x: T) => string) => {
       for (let i = list.length - 1; i >= 0; i--) if (excluded.has(keyOf(list[i]!))) list.splice(i, 1);
     };
@@ -178,7 +201,13 @@ async function applyGate(
 }
 
 /** Merge the (gated) layers: scalar settings by precedence, env, policy filters, dedup, allowlists. */
-function mergeLayers(layers: SettingsLayer[], pluginHooks: NormalizedHook[], skillHooks: NormalizedHook[], files: LoadedFile[], diagnostics: Diagnostic[]): LoadedConfig {
+function mergeLayers(
+  layers: SettingsLayer[],
+  pluginHooks: NormalizedHook[],
+  skillHooks: NormalizedHook[],
+  files: LoadedFile[],
+  diagnostics: Diagnostic[],
+): LoadedConfig {
   // Scalars: managed first, then cli (last given wins), local, project, user.
   const rank: Partial<Record<SourceKind, number>> = { managed: 0, cli: 1, local: 2, project: 3, user: 4 };
   const byPrecedence = layers

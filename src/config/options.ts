@@ -3,7 +3,6 @@ import type { Diagnostic, NormalizedHook, SourceKind } from '../types.js';
 import type { DialectName } from '../dialects/types.js';
 import type { AgentHooksOptions, SettingsFile } from './schema.js';
 
-
 export interface PluginSpec {
   /** Plugin directory (holds hooks/hooks.json); relative to cwd. */
   root: string;
@@ -157,7 +156,11 @@ export function optionErrors(opts: unknown): string[] {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) errors.push(`${path}: expected { root, hooks }, got ${kindOf(v)}`);
     else want(`${path}.root`, (v as Record<string, unknown>).root, 'string', true);
   });
-  if (o.discoverDialects !== undefined && o.discoverDialects !== 'all' && !(Array.isArray(o.discoverDialects) && o.discoverDialects.every((x) => typeof x === 'string'))) {
+  if (
+    o.discoverDialects !== undefined &&
+    o.discoverDialects !== 'all' &&
+    !(Array.isArray(o.discoverDialects) && o.discoverDialects.every((x) => typeof x === 'string'))
+  ) {
     errors.push(`options.discoverDialects: expected 'all' or a list of dialect names, got ${kindOf(o.discoverDialects)}`);
   }
   return errors;

@@ -58,7 +58,12 @@ function pluginFree(config: LoadedConfig): LoadedConfig {
     hooks: config.hooks.filter((h) => h.source.kind !== 'plugin'),
     diagnostics: [
       ...config.diagnostics,
-      { level: 'warning', path: '(root)', message: 'the base config of the plugin integrator contained plugin hooks; they were dropped (activate plugins with setActivePlugins)' },
+      {
+        level: 'warning',
+        path: '(root)',
+        message:
+          'the base config of the plugin integrator contained plugin hooks; they were dropped (activate plugins with setActivePlugins)',
+      },
     ],
   };
 }

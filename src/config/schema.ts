@@ -177,14 +177,19 @@ const SCHEMA_DEFS: [z.ZodType, string][] = [
 export function settingsJsonSchema(): Record<string, unknown> {
   // Ids in the global registry, where .describe() keeps the descriptions too.
   for (const [schema, id] of SCHEMA_DEFS) if (!z.globalRegistry.has(schema)) z.globalRegistry.add(schema, { id });
-  const json = z.toJSONSchema(settingsFileSchema(), { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown> & { $defs: Record<string, unknown> };
+  const json = z.toJSONSchema(settingsFileSchema(), { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown> & {
+    $defs: Record<string, unknown>;
+  };
   const variants = handlerSchema.options.map((o) => [o.shape.type.value, SCHEMA_DEFS.find(([s]) => s === o)![1]] as const);
   json.$defs.hook = {
     type: 'object',
     description: 'A hook handler; its "type" picks the variant.',
     required: ['type'],
     properties: { type: { enum: variants.map(([t]) => t) } },
-    allOf: variants.map(([type, id]) => ({ if: { properties: { type: { const: type } }, required: ['type'] }, then: { $ref: `#/$defs/${id}` } })),
+    allOf: variants.map(([type, id]) => ({
+      if: { properties: { type: { const: type } }, required: ['type'] },
+      then: { $ref: `#/$defs/${id}` },
+    })),
   };
   const { $schema, ...rest } = json;
   return { $schema, $id: SETTINGS_SCHEMA_ID, title: 'agent-hooks settings (Claude Code settings.json dialect)', ...rest };

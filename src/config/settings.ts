@@ -60,8 +60,7 @@ export function normalizeHooks(
   diagnostics: Diagnostic[],
 ): NormalizedHook[] {
   const out: NormalizedHook[] = [];
-  const warn = (p: PropertyKey[], message: string) =>
-    diagnostics.push({ level: 'warning', file: ctx.file, path: formatPath(p), message });
+  const warn = (p: PropertyKey[], message: string) => diagnostics.push({ level: 'warning', file: ctx.file, path: formatPath(p), message });
 
   for (const event of Object.keys(rawHooks)) {
     if (!isEventName(event)) continue; // unreachable after validation; keeps types honest
@@ -74,7 +73,10 @@ export function normalizeHooks(
       group.hooks.forEach((cfg, hi) => {
         const p: PropertyKey[] = ['hooks', event, gi, 'hooks', hi];
         if (spec.hookTypes && !spec.hookTypes.includes(cfg.type)) {
-          warn([...p, 'type'], `${event} does not support '${cfg.type}' hooks (supported: ${spec.hookTypes.join(', ')}); this hook is skipped`);
+          warn(
+            [...p, 'type'],
+            `${event} does not support '${cfg.type}' hooks (supported: ${spec.hookTypes.join(', ')}); this hook is skipped`,
+          );
           return;
         }
         if (cfg.if !== undefined && !spec.ifCondition) {
@@ -86,7 +88,10 @@ export function normalizeHooks(
         let handler: HookHandler = { ...cfg };
         if (cfg.type === 'command') {
           if (cfg.args && /\s/.test(cfg.command) && !/[\\/]/.test(cfg.command)) {
-            warn([...p, 'command'], `with 'args', 'command' is one executable; move the extra words of ${JSON.stringify(cfg.command)} into 'args'`);
+            warn(
+              [...p, 'command'],
+              `with 'args', 'command' is one executable; move the extra words of ${JSON.stringify(cfg.command)} into 'args'`,
+            );
           }
           handler = {
             ...cfg,
@@ -176,7 +181,13 @@ export function loadSettingsText(kind: SourceKind, file: string, text: string, d
       for (const key of Object.keys(raw)) {
         if ((SETTINGS_KEYS as readonly string[]).includes(key)) continue;
         const hint = closest(key, SETTINGS_KEYS, 2);
-        if (hint) local.push({ level: 'warning', file, path: formatPath([key]), message: `unknown setting ${JSON.stringify(key)} (did you mean ${JSON.stringify(hint)}?)` });
+        if (hint)
+          local.push({
+            level: 'warning',
+            file,
+            path: formatPath([key]),
+            message: `unknown setting ${JSON.stringify(key)} (did you mean ${JSON.stringify(hint)}?)`,
+          });
       }
     }
     const liberal = withLiberalHooks(raw, file, local);
@@ -184,9 +195,15 @@ export function loadSettingsText(kind: SourceKind, file: string, text: string, d
     if (data && !local.some((d) => d.level === 'error')) {
       layer.data = data;
       if (kind !== 'managed' && data.allowManagedHooksOnly !== undefined) {
-        local.push({ level: 'warning', file, path: 'allowManagedHooksOnly', message: 'allowManagedHooksOnly is only honoured in managed settings; ignored' });
+        local.push({
+          level: 'warning',
+          file,
+          path: 'allowManagedHooksOnly',
+          message: 'allowManagedHooksOnly is only honoured in managed settings; ignored',
+        });
       }
-      if (data.hooks) layer.hooks = normalizeHooks(data.hooks, (liberal as { hooks: Record<string, unknown> }).hooks, { kind, file }, local);
+      if (data.hooks)
+        layer.hooks = normalizeHooks(data.hooks, (liberal as { hooks: Record<string, unknown> }).hooks, { kind, file }, local);
     } else if (kind === 'managed' && raw && typeof raw === 'object') {
       const r = raw as Record<string, unknown>;
       layer.salvaged = {};

@@ -50,27 +50,34 @@ export const CODEX_MATCHER_EVENTS: ReadonlySet<string> = new Set(['PreToolUse', 
 function decodeResult(event: string, result: ExecutionResult): ExecutionResult {
   if (result.status !== 'completed') return result;
   const failed = (why: string) => ({ ...result, exitCode: 1, stdout: '', stderr: why });
-  if (result.exitCode === 2) return result.stderr.trim() ? result : failed(`${event} hook exited with code 2 but did not write a blocking reason to stderr`);
+  if (result.exitCode === 2)
+    return result.stderr.trim() ? result : failed(`${event} hook exited with code 2 but did not write a blocking reason to stderr`);
   if (result.exitCode !== 0) return result;
   const json = jsonObjectOf(result.stdout);
   if (!json) return result;
   const hso = isObject(json.hookSpecificOutput) ? json.hookSpecificOutput : undefined;
   if (event === 'PreToolUse' || event === 'PermissionRequest') {
-    if (json.continue === false || json.stopReason !== undefined || json.suppressOutput === true) return failed(`${event} hook returned unsupported continue/stopReason/suppressOutput`);
+    if (json.continue === false || json.stopReason !== undefined || json.suppressOutput === true)
+      return failed(`${event} hook returned unsupported continue/stopReason/suppressOutput`);
   }
   if (event === 'PreToolUse') {
     const decision = hso?.permissionDecision;
-    if (hso?.updatedInput !== undefined && decision !== 'allow') return failed('PreToolUse hook returned updatedInput without permissionDecision:allow');
-    if (decision === 'allow' && hso?.updatedInput === undefined) return failed('PreToolUse hook returned unsupported permissionDecision:allow');
+    if (hso?.updatedInput !== undefined && decision !== 'allow')
+      return failed('PreToolUse hook returned updatedInput without permissionDecision:allow');
+    if (decision === 'allow' && hso?.updatedInput === undefined)
+      return failed('PreToolUse hook returned unsupported permissionDecision:allow');
     if (decision === 'ask') return failed('PreToolUse hook returned unsupported permissionDecision:ask');
-    if (decision === 'deny' && !str(hso?.permissionDecisionReason)?.trim()) return failed('PreToolUse hook returned permissionDecision:deny without a non-empty permissionDecisionReason');
+    if (decision === 'deny' && !str(hso?.permissionDecisionReason)?.trim())
+      return failed('PreToolUse hook returned permissionDecision:deny without a non-empty permissionDecisionReason');
     if (json.decision === 'approve') return failed('PreToolUse hook returned unsupported decision:approve');
   }
   if (event === 'PermissionRequest' && isObject(hso?.decision)) {
     const dec = hso.decision;
-    if (dec.updatedInput !== undefined || dec.updatedPermissions !== undefined || dec.interrupt === true) return failed('PermissionRequest hook returned an unsupported field');
+    if (dec.updatedInput !== undefined || dec.updatedPermissions !== undefined || dec.interrupt === true)
+      return failed('PermissionRequest hook returned an unsupported field');
   }
-  if (json.decision === 'block' && !str(json.reason)?.trim()) return failed(`${event} hook returned decision:block without a non-empty reason`);
+  if (json.decision === 'block' && !str(json.reason)?.trim())
+    return failed(`${event} hook returned decision:block without a non-empty reason`);
   return claudeResult(result, json);
 }
 

@@ -21,7 +21,11 @@ import type { Dialect, EventMapping, ToolMapping } from './types.js';
 const EVENTS: readonly EventMapping[] = [
   { native: 'sessionStart', event: 'SessionStart', note: 'additionalContext read by Copilot CLI 1.0.102 (test/agents)' },
   { native: 'sessionEnd', event: 'SessionEnd' },
-  { native: 'userPromptSubmitted', event: 'UserPromptSubmit', note: 'decision:"block" + reason and additionalContext read by Copilot CLI 1.0.102 (test/agents)' },
+  {
+    native: 'userPromptSubmitted',
+    event: 'UserPromptSubmit',
+    note: 'decision:"block" + reason and additionalContext read by Copilot CLI 1.0.102 (test/agents)',
+  },
   { native: 'preToolUse', event: 'PreToolUse' },
   { native: 'postToolUse', event: 'PostToolUse' },
   { native: 'postToolUseFailure', event: 'PostToolUseFailure' },
@@ -78,14 +82,20 @@ function decodeResult(hook: NormalizedHook, payload: Record<string, unknown>, re
   const event = hook.event;
   if (result.exitCode === 2 && event === 'PermissionRequest') {
     const json = jsonObjectOf(result.stdout) ?? {};
-    return claudeResult(result, { hookSpecificOutput: { hookEventName: event, decision: { behavior: 'deny', message: str(json.message) ?? 'denied by hook' } } }, 0, '');
+    return claudeResult(
+      result,
+      { hookSpecificOutput: { hookEventName: event, decision: { behavior: 'deny', message: str(json.message) ?? 'denied by hook' } } },
+      0,
+      '',
+    );
   }
   if (result.exitCode === 2 && event === 'PostToolUseFailure') {
     const text = result.stderr.trim();
     return claudeResult(result, text ? { hookSpecificOutput: { hookEventName: event, additionalContext: text } } : undefined, 0, '');
   }
   // Copilot CLI 1.0 denies a tool call on exit 2 (stderr is the reason), as Claude does.
-  if (result.exitCode === 2 && event === 'PreToolUse') return result.stderr.trim() ? result : { ...result, stderr: 'denied by hook (exit 2)' };
+  if (result.exitCode === 2 && event === 'PreToolUse')
+    return result.stderr.trim() ? result : { ...result, stderr: 'denied by hook (exit 2)' };
   // Any other failure is logged and skipped: never a block.
   if (result.exitCode !== 0) return result.exitCode === 2 ? { ...result, exitCode: 1 } : result;
   const json = jsonObjectOf(result.stdout);
@@ -110,7 +120,10 @@ function decodeResult(hook: NormalizedHook, payload: Record<string, unknown>, re
     o.decision = 'block';
     o.reason = str(json.reason) ?? 'blocked by hook';
   } else if (event === 'PermissionRequest' && (json.behavior === 'allow' || json.behavior === 'deny')) {
-    hso.decision = json.behavior === 'deny' ? { behavior: 'deny', message: str(json.message) ?? 'denied by hook', ...(json.interrupt === true ? { interrupt: true } : {}) } : { behavior: 'allow' };
+    hso.decision =
+      json.behavior === 'deny'
+        ? { behavior: 'deny', message: str(json.message) ?? 'denied by hook', ...(json.interrupt === true ? { interrupt: true } : {}) }
+        : { behavior: 'allow' };
   } else if (event === 'UserPromptSubmit' || event === 'SessionStart') {
     if (event === 'UserPromptSubmit' && json.decision === 'block') {
       o.decision = 'block';
@@ -137,7 +150,12 @@ function encodePayload(hook: NormalizedHook, p: Record<string, unknown>): Record
   }
   switch (hook.event) {
     case 'PostToolUse':
-      s.tool_result = isObject(p.tool_response) ? p.tool_response : { result_type: 'success', text_result_for_llm: typeof p.tool_response === 'string' ? p.tool_response : JSON.stringify(p.tool_response ?? null) };
+      s.tool_result = isObject(p.tool_response)
+        ? p.tool_response
+        : {
+            result_type: 'success',
+            text_result_for_llm: typeof p.tool_response === 'string' ? p.tool_response : JSON.stringify(p.tool_response ?? null),
+          };
       break;
     case 'PostToolUseFailure':
       s.error = p.error;
@@ -201,10 +219,17 @@ export const copilot: Dialect = {
     if (!isObject(doc) || !isObject(doc.hooks)) return 0;
     if (/(^|[\\/])(\.github|\.copilot)[\\/]hooks[\\/][^\\/]+\.json$/.test(file)) return 1;
     const entries = Object.values(doc.hooks).flatMap((v) => (Array.isArray(v) ? v : []));
-    if (entries.some((x) => isObject(x) && (typeof x.bash === 'string' || typeof x.powershell === 'string' || x.timeoutSec !== undefined))) return 0.95;
+    if (entries.some((x) => isObject(x) && (typeof x.bash === 'string' || typeof x.powershell === 'string' || x.timeoutSec !== undefined)))
+      return 0.95;
     return Object.keys(doc.hooks).some((e) => ['agentStop', 'userPromptSubmitted', 'errorOccurred'].includes(e)) ? 0.8 : 0;
   },
-  configuredEvents: (doc) => (isObject(doc) && isObject(doc.hooks) ? Object.keys(doc.hooks).filter((k) => Array.isArray((doc.hooks as Record<string, unknown>)[k]) && ((doc.hooks as Record<string, unknown[]>)[k] as unknown[]).length > 0) : []),
+  configuredEvents: (doc) =>
+    isObject(doc) && isObject(doc.hooks)
+      ? Object.keys(doc.hooks).filter(
+          (k) =>
+            Array.isArray((doc.hooks as Record<string, unknown>)[k]) &&
+            ((doc.hooks as Record<string, unknown[]>)[k] as unknown[]).length > 0,
+        )
+      : [],
   bridge: copilotBridge,
 };
-

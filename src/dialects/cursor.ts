@@ -29,7 +29,11 @@ const EVENTS: readonly EventMapping[] = [
   { native: 'beforeReadFile', event: 'PreToolUse', tool: 'Read', note: 'allow/deny only (no ask)' },
   { native: 'afterFileEdit', event: 'PostToolUse', tool: 'Edit|Write|MultiEdit' },
   { native: 'beforeSubmitPrompt', event: 'UserPromptSubmit' },
-  { native: 'stop', event: 'Stop', note: 'followup_message = continue with that message; Cursor caps auto follow-ups (loop_limit, 5 by default)' },
+  {
+    native: 'stop',
+    event: 'Stop',
+    note: 'followup_message = continue with that message; Cursor caps auto follow-ups (loop_limit, 5 by default)',
+  },
   { native: 'subagentStart', event: 'SubagentStart' },
   { native: 'subagentStop', event: 'SubagentStop' },
   { native: 'sessionStart', event: 'SessionStart' },
@@ -97,9 +101,11 @@ function decodeResult(hook: NormalizedHook, payload: Record<string, unknown>, re
     o.decision = 'block';
     o.reason = json.followup_message;
   }
-  if (typeof json.additional_context === 'string' && (event === 'SessionStart' || event === 'PostToolUse')) hso.additionalContext = json.additional_context;
+  if (typeof json.additional_context === 'string' && (event === 'SessionStart' || event === 'PostToolUse'))
+    hso.additionalContext = json.additional_context;
   if (json.updated_mcp_tool_output !== undefined && event === 'PostToolUse') hso.updatedMCPToolOutput = json.updated_mcp_tool_output;
-  if (typeof json.user_message === 'string' && o.reason === undefined && hso.permissionDecisionReason === undefined) o.systemMessage = json.user_message;
+  if (typeof json.user_message === 'string' && o.reason === undefined && hso.permissionDecisionReason === undefined)
+    o.systemMessage = json.user_message;
   if (Object.keys(hso).length > 1) o.hookSpecificOutput = hso;
   return claudeResult(result, Object.keys(o).length ? o : undefined);
 }
@@ -120,7 +126,8 @@ function encodePayload(hook: NormalizedHook, p: Record<string, unknown>): Record
     case 'afterShellExecution':
       o.command = input.command;
       o.cwd = p.cwd;
-      if (native === 'afterShellExecution') o.output = isObject(p.tool_response) ? (p.tool_response.stdout ?? '') : String(p.tool_response ?? '');
+      if (native === 'afterShellExecution')
+        o.output = isObject(p.tool_response) ? (p.tool_response.stdout ?? '') : String(p.tool_response ?? '');
       break;
     case 'beforeMCPExecution':
     case 'afterMCPExecution':
@@ -133,7 +140,9 @@ function encodePayload(hook: NormalizedHook, p: Record<string, unknown>): Record
       break;
     case 'afterFileEdit':
       o.file_path = input.file_path;
-      o.edits = Array.isArray(input.edits) ? input.edits : [{ old_string: input.old_string, new_string: input.new_string ?? input.content }];
+      o.edits = Array.isArray(input.edits)
+        ? input.edits
+        : [{ old_string: input.old_string, new_string: input.new_string ?? input.content }];
       break;
     case 'preToolUse':
     case 'postToolUse':
@@ -142,7 +151,8 @@ function encodePayload(hook: NormalizedHook, p: Record<string, unknown>): Record
       o.tool_input = TOOLS.inputToNative(tool, input);
       o.cwd = p.cwd;
       if (p.tool_use_id !== undefined) o.tool_use_id = p.tool_use_id;
-      if (native === 'postToolUse') o.tool_output = typeof p.tool_response === 'string' ? p.tool_response : JSON.stringify(p.tool_response ?? null);
+      if (native === 'postToolUse')
+        o.tool_output = typeof p.tool_response === 'string' ? p.tool_response : JSON.stringify(p.tool_response ?? null);
       if (native === 'postToolUseFailure') o.error_message = p.error;
       break;
     case 'beforeSubmitPrompt':
@@ -171,7 +181,8 @@ function encodePayload(hook: NormalizedHook, p: Record<string, unknown>): Record
 }
 
 export const cursorBridge: HookBridge = {
-  matchValue: (hook, value) => (TOOL_EVENTS.has(hook.event) && hook.dialectData?.impliedMatcher === undefined ? TOOLS.toNative(value) : value),
+  matchValue: (hook, value) =>
+    TOOL_EVENTS.has(hook.event) && hook.dialectData?.impliedMatcher === undefined ? TOOLS.toNative(value) : value,
   encodePayload,
   decodeResult,
 };
@@ -193,13 +204,37 @@ export const cursor: Dialect = {
     if (!isObject(doc) || !isObject(doc.hooks)) return 0;
     if (/(^|[\\/])\.cursor[\\/]hooks\.json$/.test(file)) return 1;
     const events = Object.keys(doc.hooks);
-    const entries = events.flatMap((e) => (Array.isArray((doc.hooks as Record<string, unknown>)[e]) ? ((doc.hooks as Record<string, unknown[]>)[e] as unknown[]) : []));
-    const flat = entries.length > 0 && entries.every((x) => isObject(x) && !Array.isArray(x.hooks) && (typeof x.command === 'string' || x.type === 'prompt'));
+    const entries = events.flatMap((e) =>
+      Array.isArray((doc.hooks as Record<string, unknown>)[e]) ? ((doc.hooks as Record<string, unknown[]>)[e] as unknown[]) : [],
+    );
+    const flat =
+      entries.length > 0 &&
+      entries.every((x) => isObject(x) && !Array.isArray(x.hooks) && (typeof x.command === 'string' || x.type === 'prompt'));
     if (!flat) return 0;
-    const cursorOnly = events.some((e) => NATIVE.has(e) && !['preToolUse', 'postToolUse', 'postToolUseFailure', 'sessionStart', 'sessionEnd', 'subagentStart', 'subagentStop', 'preCompact'].includes(e));
+    const cursorOnly = events.some(
+      (e) =>
+        NATIVE.has(e) &&
+        ![
+          'preToolUse',
+          'postToolUse',
+          'postToolUseFailure',
+          'sessionStart',
+          'sessionEnd',
+          'subagentStart',
+          'subagentStop',
+          'preCompact',
+        ].includes(e),
+    );
     return cursorOnly ? 0.9 : doc.version === 1 ? 0.6 : 0.4;
   },
-  configuredEvents: (doc) => (isObject(doc) && isObject(doc.hooks) ? Object.keys(doc.hooks).filter((k) => Array.isArray((doc.hooks as Record<string, unknown>)[k]) && ((doc.hooks as Record<string, unknown[]>)[k] as unknown[]).length > 0) : []),
+  configuredEvents: (doc) =>
+    isObject(doc) && isObject(doc.hooks)
+      ? Object.keys(doc.hooks).filter(
+          (k) =>
+            Array.isArray((doc.hooks as Record<string, unknown>)[k]) &&
+            ((doc.hooks as Record<string, unknown[]>)[k] as unknown[]).length > 0,
+        )
+      : [],
   bridge: cursorBridge,
 };
 

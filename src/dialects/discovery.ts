@@ -23,9 +23,16 @@ export interface DiscoveredFile {
 export function parseDiscoverDialects(value: string): { ok: true; value: DiscoverDialects } | { ok: false; message: string } {
   const v = value.trim();
   if (v === 'all') return { ok: true, value: 'all' };
-  const names = v.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const names = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   const bad = names.filter((n) => !isDialectName(n));
-  if (bad.length > 0) return { ok: false, message: `unknown dialect ${bad.map((b) => JSON.stringify(b)).join(', ')} in --discover-dialects (one of ${DIALECT_NAMES.join(', ')}, or all)` };
+  if (bad.length > 0)
+    return {
+      ok: false,
+      message: `unknown dialect ${bad.map((b) => JSON.stringify(b)).join(', ')} in --discover-dialects (one of ${DIALECT_NAMES.join(', ')}, or all)`,
+    };
   return { ok: true, value: names as DialectName[] };
 }
 

@@ -16,7 +16,17 @@ import { groupEvents } from './claude.js';
 import { isObject, toolTable, TOOL_EVENTS } from './shared.js';
 import type { Dialect, EventMapping, ToolMapping } from './types.js';
 
-const DROID_EVENTS: readonly EventName[] = ['PreToolUse', 'PostToolUse', 'Notification', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'PreCompact', 'SessionStart', 'SessionEnd'];
+const DROID_EVENTS: readonly EventName[] = [
+  'PreToolUse',
+  'PostToolUse',
+  'Notification',
+  'UserPromptSubmit',
+  'Stop',
+  'SubagentStop',
+  'PreCompact',
+  'SessionStart',
+  'SessionEnd',
+];
 const EVENTS: readonly EventMapping[] = DROID_EVENTS.map((e) => ({ native: e, event: e }));
 /** Droid's event names (payload decoding: src/dispatch/wire/droid.ts). */
 export const DROID_NATIVE_EVENTS: ReadonlySet<string> = new Set<string>(DROID_EVENTS);

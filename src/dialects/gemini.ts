@@ -122,7 +122,13 @@ function encodePayload(hook: NormalizedHook, p: Record<string, unknown>): Record
   return base;
 }
 
-function canonicalDecision(event: string, decision: unknown, reason: string | undefined, o: Record<string, unknown>, hso: Record<string, unknown>): void {
+function canonicalDecision(
+  event: string,
+  decision: unknown,
+  reason: string | undefined,
+  o: Record<string, unknown>,
+  hso: Record<string, unknown>,
+): void {
   if (decision === 'deny' || decision === 'block') {
     if (event === 'PreToolUse') {
       hso.permissionDecision = 'deny';
@@ -141,7 +147,12 @@ function canonicalDecision(event: string, decision: unknown, reason: string | un
 }
 
 /** Gemini's reading of a hook's output, re-expressed in the Claude convention. */
-export function decodeGeminiLike(tools: GeminiLike['tools'], hook: NormalizedHook, payload: Record<string, unknown>, result: ExecutionResult): ExecutionResult {
+export function decodeGeminiLike(
+  tools: GeminiLike['tools'],
+  hook: NormalizedHook,
+  payload: Record<string, unknown>,
+  result: ExecutionResult,
+): ExecutionResult {
   if (result.status !== 'completed' || result.exitCode !== 0) return result; // exit 2 blocks with stderr, others warn: as in Claude
   const text = result.stdout.trim();
   if (!text) return result;
@@ -171,7 +182,8 @@ export function decodeGeminiLike(tools: GeminiLike['tools'], hook: NormalizedHoo
     hso.permissionDecision ??= 'allow';
   }
   // AfterTool deny: Gemini hands the model the reason in place of the tool's result.
-  if (event === 'PostToolUse' && (json.decision === 'deny' || json.decision === 'block')) hso.updatedToolOutput = str(json.reason) ?? 'No reason provided';
+  if (event === 'PostToolUse' && (json.decision === 'deny' || json.decision === 'block'))
+    hso.updatedToolOutput = str(json.reason) ?? 'No reason provided';
   if (Object.keys(hso).length > 1) o.hookSpecificOutput = hso;
   return claudeResult(result, o);
 }
@@ -204,7 +216,8 @@ export const gemini: Dialect = {
     if (events.some((e) => EVENTS.some((m) => m.native === e && !['SessionStart', 'SessionEnd', 'Notification'].includes(e)))) return 0.9;
     return isObject(doc.hooksConfig) ? 0.6 : 0;
   },
-  configuredEvents: (doc) => (isObject(doc) ? groupEvents(doc.hooks).filter((e) => !['enabled', 'disabled', 'notifications'].includes(e)) : []),
+  configuredEvents: (doc) =>
+    isObject(doc) ? groupEvents(doc.hooks).filter((e) => !['enabled', 'disabled', 'notifications'].includes(e)) : [],
   undeliverable: GEMINI_UNDELIVERABLE,
   bridge: geminiBridge,
 };

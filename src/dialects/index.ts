@@ -38,7 +38,9 @@ export function detectDialect(file: string, doc: unknown): { dialect: Dialect; c
   return best;
 }
 
-export type ReadDocument = { ok: true; doc: unknown; format: 'json' | 'toml' } | { ok: false; message: string; line?: number; column?: number };
+export type ReadDocument =
+  | { ok: true; doc: unknown; format: 'json' | 'toml' }
+  | { ok: false; message: string; line?: number; column?: number };
 
 function isTomlFile(file: string, text: string): boolean {
   if (/\.toml$/i.test(file)) return true;
@@ -68,7 +70,11 @@ async function readJsonc(text: string): Promise<ReadDocument> {
   const first = errors[0];
   if (!first) return { ok: true, doc: doc ?? {}, format: 'json' };
   const at = lineColumn(text, first.offset);
-  return { ok: false, message: `invalid JSON (with comments): ${printParseErrorCode(first.error)} at line ${at.line}, column ${at.column}`, ...at };
+  return {
+    ok: false,
+    message: `invalid JSON (with comments): ${printParseErrorCode(first.error)} at line ${at.line}, column ${at.column}`,
+    ...at,
+  };
 }
 
 /**

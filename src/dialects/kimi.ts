@@ -20,9 +20,26 @@ import { claudeResult, isObject, jsonObjectOf, str } from './shared.js';
 import type { Dialect, EventMapping } from './types.js';
 
 export const KIMI_EVENTS: readonly EventName[] = [
-  'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'PermissionResult', 'UserPromptSubmit',
-  'UserPromptQueued', 'TurnStarted', 'Stop', 'StopFailure', 'Interrupt', 'SessionStart', 'SessionEnd',
-  'SessionHeartbeat', 'SubagentStart', 'SubagentStop', 'TaskStarted', 'PreCompact', 'PostCompact', 'Notification',
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PermissionRequest',
+  'PermissionResult',
+  'UserPromptSubmit',
+  'UserPromptQueued',
+  'TurnStarted',
+  'Stop',
+  'StopFailure',
+  'Interrupt',
+  'SessionStart',
+  'SessionEnd',
+  'SessionHeartbeat',
+  'SubagentStart',
+  'SubagentStop',
+  'TaskStarted',
+  'PreCompact',
+  'PostCompact',
+  'Notification',
 ];
 const EVENTS: readonly EventMapping[] = KIMI_EVENTS.map((e) => ({
   native: e,
@@ -43,7 +60,13 @@ function decodeResult(event: string, result: ExecutionResult, stopHookActive = f
   if (result.status !== 'completed') return result;
   // Kimi keeps the agent going from Stop once per turn: a Stop that is already the follow-up of
   // a block (stop_hook_active) ends the turn whatever the hook says.
-  if (event === 'Stop' && stopHookActive) return { ...result, exitCode: result.exitCode === 2 ? 0 : result.exitCode, stdout: '', stderr: result.exitCode === 2 ? '' : result.stderr };
+  if (event === 'Stop' && stopHookActive)
+    return {
+      ...result,
+      exitCode: result.exitCode === 2 ? 0 : result.exitCode,
+      stdout: '',
+      stderr: result.exitCode === 2 ? '' : result.stderr,
+    };
   if (result.exitCode === 2) {
     // Observation-only events: Kimi does nothing with a block; the engine must not either.
     return BLOCKING.has(event) ? result : { ...result, exitCode: 1 };
@@ -52,7 +75,9 @@ function decodeResult(event: string, result: ExecutionResult, stopHookActive = f
   const json = jsonObjectOf(result.stdout);
   if (!json && event === 'UserPromptSubmit' && result.stdout.trim() !== '') {
     // Kimi hands a prompt hook's plain stdout to the model wrapped in <hook_result> tags.
-    return claudeResult(result, { hookSpecificOutput: { hookEventName: event, additionalContext: `<hook_result>\n${result.stdout.trim()}\n</hook_result>` } });
+    return claudeResult(result, {
+      hookSpecificOutput: { hookEventName: event, additionalContext: `<hook_result>\n${result.stdout.trim()}\n</hook_result>` },
+    });
   }
   if (!json) return result; // plain stdout: context on SessionStart, log elsewhere — as in Claude
   const hso = isObject(json.hookSpecificOutput) ? json.hookSpecificOutput : {};
@@ -61,7 +86,8 @@ function decodeResult(event: string, result: ExecutionResult, stopHookActive = f
     o.hookSpecificOutput = { hookEventName: event, permissionDecision: 'allow', updatedInput: hso.updatedInput };
   } else if (hso.permissionDecision === 'deny' && BLOCKING.has(event)) {
     const reason = str(hso.permissionDecisionReason) ?? str(json.message) ?? 'blocked by hook';
-    if (event === 'PreToolUse') o.hookSpecificOutput = { hookEventName: event, permissionDecision: 'deny', permissionDecisionReason: reason };
+    if (event === 'PreToolUse')
+      o.hookSpecificOutput = { hookEventName: event, permissionDecision: 'deny', permissionDecisionReason: reason };
     else {
       o.decision = 'block';
       o.reason = reason;
@@ -93,7 +119,8 @@ export const kimiBridge: HookBridge = {
     }
     return o;
   },
-  decodeResult: (hook, payload, result) => decodeResult(hook.event, result, payload.stop_hook_active === true, hook.dialectData?.variant === 'kimi-cli'),
+  decodeResult: (hook, payload, result) =>
+    decodeResult(hook.event, result, payload.stop_hook_active === true, hook.dialectData?.variant === 'kimi-cli'),
 };
 
 /** Whether a file is a Kimi Code plugin manifest (`kimi.plugin.json`, or `.kimi-plugin/plugin.json`). */
@@ -140,7 +167,15 @@ export const kimi: Dialect = {
       ...kimiPluginManifests(home).map((file) => ({ kind: 'user' as const, file })),
     ];
   },
-  locations: { user: ['~/.kimi-code/config.toml ([[hooks]])', '$KIMI_CODE_HOME/config.toml', '~/.kimi/config.toml (Python kimi-cli)', 'enabled plugins in $KIMI_CODE_HOME/plugins/installed.json: kimi.plugin.json or .kimi-plugin/plugin.json'], project: [] },
+  locations: {
+    user: [
+      '~/.kimi-code/config.toml ([[hooks]])',
+      '$KIMI_CODE_HOME/config.toml',
+      '~/.kimi/config.toml (Python kimi-cli)',
+      'enabled plugins in $KIMI_CODE_HOME/plugins/installed.json: kimi.plugin.json or .kimi-plugin/plugin.json',
+    ],
+    project: [],
+  },
   defaults: { timeoutSec: 30, timeoutUnit: 's' },
   events: EVENTS,
   tools: [],

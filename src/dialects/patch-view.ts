@@ -46,8 +46,10 @@ export function fileViewsOf(toolInput: unknown, cwd: string): FileView[] {
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(cwd, p));
   const views: FileView[] = [];
   for (const f of parsePatchFiles(text)) {
-    if (f.kind === 'add') views.push({ kind: 'add', filePath: abs(f.path), content: f.content, edits: [{ old_string: '', new_string: f.content }] });
-    else if (f.kind === 'delete') views.push({ kind: 'delete', filePath: abs(f.path), content: '', edits: [{ old_string: '', new_string: '' }] });
+    if (f.kind === 'add')
+      views.push({ kind: 'add', filePath: abs(f.path), content: f.content, edits: [{ old_string: '', new_string: f.content }] });
+    else if (f.kind === 'delete')
+      views.push({ kind: 'delete', filePath: abs(f.path), content: '', edits: [{ old_string: '', new_string: '' }] });
     else {
       const edits = f.hunks.map((h) => ({ old_string: h.oldText, new_string: h.newText }));
       const content = f.hunks.map((h) => h.newText).join('\n');

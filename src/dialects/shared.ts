@@ -54,7 +54,10 @@ function invert(map: Readonly<Record<string, string>> | undefined): Record<strin
  * Tables from a dialect's tool list. The first entry for a canonical name is the one written;
  * every entry is read (Gemini has had two names for its grep tool).
  */
-export function toolTable(tools: readonly ToolMapping[], mcp?: { toNative(n: string): string | undefined; toCanonical(n: string): string | undefined }): ToolTable {
+export function toolTable(
+  tools: readonly ToolMapping[],
+  mcp?: { toNative(n: string): string | undefined; toCanonical(n: string): string | undefined },
+): ToolTable {
   const toNative = new Map<string, ToolMapping>();
   const toCanonical = new Map<string, ToolMapping>();
   for (const t of tools) {
@@ -101,7 +104,14 @@ const NAME_LIST = /^[A-Za-z0-9_-]+(?:\|[A-Za-z0-9_-]+)*$/;
 const ANCHORED_LIST = /^\^(?:\((?:\?:)?([A-Za-z0-9_|-]+)\)|([A-Za-z0-9_-]+))\$$/;
 
 function namesOf(list: string, sep: RegExp): string[] {
-  return [...new Set(list.split(sep).map((s) => s.trim()).filter((s) => s !== ''))];
+  return [
+    ...new Set(
+      list
+        .split(sep)
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    ),
+  ];
 }
 
 /** `^Bash$`, `^(Bash|Edit)$`, `^(?:Bash|Edit)$` are exact name lists in any regex dialect. */
@@ -179,7 +189,10 @@ export function writeMatcher(shape: MatcherShape, mode: MatcherMode): WrittenMat
       case 'exact':
         return names.length === 1
           ? { matchers: [names[0]] }
-          : { matchers: [...names], loss: `matcher ${JSON.stringify(names.join('|'))} written as ${names.length} entries (exact matchers name one value)` };
+          : {
+              matchers: [...names],
+              loss: `matcher ${JSON.stringify(names.join('|'))} written as ${names.length} entries (exact matchers name one value)`,
+            };
       case 'regex':
       case 'regex-or-exact':
       default:
@@ -187,7 +200,12 @@ export function writeMatcher(shape: MatcherShape, mode: MatcherMode): WrittenMat
     }
   }
   // A regular expression.
-  if (mode === 'exact') return { matchers: [], impossible: true, loss: `regular-expression matcher ${JSON.stringify(shape.pattern)} cannot be written: this event's matcher compares exactly` };
+  if (mode === 'exact')
+    return {
+      matchers: [],
+      impossible: true,
+      loss: `regular-expression matcher ${JSON.stringify(shape.pattern)} cannot be written: this event's matcher compares exactly`,
+    };
   if (mode === 'regex-anchored') return { matchers: [shape.anchored ? shape.pattern : `.*(?:${shape.pattern}).*`] };
   const pattern = shape.anchored ? `^(?:${shape.pattern})$` : shape.pattern;
   if ((mode === 'claude' && STANDARD_EXACT.test(pattern)) || (mode === 'claude-narrow' && NARROW_EXACT.test(pattern))) {
@@ -219,7 +237,12 @@ export function mapKeys(obj: Record<string, unknown>, fn: (key: string) => strin
 // Hook-edge results
 
 /** A result re-expressed in the Claude convention (what the parse stage reads). */
-export function claudeResult(result: ExecutionResult, json: Record<string, unknown> | undefined, exitCode = 0, stderr?: string): ExecutionResult {
+export function claudeResult(
+  result: ExecutionResult,
+  json: Record<string, unknown> | undefined,
+  exitCode = 0,
+  stderr?: string,
+): ExecutionResult {
   return {
     ...result,
     exitCode,

@@ -53,7 +53,12 @@ export function undeliverableWarnings(agentTitle: string, list: readonly Undeliv
     if (u.part !== 'fire') continue;
     for (const h of hooks.filter((x) => x.event === u.event)) {
       const lead = u.blocking ? `THIS GUARD WILL NEVER RUN on ${agentTitle}` : `${agentTitle} never runs this hook`;
-      out.push({ level: 'warning', ...(h.source.file ? { file: h.source.file } : {}), path: h.source.path, message: `${lead}: ${u.event} hooks are not fired by the agent (${u.version}): ${u.what}` });
+      out.push({
+        level: 'warning',
+        ...(h.source.file ? { file: h.source.file } : {}),
+        path: h.source.path,
+        message: `${lead}: ${u.event} hooks are not fired by the agent (${u.version}): ${u.what}`,
+      });
     }
   }
   return out;

@@ -55,7 +55,13 @@ export async function mayHaveHooks(event: EventName, flags: DispatchFlags): Prom
   if (discover) discoveryFiles(cwd).forEach((f, i) => candidates.push({ file: f, setting: i < 2 }));
   else if (flags.managedSettings) candidates.push({ file: resolve(flags.managedSettings) });
   if (discover && flags.managedSettings) candidates[0] = { file: resolve(flags.managedSettings), setting: true };
-  explicit.forEach((s, i) => candidates.push(s.trimStart().startsWith('{') ? { file: `<--settings #${i + 1}>`, text: s, forced: flags.dialect, setting: true } : { file: resolve(s), forced: flags.dialect, setting: true }));
+  explicit.forEach((s, i) =>
+    candidates.push(
+      s.trimStart().startsWith('{')
+        ? { file: `<--settings #${i + 1}>`, text: s, forced: flags.dialect, setting: true }
+        : { file: resolve(s), forced: flags.dialect, setting: true },
+    ),
+  );
   for (const p of flags.plugin ?? []) candidates.push({ file: join(resolve(p), 'hooks', 'hooks.json'), forced: 'claude' });
 
   let which: DiscoverDialects | undefined;
@@ -80,10 +86,17 @@ export async function mayHaveHooks(event: EventName, flags: DispatchFlags): Prom
 }
 
 function foreignCandidates(which: DiscoverDialects, cwd: string): Array<{ file: string; forced: string }> {
-  return discoveryFilesOf(foreignDialects(which), { projectDir: cwd, homeDir: homedir() }).map((d) => ({ file: d.file, forced: d.dialect }));
+  return discoveryFilesOf(foreignDialects(which), { projectDir: cwd, homeDir: homedir() }).map((d) => ({
+    file: d.file,
+    forced: d.dialect,
+  }));
 }
 
-async function anyMayFire(event: EventName, candidates: Array<{ file: string; text?: string; forced?: string; setting?: boolean }>, settingValues: unknown[]): Promise<boolean> {
+async function anyMayFire(
+  event: EventName,
+  candidates: Array<{ file: string; text?: string; forced?: string; setting?: boolean }>,
+  settingValues: unknown[],
+): Promise<boolean> {
   for (const c of candidates) {
     let text = c.text;
     if (text === undefined) {
@@ -97,7 +110,8 @@ async function anyMayFire(event: EventName, candidates: Array<{ file: string; te
     }
     const read = await readDocument(c.file, text, { jsonc: isJsoncFile(c.file, c.forced) });
     if (!read.ok) return true;
-    if (c.setting && isObject(read.doc) && isObject(read.doc.agentHooks) && read.doc.agentHooks.discoverDialects !== undefined) settingValues.push(read.doc.agentHooks.discoverDialects);
+    if (c.setting && isObject(read.doc) && isObject(read.doc.agentHooks) && read.doc.agentHooks.discoverDialects !== undefined)
+      settingValues.push(read.doc.agentHooks.discoverDialects);
     const dialect = c.forced ? getDialect(c.forced) : detectDialect(c.file, read.doc).dialect;
     if (!dialect) return true;
     for (const native of dialect.configuredEvents(read.doc)) {
@@ -133,27 +147,36 @@ export function guardStderr(wire: WireAdapter, o: DispatchOutput): DispatchOutpu
 /** The whole dispatch, from stdin text to what to print; never throws. */
 export async function dispatch(flags: DispatchFlags, stdinText: string): Promise<DispatchOutput> {
   const dialect: Dialect | undefined = getDialect(flags.agent);
-  if (!dialect) return { stdout: '', stderr: `agent-hooks dispatch: unknown agent ${JSON.stringify(flags.agent)} (one of ${DIALECT_NAMES.join(', ')})\n`, exitCode: 1 };
+  if (!dialect)
+    return {
+      stdout: '',
+      stderr: `agent-hooks dispatch: unknown agent ${JSON.stringify(flags.agent)} (one of ${DIALECT_NAMES.join(', ')})\n`,
+      exitCode: 1,
+    };
   const wire = WIRE[dialect.name];
   return guardStderr(wire, await dispatchWith(wire, flags, stdinText));
 }
 
 async function dispatchWith(wire: WireAdapter, flags: DispatchFlags, stdinText: string): Promise<DispatchOutput> {
   try {
-    if (process.env[DISPATCH_ENV]) return note(wire.noop(flags.event), 'called from a hook that dispatch itself runs; doing nothing (recursion guard)');
+    if (process.env[DISPATCH_ENV])
+      return note(wire.noop(flags.event), 'called from a hook that dispatch itself runs; doing nothing (recursion guard)');
     const raw = readPayload(stdinText);
     if ('error' in raw && typeof raw.error === 'string') return { stdout: '', stderr: `agent-hooks dispatch: ${raw.error}\n`, exitCode: 1 };
     const decoded = wire.decodePayload(raw as Record<string, unknown>, flags.event);
     // No event name at all is an invalid payload (exit 1, as for bad JSON), not an event to skip.
-    if ('skip' in decoded && decoded.nativeEvent === undefined && flags.event === undefined) return { stdout: '', stderr: `agent-hooks dispatch: invalid payload: ${decoded.skip}\n`, exitCode: 1 };
+    if ('skip' in decoded && decoded.nativeEvent === undefined && flags.event === undefined)
+      return { stdout: '', stderr: `agent-hooks dispatch: invalid payload: ${decoded.skip}\n`, exitCode: 1 };
     if ('skip' in decoded) return note(wire.noop(decoded.nativeEvent ?? flags.event), decoded.skip);
     const input: DispatchInput = decoded;
     // A session paused in `agent-hooks serve` runs no hooks (pause file: src/session/pause-file.ts).
     const sid = input.payload.session_id;
-    if (typeof sid === 'string' && isSessionPaused(sid).paused) return note(wire.noop(input.nativeEvent), `session ${sid} is paused (agent-hooks serve); no hooks run`);
+    if (typeof sid === 'string' && isSessionPaused(sid).paused)
+      return note(wire.noop(input.nativeEvent), `session ${sid} is paused (agent-hooks serve); no hooks run`);
     if (flags.remote) {
       const policy = flags.remoteFailure ?? 'deny';
-      if (policy !== 'deny' && policy !== 'ask' && policy !== 'ignore') return { stdout: '', stderr: `agent-hooks dispatch: --remote-failure must be deny, ask or ignore\n`, exitCode: 1 };
+      if (policy !== 'deny' && policy !== 'ask' && policy !== 'ignore')
+        return { stdout: '', stderr: `agent-hooks dispatch: --remote-failure must be deny, ask or ignore\n`, exitCode: 1 };
       const { remoteDispatch } = await import('./remote.js');
       return await remoteDispatch(wire, input, { url: flags.remote, token: process.env.AGENT_HOOKS_REMOTE_TOKEN, onFailure: policy });
     }

@@ -55,7 +55,11 @@ export async function remoteDecision(event: EventName, payload: Record<string, u
     try {
       const res = await fetch(new URL('v1/decide', o.url.endsWith('/') ? o.url : `${o.url}/`), {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-agent-hooks-event-id': eventId, ...(o.token ? { authorization: `Bearer ${o.token}` } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          'x-agent-hooks-event-id': eventId,
+          ...(o.token ? { authorization: `Bearer ${o.token}` } : {}),
+        },
         body: JSON.stringify(payload),
         signal: AbortSignal.timeout(deadline),
       });

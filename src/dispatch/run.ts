@@ -43,7 +43,12 @@ export function completePayload(event: EventName, payload: Record<string, unknow
 export function askUnderBypass(d: Decision, mode: string | undefined): Decision {
   if (d.decision !== 'ask' || !askMeetsBypass(d.event, mode)) return d;
   const why = d.reason?.trim() || 'a hook asked for confirmation';
-  return { ...d, decision: 'deny', blocked: true, reason: `approval required, but the agent runs in ${mode} mode and will not ask the user: ${why}` };
+  return {
+    ...d,
+    decision: 'deny',
+    blocked: true,
+    reason: `approval required, but the agent runs in ${mode} mode and will not ask the user: ${why}`,
+  };
 }
 
 export async function runDispatch(wire: WireAdapter, input: DispatchInput, flags: DispatchFlags): Promise<DispatchOutput> {
@@ -81,7 +86,10 @@ export async function runDispatch(wire: WireAdapter, input: DispatchInput, flags
     const patched = plan.undetermined
       ? denyUndeterminedPatch(main, plan.undetermined)
       : plan.runs.length
-        ? combinePatchDecisions(main, await runPatchViews(plan.runs, input.event, runCtx, (hooks) => createHookEngine({ ...engineOptions, hooks })))
+        ? combinePatchDecisions(
+            main,
+            await runPatchViews(plan.runs, input.event, runCtx, (hooks) => createHookEngine({ ...engineOptions, hooks })),
+          )
         : main;
     const decision = askUnderBypass(patched, mode);
     for (const w of decision.warnings) stderr += `agent-hooks dispatch: warning: ${w}\n`;

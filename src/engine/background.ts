@@ -8,7 +8,14 @@ import type { PlannedHook } from './plan.js';
 import { auditEntry, captureIo, makeRecord } from './records.js';
 import type { EngineState } from './state.js';
 
-export function startAsync(state: EngineState, planned: PlannedHook, payload: Record<string, unknown>, hctx: BackendContext, event: EventName, obs?: FiringObservation) {
+export function startAsync(
+  state: EngineState,
+  planned: PlannedHook,
+  payload: Record<string, unknown>,
+  hctx: BackendContext,
+  event: EventName,
+  obs?: FiringObservation,
+) {
   const { options } = state;
   // Background hooks outlive the firing: no abort signal from it, and no env file (disposed at return).
   const bg = { ...hctx, signal: undefined, envFile: undefined };

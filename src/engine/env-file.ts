@@ -46,7 +46,8 @@ export async function evaluateEnvFile(path: string, baseEnv: Record<string, stri
     return { env: {} };
   }
   if (size === 0) return { env: {} };
-  if (size > MAX_ENV_FILE_BYTES) return { env: {}, warning: `CLAUDE_ENV_FILE is ${size} bytes (limit ${MAX_ENV_FILE_BYTES}); not evaluated` };
+  if (size > MAX_ENV_FILE_BYTES)
+    return { env: {}, warning: `CLAUDE_ENV_FILE is ${size} bytes (limit ${MAX_ENV_FILE_BYTES}); not evaluated` };
   const result = await runCommand({
     command: `. "$CLAUDE_ENV_FILE" >/dev/null 2>&1 </dev/null; exec "$AGENT_HOOKS_ENV_NODE" -e '${PRINT_ENV}'`,
     shell: 'sh',
@@ -57,14 +58,22 @@ export async function evaluateEnvFile(path: string, baseEnv: Record<string, stri
     maxOutputBytes: 4 * 1024 * 1024,
   });
   if (result.status !== 'completed' || result.exitCode !== 0 || result.stdoutTruncated) {
-    const why = result.status !== 'completed' ? (result.error ?? result.status) : result.stdoutTruncated ? 'its environment is too large' : `exit ${result.exitCode}`;
+    const why =
+      result.status !== 'completed'
+        ? (result.error ?? result.status)
+        : result.stdoutTruncated
+          ? 'its environment is too large'
+          : `exit ${result.exitCode}`;
     return { env: {}, warning: `CLAUDE_ENV_FILE could not be evaluated (${why}); its exports are ignored` };
   }
   let after: Record<string, unknown>;
   try {
     after = JSON.parse(result.stdout) as Record<string, unknown>;
   } catch {
-    return { env: {}, warning: 'CLAUDE_ENV_FILE could not be evaluated (the shell did not reach the end of the file); its exports are ignored' };
+    return {
+      env: {},
+      warning: 'CLAUDE_ENV_FILE could not be evaluated (the shell did not reach the end of the file); its exports are ignored',
+    };
   }
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(after)) {

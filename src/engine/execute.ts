@@ -6,7 +6,12 @@ import type { ExecutionResult } from '../types.js';
 import type { PlannedHook } from './plan.js';
 import type { EngineState } from './state.js';
 
-export async function execute(state: EngineState, planned: PlannedHook, payload: Record<string, unknown>, ctx: BackendContext): Promise<ExecutionResult> {
+export async function execute(
+  state: EngineState,
+  planned: PlannedHook,
+  payload: Record<string, unknown>,
+  ctx: BackendContext,
+): Promise<ExecutionResult> {
   const backend = state.backends[planned.hook.handler.type];
   if (!backend) {
     return errorResult(`no backend for hook type "${planned.hook.handler.type}" in this engine`);
@@ -17,7 +22,8 @@ export async function execute(state: EngineState, planned: PlannedHook, payload:
   try {
     // A dialect hook (Gemini, Kimi, …) gets its own agent's payload, and its answer is read in that agent's convention.
     const bridge = planned.hook.bridge;
-    if (bridge) return bridge.decodeResult(planned.hook, payload, await backend(planned.hook, bridge.encodePayload(planned.hook, payload), ctx));
+    if (bridge)
+      return bridge.decodeResult(planned.hook, payload, await backend(planned.hook, bridge.encodePayload(planned.hook, payload), ctx));
     return await backend(planned.hook, payload, ctx);
   } catch (err) {
     return errorResult(`backend failed: ${(err as Error)?.message ?? String(err)}`);
@@ -27,7 +33,12 @@ export async function execute(state: EngineState, planned: PlannedHook, payload:
 }
 
 /** Reads a hook's result in its event's output convention. */
-export function parseResult(state: EngineState, event: Parameters<typeof parseExecution>[0], result: ExecutionResult, payload: Record<string, unknown>): ParsedHook {
+export function parseResult(
+  state: EngineState,
+  event: Parameters<typeof parseExecution>[0],
+  result: ExecutionResult,
+  payload: Record<string, unknown>,
+): ParsedHook {
   return parseExecution(event, result, {
     spillDir: state.options.spillDir,
     ...(typeof payload.tool_name === 'string' ? { toolName: payload.tool_name } : {}),

@@ -39,11 +39,18 @@ interface Firing {
   readonly records: HookRecord[];
 }
 
-export async function runFiring(state: EngineState, event: EventName, rawInput: Record<string, unknown>, ctx: RunContext = {}, obs?: FiringObservation): Promise<Decision> {
+export async function runFiring(
+  state: EngineState,
+  event: EventName,
+  rawInput: Record<string, unknown>,
+  ctx: RunContext = {},
+  obs?: FiringObservation,
+): Promise<Decision> {
   const { options } = state;
   if (!isEventName(event)) throw new InvalidHookInputError(String(event), 'unknown event');
   // Untyped callers: null or a non-object must be a clear input error, not a TypeError below.
-  if (typeof rawInput !== 'object' || rawInput === null || Array.isArray(rawInput)) throw new InvalidHookInputError(event, 'input must be a JSON object');
+  if (typeof rawInput !== 'object' || rawInput === null || Array.isArray(rawInput))
+    throw new InvalidHookInputError(event, 'input must be a JSON object');
   if (options.disabled) return emptyDecision(event);
   const spec = catalog[event] as EventSpec;
   const mode = permissionModeOf(ctx.permissionMode, rawInput);
@@ -74,13 +81,30 @@ export async function runFiring(state: EngineState, event: EventName, rawInput: 
     outputLimitBytes: options.outputLimitBytes ?? 1024 * 1024,
     session: ctx.session,
   };
-  const f: Firing = { event, spec, mode, input, matched, bctx, sessionId: String(input.session_id), signal: ctx.signal, obs, entries: [], records: [] };
+  const f: Firing = {
+    event,
+    spec,
+    mode,
+    input,
+    matched,
+    bctx,
+    sessionId: String(input.session_id),
+    signal: ctx.signal,
+    obs,
+    entries: [],
+    records: [],
+  };
   try {
     if (spec.order === 'serial') await runSerial(state, f);
     else await runParallel(state, f);
     const decision = reduce(event, f.entries, f.records, { permissionMode: mode });
     if (envFile) {
-      const base = buildHookEnv({ sessionEnv: bctx.sessionEnv, passEnv: options.passEnv, projectDir: state.projectDir, envFile: envFile.path });
+      const base = buildHookEnv({
+        sessionEnv: bctx.sessionEnv,
+        passEnv: options.passEnv,
+        projectDir: state.projectDir,
+        envFile: envFile.path,
+      });
       const { env, warning } = await evaluateEnvFile(envFile.path, base, cwd);
       if (warning) decision.warnings.push(warning);
       if (Object.keys(env).length > 0) defineOwn(decision.eventOutput, 'env', env);
@@ -143,7 +167,14 @@ function hookPayload(input: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** One hook's answer, judged (failure policy, rewrite validation), recorded and audited; returns its verdict. */
-function finish(state: EngineState, f: Firing, planned: PlannedHook, payload: Record<string, unknown>, result: ExecutionResult, parsed: ParsedHook) {
+function finish(
+  state: EngineState,
+  f: Firing,
+  planned: PlannedHook,
+  payload: Record<string, unknown>,
+  result: ExecutionResult,
+  parsed: ParsedHook,
+) {
   const { options } = state;
   const { hook } = planned;
   const { spec } = f;
@@ -152,7 +183,10 @@ function finish(state: EngineState, f: Firing, planned: PlannedHook, payload: Re
     parsed,
     // A matcher that could not be evaluated (matcher.ts `refused`) on an event that can block:
     // whether the guard applies is unknown, so fail closed whatever the failure policy says.
-    failureBehavior: planned.matcher.refused && policyVerdict(spec, 'deny') ? 'deny' : (hook.handler.failureBehavior ?? options.failureBehavior ?? 'ignore'),
+    failureBehavior:
+      planned.matcher.refused && policyVerdict(spec, 'deny')
+        ? 'deny'
+        : (hook.handler.failureBehavior ?? options.failureBehavior ?? 'ignore'),
     timeoutBehavior: hook.handler.timeoutBehavior ?? options.timeoutBehavior ?? 'ignore',
   };
   // An invalid rewrite is a validation error that denies the call, never a silent fallback.

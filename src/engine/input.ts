@@ -18,7 +18,11 @@ export class InvalidHookInputError extends Error {
  * hook matches, to keep no-match dispatch allocation-free; callers that want the check
  * regardless (the CLI, dispatchers) use this.
  */
-export function checkInput(event: EventName, input: Record<string, unknown>, defaults: { cwd?: string; sessionId?: string } = {}): string | undefined {
+export function checkInput(
+  event: EventName,
+  input: Record<string, unknown>,
+  defaults: { cwd?: string; sessionId?: string } = {},
+): string | undefined {
   const full = completeInput(event, input, { cwd: defaults.cwd ?? process.cwd(), sessionId: defaults.sessionId });
   const check = inputSchema(event).safeParse(full);
   return check.success ? undefined : formatZodIssues(check.error, full);
@@ -34,7 +38,8 @@ export function completeInput(
   const input: Record<string, unknown> = { session_id: undefined, transcript_path: undefined, cwd: undefined, hook_event_name: event };
   for (const key of Object.keys(raw)) {
     if (key === 'hook_event_name') continue;
-    if (key === '__proto__') defineOwn(input, key, raw[key]); // a JSON key, not the prototype
+    if (key === '__proto__')
+      defineOwn(input, key, raw[key]); // a JSON key, not the prototype
     else input[key] = raw[key];
   }
   if (input.session_id === undefined) input.session_id = d.sessionId ?? 'default';

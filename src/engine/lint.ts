@@ -29,16 +29,30 @@ export function lintHooks(hooks: readonly NormalizedHook[], executableTypes: rea
     if (spec.matcher && hook.matcher !== undefined) {
       const m = compileMatcher(hook.matcher, spec.matcher.exactSet);
       if (m.kind === 'invalid') {
-        out.push({ ...at, message: `matcher ${JSON.stringify(hook.matcher)} is not a valid regular expression (${m.error ?? 'invalid'}); this hook never runs` });
+        out.push({
+          ...at,
+          message: `matcher ${JSON.stringify(hook.matcher)} is not a valid regular expression (${m.error ?? 'invalid'}); this hook never runs`,
+        });
       } else if (m.refused) {
-        out.push({ ...at, level: 'error', message: `${m.refused}; this hook reports an error instead of running: on an event that can block it denies (fails closed), elsewhere its failure policy applies. Rewrite it without backreferences or lookaround` });
+        out.push({
+          ...at,
+          level: 'error',
+          message: `${m.refused}; this hook reports an error instead of running: on an event that can block it denies (fails closed), elsewhere its failure policy applies. Rewrite it without backreferences or lookaround`,
+        });
       } else if (m.kind === 'regex' && m.linear === undefined) {
-        out.push({ ...at, message: `matcher ${JSON.stringify(hook.matcher)} uses backreferences or lookaround, which the linear-time engine cannot run; it is matched with JavaScript's engine on the first 256 characters of the value only` });
+        out.push({
+          ...at,
+          message: `matcher ${JSON.stringify(hook.matcher)} uses backreferences or lookaround, which the linear-time engine cannot run; it is matched with JavaScript's engine on the first 256 characters of the value only`,
+        });
       }
     }
     if (spec.ifCondition && hook.handler.if !== undefined) {
       const parsed = parseRule(hook.handler.if);
-      if (!parsed.ok) out.push({ ...at, message: `"if" condition ${JSON.stringify(hook.handler.if)} is invalid (${parsed.error}); this hook never runs` });
+      if (!parsed.ok)
+        out.push({
+          ...at,
+          message: `"if" condition ${JSON.stringify(hook.handler.if)} is invalid (${parsed.error}); this hook never runs`,
+        });
     }
     // HTTP hooks: refused targets, the allowedHosts opt-out, allowInsecureTLS, unlisted header variables.
     out.push(...lintNetworkHook(hook, at));
@@ -50,7 +64,10 @@ export function lintHooks(hooks: readonly NormalizedHook[], executableTypes: rea
       out.push({ ...at, message });
     } else if (hook.handler.type === 'mcp_tool' && opts.mcpServers && !opts.mcpServers.includes(hook.handler.server)) {
       const known = opts.mcpServers.length ? opts.mcpServers.join(', ') : 'none';
-      out.push({ ...at, message: `MCP server "${hook.handler.server}" is not configured (configured: ${known}); this hook reports an error and its failure policy applies` });
+      out.push({
+        ...at,
+        message: `MCP server "${hook.handler.server}" is not configured (configured: ${known}); this hook reports an error and its failure policy applies`,
+      });
     }
   }
   return out;

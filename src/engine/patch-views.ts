@@ -35,7 +35,10 @@ function selector(hook: NormalizedHook): (tool: string) => boolean {
 }
 
 /** The hooks that see a patch per file: tool-event hooks selecting a file tool, not ApplyPatch. */
-export function perFileHooks(event: EventName, hooks: readonly NormalizedHook[]): Array<{ hook: NormalizedHook; selects: (tool: FileTool) => boolean }> {
+export function perFileHooks(
+  event: EventName,
+  hooks: readonly NormalizedHook[],
+): Array<{ hook: NormalizedHook; selects: (tool: FileTool) => boolean }> {
   if (!TOOL_EVENTS.has(event)) return [];
   const out: Array<{ hook: NormalizedHook; selects: (tool: FileTool) => boolean }> = [];
   for (const hook of hooks) {
@@ -52,14 +55,21 @@ export function perFileHooks(event: EventName, hooks: readonly NormalizedHook[])
  * and `undetermined` when hooks qualify but no file can be read from the patch: those guards
  * cannot be shown what the patch writes, so the patch must not go ahead unseen.
  */
-export function patchViewPlan(event: EventName, payload: Record<string, unknown>, hooks: readonly NormalizedHook[]): { runs: PatchViewRun[]; undetermined?: string } {
+export function patchViewPlan(
+  event: EventName,
+  payload: Record<string, unknown>,
+  hooks: readonly NormalizedHook[],
+): { runs: PatchViewRun[]; undetermined?: string } {
   if (payload.tool_name !== 'ApplyPatch') return { runs: [] };
   const eligible = perFileHooks(event, hooks);
   if (eligible.length === 0) return { runs: [] };
   const cwd = typeof payload.cwd === 'string' && payload.cwd ? payload.cwd : process.cwd();
   const views = fileViewsOf(payload.tool_input, cwd);
   if (views.length === 0) {
-    return { runs: [], undetermined: `no file could be read from this patch, so the ${eligible.length} Edit/Write hook(s) that judge each file cannot see what it writes; the patch is denied` };
+    return {
+      runs: [],
+      undetermined: `no file could be read from this patch, so the ${eligible.length} Edit/Write hook(s) that judge each file cannot see what it writes; the patch is denied`,
+    };
   }
   const runs: PatchViewRun[] = [];
   for (const view of views) {
@@ -70,7 +80,12 @@ export function patchViewPlan(event: EventName, payload: Record<string, unknown>
       if (tool) byTool.set(tool, [...(byTool.get(tool) ?? []), hook]);
     }
     for (const [tool, list] of byTool) {
-      runs.push({ filePath: view.filePath, tool, hooks: list, payload: { ...payload, tool_name: tool, tool_input: viewInput(view, tool) } });
+      runs.push({
+        filePath: view.filePath,
+        tool,
+        hooks: list,
+        payload: { ...payload, tool_name: tool, tool_input: viewInput(view, tool) },
+      });
     }
   }
   return { runs };
@@ -118,7 +133,9 @@ export function combinePatchDecisions(main: Decision, perFile: ReadonlyArray<{ r
     ...(reasons.length ? { reason: reasons.join('\n') } : main.reason !== undefined ? { reason: main.reason } : {}),
     // A patch-level rewrite stands only when nothing denied the patch.
     ...(main.updatedInput && !blocked && verdict !== 'deny' && verdict !== 'block' ? { updatedInput: main.updatedInput } : {}),
-    ...(all.find((d) => d.updatedOutput !== undefined) ? { updatedOutput: all.find((d) => d.updatedOutput !== undefined)!.updatedOutput } : {}),
+    ...(all.find((d) => d.updatedOutput !== undefined)
+      ? { updatedOutput: all.find((d) => d.updatedOutput !== undefined)!.updatedOutput }
+      : {}),
     additionalContext: all.flatMap((d) => d.additionalContext),
     systemMessages: all.flatMap((d) => d.systemMessages),
     continue: all.every((d) => d.continue),
@@ -135,7 +152,10 @@ export async function runPatchViews(
   runs: readonly PatchViewRun[],
   event: EventName,
   ctx: { permissionMode?: string },
-  engineFor: (hooks: NormalizedHook[]) => { run(event: EventName, payload: Record<string, unknown>, ctx: { permissionMode?: string }): Promise<Decision>; close(): Promise<void> },
+  engineFor: (hooks: NormalizedHook[]) => {
+    run(event: EventName, payload: Record<string, unknown>, ctx: { permissionMode?: string }): Promise<Decision>;
+    close(): Promise<void>;
+  },
 ): Promise<Array<{ run: PatchViewRun; decision: Decision }>> {
   const out: Array<{ run: PatchViewRun; decision: Decision }> = [];
   for (const run of runs) {

@@ -107,7 +107,10 @@ function compileHook(hook: NormalizedHook, spec: EventSpec): { matcher: Compiled
   // Events without matcher support ignore the matcher (it is silently ignored per the reference).
   // A dialect hook keeps its agent's matcher rules (hook.matcherMode).
   // A hook with its own match field (Kimi's UserPromptSubmit) keeps its matcher where the catalog has none.
-  const matcher = spec.matcher || hook.matchField ? compileMatcherFor(hook.matcher, hook.matcherMode, spec.matcher?.exactSet) : compileMatcherFor(undefined);
+  const matcher =
+    spec.matcher || hook.matchField
+      ? compileMatcherFor(hook.matcher, hook.matcherMode, spec.matcher?.exactSet)
+      : compileMatcherFor(undefined);
   let rule: Rule | null | undefined;
   if (hook.handler.if !== undefined) {
     if (!spec.ifCondition) rule = null;
@@ -128,12 +131,7 @@ export interface PlanContext {
 }
 
 /** Matched hooks for one firing, in config order. */
-export function planHooks(
-  index: PlanIndex,
-  event: EventName,
-  input: Record<string, unknown>,
-  ctx: PlanContext,
-): readonly PlannedHook[] {
+export function planHooks(index: PlanIndex, event: EventName, input: Record<string, unknown>, ctx: PlanContext): readonly PlannedHook[] {
   const entry = index.byEvent.get(event);
   if (!entry) return NO_HOOKS;
   const value = matcherValue(event, input);

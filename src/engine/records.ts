@@ -41,7 +41,10 @@ export function captureIo(payload: Record<string, unknown>, result: ExecutionRes
   const cut = (text: string): string => {
     const bytes = Buffer.byteLength(text, 'utf8');
     if (bytes <= cap) return text;
-    return `${Buffer.from(text, 'utf8').subarray(0, cap).toString('utf8').replace(/\uFFFD$/, '')}…[${bytes - cap} more bytes]`;
+    return `${Buffer.from(text, 'utf8')
+      .subarray(0, cap)
+      .toString('utf8')
+      .replace(/\uFFFD$/, '')}…[${bytes - cap} more bytes]`;
   };
   const stdout = result.value !== undefined ? encodeForCapture(result.value) : result.stdout;
   return { stdin: cut(encodeForCapture(payload)), stdout: cut(stdout), stderr: cut(result.stderr) };
@@ -56,7 +59,13 @@ function encodeForCapture(value: unknown): string {
   }
 }
 
-export function auditEntry(record: HookRecord, payload: Record<string, unknown>, sessionId: string, projectDir: string, withIo = false): AuditEntry {
+export function auditEntry(
+  record: HookRecord,
+  payload: Record<string, unknown>,
+  sessionId: string,
+  projectDir: string,
+  withIo = false,
+): AuditEntry {
   const entry: AuditEntry = {
     ts: new Date().toISOString(),
     session_id: sessionId,

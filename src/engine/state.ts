@@ -32,7 +32,8 @@ export function createEngineState(options: HookEngineOptions): EngineState {
   const projectDir = options.projectDir ?? options.cwd ?? process.cwd();
   const warn = options.onWarning ?? (() => {});
   const fileSink = typeof options.audit === 'string' ? fileAuditSink(options.audit, (e) => warn(`audit log: ${e.message}`)) : undefined;
-  const ownedMcp = options.mcp && !isMcpClientManager(options.mcp) ? createMcpClientManager({ projectDir, onWarning: warn, ...options.mcp }) : undefined;
+  const ownedMcp =
+    options.mcp && !isMcpClientManager(options.mcp) ? createMcpClientManager({ projectDir, onWarning: warn, ...options.mcp }) : undefined;
   const mcp = ownedMcp ?? (options.mcp as McpClientManager | undefined);
   return {
     options,

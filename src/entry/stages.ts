@@ -20,6 +20,13 @@ export {
   type PromptBackends,
   type OpenAICompatibleOptions,
 } from '../backends/prompt.js';
-export { checkHttpTarget, checkAddress, urlMatchesAllowlist, defaultResolver, type Resolver, type TargetDecision } from '../net/target-policy.js';
+export {
+  checkHttpTarget,
+  checkAddress,
+  urlMatchesAllowlist,
+  defaultResolver,
+  type Resolver,
+  type TargetDecision,
+} from '../net/target-policy.js';
 export { parseExecution, parseJsonObject, type ParsedHook, type Verdict } from '../parse/output.js';
 export { reduce, type Decision, type HookRecord } from '../reduce/reduce.js';

@@ -21,9 +21,7 @@ export interface OutputFields {
 }
 
 /** Top-level fields some event accepts (the loose output schema's keys). */
-export const TOP_LEVEL_FIELDS: readonly string[] = Object.keys(
-  (outputSchema('PreToolUse') as z.ZodObject).shape,
-);
+export const TOP_LEVEL_FIELDS: readonly string[] = Object.keys((outputSchema('PreToolUse') as z.ZodObject).shape);
 
 const cache = new Map<EventName, OutputFields>();
 

@@ -379,6 +379,5 @@ export function outputSchema(event: EventName): z.ZodType {
 }
 
 type CommonInput = z.infer<z.ZodObject<typeof commonInputShape>>;
-export type EventInput<E extends EventName> = Omit<CommonInput, 'hook_event_name'> &
-  z.infer<Catalog[E]['input']> & { hook_event_name: E };
+export type EventInput<E extends EventName> = Omit<CommonInput, 'hook_event_name'> & z.infer<Catalog[E]['input']> & { hook_event_name: E };
 export type EventOutput<E extends EventName> = z.infer<Catalog[E]['output']>;

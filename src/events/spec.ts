@@ -110,10 +110,7 @@ export interface EventFacts {
 }
 
 /** An event's facts plus its zod schemas (src/events/schemas.ts). */
-export interface EventSpec<
-  I extends z.ZodType = z.ZodType,
-  O extends z.ZodType = z.ZodType,
-> extends EventFacts {
+export interface EventSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> extends EventFacts {
   /** Event-specific input fields (common fields are added by the catalog). */
   input: I;
   /** hookSpecificOutput fields the event honours (hookEventName is implied). */

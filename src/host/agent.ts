@@ -101,17 +101,37 @@ export async function runLoop(opts: LoopOptions, args: RunLoopArgs): Promise<Tur
     steps++;
     let reply;
     try {
-      reply = await opts.model.complete({ messages, tools: opts.tools(), signal, ...(actor.agentId ? { agent: { id: actor.agentId, type: actor.agentType ?? '' } } : {}) });
+      reply = await opts.model.complete({
+        messages,
+        tools: opts.tools(),
+        signal,
+        ...(actor.agentId ? { agent: { id: actor.agentId, type: actor.agentType ?? '' } } : {}),
+      });
     } catch (e) {
       if (signal.aborted) return interrupted();
       const err = e instanceof ModelError ? e : new ModelError('unknown', (e as Error)?.message ?? String(e));
-      await opts.slots.stopFailure.fire({ mode: mode(), cwd: opts.cwd, error: err.kind, errorDetails: err.details ?? err.message, lastAssistantMessage: `API Error: ${err.message}`, ...actor });
+      await opts.slots.stopFailure.fire({
+        mode: mode(),
+        cwd: opts.cwd,
+        error: err.kind,
+        errorDetails: err.details ?? err.message,
+        lastAssistantMessage: `API Error: ${err.message}`,
+        ...actor,
+      });
       return { status: 'failed', finalText, steps, reason: err.message, error: err.kind };
     }
     push({ role: 'assistant', content: reply.text, ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}) });
     if (reply.text) {
       finalText = reply.text;
-      const shown = await opts.slots.messageDisplay.fire({ turnId: args.turnId, messageId: randomUUID(), text: reply.text, display: reply.text, mode: mode(), cwd: opts.cwd, ...actor });
+      const shown = await opts.slots.messageDisplay.fire({
+        turnId: args.turnId,
+        messageId: randomUUID(),
+        text: reply.text,
+        display: reply.text,
+        mode: mode(),
+        cwd: opts.cwd,
+        ...actor,
+      });
       opts.display?.(shown.event.display, actor);
     }
 
@@ -211,7 +231,10 @@ export function taskTool(options: TaskToolOptions): HostTool<z.infer<typeof task
     selfChecked: true,
     async run(args, ctx) {
       const def = options.subagents[args.subagent_type];
-      if (!def) throw new ToolError(`unknown subagent_type ${JSON.stringify(args.subagent_type)} (known: ${Object.keys(options.subagents).join(', ')})`);
+      if (!def)
+        throw new ToolError(
+          `unknown subagent_type ${JSON.stringify(args.subagent_type)} (known: ${Object.keys(options.subagents).join(', ')})`,
+        );
       const loop = options.loop();
       const agentId = `agent-${randomUUID().slice(0, 8)}`;
       const actor = { agentId, agentType: args.subagent_type };
@@ -226,7 +249,13 @@ export function taskTool(options: TaskToolOptions): HostTool<z.infer<typeof task
       }
       const cwd = worktree?.path ?? loop.cwd;
       const go = async () => {
-        const start = await loop.slots.subagentStart.fire({ agentId, agentType: args.subagent_type, mode: loop.permissions.mode, cwd, additionalContext: [] });
+        const start = await loop.slots.subagentStart.fire({
+          agentId,
+          agentType: args.subagent_type,
+          mode: loop.permissions.mode,
+          cwd,
+          additionalContext: [],
+        });
         const messages: Message[] = [];
         if (def.systemPrompt) messages.push({ role: 'system', content: def.systemPrompt });
         if (start.event.additionalContext.length) messages.push(contextMessage(start.event.additionalContext, 'SubagentStart'));
@@ -234,7 +263,15 @@ export function taskTool(options: TaskToolOptions): HostTool<z.infer<typeof task
         const transcript = options.transcriptDir ? `${options.transcriptDir}/subagents/${agentId}.jsonl` : '';
         const result = await runLoop(
           { ...loop, cwd, tools: () => loop.tools().filter((t) => t.name !== 'Task') },
-          { messages, signal: ctx.signal, actor, turnId: randomUUID(), stopSlot: 'beforeSubagentStop', agentTranscriptPath: transcript, ...(worktree ? { cwd: worktree.path } : {}) },
+          {
+            messages,
+            signal: ctx.signal,
+            actor,
+            turnId: randomUUID(),
+            stopSlot: 'beforeSubagentStop',
+            agentTranscriptPath: transcript,
+            ...(worktree ? { cwd: worktree.path } : {}),
+          },
         );
         return { result, messages };
       };
@@ -246,8 +283,16 @@ export function taskTool(options: TaskToolOptions): HostTool<z.infer<typeof task
         if (worktree) await options.worktrees!.remove(worktree);
       }
       const { result, messages } = ran;
-      const output = { agentId, agentType: args.subagent_type, status: result.status, content: result.finalText, messages: messages.length, ...(worktree ? { worktreePath: worktree.path } : {}) };
-      if (result.status === 'failed' || result.status === 'interrupted') throw new ToolError(`subagent ${agentId} ${result.status}: ${result.reason ?? ''}`.trim(), output);
+      const output = {
+        agentId,
+        agentType: args.subagent_type,
+        status: result.status,
+        content: result.finalText,
+        messages: messages.length,
+        ...(worktree ? { worktreePath: worktree.path } : {}),
+      };
+      if (result.status === 'failed' || result.status === 'interrupted')
+        throw new ToolError(`subagent ${agentId} ${result.status}: ${result.reason ?? ''}`.trim(), output);
       return { output, content: result.finalText || `(subagent ${agentId} returned no text)` };
     },
   };

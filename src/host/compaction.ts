@@ -48,7 +48,12 @@ export const digestSummarizer: Summarizer = async (messages, instructions) => {
     .join('\n');
 };
 
-export function createCompactionService(opts: { slots: RuntimeSlots; cwd: string; mode: () => HostPermissionMode; summarize?: Summarizer }): CompactionService {
+export function createCompactionService(opts: {
+  slots: RuntimeSlots;
+  cwd: string;
+  mode: () => HostPermissionMode;
+  summarize?: Summarizer;
+}): CompactionService {
   const summarize = opts.summarize ?? digestSummarizer;
   return {
     async compact(messages, { trigger, instructions = '' }) {

@@ -9,7 +9,12 @@ import { createFileWatcher, type FileWatcher } from './file-watch.js';
 import { matcherPaths } from './directories.js';
 import { emit, isOver, track, type RuntimeState } from './session-state.js';
 
-const CONFIG_SOURCES: Record<string, string> = { user: 'user_settings', project: 'project_settings', local: 'local_settings', managed: 'policy_settings' };
+const CONFIG_SOURCES: Record<string, string> = {
+  user: 'user_settings',
+  project: 'project_settings',
+  local: 'local_settings',
+  managed: 'policy_settings',
+};
 
 /** The watched settings files, each with its ConfigChange source. */
 function configFiles(st: RuntimeState): Map<string, string> {

@@ -86,7 +86,11 @@ await server.connect(new StdioServerTransport());
 }
 
 function settingsFor(): Record<string, unknown> {
-  const node = (script: string) => ({ type: 'command', command: process.execPath, args: [`\${CLAUDE_PROJECT_DIR}/.claude/hooks/${script}`] });
+  const node = (script: string) => ({
+    type: 'command',
+    command: process.execPath,
+    args: [`\${CLAUDE_PROJECT_DIR}/.claude/hooks/${script}`],
+  });
   return {
     hooks: {
       SessionStart: [{ matcher: 'startup', hooks: [node('session-start.mjs')] }],
@@ -125,7 +129,10 @@ function summary(decision: Decision): string {
   if (decision.additionalContext.length) parts.push(`context: "${clip(decision.additionalContext.join(' | '), 70)}"`);
   const env = decision.eventOutput.env as Record<string, string> | undefined;
   if (env) parts.push(`env: ${Object.keys(env).join(', ')}`);
-  if (typeof decision.eventOutput.action === 'string') parts.push(`action ${decision.eventOutput.action}${decision.eventOutput.content ? ` ${JSON.stringify(decision.eventOutput.content)}` : ''}`);
+  if (typeof decision.eventOutput.action === 'string')
+    parts.push(
+      `action ${decision.eventOutput.action}${decision.eventOutput.content ? ` ${JSON.stringify(decision.eventOutput.content)}` : ''}`,
+    );
   return parts.length ? ` ⇒ ${parts.join('; ')}` : '';
 }
 
@@ -171,7 +178,9 @@ function traceTo(out: (line: string) => void, ws: string): (t: TraceEntry) => vo
       }
       case 'tool': {
         const o = t.outcome;
-        out(`  ${o.status === 'denied' ? '✗' : o.status === 'ok' ? '✓' : '!'} ${o.toolName} ${o.status}${o.deniedBy ? ` by ${o.deniedBy}` : ''}: ${clip(o.content, 100)}`);
+        out(
+          `  ${o.status === 'denied' ? '✗' : o.status === 'ok' ? '✓' : '!'} ${o.toolName} ${o.status}${o.deniedBy ? ` by ${o.deniedBy}` : ''}: ${clip(o.content, 100)}`,
+        );
         break;
       }
       case 'warning':
@@ -186,7 +195,10 @@ function traceTo(out: (line: string) => void, ws: string): (t: TraceEntry) => vo
 function demoModel(ws: string) {
   return scriptedModel([
     { text: 'I will clean the build directory first.', toolCalls: [{ name: 'Bash', input: { command: 'rm -rf build' } }] },
-    { text: 'Understood, I will leave build/ alone. Creating hello.js.', toolCalls: [{ name: 'Write', input: { file_path: path.join(ws, 'hello.js'), content: "console.log('hello');\n" } }] },
+    {
+      text: 'Understood, I will leave build/ alone. Creating hello.js.',
+      toolCalls: [{ name: 'Write', input: { file_path: path.join(ws, 'hello.js'), content: "console.log('hello');\n" } }],
+    },
     { text: 'Done: hello.js is created.' },
     { toolCalls: [{ name: 'Read', input: { file_path: path.join(ws, 'hello.js') } }] },
     { text: 'Checked: hello.js has the license header and prints hello.' },
@@ -227,7 +239,10 @@ async function runSteps(out: (line: string) => void, dirs: ReturnType<typeof pre
   expect(turn.status === 'completed', `turn ended ${turn.status}`);
   const tools = s.messages.filter((m) => m.role === 'tool').map((m) => m.content);
   expect(/rm -rf is not allowed/.test(tools[0] ?? ''), 'the guard did not block rm -rf');
-  expect(readFileSync(path.join(ws, 'hello.js'), 'utf8').startsWith('// SPDX-License-Identifier: MIT'), 'the Write rewrite did not reach the file');
+  expect(
+    readFileSync(path.join(ws, 'hello.js'), 'utf8').startsWith('// SPDX-License-Identifier: MIT'),
+    'the Write rewrite did not reach the file',
+  );
 
   out('');
   out('3. Manual compaction (a PreCompact hook blocks it)');
@@ -259,7 +274,9 @@ export async function runDemo(options: DemoOptions = {}): Promise<number> {
   const problems: string[] = [];
 
   out(`agent-hooks demo — a scripted agent session in ${ws}`);
-  out('Hooks installed in .claude/settings.json: bash guard, Write rewrite, prompt context, Stop "one more turn", PreCompact block, Elicitation answer.');
+  out(
+    'Hooks installed in .claude/settings.json: bash guard, Write rewrite, prompt context, Stop "one more turn", PreCompact block, Elicitation answer.',
+  );
   out('Legend: ⚡ event with hooks (⇒ what they decided), · event without hooks, ✓/✗/! tool ran / was denied / failed.');
   out('');
 
@@ -277,7 +294,9 @@ export async function runDemo(options: DemoOptions = {}): Promise<number> {
     code = 1;
     out(`Demo FAILED: ${problems.join('; ')}`);
   } else {
-    out(`Demo finished: every event above came from the runtime (src/host); the decisions came from the hooks in ${path.join('.claude', 'settings.json')}.`);
+    out(
+      `Demo finished: every event above came from the runtime (src/host); the decisions came from the hooks in ${path.join('.claude', 'settings.json')}.`,
+    );
     if (!options.keep) out(`Temporary workspace removed: ${root}`);
   }
   return code;

@@ -11,7 +11,9 @@ import { addContext, applyEnv, emit, isOver, track, type RuntimeState } from './
 import { isInsideAny } from './tools/index.js';
 
 export const watchPathsOf = (d: Decision): string[] | undefined =>
-  Array.isArray(d.eventOutput.watchPaths) ? (d.eventOutput.watchPaths as unknown[]).filter((p): p is string => typeof p === 'string') : undefined;
+  Array.isArray(d.eventOutput.watchPaths)
+    ? (d.eventOutput.watchPaths as unknown[]).filter((p): p is string => typeof p === 'string')
+    : undefined;
 
 /** A FileChanged matcher names literal files in the working directory ("'.envrc|.env'"). */
 export function matcherPaths(st: RuntimeState): string[] {
@@ -65,7 +67,11 @@ export async function changeCwd(st: RuntimeState, dir: string): Promise<void> {
 }
 
 /** Add a working directory (confinement root); DirectoryAdded fires. */
-export async function addDirectory(st: RuntimeState, dir: string, source: 'slash_command' | 'register_repo_root' = 'slash_command'): Promise<void> {
+export async function addDirectory(
+  st: RuntimeState,
+  dir: string,
+  source: 'slash_command' | 'register_repo_root' = 'slash_command',
+): Promise<void> {
   let real: string;
   try {
     real = realpathSync.native(path.resolve(st.cwd, dir));

@@ -66,7 +66,10 @@ export function createFileWatcher(options: FileWatcherOptions): FileWatcher {
           for (const file of names) {
             if (!all().has(file)) continue;
             clearTimeout(timers.get(file));
-            timers.set(file, setTimeout(() => fire(file), debounceMs));
+            timers.set(
+              file,
+              setTimeout(() => fire(file), debounceMs),
+            );
           }
         });
         w.on('error', (e) => options.onWarning?.(`FileChanged watcher on ${dir}: ${e.message}`));

@@ -44,12 +44,17 @@ function asText(value: unknown): string {
 /** Attach the hooks engine to every slot; returns the detach function. */
 export function attachHooks(slots: RuntimeSlots, hooks: PatchAwareRunner, options: HookListenerOptions = {}): () => void {
   // Without the hook list an ApplyPatch call could not run the Edit/Write guards per file: refuse, never skip them.
-  if (typeof hooks?.run !== 'function' || typeof hooks.hooks !== 'function') throw new TypeError('attachHooks: the runner must have run(event, input, ctx) and hooks(event) (a SessionHandle has both)');
+  if (typeof hooks?.run !== 'function' || typeof hooks.hooks !== 'function')
+    throw new TypeError('attachHooks: the runner must have run(event, input, ctx) and hooks(event) (a SessionHandle has both)');
   const warn = options.onWarning ?? (() => {});
   const stopGuardMs = options.stopGuardMs ?? DEFAULT_STOP_GUARD_MS;
 
   /** Fire one event; an engine error is reported and treated as "no hook decided". */
-  async function fire(event: EventName, input: Record<string, unknown>, ctx: { mode: string; cwd: string; signal?: AbortSignal }): Promise<Decision> {
+  async function fire(
+    event: EventName,
+    input: Record<string, unknown>,
+    ctx: { mode: string; cwd: string; signal?: AbortSignal },
+  ): Promise<Decision> {
     const payload = { ...input, permission_mode: ctx.mode, cwd: ctx.cwd };
     const runCtx = { permissionMode: ctx.mode, cwd: ctx.cwd, signal: ctx.signal };
     let decision: Decision;
@@ -67,7 +72,11 @@ export function attachHooks(slots: RuntimeSlots, hooks: PatchAwareRunner, option
   }
 
   /** Stop/SubagentStop under the outer guard: when it fires, the hooks are aborted and the agent may stop. */
-  async function guarded(event: 'Stop' | 'SubagentStop', input: Record<string, unknown>, ctx: { mode: string; cwd: string }): Promise<Decision | undefined> {
+  async function guarded(
+    event: 'Stop' | 'SubagentStop',
+    input: Record<string, unknown>,
+    ctx: { mode: string; cwd: string },
+  ): Promise<Decision | undefined> {
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<undefined>((resolve) => {
@@ -86,14 +95,22 @@ export function attachHooks(slots: RuntimeSlots, hooks: PatchAwareRunner, option
   }
 
   const off: Array<() => void> = [];
-  const on = <K extends keyof RuntimeSlots>(slot: K, fn: Parameters<RuntimeSlots[K]['add']>[0]['fn'], order: { after?: string[]; before?: string[] } = {}) => {
+  const on = <K extends keyof RuntimeSlots>(
+    slot: K,
+    fn: Parameters<RuntimeSlots[K]['add']>[0]['fn'],
+    order: { after?: string[]; before?: string[] } = {},
+  ) => {
     off.push((slots[slot].add as (l: unknown) => () => void)({ name: HOOKS_LISTENER, ...order, fn }));
   };
 
   on(
     'beforeTool',
     async (e) => {
-      const d = await fire('PreToolUse', { tool_name: e.tool.name, tool_input: e.input, tool_use_id: e.toolUseId, ...actorFields(e) }, { mode: e.mode, cwd: e.cwd });
+      const d = await fire(
+        'PreToolUse',
+        { tool_name: e.tool.name, tool_input: e.input, tool_use_id: e.toolUseId, ...actorFields(e) },
+        { mode: e.mode, cwd: e.cwd },
+      );
       e.additionalContext.push(...d.additionalContext);
       if (d.decision === 'deny' || d.decision === 'defer') {
         e.veto(d.reason ?? `denied by a PreToolUse hook`, { kind: 'hook', decision: d.decision });
@@ -106,7 +123,8 @@ export function attachHooks(slots: RuntimeSlots, hooks: PatchAwareRunner, option
         return;
       }
       if (d.updatedInput && !e.rewriteInput(d.updatedInput, 'PreToolUse hook')) return;
-      if (d.decision === 'allow' || d.decision === 'ask') e.hook = { decision: d.decision, ...(d.reason !== undefined ? { reason: d.reason } : {}) };
+      if (d.decision === 'allow' || d.decision === 'ask')
+        e.hook = { decision: d.decision, ...(d.reason !== undefined ? { reason: d.reason } : {}) };
     },
     // The permission gate and the plan-mode guard decide first: a rule-level deny never runs PreToolUse.
     { after: ['permission-gate', 'plan-mode-guard'] },
@@ -116,7 +134,12 @@ export function attachHooks(slots: RuntimeSlots, hooks: PatchAwareRunner, option
     const suggestions = e.suggestions;
     const d = await fire(
       'PermissionRequest',
-      { tool_name: e.tool.name, tool_input: e.input, ...(suggestions.length ? { permission_suggestions: suggestions } : {}), ...actorFields(e) },
+      {
+        tool_name: e.tool.name,
+        tool_input: e.input,
+        ...(suggestions.length ? { permission_suggestions: suggestions } : {}),
+        ...actorFields(e),
+      },
       { mode: e.mode, cwd: e.cwd },
     );
     if (d.decision === 'allow') {
@@ -127,20 +150,35 @@ export function attachHooks(slots: RuntimeSlots, hooks: PatchAwareRunner, option
         ...(Array.isArray(perms) ? { updatedPermissions: perms as Array<Record<string, unknown>> } : {}),
       };
     } else if (d.decision === 'deny') {
-      e.decision = { behavior: 'deny', ...(d.reason !== undefined ? { message: d.reason } : {}), ...(d.eventOutput.interrupt === true ? { interrupt: true } : {}) };
+      e.decision = {
+        behavior: 'deny',
+        ...(d.reason !== undefined ? { message: d.reason } : {}),
+        ...(d.eventOutput.interrupt === true ? { interrupt: true } : {}),
+      };
     }
   });
 
   on('permissionResult', async (e) => {
     await fire(
       'PermissionResult',
-      { tool_name: e.tool.name, tool_input: e.input, tool_use_id: e.toolUseId, decision: e.decision, ...(e.reason !== undefined ? { reason: e.reason } : {}), ...actorFields(e) },
+      {
+        tool_name: e.tool.name,
+        tool_input: e.input,
+        tool_use_id: e.toolUseId,
+        decision: e.decision,
+        ...(e.reason !== undefined ? { reason: e.reason } : {}),
+        ...actorFields(e),
+      },
       { mode: e.mode, cwd: e.cwd },
     );
   });
 
   on('permissionDenied', async (e) => {
-    const d = await fire('PermissionDenied', { tool_name: e.tool.name, tool_input: e.input, tool_use_id: e.toolUseId, reason: e.reason, ...actorFields(e) }, { mode: e.mode, cwd: e.cwd });
+    const d = await fire(
+      'PermissionDenied',
+      { tool_name: e.tool.name, tool_input: e.input, tool_use_id: e.toolUseId, reason: e.reason, ...actorFields(e) },
+      { mode: e.mode, cwd: e.cwd },
+    );
     if (d.eventOutput.retry === true) e.retry = true;
   });
 
@@ -148,7 +186,11 @@ export function attachHooks(slots: RuntimeSlots, hooks: PatchAwareRunner, option
     const common = { tool_name: e.tool.name, tool_input: e.input, tool_use_id: e.toolUseId, duration_ms: e.durationMs, ...actorFields(e) };
     const d = e.ok
       ? await fire('PostToolUse', { ...common, tool_response: e.output }, { mode: e.mode, cwd: e.cwd })
-      : await fire('PostToolUseFailure', { ...common, error: e.error ?? e.content, ...(e.isInterrupt ? { is_interrupt: true } : {}) }, { mode: e.mode, cwd: e.cwd });
+      : await fire(
+          'PostToolUseFailure',
+          { ...common, error: e.error ?? e.content, ...(e.isInterrupt ? { is_interrupt: true } : {}) },
+          { mode: e.mode, cwd: e.cwd },
+        );
     e.additionalContext.push(...d.additionalContext);
     if (d.decision === 'block' && d.reason) e.feedback.push(d.reason);
     if (e.ok && d.updatedOutput !== undefined) {
@@ -161,7 +203,15 @@ export function attachHooks(slots: RuntimeSlots, hooks: PatchAwareRunner, option
   on('afterToolBatch', async (e) => {
     const d = await fire(
       'PostToolBatch',
-      { tool_calls: e.calls.map((c) => ({ tool_name: c.toolName, tool_input: c.toolInput, tool_use_id: c.toolUseId, tool_response: c.toolResponse })), ...actorFields(e) },
+      {
+        tool_calls: e.calls.map((c) => ({
+          tool_name: c.toolName,
+          tool_input: c.toolInput,
+          tool_use_id: c.toolUseId,
+          tool_response: c.toolResponse,
+        })),
+        ...actorFields(e),
+      },
       { mode: e.mode, cwd: e.cwd },
     );
     e.additionalContext.push(...d.additionalContext);
@@ -193,30 +243,46 @@ export function attachHooks(slots: RuntimeSlots, hooks: PatchAwareRunner, option
 
   on('messageDisplay', async (e) => {
     // Non-interactive display: one call per message with the whole text (index 0, final).
-    const d = await fire('MessageDisplay', { turn_id: e.turnId, message_id: e.messageId, index: 0, final: true, delta: e.text, ...actorFields(e) }, { mode: e.mode, cwd: e.cwd });
+    const d = await fire(
+      'MessageDisplay',
+      { turn_id: e.turnId, message_id: e.messageId, index: 0, final: true, delta: e.text, ...actorFields(e) },
+      { mode: e.mode, cwd: e.cwd },
+    );
     if (typeof d.eventOutput.displayContent === 'string') e.display = d.eventOutput.displayContent;
   });
 
-  const stopListener = (event: 'Stop' | 'SubagentStop') => async (e: Parameters<Parameters<RuntimeSlots['beforeStop']['add']>[0]['fn']>[0]) => {
-    const input: Record<string, unknown> = { stop_hook_active: e.stopHookActive, last_assistant_message: e.lastAssistantMessage, background_tasks: [], session_crons: [], ...actorFields(e) };
-    if (event === 'SubagentStop') input.agent_transcript_path = e.agentTranscriptPath ?? '';
-    const d = await guarded(event, input, { mode: e.mode, cwd: e.cwd });
-    if (!d) return; // guard fired: allow stop
-    if (!d.continue) {
-      e.stop = d.stopReason ?? `a ${event} hook stopped the agent`;
-      return;
-    }
-    if (explicitBlock(d)) e.veto(d.reason ?? `a ${event} hook asked to continue`, { kind: 'hook' });
-    else if (d.blocked) warn(`${event}: a failing hook would block; its failure lets the agent stop`);
-    else e.additionalContext.push(...d.additionalContext);
-  };
+  const stopListener =
+    (event: 'Stop' | 'SubagentStop') => async (e: Parameters<Parameters<RuntimeSlots['beforeStop']['add']>[0]['fn']>[0]) => {
+      const input: Record<string, unknown> = {
+        stop_hook_active: e.stopHookActive,
+        last_assistant_message: e.lastAssistantMessage,
+        background_tasks: [],
+        session_crons: [],
+        ...actorFields(e),
+      };
+      if (event === 'SubagentStop') input.agent_transcript_path = e.agentTranscriptPath ?? '';
+      const d = await guarded(event, input, { mode: e.mode, cwd: e.cwd });
+      if (!d) return; // guard fired: allow stop
+      if (!d.continue) {
+        e.stop = d.stopReason ?? `a ${event} hook stopped the agent`;
+        return;
+      }
+      if (explicitBlock(d)) e.veto(d.reason ?? `a ${event} hook asked to continue`, { kind: 'hook' });
+      else if (d.blocked) warn(`${event}: a failing hook would block; its failure lets the agent stop`);
+      else e.additionalContext.push(...d.additionalContext);
+    };
   on('beforeStop', stopListener('Stop'));
   on('beforeSubagentStop', stopListener('SubagentStop'));
 
   on('stopFailure', async (e) => {
     await fire(
       'StopFailure',
-      { error: e.error, ...(e.errorDetails !== undefined ? { error_details: e.errorDetails } : {}), ...(e.lastAssistantMessage !== undefined ? { last_assistant_message: e.lastAssistantMessage } : {}), ...actorFields(e) },
+      {
+        error: e.error,
+        ...(e.errorDetails !== undefined ? { error_details: e.errorDetails } : {}),
+        ...(e.lastAssistantMessage !== undefined ? { last_assistant_message: e.lastAssistantMessage } : {}),
+        ...actorFields(e),
+      },
       { mode: e.mode, cwd: e.cwd },
     );
   });
@@ -226,7 +292,16 @@ export function attachHooks(slots: RuntimeSlots, hooks: PatchAwareRunner, option
   });
 
   on('notification', async (e) => {
-    await fire('Notification', { message: e.message, ...(e.title !== undefined ? { title: e.title } : {}), notification_type: e.notificationType, ...actorFields(e) }, { mode: e.mode, cwd: e.cwd });
+    await fire(
+      'Notification',
+      {
+        message: e.message,
+        ...(e.title !== undefined ? { title: e.title } : {}),
+        notification_type: e.notificationType,
+        ...actorFields(e),
+      },
+      { mode: e.mode, cwd: e.cwd },
+    );
   });
 
   on('subagentStart', async (e) => {
@@ -254,7 +329,11 @@ export function attachHooks(slots: RuntimeSlots, hooks: PatchAwareRunner, option
   });
 
   on('instructionsLoaded', async (e) => {
-    await fire('InstructionsLoaded', { file_path: e.filePath, memory_type: e.memoryType, load_reason: e.loadReason }, { mode: e.mode, cwd: e.cwd });
+    await fire(
+      'InstructionsLoaded',
+      { file_path: e.filePath, memory_type: e.memoryType, load_reason: e.loadReason },
+      { mode: e.mode, cwd: e.cwd },
+    );
   });
 
   return () => {

@@ -63,7 +63,11 @@ export class ModelError extends Error {
 
 /** A scripted turn: text and/or tool calls (ids are generated when missing), or a function of the request. */
 export type ScriptedTurn =
-  | { text?: string; toolCalls?: Array<{ id?: string; name: string; input: Record<string, unknown> }>; error?: { kind: ModelErrorKind; message: string } }
+  | {
+      text?: string;
+      toolCalls?: Array<{ id?: string; name: string; input: Record<string, unknown> }>;
+      error?: { kind: ModelErrorKind; message: string };
+    }
   | ((request: ModelRequest) => ModelReply | Promise<ModelReply>);
 
 export interface ScriptedModel extends Model {
@@ -123,7 +127,9 @@ const completionSchema = z.object({
         message: z.object({
           content: z.string().nullable().optional(),
           tool_calls: z
-            .array(z.object({ id: z.string(), type: z.string().optional(), function: z.object({ name: z.string(), arguments: z.string() }) }))
+            .array(
+              z.object({ id: z.string(), type: z.string().optional(), function: z.object({ name: z.string(), arguments: z.string() }) }),
+            )
             .nullable()
             .optional(),
         }),
@@ -150,7 +156,11 @@ function toWire(messages: readonly Message[]): unknown[] {
       return {
         role: 'assistant',
         content: m.content || null,
-        tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.input) } })),
+        tool_calls: m.toolCalls.map((c) => ({
+          id: c.id,
+          type: 'function',
+          function: { name: c.name, arguments: JSON.stringify(c.input) },
+        })),
       };
     }
     if (m.role === 'tool') return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
@@ -190,7 +200,14 @@ export function openAIChatModel(options: OpenAIChatModelOptions): Model {
       };
       let res;
       try {
-        res = await request(endpoint, { method: 'POST', headers, body: JSON.stringify(body), signal: req.signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+        res = await request(endpoint, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(body),
+          signal: req.signal,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        });
       } catch (err) {
         if (req.signal.aborted) throw err;
         const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
@@ -219,7 +236,8 @@ export function openAIChatModel(options: OpenAIChatModelOptions): Model {
         throw new ModelError('unknown', 'model endpoint answered with a body that is not JSON');
       }
       const parsed = completionSchema.safeParse(json);
-      if (!parsed.success) throw new ModelError('unknown', `model endpoint answer is not a chat completion: ${formatZodIssues(parsed.error)}`);
+      if (!parsed.success)
+        throw new ModelError('unknown', `model endpoint answer is not a chat completion: ${formatZodIssues(parsed.error)}`);
       const choice = parsed.data.choices[0]!;
       if (choice.finish_reason === 'length' && !choice.message.tool_calls?.length) {
         throw new ModelError('max_output_tokens', 'the model hit its output token limit');
@@ -232,7 +250,14 @@ export function openAIChatModel(options: OpenAIChatModelOptions): Model {
         } catch {
           input = { __invalid_arguments__: c.function.arguments };
         }
-        toolCalls.push({ id: c.id || `call_${randomUUID()}`, name: c.function.name, input: typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : { __invalid_arguments__: c.function.arguments } });
+        toolCalls.push({
+          id: c.id || `call_${randomUUID()}`,
+          name: c.function.name,
+          input:
+            typeof input === 'object' && input !== null && !Array.isArray(input)
+              ? (input as Record<string, unknown>)
+              : { __invalid_arguments__: c.function.arguments },
+        });
       }
       return { text: choice.message.content ?? '', toolCalls };
     },

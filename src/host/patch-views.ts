@@ -26,7 +26,13 @@ export interface PatchAwareRunner extends HookRunner {
  * `main` (the patch's own decision) combined with the per-file decisions, as dispatch combines
  * them; `main` itself when the payload is not a patch or no hook judges files one by one.
  */
-export async function withPatchViews(runner: PatchAwareRunner, event: EventName, payload: Record<string, unknown>, ctx: RunContext, main: Decision): Promise<Decision> {
+export async function withPatchViews(
+  runner: PatchAwareRunner,
+  event: EventName,
+  payload: Record<string, unknown>,
+  ctx: RunContext,
+  main: Decision,
+): Promise<Decision> {
   if (payload.tool_name !== 'ApplyPatch') return main;
   try {
     const plan = patchViewPlan(event, payload, runner.hooks(event));
@@ -39,6 +45,9 @@ export async function withPatchViews(runner: PatchAwareRunner, event: EventName,
     return combinePatchDecisions(main, perFile);
   } catch (e) {
     // Whether guards judge each file, or what they said, is unknown: the patch must not go ahead unseen.
-    return denyUndeterminedPatch(main, `the Edit/Write hooks that judge each file of this patch could not run (${(e as Error)?.message ?? String(e)}); the patch is denied`);
+    return denyUndeterminedPatch(
+      main,
+      `the Edit/Write hooks that judge each file of this patch could not run (${(e as Error)?.message ?? String(e)}); the patch is denied`,
+    );
   }
 }

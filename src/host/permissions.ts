@@ -67,9 +67,14 @@ function compile(kind: 'allow' | 'deny' | 'ask', texts: readonly string[] | unde
 }
 
 export function createPermissionEngine(options: PermissionEngineOptions): PermissionEngine {
-  const rules = { allow: compile('allow', options.rules?.allow), deny: compile('deny', options.rules?.deny), ask: compile('ask', options.rules?.ask) };
+  const rules = {
+    allow: compile('allow', options.rules?.allow),
+    deny: compile('deny', options.rules?.deny),
+    ask: compile('ask', options.rules?.ask),
+  };
   const mode = options.mode ?? 'default';
-  if (!isPermissionMode(mode)) throw new PermissionConfigError(`permission mode: unknown mode ${JSON.stringify(mode)} (one of ${HOST_PERMISSION_MODES.join(', ')})`);
+  if (!isPermissionMode(mode))
+    throw new PermissionConfigError(`permission mode: unknown mode ${JSON.stringify(mode)} (one of ${HOST_PERMISSION_MODES.join(', ')})`);
   const homeDir = options.homeDir ?? homedir();
   const engine: PermissionEngine = {
     mode,

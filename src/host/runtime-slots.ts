@@ -50,7 +50,9 @@ export interface PermissionRequestEvent extends Actor {
   cwd: string;
   suggestions: Array<Record<string, unknown>>;
   /** Set by a listener that decided. */
-  decision?: { behavior: 'allow'; updatedInput?: Record<string, unknown>; updatedPermissions?: Array<Record<string, unknown>> } | { behavior: 'deny'; message?: string; interrupt?: boolean };
+  decision?:
+    | { behavior: 'allow'; updatedInput?: Record<string, unknown>; updatedPermissions?: Array<Record<string, unknown>> }
+    | { behavior: 'deny'; message?: string; interrupt?: boolean };
 }
 
 /** The approval of one call was resolved (by a rule, a hook, the user or the auto classifier). */

@@ -37,7 +37,12 @@ export type { HostSession, HostSessionOptions, StartHostSessionResult, TraceEntr
 export async function startHostSession(options: HostSessionOptions): Promise<StartHostSessionResult> {
   const workspace = workspaceDir(options.workspace);
   // Invalid rules or mode fail here, before any hook or process runs.
-  const permissions = createPermissionEngine({ rules: options.permissions, mode: options.mode, workspace, ...(options.config?.homeDir ? { homeDir: options.config.homeDir } : {}) });
+  const permissions = createPermissionEngine({
+    rules: options.permissions,
+    mode: options.mode,
+    workspace,
+    ...(options.config?.homeDir ? { homeDir: options.config.homeDir } : {}),
+  });
   const sessionId = options.sessionId ?? randomUUID();
   const trace = options.onTrace ?? (() => {});
   const warn = (text: string) => trace({ kind: 'warning', text });
@@ -62,11 +67,16 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
   const slots = createRuntimeSlots();
   const runner = transcriptPath
     ? {
-        run: (e: EventName, input: Record<string, unknown>, ctx?: Parameters<SessionHandle['run']>[2]) => hooks.run(e, { transcript_path: transcriptPath, ...input }, ctx),
+        run: (e: EventName, input: Record<string, unknown>, ctx?: Parameters<SessionHandle['run']>[2]) =>
+          hooks.run(e, { transcript_path: transcriptPath, ...input }, ctx),
         hooks: (e: EventName) => hooks.hooks(e),
       }
     : hooks;
-  attachHooks(slots, runner, { stopGuardMs: options.stopGuardMs, onDecision: (event, decision) => trace({ kind: 'hooks', event, decision }), onWarning: warn });
+  attachHooks(slots, runner, {
+    stopGuardMs: options.stopGuardMs,
+    onDecision: (event, decision) => trace({ kind: 'hooks', event, decision }),
+    onWarning: warn,
+  });
   const st: RuntimeState = {
     options,
     workspace,
@@ -96,7 +106,8 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
   await loadInstructions(st);
 
   const prompter = options.prompter ?? {};
-  const elicitUI: ElicitUI = async (request, signal = new AbortController().signal): Promise<ElicitationResponse> => (prompter.elicit ? prompter.elicit(request, signal) : { action: 'decline' });
+  const elicitUI: ElicitUI = async (request, signal = new AbortController().signal): Promise<ElicitationResponse> =>
+    prompter.elicit ? prompter.elicit(request, signal) : { action: 'decline' };
 
   // 3. MCP servers start only now, with the frozen env. 4. Pipeline, loop, Task tool, compaction.
   const registry = toolRegistry([...builtinTools(), ...(options.tools ?? [])]);
@@ -118,7 +129,15 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
 /** The session a host holds: a view of the state record and the functions of its modules. */
 function hostSession(
   st: RuntimeState,
-  p: { registry: ToolRegistry; pipeline: ToolPipeline; loop: LoopOptions; compaction: CompactionService; taskList: TaskList; elicitUI: ElicitUI; begun: { start: HostSession['start']; setup?: HostSession['setup'] } },
+  p: {
+    registry: ToolRegistry;
+    pipeline: ToolPipeline;
+    loop: LoopOptions;
+    compaction: CompactionService;
+    taskList: TaskList;
+    elicitUI: ElicitUI;
+    begun: { start: HostSession['start']; setup?: HostSession['setup'] };
+  },
 ): HostSession {
   const open = () => {
     if (isOver(st)) throw new Error(`session ${st.sessionId} has ended`);

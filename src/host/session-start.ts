@@ -16,7 +16,9 @@ export function workspaceDir(dir: string): string {
   try {
     workspace = realpathSync.native(path.resolve(dir));
   } catch (e) {
-    throw new Error(`startHostSession: workspace ${JSON.stringify(dir)} cannot be used: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new Error(
+      `startHostSession: workspace ${JSON.stringify(dir)} cannot be used: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
   }
   if (!statSync(workspace).isDirectory()) throw new Error(`startHostSession: workspace ${JSON.stringify(dir)} is not a directory`);
   return workspace;
@@ -32,7 +34,9 @@ export interface StartContext {
   trace: (entry: TraceEntry) => void;
 }
 
-export type Begun = { ok: true; hooks: SessionHandle; start: Decision; setup?: Decision } | { ok: false; reason: string; decision: Decision };
+export type Begun =
+  | { ok: true; hooks: SessionHandle; start: Decision; setup?: Decision }
+  | { ok: false; reason: string; decision: Decision };
 
 /**
  * Setup (--init / --maintenance) before SessionStart: a short-lived binding of the same session
@@ -42,9 +46,18 @@ async function runSetup(c: StartContext, trigger: 'init' | 'maintenance'): Promi
   const { options, manager, sessionId, workspace, transcriptPath } = c;
   let setupDecision: Decision;
   try {
-    const bound = await manager.bindSession({ sessionId, projectDir: workspace, ...(options.env ? { env: options.env } : {}), model: options.model.name });
+    const bound = await manager.bindSession({
+      sessionId,
+      projectDir: workspace,
+      ...(options.env ? { env: options.env } : {}),
+      model: options.model.name,
+    });
     try {
-      setupDecision = await bound.run('Setup', { trigger, ...(transcriptPath ? { transcript_path: transcriptPath } : {}) }, { permissionMode: options.mode ?? 'default' });
+      setupDecision = await bound.run(
+        'Setup',
+        { trigger, ...(transcriptPath ? { transcript_path: transcriptPath } : {}) },
+        { permissionMode: options.mode ?? 'default' },
+      );
     } finally {
       await manager.dispose(sessionId);
     }
@@ -61,7 +74,8 @@ export async function beginHooks(c: StartContext): Promise<Begun> {
   let setup: Decision | undefined;
   let bindEnv = options.env;
   if (options.setup !== undefined) {
-    if (options.setup !== 'init' && options.setup !== 'maintenance') throw new Error(`startHostSession: setup must be "init" or "maintenance", got ${JSON.stringify(options.setup)}`);
+    if (options.setup !== 'init' && options.setup !== 'maintenance')
+      throw new Error(`startHostSession: setup must be "init" or "maintenance", got ${JSON.stringify(options.setup)}`);
     setup = await runSetup(c, options.setup);
     const added = setup.eventOutput.env;
     if (added && typeof added === 'object') bindEnv = { ...(options.env ?? {}), ...(added as Record<string, string>) };
@@ -95,5 +109,11 @@ export async function loadInstructions(st: RuntimeState): Promise<void> {
   }
   if (text === undefined) return;
   st.messages.push({ role: 'system', content: `Project instructions (${file}):\n${text}` });
-  await st.slots.instructionsLoaded.fire({ filePath: file, memoryType: 'Project', loadReason: 'session_start', mode: st.permissions.mode, cwd: st.workspace });
+  await st.slots.instructionsLoaded.fire({
+    filePath: file,
+    memoryType: 'Project',
+    loadReason: 'session_start',
+    mode: st.permissions.mode,
+    cwd: st.workspace,
+  });
 }

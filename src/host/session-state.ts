@@ -62,7 +62,11 @@ export const isOver = (st: RuntimeState): boolean => st.ended || st.ending !== u
 export async function emit(st: RuntimeState, event: EventName, input: Record<string, unknown>, cwd = st.cwd): Promise<Decision> {
   let decision: Decision;
   try {
-    decision = await st.runner.run(event, { ...input, permission_mode: st.permissions.mode, cwd }, { permissionMode: st.permissions.mode, cwd });
+    decision = await st.runner.run(
+      event,
+      { ...input, permission_mode: st.permissions.mode, cwd },
+      { permissionMode: st.permissions.mode, cwd },
+    );
   } catch (e) {
     st.warn(`${event} hooks failed: ${(e as Error)?.message ?? String(e)}`);
     decision = emptyDecision(event);

@@ -34,7 +34,13 @@ export async function attachMcp(st: RuntimeState, registry: ToolRegistry, elicit
       permissionMode: () => permissions.mode,
       elicitUI,
       notify: async (n) => {
-        await slots.notification.fire({ mode: permissions.mode, cwd: st.cwd, message: n.message, ...(n.title !== undefined ? { title: n.title } : {}), notificationType: n.notification_type });
+        await slots.notification.fire({
+          mode: permissions.mode,
+          cwd: st.cwd,
+          message: n.message,
+          ...(n.title !== undefined ? { title: n.title } : {}),
+          notificationType: n.notification_type,
+        });
       },
       onWarning: st.warn,
     });
@@ -76,9 +82,18 @@ export function createPipeline(st: RuntimeState, registry: ToolRegistry): ToolPi
   });
 }
 
-export function createLoop(st: RuntimeState, pipeline: ToolPipeline, registry: ToolRegistry): { loop: LoopOptions; compaction: CompactionService } {
+export function createLoop(
+  st: RuntimeState,
+  pipeline: ToolPipeline,
+  registry: ToolRegistry,
+): { loop: LoopOptions; compaction: CompactionService } {
   const { options, permissions } = st;
-  const compaction = createCompactionService({ slots: st.slots, cwd: st.workspace, mode: () => permissions.mode, ...(options.summarize ? { summarize: options.summarize } : {}) });
+  const compaction = createCompactionService({
+    slots: st.slots,
+    cwd: st.workspace,
+    mode: () => permissions.mode,
+    ...(options.summarize ? { summarize: options.summarize } : {}),
+  });
   const loop: LoopOptions = {
     model: options.model,
     pipeline,

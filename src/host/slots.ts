@@ -70,7 +70,8 @@ export function createSlot<E extends object>(name: string): Slot<E> {
   return {
     name,
     add(listener) {
-      if (listeners.some((l) => l.name === listener.name)) throw new SlotOrderError(`slot ${name}: a listener named "${listener.name}" is already added`);
+      if (listeners.some((l) => l.name === listener.name))
+        throw new SlotOrderError(`slot ${name}: a listener named "${listener.name}" is already added`);
       listeners.push(listener);
       sorted = undefined;
       try {

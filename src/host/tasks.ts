@@ -39,7 +39,11 @@ const listInput = z.strictObject({});
 export function createTaskList(emit: (event: EventName, input: Record<string, unknown>) => Promise<Decision>): TaskList {
   const tasks = new Map<string, Task>();
   let next = 1;
-  const fields = (t: Task) => ({ task_id: t.id, task_subject: t.subject, ...(t.description !== undefined ? { task_description: t.description } : {}) });
+  const fields = (t: Task) => ({
+    task_id: t.id,
+    task_subject: t.subject,
+    ...(t.description !== undefined ? { task_description: t.description } : {}),
+  });
   const view = (t: Task) => ({ ...t });
 
   const create: HostTool<z.infer<typeof createInput>> = {
@@ -48,7 +52,12 @@ export function createTaskList(emit: (event: EventName, input: Record<string, un
     inputSchema: createInput,
     selfChecked: true,
     async run(args) {
-      const task: Task = { id: `task-${String(next++).padStart(3, '0')}`, subject: args.subject, ...(args.description !== undefined ? { description: args.description } : {}), status: 'pending' };
+      const task: Task = {
+        id: `task-${String(next++).padStart(3, '0')}`,
+        subject: args.subject,
+        ...(args.description !== undefined ? { description: args.description } : {}),
+        status: 'pending',
+      };
       tasks.set(task.id, task);
       const d = await emit('TaskCreated', fields(task));
       if (d.blocked) {
@@ -72,7 +81,11 @@ export function createTaskList(emit: (event: EventName, input: Record<string, un
       if (args.description !== undefined) task.description = args.description;
       if (args.status === 'completed' && task.status !== 'completed') {
         const d = await emit('TaskCompleted', fields(task));
-        if (d.blocked) throw new ToolError(`${task.id} was not completed: ${d.reason ?? 'a TaskCompleted hook kept it open'}`, { task: view(task), completed: false });
+        if (d.blocked)
+          throw new ToolError(`${task.id} was not completed: ${d.reason ?? 'a TaskCompleted hook kept it open'}`, {
+            task: view(task),
+            completed: false,
+          });
         task.status = 'completed';
       } else if (args.status === 'in_progress' && task.status !== 'in_progress') {
         task.status = 'in_progress';
@@ -91,7 +104,10 @@ export function createTaskList(emit: (event: EventName, input: Record<string, un
     readOnly: true,
     async run() {
       const all = [...tasks.values()].map(view);
-      return { output: { tasks: all }, content: all.length ? all.map((t) => `${t.id} [${t.status}] ${t.subject}`).join('\n') : '(no tasks)' };
+      return {
+        output: { tasks: all },
+        content: all.length ? all.map((t) => `${t.id} [${t.status}] ${t.subject}`).join('\n') : '(no tasks)',
+      };
     },
   };
 

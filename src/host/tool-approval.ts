@@ -21,7 +21,14 @@ export function mergeDecisions(rule: RuleVerdict, hook: BeforeToolEvent['hook'])
 
 function suggestionFor(tool: HostTool, input: Record<string, unknown>): Array<Record<string, unknown>> {
   const content = tool.name === 'Bash' && typeof input.command === 'string' ? input.command : undefined;
-  return [{ type: 'addRules', rules: [{ toolName: tool.name, ...(content !== undefined ? { ruleContent: content } : {}) }], behavior: 'allow', destination: 'session' }];
+  return [
+    {
+      type: 'addRules',
+      rules: [{ toolName: tool.name, ...(content !== undefined ? { ruleContent: content } : {}) }],
+      behavior: 'allow',
+      destination: 'session',
+    },
+  ];
 }
 
 const defaultClassifier: AutoClassifier = async () => ({ allow: false, reason: 'Blocked by classifier' });
@@ -45,7 +52,8 @@ export function addGates(ps: PipelineState): void {
     name: 'plan-mode-guard',
     after: ['permission-gate'],
     fn(e) {
-      if (e.mode === 'plan' && e.tool.edits) e.veto(`plan mode: ${e.tool.name} edits files, which waits until the plan is approved`, { kind: 'plan' });
+      if (e.mode === 'plan' && e.tool.edits)
+        e.veto(`plan mode: ${e.tool.name} edits files, which waits until the plan is approved`, { kind: 'plan' });
     },
   });
 }
@@ -69,7 +77,8 @@ export async function approve(ps: PipelineState, e: SlotEvent<BeforeToolEvent>):
     if (pr.decision?.behavior === 'allow') {
       applyPermissionUpdates(ps, pr.decision.updatedPermissions ?? []);
       // The modified input is rebuilt and re-evaluated against the rules like any rewrite.
-      if (pr.decision.updatedInput && !e.rewriteInput(pr.decision.updatedInput, 'PermissionRequest hook')) return resolved('deny', e.vetoed?.reason);
+      if (pr.decision.updatedInput && !e.rewriteInput(pr.decision.updatedInput, 'PermissionRequest hook'))
+        return resolved('deny', e.vetoed?.reason);
       return resolved('allow', 'allowed by a PermissionRequest hook');
     }
     const reason = e.rule?.behavior === 'ask' && e.rule.source === 'rule' ? e.rule.reason : merged.reason;
@@ -82,9 +91,18 @@ export async function approve(ps: PipelineState, e: SlotEvent<BeforeToolEvent>):
       e.veto(why, { kind: 'auto' });
       return resolved('deny', why);
     }
-    await ps.slots.notification.fire({ mode: e.mode, cwd: e.cwd, ...actor, message: `${e.tool.name} needs your permission: ${reason}`, title: 'Permission needed', notificationType: 'permission_prompt' });
+    await ps.slots.notification.fire({
+      mode: e.mode,
+      cwd: e.cwd,
+      ...actor,
+      message: `${e.tool.name} needs your permission: ${reason}`,
+      title: 'Permission needed',
+      notificationType: 'permission_prompt',
+    });
     const ask = ps.options.prompter?.confirmTool;
-    const answer = ask ? await ask({ toolName: e.tool.name, input: e.input, toolUseId: e.toolUseId, reason }, signalOf(ps, e)) : { behavior: 'deny' as const, message: 'no one to ask (headless): denied' };
+    const answer = ask
+      ? await ask({ toolName: e.tool.name, input: e.input, toolUseId: e.toolUseId, reason }, signalOf(ps, e))
+      : { behavior: 'deny' as const, message: 'no one to ask (headless): denied' };
     if (answer.behavior === 'allow') return resolved('allow', 'allowed by the user');
     const why = answer.message ?? 'the user denied it';
     e.veto(why, { kind: 'user' });
@@ -98,9 +116,16 @@ function applyPermissionUpdates(ps: PipelineState, updates: Array<Record<string,
     if (u.type === 'setMode' && typeof u.mode === 'string') {
       const mode = u.mode === 'manual' ? 'default' : u.mode;
       if (isPermissionMode(mode)) ps.permissions.mode = mode;
-    } else if (u.type === 'addRules' && Array.isArray(u.rules) && (u.behavior === 'allow' || u.behavior === 'deny' || u.behavior === 'ask')) {
+    } else if (
+      u.type === 'addRules' &&
+      Array.isArray(u.rules) &&
+      (u.behavior === 'allow' || u.behavior === 'deny' || u.behavior === 'ask')
+    ) {
       const texts = u.rules
-        .filter((r): r is { toolName: string; ruleContent?: string } => typeof r === 'object' && r !== null && typeof (r as { toolName?: unknown }).toolName === 'string')
+        .filter(
+          (r): r is { toolName: string; ruleContent?: string } =>
+            typeof r === 'object' && r !== null && typeof (r as { toolName?: unknown }).toolName === 'string',
+        )
         .map((r) => (r.ruleContent ? `${r.toolName}(${r.ruleContent})` : r.toolName));
       try {
         ps.permissions.addRules(u.behavior, texts);

@@ -15,7 +15,12 @@ import { isolationProblem } from './tools/workspace.js';
 import { ToolError, type HostTool, type ToolCall } from './types.js';
 
 /** The beforeTool event of one call; its rewriteInput vetoes any rewrite that does not hold. */
-function beforeEvent(ps: PipelineState, tool: HostTool, input: Record<string, unknown>, c: { toolUseId: string; cwd: string; mode: HostPermissionMode; actor: Actor }): BeforeToolEvent {
+function beforeEvent(
+  ps: PipelineState,
+  tool: HostTool,
+  input: Record<string, unknown>,
+  c: { toolUseId: string; cwd: string; mode: HostPermissionMode; actor: Actor },
+): BeforeToolEvent {
   const event: BeforeToolEvent = {
     tool,
     toolUseId: c.toolUseId,
@@ -62,13 +67,31 @@ interface Execution {
 }
 
 /** Run the tool; a throw is a failed call (ToolError keeps its output), never a crash. */
-async function execute(ps: PipelineState, tool: HostTool, ev: BeforeToolEvent, c: { cwd: string; toolUseId: string }, opts: RunOpts, signal: AbortSignal): Promise<Execution> {
+async function execute(
+  ps: PipelineState,
+  tool: HostTool,
+  ev: BeforeToolEvent,
+  c: { cwd: string; toolUseId: string },
+  opts: RunOpts,
+  signal: AbortSignal,
+): Promise<Execution> {
   const actor = opts.actor ?? {};
   const started = performance.now();
   let r: Omit<Execution, 'durationMs'>;
   try {
     const trackCwd = opts.cwd === undefined && !actor.agentId && ps.options.onCwd;
-    const result = await tool.run(ev.input, { workspace: ps.options.workspace, cwd: c.cwd, roots: ps.roots(), ...(trackCwd ? { onCwd: trackCwd } : {}), env: ps.options.env(), signal, toolUseId: c.toolUseId, sessionId: ps.options.sessionId, ...(actor.agentId ? { agentId: actor.agentId } : {}), ...(actor.agentType ? { agentType: actor.agentType } : {}) });
+    const result = await tool.run(ev.input, {
+      workspace: ps.options.workspace,
+      cwd: c.cwd,
+      roots: ps.roots(),
+      ...(trackCwd ? { onCwd: trackCwd } : {}),
+      env: ps.options.env(),
+      signal,
+      toolUseId: c.toolUseId,
+      sessionId: ps.options.sessionId,
+      ...(actor.agentId ? { agentId: actor.agentId } : {}),
+      ...(actor.agentType ? { agentType: actor.agentType } : {}),
+    });
     r = { ok: true, output: result.output, content: result.content, isInterrupt: false };
   } catch (err) {
     let error = (err as Error)?.message ?? String(err);
@@ -100,7 +123,14 @@ export async function runOne(ps: PipelineState, call: ToolCall, opts: RunOpts): 
     const kind = String(fired.vetoed.detail?.kind ?? fired.vetoed.by);
     const retry = ev.autoDenied?.retry ? '\nA hook says you may retry this tool call.' : '';
     const stop = fired.vetoed.detail?.interrupt ? fired.vetoed.reason : undefined;
-    return { ...base, input: ev.input, status: 'denied', deniedBy: kind, content: `Permission to use ${tool.name} was denied: ${fired.vetoed.reason}${retry}${context()}`, ...(stop ? { stop } : {}) };
+    return {
+      ...base,
+      input: ev.input,
+      status: 'denied',
+      deniedBy: kind,
+      content: `Permission to use ${tool.name} was denied: ${fired.vetoed.reason}${retry}${context()}`,
+      ...(stop ? { stop } : {}),
+    };
   }
 
   const x = await execute(ps, tool, ev, { cwd, toolUseId }, opts, signal);

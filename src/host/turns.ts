@@ -12,11 +12,20 @@ import { addContext, emit, isOver, onMessage, type RuntimeState } from './sessio
 async function expand(st: RuntimeState, prompt: string): Promise<{ prompt: string; context: string[] } | TurnResult> {
   const command = resolveSlashCommand(st.workspace, prompt);
   if (!command) return { prompt, context: [] };
-  const d = await emit(st, 'UserPromptExpansion', { expansion_type: 'slash_command', command_name: command.name, command_args: command.args, command_source: command.source, prompt });
-  if (d.blocked) return { status: 'blocked', finalText: '', steps: 0, reason: d.reason ?? `/${command.name} was blocked by a UserPromptExpansion hook` };
-  if (!d.continue) return { status: 'stopped', finalText: '', steps: 0, reason: d.stopReason ?? 'a UserPromptExpansion hook stopped the agent' };
+  const d = await emit(st, 'UserPromptExpansion', {
+    expansion_type: 'slash_command',
+    command_name: command.name,
+    command_args: command.args,
+    command_source: command.source,
+    prompt,
+  });
+  if (d.blocked)
+    return { status: 'blocked', finalText: '', steps: 0, reason: d.reason ?? `/${command.name} was blocked by a UserPromptExpansion hook` };
+  if (!d.continue)
+    return { status: 'stopped', finalText: '', steps: 0, reason: d.stopReason ?? 'a UserPromptExpansion hook stopped the agent' };
   // A skill's frontmatter hooks are registered when it is invoked, for the rest of the session.
-  if (command.source === 'skill') await st.hooks.addSkill(command.file).catch((e) => st.warn(`skill ${command.name}: ${(e as Error).message}`));
+  if (command.source === 'skill')
+    await st.hooks.addSkill(command.file).catch((e) => st.warn(`skill ${command.name}: ${(e as Error).message}`));
   return { prompt: command.expanded, context: d.additionalContext };
 }
 
@@ -39,7 +48,8 @@ async function turn(st: RuntimeState, loop: LoopOptions, original: string, signa
   const turnId = randomUUID();
   await slots.turnStart.fire({ turnId, mode: permissions.mode, cwd: st.cwd });
   const result = await runLoop(loop, { messages: st.messages, signal, actor: {}, turnId, stopSlot: 'beforeStop' });
-  if (result.status === 'interrupted') await slots.interrupt.fire({ mode: permissions.mode, cwd: st.cwd, reason: result.reason ?? 'interrupted' });
+  if (result.status === 'interrupted')
+    await slots.interrupt.fire({ mode: permissions.mode, cwd: st.cwd, reason: result.reason ?? 'interrupted' });
   return result;
 }
 

@@ -16,9 +16,18 @@ function hookWorktree(st: RuntimeState, d: Decision): Worktree {
   if (d.blocked) throw new Error(d.reason ?? 'a WorktreeCreate hook failed');
   // The path is the last non-empty line of stdout, ANSI escapes stripped (shell banners come first).
   const raw = d.eventOutput.worktreePath;
-  const printed = typeof raw === 'string' ? raw.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').split(/\r?\n/).map((l) => l.trim()).filter(Boolean).pop() : undefined;
+  const printed =
+    typeof raw === 'string'
+      ? raw
+          .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+          .split(/\r?\n/)
+          .map((l) => l.trim())
+          .filter(Boolean)
+          .pop()
+      : undefined;
   if (printed === undefined) throw new Error('the WorktreeCreate hook printed no path');
-  if (path.isAbsolute(printed) && printed.split(/[\\/]/).some((seg) => seg === '.' || seg === '..')) throw new Error(`the WorktreeCreate hook's path ${printed} contains . or .. segments`);
+  if (path.isAbsolute(printed) && printed.split(/[\\/]/).some((seg) => seg === '.' || seg === '..'))
+    throw new Error(`the WorktreeCreate hook's path ${printed} contains . or .. segments`);
   let real: string;
   try {
     real = realpathSync.native(path.resolve(st.cwd, printed));
@@ -52,7 +61,9 @@ export function createWorktrees(st: RuntimeState): WorktreeManager {
       const i = st.roots.indexOf(wt.path);
       if (i >= 0) st.roots.splice(i, 1);
       if (!wt.byHook) {
-        await runTool('git', ['worktree', 'remove', '--force', wt.path], { cwd: st.workspace }).catch((e) => st.warn(`git worktree remove ${wt.path}: ${(e as { detail?: string }).detail ?? (e as Error).message}`));
+        await runTool('git', ['worktree', 'remove', '--force', wt.path], { cwd: st.workspace }).catch((e) =>
+          st.warn(`git worktree remove ${wt.path}: ${(e as { detail?: string }).detail ?? (e as Error).message}`),
+        );
       }
     },
   };

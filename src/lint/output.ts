@@ -11,7 +11,6 @@ import type { EventName } from '../events/catalog.js';
 import { outputFields, SPECIFIC_FIELDS_BY_EVENT, TOP_LEVEL_FIELDS } from '../events/honoured.js';
 import { isObject } from '../util/is-object.js';
 
-
 const q = (s: string) => JSON.stringify(s.length > 60 ? `${s.slice(0, 60)}…` : s);
 
 /** One message per ignored field, as `path: problem`. Empty when every field is honoured. */
@@ -59,7 +58,10 @@ function topLevelMessage(event: EventName, key: string): string {
   if (fields.specific.has(key)) return `${key}: belongs inside hookSpecificOutput, not at the top level`;
   const hint = closest(key, [...fields.top]);
   if (hint) return `${key}: unknown field (did you mean ${q(hint)}?)`;
-  const inner = closest(key, [...fields.specific].filter((k) => k !== 'hookEventName'));
+  const inner = closest(
+    key,
+    [...fields.specific].filter((k) => k !== 'hookEventName'),
+  );
   if (inner) return `${key}: unknown field (did you mean "hookSpecificOutput.${inner}"?)`;
   return `${key}: unknown field`;
 }

@@ -9,11 +9,20 @@ import type { HookEngineOptions } from '../engine/engine.js';
 
 export type ConfigEngineOptions = Pick<
   HookEngineOptions,
-  'failureBehavior' | 'timeoutBehavior' | 'maxConcurrentHooks' | 'stopHookMaxConsecutiveBlocks' | 'stdinLimitBytes' | 'outputLimitBytes' | 'passEnv' | 'http'
+  | 'failureBehavior'
+  | 'timeoutBehavior'
+  | 'maxConcurrentHooks'
+  | 'stopHookMaxConsecutiveBlocks'
+  | 'stdinLimitBytes'
+  | 'outputLimitBytes'
+  | 'passEnv'
+  | 'http'
 >;
 
 /** The engine options a config sets; keys it leaves unset are absent, so a spread never erases a default. */
-export function engineOptionsFromConfig(config: Pick<LoadedConfig, 'options' | 'allowedHttpHookUrls' | 'httpHookAllowedEnvVars'>): ConfigEngineOptions {
+export function engineOptionsFromConfig(
+  config: Pick<LoadedConfig, 'options' | 'allowedHttpHookUrls' | 'httpHookAllowedEnvVars'>,
+): ConfigEngineOptions {
   const o = config.options;
   const out: ConfigEngineOptions = {};
   if (o.failureBehavior !== undefined) out.failureBehavior = o.failureBehavior;

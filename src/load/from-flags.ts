@@ -35,7 +35,15 @@ export async function loadFromFlags(
   opts: { eachSkippedHook?: boolean; events?: readonly string[] } = {},
 ): Promise<LoadedConfig & { trust?: TrustReport }> {
   const built = loadOptionsFromFlags(flags);
-  if ('error' in built) return { hooks: [], diagnostics: [built.error], options: {}, disabled: { all: false, nonManaged: false }, managedOnly: false, files: [] };
+  if ('error' in built)
+    return {
+      hooks: [],
+      diagnostics: [built.error],
+      options: {},
+      disabled: { all: false, nonManaged: false },
+      managedOnly: false,
+      files: [],
+    };
   const { options, plugins, cwd } = built;
   if (!options.discover) return loadConfig(options);
   // Only discovered settings pass the trust gate. The gate's store, digests and script hashing
@@ -51,7 +59,8 @@ export async function loadFromFlags(
       // The gate compares plugin roots by real path.
       const full = trustGate({
         workspaceDir: cwd,
-        needsTrust: (source, workspace) => !(source.pluginRoot !== undefined && named.has(source.pluginRoot)) && defaultNeedsTrust(source, workspace),
+        needsTrust: (source, workspace) =>
+          !(source.pluginRoot !== undefined && named.has(source.pluginRoot)) && defaultNeedsTrust(source, workspace),
         ...(opts.events ? { events: opts.events } : {}),
       });
       const excluded = await full.gate(input);
@@ -68,7 +77,8 @@ export async function loadFromFlags(
   // As loadTrustedConfig: no skip warnings when policy removes non-managed hooks anyway.
   if (config.disabled.nonManaged || config.managedOnly) trust = { ...trust, skipped: [], warnings: [] };
   if (opts.eachSkippedHook) {
-    for (const s of trust.skipped) config.diagnostics.push({ level: 'warning', file: s.hook.source.file, path: s.hook.source.path, message: s.message });
+    for (const s of trust.skipped)
+      config.diagnostics.push({ level: 'warning', file: s.hook.source.file, path: s.hook.source.path, message: s.message });
   } else {
     const summary = skippedSummary(trust);
     if (summary) config.diagnostics.push({ level: 'warning', path: '', message: summary });
@@ -77,7 +87,9 @@ export async function loadFromFlags(
 }
 
 /** The loadConfig options the flags stand for (shared by run, list and doctor). */
-export function loadOptionsFromFlags(flags: LoadFlags): { options: LoadConfigOptions & { discover: boolean }; plugins: string[]; cwd: string } | { error: Diagnostic } {
+export function loadOptionsFromFlags(
+  flags: LoadFlags,
+): { options: LoadConfigOptions & { discover: boolean }; plugins: string[]; cwd: string } | { error: Diagnostic } {
   const cwd = resolve(flags.cwd ?? process.cwd());
   // Paths on the command line are relative to the shell's directory, not --cwd; a value
   // starting with { is inline JSON and passes through untouched.

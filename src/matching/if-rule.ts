@@ -105,10 +105,14 @@ export function parseRule(text: string): ParseRuleResult {
     if (!trimmed.endsWith(')')) return { ok: false, error: `rule ${JSON.stringify(text)}: missing closing ")"` };
     tool = trimmed.slice(0, open);
     pattern = trimmed.slice(open + 1, -1).trim();
-    if (pattern === '') return { ok: false, error: `rule ${JSON.stringify(text)}: empty "()"; write ${JSON.stringify(tool)} for the whole tool` };
+    if (pattern === '')
+      return { ok: false, error: `rule ${JSON.stringify(text)}: empty "()"; write ${JSON.stringify(tool)} for the whole tool` };
     // `Bash(a) && Edit(b)`: the reference has no combinators; one handler per condition.
     if (/\)\s*(?:&&|\|\||,)\s*[A-Za-z][\w-]*\(/.test(pattern)) {
-      return { ok: false, error: `rule ${JSON.stringify(text)}: an \`if\` holds exactly one rule (no &&, || or lists); add a handler per condition` };
+      return {
+        ok: false,
+        error: `rule ${JSON.stringify(text)}: an \`if\` holds exactly one rule (no &&, || or lists); add a handler per condition`,
+      };
     }
   }
 
@@ -135,7 +139,13 @@ export function parseRule(text: string): ParseRuleResult {
   const field = PRIMARY_FIELDS[tool];
   const rule: Rule = { kind: 'field', source, tool, pattern, field, value: compileCommandPattern(pattern) };
   if (field === undefined) {
-    return { ok: true, rule: { ...rule, warning: `rule ${JSON.stringify(text)}: no known input field of ${tool} to match a pattern against; it never matches` } };
+    return {
+      ok: true,
+      rule: {
+        ...rule,
+        warning: `rule ${JSON.stringify(text)}: no known input field of ${tool} to match a pattern against; it never matches`,
+      },
+    };
   }
   return { ok: true, rule };
 }
@@ -145,13 +155,23 @@ function parseMcpRule(source: string, tool: string, pattern: string | undefined)
   const sep = rest.indexOf('__');
   const server = sep === -1 ? rest : rest.slice(0, sep);
   const name = sep === -1 ? undefined : rest.slice(sep + 2);
-  if (!MCP_SEGMENT.test(server)) return { ok: false, error: `rule ${JSON.stringify(source)}: invalid MCP server name ${JSON.stringify(server)}` };
+  if (!MCP_SEGMENT.test(server))
+    return { ok: false, error: `rule ${JSON.stringify(source)}: invalid MCP server name ${JSON.stringify(server)}` };
   if (name !== undefined && name !== '*' && !MCP_SEGMENT.test(name)) {
-    return { ok: false, error: `rule ${JSON.stringify(source)}: invalid MCP tool name ${JSON.stringify(name)} (only mcp__server__* is a wildcard)` };
+    return {
+      ok: false,
+      error: `rule ${JSON.stringify(source)}: invalid MCP tool name ${JSON.stringify(name)} (only mcp__server__* is a wildcard)`,
+    };
   }
-  const warning = pattern !== undefined && pattern !== '*' ? `rule ${JSON.stringify(source)}: MCP tools take no pattern; it never matches` : undefined;
+  const warning =
+    pattern !== undefined && pattern !== '*' ? `rule ${JSON.stringify(source)}: MCP tools take no pattern; it never matches` : undefined;
   if (name === undefined || name === '*') {
-    return { ok: true, rule: warning ? { kind: 'field', source, tool, pattern: pattern ?? '', field: undefined, value: NEVER, warning } : { kind: 'mcp-server', source, tool, server } };
+    return {
+      ok: true,
+      rule: warning
+        ? { kind: 'field', source, tool, pattern: pattern ?? '', field: undefined, value: NEVER, warning }
+        : { kind: 'mcp-server', source, tool, server },
+    };
   }
   if (warning) return { ok: true, rule: { kind: 'field', source, tool, pattern: pattern ?? '', field: undefined, value: NEVER, warning } };
   return { ok: true, rule: { kind: 'tool', source, tool } };

@@ -16,7 +16,7 @@ export interface LinearRegex {
 }
 
 export type LinearCompileResult =
-  | { ok: true; re: LinearRegex; /** The pattern in RE2 syntax (for combined automata). */ source: string }
+  | { ok: true; re: LinearRegex /** The pattern in RE2 syntax (for combined automata). */; source: string }
   | { ok: false; unsupported: true; error: string }
   | { ok: false; unsupported: false; error: string };
 
@@ -45,7 +45,11 @@ export function compileLinear(pattern: string, opts: { ignoreCase?: boolean } = 
     const re = RE2JS.compile(source, opts.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
     return { ok: true, re, source: opts.ignoreCase ? `(?i:${source})` : source };
   } catch (err) {
-    return { ok: false, unsupported: true, error: `the linear-time engine cannot run it (${err instanceof Error ? err.message : String(err)})` };
+    return {
+      ok: false,
+      unsupported: true,
+      error: `the linear-time engine cannot run it (${err instanceof Error ? err.message : String(err)})`,
+    };
   }
 }
 

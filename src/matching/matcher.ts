@@ -62,7 +62,16 @@ export function compileMatcher(matcher: string | undefined, exactSet: ExactSet =
   if (exact.test(matcher)) {
     const separators = exactSet === 'narrow' ? /\|/ : /[|,]/;
     // One name (the common case) needs no split.
-    const names = separators.test(matcher) ? [...new Set(matcher.split(separators).map((s) => s.trim()).filter((s) => s !== ''))] : [trimmed];
+    const names = separators.test(matcher)
+      ? [
+          ...new Set(
+            matcher
+              .split(separators)
+              .map((s) => s.trim())
+              .filter((s) => s !== ''),
+          ),
+        ]
+      : [trimmed];
     if (names.length === 0) {
       return { kind: 'invalid', test: () => false, error: `matcher ${JSON.stringify(matcher)} names nothing (only separators)`, source };
     }

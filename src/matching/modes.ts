@@ -20,7 +20,11 @@ function regexMatcher(source: string, pattern: string, onInvalid: 'never' | 'exa
  * only by mode `claude`. Never throws: a bad pattern yields kind 'invalid' (or exact, where the
  * dialect falls back to comparison).
  */
-export function compileMatcherFor(matcher: string | undefined, mode: MatcherMode = 'claude', exactSet: ExactSet = 'standard'): CompiledMatcher {
+export function compileMatcherFor(
+  matcher: string | undefined,
+  mode: MatcherMode = 'claude',
+  exactSet: ExactSet = 'standard',
+): CompiledMatcher {
   if (mode === 'claude') return compileMatcher(matcher, exactSet);
   if (mode === 'claude-narrow') return compileMatcher(matcher, 'narrow');
   if (matcher === undefined || matcher === null) return MATCH_ALL;

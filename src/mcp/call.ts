@@ -16,13 +16,22 @@ const CONNECTION_CLOSED = -32000;
 const REQUEST_TIMEOUT = -32001;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-export async function callTool(m: ManagerState, server: string, tool: string, args: Record<string, unknown>, opts: McpCallOptions): Promise<McpCallOutcome> {
+export async function callTool(
+  m: ManagerState,
+  server: string,
+  tool: string,
+  args: Record<string, unknown>,
+  opts: McpCallOptions,
+): Promise<McpCallOutcome> {
   const fail = (failure: McpCallFailure, message: string): McpCallOutcome => ({ ok: false, failure, message });
   if (m.closed) return fail('closed', 'the MCP client manager is closed');
   const slot = m.slots.get(server);
   if (!slot) {
     const known = [...m.slots.keys()];
-    return fail('unknown-server', `MCP server "${server}" is not configured${known.length ? ` (configured: ${known.join(', ')})` : ' (no MCP servers are configured)'}`);
+    return fail(
+      'unknown-server',
+      `MCP server "${server}" is not configured${known.length ? ` (configured: ${known.join(', ')})` : ' (no MCP servers are configured)'}`,
+    );
   }
   if (opts.signal?.aborted) return fail('aborted', 'aborted before the call');
   const timeoutMs = Math.min(Math.max(1, opts.timeoutMs), MAX_TIMER_MS);

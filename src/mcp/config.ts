@@ -72,7 +72,10 @@ export function parseMcpConfig(value: unknown, opts: { file?: string; env?: Node
     }
     const type = typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>).type : undefined;
     if (typeof type === 'string' && OTHER_TRANSPORTS.has(type)) {
-      warning(`${at}.type`, `"${type}" servers are not started by agent-hooks (stdio only); mcp_tool hooks naming "${name}" report an error`);
+      warning(
+        `${at}.type`,
+        `"${type}" servers are not started by agent-hooks (stdio only); mcp_tool hooks naming "${name}" report an error`,
+      );
       continue;
     }
     const check = mcpServerConfigSchema.safeParse(entry);
@@ -84,7 +87,8 @@ export function parseMcpConfig(value: unknown, opts: { file?: string; env?: Node
       }
       continue;
     }
-    const expand = (text: string, path: string) => expandEnv(text, env, (v) => warning(path, `environment variable ${v} is not set; left as \${${v}}`));
+    const expand = (text: string, path: string) =>
+      expandEnv(text, env, (v) => warning(path, `environment variable ${v} is not set; left as \${${v}}`));
     const def = check.data;
     const server: McpServerConfig = { command: expand(def.command, `${at}.command`) };
     if (def.args) server.args = def.args.map((a, i) => expand(a, `${at}.args[${i}]`));

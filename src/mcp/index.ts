@@ -9,5 +9,12 @@ export {
   type McpCallOptions,
   type McpServerStatus,
 } from './manager.js';
-export { parseMcpConfig, loadMcpConfigFile, expandEnv, mcpServerConfigSchema, type McpServerConfig, type McpConfigResult } from './config.js';
+export {
+  parseMcpConfig,
+  loadMcpConfigFile,
+  expandEnv,
+  mcpServerConfigSchema,
+  type McpServerConfig,
+  type McpConfigResult,
+} from './config.js';
 export { substituteInput, parsePath, lookupPath } from './substitute.js';

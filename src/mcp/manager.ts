@@ -62,7 +62,8 @@ export function createMcpClientManager(options: McpClientManagerOptions = {}): M
     },
     setClient(server, client) {
       const slot = m.slots.get(server);
-      if (slot?.kind === 'stdio') throw new McpConfigError(`MCP server "${server}" is a configured stdio server; it cannot be replaced by a client`);
+      if (slot?.kind === 'stdio')
+        throw new McpConfigError(`MCP server "${server}" is a configured stdio server; it cannot be replaced by a client`);
       if (client) m.slots.set(server, { kind: 'client', name: server, client });
       else m.slots.delete(server);
     },
@@ -94,7 +95,8 @@ async function connect(m: ManagerState, which?: string | readonly string[]) {
       const slot = m.slots.get(server);
       if (m.closed) return { server, ok: false, error: 'the MCP client manager is closed' };
       if (!slot) return { server, ok: false, error: `MCP server "${server}" is not configured` };
-      if (slot.kind === 'client') return slot.client.transport ? { server, ok: true } : { server, ok: false, error: `MCP server "${server}" is not connected` };
+      if (slot.kind === 'client')
+        return slot.client.transport ? { server, ok: true } : { server, ok: false, error: `MCP server "${server}" is not connected` };
       if (slot.failures > m.maxRestarts) slot.failures = 0; // an explicit connect is the way back
       try {
         await startServer(m, slot);
@@ -111,7 +113,15 @@ function slotStatus(m: ManagerState, slot: Slot): McpServerStatus {
   if (slot.kind === 'client') {
     return { server: slot.name, kind: 'client', state: slot.client.transport ? 'connected' : 'closed', failures: 0 };
   }
-  const state = m.closed ? 'closed' : slot.conn ? 'connected' : slot.connecting ? 'connecting' : slot.failures > m.maxRestarts ? 'failed' : 'idle';
+  const state = m.closed
+    ? 'closed'
+    : slot.conn
+      ? 'connected'
+      : slot.connecting
+        ? 'connecting'
+        : slot.failures > m.maxRestarts
+          ? 'failed'
+          : 'idle';
   const s: McpServerStatus = { server: slot.name, kind: 'stdio', state, failures: slot.failures };
   const pid = slot.conn?.transport.pid ?? slot.starting?.pid;
   if (pid !== undefined && !m.closed) s.pid = pid;

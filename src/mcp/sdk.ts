@@ -10,7 +10,9 @@ export const MCP_SDK_PACKAGE = '@modelcontextprotocol/sdk';
 
 export class McpSdkMissingError extends Error {
   constructor(readonly feature: string) {
-    super(`install ${MCP_SDK_PACKAGE} to use ${feature} (npm install ${MCP_SDK_PACKAGE}: it is an optional peer dependency of agent-hooks)`);
+    super(
+      `install ${MCP_SDK_PACKAGE} to use ${feature} (npm install ${MCP_SDK_PACKAGE}: it is an optional peer dependency of agent-hooks)`,
+    );
     this.name = 'McpSdkMissingError';
   }
 }
@@ -18,7 +20,11 @@ export class McpSdkMissingError extends Error {
 /** The SDK itself is absent (not a module of it failing for another reason). */
 function isSdkMissing(err: unknown): boolean {
   const e = err as NodeJS.ErrnoException | undefined;
-  return (e?.code === 'ERR_MODULE_NOT_FOUND' || e?.code === 'MODULE_NOT_FOUND') && typeof e.message === 'string' && e.message.includes(MCP_SDK_PACKAGE);
+  return (
+    (e?.code === 'ERR_MODULE_NOT_FOUND' || e?.code === 'MODULE_NOT_FOUND') &&
+    typeof e.message === 'string' &&
+    e.message.includes(MCP_SDK_PACKAGE)
+  );
 }
 
 /** Run `load` (one or more dynamic imports of the SDK); a missing SDK becomes McpSdkMissingError naming `feature`. */

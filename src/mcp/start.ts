@@ -16,7 +16,9 @@ export function startServer(m: ManagerState, slot: StdioSlot): Promise<Connectio
   if (slot.connecting) return slot.connecting;
   if (slot.failures > m.maxRestarts) {
     return Promise.reject(
-      new Error(`failed ${slot.failures} times in a row and is not restarted any more (last: ${slot.lastError ?? 'unknown'}); call connect("${slot.name}") to retry`),
+      new Error(
+        `failed ${slot.failures} times in a row and is not restarted any more (last: ${slot.lastError ?? 'unknown'}); call connect("${slot.name}") to retry`,
+      ),
     );
   }
   const attempt = connectServer(m, slot);

@@ -86,7 +86,12 @@ export interface McpClientManager {
 
 /** Runtime check for the engine: a manager, or options to build one. */
 export function isMcpClientManager(value: unknown): value is McpClientManager {
-  return typeof value === 'object' && value !== null && typeof (value as McpClientManager).callTool === 'function' && typeof (value as McpClientManager).close === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as McpClientManager).callTool === 'function' &&
+    typeof (value as McpClientManager).close === 'function'
+  );
 }
 
 export class McpConfigError extends Error {

@@ -26,7 +26,10 @@ export function lintNetworkHook(hook: NormalizedHook, at: At): Diagnostic[] {
   if (h.allowInsecureTLS) {
     out.push({
       ...at,
-      message: s.ok && s.url.protocol === 'http:' ? 'allowInsecureTLS has no effect on an http: URL' : 'allowInsecureTLS: TLS certificate verification is off for this hook',
+      message:
+        s.ok && s.url.protocol === 'http:'
+          ? 'allowInsecureTLS has no effect on an http: URL'
+          : 'allowInsecureTLS: TLS certificate verification is off for this hook',
     });
   }
   const allowed = new Set(h.allowedEnvVars ?? []);
@@ -34,7 +37,10 @@ export function lintNetworkHook(hook: NormalizedHook, at: At): Diagnostic[] {
     for (const m of String(value).matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g)) {
       const v = (m[1] ?? m[2])!;
       if (!allowed.has(v)) {
-        out.push({ ...at, message: `headers.${name} references $${v}, which is not in allowedEnvVars; it interpolates to an empty string` });
+        out.push({
+          ...at,
+          message: `headers.${name} references $${v}, which is not in allowedEnvVars; it interpolates to an empty string`,
+        });
       }
     }
   }

@@ -152,11 +152,7 @@ export function compileUrlPattern(pattern: string): RegExp {
   const authorityEnd = schemeEnd >= 0 ? pattern.indexOf('/', schemeEnd + 3) : -1;
   const head = authorityEnd >= 0 ? pattern.slice(0, authorityEnd) : pattern;
   const tail = authorityEnd >= 0 ? pattern.slice(authorityEnd) : '';
-  const headRe = head
-    .toLowerCase()
-    .split('*')
-    .map(escapeRegExp)
-    .join('[^/?#@\\\\]*');
+  const headRe = head.toLowerCase().split('*').map(escapeRegExp).join('[^/?#@\\\\]*');
   const tailRe = tail.split('*').map(escapeRegExp).join('.*');
   return new RegExp(`^${headRe}${tailRe}$`);
 }

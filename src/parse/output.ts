@@ -113,7 +113,11 @@ function cap(text: string | undefined, opts: ParseOptions): string | undefined {
  * so those are skipped when a later line says more.
  */
 function firstLine(text: string): string {
-  const lines = text.trim().split('\n', 20).map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .trim()
+    .split('\n', 20)
+    .map((l) => l.trim())
+    .filter(Boolean);
   const isLocation = (l: string) => /^(node:internal\/|file:\/\/|\/)\S+:\d+$/.test(l);
   let line = lines[0] ?? '';
   if (isLocation(line)) {
@@ -123,11 +127,7 @@ function firstLine(text: string): string {
   return line.length > 500 ? `${line.slice(0, 500)}…` : line;
 }
 
-export function parseExecution(
-  event: EventName,
-  result: ExecutionResult,
-  opts: ParseOptions = {},
-): ParsedHook {
+export function parseExecution(event: EventName, result: ExecutionResult, opts: ParseOptions = {}): ParsedHook {
   if (result.status === 'timeout') {
     return { outcome: 'timeout', specific: {}, message: result.error ?? 'hook timed out' };
   }
@@ -241,7 +241,10 @@ function parseCompleted(
 
 /** WorktreeCreate: the path is the last non-empty stdout line, terminal escapes removed (earlier lines are the hook's log). */
 function worktreePathFrom(text: string): string {
-  const lines = stripVTControlCharacters(text).split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = stripVTControlCharacters(text)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   return lines[lines.length - 1] ?? '';
 }
 

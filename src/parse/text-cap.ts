@@ -40,7 +40,8 @@ export function spillDirProblem(dir: string): string | undefined {
   if (!info.isDirectory()) return `${dir} is not a directory`;
   const uid = process.getuid?.();
   if (uid !== undefined && info.uid !== uid) return `${dir} belongs to uid ${info.uid}, not to this user (uid ${uid})`;
-  if (process.platform !== 'win32' && (info.mode & 0o022) !== 0) return `${dir} is writable by other users (mode ${(info.mode & 0o777).toString(8)})`;
+  if (process.platform !== 'win32' && (info.mode & 0o022) !== 0)
+    return `${dir} is writable by other users (mode ${(info.mode & 0o777).toString(8)})`;
   return undefined;
 }
 

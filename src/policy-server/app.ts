@@ -73,19 +73,23 @@ export function createPolicyApp(o: PolicyAppOptions): PolicyApp {
     const client = authenticate(o.clients(), c.req.header('authorization'));
     if (!client) return c.json({ error: 'missing or unknown bearer token' }, 401);
     if (draining) return c.json({ error: 'server is shutting down; retry on another instance' }, 503, { 'retry-after': '1' });
-    if (!o.limiter.take(client.id, client.ratePerSec)) return c.json({ error: `rate limit for client ${client.id}` }, 429, { 'retry-after': '1' });
+    if (!o.limiter.take(client.id, client.ratePerSec))
+      return c.json({ error: `rate limit for client ${client.id}` }, 429, { 'retry-after': '1' });
     let payload: unknown;
     try {
       payload = await c.req.json();
     } catch {
       return c.json({ error: 'body is not JSON' }, 400);
     }
-    if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return c.json({ error: 'body must be a JSON object (the event payload)' }, 400);
+    if (payload === null || typeof payload !== 'object' || Array.isArray(payload))
+      return c.json({ error: 'body must be a JSON object (the event payload)' }, 400);
     const input = payload as Record<string, unknown>;
     const event = input.hook_event_name;
-    if (typeof event !== 'string' || !isEventName(event)) return c.json({ error: `unknown or missing hook_event_name ${JSON.stringify(event)}` }, 400);
+    if (typeof event !== 'string' || !isEventName(event))
+      return c.json({ error: `unknown or missing hook_event_name ${JSON.stringify(event)}` }, 400);
     const headerId = c.req.header('x-agent-hooks-event-id');
-    if (headerId !== undefined && !EVENT_ID.test(headerId)) return c.json({ error: 'X-Agent-Hooks-Event-Id must be 1–128 of A-Z a-z 0-9 . _ : -' }, 400);
+    if (headerId !== undefined && !EVENT_ID.test(headerId))
+      return c.json({ error: 'X-Agent-Hooks-Event-Id must be 1–128 of A-Z a-z 0-9 . _ : -' }, 400);
     const eventId = headerId ?? randomUUID();
     const lease = o.config.acquire();
     if (!lease) return c.json({ error: 'no config loaded' }, 503);
@@ -108,7 +112,8 @@ export function createPolicyApp(o: PolicyAppOptions): PolicyApp {
         return c.json({ error: `${event} took longer than its ${eventDeadlineMs(event, 0) / 1000} s timeout`, eventId }, 504);
       }
       const audited = o.auditWriter ? await o.auditWriter.settled(o.auditWaitMs ?? 2000) : false;
-      if (shape === 'hook') return c.json(claudeOutput(decision, { toolName: typeof input.tool_name === 'string' ? input.tool_name : undefined }) ?? {});
+      if (shape === 'hook')
+        return c.json(claudeOutput(decision, { toolName: typeof input.tool_name === 'string' ? input.tool_name : undefined }) ?? {});
       return c.json({ decision: toJson(decision), client: client.id, eventId, configVersion: lease.version, audited });
     } catch (err) {
       if (err instanceof InvalidHookInputError) return c.json({ error: err.message }, 400);

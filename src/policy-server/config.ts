@@ -56,7 +56,11 @@ export async function liveConfig(o: LiveConfigOptions): Promise<LiveConfig> {
     const errors = config.diagnostics.filter((d) => d.level === 'error');
     for (const d of config.diagnostics) warn(`config: ${formatDiagnostic(d)}`);
     if (errors.length > 0) {
-      warn(current ? `config reload failed (${errors.length} error(s)); still serving version ${current.version}` : `config failed to load (${errors.length} error(s)); not ready`);
+      warn(
+        current
+          ? `config reload failed (${errors.length} error(s)); still serving version ${current.version}`
+          : `config failed to load (${errors.length} error(s)); not ready`,
+      );
       return false;
     }
     if (closed) return false;

@@ -92,7 +92,15 @@ export async function startPolicyServer(o: PolicyServerOptions): Promise<Running
     warn(`cannot watch ${tokensFile}: ${(err as Error).message}`);
   }
 
-  const app = createPolicyApp({ config, workDir, clients: () => clients, limiter: createRateLimiter(o.ratePerSec ?? 200), maxBodyBytes: o.maxBodyBytes, auditWriter: observability.auditWriter, onWarning: warn });
+  const app = createPolicyApp({
+    config,
+    workDir,
+    clients: () => clients,
+    limiter: createRateLimiter(o.ratePerSec ?? 200),
+    maxBodyBytes: o.maxBodyBytes,
+    auditWriter: observability.auditWriter,
+    onWarning: warn,
+  });
   const host = o.host ?? '127.0.0.1';
   const tls = o.tls ? { cert: readFileSync(o.tls.cert), key: readFileSync(o.tls.key) } : undefined;
   const server = await new Promise<Server>((resolveServer, reject) => {

@@ -38,13 +38,18 @@ export function newToken(id: string): { token: string; entry: { id: string; sha2
 
 export function readTokensFile(path: string): ClientEntry[] {
   const parsed = tokensFileSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-  if (!parsed.success) throw new Error(`tokens file ${path}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(`tokens file ${path}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   const ids = new Set<string>();
   for (const c of parsed.data.clients) {
     if (ids.has(c.id)) throw new Error(`tokens file ${path}: client id ${JSON.stringify(c.id)} appears twice`);
     ids.add(c.id);
   }
-  return parsed.data.clients.map((c) => ({ id: c.id, hash: Buffer.from(c.sha256, 'hex'), ...(c.ratePerSec ? { ratePerSec: c.ratePerSec } : {}) }));
+  return parsed.data.clients.map((c) => ({
+    id: c.id,
+    hash: Buffer.from(c.sha256, 'hex'),
+    ...(c.ratePerSec ? { ratePerSec: c.ratePerSec } : {}),
+  }));
 }
 
 /** The client a bearer header belongs to, or undefined. Compares hashes in constant time. */

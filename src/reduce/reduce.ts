@@ -105,7 +105,8 @@ export function effectiveVerdict(
     policy = parsed.outcome === 'timeout' ? entry.timeoutBehavior : entry.failureBehavior;
     verdict = policyVerdict(spec, policy);
     const what = parsed.outcome === 'timeout' ? 'timed out' : `failed: ${parsed.message ?? 'error'}`;
-    if (verdict) reason = `hook ${entry.hookId} ${what} (${parsed.outcome === 'timeout' ? 'timeoutBehavior' : 'failureBehavior'}: ${policy})`;
+    if (verdict)
+      reason = `hook ${entry.hookId} ${what} (${parsed.outcome === 'timeout' ? 'timeoutBehavior' : 'failureBehavior'}: ${policy})`;
     else warning = `hook ${entry.hookId} ${what}${policy !== 'ignore' ? ` (${policy} not applicable to ${event}; ignored)` : ''}`;
   }
   if (verdict === 'ask' && askMeetsBypass(event, permissionMode)) verdict = 'allow';

@@ -91,15 +91,16 @@ export interface HookIntent<K extends IntentKind = IntentKind> {
 }
 
 type Model<E extends EventName> = Spec<E>['decision'];
-type VerdictIntents<E extends EventName> = Model<E> extends 'permission'
-  ? 'allow' | 'deny' | 'ask' | 'defer' | 'block' | 'rewrite'
-  : Model<E> extends 'permission-request'
-    ? 'allow' | 'deny' | 'block' | 'rewrite'
-    : Spec<E>['topLevelBlock'] extends true
-      ? 'deny' | 'block'
-      : Model<E> extends 'exit-or-continue' | 'worktree' | 'elicitation'
+type VerdictIntents<E extends EventName> =
+  Model<E> extends 'permission'
+    ? 'allow' | 'deny' | 'ask' | 'defer' | 'block' | 'rewrite'
+    : Model<E> extends 'permission-request'
+      ? 'allow' | 'deny' | 'block' | 'rewrite'
+      : Spec<E>['topLevelBlock'] extends true
         ? 'deny' | 'block'
-        : never;
+        : Model<E> extends 'exit-or-continue' | 'worktree' | 'elicitation'
+          ? 'deny' | 'block'
+          : never;
 type ContextIntent<E extends EventName> = 'additionalContext' extends keyof SpecificShape<E> ? 'context' : never;
 type UniversalIntents<E extends EventName> = Spec<E>['universal'] extends true
   ? 'stop' | 'message'
@@ -172,17 +173,29 @@ export interface HookRunResult {
 
 class HookError extends Error {}
 
-
 function formatIssues(error: z.ZodError): string {
   return error.issues
-    .map((i) => `${i.path.length ? i.path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[') : '(root)'}: ${i.message}`)
+    .map(
+      (i) =>
+        `${
+          i.path.length
+            ? i.path
+                .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
+                .join('.')
+                .replace(/\.\[/g, '[')
+            : '(root)'
+        }: ${i.message}`,
+    )
     .join('; ');
 }
 
 const verdictKinds = new Set<IntentKind>(['allow', 'deny', 'ask', 'defer', 'block']);
 
 /** Intents → the event's output (and, for exit-code events, exit 2 with the reason on stderr). */
-export function intentsToOutput(event: EventName, intents: readonly HookIntent[]): { output: Record<string, unknown>; exitCode: 0 | 2; stderr: string } {
+export function intentsToOutput(
+  event: EventName,
+  intents: readonly HookIntent[],
+): { output: Record<string, unknown>; exitCode: 0 | 2; stderr: string } {
   const spec = catalog[event] as EventSpec;
   const fields = outputFields(event);
   const output: Record<string, unknown> = {};
@@ -194,7 +207,8 @@ export function intentsToOutput(event: EventName, intents: readonly HookIntent[]
   if (verdicts.length > 1) throw new HookError(`conflicting decisions: ${verdicts.map((v) => `${v[INTENT]}()`).join(' and ')}`);
   if (kinds.filter((k) => k === 'rewrite').length > 1) throw new HookError('rewrite() given more than once');
   if (kinds.filter((k) => k === 'stop').length > 1) throw new HookError('stop() given more than once');
-  const unsupported = (kind: IntentKind, hint = '') => new HookError(`${kind === 'context' ? 'addContext' : kind}() has no effect on ${event}${hint}`);
+  const unsupported = (kind: IntentKind, hint = '') =>
+    new HookError(`${kind === 'context' ? 'addContext' : kind}() has no effect on ${event}${hint}`);
 
   const verdict = verdicts[0];
   const rewritten = intents.find((i) => i[INTENT] === 'rewrite');
@@ -307,7 +321,9 @@ export async function runHook<E extends EventName>(event: E, handler: HandlerFor
       const hso = output.hookSpecificOutput;
       if (isObject(hso) && hso.hookEventName === undefined) output.hookSpecificOutput = { hookEventName: event, ...hso };
     } else {
-      throw new HookError(`the handler returned ${Array.isArray(result) ? 'an array that is not all helper results' : typeof result}; return an output object, helper results, or nothing`);
+      throw new HookError(
+        `the handler returned ${Array.isArray(result) ? 'an array that is not all helper results' : typeof result}; return an output object, helper results, or nothing`,
+      );
     }
   } catch (err) {
     if (err instanceof HookError) return fail(`invalid ${event} output: ${err.message}`);
@@ -348,13 +364,21 @@ function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
  * Define and run a hook: read stdin, validate, call the handler, validate and print its
  * output, set the exit code (see the module comment for what each code means).
  */
-export async function defineHook<E extends EventName>(event: E, handler: HandlerFor<E>, opts: DefineHookOptions = {}): Promise<HookRunResult> {
+export async function defineHook<E extends EventName>(
+  event: E,
+  handler: HandlerFor<E>,
+  opts: DefineHookOptions = {},
+): Promise<HookRunResult> {
   const stdin = opts.stdin ?? process.stdin;
   const stdout = opts.stdout ?? process.stdout;
   const stderr = opts.stderr ?? process.stderr;
   let result: HookRunResult;
   if (stdin.isTTY) {
-    result = { exitCode: 1, stdout: '', stderr: `agent-hooks/sdk: ${String(event)} hook expects its JSON payload on stdin (try: agent-hooks run ${String(event)} ...)\n` };
+    result = {
+      exitCode: 1,
+      stdout: '',
+      stderr: `agent-hooks/sdk: ${String(event)} hook expects its JSON payload on stdin (try: agent-hooks run ${String(event)} ...)\n`,
+    };
   } else {
     try {
       result = await runHook(event, handler, await readAll(stdin));

@@ -21,7 +21,8 @@ function definedOnly<T extends object>(o: T): Partial<T> {
 
 /** Reserve the id and take the snapshot; a failed load frees the id again. */
 async function reserve(m: ManagerState, opts: BindOptions, projectDir: string): Promise<SessionConfigSnapshot> {
-  if (m.sessions.has(opts.sessionId)) throw new Error(`session ${JSON.stringify(opts.sessionId)} is already bound; dispose it first or use rebind()`);
+  if (m.sessions.has(opts.sessionId))
+    throw new Error(`session ${JSON.stringify(opts.sessionId)} is already bound; dispose it first or use rebind()`);
   // Reserve the id before the first await, so two concurrent binds of one id cannot both succeed.
   const placeholder = { id: opts.sessionId, ready: false, disposed: false } as SessionState;
   m.sessions.set(opts.sessionId, placeholder);
@@ -38,7 +39,8 @@ async function reserve(m: ManagerState, opts: BindOptions, projectDir: string): 
 
 export async function createState(m: ManagerState, opts: BindOptions): Promise<SessionState> {
   if (typeof opts.sessionId !== 'string' || opts.sessionId === '') throw new TypeError('bindSession: sessionId must be a non-empty string');
-  if (typeof opts.projectDir !== 'string' || opts.projectDir === '') throw new TypeError('bindSession: projectDir must be a non-empty string');
+  if (typeof opts.projectDir !== 'string' || opts.projectDir === '')
+    throw new TypeError('bindSession: projectDir must be a non-empty string');
   const projectDir = path.resolve(opts.projectDir);
   const worktreeDir = opts.worktreeDir !== undefined ? path.resolve(opts.worktreeDir) : undefined;
   const snapshot = await reserve(m, opts, projectDir);
@@ -49,7 +51,13 @@ export async function createState(m: ManagerState, opts: BindOptions): Promise<S
   // Bash commands, not later hooks (one project hook cannot set PATH for every other hook).
   const env: Record<string, string> = { ...(opts.env ?? {}) };
   const hookEnv: Record<string, string> = Object.freeze({ ...(opts.env ?? {}) });
-  const info: SessionInfo = { sessionId: opts.sessionId, projectDir, ...(worktreeDir ? { worktreeDir } : {}), ...(opts.model !== undefined ? { model: opts.model } : {}), env };
+  const info: SessionInfo = {
+    sessionId: opts.sessionId,
+    projectDir,
+    ...(worktreeDir ? { worktreeDir } : {}),
+    ...(opts.model !== undefined ? { model: opts.model } : {}),
+    env,
+  };
   const host = typeof m.options.engineOptions === 'function' ? m.options.engineOptions(info) : (m.options.engineOptions ?? {});
   const engineOptions: HookEngineOptions = {
     ...engineOptionsFromConfig(snapshot.config),

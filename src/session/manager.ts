@@ -16,7 +16,15 @@
  *   subagent hooks (`withAgent`) exist only while the subagent runs.
  * See docs/sessions.md.
  */
-import { createManagerState, applyFunctionHook, aliasKey, canonicalDir, find, type ManagerFunctionHook, type ManagerState } from './state.js';
+import {
+  createManagerState,
+  applyFunctionHook,
+  aliasKey,
+  canonicalDir,
+  find,
+  type ManagerFunctionHook,
+  type ManagerState,
+} from './state.js';
 import type { FunctionHookRegistration } from '../engine/engine.js';
 import { createState, dispose, rebind, startSession } from './bind.js';
 import { projectEntry } from './snapshot.js';

@@ -62,11 +62,13 @@ function validate(raw: unknown, file: string): PauseFileData {
   const o = raw as Record<string, unknown>;
   if (o.version !== 1) throw new Error(`pause file ${file} has version ${JSON.stringify(o.version)}; this agent-hooks reads version 1`);
   const sessions = o.sessions;
-  if (sessions === null || typeof sessions !== 'object' || Array.isArray(sessions)) throw new Error(`pause file ${file}: sessions must be an object`);
+  if (sessions === null || typeof sessions !== 'object' || Array.isArray(sessions))
+    throw new Error(`pause file ${file}: sessions must be an object`);
   const out: PauseFileData = empty();
   for (const [id, v] of Object.entries(sessions as Record<string, unknown>)) {
     const rec = v as Record<string, unknown> | null;
-    if (rec === null || typeof rec !== 'object' || typeof rec.pausedAt !== 'string') throw new Error(`pause file ${file}: sessions.${id}.pausedAt must be a string`);
+    if (rec === null || typeof rec !== 'object' || typeof rec.pausedAt !== 'string')
+      throw new Error(`pause file ${file}: sessions.${id}.pausedAt must be a string`);
     out.sessions[id] = { pausedAt: rec.pausedAt, ...(typeof rec.projectDir === 'string' ? { projectDir: rec.projectDir } : {}) };
   }
   return out;
@@ -119,7 +121,8 @@ export async function setSessionPaused(
   paused: boolean,
   opts: { file?: string; projectDir?: string; now?: Date } = {},
 ): Promise<PauseFileData> {
-  if (typeof sessionId !== 'string' || sessionId === '' || sessionId.length > 512) throw new TypeError('sessionId must be a non-empty string of at most 512 characters');
+  if (typeof sessionId !== 'string' || sessionId === '' || sessionId.length > 512)
+    throw new TypeError('sessionId must be a non-empty string of at most 512 characters');
   const file = opts.file ?? defaultPauseFilePath();
   const dir = path.dirname(file);
   await mkdir(dir, { recursive: true, mode: 0o700 });

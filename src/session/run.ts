@@ -7,7 +7,13 @@ import type { Decision } from '../reduce/reduce.js';
 import type { NormalizedHook } from '../types.js';
 import { live, recompose, type ManagerState, type SessionState } from './state.js';
 
-export async function runEvent(m: ManagerState, s: SessionState, event: EventName, input: Record<string, unknown>, ctx: RunContext = {}): Promise<Decision> {
+export async function runEvent(
+  m: ManagerState,
+  s: SessionState,
+  event: EventName,
+  input: Record<string, unknown>,
+  ctx: RunContext = {},
+): Promise<Decision> {
   live(s);
   if (!isEventName(event)) throw new InvalidHookInputError(String(event), 'unknown event');
   if (!m.processEnabled || s.snapshot.config.disabled.all || s.paused) return emptyDecision(event);

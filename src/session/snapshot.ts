@@ -31,7 +31,10 @@ async function gate(m: ManagerState, hooks: readonly NormalizedHook[], projectDi
     const r = await m.options.gate(hooks, projectDir);
     return { allowed: [...r.allowed], warnings: [...r.warnings] };
   } catch (e) {
-    return { allowed: [], warnings: [`hook trust gate failed for ${projectDir}; no hooks from it run: ${(e as Error)?.message ?? String(e)}`] };
+    return {
+      allowed: [],
+      warnings: [`hook trust gate failed for ${projectDir}; no hooks from it run: ${(e as Error)?.message ?? String(e)}`],
+    };
   }
 }
 
@@ -64,7 +67,10 @@ async function workspaceTrustGate(m: ManagerState, hooks: readonly NormalizedHoo
     const root = h.source.skillRoot ?? h.source.pluginRoot;
     const source = { kind: h.source.kind, file: h.source.file, ...(root !== undefined ? { skillRoot: canonicalDir(root) } : {}) };
     if (!needsTrust(source, report.workspace)) allowed.push(h);
-    else warnings.push(`${h.source.file}: ${h.source.path}: ${h.source.kind} ${h.handler.type} hook skipped (${report.state === 'error' ? report.reason : 'the workspace is not trusted'}); trust the workspace first`);
+    else
+      warnings.push(
+        `${h.source.file}: ${h.source.path}: ${h.source.kind} ${h.handler.type} hook skipped (${report.state === 'error' ? report.reason : 'the workspace is not trusted'}); trust the workspace first`,
+      );
   }
   return { allowed, warnings };
 }
@@ -77,7 +83,9 @@ export async function frontmatterFor(m: ManagerState, s: SessionState, file: str
   const cfg = s.snapshot.config;
   // Frontmatter hooks are never managed: policy that removes non-managed hooks removes them too.
   if (hooks.length > 0 && (cfg.disabled.nonManaged || cfg.managedOnly)) {
-    warnings.push(`${kind} ${fm.name}: its hooks are not registered (${cfg.managedOnly ? 'allowManagedHooksOnly' : 'disableAllHooks'} is in force)`);
+    warnings.push(
+      `${kind} ${fm.name}: its hooks are not registered (${cfg.managedOnly ? 'allowManagedHooksOnly' : 'disableAllHooks'} is in force)`,
+    );
     hooks = hooks.filter(isManagedHook);
   }
   const trusted = await workspaceTrustGate(m, hooks, s.projectDir);

@@ -11,7 +11,13 @@ import type { FunctionHookRegistration, HookEngine } from '../engine/engine.js';
 import { buildPlanIndex, type PlanIndex } from '../engine/plan.js';
 import { loadTrustedConfig, type TrustOptions, type TrustReport } from '../trust/index.js';
 import type { NormalizedHook, SessionSnapshot } from '../types.js';
-import { DEFAULT_PROJECT_CACHE_SIZE, type HookManagerOptions, type SessionConfigSnapshot, type SessionHandle, type SkillRegistration } from './types.js';
+import {
+  DEFAULT_PROJECT_CACHE_SIZE,
+  type HookManagerOptions,
+  type SessionConfigSnapshot,
+  type SessionHandle,
+  type SkillRegistration,
+} from './types.js';
 
 /** Real path when the directory exists (so /tmp and /private/tmp are one alias), else resolved. */
 export function canonicalDir(dir: string): string {
@@ -95,7 +101,9 @@ export function createManagerState(options: HookManagerOptions): ManagerState {
   const max = options.projectCacheSize ?? DEFAULT_PROJECT_CACHE_SIZE;
   if (!Number.isInteger(max) || max < 1) throw new TypeError(`projectCacheSize must be a positive integer, got ${String(max)}`);
   if (options.load && (options.trust || options.loadOptions)) {
-    throw new TypeError('createHookManager: `load` replaces the built-in loader; use `loadOptions` with `trust`, or gate inside your own `load`');
+    throw new TypeError(
+      'createHookManager: `load` replaces the built-in loader; use `loadOptions` with `trust`, or gate inside your own `load`',
+    );
   }
   const loadOptions = options.loadOptions ?? ((projectDir: string) => ({ cwd: projectDir, projectDir }));
   const trustFor = (projectDir: string): TrustOptions => ({ ...options.trust, workspaceDir: projectDir });
@@ -120,7 +128,11 @@ export function createManagerState(options: HookManagerOptions): ManagerState {
 
 /** Snapshot + skills + running agents → the engine's hooks; spent `once` hooks left out. */
 export function recompose(s: SessionState) {
-  const all = dedupeHooks([...s.snapshot.hooks, ...[...s.skills.values()].flatMap((r) => r.hooks), ...[...s.agents].flatMap((r) => r.hooks)]);
+  const all = dedupeHooks([
+    ...s.snapshot.hooks,
+    ...[...s.skills.values()].flatMap((r) => r.hooks),
+    ...[...s.agents].flatMap((r) => r.hooks),
+  ]);
   s.effective = Object.freeze(all.filter((h) => !s.spentOnce.has(h.id)));
   const once = s.effective.filter(isOnce);
   s.onceIndex = once.length > 0 ? buildPlanIndex(once) : undefined;

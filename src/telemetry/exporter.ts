@@ -21,20 +21,33 @@ const SDK = ['@opentelemetry/sdk-trace-base', '@opentelemetry/sdk-metrics', '@op
  * Registers global tracer and meter providers exporting over OTLP with the protocol asked for
  * (http/protobuf by default, http/json, grpc), each through its official exporter package.
  */
-export async function startOtlpExporter(env: Record<string, string | undefined>, onWarning: (m: string) => void = () => {}): Promise<TelemetryExporter> {
+export async function startOtlpExporter(
+  env: Record<string, string | undefined>,
+  onWarning: (m: string) => void = () => {},
+): Promise<TelemetryExporter> {
   const protocol = otlpProtocol(env.OTEL_EXPORTER_OTLP_PROTOCOL, onWarning);
   let sdk;
   try {
-    sdk = await Promise.all([import('@opentelemetry/sdk-trace-base'), import('@opentelemetry/sdk-metrics'), import('@opentelemetry/resources')]);
+    sdk = await Promise.all([
+      import('@opentelemetry/sdk-trace-base'),
+      import('@opentelemetry/sdk-metrics'),
+      import('@opentelemetry/resources'),
+    ]);
   } catch (err) {
-    throw new Error(`AGENT_HOOKS_ENABLE_TELEMETRY=1 needs the OpenTelemetry SDK: npm install ${SDK.join(' ')} (optional peer dependencies of agent-hooks; ${(err as Error).message})`);
+    throw new Error(
+      `AGENT_HOOKS_ENABLE_TELEMETRY=1 needs the OpenTelemetry SDK: npm install ${SDK.join(' ')} (optional peer dependencies of agent-hooks; ${(err as Error).message})`,
+    );
   }
   const [tb, sm, res] = sdk;
   const [te, me] = await Promise.all([importExporter('traces', protocol), importExporter('metrics', protocol)]);
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;
   const resource = res.resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME ?? 'agent-hooks' });
-  const traceExporter = new te.OTLPTraceExporter!({ url: signalUrl(base, 'traces', protocol) }) as ConstructorParameters<typeof tb.BatchSpanProcessor>[0];
-  const metricExporter = new me.OTLPMetricExporter!({ url: signalUrl(base, 'metrics', protocol) }) as ConstructorParameters<typeof sm.PeriodicExportingMetricReader>[0]['exporter'];
+  const traceExporter = new te.OTLPTraceExporter!({ url: signalUrl(base, 'traces', protocol) }) as ConstructorParameters<
+    typeof tb.BatchSpanProcessor
+  >[0];
+  const metricExporter = new me.OTLPMetricExporter!({ url: signalUrl(base, 'metrics', protocol) }) as ConstructorParameters<
+    typeof sm.PeriodicExportingMetricReader
+  >[0]['exporter'];
   const tracerProvider = new tb.BasicTracerProvider({
     resource,
     spanProcessors: [new tb.BatchSpanProcessor(traceExporter, { scheduledDelayMillis: 1000 })],

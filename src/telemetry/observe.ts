@@ -26,7 +26,12 @@ export interface ObserveContext {
   firingId?: string;
 }
 
-export type RunFiring<C> = (event: EventName, input: Record<string, unknown>, ctx: C | undefined, obs?: FiringObservation) => Promise<Decision>;
+export type RunFiring<C> = (
+  event: EventName,
+  input: Record<string, unknown>,
+  ctx: C | undefined,
+  obs?: FiringObservation,
+) => Promise<Decision>;
 
 export interface ObserveOptions {
   auditWriter?: AuditWriter;
@@ -69,7 +74,7 @@ export function observeRun<C extends ObserveContext>(run: RunFiring<C>, options:
     let decision: Decision | undefined;
     let error: string | undefined;
     try {
-      decision = await span?.run(() => run(event, input, ctx, obs)) ?? (await run(event, input, ctx, obs));
+      decision = (await span?.run(() => run(event, input, ctx, obs))) ?? (await run(event, input, ctx, obs));
       return decision;
     } catch (err) {
       error = (err as Error)?.message ?? String(err);

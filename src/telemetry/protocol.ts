@@ -14,7 +14,9 @@ export function otlpProtocol(value: string | undefined, onWarning: (m: string) =
   const v = value?.trim();
   if (!v) return DEFAULT_OTLP_PROTOCOL;
   if ((OTLP_PROTOCOLS as readonly string[]).includes(v)) return v as OtlpProtocol;
-  onWarning(`telemetry: OTEL_EXPORTER_OTLP_PROTOCOL=${v} is not one of ${OTLP_PROTOCOLS.join(', ')}; sending ${DEFAULT_OTLP_PROTOCOL} (the OpenTelemetry default)`);
+  onWarning(
+    `telemetry: OTEL_EXPORTER_OTLP_PROTOCOL=${v} is not one of ${OTLP_PROTOCOLS.join(', ')}; sending ${DEFAULT_OTLP_PROTOCOL} (the OpenTelemetry default)`,
+  );
   return DEFAULT_OTLP_PROTOCOL;
 }
 
@@ -56,7 +58,9 @@ export async function importExporter(signal: OtlpSignal, protocol: OtlpProtocol)
     // One literal import per package, so bundlers and `npm ls` see each of them.
     return (await IMPORTS[name]!()) as ExporterModule;
   } catch (err) {
-    throw new Error(`OTLP ${signal} over ${protocol} needs ${name}: npm install ${name} (an optional peer dependency of agent-hooks; ${(err as Error).message})`);
+    throw new Error(
+      `OTLP ${signal} over ${protocol} needs ${name}: npm install ${name} (an optional peer dependency of agent-hooks; ${(err as Error).message})`,
+    );
   }
 }
 

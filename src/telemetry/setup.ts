@@ -35,7 +35,9 @@ export async function setupObservability(o: ObservabilityOptions): Promise<Obser
     }
   }
   const auditWriter =
-    o.audit && o.audit.sinks.length > 0 ? createAuditWriter(o.audit, { baseDir: o.baseDir, otelEnv: env, onWarning: warn, onDrop: (sink, n) => tel?.recordDropped(sink, n) }) : undefined;
+    o.audit && o.audit.sinks.length > 0
+      ? createAuditWriter(o.audit, { baseDir: o.baseDir, otelEnv: env, onWarning: warn, onDrop: (sink, n) => tel?.recordDropped(sink, n) })
+      : undefined;
   return {
     auditWriter,
     telemetry,

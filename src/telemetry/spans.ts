@@ -20,7 +20,9 @@ function makeInstruments() {
     hookCalls: meter.createCounter('agent_hooks.hook.calls', { description: 'Hook executions, by outcome' }),
     hookDuration: meter.createHistogram('agent_hooks.hook.duration', { description: 'Hook execution time', unit: 'ms' }),
     decisions: meter.createCounter('agent_hooks.decisions', { description: 'Event decisions, by kind' }),
-    dropped: meter.createCounter('agent_hooks.audit.dropped', { description: 'Audit records dropped because a sink was down and its buffer full' }),
+    dropped: meter.createCounter('agent_hooks.audit.dropped', {
+      description: 'Audit records dropped because a sink was down and its buffer full',
+    }),
   };
 }
 // Instruments are made on first use, after the host (or exporter.ts) registered its meter provider.
@@ -63,18 +65,32 @@ export function recordHook(parent: FiringSpan | undefined, f: FiringContext, rec
   if (record.decision) attributes['agent_hooks.decision'] = record.decision;
   // The hook has finished when the engine learns of it: its span is drawn back from now.
   const end = Date.now();
-  const span = trace.getTracer(SCOPE).startSpan('agent_hooks.hook', { attributes, startTime: end - record.durationMs }, parent?.ctx ?? context.active());
-  if (record.outcome === 'error' || record.outcome === 'timeout') span.setStatus({ code: SpanStatusCode.ERROR, message: record.error ?? record.outcome });
+  const span = trace
+    .getTracer(SCOPE)
+    .startSpan('agent_hooks.hook', { attributes, startTime: end - record.durationMs }, parent?.ctx ?? context.active());
+  if (record.outcome === 'error' || record.outcome === 'timeout')
+    span.setStatus({ code: SpanStatusCode.ERROR, message: record.error ?? record.outcome });
   span.end(end);
   const i = inst();
   i.hookCalls.add(1, { 'agent_hooks.outcome': record.outcome, 'agent_hooks.event': f.event, 'agent_hooks.hook.type': record.type });
   i.hookDuration.record(record.durationMs, { 'agent_hooks.event': f.event, 'agent_hooks.hook.type': record.type });
 }
 
-export function endFiring(s: FiringSpan | undefined, f: FiringContext, decision: Decision | undefined, durationMs: number, error?: string): void {
+export function endFiring(
+  s: FiringSpan | undefined,
+  f: FiringContext,
+  decision: Decision | undefined,
+  durationMs: number,
+  error?: string,
+): void {
   const kind = decisionKind(decision);
   if (s) {
-    s.span.setAttributes({ 'agent_hooks.decision': kind, 'agent_hooks.outcome': decisionOutcome(decision), 'agent_hooks.duration_ms': Math.round(durationMs * 1000) / 1000, 'agent_hooks.hooks': decision?.hooks.length ?? 0 });
+    s.span.setAttributes({
+      'agent_hooks.decision': kind,
+      'agent_hooks.outcome': decisionOutcome(decision),
+      'agent_hooks.duration_ms': Math.round(durationMs * 1000) / 1000,
+      'agent_hooks.hooks': decision?.hooks.length ?? 0,
+    });
     if (error) s.span.setStatus({ code: SpanStatusCode.ERROR, message: error });
     s.span.end();
   }

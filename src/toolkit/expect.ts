@@ -52,7 +52,11 @@ const join = (base: string, key: string | number) =>
 export function diffValues(path: string, expected: unknown, actual: unknown, out: Mismatch[]): void {
   if (isDeepStrictEqual(expected, actual)) return;
   const bothObjects =
-    typeof expected === 'object' && expected !== null && typeof actual === 'object' && actual !== null && Array.isArray(expected) === Array.isArray(actual);
+    typeof expected === 'object' &&
+    expected !== null &&
+    typeof actual === 'object' &&
+    actual !== null &&
+    Array.isArray(expected) === Array.isArray(actual);
   if (!bothObjects) {
     out.push({ path, expected: show(expected), actual: show(actual) });
     return;
@@ -84,7 +88,11 @@ function compareList(path: string, expected: string | string[], actual: unknown,
   }
   matchers.forEach((m, i) => {
     if (!entries.some((e) => matchText(m, e))) {
-      out.push({ path: Array.isArray(expected) ? `${path}[${i}]` : path, expected: `an entry ${describeMatcher(m)}`, actual: entries.length ? show(entries) : 'none' });
+      out.push({
+        path: Array.isArray(expected) ? `${path}[${i}]` : path,
+        expected: `an entry ${describeMatcher(m)}`,
+        actual: entries.length ? show(entries) : 'none',
+      });
     }
   });
 }
@@ -115,7 +123,12 @@ export function compareField(key: keyof Expectation, exp: Expectation, actual: A
       break;
     case 'decision':
       if (exp.decision === undefined) break;
-      if ((exp.decision ?? undefined) !== j.decision) out.push({ path: key, expected: exp.decision === null ? '(no decision)' : show(exp.decision), actual: j.decision === undefined ? '(no decision)' : show(j.decision) });
+      if ((exp.decision ?? undefined) !== j.decision)
+        out.push({
+          path: key,
+          expected: exp.decision === null ? '(no decision)' : show(exp.decision),
+          actual: j.decision === undefined ? '(no decision)' : show(j.decision),
+        });
       break;
     case 'reason':
     case 'stopReason':
@@ -152,12 +165,18 @@ export function compareField(key: keyof Expectation, exp: Expectation, actual: A
       exp.hooks.forEach((h, i) => {
         const a = hooks[i]!;
         const at = `hooks[${i}]`;
-        if (h.outcome !== undefined && h.outcome !== a.outcome) out.push({ path: `${at}.outcome`, expected: show(h.outcome), actual: show(a.outcome) });
+        if (h.outcome !== undefined && h.outcome !== a.outcome)
+          out.push({ path: `${at}.outcome`, expected: show(h.outcome), actual: show(a.outcome) });
         if (h.type !== undefined && h.type !== a.type) out.push({ path: `${at}.type`, expected: show(h.type), actual: show(a.type) });
         if (h.decision !== undefined && (h.decision ?? undefined) !== a.decision) {
-          out.push({ path: `${at}.decision`, expected: h.decision === null ? '(no decision)' : show(h.decision), actual: a.decision === undefined ? '(no decision)' : show(a.decision) });
+          out.push({
+            path: `${at}.decision`,
+            expected: h.decision === null ? '(no decision)' : show(h.decision),
+            actual: a.decision === undefined ? '(no decision)' : show(a.decision),
+          });
         }
-        if (h.exitCode !== undefined && h.exitCode !== a.exitCode) out.push({ path: `${at}.exitCode`, expected: show(h.exitCode), actual: show(a.exitCode) });
+        if (h.exitCode !== undefined && h.exitCode !== a.exitCode)
+          out.push({ path: `${at}.exitCode`, expected: show(h.exitCode), actual: show(a.exitCode) });
         if (h.id !== undefined) compareText(`${at}.id`, h.id, a.id, out);
         if (h.reason !== undefined) compareText(`${at}.reason`, h.reason, a.reason, out);
         if (h.error !== undefined) compareText(`${at}.error`, h.error, a.error, out);

@@ -28,7 +28,10 @@ export function listElementProblem(raw: unknown, path: readonly PropertyKey[]): 
   if (index < 0) return undefined;
   const item: unknown = list[index];
   const yamlMap = typeof item === 'object' && item !== null && !Array.isArray(item);
-  return { index, message: `expected a string, got ${describe(item)}${yamlMap ? ' (in YAML, text with ": " in it is a map: quote it)' : ''}` };
+  return {
+    index,
+    message: `expected a string, got ${describe(item)}${yamlMap ? ' (in YAML, text with ": " in it is a map: quote it)' : ''}`,
+  };
 }
 
 export function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string {
@@ -48,7 +51,12 @@ export function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string {
     }
     case 'invalid_union': {
       const key = String(issue.path[issue.path.length - 1] ?? '');
-      const expected = key === 'skip' ? 'true, false or a reason' : key === 'settings' || key === 'plugins' ? 'a path or a list of paths' : 'a string or a list of strings';
+      const expected =
+        key === 'skip'
+          ? 'true, false or a reason'
+          : key === 'settings' || key === 'plugins'
+            ? 'a path or a list of paths'
+            : 'a string or a list of strings';
       return `expected ${expected}, got ${describe(raw === undefined ? undefined : valueAt(raw, issue.path))}`;
     }
     case 'too_small':

@@ -314,7 +314,10 @@ function checkMatchers(c: RawCase, i: number, file: string, errors: FixtureError
 
 // --- zod issues → readable, path-qualified messages ---------------------------------------
 
-type AnySchema = z.ZodType & { def: { type: string; innerType?: z.ZodType; element?: z.ZodType; options?: z.ZodType[] }; shape?: Record<string, z.ZodType> };
+type AnySchema = z.ZodType & {
+  def: { type: string; innerType?: z.ZodType; element?: z.ZodType; options?: z.ZodType[] };
+  shape?: Record<string, z.ZodType>;
+};
 
 /** The object keys the fixture schema allows at a path (for "did you mean" hints). */
 function keysAt(path: readonly PropertyKey[]): string[] {

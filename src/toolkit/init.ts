@@ -72,8 +72,10 @@ const RUNNER: Record<Lang, string> = { ts: 'node', python: 'python3', bash: 'sh'
 export async function initHook(opts: InitOptions): Promise<InitResult> {
   const lang = opts.lang ?? 'ts';
   const event = opts.event ?? 'PreToolUse';
-  if (!NAME.test(opts.name)) throw new InitError(`invalid hook name ${JSON.stringify(opts.name)}: use letters, digits, '.', '_' and '-' (it becomes a file name)`);
-  if (!(LANGS as readonly string[]).includes(lang)) throw new InitError(`unknown language ${JSON.stringify(lang)} (expected ${LANGS.join(', ')})`);
+  if (!NAME.test(opts.name))
+    throw new InitError(`invalid hook name ${JSON.stringify(opts.name)}: use letters, digits, '.', '_' and '-' (it becomes a file name)`);
+  if (!(LANGS as readonly string[]).includes(lang))
+    throw new InitError(`unknown language ${JSON.stringify(lang)} (expected ${LANGS.join(', ')})`);
   if (!isEventName(event)) throw new InitError(`unknown event ${JSON.stringify(event)}`);
   const spec = catalog[event] as EventSpec;
   if (spec.hookTypes && !spec.hookTypes.includes('command')) throw new InitError(`${event} does not run command hooks`);
@@ -84,7 +86,8 @@ export async function initHook(opts: InitOptions): Promise<InitResult> {
   const fixture = join(hooksDir, `${opts.name}.test.yaml`);
   const settings = join(dir, '.claude', 'settings.json');
   if (!opts.force) {
-    for (const f of [script, fixture]) if (existsSync(f)) throw new InitError(`${relative(dir, f)} already exists (use --force to overwrite)`);
+    for (const f of [script, fixture])
+      if (existsSync(f)) throw new InitError(`${relative(dir, f)} already exists (use --force to overwrite)`);
   }
 
   const mode = modeFor(event);
@@ -112,7 +115,9 @@ export async function initHook(opts: InitOptions): Promise<InitResult> {
   if (lang === 'ts' && !findUp(dir, join('node_modules', 'agent-hooks', 'package.json'))) {
     notes.push(`${relative(dir, script)} imports agent-hooks/sdk: add it to the project with \`npm install --save-dev agent-hooks\``);
   }
-  notes.push('agent-hooks runs project hooks only once the workspace is trusted: review with `agent-hooks status`, then `agent-hooks trust`');
+  notes.push(
+    'agent-hooks runs project hooks only once the workspace is trusted: review with `agent-hooks status`, then `agent-hooks trust`',
+  );
   return { script, fixture, settings, written, updated: written.filter((f) => existed.includes(f)), notes };
 }
 
@@ -131,12 +136,14 @@ async function mergeSettings(file: string, event: EventName, group: Record<strin
     if (text.trim() !== '') {
       const parsed = parseJson(text);
       if (!parsed.ok) throw new InitError(`${file}: ${parsed.message}; fix it first, nothing was written`);
-      if (typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value)) throw new InitError(`${file}: expected a JSON object; nothing was written`);
+      if (typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value))
+        throw new InitError(`${file}: expected a JSON object; nothing was written`);
       data = parsed.value as Record<string, unknown>;
     }
   }
   const hooks = (data.hooks ??= {}) as Record<string, unknown>;
-  if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks)) throw new InitError(`${file}: "hooks" is not an object; nothing was written`);
+  if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks))
+    throw new InitError(`${file}: "hooks" is not an object; nothing was written`);
   const groups = (hooks[event] ??= []) as unknown[];
   if (!Array.isArray(groups)) throw new InitError(`${file}: hooks.${event} is not an array; nothing was written`);
   if (groups.some((g) => JSON.stringify(g) === JSON.stringify(group))) return undefined;
@@ -169,7 +176,8 @@ const comment = (prefix: string, text: string) =>
 const SCRIPTS: Record<Lang, (name: string, event: EventName, mode: Mode) => string> = {
   ts(name, event, mode) {
     const doc = comment('// ', header(name, event, WHAT[mode]));
-    const typed = '// Typed by agent-hooks/sdk: `input` is checked by TypeScript (// @ts-check) and at runtime,\n// and a misspelled output field is an error that names it.';
+    const typed =
+      '// Typed by agent-hooks/sdk: `input` is checked by TypeScript (// @ts-check) and at runtime,\n// and a misspelled output field is an error that names it.';
     const q = (s: string) => JSON.stringify(s);
     switch (mode) {
       case 'guard':
@@ -205,7 +213,10 @@ const SCRIPTS: Record<Lang, (name: string, event: EventName, mode: Mode) => stri
   },
 
   bash(name, event, mode) {
-    const doc = comment('# ', `${header(name, event, WHAT[mode])}\nPOSIX sh, no jq: the payload is matched as text and the output is fixed JSON.`);
+    const doc = comment(
+      '# ',
+      `${header(name, event, WHAT[mode])}\nPOSIX sh, no jq: the payload is matched as text and the output is fixed JSON.`,
+    );
     const json = (obj: unknown) => `printf '%s\\n' '${JSON.stringify(obj)}'`;
     const head = `#!/bin/sh\n${doc}\n`;
     switch (mode) {
@@ -248,21 +259,55 @@ function fixtureText(name: string, event: EventName, mode: Mode, lang: Lang, gro
   switch (mode) {
     case 'guard':
       cases = [
-        { name: 'denies rm -rf', event, payload: bash('rm -rf /tmp/build'), expect: { blocked: true, decision: 'deny', reason: 'refusing to run rm -rf', hooks: [{ outcome: 'success', decision: 'deny' }] } },
-        { name: 'lets other commands through', event, payload: bash('ls -la'), expect: { blocked: false, decision: null, hooks: [{ outcome: 'success' }], warnings: [] } },
+        {
+          name: 'denies rm -rf',
+          event,
+          payload: bash('rm -rf /tmp/build'),
+          expect: { blocked: true, decision: 'deny', reason: 'refusing to run rm -rf', hooks: [{ outcome: 'success', decision: 'deny' }] },
+        },
+        {
+          name: 'lets other commands through',
+          event,
+          payload: bash('ls -la'),
+          expect: { blocked: false, decision: null, hooks: [{ outcome: 'success' }], warnings: [] },
+        },
       ];
       break;
     case 'stop':
       cases = [
-        { name: 'asks the agent to check its work', event, payload: { ...sample, stop_hook_active: false }, expect: { blocked: true, decision: 'block', reason: 'check your work' } },
-        { name: 'never blocks twice in a row', event, payload: { ...sample, stop_hook_active: true }, expect: { blocked: false, decision: null, hooks: [{ outcome: 'success' }] } },
+        {
+          name: 'asks the agent to check its work',
+          event,
+          payload: { ...sample, stop_hook_active: false },
+          expect: { blocked: true, decision: 'block', reason: 'check your work' },
+        },
+        {
+          name: 'never blocks twice in a row',
+          event,
+          payload: { ...sample, stop_hook_active: true },
+          expect: { blocked: false, decision: null, hooks: [{ outcome: 'success' }] },
+        },
       ];
       break;
     case 'context':
-      cases = [{ name: 'adds context', event, payload: sample, expect: { blocked: false, additionalContext: `context from the ${event} hook`, hooks: [{ outcome: 'success' }], warnings: [] } }];
+      cases = [
+        {
+          name: 'adds context',
+          event,
+          payload: sample,
+          expect: { blocked: false, additionalContext: `context from the ${event} hook`, hooks: [{ outcome: 'success' }], warnings: [] },
+        },
+      ];
       break;
     case 'observe':
-      cases = [{ name: 'runs and decides nothing', event, payload: sample, expect: { blocked: false, decision: null, hooks: [{ outcome: 'success' }], warnings: [] } }];
+      cases = [
+        {
+          name: 'runs and decides nothing',
+          event,
+          payload: sample,
+          expect: { blocked: false, decision: null, hooks: [{ outcome: 'success' }], warnings: [] },
+        },
+      ];
       break;
   }
   const doc = {

@@ -22,7 +22,12 @@ function diffLines(m: Mismatch): string[] {
 /** The text of one case: its line, then (on failure) the diff, errors of its hooks, and its warnings. */
 export function formatCase(r: CaseResult, cwd?: string): string {
   const dur = r.status === 'skipped' ? '' : ` (${Math.round(r.durationMs)} ms)`;
-  const tag = r.status === 'error' ? ' [error]' : r.status === 'skipped' ? ` [skipped${r.skipReason && r.skipReason !== 'skipped' ? `: ${r.skipReason}` : ''}]` : '';
+  const tag =
+    r.status === 'error'
+      ? ' [error]'
+      : r.status === 'skipped'
+        ? ` [skipped${r.skipReason && r.skipReason !== 'skipped' ? `: ${r.skipReason}` : ''}]`
+        : '';
   const lines = [`${MARK[r.status]} ${displayPath(r.file, cwd)} › ${r.name}${tag}${dur}${r.updated ? ' [updated]' : ''}`];
   if (r.error) lines.push(indentBlock(r.error, '    '));
   if (r.status === 'failed') {
@@ -38,7 +43,10 @@ export function formatCase(r: CaseResult, cwd?: string): string {
 }
 
 export function formatFileError(f: FileResult, cwd?: string): string {
-  return [`✗ ${displayPath(f.file, cwd)} [invalid fixture file]`, ...f.errors.map((e) => `    ${displayPath(e.file, cwd)}: ${e.path}: ${e.message}`)].join('\n');
+  return [
+    `✗ ${displayPath(f.file, cwd)} [invalid fixture file]`,
+    ...f.errors.map((e) => `    ${displayPath(e.file, cwd)}: ${e.path}: ${e.message}`),
+  ].join('\n');
 }
 
 export function formatSummary(report: TestReport): string {
@@ -49,7 +57,9 @@ export function formatSummary(report: TestReport): string {
   if (s.updated) parts.push(`${s.updated} updated`);
   const lines: string[] = [];
   if (report.problem) lines.push(report.problem);
-  lines.push(`${parts.join(', ')} (${s.files} file${s.files === 1 ? '' : 's'}, ${s.durationMs} ms)${s.bailed ? ' — stopped after the first failure (--bail)' : ''}`);
+  lines.push(
+    `${parts.join(', ')} (${s.files} file${s.files === 1 ? '' : 's'}, ${s.durationMs} ms)${s.bailed ? ' — stopped after the first failure (--bail)' : ''}`,
+  );
   return lines.join('\n');
 }
 
@@ -92,7 +102,9 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
 export function toJunitXml(report: TestReport, cwd?: string): string {
   const s = report.summary;
   const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  out.push(`<testsuites name="agent-hooks test" tests="${s.total + s.fileErrors}" failures="${s.failed - s.errors}" errors="${s.errors + s.fileErrors}" skipped="${s.skipped}" time="${seconds(s.durationMs)}">`);
+  out.push(
+    `<testsuites name="agent-hooks test" tests="${s.total + s.fileErrors}" failures="${s.failed - s.errors}" errors="${s.errors + s.fileErrors}" skipped="${s.skipped}" time="${seconds(s.durationMs)}">`,
+  );
   for (const f of report.files) {
     const name = xml(displayPath(f.file, cwd));
     if (f.errors.length > 0) {
@@ -107,7 +119,9 @@ export function toJunitXml(report: TestReport, cwd?: string): string {
     const errors = f.cases.filter((c) => c.status === 'error').length;
     const skipped = f.cases.filter((c) => c.status === 'skipped').length;
     const time = f.cases.reduce((t, c) => t + c.durationMs, 0);
-    out.push(`  <testsuite name="${name}" tests="${f.cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(time)}">`);
+    out.push(
+      `  <testsuite name="${name}" tests="${f.cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(time)}">`,
+    );
     for (const c of f.cases) {
       const open = `    <testcase classname="${name}" name="${xml(c.name)}" time="${seconds(c.durationMs)}"`;
       const body: string[] = [];

@@ -15,7 +15,15 @@ import { createSemaphore } from '../engine/semaphore.js';
 import type { NormalizedHook } from '../types.js';
 import { compare, type Actual, type Mismatch } from './expect.js';
 import { parseTextMatcher } from './text-matcher.js';
-import { completePayload, fixtureFormat, loadFixture, type Expectation, type Fixture, type FixtureCase, type FixtureError } from './fixture.js';
+import {
+  completePayload,
+  fixtureFormat,
+  loadFixture,
+  type Expectation,
+  type Fixture,
+  type FixtureCase,
+  type FixtureError,
+} from './fixture.js';
 import { displayPath } from '../util/display-path.js';
 import { mergeExpectation, writeExpectations } from './update.js';
 
@@ -92,7 +100,8 @@ const MAX_DEPTH = 12;
 export async function findFixtureFiles(paths: readonly string[]): Promise<{ files: string[]; errors: FixtureError[] }> {
   const files: string[] = [];
   const errors: FixtureError[] = [];
-  const walk = (dir: string) => walkFiles(dir, { maxDepth: MAX_DEPTH, skipDirs: SKIP_DIRS, accept: (_file, name) => FIXTURE_NAME.test(name) }, 0, files);
+  const walk = (dir: string) =>
+    walkFiles(dir, { maxDepth: MAX_DEPTH, skipDirs: SKIP_DIRS, accept: (_file, name) => FIXTURE_NAME.test(name) }, 0, files);
   for (const p of paths) {
     const full = resolve(p);
     let info;
@@ -141,8 +150,10 @@ export async function runFixtures(paths: readonly string[], opts: RunFixturesOpt
   }
 
   let problem: string | undefined;
-  if (found.files.length === 0 && found.errors.length === 0) problem = `no fixture files (*.test.yaml, *.test.yml, *.test.json) found in ${paths.length ? paths.join(', ') : '.'}`;
-  else if (opts.filter !== undefined && jobs.length === 0 && fixtures.length > 0) problem = `no case matches --filter ${JSON.stringify(opts.filter)}`;
+  if (found.files.length === 0 && found.errors.length === 0)
+    problem = `no fixture files (*.test.yaml, *.test.yml, *.test.json) found in ${paths.length ? paths.join(', ') : '.'}`;
+  else if (opts.filter !== undefined && jobs.length === 0 && fixtures.length > 0)
+    problem = `no case matches --filter ${JSON.stringify(opts.filter)}`;
 
   const configs = new Map<string, Promise<LoadedConfig>>();
   const limit = createSemaphore(Math.max(1, Math.floor(opts.jobs ?? Math.min(8, availableParallelism()))));
@@ -219,9 +230,13 @@ function configFor(fixture: Fixture, fc: FixtureCase, cache: Map<string, Promise
   let p = cache.get(key);
   if (!p) {
     const inline = fc.hooks ? [JSON.stringify({ hooks: fc.hooks.value })] : [];
-    p = loadConfig({ cwd: fc.cwd, projectDir: fc.cwd, discover: false, settingsFiles: [...fc.settings, ...inline], plugins: fc.plugins }).then((config) =>
-      relabelInline(config, fixture.file, fc.settings.length + 1, fc.hooks?.at),
-    );
+    p = loadConfig({
+      cwd: fc.cwd,
+      projectDir: fc.cwd,
+      discover: false,
+      settingsFiles: [...fc.settings, ...inline],
+      plugins: fc.plugins,
+    }).then((config) => relabelInline(config, fixture.file, fc.settings.length + 1, fc.hooks?.at));
     cache.set(key, p);
   }
   return p;
@@ -247,7 +262,16 @@ function formatDiag(d: { file?: string; path: string; message: string }): string
 }
 
 async function runCase(fixture: Fixture, fc: FixtureCase, configs: Map<string, Promise<LoadedConfig>>): Promise<CaseResult> {
-  const base: CaseResult = { file: fixture.file, name: fc.name, index: fc.index, event: fc.event, status: 'passed', durationMs: 0, mismatches: [], warnings: [] };
+  const base: CaseResult = {
+    file: fixture.file,
+    name: fc.name,
+    index: fc.index,
+    event: fc.event,
+    status: 'passed',
+    durationMs: 0,
+    mismatches: [],
+    warnings: [],
+  };
   if (fc.skip) return { ...base, status: 'skipped', skipReason: fc.skip };
   const config = await configFor(fixture, fc, configs);
   const errors = config.diagnostics.filter((d) => d.level === 'error');
@@ -270,7 +294,11 @@ async function runCase(fixture: Fixture, fc: FixtureCase, configs: Map<string, P
   let json: Record<string, unknown>;
   let durationMs: number;
   try {
-    const decision = await engine.run(fc.event, completePayload(fc), fc.permissionMode !== undefined ? { permissionMode: fc.permissionMode } : {});
+    const decision = await engine.run(
+      fc.event,
+      completePayload(fc),
+      fc.permissionMode !== undefined ? { permissionMode: fc.permissionMode } : {},
+    );
     durationMs = performance.now() - t0;
     json = toJson(decision);
     warnings.push(...decision.warnings);
@@ -282,5 +310,12 @@ async function runCase(fixture: Fixture, fc: FixtureCase, configs: Map<string, P
   }
   const actual: Actual = { json, durationMs, warnings };
   const mismatches = fc.expect ? compare(fc.expect, actual) : [];
-  return { ...base, status: mismatches.length ? 'failed' : 'passed', durationMs: Math.round(durationMs * 1000) / 1000, mismatches, warnings, result: json };
+  return {
+    ...base,
+    status: mismatches.length ? 'failed' : 'passed',
+    durationMs: Math.round(durationMs * 1000) / 1000,
+    mismatches,
+    warnings,
+    result: json,
+  };
 }

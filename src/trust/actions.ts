@@ -21,14 +21,19 @@ export interface TrustResult {
  * error, or when `expectedDigest` is given and differs from the digest of the report — the
  * config changed since it was shown. What is stored is exactly what was assessed.
  */
-export async function trustWorkspace(report: TrustReport, opts: { expectedDigest?: string; workspaceOnly?: boolean; allowUnpinned?: boolean } = {}): Promise<TrustResult> {
+export async function trustWorkspace(
+  report: TrustReport,
+  opts: { expectedDigest?: string; workspaceOnly?: boolean; allowUnpinned?: boolean } = {},
+): Promise<TrustResult> {
   // Workspace trust alone needs no digest; hook trust needs a complete, readable config.
   if (!opts.workspaceOnly && (report.errors.length > 0 || !report.config || !report.digest)) {
     throw new TrustRefusedError(`cannot trust ${report.workspace.dir}: ${report.errors.join('; ') || report.reason}`);
   }
   // A report that read only some events' scripts vouches for nothing else.
   if (!opts.workspaceOnly && report.events) {
-    throw new TrustRefusedError(`cannot trust ${report.workspace.dir}: this assessment read only the scripts of ${report.events.join(', ')} hooks; assess every hook (no \`events\`) to trust`);
+    throw new TrustRefusedError(
+      `cannot trust ${report.workspace.dir}: this assessment read only the scripts of ${report.events.join(', ')} hooks; assess every hook (no \`events\`) to trust`,
+    );
   }
   if (opts.expectedDigest !== undefined && opts.expectedDigest !== report.digest) {
     throw new TrustRefusedError(
@@ -50,12 +55,21 @@ export async function trustWorkspace(report: TrustReport, opts: { expectedDigest
     const next: TrustRecord = {
       path: report.workspace.dir,
       workspaceTrustedAt: prev?.workspaceTrustedAt ?? now,
-      ...(opts.workspaceOnly || !config || !digest ? (prev?.hooks ? { hooks: prev.hooks } : {}) : { hooks: { digest, trustedAt: now, config } }),
+      ...(opts.workspaceOnly || !config || !digest
+        ? prev?.hooks
+          ? { hooks: prev.hooks }
+          : {}
+        : { hooks: { digest, trustedAt: now, config } }),
     };
     data.workspaces[report.workspace.identity] = next;
     return next;
   });
-  return { identity: report.workspace.identity, ...(record.hooks ? { digest: record.hooks.digest } : {}), workspaceOnly: !!opts.workspaceOnly, record };
+  return {
+    identity: report.workspace.identity,
+    ...(record.hooks ? { digest: record.hooks.digest } : {}),
+    workspaceOnly: !!opts.workspaceOnly,
+    record,
+  };
 }
 
 /**
@@ -63,7 +77,12 @@ export async function trustWorkspace(report: TrustReport, opts: { expectedDigest
  * (TrustRefusedError) unless that is the digest currently trusted — the trust changed since it
  * was shown. Returns the removed record, or undefined when there was none.
  */
-export async function revokeWorkspace(opts: { workspaceDir: string; storePath?: string; expectedDigest?: string; homeDir?: string }): Promise<{ identity: string; removed?: TrustRecord }> {
+export async function revokeWorkspace(opts: {
+  workspaceDir: string;
+  storePath?: string;
+  expectedDigest?: string;
+  homeDir?: string;
+}): Promise<{ identity: string; removed?: TrustRecord }> {
   const workspace = await resolveWorkspace(opts.workspaceDir);
   const storePath = opts.storePath ?? defaultTrustStorePath(process.env, opts.homeDir ?? os.homedir());
   const removed = await updateTrustStore(storePath, (data) => {

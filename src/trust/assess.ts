@@ -47,18 +47,51 @@ export async function assessTrust(input: TrustGateInput, opts: TrustOptions): Pr
   const store = await readStoreRecord(storePath, workspace);
   const workspaceTrusted = opts.workspaceTrusted ?? store.record !== undefined;
   const trusted = store.record?.hooks;
-  const ev = await gatherScripts(input.hooks, { workspace, opts, storePath, homeDir, gated: sel.gated, trusted, encode, decode, real: sel.real });
+  const ev = await gatherScripts(input.hooks, {
+    workspace,
+    opts,
+    storePath,
+    homeDir,
+    gated: sel.gated,
+    trusted,
+    encode,
+    decode,
+    real: sel.real,
+  });
 
   const config = canonicalConfigOf(input.hooks, sel.gated, ev, sel.settings, encode, sel.real);
   const digest = config ? digestOf(config) : undefined;
   const errors = store.error ? [store.error, ...ev.errors] : [...ev.errors];
-  const verdict = verdictOf({ ...(store.error ? { storeError: store.error } : {}), ...(ev.errors.length > 0 ? { scriptError: ev.errors[0]! } : {}), workspaceTrusted, hostDecided: opts.workspaceTrusted === false, trusted, digest });
+  const verdict = verdictOf({
+    ...(store.error ? { storeError: store.error } : {}),
+    ...(ev.errors.length > 0 ? { scriptError: ev.errors[0]! } : {}),
+    workspaceTrusted,
+    hostDecided: opts.workspaceTrusted === false,
+    trusted,
+    digest,
+  });
 
   // Equal digests mean equal configs: nothing to diff.
   const diff = trusted && config && trusted.digest !== digest ? diffConfigs(trusted.config, config, decode) : undefined;
-  const hooks = hookStatuses(input.hooks, { gated: sel.gated, state: verdict.state, diff, hookScripts: ev.hookScripts, hookErrors: ev.hookErrors, hookUnpinned: ev.hookUnpinned, workspace });
+  const hooks = hookStatuses(input.hooks, {
+    gated: sel.gated,
+    state: verdict.state,
+    diff,
+    hookScripts: ev.hookScripts,
+    hookErrors: ev.hookErrors,
+    hookUnpinned: ev.hookUnpinned,
+    workspace,
+  });
   const unpinnedGated = ev.hookUnpinned.some((u, i) => sel.gated[i] && u.length > 0);
-  const howTo = () => howToTrust({ prog: opts.command ?? 'agent-hooks', workspace, storeError: !!store.error, scriptErrors: ev.errors.length > 0, digest, unpinned: unpinnedGated });
+  const howTo = () =>
+    howToTrust({
+      prog: opts.command ?? 'agent-hooks',
+      workspace,
+      storeError: !!store.error,
+      scriptErrors: ev.errors.length > 0,
+      digest,
+      unpinned: unpinnedGated,
+    });
   const skipped = skippedHooks(input.hooks, hooks, verdict, howTo);
   const events = opts.events ? new Set(opts.events) : undefined;
 
@@ -103,6 +136,16 @@ export function verifiedHooks<T extends { id: string }>(hooks: readonly T[], rep
  */
 export async function evaluateTrust(hooks: readonly NormalizedHook[], opts: TrustOptions): Promise<TrustEvaluation> {
   const report = await assessTrust({ hooks }, opts);
-  const allowed = verifiedHooks(hooks.filter((_h, i) => !report.hooks[i]!.needsTrust || report.state === 'trusted'), report);
-  return { allowed, states: report.hooks, warnings: report.warnings, ...(report.digest ? { digest: report.digest } : {}), state: report.state, report };
+  const allowed = verifiedHooks(
+    hooks.filter((_h, i) => !report.hooks[i]!.needsTrust || report.state === 'trusted'),
+    report,
+  );
+  return {
+    allowed,
+    states: report.hooks,
+    warnings: report.warnings,
+    ...(report.digest ? { digest: report.digest } : {}),
+    state: report.state,
+    report,
+  };
 }

@@ -90,7 +90,11 @@ export function rootCodec(root: string): { encode(s: string): string; decode(s: 
   const re = new RegExp(`${escapeRegExp(root)}(?=$|[\\\\/"'\\s;&|)])`, 'g');
   return {
     encode: (s) => s.replace(/%/g, '%25').replace(re, () => ROOT_MARK),
-    decode: (s) => s.split(ROOT_MARK).map((part) => part.replace(/%25/g, '%')).join(root),
+    decode: (s) =>
+      s
+        .split(ROOT_MARK)
+        .map((part) => part.replace(/%25/g, '%'))
+        .join(root),
   };
 }
 
@@ -106,7 +110,12 @@ export function scriptRecord(state: ScriptState): ScriptRecord | undefined {
 }
 
 /** A hook as it enters the canonical config. */
-export function canonicalHook(hook: NormalizedHook, encode: (s: string) => string, scripts: string[], real: (p: string) => string = (p) => p): CanonicalHook {
+export function canonicalHook(
+  hook: NormalizedHook,
+  encode: (s: string) => string,
+  scripts: string[],
+  real: (p: string) => string = (p) => p,
+): CanonicalHook {
   const handler: Record<string, unknown> = { ...(hook.handler as unknown as Record<string, unknown>) };
   if (typeof handler.command === 'string') handler.command = encode(handler.command);
   if (Array.isArray(handler.args)) handler.args = (handler.args as unknown[]).map((a) => (typeof a === 'string' ? encode(a) : a));
@@ -164,12 +173,18 @@ export function hookShape(h: CanonicalHook): string {
   return canonicalJson({ ...h, scripts: undefined, unpinned: undefined });
 }
 
-function scriptChanges(cur: CanonicalHook, curScripts: Record<string, ScriptRecord>, old: Record<string, ScriptRecord>, decode: (s: string) => string): Change[] {
+function scriptChanges(
+  cur: CanonicalHook,
+  curScripts: Record<string, ScriptRecord>,
+  old: Record<string, ScriptRecord>,
+  decode: (s: string) => string,
+): Change[] {
   const out: Change[] = [];
   for (const key of cur.scripts) {
     const before = old[key];
     const after = curScripts[key];
-    if (before !== after) out.push({ kind: 'script', script: decode(key), before: before ?? 'not referenced', after: after ?? 'unreadable' });
+    if (before !== after)
+      out.push({ kind: 'script', script: decode(key), before: before ?? 'not referenced', after: after ?? 'unreadable' });
   }
   return out;
 }
@@ -179,10 +194,12 @@ function fieldChanges(prefix: string, a: unknown, b: unknown, out: Change[], dec
   const isObj = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
   if (isObj(a) && isObj(b)) {
     const keys = [...new Set([...Object.keys(a as object), ...Object.keys(b as object)])].sort();
-    for (const k of keys) fieldChanges(prefix ? `${prefix}.${k}` : k, (a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], out, decode);
+    for (const k of keys)
+      fieldChanges(prefix ? `${prefix}.${k}` : k, (a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], out, decode);
     return;
   }
-  const show = (v: unknown) => (typeof v === 'string' ? decode(v) : Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? decode(x) : x)) : v);
+  const show = (v: unknown) =>
+    typeof v === 'string' ? decode(v) : Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? decode(x) : x)) : v;
   out.push({ kind: 'config', field: prefix, before: show(a), after: show(b) });
 }
 
@@ -206,7 +223,8 @@ export function diffConfigs(trusted: CanonicalConfig, current: CanonicalConfig, 
     }
     used.add(at);
     const t = trusted.hooks[at]!;
-    if (t.source.path !== h.source.path) hooks[i]!.push({ kind: 'moved', field: 'source.path', before: t.source.path, after: h.source.path });
+    if (t.source.path !== h.source.path)
+      hooks[i]!.push({ kind: 'moved', field: 'source.path', before: t.source.path, after: h.source.path });
     hooks[i]!.push(...scriptChanges(h, current.scripts, trusted.scripts, decode));
   });
   for (const i of pending) {
@@ -219,7 +237,13 @@ export function diffConfigs(trusted: CanonicalConfig, current: CanonicalConfig, 
     used.add(at);
     const t = trusted.hooks[at]!;
     const changes: Change[] = [];
-    fieldChanges('', { event: t.event, matcher: t.matcher, handler: t.handler, source: t.source }, { event: h.event, matcher: h.matcher, handler: h.handler, source: h.source }, changes, decode);
+    fieldChanges(
+      '',
+      { event: t.event, matcher: t.matcher, handler: t.handler, source: t.source },
+      { event: h.event, matcher: h.matcher, handler: h.handler, source: h.source },
+      changes,
+      decode,
+    );
     changes.push(...scriptChanges(h, current.scripts, trusted.scripts, decode));
     hooks[i] = changes;
   }

@@ -33,7 +33,10 @@ export { revokeWorkspace, trustWorkspace, TrustRefusedError, type TrustResult } 
  * A `loadConfig` gate: assesses trust on every hook and settings file before policy and dedup,
  * and leaves out the gated sources unless trusted. `report()` is the assessment of the last load.
  */
-export function trustGate(opts: TrustOptions): { gate: (input: TrustGateInput) => Promise<GatedSource[]>; report: () => TrustReport | undefined } {
+export function trustGate(opts: TrustOptions): {
+  gate: (input: TrustGateInput) => Promise<GatedSource[]>;
+  report: () => TrustReport | undefined;
+} {
   let last: TrustReport | undefined;
   return {
     gate: async (input) => {

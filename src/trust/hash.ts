@@ -40,7 +40,10 @@ export class HashCache {
   private dirty = false;
   private loaded = false;
   /** undefined: memory only. */
-  constructor(readonly file?: string, private readonly racyMs = RACY_MS) {}
+  constructor(
+    readonly file?: string,
+    private readonly racyMs = RACY_MS,
+  ) {}
 
   async load(): Promise<void> {
     if (this.loaded || !this.file) return;
@@ -52,7 +55,8 @@ export class HashCache {
       if (!trustworthy(st) || !st.isFile() || st.size > 16 * 1024 * 1024) return;
       const data = JSON.parse(await fh.readFile('utf8')) as { version?: number; entries?: Record<string, CacheEntry> };
       if (data.version !== 1 || !data.entries || typeof data.entries !== 'object') return;
-      for (const [p, e] of Object.entries(data.entries)) if (typeof e?.k === 'string' && typeof e?.h === 'string' && /^[0-9a-f]{64}$/.test(e.h)) this.entries.set(p, e);
+      for (const [p, e] of Object.entries(data.entries))
+        if (typeof e?.k === 'string' && typeof e?.h === 'string' && /^[0-9a-f]{64}$/.test(e.h)) this.entries.set(p, e);
     } catch {
       // no cache, or unusable: hash everything
     } finally {
@@ -105,7 +109,8 @@ export function hashCacheFor(storePath: string): HashCache {
   return new HashCache(path.join(path.dirname(storePath), 'hash-cache.json'));
 }
 
-const statKey = (st: { dev: bigint; ino: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigint }) => `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+const statKey = (st: { dev: bigint; ino: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigint }) =>
+  `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
 
 /** sha256 of a regular file, through the cache. */
 export async function hashFile(file: string, cache?: HashCache): Promise<HashResult> {
@@ -150,7 +155,8 @@ export async function hashTree(dir: string, cache?: HashCache): Promise<TreeResu
       return { ok: false, message: `cannot read ${abs}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
     }
     for (const name of names) {
-      if (++files > MAX_TREE_FILES) return { ok: false, tooLarge: true, message: `directory ${dir} has more than ${MAX_TREE_FILES} entries` };
+      if (++files > MAX_TREE_FILES)
+        return { ok: false, tooLarge: true, message: `directory ${dir} has more than ${MAX_TREE_FILES} entries` };
       const r = rel ? `${rel}/${name}` : name;
       const p = path.join(dir, r);
       const st = await fs.lstat(p).catch(() => undefined);
@@ -164,7 +170,8 @@ export async function hashTree(dir: string, cache?: HashCache): Promise<TreeResu
         if (sub) return sub;
       } else if (st.isFile()) {
         bytes += st.size;
-        if (bytes > MAX_TREE_BYTES) return { ok: false, tooLarge: true, message: `directory ${dir} holds more than ${MAX_TREE_BYTES / 1024 / 1024} MiB` };
+        if (bytes > MAX_TREE_BYTES)
+          return { ok: false, tooLarge: true, message: `directory ${dir} holds more than ${MAX_TREE_BYTES / 1024 / 1024} MiB` };
         const h = await hashFile(p, cache);
         if (!h.ok) return { ok: false, message: `cannot read ${p}: ${h.code}` };
         lines.push(`${r}\0file\0${(st.mode & 0o111) !== 0 ? 'x' : '-'}\0${h.sha256}`);

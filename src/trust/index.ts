@@ -20,7 +20,17 @@ export {
 } from './gate.js';
 export { loadTrustedConfig } from './load.js';
 export { resolveWorkspace, type Workspace } from './workspace.js';
-export { canonicalJson, digestOf, diffConfigs, describeChange, type CanonicalConfig, type CanonicalHook, type CanonicalSettings, type Change, type ConfigDiff } from './digest.js';
+export {
+  canonicalJson,
+  digestOf,
+  diffConfigs,
+  describeChange,
+  type CanonicalConfig,
+  type CanonicalHook,
+  type CanonicalSettings,
+  type Change,
+  type ConfigDiff,
+} from './digest.js';
 export { referencedScripts, hashScript, type ScriptState } from './scripts.js';
 export {
   defaultTrustStorePath,

@@ -39,8 +39,15 @@ export type { PinContext, Pins } from './pins/model.js';
 export function pinsOf(handler: CommandHandler, ctx: PinContext): Pins {
   const pins: Pins = { files: [], trees: [], records: {}, unpinned: [] };
   const run: Run = { ctx, pins, seenFiles: new Set(), seenTrees: new Set(), commands: 0 };
-  const vars: PlaceholderVars = { CLAUDE_PROJECT_DIR: ctx.projectDir, ...(ctx.pluginRoot !== undefined ? { CLAUDE_PLUGIN_ROOT: ctx.pluginRoot } : {}), ...(ctx.pluginData !== undefined ? { CLAUDE_PLUGIN_DATA: ctx.pluginData } : {}) };
-  const known = new Map<string, string>([['HOME', ctx.homeDir], ['CLAUDE_PROJECT_DIR', ctx.projectDir]]);
+  const vars: PlaceholderVars = {
+    CLAUDE_PROJECT_DIR: ctx.projectDir,
+    ...(ctx.pluginRoot !== undefined ? { CLAUDE_PLUGIN_ROOT: ctx.pluginRoot } : {}),
+    ...(ctx.pluginData !== undefined ? { CLAUDE_PLUGIN_DATA: ctx.pluginData } : {}),
+  };
+  const known = new Map<string, string>([
+    ['HOME', ctx.homeDir],
+    ['CLAUDE_PROJECT_DIR', ctx.projectDir],
+  ]);
   if (ctx.pluginRoot !== undefined) known.set('CLAUDE_PLUGIN_ROOT', ctx.pluginRoot);
   if (ctx.pluginData !== undefined) known.set('CLAUDE_PLUGIN_DATA', ctx.pluginData);
   for (const [k, v] of Object.entries(handler.env ?? {})) if (typeof v === 'string') known.set(k, v);
@@ -52,7 +59,11 @@ export function pinsOf(handler: CommandHandler, ctx: PinContext): Pins {
       execArgv(run, st, argv, new Map(), [], 0);
     } else if (handler.shell === 'powershell') {
       unpin(run, 'PowerShell command lines are not modelled');
-      referencedArgs(run, st, handler.command.split(/\s+/).map((w) => w.replace(/["']/g, '')));
+      referencedArgs(
+        run,
+        st,
+        handler.command.split(/\s+/).map((w) => w.replace(/["']/g, '')),
+      );
     } else {
       modelScript(run, st, substituteForShell(handler.command, vars, handler.shell ?? 'sh'), 0);
     }

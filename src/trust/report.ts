@@ -26,7 +26,11 @@ export function verdictOf(v: {
 }): Verdict {
   if (v.storeError) return { state: 'error', reason: v.storeError };
   if (v.scriptError !== undefined) return { state: 'error', reason: `a referenced script cannot be read: ${v.scriptError}` };
-  if (!v.workspaceTrusted) return { state: 'untrusted', reason: v.hostDecided ? 'the host has not trusted this workspace' : 'this workspace has never been trusted' };
+  if (!v.workspaceTrusted)
+    return {
+      state: 'untrusted',
+      reason: v.hostDecided ? 'the host has not trusted this workspace' : 'this workspace has never been trusted',
+    };
   if (!v.trusted) return { state: 'untrusted', reason: "this workspace's hooks have not been reviewed and trusted" };
   if (v.trusted.digest === v.digest) return { state: 'trusted', reason: `hooks match the digest trusted at ${v.trusted.trustedAt}` };
   return { state: 'modified', reason: 'the hook config or a script it runs changed since it was trusted' };
@@ -50,11 +54,19 @@ function describeHandler(h: HookHandler): string {
 /** Every hook given, in order, with its state and (when gated) its changes since trusted. */
 export function hookStatuses(
   hooks: readonly NormalizedHook[],
-  e: { gated: readonly boolean[]; state: TrustState; diff: ConfigDiff | undefined; hookScripts: string[][]; hookErrors: string[][]; hookUnpinned: string[][]; workspace: Workspace },
+  e: {
+    gated: readonly boolean[];
+    state: TrustState;
+    diff: ConfigDiff | undefined;
+    hookScripts: string[][];
+    hookErrors: string[][];
+    hookUnpinned: string[][];
+    workspace: Workspace;
+  },
 ): HookTrustStatus[] {
   let gi = 0;
   return hooks.map((h, i) => {
-    const changes = e.gated[i] && e.diff ? e.diff.hooks[gi++] ?? [] : [];
+    const changes = e.gated[i] && e.diff ? (e.diff.hooks[gi++] ?? []) : [];
     return {
       id: h.id,
       event: h.event,
@@ -74,11 +86,22 @@ export function hookStatuses(
 }
 
 /** Every record read (or stood in), with what the trusted config recorded for it. */
-export function scriptStatuses(allRecords: Map<string, PinRecord>, deferred: Set<string>, trusted: TrustRecord['hooks'] | undefined, encode: (p: string) => string): ScriptStatus[] {
+export function scriptStatuses(
+  allRecords: Map<string, PinRecord>,
+  deferred: Set<string>,
+  trusted: TrustRecord['hooks'] | undefined,
+  encode: (p: string) => string,
+): ScriptStatus[] {
   return [...allRecords].map(([p, r]) => {
     const current = r.record ?? 'error';
     const old = trusted?.config.scripts[encode(p)];
-    return { path: p, current, ...(old !== undefined ? { trusted: old } : {}), ...(r.error ? { error: r.error } : {}), ...(deferred.has(p) ? { deferred: true as const } : {}) };
+    return {
+      path: p,
+      current,
+      ...(old !== undefined ? { trusted: old } : {}),
+      ...(r.error ? { error: r.error } : {}),
+      ...(deferred.has(p) ? { deferred: true as const } : {}),
+    };
   });
 }
 
@@ -88,7 +111,14 @@ function shellQuote(s: string): string {
 }
 
 /** The one-line "how to trust" hint of the skip warnings. */
-export function howToTrust(h: { prog: string; workspace: Workspace; storeError: boolean; scriptErrors: boolean; digest: string | undefined; unpinned: boolean }): string {
+export function howToTrust(h: {
+  prog: string;
+  workspace: Workspace;
+  storeError: boolean;
+  scriptErrors: boolean;
+  digest: string | undefined;
+  unpinned: boolean;
+}): string {
   const cwdArg = shellQuote(h.workspace.dir);
   if (h.storeError) return `fix the trust store, then review with \`${h.prog} status --cwd ${cwdArg}\``;
   if (h.scriptErrors) return `make the referenced scripts readable, then review with \`${h.prog} status --cwd ${cwdArg}\``;
@@ -97,7 +127,12 @@ export function howToTrust(h: { prog: string; workspace: Workspace; storeError: 
 }
 
 /** The gated hooks left out (none when trusted), each with why and how to trust. */
-export function skippedHooks(hooks: readonly NormalizedHook[], statuses: readonly HookTrustStatus[], verdict: Verdict, howTo: () => string): SkippedHook[] {
+export function skippedHooks(
+  hooks: readonly NormalizedHook[],
+  statuses: readonly HookTrustStatus[],
+  verdict: Verdict,
+  howTo: () => string,
+): SkippedHook[] {
   const skipped: SkippedHook[] = [];
   if (verdict.state === 'trusted') return skipped;
   const { state, reason } = verdict;
@@ -105,7 +140,11 @@ export function skippedHooks(hooks: readonly NormalizedHook[], statuses: readonl
     const st = statuses[i]!;
     if (!st.needsTrust) return;
     const detail = st.errors.length > 0 ? st.errors.join('; ') : st.changes.length > 0 ? st.changes.map(describeChange).join('; ') : reason;
-    skipped.push({ hook: h, state: state as SkippedHook['state'], message: `${h.source.kind} ${h.handler.type} hook skipped (${state}: ${detail}); ${howTo()}` });
+    skipped.push({
+      hook: h,
+      state: state as SkippedHook['state'],
+      message: `${h.source.kind} ${h.handler.type} hook skipped (${state}: ${detail}); ${howTo()}`,
+    });
   });
   return skipped;
 }

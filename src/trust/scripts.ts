@@ -40,7 +40,14 @@ export type ScriptState =
  * path-like word), in order, without duplicates.
  */
 export async function referencedScripts(handler: CommandHandler, ctx: ScriptContext): Promise<string[]> {
-  return pinsOf(handler, { cwd: ctx.cwd, projectDir: ctx.projectDir, homeDir: ctx.homeDir, ...(ctx.gitTopLevel !== undefined ? { gitTopLevel: ctx.gitTopLevel } : {}), ...(ctx.pluginRoot !== undefined ? { pluginRoot: ctx.pluginRoot } : {}), ...(ctx.pluginData !== undefined ? { pluginData: ctx.pluginData } : {}) }).files;
+  return pinsOf(handler, {
+    cwd: ctx.cwd,
+    projectDir: ctx.projectDir,
+    homeDir: ctx.homeDir,
+    ...(ctx.gitTopLevel !== undefined ? { gitTopLevel: ctx.gitTopLevel } : {}),
+    ...(ctx.pluginRoot !== undefined ? { pluginRoot: ctx.pluginRoot } : {}),
+    ...(ctx.pluginData !== undefined ? { pluginData: ctx.pluginData } : {}),
+  }).files;
 }
 
 /** One record of a hook's pins: a canonical path (or a `glob:` key) and what it holds. */

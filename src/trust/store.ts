@@ -78,7 +78,9 @@ function checkOwnerAndMode(what: string, p: string, st: { mode: number; uid: num
   }
   if ((st.mode & 0o022) !== 0) {
     const mode = (st.mode & 0o777).toString(8).padStart(4, '0');
-    throw new TrustStoreError(`trust store ${what} ${p} is group- or world-writable (mode ${mode}); refusing to use it. Fix: chmod go-w ${p}`);
+    throw new TrustStoreError(
+      `trust store ${what} ${p} is group- or world-writable (mode ${mode}); refusing to use it. Fix: chmod go-w ${p}`,
+    );
   }
 }
 
@@ -133,7 +135,9 @@ export async function readTrustStore(file: string): Promise<TrustStoreData> {
   const parsed = storeSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new TrustStoreError(`trust store ${file} is malformed at ${issue.path.join('.') || '(root)'}: ${issue.message}; fix or remove it`);
+    throw new TrustStoreError(
+      `trust store ${file} is malformed at ${issue.path.join('.') || '(root)'}: ${issue.message}; fix or remove it`,
+    );
   }
   if (parsed.data.version !== VERSION) {
     throw new TrustStoreError(`trust store ${file} has version ${parsed.data.version}; this agent-hooks reads version ${VERSION}`);

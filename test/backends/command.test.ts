@@ -339,9 +339,7 @@ describe('runCommand: environment', () => {
       expect(seen.HOOK_VAR).toBe('h');
       expect(seen.PATH).toBe(process.env.PATH);
       const allowed = new Set(['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR']);
-      const extra = Object.keys(seen).filter(
-        (k) => !allowed.has(k) && !['CLAUDE_PROJECT_DIR', 'SESSION_VAR', 'HOOK_VAR'].includes(k),
-      );
+      const extra = Object.keys(seen).filter((k) => !allowed.has(k) && !['CLAUDE_PROJECT_DIR', 'SESSION_VAR', 'HOOK_VAR'].includes(k));
       expect(extra).toEqual([]);
     } finally {
       delete process.env.AGENT_HOOKS_TEST_SECRET;

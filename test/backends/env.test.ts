@@ -86,9 +86,9 @@ describe('substitutePlaceholders', () => {
   const vars = { CLAUDE_PROJECT_DIR: '/proj', CLAUDE_PLUGIN_ROOT: '/plug', CLAUDE_PLUGIN_DATA: '/data' };
 
   it('replaces the three placeholders, every occurrence', () => {
-    expect(
-      substitutePlaceholders('${CLAUDE_PLUGIN_ROOT}/a ${CLAUDE_PROJECT_DIR} ${CLAUDE_PLUGIN_DATA} ${CLAUDE_PLUGIN_ROOT}', vars),
-    ).toBe('/plug/a /proj /data /plug');
+    expect(substitutePlaceholders('${CLAUDE_PLUGIN_ROOT}/a ${CLAUDE_PROJECT_DIR} ${CLAUDE_PLUGIN_DATA} ${CLAUDE_PLUGIN_ROOT}', vars)).toBe(
+      '/plug/a /proj /data /plug',
+    );
   });
 
   it('leaves unknown placeholders and other shell syntax alone', () => {
@@ -114,9 +114,7 @@ describe('substituteForShell', () => {
 
   it('leaves values with shell metacharacters to the shell to expand from the environment', () => {
     for (const value of ['/p/$(rm -rf ~)', '/p/`id`', '/p/"q"', "/p/'q'", '/p/a;b', '/p/*', '~/x', '/p/a\nb', '/p/a\\b']) {
-      expect(substituteForShell('"${CLAUDE_PROJECT_DIR}/x"', { CLAUDE_PROJECT_DIR: value }, 'bash')).toBe(
-        '"${CLAUDE_PROJECT_DIR}/x"',
-      );
+      expect(substituteForShell('"${CLAUDE_PROJECT_DIR}/x"', { CLAUDE_PROJECT_DIR: value }, 'bash')).toBe('"${CLAUDE_PROJECT_DIR}/x"');
     }
   });
 

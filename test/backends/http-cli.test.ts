@@ -22,7 +22,9 @@ let dir: TempDir;
 beforeAll(async () => {
   if (!existsSync(CLI)) throw new Error('dist/cli/main.js is missing: run `npm run build` first (npm test does)');
   server = await startServer((_req, res) =>
-    sendJson(res, 200, { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'from cli http' } }),
+    sendJson(res, 200, {
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'from cli http' },
+    }),
   );
 });
 afterAll(() => server.close());
@@ -33,7 +35,8 @@ beforeEach(() => {
 afterEach(() => dir.cleanup());
 
 const hook = () => ({ type: 'http', url: `${server.origin}/hook`, allowedHosts: ['127.0.0.1'] });
-const run = (settings: string) => cli(['run', 'PreToolUse', '--settings', settings, '--cwd', dir.root, '--tool', 'Bash', '--input', '{"command":"ls"}', '--json']);
+const run = (settings: string) =>
+  cli(['run', 'PreToolUse', '--settings', settings, '--cwd', dir.root, '--tool', 'Bash', '--input', '{"command":"ls"}', '--json']);
 
 describe('agent-hooks run with HTTP hooks', () => {
   it('runs an HTTP hook (exit 2 when it denies)', async () => {
@@ -44,7 +47,9 @@ describe('agent-hooks run with HTTP hooks', () => {
   });
 
   it('honours allowedHttpHookUrls from the settings', async () => {
-    const r = await run(dir.json('s.json', { allowedHttpHookUrls: ['https://hooks.example.com/*'], hooks: { PreToolUse: [{ hooks: [hook()] }] } }));
+    const r = await run(
+      dir.json('s.json', { allowedHttpHookUrls: ['https://hooks.example.com/*'], hooks: { PreToolUse: [{ hooks: [hook()] }] } }),
+    );
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { hooks: Array<{ error?: string }> };
     expect(out.hooks[0]!.error).toMatch(/does not match allowedHttpHookUrls/);

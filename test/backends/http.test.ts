@@ -83,7 +83,12 @@ async function engineFor(hooks: Record<string, unknown>, opts: Partial<HookEngin
     projectDir: dir.root,
     cwd: dir.root,
     ...opts,
-    http: { resolve: loopbackResolver, allowedHttpHookUrls: config.allowedHttpHookUrls, httpHookAllowedEnvVars: config.httpHookAllowedEnvVars, ...opts.http },
+    http: {
+      resolve: loopbackResolver,
+      allowedHttpHookUrls: config.allowedHttpHookUrls,
+      httpHookAllowedEnvVars: config.httpHookAllowedEnvVars,
+      ...opts.http,
+    },
   });
 }
 
@@ -143,10 +148,20 @@ describe('failure paths end in the failure policy with a clear message', () => {
   const cases: Array<{ name: string; hook: () => Record<string, unknown>; message: RegExp; outcome: string }> = [
     { name: '5xx (its JSON body is ignored)', hook: () => local('/500'), message: /answered HTTP 500/, outcome: 'error' },
     { name: '404', hook: () => local('/404'), message: /answered HTTP 404/, outcome: 'error' },
-    { name: '3xx redirect (not followed)', hook: () => local('/redirect'), message: /HTTP 302: redirects are not followed; Location: http:\/\/127\.0\.0\.1/, outcome: 'error' },
+    {
+      name: '3xx redirect (not followed)',
+      hook: () => local('/redirect'),
+      message: /HTTP 302: redirects are not followed; Location: http:\/\/127\.0\.0\.1/,
+      outcome: 'error',
+    },
     { name: 'non-JSON 2xx', hook: () => local('/text'), message: /not a JSON object/, outcome: 'error' },
     { name: 'oversize body', hook: () => local('/big'), message: /exceeds 262144 bytes/, outcome: 'error' },
-    { name: 'invalid JSON output shape', hook: () => local('/invalid-shape'), message: /invalid hook output: .*permissionDecision/, outcome: 'non_blocking_error' },
+    {
+      name: 'invalid JSON output shape',
+      hook: () => local('/invalid-shape'),
+      message: /invalid hook output: .*permissionDecision/,
+      outcome: 'non_blocking_error',
+    },
     { name: 'refused target', hook: () => ({ type: 'http', url: `${server.origin}/deny` }), message: /only https/, outcome: 'error' },
   ];
 
@@ -208,7 +223,11 @@ describe('failure paths end in the failure policy with a clear message', () => {
 
   it('cancellation by the caller aborts the request', async () => {
     const controller = new AbortController();
-    const p = runHttpHook({ type: 'http', url: `${server.origin}/hang`, allowedHosts: ['127.0.0.1'] }, {}, { timeoutMs: 5000, sessionEnv: {}, stdinLimitBytes: 1e5, signal: controller.signal });
+    const p = runHttpHook(
+      { type: 'http', url: `${server.origin}/hang`, allowedHosts: ['127.0.0.1'] },
+      {},
+      { timeoutMs: 5000, sessionEnv: {}, stdinLimitBytes: 1e5, signal: controller.signal },
+    );
     setTimeout(() => controller.abort(), 100);
     const r = await p;
     expect(r.status).toBe('aborted');
@@ -244,7 +263,11 @@ describe('headers', () => {
 
   it('httpHookAllowedEnvVars narrows the hook list further', async () => {
     const engine = await engineFor(
-      { UserPromptSubmit: [{ hooks: [local('/echo', { headers: { A: '$MY_TOKEN', B: '$OTHER' }, allowedEnvVars: ['MY_TOKEN', 'OTHER'] })] }] },
+      {
+        UserPromptSubmit: [
+          { hooks: [local('/echo', { headers: { A: '$MY_TOKEN', B: '$OTHER' }, allowedEnvVars: ['MY_TOKEN', 'OTHER'] })] },
+        ],
+      },
       { http: { env } },
       { httpHookAllowedEnvVars: ['OTHER'] },
     );
@@ -256,7 +279,13 @@ describe('headers', () => {
 
   it('the session env is laid over the process env for interpolation', async () => {
     const r = await runHttpHook(
-      { type: 'http', url: `${server.origin}/echo`, allowedHosts: ['127.0.0.1'], headers: { A: '$S', B: '$MY_TOKEN' }, allowedEnvVars: ['S', 'MY_TOKEN'] },
+      {
+        type: 'http',
+        url: `${server.origin}/echo`,
+        allowedHosts: ['127.0.0.1'],
+        headers: { A: '$S', B: '$MY_TOKEN' },
+        allowedEnvVars: ['S', 'MY_TOKEN'],
+      },
       {},
       { timeoutMs: 3000, sessionEnv: { S: 'from-session', MY_TOKEN: 'session-token' }, stdinLimitBytes: 1e5 },
       { env },
@@ -275,7 +304,11 @@ describe('headers', () => {
     const engine = await engineFor(
       {
         PreToolUse: [
-          { hooks: [local('/500', { headers: { Authorization: 'Bearer $MY_TOKEN' }, allowedEnvVars: ['MY_TOKEN'], failureBehavior: 'deny' })] },
+          {
+            hooks: [
+              local('/500', { headers: { Authorization: 'Bearer $MY_TOKEN' }, allowedEnvVars: ['MY_TOKEN'], failureBehavior: 'deny' }),
+            ],
+          },
         ],
       },
       { http: { env } },
@@ -349,7 +382,11 @@ describe('allowedHosts and pinning against a real server', () => {
   });
 
   it('the managed allowlist applies to the CLI-loaded config', async () => {
-    const engine = await engineFor({ PreToolUse: [{ hooks: [local('/deny')] }] }, {}, { allowedHttpHookUrls: ['https://hooks.example.com/*'] });
+    const engine = await engineFor(
+      { PreToolUse: [{ hooks: [local('/deny')] }] },
+      {},
+      { allowedHttpHookUrls: ['https://hooks.example.com/*'] },
+    );
     const d = await engine.run('PreToolUse', bash);
     expect(d.blocked).toBe(false);
     expect(d.hooks[0]!.error).toMatch(/does not match allowedHttpHookUrls/);
@@ -374,15 +411,27 @@ describe.skipIf(!HAS_OPENSSL)('HTTPS (self-signed certificate made with the open
   it('without allowedHosts the loopback HTTPS server is never contacted', async () => {
     const before = tlsServer.connections;
     const engine = await engineFor({
-      PreToolUse: [{ hooks: [{ type: 'http', url: `${tlsServer.origin}/`, allowInsecureTLS: true }, { type: 'http', url: `https://hooks.test:${tlsServer.port}/` }] }],
+      PreToolUse: [
+        {
+          hooks: [
+            { type: 'http', url: `${tlsServer.origin}/`, allowInsecureTLS: true },
+            { type: 'http', url: `https://hooks.test:${tlsServer.port}/` },
+          ],
+        },
+      ],
     });
     const d = await engine.run('PreToolUse', bash);
-    expect(d.hooks.map((h) => h.error)).toEqual([expect.stringMatching(/127\.0\.0\.1 is in the loopback range/), expect.stringMatching(/hooks\.test resolves to 127\.0\.0\.1/)]);
+    expect(d.hooks.map((h) => h.error)).toEqual([
+      expect.stringMatching(/127\.0\.0\.1 is in the loopback range/),
+      expect.stringMatching(/hooks\.test resolves to 127\.0\.0\.1/),
+    ]);
     expect(tlsServer.connections).toBe(before);
   });
 
   it('verifies certificates by default: a self-signed server fails', async () => {
-    const engine = await engineFor({ PreToolUse: [{ hooks: [{ type: 'http', url: `${tlsServer.origin}/`, allowedHosts: ['127.0.0.1'] }] }] });
+    const engine = await engineFor({
+      PreToolUse: [{ hooks: [{ type: 'http', url: `${tlsServer.origin}/`, allowedHosts: ['127.0.0.1'] }] }],
+    });
     const d = await engine.run('PreToolUse', bash);
     expect(d.blocked).toBe(false);
     expect(d.hooks[0]!.error).toMatch(/certificate/i);
@@ -400,7 +449,9 @@ describe.skipIf(!HAS_OPENSSL)('HTTPS (self-signed certificate made with the open
 
   it('sends SNI for a host name pinned to an address', async () => {
     const engine = await engineFor({
-      PreToolUse: [{ hooks: [{ type: 'http', url: `https://hooks.test:${tlsServer.port}/`, allowedHosts: ['hooks.test'], allowInsecureTLS: true }] }],
+      PreToolUse: [
+        { hooks: [{ type: 'http', url: `https://hooks.test:${tlsServer.port}/`, allowedHosts: ['hooks.test'], allowInsecureTLS: true }] },
+      ],
     });
     const d = await engine.run('PreToolUse', bash);
     expect(d.decision).toBe('deny');
@@ -426,7 +477,9 @@ describe('check warnings', () => {
     });
     const config = await loadConfig({ cwd: dir.root, discover: false, settingsFiles: [file] });
     const messages = lintHooks(config.hooks, ['command', 'function', 'http', 'prompt']).map((d) => `${d.path}: ${d.message}`);
-    expect(messages.find((m) => m.includes('hooks[0]') && m.includes('allowedHosts (127.0.0.1) lifts the https requirement AND'))).toBeDefined();
+    expect(
+      messages.find((m) => m.includes('hooks[0]') && m.includes('allowedHosts (127.0.0.1) lifts the https requirement AND')),
+    ).toBeDefined();
     expect(messages.find((m) => m.includes('hooks[0]') && m.includes('allowInsecureTLS has no effect on an http: URL'))).toBeDefined();
     expect(messages.find((m) => m.includes('hooks[1]') && m.includes('refused at run time') && m.includes('only https'))).toBeDefined();
     expect(messages.find((m) => m.includes('hooks[2]') && m.includes('$SECRET, which is not in allowedEnvVars'))).toBeDefined();

@@ -27,7 +27,11 @@ let dir: TempDir;
 const API_KEY = 'sk-test-key-do-not-leak';
 
 function chat(res: ServerResponse, content: string) {
-  sendJson(res, 200, { id: 'c1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] });
+  sendJson(res, 200, {
+    id: 'c1',
+    object: 'chat.completion',
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+  });
 }
 
 beforeAll(async () => {
@@ -57,7 +61,9 @@ afterEach(() => dir.cleanup());
 
 const baseUrl = () => `${server.origin}/v1`;
 const seenModels = () => server.requests.map((r) => (JSON.parse(r.body) as { model: string }).model);
-const userMessage = (i = 0) => (JSON.parse(server.requests[i]!.body) as { messages: Array<{ role: string; content: string }> }).messages.find((m) => m.role === 'user')!.content;
+const userMessage = (i = 0) =>
+  (JSON.parse(server.requests[i]!.body) as { messages: Array<{ role: string; content: string }> }).messages.find((m) => m.role === 'user')!
+    .content;
 
 async function engineFor(hooks: Record<string, unknown>, opts: Partial<HookEngineOptions> = {}) {
   const file = dir.json('settings.json', { hooks });
@@ -96,7 +102,13 @@ describe('prompt hooks end to end', () => {
     reply = () => ({ content: '{"ok": false, "reason": "deletes the build tree"}' });
     const engine = await engineFor({ PreToolUse: [{ hooks: [promptHook()] }] });
     const d = await engine.run('PreToolUse', bash);
-    expect(d).toMatchObject({ blocked: true, decision: 'deny', reason: 'deletes the build tree', continue: false, stopReason: 'deletes the build tree' });
+    expect(d).toMatchObject({
+      blocked: true,
+      decision: 'deny',
+      reason: 'deletes the build tree',
+      continue: false,
+      stopReason: 'deletes the build tree',
+    });
   });
 
   it('ok:false on PreToolUse with continueOnBlock → deny, the turn continues', async () => {
@@ -288,7 +300,13 @@ describe('model resolution cache: session + project + model', () => {
   it('the frozen snapshot env wins over live env; the cache is bounded (LRU)', async () => {
     const live: Record<string, string> = { AGENT_HOOKS_MODEL: 'live-model', AGENT_HOOKS_MODEL_BASE_URL: 'http://127.0.0.1:1/v1' };
     const backends = createPromptBackends({ env: live, cacheSize: 2 });
-    const hook: NormalizedHook = { id: 'h', event: 'Stop', handler: { type: 'prompt', prompt: 'x' }, source: { kind: 'user', path: 'p' }, dedupKey: 'k' };
+    const hook: NormalizedHook = {
+      id: 'h',
+      event: 'Stop',
+      handler: { type: 'prompt', prompt: 'x' },
+      source: { kind: 'user', path: 'p' },
+      dedupKey: 'k',
+    };
     const ctx = (sessionId: string) => ({
       timeoutMs: 5000,
       cwd: '/p',
@@ -319,9 +337,12 @@ describe('agent hooks', () => {
 
   it('agentAsSingleTurn judges them with one call, feeding ok:false back (continueOnBlock semantics)', async () => {
     reply = () => ({ content: '{"ok": false, "reason": "fix lint first", "impossible": true}' });
-    const engine = await engineFor({ PostToolUse: [{ hooks: [{ type: 'agent', prompt: 'verify $ARGUMENTS' }] }], Stop: [{ hooks: [{ type: 'agent', prompt: 'v' }] }] }, {
-      prompt: { agentAsSingleTurn: true },
-    });
+    const engine = await engineFor(
+      { PostToolUse: [{ hooks: [{ type: 'agent', prompt: 'verify $ARGUMENTS' }] }], Stop: [{ hooks: [{ type: 'agent', prompt: 'v' }] }] },
+      {
+        prompt: { agentAsSingleTurn: true },
+      },
+    );
     const d = await engine.run('PostToolUse', { ...bash, tool_response: {} });
     expect(d).toMatchObject({ decision: 'block', reason: 'fix lint first', continue: true });
     // impossible is a prompt-hook field; agent hooks ignore it.

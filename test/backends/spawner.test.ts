@@ -19,7 +19,15 @@ beforeAll(() => {
 });
 afterEach(() => resetSpawner());
 
-const spec = (command: string, extra: Partial<CommandSpec> = {}): CommandSpec => ({ command, cwd: process.cwd(), env: buildHookEnv(), stdin: '', timeoutMs: 10_000, spawner: true, ...extra });
+const spec = (command: string, extra: Partial<CommandSpec> = {}): CommandSpec => ({
+  command,
+  cwd: process.cwd(),
+  env: buildHookEnv(),
+  stdin: '',
+  timeoutMs: 10_000,
+  spawner: true,
+  ...extra,
+});
 
 it('is restarted after it dies; the hook in between forks directly', async () => {
   expect(await spawnerReady()).toBe(true);

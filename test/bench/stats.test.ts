@@ -36,7 +36,16 @@ describe('bench statistics', () => {
   it('the table marks missed bars and lists notes', () => {
     const text = formatTable([
       { suite: 's', name: 'fast', unit: 'µs', value: 0.5, bar: { text: '≤ 1 µs', pass: true } },
-      { suite: 's', name: 'slow', unit: 'µs', value: 7, baseline: { name: 'floor', value: 1 }, ratio: 7, bar: { text: '≤ 5 µs', pass: false }, notes: ['why'] },
+      {
+        suite: 's',
+        name: 'slow',
+        unit: 'µs',
+        value: 7,
+        baseline: { name: 'floor', value: 1 },
+        ratio: 7,
+        bar: { text: '≤ 5 µs', pass: false },
+        notes: ['why'],
+      },
     ]);
     expect(text).toMatch(/fast .*0\.500 µs.*ok/);
     expect(text).toMatch(/slow .*7\.00 µs.*1\.00 µs floor.*7\.00×.*MISS/);

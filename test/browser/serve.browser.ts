@@ -25,10 +25,14 @@ interface Serve {
 }
 
 function startCli(sb: ServeSandbox): Promise<Serve> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--workspace', sb.ws, '--audit', sb.audit, '--managed-settings', sb.managed, '--json'], {
-    env: sb.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [CLI, 'serve', '--workspace', sb.ws, '--audit', sb.audit, '--managed-settings', sb.managed, '--json'],
+    {
+      env: sb.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
@@ -214,7 +218,11 @@ describe.skipIf(!hasChromium)(hasChromium ? 'serve in chromium' : SKIP_MESSAGE, 
     const tl = page.locator('.timeline-session[data-session="sess-order"]');
     await tl.waitFor();
     expect(await tl.locator('h4').textContent()).toContain('Session sess-order, in time order');
-    expect(await Promise.all((await tl.locator('.firing').all()).map((f) => f.getAttribute('data-event')))).toEqual(['UserPromptSubmit', 'PreToolUse', 'UserPromptSubmit']);
+    expect(await Promise.all((await tl.locator('.firing').all()).map((f) => f.getAttribute('data-event')))).toEqual([
+      'UserPromptSubmit',
+      'PreToolUse',
+      'UserPromptSubmit',
+    ]);
     await screenshot(page, 'audit-session-timeline.png');
     expect(errors).toEqual([]);
     await page.close();
@@ -225,9 +233,14 @@ describe.skipIf(!hasChromium)(hasChromium ? 'serve in chromium' : SKIP_MESSAGE, 
     sb.dispatch('PreToolUse', 'sess-page', 'ls');
     const lines = readFileSync(sb.audit, 'utf8').trim().split('\n');
     const last = JSON.parse(lines[lines.length - 1]!) as Record<string, unknown>;
-    const extra = Array.from({ length: 300 }, (_, i) => JSON.stringify({ ...last, session_id: 'sess-page', ts: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() }));
+    const extra = Array.from({ length: 300 }, (_, i) =>
+      JSON.stringify({ ...last, session_id: 'sess-page', ts: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() }),
+    );
     appendFileSync(sb.audit, `${extra.join('\n')}\n`);
-    const total = readFileSync(sb.audit, 'utf8').trim().split('\n').filter((l) => JSON.parse(l).session_id === 'sess-page').length;
+    const total = readFileSync(sb.audit, 'utf8')
+      .trim()
+      .split('\n')
+      .filter((l) => JSON.parse(l).session_id === 'sess-page').length;
     expect(total).toBeGreaterThan(300);
     const { page, errors } = await browser.page();
     await page.goto(serve.at('audit'));
@@ -288,8 +301,18 @@ describe.skipIf(!hasChromium)(hasChromium ? 'serve in chromium' : SKIP_MESSAGE, 
     const digest = await sb.trustNow();
     expect(digest).toMatch(/^sha256:/);
     const loadOptions = (dir: string) => ({ cwd: dir, projectDir: dir, homeDir: sb.home, managedSettingsPath: sb.managed });
-    const manager = createHookManager({ loadOptions, trust: { storePath: sb.store, homeDir: sb.home }, engineOptions: { homeDir: sb.home, audit: sb.audit } });
-    const srv = await startServe({ manager, loadOptions, trust: { storePath: sb.store, homeDir: sb.home }, auditFile: sb.audit, storeWorkspaces: false });
+    const manager = createHookManager({
+      loadOptions,
+      trust: { storePath: sb.store, homeDir: sb.home },
+      engineOptions: { homeDir: sb.home, audit: sb.audit },
+    });
+    const srv = await startServe({
+      manager,
+      loadOptions,
+      trust: { storePath: sb.store, homeDir: sb.home },
+      auditFile: sb.audit,
+      storeWorkspaces: false,
+    });
     try {
       const session = await manager.bindSession({ sessionId: 'host-1', projectDir: sb.ws });
       const prompt = { prompt: 'hi', transcript_path: '', permission_mode: 'default' };
@@ -319,4 +342,3 @@ describe.skipIf(!hasChromium)(hasChromium ? 'serve in chromium' : SKIP_MESSAGE, 
     }
   });
 });
-

@@ -25,7 +25,13 @@ const denyRm = {
     PreToolUse: [
       {
         matcher: 'Bash',
-        hooks: [{ type: 'command', if: 'Bash(rm *)', command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm"}}'` }],
+        hooks: [
+          {
+            type: 'command',
+            if: 'Bash(rm *)',
+            command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm"}}'`,
+          },
+        ],
       },
     ],
   },
@@ -34,10 +40,30 @@ const denyRm = {
 describe('agent-hooks run', () => {
   it('--json prints the documented fields; exit 2 when blocked', () => {
     const settings = dir.json('s.json', denyRm);
-    const r = cli(['run', 'PreToolUse', '--settings', settings, '--cwd', dir.root, '--tool', 'Bash', '--input', '{"command":"rm -rf x"}', '--json']);
+    const r = cli([
+      'run',
+      'PreToolUse',
+      '--settings',
+      settings,
+      '--cwd',
+      dir.root,
+      '--tool',
+      'Bash',
+      '--input',
+      '{"command":"rm -rf x"}',
+      '--json',
+    ]);
     expect(r.code).toBe(2);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ event: 'PreToolUse', blocked: true, decision: 'deny', reason: 'no rm', additionalContext: [], systemMessages: [], continue: true });
+    expect(out).toMatchObject({
+      event: 'PreToolUse',
+      blocked: true,
+      decision: 'deny',
+      reason: 'no rm',
+      additionalContext: [],
+      systemMessages: [],
+      continue: true,
+    });
     expect(out.hooks).toHaveLength(1);
     expect(out.hooks[0]).toMatchObject({ outcome: 'success', decision: 'deny', exitCode: 0 });
     expect(typeof out.hooks[0].durationMs).toBe('number');
@@ -45,18 +71,36 @@ describe('agent-hooks run', () => {
 
   it('exit 0 when the action proceeds; fills the common fields', () => {
     const settings = dir.json('s.json', {
-      hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: `node -e "let r='';process.stdin.on('data',c=>r+=c).on('end',()=>{const i=JSON.parse(r);console.log([i.session_id?'sid':'', i.cwd, i.hook_event_name, typeof i.transcript_path, i.hook_execution_id?'xid':'', i.timestamp?'ts':''].join(','))})"` }] }] },
+      hooks: {
+        UserPromptSubmit: [
+          {
+            hooks: [
+              {
+                type: 'command',
+                command: `node -e "let r='';process.stdin.on('data',c=>r+=c).on('end',()=>{const i=JSON.parse(r);console.log([i.session_id?'sid':'', i.cwd, i.hook_event_name, typeof i.transcript_path, i.hook_execution_id?'xid':'', i.timestamp?'ts':''].join(','))})"`,
+              },
+            ],
+          },
+        ],
+      },
     });
-    const r = cli(['run', 'UserPromptSubmit', '--settings', settings, '--cwd', dir.root, '--payload', '-', '--json'], { input: '{"prompt":"hi"}' });
+    const r = cli(['run', 'UserPromptSubmit', '--settings', settings, '--cwd', dir.root, '--payload', '-', '--json'], {
+      input: '{"prompt":"hi"}',
+    });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).additionalContext).toEqual([`sid,${dir.root},UserPromptSubmit,string,xid,ts`]);
   });
 
   it('continue:false exits 2 and reports stopReason', () => {
-    const settings = dir.json('s.json', { hooks: { PostToolUse: [{ hooks: [{ type: 'command', command: `echo '{"continue":false,"stopReason":"halt"}'` }] }] } });
-    const r = cli(['run', 'PostToolUse', '--settings', settings, '--cwd', dir.root, '--tool', 'Bash', '--input', '{}', '--payload', '-', '--json'], {
-      input: '{"tool_response": {"stdout": ""}}',
+    const settings = dir.json('s.json', {
+      hooks: { PostToolUse: [{ hooks: [{ type: 'command', command: `echo '{"continue":false,"stopReason":"halt"}'` }] }] },
     });
+    const r = cli(
+      ['run', 'PostToolUse', '--settings', settings, '--cwd', dir.root, '--tool', 'Bash', '--input', '{}', '--payload', '-', '--json'],
+      {
+        input: '{"tool_response": {"stdout": ""}}',
+      },
+    );
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout)).toMatchObject({ continue: false, stopReason: 'halt', blocked: false });
   });
@@ -76,18 +120,37 @@ describe('agent-hooks run', () => {
     const r2 = cli(['run', 'PreToolUse', '--settings', dir.json('ok.json', denyRm), '--tool', 'Bash', '--input', '{not json']);
     expect(r2.code).toBe(1);
     expect(r2.stderr).toContain('--input is not valid JSON');
-    const r3 = cli(['run', 'PreToolUse', '--settings', dir.json('ok2.json', denyRm), '--payload', '-'], { input: '{"tool_name": 5, "tool_input": {}}' });
+    const r3 = cli(['run', 'PreToolUse', '--settings', dir.json('ok2.json', denyRm), '--payload', '-'], {
+      input: '{"tool_name": 5, "tool_input": {}}',
+    });
     expect(r3.code).toBe(1);
     expect(r3.stderr).toContain('tool_name');
     // A wrong event field is named, even when no hook would match (a missing one gets its default).
-    const r4 = cli(['run', 'PostToolUse', '--settings', dir.json('ok3.json', denyRm), '--tool', 'Bash', '--input', '{}', '--payload', '-'], { input: '{"tool_use_id": 7}' });
+    const r4 = cli(
+      ['run', 'PostToolUse', '--settings', dir.json('ok3.json', denyRm), '--tool', 'Bash', '--input', '{}', '--payload', '-'],
+      { input: '{"tool_use_id": 7}' },
+    );
     expect(r4.code).toBe(1);
     expect(r4.stderr).toContain('tool_use_id: expected a string, got the number 7');
   });
 
   it('inline --settings JSON disables all hooks', () => {
     const settings = dir.json('s.json', denyRm);
-    const r = cli(['run', 'PreToolUse', '--settings', settings, '--settings', '{"disableAllHooks": true}', '--cwd', dir.root, '--tool', 'Bash', '--input', '{"command":"rm -rf x"}', '--json']);
+    const r = cli([
+      'run',
+      'PreToolUse',
+      '--settings',
+      settings,
+      '--settings',
+      '{"disableAllHooks": true}',
+      '--cwd',
+      dir.root,
+      '--tool',
+      'Bash',
+      '--input',
+      '{"command":"rm -rf x"}',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).hooks).toEqual([]);
   });
@@ -95,7 +158,9 @@ describe('agent-hooks run', () => {
 
 describe('agent-hooks check', () => {
   it('exit 1 with file: path: problem lines', () => {
-    const bad = dir.json('settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'x', timeout: 'five' }] }] } });
+    const bad = dir.json('settings.json', {
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'x', timeout: 'five' }] }] },
+    });
     const r = cli(['check', bad]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(`${bad}: hooks.PreToolUse[0].hooks[0].timeout:`);
@@ -123,7 +188,9 @@ describe('agent-hooks check', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).not.toMatch(/PreToolUse\[0\]/);
     expect(r.stdout).not.toMatch(/PreToolUse\[1\]/);
-    expect(r.stdout).toMatch(/hooks\.PreToolUse\[2\]\.hooks\[0\]: matcher .* cannot be matched in bounded time; this hook reports an error instead of running/);
+    expect(r.stdout).toMatch(
+      /hooks\.PreToolUse\[2\]\.hooks\[0\]: matcher .* cannot be matched in bounded time; this hook reports an error instead of running/,
+    );
     expect(r.stdout).toMatch(/warning: .*hooks\.PreToolUse\[3\]\.hooks\[0\]: matcher .* uses backreferences or lookaround/);
   });
 

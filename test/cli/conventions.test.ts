@@ -29,7 +29,13 @@ beforeEach(() => {
 });
 afterEach(() => dir.cleanup());
 
-const deny = { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}'` }] }] } };
+const deny = {
+  hooks: {
+    PreToolUse: [
+      { hooks: [{ type: 'command', command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}'` }] },
+    ],
+  },
+};
 
 describe('colour', () => {
   it('is off in a pipe, on with FORCE_COLOR, off with NO_COLOR (which wins) or FORCE_COLOR=0', () => {
@@ -56,8 +62,18 @@ describe('colour', () => {
 describe('list', () => {
   it('aligns columns to their content; a very long matcher is cut and does not shift the rest', () => {
     const long = 'Bash|Write|Edit|MultiEdit|NotebookEdit|mcp__github__create_pull_request|mcp__slack__post';
-    const s = dir.json('s.json', { hooks: { PreToolUse: [{ matcher: long, hooks: [{ type: 'command', command: 'echo a' }] }, { matcher: 'Bash', hooks: [{ type: 'command', command: 'echo b' }] }], Stop: [{ hooks: [{ type: 'command', command: 'echo c' }] }] } });
-    const lines = cli(['list', '--settings', s], { NO_COLOR: '1' }).stdout.split('\n').filter((l) => !l.startsWith('    '));
+    const s = dir.json('s.json', {
+      hooks: {
+        PreToolUse: [
+          { matcher: long, hooks: [{ type: 'command', command: 'echo a' }] },
+          { matcher: 'Bash', hooks: [{ type: 'command', command: 'echo b' }] },
+        ],
+        Stop: [{ hooks: [{ type: 'command', command: 'echo c' }] }],
+      },
+    });
+    const lines = cli(['list', '--settings', s], { NO_COLOR: '1' })
+      .stdout.split('\n')
+      .filter((l) => !l.startsWith('    '));
     const rows = lines.filter(Boolean);
     expect(rows).toHaveLength(3);
     const col = (l: string, word: string) => l.indexOf(word);
@@ -68,7 +84,12 @@ describe('list', () => {
   });
 
   it('table() pads every column but the last', () => {
-    expect(table([['a', 'bb', 'x'], ['ccc', 'd', 'y']])).toEqual(['a    bb  x', 'ccc  d   y']);
+    expect(
+      table([
+        ['a', 'bb', 'x'],
+        ['ccc', 'd', 'y'],
+      ]),
+    ).toEqual(['a    bb  x', 'ccc  d   y']);
   });
 });
 
@@ -77,7 +98,11 @@ describe('completion', () => {
     const script = cli(['completion', 'bash']).stdout;
     const file = dir.write('c.bash', script);
     const words = line.map((w) => `'${w}'`).join(' ');
-    const r = spawnSync('bash', ['-c', `source '${file}'; COMP_WORDS=(${words}); COMP_CWORD=${line.length - 1}; _agent_hooks; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: 'utf8', cwd: dir.root });
+    const r = spawnSync(
+      'bash',
+      ['-c', `source '${file}'; COMP_WORDS=(${words}); COMP_CWORD=${line.length - 1}; _agent_hooks; printf '%s\\n' "\${COMPREPLY[@]}"`],
+      { encoding: 'utf8', cwd: dir.root },
+    );
     expect(r.status, r.stderr).toBe(0);
     return r.stdout.split('\n').filter(Boolean);
   }
@@ -132,7 +157,13 @@ describe('test --watch', () => {
   it('runs, then runs again when a fixture changes', async () => {
     dir.json('s.json', deny);
     const fixture = (decision: string) =>
-      writeFileSync(dir.path('a.test.json'), JSON.stringify({ defaults: { settings: 's.json' }, cases: [{ name: 'denies', event: 'PreToolUse', payload: { tool_name: 'Bash', tool_input: {} }, expect: { decision } }] }));
+      writeFileSync(
+        dir.path('a.test.json'),
+        JSON.stringify({
+          defaults: { settings: 's.json' },
+          cases: [{ name: 'denies', event: 'PreToolUse', payload: { tool_name: 'Bash', tool_input: {} }, expect: { decision } }],
+        }),
+      );
     fixture('deny');
     const child = spawn(process.execPath, [CLI, 'test', '--watch', dir.root], { cwd: dir.root, env: { ...process.env, NO_COLOR: '1' } });
     let out = '';

@@ -11,7 +11,11 @@ import { tempDir, type TempDir } from '../helpers/tmp.js';
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, NO_COLOR: '1', ...env } });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, NO_COLOR: '1', ...env },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -68,10 +72,23 @@ describe('agent-hooks doctor', () => {
     expect(f[1]).toEqual([`error: script ${dir.root}/hooks/noexec.sh is not executable: the hook exits 126 (chmod +x noexec.sh)`]);
     expect(f[2]).toEqual(["error: the script's interpreter python3 (from its #! line) is not on PATH: the hook exits 127"]);
     expect(f[3]).toEqual([expect.stringMatching(/^error: script uses-jq\.sh calls jq, which is not on PATH/)]);
-    expect(f[4]).toEqual([expect.stringMatching(/^error: script bashy\.sh \(run by sh\) uses Bash-only syntax \(\[\[ … \]\], here-string <<<\) but runs under sh, which rejects it: .*redirection unexpected/)]);
+    expect(f[4]).toEqual([
+      expect.stringMatching(
+        /^error: script bashy\.sh \(run by sh\) uses Bash-only syntax \(\[\[ … \]\], here-string <<<\) but runs under sh, which rejects it: .*redirection unexpected/,
+      ),
+    ]);
     expect(f[5]).toEqual(['warning: timeout 30000 is in seconds (8 h 20 min); if you meant milliseconds, write 30']);
-    expect(f[6]).toEqual([expect.stringMatching(/^error: the command uses Bash-only syntax \(process substitution <\(…\)\) but runs under sh, which rejects it: /)]);
-    expect(f[7]).toEqual(expect.arrayContaining(['error: python3 is not on PATH: the hook exits 127 (command not found)', `error: script ${dir.root}/hooks/gone.py does not exist: the hook exits 127`]));
+    expect(f[6]).toEqual([
+      expect.stringMatching(
+        /^error: the command uses Bash-only syntax \(process substitution <\(…\)\) but runs under sh, which rejects it: /,
+      ),
+    ]);
+    expect(f[7]).toEqual(
+      expect.arrayContaining([
+        'error: python3 is not on PATH: the hook exits 127 (command not found)',
+        `error: script ${dir.root}/hooks/gone.py does not exist: the hook exits 127`,
+      ]),
+    );
     expect(f[8]).toEqual([]);
 
     const text = cli(['doctor', '--settings', settings, '--cwd', dir.root], { PATH: dir.path('bin') });
@@ -82,7 +99,18 @@ describe('agent-hooks doctor', () => {
 
   it('a clean project exits 0', () => {
     dir.write('hooks/fine.sh', '#!/bin/sh\ncat >/dev/null\n', 0o755);
-    const settings = dir.json('s.json', { hooks: { Stop: [{ hooks: [{ type: 'command', command: './hooks/fine.sh', shell: 'bash' }, { type: 'command', command: '[[ -n x ]] && echo ok', shell: 'bash' }] }] } });
+    const settings = dir.json('s.json', {
+      hooks: {
+        Stop: [
+          {
+            hooks: [
+              { type: 'command', command: './hooks/fine.sh', shell: 'bash' },
+              { type: 'command', command: '[[ -n x ]] && echo ok', shell: 'bash' },
+            ],
+          },
+        ],
+      },
+    });
     const r = cli(['doctor', '--settings', settings, '--cwd', dir.root]);
     expect(r.code, r.stdout).toBe(0);
     expect(r.stdout).toContain('2 hook(s), 0 error(s), 0 warning(s)');
@@ -105,7 +133,10 @@ describe('agent-hooks doctor', () => {
     const status = JSON.parse(cli(['status', '--cwd', proj, '--json'], env).stdout);
     expect(cli(['trust', '--cwd', proj, '--digest', status.digest], env).code).toBe(0);
     expect(JSON.parse(cli(['doctor', '--cwd', proj, '--json'], env).stdout).hooks[0].trust.state).toBe('trusted');
-    writeFileSync(`${proj}/.claude/settings.json`, JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo two' }] }] } }));
+    writeFileSync(
+      `${proj}/.claude/settings.json`,
+      JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo two' }] }] } }),
+    );
     const after = cli(['doctor', '--cwd', proj, '--discover-dialects', 'gemini'], env);
     expect(after.stdout).toMatch(/trust: modified/);
     expect(after.stdout).toMatch(/not trusted \(modified: handler\.command: "echo one" → "echo two"|not trusted \(modified: .*echo two/);

@@ -43,10 +43,22 @@ describe('agent-hooks hooks (TUI in tmux)', () => {
   it('lists the hook with its state, trusts with the shown digest, fires its event, revokes', async () => {
     const home = dir.path('home');
     mkdirSync(home, { recursive: true });
-    dir.json('proj/.claude/settings.json', { hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo from-the-hook' }] }] } });
+    dir.json('proj/.claude/settings.json', {
+      hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo from-the-hook' }] }] },
+    });
     const store = `${home}/trust.json`;
     const env = `HOME='${home}' AGENT_HOOKS_TRUST_STORE='${store}' NO_COLOR=1`;
-    const started = tmux('new-session', '-d', '-s', 't', '-x', '150', '-y', '50', `cd '${dir.path('proj')}' && env ${env} '${process.execPath}' '${CLI}' hooks; echo TUI-EXITED-$?; sleep 60`);
+    const started = tmux(
+      'new-session',
+      '-d',
+      '-s',
+      't',
+      '-x',
+      '150',
+      '-y',
+      '50',
+      `cd '${dir.path('proj')}' && env ${env} '${process.execPath}' '${CLI}' hooks; echo TUI-EXITED-$?; sleep 60`,
+    );
     expect(started.status, started.stderr).toBe(0);
 
     const first = await waitFor(/Trust these 1 hook\(s\)/);
@@ -85,11 +97,23 @@ describe('agent-hooks hooks (TUI in tmux)', () => {
   it('pauses a session and resumes it (the pause file the engine reads)', async () => {
     const home = dir.path('home');
     mkdirSync(home, { recursive: true });
-    dir.json('proj/.claude/settings.json', { hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo from-the-hook' }] }] } });
+    dir.json('proj/.claude/settings.json', {
+      hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo from-the-hook' }] }] },
+    });
     const store = `${home}/trust.json`;
     const pauseFile = `${home}/paused-sessions.json`;
     const env = `HOME='${home}' AGENT_HOOKS_TRUST_STORE='${store}' NO_COLOR=1`;
-    const started = tmux('new-session', '-d', '-s', 't', '-x', '150', '-y', '50', `cd '${dir.path('proj')}' && env ${env} '${process.execPath}' '${CLI}' hooks; echo TUI-EXITED-$?; sleep 60`);
+    const started = tmux(
+      'new-session',
+      '-d',
+      '-s',
+      't',
+      '-x',
+      '150',
+      '-y',
+      '50',
+      `cd '${dir.path('proj')}' && env ${env} '${process.execPath}' '${CLI}' hooks; echo TUI-EXITED-$?; sleep 60`,
+    );
     expect(started.status, started.stderr).toBe(0);
     await waitFor(/Pause or resume a session/);
     // Menu: the hook, Trust…, Fire…, Pause…, Quit.

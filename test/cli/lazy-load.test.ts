@@ -44,7 +44,11 @@ function resolvedBy(args: string[]): { dist: string[]; packages: string[]; stdou
   return resolvedByWith(args, '', {});
 }
 
-function resolvedByWith(args: string[], input: string, env: Record<string, string>): { dist: string[]; packages: string[]; stdout: string; stderr: string; code: number | null } {
+function resolvedByWith(
+  args: string[],
+  input: string,
+  env: Record<string, string>,
+): { dist: string[]; packages: string[]; stdout: string; stderr: string; code: number | null } {
   const log = dir.path('resolved.log');
   rmSync(log, { force: true });
   const r = spawnSync(process.execPath, ['--import', pathToFileURL(dir.path('register.mjs')).href, ...args], {
@@ -68,7 +72,20 @@ function resolvedByWith(args: string[], input: string, env: Record<string, strin
 }
 
 const HEAVY_PACKAGES = ['zod', 'undici', 'hono', 'yaml', '@modelcontextprotocol/sdk', 'smol-toml', 'diff', 'lru-cache'];
-const HEAVY_DIRS = ['engine/', 'events/', 'config/', 'backends/', 'trust/', 'serve/', 'host/', 'toolkit/', 'mcp/', 'dispatch/', 'lint/', 'load/'];
+const HEAVY_DIRS = [
+  'engine/',
+  'events/',
+  'config/',
+  'backends/',
+  'trust/',
+  'serve/',
+  'host/',
+  'toolkit/',
+  'mcp/',
+  'dispatch/',
+  'lint/',
+  'load/',
+];
 /** The zod-free event facts (test/events/facts.test.ts proves they load no zod): `run --help` lists events from them. */
 const LEAN_EVENT_MODULES = ['events/facts.js', 'events/facts-prompt-tool.js', 'events/facts-lifecycle.js'];
 
@@ -77,7 +94,11 @@ function expectLight(r: ReturnType<typeof resolvedBy>): void {
   expect(r.dist).toContain('cli/main.js');
   expect(r.packages).toContain('commander');
   for (const p of HEAVY_PACKAGES) expect(r.packages, p).not.toContain(p);
-  for (const d of HEAVY_DIRS) expect(r.dist.filter((f) => f.startsWith(d) && !LEAN_EVENT_MODULES.includes(f)), d).toEqual([]);
+  for (const d of HEAVY_DIRS)
+    expect(
+      r.dist.filter((f) => f.startsWith(d) && !LEAN_EVENT_MODULES.includes(f)),
+      d,
+    ).toEqual([]);
   expect(r.dist).not.toContain('load/from-flags.js');
   expect(r.dist).not.toContain('cli/commands/trust-actions.js');
 }
@@ -105,7 +126,11 @@ test('run with command hooks loads the engine but not the HTTP client, trust sto
   const settings = dir.json('settings.json', { hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'true' }] }] } });
   // The plain-module entry (same code as the bundle bin.js runs) shows which modules load.
   const entry = pathToFileURL(`${ROOT}dist/cli/run-entry.js`).href;
-  const r = resolvedBy(['--input-type=module', '-e', `const m = await import(${JSON.stringify(entry)}); process.exitCode = await m.main(['PreToolUse', '--settings', ${JSON.stringify(settings)}, '--tool', 'Bash', '--input', '{}']);`]);
+  const r = resolvedBy([
+    '--input-type=module',
+    '-e',
+    `const m = await import(${JSON.stringify(entry)}); process.exitCode = await m.main(['PreToolUse', '--settings', ${JSON.stringify(settings)}, '--tool', 'Bash', '--input', '{}']);`,
+  ]);
   expect(r.stdout).toContain('no hooks matched');
   expect(r.packages).not.toContain('commander');
   expect(r.code).toBe(0);
@@ -113,22 +138,39 @@ test('run with command hooks loads the engine but not the HTTP client, trust sto
   for (const p of ['undici', 'lru-cache', 'hono', 'yaml', '@modelcontextprotocol/sdk', 'diff']) expect(r.packages, p).not.toContain(p);
   // toolkit/sample.js (catalog-only) gives run its default payloads; the rest of the toolkit stays out.
   const loaded = r.dist.filter((f) => f !== 'toolkit/sample.js');
-  for (const d of ['serve/', 'host/', 'toolkit/', 'trust/', 'backends/http.js', 'backends/prompt.js']) expect(loaded.filter((f) => f.startsWith(d)), d).toEqual([]);
+  for (const d of ['serve/', 'host/', 'toolkit/', 'trust/', 'backends/http.js', 'backends/prompt.js'])
+    expect(
+      loaded.filter((f) => f.startsWith(d)),
+      d,
+    ).toEqual([]);
 });
 
 test('dispatch with a user-level hook loads no trust code; a project hook loads the gate', () => {
   const home = dir.path('home');
   dir.json('home/.claude/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] } });
-  const payload = JSON.stringify({ session_id: 's', transcript_path: '', cwd: dir.root, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } });
+  const payload = JSON.stringify({
+    session_id: 's',
+    transcript_path: '',
+    cwd: dir.root,
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command: 'ls' },
+  });
   // The plain-module entry (same code as the bundle bin.js runs) shows which modules load.
-  const run = () => resolvedByWith([`${ROOT}dist/cli/dispatch.js`, '--agent', 'claude'], payload, { HOME: home, AGENT_HOOKS_TRUST_STORE: dir.path('trust.json') });
+  const run = () =>
+    resolvedByWith([`${ROOT}dist/cli/dispatch.js`, '--agent', 'claude'], payload, {
+      HOME: home,
+      AGENT_HOOKS_TRUST_STORE: dir.path('trust.json'),
+    });
   const user = run();
   expect(user.code).toBe(0);
   expect(user.dist).toContain('engine/engine.js'); // the hook ran through the engine
   expect(user.dist.filter((f) => f.startsWith('trust/'))).toEqual([]);
   for (const p of ['proper-lockfile', 'write-file-atomic']) expect(user.packages, p).not.toContain(p);
 
-  dir.json('.claude/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo project-hook-ran >&2; exit 2' }] }] } });
+  dir.json('.claude/settings.json', {
+    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo project-hook-ran >&2; exit 2' }] }] },
+  });
   const project = run();
   expect(project.dist).toContain('trust/gate.js');
   // Untrusted project hook: skipped (not run), the user hook still runs.
@@ -139,11 +181,22 @@ test('dispatch with a user-level hook loads no trust code; a project hook loads 
 
 test('agent-hooks dispatch runs from the bundle the build makes', () => {
   expect(existsSync(`${ROOT}dist/cli/bundle/dispatch.js`)).toBe(true);
-  const settings = dir.json('settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo bundled-hook >&2; exit 2' }] }] } });
-  const payload = JSON.stringify({ session_id: 's', transcript_path: '', cwd: dir.root, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } });
+  const settings = dir.json('settings.json', {
+    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo bundled-hook >&2; exit 2' }] }] },
+  });
+  const payload = JSON.stringify({
+    session_id: 's',
+    transcript_path: '',
+    cwd: dir.root,
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command: 'ls' },
+  });
   const r = resolvedByWith([BIN, 'dispatch', '--agent', 'claude', '--settings', settings], payload, {});
   // The hook ran: its exit 2 comes back as Claude's deny with its stderr as the reason.
-  expect(JSON.parse(r.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'bundled-hook' } });
+  expect(JSON.parse(r.stdout)).toMatchObject({
+    hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'bundled-hook' },
+  });
   expect(r.code).toBe(0);
   expect(r.dist.some((f) => f.startsWith('cli/bundle/'))).toBe(true);
   expect(r.dist.filter((f) => f.startsWith('engine/') || f.startsWith('events/'))).toEqual([]);
@@ -158,7 +211,15 @@ function bundledSources(dist: string[]): string[] {
   return loaded.flatMap((f) => inputsOf[f]!);
 }
 
-const CLAUDE_PRE_TOOL_USE = (cwd: string) => JSON.stringify({ session_id: 's', transcript_path: '', cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } });
+const CLAUDE_PRE_TOOL_USE = (cwd: string) =>
+  JSON.stringify({
+    session_id: 's',
+    transcript_path: '',
+    cwd,
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command: 'ls' },
+  });
 
 test('bundled dispatch with nothing to run loads neither the engine nor zod nor the shell parser', () => {
   const r = resolvedByWith([BIN, 'dispatch', '--agent', 'claude'], CLAUDE_PRE_TOOL_USE(dir.root), { HOME: dir.path('nohome') });
@@ -166,27 +227,76 @@ test('bundled dispatch with nothing to run loads neither the engine nor zod nor 
   expect(r.stdout).toBe('');
   const sources = bundledSources(r.dist);
   expect(sources).toContain('dist/dispatch/dispatch.js');
-  for (const s of ['node_modules/zod/', 'node_modules/unbash/', 'dist/engine/', 'dist/config/', 'dist/events/catalog.js', 'dist/events/schemas.js', 'dist/trust/']) expect(sources.filter((f) => f.startsWith(s)), s).toEqual([]);
+  for (const s of [
+    'node_modules/zod/',
+    'node_modules/unbash/',
+    'dist/engine/',
+    'dist/config/',
+    'dist/events/catalog.js',
+    'dist/events/schemas.js',
+    'dist/trust/',
+  ])
+    expect(
+      sources.filter((f) => f.startsWith(s)),
+      s,
+    ).toEqual([]);
 });
 
 test('bundled dispatch with one user-level command hook loads no trust, HTTP, prompt, MCP SDK or TOML code', () => {
-  dir.json('home/.claude/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo one-hook >&2; exit 2' }] }] } });
-  const r = resolvedByWith([BIN, 'dispatch', '--agent', 'claude'], CLAUDE_PRE_TOOL_USE(dir.root), { HOME: dir.path('home'), AGENT_HOOKS_TRUST_STORE: dir.path('trust.json') });
+  dir.json('home/.claude/settings.json', {
+    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo one-hook >&2; exit 2' }] }] },
+  });
+  const r = resolvedByWith([BIN, 'dispatch', '--agent', 'claude'], CLAUDE_PRE_TOOL_USE(dir.root), {
+    HOME: dir.path('home'),
+    AGENT_HOOKS_TRUST_STORE: dir.path('trust.json'),
+  });
   expect(JSON.parse(r.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'one-hook' } });
   const sources = bundledSources(r.dist);
   expect(sources).toContain('dist/engine/engine.js');
-  const off = ['dist/trust/', 'dist/backends/http.js', 'dist/backends/prompt.js', 'dist/serve/', 'dist/host/', 'node_modules/undici/', 'node_modules/@modelcontextprotocol/', 'node_modules/smol-toml/', 'node_modules/yaml/', 'node_modules/proper-lockfile/', 'node_modules/write-file-atomic/', 'node_modules/hono/', 'node_modules/commander/'];
-  for (const s of off) expect(sources.filter((f) => f.startsWith(s)), s).toEqual([]);
+  const off = [
+    'dist/trust/',
+    'dist/backends/http.js',
+    'dist/backends/prompt.js',
+    'dist/serve/',
+    'dist/host/',
+    'node_modules/undici/',
+    'node_modules/@modelcontextprotocol/',
+    'node_modules/smol-toml/',
+    'node_modules/yaml/',
+    'node_modules/proper-lockfile/',
+    'node_modules/write-file-atomic/',
+    'node_modules/hono/',
+    'node_modules/commander/',
+  ];
+  for (const s of off)
+    expect(
+      sources.filter((f) => f.startsWith(s)),
+      s,
+    ).toEqual([]);
   // zod is still on this path, but without its ~60 translations (scripts/bundle-dispatch.mjs).
   expect(sources).toContain('node_modules/zod/v4/locales/en.js');
   expect(sources.filter((f) => f.startsWith('node_modules/zod/v4/locales/') && !f.endsWith('/en.js'))).toEqual([]);
 });
 
 test('bundled and plain dispatch word a rejected config the same (zod English messages)', () => {
-  const settings = dir.json('bad.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '', timeout: -1 }, { type: 'http', url: 'ftp://x' }] }] } });
+  const settings = dir.json('bad.json', {
+    hooks: {
+      PreToolUse: [
+        {
+          matcher: 'Bash',
+          hooks: [
+            { type: 'command', command: '', timeout: -1 },
+            { type: 'http', url: 'ftp://x' },
+          ],
+        },
+      ],
+    },
+  });
   const payload = CLAUDE_PRE_TOOL_USE(dir.root);
   const bundled = resolvedByWith([BIN, 'dispatch', '--agent', 'claude', '--settings', settings], payload, { HOME: dir.path('nohome') });
-  const plain = resolvedByWith([`${ROOT}dist/cli/dispatch.js`, '--agent', 'claude', '--settings', settings], payload, { HOME: dir.path('nohome') });
+  const plain = resolvedByWith([`${ROOT}dist/cli/dispatch.js`, '--agent', 'claude', '--settings', settings], payload, {
+    HOME: dir.path('nohome'),
+  });
   expect(bundled.dist.some((f) => f.startsWith('cli/bundle/'))).toBe(true);
   expect(plain.packages).toContain('zod');
   expect(bundled.stderr).toContain('timeout');
@@ -196,7 +306,9 @@ test('bundled and plain dispatch word a rejected config the same (zod English me
 
 test('agent-hooks run runs from its bundle without commander, and with the same light graph', () => {
   expect(existsSync(`${ROOT}dist/cli/bundle-run/run-entry.js`)).toBe(true);
-  const settings = dir.json('settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] } });
+  const settings = dir.json('settings.json', {
+    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] },
+  });
   const r = resolvedByWith([BIN, 'run', 'PreToolUse', '--settings', settings], '', { HOME: dir.path('nohome') });
   expect(r.code).toBe(0);
   expect(r.stdout).toContain('success');
@@ -204,7 +316,18 @@ test('agent-hooks run runs from its bundle without commander, and with the same 
   expect(r.dist.filter((f) => !f.startsWith('cli/bundle-run/'))).toEqual(['cli/bin.js']);
   const sources = bundledSources(r.dist);
   expect(sources).toContain('dist/cli/run.js');
-  for (const s of ['dist/cli/main.js', 'node_modules/commander/', 'dist/trust/', 'dist/backends/http.js', 'node_modules/undici/', 'node_modules/@modelcontextprotocol/']) expect(sources.filter((f) => f.startsWith(s)), s).toEqual([]);
+  for (const s of [
+    'dist/cli/main.js',
+    'node_modules/commander/',
+    'dist/trust/',
+    'dist/backends/http.js',
+    'node_modules/undici/',
+    'node_modules/@modelcontextprotocol/',
+  ])
+    expect(
+      sources.filter((f) => f.startsWith(s)),
+      s,
+    ).toEqual([]);
 });
 
 test('the light copies of catalog and toolkit values match their sources', () => {

@@ -44,7 +44,22 @@ test("the lean entry's options are exactly `run`'s options in the full CLI", () 
 });
 
 test('reads a plain command line into the flags commander would give', () => {
-  expect(readRunArgs(['PreToolUse', '--settings', 'a.json', '--settings=b.json', '--tool', 'Edit', '-v', '--stop-active', '--failure-behavior', 'deny', '--payload', '-'])).toEqual({
+  expect(
+    readRunArgs([
+      'PreToolUse',
+      '--settings',
+      'a.json',
+      '--settings=b.json',
+      '--tool',
+      'Edit',
+      '-v',
+      '--stop-active',
+      '--failure-behavior',
+      'deny',
+      '--payload',
+      '-',
+    ]),
+  ).toEqual({
     event: 'PreToolUse',
     flags: { settings: ['a.json', 'b.json'], tool: 'Edit', verbose: true, stopActive: true, failureBehavior: 'deny', payload: '-' },
   });
@@ -76,7 +91,13 @@ test('declines what only the full CLI reads exactly', () => {
 
 /** stdout, stderr and exit code with what differs per run (ids, times, durations) masked. */
 function cli(entry: string, args: string[], input = ''): string {
-  const r = spawnSync(process.execPath, [entry, 'run', ...args], { cwd: dir.root, encoding: 'utf8', input, timeout: 60_000, env: { ...process.env, HOME: dir.path('home'), NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, [entry, 'run', ...args], {
+    cwd: dir.root,
+    encoding: 'utf8',
+    input,
+    timeout: 60_000,
+    env: { ...process.env, HOME: dir.path('home'), NO_COLOR: '1' },
+  });
   const mask = (s: string) =>
     s
       .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
@@ -87,7 +108,9 @@ function cli(entry: string, args: string[], input = ''): string {
 }
 
 test('the built CLI answers the same through the lean entry and the full CLI', () => {
-  const deny = dir.json('deny.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo "no rm" >&2; exit 2' }] }] } });
+  const deny = dir.json('deny.json', {
+    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo "no rm" >&2; exit 2' }] }] },
+  });
   const ctx = dir.json('ctx.json', { hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo extra context' }] }] } });
   const cases: Array<{ args: string[]; input?: string }> = [
     { args: ['PreToolUse', '--settings', deny, '--tool', 'Bash', '--input', '{"command":"rm -rf x"}'] },

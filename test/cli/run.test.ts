@@ -56,14 +56,19 @@ describe('run EVENT with no payload', () => {
   it('the flags set their fields; a flag the event lacks is refused naming the events it applies to', () => {
     const settings = dir.json('s.json', {
       hooks: Object.fromEntries(
-        ['UserPromptSubmit', 'PostToolUse', 'Stop', 'SessionStart', 'PreCompact', 'Notification', 'PreToolUse'].map((e) => [e, [{ hooks: [{ type: 'command', command: `cat > "${dir.root}/${e}.json"` }] }]]),
+        ['UserPromptSubmit', 'PostToolUse', 'Stop', 'SessionStart', 'PreCompact', 'Notification', 'PreToolUse'].map((e) => [
+          e,
+          [{ hooks: [{ type: 'command', command: `cat > "${dir.root}/${e}.json"` }] }],
+        ]),
       ),
     });
     const read = (e: string) => JSON.parse(readFileSync(`${dir.root}/${e}.json`, 'utf8'));
     const base = ['--settings', settings, '--cwd', dir.root];
     expect(cli(['run', 'UserPromptSubmit', ...base, '--prompt', 'fix the bug']).code).toBe(0);
     expect(read('UserPromptSubmit').prompt).toBe('fix the bug');
-    expect(cli(['run', 'PostToolUse', ...base, '--tool', 'Write', '--input', '{"file_path":"a.txt"}', '--response', '{"success":true}']).code).toBe(0);
+    expect(
+      cli(['run', 'PostToolUse', ...base, '--tool', 'Write', '--input', '{"file_path":"a.txt"}', '--response', '{"success":true}']).code,
+    ).toBe(0);
     expect(read('PostToolUse')).toMatchObject({ tool_name: 'Write', tool_input: { file_path: 'a.txt' }, tool_response: { success: true } });
     expect(cli(['run', 'Stop', ...base]).code).toBe(0);
     expect(read('Stop').stop_hook_active).toBe(false);
@@ -106,7 +111,9 @@ describe('run EVENT with no payload', () => {
     expect(r.stderr).toContain('invalid PreToolUse payload: tool_name: expected a string, got the number 3');
     const s = cli(['run', 'Stop', '--cwd', dir.root, '--settings', '{}', '--payload', '-'], { input: '{"stop_hook_active": "yes"}' });
     expect(s.stderr).toContain('stop_hook_active: expected a boolean (true or false), got the string "yes"');
-    const n = cli(['run', 'PostToolBatch', '--cwd', dir.root, '--settings', '{}', '--payload', '-'], { input: '{"tool_calls": [{"tool_name": "Bash"}]}' });
+    const n = cli(['run', 'PostToolBatch', '--cwd', dir.root, '--settings', '{}', '--payload', '-'], {
+      input: '{"tool_calls": [{"tool_name": "Bash"}]}',
+    });
     expect(n.stderr).toMatch(/tool_calls\[0\]\.tool_input: expected an object, got nothing \(the field is missing\)/);
     expect(n.stderr).not.toMatch(/Invalid input|received undefined|nonoptional/);
   });
@@ -126,7 +133,9 @@ describe('run --verbose and the traps', () => {
   };
 
   it("--verbose shows each hook's stdin, stdout and stderr; --json carries them as io only with --verbose", () => {
-    const settings = dir.json('s.json', { hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: `cat >/dev/null; echo context-line; echo to-stderr >&2` }] }] } });
+    const settings = dir.json('s.json', {
+      hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: `cat >/dev/null; echo context-line; echo to-stderr >&2` }] }] },
+    });
     const args = ['run', 'UserPromptSubmit', '--settings', settings, '--cwd', dir.root, '--prompt', 'hello there'];
     const plain = cli(args);
     expect(plain.stdout).not.toContain('stdin:');
@@ -146,19 +155,27 @@ describe('run --verbose and the traps', () => {
     const audit = `${dir.root}/audit.jsonl`;
     cli(['run', 'Stop', '--settings', settings, '--cwd', dir.root, '--audit', audit]);
     cli(['run', 'Stop', '--settings', settings, '--cwd', dir.root, '--audit', audit, '--verbose']);
-    const [quiet, loud] = readFileSync(audit, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const [quiet, loud] = readFileSync(audit, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(quiet.io).toBeUndefined();
     expect(loud.io).toMatchObject({ stdout: 'out\n', stderr: 'err\n' });
   });
 
   it('caps each stream, saying how much was left out', () => {
-    const settings = dir.json('s.json', { hooks: { Stop: [{ hooks: [{ type: 'command', command: `head -c 20000 /dev/zero | tr '\\0' a` }] }] } });
+    const settings = dir.json('s.json', {
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: `head -c 20000 /dev/zero | tr '\\0' a` }] }] },
+    });
     const j = JSON.parse(cli(['run', 'Stop', '--settings', settings, '--cwd', dir.root, '--json', '--verbose']).stdout);
     expect(j.hooks[0].io.stdout).toMatch(/^a{8192}…\[11808 more bytes\]$/);
   });
 
   it('warns when JSON has log lines around it (its deny was lost)', () => {
-    const hook = script('guard.py', `#!/bin/sh\necho "DEBUG starting"\necho '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}'\n`);
+    const hook = script(
+      'guard.py',
+      `#!/bin/sh\necho "DEBUG starting"\necho '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}'\n`,
+    );
     const settings = dir.json('s.json', { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: hook }] }] } });
     const r = cli(['run', 'PreToolUse', '--settings', settings, '--cwd', dir.root]);
     expect(r.code).toBe(0);
@@ -167,15 +184,21 @@ describe('run --verbose and the traps', () => {
     const j = JSON.parse(cli(['run', 'PreToolUse', '--settings', settings, '--cwd', dir.root, '--json']).stdout);
     expect(j.traps).toHaveLength(1);
     // A clean JSON answer is no trap.
-    const clean = dir.json('c.json', { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: `echo '{"systemMessage":"ok"}'` }] }] } });
+    const clean = dir.json('c.json', {
+      hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: `echo '{"systemMessage":"ok"}'` }] }] },
+    });
     expect(cli(['run', 'PreToolUse', '--settings', clean, '--cwd', dir.root]).stdout).not.toContain('trap:');
   });
 
   it('warns on exit 127 (missing script or interpreter) and 126 (not executable) of a hook that could block', () => {
-    const missing = dir.json('m.json', { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: `${dir.root}/no-such-guard.sh` }] }] } });
+    const missing = dir.json('m.json', {
+      hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: `${dir.root}/no-such-guard.sh` }] }] },
+    });
     const r = cli(['run', 'PreToolUse', '--settings', missing, '--cwd', dir.root]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/trap: .*exit 127 \(command not found: a missing interpreter or script\); this hook could block PreToolUse but never ran, and the action proceeds/);
+    expect(r.stdout).toMatch(
+      /trap: .*exit 127 \(command not found: a missing interpreter or script\); this hook could block PreToolUse but never ran, and the action proceeds/,
+    );
     const p = dir.write('noexec.sh', '#!/bin/sh\nexit 2\n');
     chmodSync(p, 0o644);
     const noexec = dir.json('n.json', { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: p }] }] } });
@@ -190,7 +213,9 @@ describe('run --verbose and the traps', () => {
     const settings = dir.json('s.json', { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: crash }] }] } });
     const r = cli(['run', 'PreToolUse', '--settings', settings, '--cwd', dir.root]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/trap: .*failed with exit 1 on PreToolUse, which it could block; its failure policy is ignore.*stderr: Traceback: boom/);
+    expect(r.stdout).toMatch(
+      /trap: .*failed with exit 1 on PreToolUse, which it could block; its failure policy is ignore.*stderr: Traceback: boom/,
+    );
     const denied = cli(['run', 'PreToolUse', '--settings', settings, '--cwd', dir.root, '--failure-behavior', 'deny']);
     expect(denied.code).toBe(2);
     expect(denied.stdout).not.toContain('trap:');
@@ -205,7 +230,17 @@ describe('run --verbose and the traps', () => {
 
   it('exits 3 when a hook asks, 2 when it denies, 0 when it allows', () => {
     const answer = (d: string) =>
-      dir.json(`${d}.json`, { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"${d}"}}'` }] }] } });
+      dir.json(`${d}.json`, {
+        hooks: {
+          PreToolUse: [
+            {
+              hooks: [
+                { type: 'command', command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"${d}"}}'` },
+              ],
+            },
+          ],
+        },
+      });
     expect(cli(['run', 'PreToolUse', '--settings', answer('ask'), '--cwd', dir.root]).code).toBe(3);
     expect(cli(['run', 'PreToolUse', '--settings', answer('deny'), '--cwd', dir.root]).code).toBe(2);
     expect(cli(['run', 'PreToolUse', '--settings', answer('allow'), '--cwd', dir.root]).code).toBe(0);
@@ -219,16 +254,28 @@ describe('run in an untrusted workspace', () => {
     dir.write('home/.keep', '');
     dir.json('proj/.claude/settings.json', {
       hooks: {
-        UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo a' }, { type: 'command', command: 'echo b' }] }],
+        UserPromptSubmit: [
+          {
+            hooks: [
+              { type: 'command', command: 'echo a' },
+              { type: 'command', command: 'echo b' },
+            ],
+          },
+        ],
         Stop: [{ hooks: [{ type: 'command', command: 'echo c' }] }],
       },
     });
     const env = { HOME: home, XDG_CONFIG_HOME: `${home}/.config`, AGENT_HOOKS_TRUST_STORE: `${home}/trust.json` };
     const r = cli(['run', 'UserPromptSubmit', '--cwd', proj], { env });
     expect(r.code).toBe(0);
-    const lines = r.stderr.trim().split('\n').filter((l) => l.includes('skipped'));
+    const lines = r.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => l.includes('skipped'));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^warning: 3 project hooks skipped \(untrusted: .*\); review with `agent-hooks status --cwd .*`, then trust with `agent-hooks trust --cwd .* --digest sha256:[0-9a-f]+`$/);
+    expect(lines[0]).toMatch(
+      /^warning: 3 project hooks skipped \(untrusted: .*\); review with `agent-hooks status --cwd .*`, then trust with `agent-hooks trust --cwd .* --digest sha256:[0-9a-f]+`$/,
+    );
     expect(r.stdout).toContain('no hooks ran (3 skipped by the trust gate');
     const v = cli(['run', 'UserPromptSubmit', '--cwd', proj, '--verbose'], { env });
     expect(v.stderr.split('\n').filter((l) => l.trimStart().startsWith('skipped '))).toHaveLength(3);

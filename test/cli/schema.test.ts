@@ -21,9 +21,15 @@ function errorsOf(value: unknown): string[] {
 
 describe('settings JSON Schema', () => {
   it('is compact: $id, $defs with the handler variants once, referenced from every event', () => {
-    const s = settingsJsonSchema() as { $id: string; $defs: Record<string, unknown>; properties: { hooks: { properties: Record<string, unknown> } } };
+    const s = settingsJsonSchema() as {
+      $id: string;
+      $defs: Record<string, unknown>;
+      properties: { hooks: { properties: Record<string, unknown> } };
+    };
     expect(s.$id).toBe('urn:agent-hooks:schema:settings');
-    expect(Object.keys(s.$defs)).toEqual(expect.arrayContaining(['matcherGroup', 'hook', 'commandHook', 'httpHook', 'mcpToolHook', 'promptHook', 'agentHook']));
+    expect(Object.keys(s.$defs)).toEqual(
+      expect.arrayContaining(['matcherGroup', 'hook', 'commandHook', 'httpHook', 'mcpToolHook', 'promptHook', 'agentHook']),
+    );
     expect(s.properties.hooks.properties.PreToolUse).toEqual({ type: 'array', items: { $ref: '#/$defs/matcherGroup' } });
     expect(JSON.stringify(s).length).toBeLessThan(20_000);
   });
@@ -34,7 +40,10 @@ describe('settings JSON Schema', () => {
         $schema: 'https://json.schemastore.org/claude-code-settings.json',
         model: 'x',
         permissions: { allow: ['Bash(ls)'] },
-        hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './guard.sh', timeout: 10 }] }], Stop: [{ hooks: [{ type: 'http', url: 'https://example.test/hook' }] }] },
+        hooks: {
+          PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './guard.sh', timeout: 10 }] }],
+          Stop: [{ hooks: [{ type: 'http', url: 'https://example.test/hook' }] }],
+        },
       }),
     ).toEqual([]);
   });
@@ -46,7 +55,9 @@ describe('settings JSON Schema', () => {
     const http = errorsOf({ hooks: { Stop: [{ hooks: [{ type: 'http', command: 'x' }] }] } });
     expect(http).toContain("/hooks/Stop/0/hooks/0 must have required property 'url'");
     expect(http).toContain('/hooks/Stop/0/hooks/0 must NOT have additional properties');
-    expect(errorsOf({ hooks: { Stop: [{ hooks: [{ type: 'shell', command: 'x' }] }] } })).toContain('/hooks/Stop/0/hooks/0/type must be equal to one of the allowed values');
+    expect(errorsOf({ hooks: { Stop: [{ hooks: [{ type: 'shell', command: 'x' }] }] } })).toContain(
+      '/hooks/Stop/0/hooks/0/type must be equal to one of the allowed values',
+    );
     expect(errorsOf({ hooks: { NoSuchEvent: [] } })).toContain('/hooks must NOT have additional properties');
   });
 

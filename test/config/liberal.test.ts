@@ -33,12 +33,17 @@ beforeEach(() => {
 });
 afterEach(() => dir.cleanup());
 
-const deny = (reason: string) => `printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"${reason}"}}'`;
+const deny = (reason: string) =>
+  `printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"${reason}"}}'`;
 
 /** Shaped like Anthropic's security-guidance plugin: an async-rewake handler with rewake* keys. */
 function securityGuidancePlugin(root: string) {
   mkdirSync(join(root, '.claude-plugin'), { recursive: true });
-  dir.json(`${root.slice(dir.root.length + 1)}/.claude-plugin/plugin.json`, { name: 'security-guidance', version: '1.0.0', description: 'Security reminders' });
+  dir.json(`${root.slice(dir.root.length + 1)}/.claude-plugin/plugin.json`, {
+    name: 'security-guidance',
+    version: '1.0.0',
+    description: 'Security reminders',
+  });
   dir.json(`${root.slice(dir.root.length + 1)}/hooks/hooks.json`, {
     description: 'Security reminder hook',
     hooks: {
@@ -70,7 +75,19 @@ describe('liberal reading of what Claude Code accepts', () => {
       'warning hooks.PreToolUse[0].hooks[0].rewakeSummary',
     ]);
     expect(cfg.hooks).toHaveLength(1);
-    const r = cli(['run', 'PreToolUse', '--plugin', root, '--cwd', dir.root, '--tool', 'Write', '--input', '{"file_path":"a.js","content":"eval(x)"}', '--json']);
+    const r = cli([
+      'run',
+      'PreToolUse',
+      '--plugin',
+      root,
+      '--cwd',
+      dir.root,
+      '--tool',
+      'Write',
+      '--input',
+      '{"file_path":"a.js","content":"eval(x)"}',
+      '--json',
+    ]);
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout)).toMatchObject({ decision: 'deny', reason: 'security-guidance: eval() found' });
     expect(r.stderr).toMatch(/rewakeMessage/);
@@ -83,7 +100,10 @@ describe('liberal reading of what Claude Code accepts', () => {
     dir.json('q/config/more.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: deny('from q') }] }] } });
     const cfg = await loadConfig({ cwd: dir.root, discover: false, plugins: [dir.path('p'), dir.path('q')] });
     expect(cfg.diagnostics).toEqual([]);
-    expect(cfg.hooks.map((h) => `${h.source.pluginName} ${h.source.file}`)).toEqual([`p ${dir.path('p/hooks/hooks.json')}`, `q ${dir.path('q/config/more.json')}`]);
+    expect(cfg.hooks.map((h) => `${h.source.pluginName} ${h.source.file}`)).toEqual([
+      `p ${dir.path('p/hooks/hooks.json')}`,
+      `q ${dir.path('q/config/more.json')}`,
+    ]);
     const check = cli(['check', dir.path('p'), dir.path('q')]);
     expect(check.stdout).toMatch(/0 error\(s\)/);
     expect(check.code).toBe(0);
@@ -98,16 +118,27 @@ describe('liberal reading of what Claude Code accepts', () => {
     dir.json('m/hooks/hooks.json', { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo m' }] }] } });
     const cfg = await loadConfig({ cwd: dir.root, discover: false, plugins: [dir.path('l'), dir.path('i'), dir.path('m')] });
     expect(cfg.hooks.map((h) => (h.handler as { command: string }).command)).toEqual(['echo a', 'echo b', 'echo inline']);
-    expect(cfg.diagnostics).toEqual([expect.objectContaining({ level: 'error', file: dir.path('m/.claude-plugin/plugin.json'), path: 'hooks', message: expect.stringContaining('nope.json') })]);
+    expect(cfg.diagnostics).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        file: dir.path('m/.claude-plugin/plugin.json'),
+        path: 'hooks',
+        message: expect.stringContaining('nope.json'),
+      }),
+    ]);
   });
 
   it('check warns on unknown keys (exit 0) and keeps failing on real mistakes (exit 1)', () => {
-    const warnOnly = dir.json('warn/settings.json', { hooks: { Stop: [{ description: 'x', hooks: [{ type: 'command', command: 'true', comand: 'x' }] }] } });
+    const warnOnly = dir.json('warn/settings.json', {
+      hooks: { Stop: [{ description: 'x', hooks: [{ type: 'command', command: 'true', comand: 'x' }] }] },
+    });
     const w = cli(['check', warnOnly]);
     expect(w.code).toBe(0);
     expect(w.stdout).toMatch(/hooks\.Stop\[0\]\.description/);
     expect(w.stdout).toMatch(/did you mean "command"/);
-    const broken = dir.json('broken/settings.json', { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true', timeout: 'ten' }] }] } });
+    const broken = dir.json('broken/settings.json', {
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true', timeout: 'ten' }] }] },
+    });
     const b = cli(['check', broken]);
     expect(b.code).toBe(1);
     expect(b.stdout).toMatch(/hooks\.Stop\[0\]\.hooks\[0\]\.timeout/);
@@ -118,13 +149,29 @@ describe('a broken source never turns a deny into nothing', () => {
   function brokenAndDenying() {
     dir.json('broken/.claude-plugin/plugin.json', { name: 'broken' });
     dir.write('broken/hooks/hooks.json', '{ "hooks": { "PreToolUse": [ { "hooks": [ } ] } }');
-    dir.json('guard/hooks/hooks.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: deny('guard says no') }] }] } });
+    dir.json('guard/hooks/hooks.json', {
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: deny('guard says no') }] }] },
+    });
     return [dir.path('broken'), dir.path('guard')];
   }
 
   it('run: the broken plugin is skipped with a path-qualified error, the other plugin still denies (exit 2)', () => {
     const [broken, guard] = brokenAndDenying();
-    const r = cli(['run', 'PreToolUse', '--plugin', broken!, '--plugin', guard!, '--cwd', dir.root, '--tool', 'Bash', '--input', '{"command":"rm -rf /"}', '--json']);
+    const r = cli([
+      'run',
+      'PreToolUse',
+      '--plugin',
+      broken!,
+      '--plugin',
+      guard!,
+      '--cwd',
+      dir.root,
+      '--tool',
+      'Bash',
+      '--input',
+      '{"command":"rm -rf /"}',
+      '--json',
+    ]);
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout)).toMatchObject({ blocked: true, decision: 'deny', reason: 'guard says no' });
     expect(r.stderr).toContain(join(broken!, 'hooks', 'hooks.json'));
@@ -140,8 +187,19 @@ describe('a broken source never turns a deny into nothing', () => {
 
   it('dispatch --agent claude: the deny of the good plugin reaches the agent', () => {
     const [broken, guard] = brokenAndDenying();
-    const payload = { session_id: 's', transcript_path: '', cwd: dir.root, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, tool_use_id: 't', permission_mode: 'default' };
-    const r = cli(['dispatch', '--agent', 'claude', '--plugin', broken!, '--plugin', guard!, '--cwd', dir.root], { input: JSON.stringify(payload) });
+    const payload = {
+      session_id: 's',
+      transcript_path: '',
+      cwd: dir.root,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'rm -rf /' },
+      tool_use_id: 't',
+      permission_mode: 'default',
+    };
+    const r = cli(['dispatch', '--agent', 'claude', '--plugin', broken!, '--plugin', guard!, '--cwd', dir.root], {
+      input: JSON.stringify(payload),
+    });
     const out = JSON.parse(r.stdout || '{}') as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
     const denied = r.code === 2 ? r.stderr.includes('guard says no') : out.hookSpecificOutput?.permissionDecision === 'deny';
     expect(denied).toBe(true);
@@ -178,7 +236,9 @@ describe('CLAUDE_CONFIG_DIR and agentHooks.passEnv', () => {
     const managed = dir.json('managed.json', { agentHooks: { passEnv: ['ADMIN_VAR'] } });
     const cfg = await loadConfig({ cwd: project, homeDir: home, managedSettingsPath: managed, unsafeSkipTrustGate: true });
     expect(cfg.options.passEnv).toEqual(['ADMIN_VAR', 'USER_VAR']);
-    expect(cfg.diagnostics.map((d) => `${d.file}: ${d.path}: ${d.message}`).join('\n')).toMatch(/settings\.json: agentHooks\.passEnv: only honoured in user, managed and --settings files; ignored here \(it is project settings\)/);
+    expect(cfg.diagnostics.map((d) => `${d.file}: ${d.path}: ${d.message}`).join('\n')).toMatch(
+      /settings\.json: agentHooks\.passEnv: only honoured in user, managed and --settings files; ignored here \(it is project settings\)/,
+    );
     expect(cfg.diagnostics.some((d) => d.path === 'agentHooks.passEnv[1]' && /BASH_ENV/.test(d.message))).toBe(true);
     dir.json('managed.json', { allowManagedHooksOnly: true, agentHooks: { passEnv: ['ADMIN_VAR'] } });
     const strict = await loadConfig({ cwd: project, homeDir: home, managedSettingsPath: managed, unsafeSkipTrustGate: true });

@@ -67,7 +67,9 @@ describe('layers and provenance', () => {
   it('reports an unreadable settings path (a directory)', async () => {
     await fs.mkdir(fx.projectFile, { recursive: true });
     const cfg = await fx.load();
-    expect(cfg.diagnostics).toEqual([expect.objectContaining({ level: 'error', file: fx.projectFile, message: expect.stringMatching(/directory/) })]);
+    expect(cfg.diagnostics).toEqual([
+      expect.objectContaining({ level: 'error', file: fx.projectFile, message: expect.stringMatching(/directory/) }),
+    ]);
   });
 
   it('reads the settings file once when the project is the home directory', async () => {
@@ -104,7 +106,12 @@ describe('layers and provenance', () => {
     expect(cfg.disabled.nonManaged).toBe(false);
     expect(cfg.diagnostics).toEqual([
       { level: 'warning', file: fx.projectFile, path: 'hook', message: 'unknown setting "hook" (did you mean "hooks"?)' },
-      { level: 'warning', file: fx.projectFile, path: 'disableAllHook', message: 'unknown setting "disableAllHook" (did you mean "disableAllHooks"?)' },
+      {
+        level: 'warning',
+        file: fx.projectFile,
+        path: 'disableAllHook',
+        message: 'unknown setting "disableAllHook" (did you mean "disableAllHooks"?)',
+      },
       { level: 'warning', file: fx.projectFile, path: 'Hooks', message: 'unknown setting "Hooks" (did you mean "hooks"?)' },
     ]);
   });
@@ -117,8 +124,14 @@ describe('layers and provenance', () => {
   });
 
   it('merges agentHooks options per key by precedence and unions the HTTP allowlists', async () => {
-    await fx.write(fx.userFile, { agentHooks: { maxConcurrentHooks: 2, failureBehavior: 'ask' }, allowedHttpHookUrls: ['https://a.test/*'] });
-    await fx.write(fx.projectFile, { agentHooks: { maxConcurrentHooks: 4 }, allowedHttpHookUrls: ['https://b.test/*', 'https://a.test/*'] });
+    await fx.write(fx.userFile, {
+      agentHooks: { maxConcurrentHooks: 2, failureBehavior: 'ask' },
+      allowedHttpHookUrls: ['https://a.test/*'],
+    });
+    await fx.write(fx.projectFile, {
+      agentHooks: { maxConcurrentHooks: 4 },
+      allowedHttpHookUrls: ['https://b.test/*', 'https://a.test/*'],
+    });
     await fx.write(fx.managed, { agentHooks: { stopHookMaxConsecutiveBlocks: 3 }, httpHookAllowedEnvVars: ['TOKEN'] });
     const cfg = await fx.load();
     expect(cfg.options).toEqual({ maxConcurrentHooks: 4, failureBehavior: 'ask', stopHookMaxConsecutiveBlocks: 3 });
@@ -211,14 +224,21 @@ describe('dedup', () => {
       { type: 'agent', prompt: 'p' },
     ];
     await fx.write(fx.userFile, settings(handlers));
-    await fx.write(fx.projectFile, settings([
-      { type: 'http', url: 'https://h.test/a', timeout: 3 },
-      { type: 'mcp_tool', server: 's', tool: 't', input: { b: 2, a: 1 } },
-      { type: 'prompt', prompt: 'p', model: 'm' },
-    ]));
+    await fx.write(
+      fx.projectFile,
+      settings([
+        { type: 'http', url: 'https://h.test/a', timeout: 3 },
+        { type: 'mcp_tool', server: 's', tool: 't', input: { b: 2, a: 1 } },
+        { type: 'prompt', prompt: 'p', model: 'm' },
+      ]),
+    );
     const cfg = await fx.load();
     expect(cfg.hooks.map((h) => `${h.handler.type}:${h.source.kind}`)).toEqual([
-      'http:project', 'mcp_tool:project', 'prompt:user', 'agent:user', 'prompt:project',
+      'http:project',
+      'mcp_tool:project',
+      'prompt:user',
+      'agent:user',
+      'prompt:project',
     ]);
   });
 
@@ -278,7 +298,9 @@ describe('plugins', () => {
   it('substitutes CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA in command and args', async () => {
     const a = await plugin('p', {
       hooks: {
-        PostToolUse: [{ hooks: [commandHook('node', { args: ['${CLAUDE_PLUGIN_ROOT}/a.js', '--data=${CLAUDE_PLUGIN_DATA}', '${OTHER}'] })] }],
+        PostToolUse: [
+          { hooks: [commandHook('node', { args: ['${CLAUDE_PLUGIN_ROOT}/a.js', '--data=${CLAUDE_PLUGIN_DATA}', '${OTHER}'] })] },
+        ],
       },
     });
     const cfg = await fx.load({ plugins: [{ root: a, dataDir: 'state' }] });
@@ -291,7 +313,9 @@ describe('plugins', () => {
     await fs.mkdir(path.join(fx.root, 'empty'));
     const cfg = await fx.load({ plugins: [path.join(fx.root, 'empty'), path.join(fx.root, 'missing')] });
     expect(cfg.hooks).toEqual([]);
-    expect(cfg.diagnostics).toEqual([expect.objectContaining({ level: 'error', file: path.join(fx.root, 'missing'), message: 'plugin directory not found' })]);
+    expect(cfg.diagnostics).toEqual([
+      expect.objectContaining({ level: 'error', file: path.join(fx.root, 'missing'), message: 'plugin directory not found' }),
+    ]);
   });
 
   it('an invalid plugin hooks.json is rejected with its file and path', async () => {
@@ -309,13 +333,21 @@ describe('skills', () => {
     const root = path.join(fx.root, 'skills', 'secure');
     await fx.write(fx.userFile, settings([commandHook('${CLAUDE_PLUGIN_ROOT}/check.sh')]));
     const cfg = await fx.load({
-      skills: [{ root, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [commandHook('${CLAUDE_PLUGIN_ROOT}/check.sh', { once: true })] }] } }],
+      skills: [
+        { root, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [commandHook('${CLAUDE_PLUGIN_ROOT}/check.sh', { once: true })] }] } },
+      ],
     });
     expect(cfg.diagnostics).toEqual([]);
     expect(cfg.hooks).toHaveLength(2);
     expect(cfg.hooks[1]).toMatchObject({
       handler: { command: `${root}/check.sh`, once: true },
-      source: { kind: 'skill', skillRoot: root, skillName: 'secure', file: path.join(root, 'SKILL.md'), path: 'hooks.PreToolUse[0].hooks[0]' },
+      source: {
+        kind: 'skill',
+        skillRoot: root,
+        skillName: 'secure',
+        file: path.join(root, 'SKILL.md'),
+        path: 'hooks.PreToolUse[0].hooks[0]',
+      },
     });
   });
 
@@ -347,7 +379,10 @@ describe('disableAllHooks', () => {
     await write(fx.projectFile, true, 'project');
     await fx.write('mp/hooks/hooks.json', settings([commandHook('managed-plugin')]));
     await fx.write('up/hooks/hooks.json', settings([commandHook('user-plugin')]));
-    const cfg = await fx.load({ plugins: [{ root: path.join(fx.root, 'mp'), managed: true }, path.join(fx.root, 'up')], skills: [{ root: 's', hooks: settings([commandHook('skill')]).hooks }] });
+    const cfg = await fx.load({
+      plugins: [{ root: path.join(fx.root, 'mp'), managed: true }, path.join(fx.root, 'up')],
+      skills: [{ root: 's', hooks: settings([commandHook('skill')]).hooks }],
+    });
     expect(commands(cfg.hooks)).toEqual(['managed', 'managed-plugin']);
     expect(cfg.disabled).toMatchObject({ all: false, nonManaged: true, reason: expect.stringContaining(fx.projectFile) });
   });
@@ -392,7 +427,10 @@ describe('disableAllHooks', () => {
 
 describe('allowManagedHooksOnly', () => {
   it('keeps only managed hooks and hooks of managed plugins', async () => {
-    await fx.write(fx.managed, settings([commandHook('managed')], 'Bash', { allowManagedHooksOnly: true, allowedHttpHookUrls: ['https://m.test/*'] }));
+    await fx.write(
+      fx.managed,
+      settings([commandHook('managed')], 'Bash', { allowManagedHooksOnly: true, allowedHttpHookUrls: ['https://m.test/*'] }),
+    );
     await fx.write(fx.userFile, settings([commandHook('user')], 'Bash', { allowedHttpHookUrls: ['https://u.test/*'] }));
     await fx.write(fx.localFile, settings([commandHook('managed')]));
     await fx.write('mp/hooks/hooks.json', settings([commandHook('managed-plugin')]));

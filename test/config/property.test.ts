@@ -54,19 +54,50 @@ const common = {
 };
 const handler = fc.oneof(
   fc.record(
-    { type: fc.constant('command'), command: word, args: fc.array(word, { maxLength: 3 }), shell: fc.constantFrom('bash', 'sh', 'powershell'), env: fc.dictionary(word, word, { maxKeys: 2 }), async: fc.boolean(), ...common },
+    {
+      type: fc.constant('command'),
+      command: word,
+      args: fc.array(word, { maxLength: 3 }),
+      shell: fc.constantFrom('bash', 'sh', 'powershell'),
+      env: fc.dictionary(word, word, { maxKeys: 2 }),
+      async: fc.boolean(),
+      ...common,
+    },
     { requiredKeys: ['type', 'command'] },
   ),
-  fc.record({ type: fc.constant('http'), url: fc.constantFrom('https://h.test/a', 'http://localhost:8080/x'), headers: fc.dictionary(word, word, { maxKeys: 2 }), ...common }, { requiredKeys: ['type', 'url'] }),
-  fc.record({ type: fc.constant('mcp_tool'), server: word, tool: word, input: fc.dictionary(word, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 2 }), ...common }, { requiredKeys: ['type', 'server', 'tool'] }),
+  fc.record(
+    {
+      type: fc.constant('http'),
+      url: fc.constantFrom('https://h.test/a', 'http://localhost:8080/x'),
+      headers: fc.dictionary(word, word, { maxKeys: 2 }),
+      ...common,
+    },
+    { requiredKeys: ['type', 'url'] },
+  ),
+  fc.record(
+    {
+      type: fc.constant('mcp_tool'),
+      server: word,
+      tool: word,
+      input: fc.dictionary(word, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 2 }),
+      ...common,
+    },
+    { requiredKeys: ['type', 'server', 'tool'] },
+  ),
   fc.record({ type: fc.constantFrom('prompt', 'agent'), prompt: word, model: word, ...common }, { requiredKeys: ['type', 'prompt'] }),
 );
-const group = fc.record({ matcher: fc.constantFrom('Bash', 'Edit|Write', '*', '', '^mcp__'), hooks: fc.array(handler, { maxLength: 3 }) }, { requiredKeys: ['hooks'] });
+const group = fc.record(
+  { matcher: fc.constantFrom('Bash', 'Edit|Write', '*', '', '^mcp__'), hooks: fc.array(handler, { maxLength: 3 }) },
+  { requiredKeys: ['hooks'] },
+);
 const validSettings = fc.record(
   {
     hooks: fc.dictionary(fc.constantFrom(...EVENT_NAMES), fc.array(group, { maxLength: 3 }), { maxKeys: 4 }),
     disableAllHooks: fc.constant(false),
-    agentHooks: fc.record({ maxConcurrentHooks: fc.integer({ min: 1, max: 64 }), failureBehavior: fc.constantFrom('ignore', 'deny') }, { requiredKeys: [] }),
+    agentHooks: fc.record(
+      { maxConcurrentHooks: fc.integer({ min: 1, max: 64 }), failureBehavior: fc.constantFrom('ignore', 'deny') },
+      { requiredKeys: [] },
+    ),
     permissions: fc.jsonValue({ maxDepth: 2 }),
   },
   { requiredKeys: ['hooks'] },
@@ -122,7 +153,12 @@ function mutate(cfg: unknown, muts: Array<{ pick: number; op: string; value: unk
     } else {
       const target = m.op === 'addKey' ? getAt(clone, p) : parent;
       if (target && typeof target === 'object' && !Array.isArray(target)) {
-        Object.defineProperty(target, m.key, { value: m.op === 'addKey' ? m.value : (target as Record<string, unknown>)[last as string], enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(target, m.key, {
+          value: m.op === 'addKey' ? m.value : (target as Record<string, unknown>)[last as string],
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
         if (m.op === 'rename' && m.key !== last) delete (target as Record<string, unknown>)[last as string];
       }
     }
@@ -141,7 +177,12 @@ describe('properties', () => {
       }
     };
     const edited = fc
-      .tuple(fc.json({ maxDepth: 3 }), fc.nat(), fc.nat({ max: 3 }), fc.constantFrom('', ',', '}', ']', '"', ':', '\n', '\\', '0', 'e', '-', ' '))
+      .tuple(
+        fc.json({ maxDepth: 3 }),
+        fc.nat(),
+        fc.nat({ max: 3 }),
+        fc.constantFrom('', ',', '}', ']', '"', ':', '\n', '\\', '0', 'e', '-', ' '),
+      )
       .map(([s, at, del, ins]) => {
         const i = at % (s.length + 1);
         return s.slice(0, i) + ins + s.slice(i + del);
@@ -175,10 +216,16 @@ describe('properties', () => {
 
   it('arbitrary skill frontmatter values never make loadConfig throw', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.anything(), group.map((g) => ({ PreToolUse: [g] }))), async (hooks) => {
-        const cfg = await fx.load({ discover: false, skills: [{ root: 'skill', hooks }] });
-        wellFormed(cfg);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.anything(),
+          group.map((g) => ({ PreToolUse: [g] })),
+        ),
+        async (hooks) => {
+          const cfg = await fx.load({ discover: false, skills: [{ root: 'skill', hooks }] });
+          wellFormed(cfg);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -232,12 +279,15 @@ describe('properties', () => {
   });
 
   it('handles own __proto__ keys without pollution', async () => {
-    const text = '{"__proto__": {"polluted": true}, "hooks": {"__proto__": [], "Stop": [{"hooks": [{"type": "command", "command": "x", "__proto__": 1}]}]}}';
+    const text =
+      '{"__proto__": {"polluted": true}, "hooks": {"__proto__": [], "Stop": [{"hooks": [{"type": "command", "command": "x", "__proto__": 1}]}]}}';
     const cfg = await loadText(text);
     wellFormed(cfg);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(cfg.diagnostics.filter((d) => d.level === 'error').map((d) => d.path)).toEqual(expect.arrayContaining(['hooks.__proto__']));
     // An unknown handler key is a warning (liberal reading), `__proto__` included.
-    expect(cfg.diagnostics.filter((d) => d.level === 'warning').map((d) => d.path)).toEqual(expect.arrayContaining(['hooks.Stop[0].hooks[0].__proto__']));
+    expect(cfg.diagnostics.filter((d) => d.level === 'warning').map((d) => d.path)).toEqual(
+      expect.arrayContaining(['hooks.Stop[0].hooks[0].__proto__']),
+    );
   });
 });

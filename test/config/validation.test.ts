@@ -48,7 +48,9 @@ describe('strict validation', () => {
   });
 
   it('unknown matcher-group keys (a hand-written description) are warnings', async () => {
-    const { cfg, errors } = await errorsFor({ hooks: { PreToolUse: [{ matcher: 'Bash', description: 'guard', hooks: [commandHook('a')] }] } });
+    const { cfg, errors } = await errorsFor({
+      hooks: { PreToolUse: [{ matcher: 'Bash', description: 'guard', hooks: [commandHook('a')] }] },
+    });
     expect(errors).toEqual([]);
     expect(cfg.diagnostics).toEqual([expect.objectContaining({ level: 'warning', path: 'hooks.PreToolUse[0].description' })]);
     expect(cfg.hooks).toHaveLength(1);
@@ -85,9 +87,7 @@ describe('strict validation', () => {
 
   it('reports a matcher that is not a string', async () => {
     const { errors } = await errorsFor({ hooks: { PreToolUse: [{ matcher: ['Bash'], hooks: [commandHook('a')] }] } });
-    expect(errors).toEqual([
-      expect.objectContaining({ path: 'hooks.PreToolUse[0].matcher', message: 'expected string, got array' }),
-    ]);
+    expect(errors).toEqual([expect.objectContaining({ path: 'hooks.PreToolUse[0].matcher', message: 'expected string, got array' })]);
   });
 
   it('reports unknown and missing hook types, bad enums, bad numbers', async () => {
@@ -108,7 +108,9 @@ describe('strict validation', () => {
       disableAllHooks: 'yes',
     });
     const byPath = Object.fromEntries(errors.map((e) => [e.path, e.message]));
-    expect(byPath['hooks.PreToolUse[0].hooks[0].type']).toMatch(/unknown hook type "shell" \(expected one of command, http, mcp_tool, prompt, agent\)/);
+    expect(byPath['hooks.PreToolUse[0].hooks[0].type']).toMatch(
+      /unknown hook type "shell" \(expected one of command, http, mcp_tool, prompt, agent\)/,
+    );
     expect(byPath['hooks.PreToolUse[0].hooks[1].type']).toMatch(/missing required field 'type'/);
     expect(byPath['hooks.PreToolUse[0].hooks[2].shell']).toBe('expected one of "bash", "sh", "powershell", got "zsh"');
     expect(byPath['hooks.PreToolUse[0].hooks[2].timeout']).toBe('must be > 0');

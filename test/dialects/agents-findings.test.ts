@@ -14,7 +14,10 @@ afterAll(() => dir.cleanup());
 
 /** An engine config whose one hook on `event` prints `output` as JSON. */
 function engine(name: string, event: string, output: unknown): string {
-  const script = dir.write(`${name}.mjs`, `process.stdin.resume(); process.stdin.on('end', () => process.stdout.write(${JSON.stringify(JSON.stringify(output))}));`);
+  const script = dir.write(
+    `${name}.mjs`,
+    `process.stdin.resume(); process.stdin.on('end', () => process.stdout.write(${JSON.stringify(JSON.stringify(output))}));`,
+  );
   return dir.json(`${name}.json`, { hooks: { [event]: [{ hooks: [{ type: 'command', command: `node ${JSON.stringify(script)}` }] }] } });
 }
 
@@ -32,10 +35,18 @@ describe('Codex PostToolUse output replacement (Codex 0.169)', () => {
     tool_response: 'secret-value-42\n',
     tool_use_id: 'call_fake_0',
   });
-  const replacement = { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: { stdout: 'REDACTED', stderr: '', interrupted: false, isImage: false } } };
+  const replacement = {
+    hookSpecificOutput: {
+      hookEventName: 'PostToolUse',
+      updatedToolOutput: { stdout: 'REDACTED', stderr: '', interrupted: false, isImage: false },
+    },
+  };
 
   test('a built-in tool output replacement becomes decision:block, whose reason the model sees instead', async () => {
-    const r = await runCli(['dispatch', '--agent', 'codex', '--settings', engine('replace', 'PostToolUse', replacement)], JSON.stringify(payload('Bash')));
+    const r = await runCli(
+      ['dispatch', '--agent', 'codex', '--settings', engine('replace', 'PostToolUse', replacement)],
+      JSON.stringify(payload('Bash')),
+    );
     expect(r.code, r.stderr).toBe(0);
     const answer = JSON.parse(r.stdout);
     expect(answer.decision).toBe('block');
@@ -45,7 +56,10 @@ describe('Codex PostToolUse output replacement (Codex 0.169)', () => {
 
   test('an MCP tool output is still replaced in place', async () => {
     const mcp = { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedMCPToolOutput: 'REDACTED' } };
-    const r = await runCli(['dispatch', '--agent', 'codex', '--settings', engine('replace-mcp', 'PostToolUse', mcp)], JSON.stringify(payload('mcp__fs__read')));
+    const r = await runCli(
+      ['dispatch', '--agent', 'codex', '--settings', engine('replace-mcp', 'PostToolUse', mcp)],
+      JSON.stringify(payload('mcp__fs__read')),
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedMCPToolOutput: 'REDACTED' } });
   });
@@ -69,8 +83,16 @@ describe('Qwen Code PostToolUse output replacement (Qwen Code 0.24.4)', () => {
   };
 
   test('is withheld with decision:block and continue:false, the replacement in the reasons', async () => {
-    const replacement = { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: { stdout: 'REDACTED', stderr: '', interrupted: false, isImage: false } } };
-    const r = await runCli(['dispatch', '--agent', 'qwen', '--settings', engine('qwen-replace', 'PostToolUse', replacement)], JSON.stringify(payload));
+    const replacement = {
+      hookSpecificOutput: {
+        hookEventName: 'PostToolUse',
+        updatedToolOutput: { stdout: 'REDACTED', stderr: '', interrupted: false, isImage: false },
+      },
+    };
+    const r = await runCli(
+      ['dispatch', '--agent', 'qwen', '--settings', engine('qwen-replace', 'PostToolUse', replacement)],
+      JSON.stringify(payload),
+    );
     expect(r.code, r.stderr).toBe(0);
     const answer = JSON.parse(r.stdout);
     expect(answer).toMatchObject({ decision: 'block', continue: false });
@@ -84,16 +106,41 @@ describe('Copilot CLI userPromptSubmitted and sessionStart (Copilot CLI 1.0.102)
   const prompt = { sessionId: 'c8a3f38a-f454-421d-981c-f40a66d3d5df', timestamp: 1796152542389, cwd: '/tmp', prompt: 'deploy it' };
 
   test('a prompt block is passed on as decision:block with the reason (it used to be dropped, so the prompt reached the model)', async () => {
-    const r = await runCli(['dispatch', '--agent', 'copilot', '--event', 'userPromptSubmitted', '--settings', engine('cp-block', 'UserPromptSubmit', { decision: 'block', reason: 'no deploys on Friday' })], JSON.stringify(prompt));
+    const r = await runCli(
+      [
+        'dispatch',
+        '--agent',
+        'copilot',
+        '--event',
+        'userPromptSubmitted',
+        '--settings',
+        engine('cp-block', 'UserPromptSubmit', { decision: 'block', reason: 'no deploys on Friday' }),
+      ],
+      JSON.stringify(prompt),
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ decision: 'block', reason: 'no deploys on Friday' });
   });
 
   test('prompt and session-start context are passed on as additionalContext', async () => {
     const ctx = (event: string) => ({ hookSpecificOutput: { hookEventName: event, additionalContext: 'branch: main' } });
-    const p = await runCli(['dispatch', '--agent', 'copilot', '--event', 'userPromptSubmitted', '--settings', engine('cp-pctx', 'UserPromptSubmit', ctx('UserPromptSubmit'))], JSON.stringify(prompt));
+    const p = await runCli(
+      [
+        'dispatch',
+        '--agent',
+        'copilot',
+        '--event',
+        'userPromptSubmitted',
+        '--settings',
+        engine('cp-pctx', 'UserPromptSubmit', ctx('UserPromptSubmit')),
+      ],
+      JSON.stringify(prompt),
+    );
     expect(JSON.parse(p.stdout), p.stderr).toEqual({ additionalContext: 'branch: main' });
-    const s = await runCli(['dispatch', '--agent', 'copilot', '--event', 'sessionStart', '--settings', engine('cp-sctx', 'SessionStart', ctx('SessionStart'))], JSON.stringify({ sessionId: 's', timestamp: 1, cwd: '/tmp', source: 'new' }));
+    const s = await runCli(
+      ['dispatch', '--agent', 'copilot', '--event', 'sessionStart', '--settings', engine('cp-sctx', 'SessionStart', ctx('SessionStart'))],
+      JSON.stringify({ sessionId: 's', timestamp: 1, cwd: '/tmp', source: 'new' }),
+    );
     expect(JSON.parse(s.stdout), s.stderr).toEqual({ additionalContext: 'branch: main' });
   });
 });
@@ -110,7 +157,9 @@ describe('Factory Droid (droid exec 0.225.2)', () => {
   };
 
   test('an ask fails closed: Droid would run the call unasked', async () => {
-    const ask = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'confirm first' } };
+    const ask = {
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'confirm first' },
+    };
     const r = await runCli(['dispatch', '--agent', 'droid', '--settings', engine('droid-ask', 'PreToolUse', ask)], JSON.stringify(pre));
     expect(r.code, r.stderr).toBe(0);
     const hso = JSON.parse(r.stdout).hookSpecificOutput;
@@ -122,7 +171,10 @@ describe('Factory Droid (droid exec 0.225.2)', () => {
   test('an output replacement withholds the output with continue:false', async () => {
     const replacement = { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: 'REDACTED' } };
     const post = { ...pre, hook_event_name: 'PostToolUse', tool_response: 'secret-value-42' };
-    const r = await runCli(['dispatch', '--agent', 'droid', '--settings', engine('droid-replace', 'PostToolUse', replacement)], JSON.stringify(post));
+    const r = await runCli(
+      ['dispatch', '--agent', 'droid', '--settings', engine('droid-replace', 'PostToolUse', replacement)],
+      JSON.stringify(post),
+    );
     expect(r.code, r.stderr).toBe(0);
     const answer = JSON.parse(r.stdout);
     expect(answer.continue).toBe(false);

@@ -7,8 +7,18 @@ import fc from 'fast-check';
 import { DIALECTS, DIALECT_NAMES } from '../../src/dialects/index.js';
 import type { DialectName } from '../../src/dialects/types.js';
 
-const junk = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 6 }), fc.string(), { maxKeys: 2 }));
-const matcher = fc.oneof(fc.constantFrom('Bash', 'Edit|Write', '*', '', 'mcp__.*', '^run_shell_command$', '[', '(a+)+$', 'Shell|Write', 'startup'), fc.string({ maxLength: 12 }));
+const junk = fc.oneof(
+  fc.string(),
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.string(), { maxLength: 2 }),
+  fc.dictionary(fc.string({ maxLength: 6 }), fc.string(), { maxKeys: 2 }),
+);
+const matcher = fc.oneof(
+  fc.constantFrom('Bash', 'Edit|Write', '*', '', 'mcp__.*', '^run_shell_command$', '[', '(a+)+$', 'Shell|Write', 'startup'),
+  fc.string({ maxLength: 12 }),
+);
 const command = fc.oneof(fc.constantFrom('echo ok', './guard.sh', ''), fc.string({ maxLength: 20 }));
 const timeout = fc.oneof(fc.integer({ min: -5, max: 100_000 }), fc.double({ noNaN: true, min: -1, max: 1e6 }), fc.constant(undefined));
 
@@ -34,32 +44,136 @@ function nativeEvents(name: DialectName): string[] {
   return [...new Set(DIALECTS[name].events.map((e) => e.native))];
 }
 
-const eventName = (name: DialectName) => fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...nativeEvents(name)) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) });
+const eventName = (name: DialectName) =>
+  fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...nativeEvents(name)) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) });
 
 function groups(name: DialectName, handler: fc.Arbitrary<unknown>, groupFields: Record<string, fc.Arbitrary<unknown>> = {}) {
   const group = entry({ matcher, hooks: fc.array(handler, { maxLength: 3 }), ...groupFields });
-  return fc.dictionary(eventName(name), fc.oneof({ weight: 5, arbitrary: fc.array(group, { maxLength: 3 }) }, { weight: 1, arbitrary: junk }), { maxKeys: 4 });
+  return fc.dictionary(
+    eventName(name),
+    fc.oneof({ weight: 5, arbitrary: fc.array(group, { maxLength: 3 }) }, { weight: 1, arbitrary: junk }),
+    { maxKeys: 4 },
+  );
 }
 
 export const dialectDocument: Record<DialectName, fc.Arbitrary<unknown>> = {
-  claude: fc.record({ hooks: groups('claude', entry({ type: fc.constantFrom('command', 'http', 'prompt', 'bogus'), command, url: fc.constantFrom('https://x.test/h', 'nope'), prompt: fc.string(), timeout, if: fc.constantFrom('Bash(git *)', 'Edit(') })) }),
-  codex: fc.record({ hooks: groups('codex', entry({ type: fc.constantFrom('command', 'prompt', 'agent', 'x'), command, timeout: fc.integer({ min: -1, max: 1000 }), timeoutSec: fc.integer({ min: 0, max: 10 }), async: fc.boolean(), statusMessage: fc.string() })) }),
+  claude: fc.record({
+    hooks: groups(
+      'claude',
+      entry({
+        type: fc.constantFrom('command', 'http', 'prompt', 'bogus'),
+        command,
+        url: fc.constantFrom('https://x.test/h', 'nope'),
+        prompt: fc.string(),
+        timeout,
+        if: fc.constantFrom('Bash(git *)', 'Edit('),
+      }),
+    ),
+  }),
+  codex: fc.record({
+    hooks: groups(
+      'codex',
+      entry({
+        type: fc.constantFrom('command', 'prompt', 'agent', 'x'),
+        command,
+        timeout: fc.integer({ min: -1, max: 1000 }),
+        timeoutSec: fc.integer({ min: 0, max: 10 }),
+        async: fc.boolean(),
+        statusMessage: fc.string(),
+      }),
+    ),
+  }),
   gemini: fc.record({
     hooksConfig: fc.option(entry({ enabled: fc.boolean(), disabled: fc.array(fc.string(), { maxLength: 2 }) }), { nil: undefined }),
-    hooks: groups('gemini', entry({ type: fc.constantFrom('command', 'plugin', 'x'), command, name: fc.string(), description: fc.string(), timeout, env: fc.dictionary(fc.string({ maxLength: 5 }), fc.string(), { maxKeys: 2 }) }), { sequential: fc.boolean() }),
+    hooks: groups(
+      'gemini',
+      entry({
+        type: fc.constantFrom('command', 'plugin', 'x'),
+        command,
+        name: fc.string(),
+        description: fc.string(),
+        timeout,
+        env: fc.dictionary(fc.string({ maxLength: 5 }), fc.string(), { maxKeys: 2 }),
+      }),
+      { sequential: fc.boolean() },
+    ),
   }),
   qwen: fc.record({
     disableAllHooks: fc.option(fc.boolean(), { nil: undefined }),
-    hooks: groups('qwen', entry({ type: fc.constantFrom('command', 'http', 'prompt', 'function'), command, url: fc.constantFrom('http://127.0.0.1:1/h', ''), prompt: fc.string(), timeout, shell: fc.constantFrom('bash', 'powershell', 'zsh'), async: fc.boolean() }), { sequential: fc.boolean(), async: fc.boolean() }),
+    hooks: groups(
+      'qwen',
+      entry({
+        type: fc.constantFrom('command', 'http', 'prompt', 'function'),
+        command,
+        url: fc.constantFrom('http://127.0.0.1:1/h', ''),
+        prompt: fc.string(),
+        timeout,
+        shell: fc.constantFrom('bash', 'powershell', 'zsh'),
+        async: fc.boolean(),
+      }),
+      { sequential: fc.boolean(), async: fc.boolean() },
+    ),
   }),
-  kimi: fc.record({ hooks: fc.oneof({ weight: 5, arbitrary: fc.array(entry({ event: eventName('kimi'), matcher, command, timeout: fc.oneof(fc.integer({ min: -1, max: 700 }), fc.double({ noNaN: true, min: 0, max: 10 })) }), { maxLength: 4 }) }, { weight: 1, arbitrary: junk }) }),
+  kimi: fc.record({
+    hooks: fc.oneof(
+      {
+        weight: 5,
+        arbitrary: fc.array(
+          entry({
+            event: eventName('kimi'),
+            matcher,
+            command,
+            timeout: fc.oneof(fc.integer({ min: -1, max: 700 }), fc.double({ noNaN: true, min: 0, max: 10 })),
+          }),
+          { maxLength: 4 },
+        ),
+      },
+      { weight: 1, arbitrary: junk },
+    ),
+  }),
   cursor: fc.record({
     version: fc.oneof(fc.constant(1), junk),
-    hooks: fc.dictionary(eventName('cursor'), fc.oneof(fc.array(entry({ command, type: fc.constantFrom('command', 'prompt', 'x'), prompt: fc.string(), timeout, matcher, failClosed: fc.boolean(), loop_limit: fc.oneof(fc.integer({ min: -1, max: 9 }), fc.constant(null)) }), { maxLength: 3 }), junk), { maxKeys: 4 }),
+    hooks: fc.dictionary(
+      eventName('cursor'),
+      fc.oneof(
+        fc.array(
+          entry({
+            command,
+            type: fc.constantFrom('command', 'prompt', 'x'),
+            prompt: fc.string(),
+            timeout,
+            matcher,
+            failClosed: fc.boolean(),
+            loop_limit: fc.oneof(fc.integer({ min: -1, max: 9 }), fc.constant(null)),
+          }),
+          { maxLength: 3 },
+        ),
+        junk,
+      ),
+      { maxKeys: 4 },
+    ),
   }),
   copilot: fc.record({
     version: fc.oneof(fc.constant(1), junk),
-    hooks: fc.dictionary(eventName('copilot'), fc.oneof(fc.array(entry({ type: fc.constantFrom('command', 'prompt', 'x'), bash: command, powershell: command, cwd: fc.string({ maxLength: 8 }), timeoutSec: timeout, matcher, env: fc.dictionary(fc.string({ maxLength: 5 }), junk, { maxKeys: 2 }) }), { maxLength: 3 }), junk), { maxKeys: 4 }),
+    hooks: fc.dictionary(
+      eventName('copilot'),
+      fc.oneof(
+        fc.array(
+          entry({
+            type: fc.constantFrom('command', 'prompt', 'x'),
+            bash: command,
+            powershell: command,
+            cwd: fc.string({ maxLength: 8 }),
+            timeoutSec: timeout,
+            matcher,
+            env: fc.dictionary(fc.string({ maxLength: 5 }), junk, { maxKeys: 2 }),
+          }),
+          { maxLength: 3 },
+        ),
+        junk,
+      ),
+      { maxKeys: 4 },
+    ),
   }),
   droid: fc.record({ hooks: groups('droid', entry({ type: fc.constantFrom('command', 'prompt', 'x'), command, timeout })) }),
 };

@@ -4,9 +4,16 @@ import { join, resolve } from 'node:path';
 
 const CLI = join(resolve(__dirname, '../..'), 'dist/cli/main.js');
 
-export function runCli(args: string[], stdin: string, opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ stdout: string; stderr: string; code: number | null }> {
+export function runCli(
+  args: string[],
+  stdin: string,
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ stdout: string; stderr: string; code: number | null }> {
   return new Promise((res, rej) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, env: opts.env ?? { PATH: process.env.PATH, HOME: process.env.HOME } });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: opts.cwd,
+      env: opts.env ?? { PATH: process.env.PATH, HOME: process.env.HOME },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
@@ -16,4 +23,3 @@ export function runCli(args: string[], stdin: string, opts: { cwd?: string; env?
     child.stdin.end(stdin);
   });
 }
-

@@ -14,7 +14,10 @@ import { tempDir, type TempDir } from '../helpers/tmp.js';
 
 const BIN = join(resolve(__dirname, '../..'), 'dist/cli/bin.js');
 
-function cli(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; stdin?: string }): Promise<{ stdout: string; stderr: string; code: number | null }> {
+function cli(
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; stdin?: string },
+): Promise<{ stdout: string; stderr: string; code: number | null }> {
   return new Promise((res, rej) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd, env: opts.env });
     let stdout = '';
@@ -29,7 +32,12 @@ function cli(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; stdin?
 
 /** A Cursor beforeShellExecution hook that denies with `reason`. */
 function cursorDeny(reason: string): unknown {
-  return { version: 1, hooks: { beforeShellExecution: [{ command: `cat >/dev/null; echo '{"permission":"deny","user_message":"no","agent_message":"${reason}"}'` }] } };
+  return {
+    version: 1,
+    hooks: {
+      beforeShellExecution: [{ command: `cat >/dev/null; echo '{"permission":"deny","user_message":"no","agent_message":"${reason}"}'` }],
+    },
+  };
 }
 
 let dir: TempDir;
@@ -47,14 +55,19 @@ beforeEach(() => {
 });
 afterEach(() => dir.cleanup());
 
-const runBash = (extra: string[] = []) => cli(['run', 'PreToolUse', '--tool', 'Bash', '--input', '{"command":"ls"}', '--json', ...extra], { cwd: proj, env });
+const runBash = (extra: string[] = []) =>
+  cli(['run', 'PreToolUse', '--tool', 'Bash', '--input', '{"command":"ls"}', '--json', ...extra], { cwd: proj, env });
 
 describe('locations', () => {
   it('lists every dialect’s user and project files, user first; KIMI_CODE_HOME and CODEX_HOME move the user layer', () => {
     dir.json('proj/.github/hooks/b.json', {});
     dir.json('proj/.github/hooks/a.json', {});
     dir.write('proj/.github/hooks/notes.txt', '');
-    const files = discoveryFilesOf(['codex', 'gemini', 'qwen', 'kimi', 'cursor', 'copilot'], { projectDir: proj, homeDir: home, env: { KIMI_CODE_HOME: dir.path('kimi'), CODEX_HOME: dir.path('cx'), GEMINI_CLI_SYSTEM_SETTINGS_PATH: dir.path('gsys.json') } });
+    const files = discoveryFilesOf(['codex', 'gemini', 'qwen', 'kimi', 'cursor', 'copilot'], {
+      projectDir: proj,
+      homeDir: home,
+      env: { KIMI_CODE_HOME: dir.path('kimi'), CODEX_HOME: dir.path('cx'), GEMINI_CLI_SYSTEM_SETTINGS_PATH: dir.path('gsys.json') },
+    });
     expect(files.map((f) => [f.dialect, f.kind, f.file])).toEqual([
       ['codex', 'user', dir.path('cx', 'hooks.json')],
       ['codex', 'user', dir.path('cx', 'config.toml')],
@@ -97,8 +110,14 @@ describe('loadConfig discoverDialects', () => {
     const claudeHooks = (cmd: string) => ({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: cmd }] }] } });
     dir.json('home/.claude/settings.json', claudeHooks('echo claude-user'));
     dir.json('home/.codex/hooks.json', claudeHooks('echo codex-user'));
-    dir.write('proj/.codex/config.toml', 'model = "x"\n[[hooks.PreToolUse]]\nmatcher = "Bash"\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "echo codex-project"\n');
-    dir.json('home/.gemini/settings.json', { theme: 'dark', hooks: { BeforeTool: [{ matcher: 'run_shell_command', hooks: [{ type: 'command', command: 'echo gemini-user' }] }] } });
+    dir.write(
+      'proj/.codex/config.toml',
+      'model = "x"\n[[hooks.PreToolUse]]\nmatcher = "Bash"\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "echo codex-project"\n',
+    );
+    dir.json('home/.gemini/settings.json', {
+      theme: 'dark',
+      hooks: { BeforeTool: [{ matcher: 'run_shell_command', hooks: [{ type: 'command', command: 'echo gemini-user' }] }] },
+    });
     dir.json('proj/.gemini/settings.json', { hooks: { BeforeTool: [{ hooks: [{ type: 'command', command: 'echo gemini-project' }] }] } });
     dir.json('proj/.qwen/settings.json', claudeHooks('echo qwen-project'));
     dir.json('proj/.qwen/settings.local.json', claudeHooks('echo qwen-local'));
@@ -107,8 +126,15 @@ describe('loadConfig discoverDialects', () => {
     dir.json('proj/.cursor/hooks.json', { version: 1, hooks: { beforeShellExecution: [{ command: 'echo cursor-project' }] } });
     dir.json('proj/.github/hooks/guard.json', { version: 1, hooks: { preToolUse: [{ type: 'command', bash: 'echo copilot-project' }] } });
   }
-  const commands = (hooks: Array<{ handler: { type: string } }>) => hooks.map((h) => (h.handler as { command?: string; bash?: string }).command);
-  const base = () => ({ cwd: proj, projectDir: proj, homeDir: home, managedSettingsPath: dir.path('no-managed.json'), unsafeSkipTrustGate: true });
+  const commands = (hooks: Array<{ handler: { type: string } }>) =>
+    hooks.map((h) => (h.handler as { command?: string; bash?: string }).command);
+  const base = () => ({
+    cwd: proj,
+    projectDir: proj,
+    homeDir: home,
+    managedSettingsPath: dir.path('no-managed.json'),
+    unsafeSkipTrustGate: true,
+  });
 
   it('default: Claude’s locations only (nothing changes for Claude users)', async () => {
     writeEveryDialect();
@@ -162,7 +188,9 @@ describe('loadConfig discoverDialects', () => {
     dir.json('proj/.claude/settings.json', { agentHooks: { discoverDialects: 'all' } });
     const byProject = await loadConfig(base());
     expect(commands(byProject.hooks)).toEqual([]);
-    expect(byProject.diagnostics).toContainEqual(expect.objectContaining({ level: 'warning', path: 'agentHooks.discoverDialects', file: join(proj, '.claude', 'settings.json') }));
+    expect(byProject.diagnostics).toContainEqual(
+      expect.objectContaining({ level: 'warning', path: 'agentHooks.discoverDialects', file: join(proj, '.claude', 'settings.json') }),
+    );
   });
 
   it('a broken file of another dialect contributes nothing, with a path-qualified error; the rest still load', async () => {
@@ -209,7 +237,11 @@ describe('trust gate on other agents’ project files (CLI)', () => {
 
   it('the setting makes run, status and trust agree without flags; the digest covers the discovered project files', async () => {
     dir.json('home/.claude/settings.json', { agentHooks: { discoverDialects: ['gemini'] } });
-    dir.json('proj/.gemini/settings.json', { hooks: { BeforeTool: [{ hooks: [{ type: 'command', command: 'cat >/dev/null; echo \'{"decision":"deny","reason":"gemini says no"}\'' }] }] } });
+    dir.json('proj/.gemini/settings.json', {
+      hooks: {
+        BeforeTool: [{ hooks: [{ type: 'command', command: 'cat >/dev/null; echo \'{"decision":"deny","reason":"gemini says no"}\'' }] }],
+      },
+    });
     const before = JSON.parse((await cli(['status', '--json'], { cwd: proj, env })).stdout);
     expect(before.hooks).toHaveLength(1);
     expect((await runBash()).stdout).not.toContain('gemini says no');
@@ -236,19 +268,49 @@ describe('trust gate on other agents’ project files (CLI)', () => {
 });
 
 describe('dispatch discovers like run', () => {
-  const payload = (cwd: string) => JSON.stringify({ session_id: 's', transcript_path: '', cwd, hook_event_name: 'PreToolUse', permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1' });
+  const payload = (cwd: string) =>
+    JSON.stringify({
+      session_id: 's',
+      transcript_path: '',
+      cwd,
+      hook_event_name: 'PreToolUse',
+      permission_mode: 'default',
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+      tool_use_id: 't1',
+    });
 
   it('default: Claude’s files only; --discover-dialects or the setting adds another agent’s (fast path included)', async () => {
-    dir.json('home/.gemini/settings.json', { hooks: { BeforeTool: [{ hooks: [{ type: 'command', command: 'cat >/dev/null; echo \'{"decision":"deny","reason":"gemini user says no"}\'' }] }] } });
+    dir.json('home/.gemini/settings.json', {
+      hooks: {
+        BeforeTool: [
+          { hooks: [{ type: 'command', command: 'cat >/dev/null; echo \'{"decision":"deny","reason":"gemini user says no"}\'' }] },
+        ],
+      },
+    });
     const plain = await cli(['dispatch', '--agent', 'claude'], { cwd: proj, env, stdin: payload(proj) });
     expect(plain.code).toBe(0);
     expect(plain.stdout).toBe('');
 
     const flagged = await cli(['dispatch', '--agent', 'claude', '--discover-dialects', 'gemini'], { cwd: proj, env, stdin: payload(proj) });
-    expect(JSON.parse(flagged.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('gemini user says no') });
+    expect(JSON.parse(flagged.stdout).hookSpecificOutput).toMatchObject({
+      permissionDecision: 'deny',
+      permissionDecisionReason: expect.stringContaining('gemini user says no'),
+    });
 
     dir.json('home/.claude/settings.json', { agentHooks: { discoverDialects: 'all' } });
-    const bySetting = await cli(['dispatch', '--agent', 'cursor'], { cwd: proj, env, stdin: JSON.stringify({ hook_event_name: 'beforeShellExecution', command: 'ls', cwd: proj, conversation_id: 'c', generation_id: 'g', workspace_roots: [proj] }) });
+    const bySetting = await cli(['dispatch', '--agent', 'cursor'], {
+      cwd: proj,
+      env,
+      stdin: JSON.stringify({
+        hook_event_name: 'beforeShellExecution',
+        command: 'ls',
+        cwd: proj,
+        conversation_id: 'c',
+        generation_id: 'g',
+        workspace_roots: [proj],
+      }),
+    });
     expect(JSON.parse(bySetting.stdout)).toMatchObject({ permission: 'deny' });
   });
 });
@@ -256,11 +318,17 @@ describe('dispatch discovers like run', () => {
 describe('Kimi UserPromptSubmit matcher on the prompt text', () => {
   it('a Kimi hook runs only for prompts its regex matches, with no "runs for every prompt" warning', async () => {
     const kimiHome = dir.path('kimi');
-    dir.write('kimi/config.toml', '[[hooks]]\nevent = "UserPromptSubmit"\nmatcher = "sec(ret|rets)"\ncommand = "cat >/dev/null; echo prompt has a secret >&2; exit 2"\n');
+    dir.write(
+      'kimi/config.toml',
+      '[[hooks]]\nevent = "UserPromptSubmit"\nmatcher = "sec(ret|rets)"\ncommand = "cat >/dev/null; echo prompt has a secret >&2; exit 2"\n',
+    );
     const kenv = { ...env, KIMI_CODE_HOME: kimiHome };
     const send = (prompt: string) => {
       dir.json('payload.json', { session_id: 's', transcript_path: '', cwd: proj, prompt });
-      return cli(['run', 'UserPromptSubmit', '--payload', dir.path('payload.json'), '--json', '--discover-dialects', 'kimi'], { cwd: proj, env: kenv });
+      return cli(['run', 'UserPromptSubmit', '--payload', dir.path('payload.json'), '--json', '--discover-dialects', 'kimi'], {
+        cwd: proj,
+        env: kenv,
+      });
     };
     const hit = await send('here are my secrets');
     expect(hit.code).toBe(2);
@@ -273,7 +341,14 @@ describe('Kimi UserPromptSubmit matcher on the prompt text', () => {
 
   it('plan: matchField hooks are matched per firing (not memoized) and keep config order with other hooks', async () => {
     const { buildPlanIndex, planHooks } = await import('../../src/engine/plan.js');
-    const mk = (id: string, extra: object) => ({ id, event: 'UserPromptSubmit' as const, handler: { type: 'command' as const, command: id }, source: { kind: 'cli' as const, path: id }, dedupKey: id, ...extra });
+    const mk = (id: string, extra: object) => ({
+      id,
+      event: 'UserPromptSubmit' as const,
+      handler: { type: 'command' as const, command: id },
+      source: { kind: 'cli' as const, path: id },
+      dedupKey: id,
+      ...extra,
+    });
     const index = buildPlanIndex([mk('a', {}), mk('b', { matcher: '^go', matcherMode: 'regex', matchField: 'prompt' }), mk('c', {})]);
     const ids = (prompt: string) => planHooks(index, 'UserPromptSubmit', { prompt }, { cwd: proj }).map((p) => p.hook.id);
     expect(ids('go now')).toEqual(['a', 'b', 'c']);

@@ -21,7 +21,14 @@ describe('dispatch finds the project from the payload cwd', () => {
     const trust = spawnSync(process.execPath, [BIN, 'trust', '--cwd', project], { env, encoding: 'utf8' });
     expect(trust.status).toBe(0);
 
-    const payload = JSON.stringify({ session_id: 's', transcript_path: '', cwd: project, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } });
+    const payload = JSON.stringify({
+      session_id: 's',
+      transcript_path: '',
+      cwd: project,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+    });
     const r = spawnSync(process.execPath, [BIN, 'dispatch', '--agent', 'claude'], { env, cwd: dir.root, input: payload, encoding: 'utf8' });
     // Claude's convention for a deny: JSON on stdout, exit 0.
     expect(r.status).toBe(0);

@@ -58,7 +58,10 @@ for (const agent of DIALECT_NAMES) {
     for (const c of fixture.cases) {
       test.concurrent(c.case, async () => {
         const payload = fill(c.payload, dir.root);
-        const r = await runCli(['dispatch', '--agent', agent, '--settings', engineConfig(c.case), ...(c.args ?? [])], JSON.stringify(payload));
+        const r = await runCli(
+          ['dispatch', '--agent', agent, '--settings', engineConfig(c.case), ...(c.args ?? [])],
+          JSON.stringify(payload),
+        );
         expect({ stdout: r.stdout, code: r.code }, r.stderr).toEqual({ stdout: c.stdout, code: c.exitCode });
         if (c.stderr !== undefined) expect(r.stderr).toBe(c.stderr);
       });
@@ -71,13 +74,19 @@ describe('dispatch without hooks to run', () => {
     const empty = dir.json(`empty-${agent}.json`, { hooks: {} });
     const fixture = JSON.parse(readFileSync(join(FIXTURES, agent, 'dispatch.json'), 'utf8')) as { cases: Case[] };
     const c = fixture.cases.find((x) => x.case === 'deny')!;
-    const r = await runCli(['dispatch', '--agent', agent, '--settings', empty, ...(c.args ?? [])], JSON.stringify(fill(c.payload, dir.root)));
+    const r = await runCli(
+      ['dispatch', '--agent', agent, '--settings', empty, ...(c.args ?? [])],
+      JSON.stringify(fill(c.payload, dir.root)),
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(agent === 'cursor' ? '{}\n' : '');
   });
 
   test('an event with no equivalent is answered with a no-op and a note', async () => {
-    const r = await runCli(['dispatch', '--agent', 'gemini', '--settings', engineConfig('deny')], JSON.stringify({ hook_event_name: 'BeforeModel', session_id: 's', cwd: dir.root, llm_request: {} }));
+    const r = await runCli(
+      ['dispatch', '--agent', 'gemini', '--settings', engineConfig('deny')],
+      JSON.stringify({ hook_event_name: 'BeforeModel', session_id: 's', cwd: dir.root, llm_request: {} }),
+    );
     expect(r.code).toBe(0);
     // Gemini parses stderr as output when stdout is empty: the note comes with an empty JSON answer.
     expect(r.stdout).toBe('{}\n');
@@ -85,9 +94,13 @@ describe('dispatch without hooks to run', () => {
   });
 
   test('a dispatch run by a hook of a dispatch does nothing (recursion guard)', async () => {
-    const r = await runCli(['dispatch', '--agent', 'claude', '--settings', engineConfig('deny')], JSON.stringify(fill(JSON.parse(readFileSync(join(FIXTURES, 'claude/dispatch.json'), 'utf8')).cases[1].payload, dir.root)), {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, AGENT_HOOKS_DISPATCH: '1' },
-    });
+    const r = await runCli(
+      ['dispatch', '--agent', 'claude', '--settings', engineConfig('deny')],
+      JSON.stringify(fill(JSON.parse(readFileSync(join(FIXTURES, 'claude/dispatch.json'), 'utf8')).cases[1].payload, dir.root)),
+      {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, AGENT_HOOKS_DISPATCH: '1' },
+      },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/recursion guard/);

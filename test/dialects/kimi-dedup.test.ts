@@ -20,7 +20,14 @@ async function fire(file: string): Promise<string[]> {
   expect(c.diagnostics.filter((d) => d.level === 'error')).toEqual([]);
   const engine = createHookEngine({ hooks: c.hooks, projectDir: dir.root, cwd: dir.root, spawner: false });
   try {
-    await engine.run('PreToolUse', { session_id: 's', transcript_path: '', cwd: dir.root, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } });
+    await engine.run('PreToolUse', {
+      session_id: 's',
+      transcript_path: '',
+      cwd: dir.root,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+    });
   } finally {
     await engine.close();
   }

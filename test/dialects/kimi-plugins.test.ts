@@ -47,15 +47,27 @@ process.stdin.resume(); process.stdin.on('end', () => {
       { event: 'PreToolUse', command: 'echo bad', colour: 'red' },
     ],
   });
-  dir.json('home/.kimi-code/plugins/managed/guard/.kimi-plugin/plugin.json', { name: 'guard', hooks: [{ event: 'Stop', command: 'echo shadowed' }] });
-  dir.json('home/.kimi-code/plugins/managed/off/kimi.plugin.json', { name: 'off', hooks: [{ event: 'PreToolUse', command: 'echo disabled' }] });
-  dir.json('home/.kimi-code/plugins/managed/dirstyle/.kimi-plugin/plugin.json', { name: 'dirstyle', hooks: [{ event: 'Stop', command: 'echo dir-manifest' }] });
+  dir.json('home/.kimi-code/plugins/managed/guard/.kimi-plugin/plugin.json', {
+    name: 'guard',
+    hooks: [{ event: 'Stop', command: 'echo shadowed' }],
+  });
+  dir.json('home/.kimi-code/plugins/managed/off/kimi.plugin.json', {
+    name: 'off',
+    hooks: [{ event: 'PreToolUse', command: 'echo disabled' }],
+  });
+  dir.json('home/.kimi-code/plugins/managed/dirstyle/.kimi-plugin/plugin.json', {
+    name: 'dirstyle',
+    hooks: [{ event: 'Stop', command: 'echo dir-manifest' }],
+  });
 });
 afterAll(() => dir.cleanup());
 
 describe('Kimi Code plugin manifests', () => {
   test('only enabled plugins; kimi.plugin.json wins over .kimi-plugin/plugin.json', () => {
-    expect(kimiPluginManifests(kimiHome)).toEqual([join(guardRoot, 'kimi.plugin.json'), join(kimiHome, 'plugins', 'managed', 'dirstyle', '.kimi-plugin', 'plugin.json')]);
+    expect(kimiPluginManifests(kimiHome)).toEqual([
+      join(guardRoot, 'kimi.plugin.json'),
+      join(kimiHome, 'plugins', 'managed', 'dirstyle', '.kimi-plugin', 'plugin.json'),
+    ]);
     expect(kimiPluginManifests(dir.path('nowhere'))).toEqual([]);
   });
 
@@ -64,13 +76,23 @@ describe('Kimi Code plugin manifests', () => {
     process.env.KIMI_CODE_HOME = kimiHome;
     try {
       const proj = dir.path('proj');
-      const c = await loadConfig({ cwd: proj, projectDir: proj, homeDir: dir.path('home'), managedSettingsPath: dir.path('none.json'), discoverDialects: ['kimi'], unsafeSkipTrustGate: true });
+      const c = await loadConfig({
+        cwd: proj,
+        projectDir: proj,
+        homeDir: dir.path('home'),
+        managedSettingsPath: dir.path('none.json'),
+        discoverDialects: ['kimi'],
+        unsafeSkipTrustGate: true,
+      });
       const kimiHooks = c.hooks.filter((h) => h.dialect === 'kimi');
       expect(kimiHooks.map((h) => [h.event, (h.handler as { command: string }).command])).toEqual([
         ['PreToolUse', `cd '${guardRoot}' && node ./hooks/check.mjs`],
         ['Stop', `cd '${join(kimiHome, 'plugins', 'managed', 'dirstyle')}' && echo dir-manifest`],
       ]);
-      expect((kimiHooks[0]!.handler as { env?: Record<string, string> }).env).toEqual({ KIMI_PLUGIN_ROOT: guardRoot, KIMI_CODE_HOME: kimiHome });
+      expect((kimiHooks[0]!.handler as { env?: Record<string, string> }).env).toEqual({
+        KIMI_PLUGIN_ROOT: guardRoot,
+        KIMI_CODE_HOME: kimiHome,
+      });
       const warning = c.diagnostics.find((d) => d.file === join(guardRoot, 'kimi.plugin.json'));
       expect(warning?.level).toBe('warning');
       expect(warning?.message).toContain('Kimi Code skips this plugin hook');
@@ -82,13 +104,29 @@ describe('Kimi Code plugin manifests', () => {
   });
 
   test('dispatch runs a plugin hook in the plugin root with KIMI_PLUGIN_ROOT and KIMI_CODE_HOME, and its block holds', async () => {
-    const payload = { session_id: 's', transcript_path: '', cwd: dir.path('proj'), hook_event_name: 'PreToolUse', permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1' };
-    const r = await runCli(['dispatch', '--agent', 'claude', '--discover-dialects', 'kimi', '--cwd', dir.path('proj')], JSON.stringify(payload), {
-      env: { PATH: process.env.PATH, HOME: dir.path('home'), KIMI_CODE_HOME: kimiHome },
-    });
+    const payload = {
+      session_id: 's',
+      transcript_path: '',
+      cwd: dir.path('proj'),
+      hook_event_name: 'PreToolUse',
+      permission_mode: 'default',
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+      tool_use_id: 't1',
+    };
+    const r = await runCli(
+      ['dispatch', '--agent', 'claude', '--discover-dialects', 'kimi', '--cwd', dir.path('proj')],
+      JSON.stringify(payload),
+      {
+        env: { PATH: process.env.PATH, HOME: dir.path('home'), KIMI_CODE_HOME: kimiHome },
+      },
+    );
     expect(r.code, r.stderr).toBe(0);
     const answer = JSON.parse(r.stdout);
-    expect(answer.hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: 'blocked by the guard plugin' });
+    expect(answer.hookSpecificOutput).toMatchObject({
+      permissionDecision: 'deny',
+      permissionDecisionReason: 'blocked by the guard plugin',
+    });
     const ran = JSON.parse(readFileSync(join(guardRoot, 'ran.json'), 'utf8'));
     expect(ran).toEqual({ cwd: guardRoot, root: guardRoot, home: kimiHome });
   });

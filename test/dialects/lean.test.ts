@@ -35,7 +35,10 @@ test('the standalone dispatch entry loads no zod, TOML, undici or engine before 
   expect([...packages]).toEqual([]);
   const rel = [...files].map((f) => f.slice(DIST.length + 1)).sort();
   for (const heavy of ['engine/', 'events/catalog.js', 'events/schemas.js', 'config/', 'backends/', 'config/readers/', 'dispatch/run.js']) {
-    expect(rel.filter((f) => f.startsWith(heavy) || f === heavy), heavy).toEqual([]);
+    expect(
+      rel.filter((f) => f.startsWith(heavy) || f === heavy),
+      heavy,
+    ).toEqual([]);
   }
 });
 

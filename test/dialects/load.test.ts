@@ -71,10 +71,41 @@ describe('golden loads', () => {
   test('Codex hooks.json: timeouts default to 600 s, matchers only where Codex reads them, prompt hooks skipped', async () => {
     const c = await load('codex/.codex/hooks.json');
     expect(c.hooks.map(summary)).toEqual([
-      { event: 'PreToolUse', matcher: '^Bash$', mode: 'claude-narrow', handler: { type: 'command', command: 'python3 .codex/hooks/pre.py', timeout: 10, statusMessage: 'checking' }, dialect: 'codex', native: 'PreToolUse', path: 'hooks.PreToolUse[0].hooks[0]' },
-      { event: 'PreToolUse', matcher: 'apply_patch|Bash', mode: 'claude-narrow', handler: { type: 'command', command: 'python3 .codex/hooks/patch.py', timeout: 600 }, dialect: 'codex', native: 'PreToolUse', path: 'hooks.PreToolUse[1].hooks[0]' },
-      { event: 'Stop', mode: 'claude-narrow', handler: { type: 'command', command: 'python3 .codex/hooks/stop.py', timeout: 20 }, dialect: 'codex', native: 'Stop', path: 'hooks.Stop[0].hooks[0]' },
-      { event: 'SessionStart', matcher: 'startup|resume', mode: 'claude-narrow', handler: { type: 'command', command: 'echo started', timeout: 600 }, dialect: 'codex', native: 'SessionStart', path: 'hooks.SessionStart[0].hooks[0]' },
+      {
+        event: 'PreToolUse',
+        matcher: '^Bash$',
+        mode: 'claude-narrow',
+        handler: { type: 'command', command: 'python3 .codex/hooks/pre.py', timeout: 10, statusMessage: 'checking' },
+        dialect: 'codex',
+        native: 'PreToolUse',
+        path: 'hooks.PreToolUse[0].hooks[0]',
+      },
+      {
+        event: 'PreToolUse',
+        matcher: 'apply_patch|Bash',
+        mode: 'claude-narrow',
+        handler: { type: 'command', command: 'python3 .codex/hooks/patch.py', timeout: 600 },
+        dialect: 'codex',
+        native: 'PreToolUse',
+        path: 'hooks.PreToolUse[1].hooks[0]',
+      },
+      {
+        event: 'Stop',
+        mode: 'claude-narrow',
+        handler: { type: 'command', command: 'python3 .codex/hooks/stop.py', timeout: 20 },
+        dialect: 'codex',
+        native: 'Stop',
+        path: 'hooks.Stop[0].hooks[0]',
+      },
+      {
+        event: 'SessionStart',
+        matcher: 'startup|resume',
+        mode: 'claude-narrow',
+        handler: { type: 'command', command: 'echo started', timeout: 600 },
+        dialect: 'codex',
+        native: 'SessionStart',
+        path: 'hooks.SessionStart[0].hooks[0]',
+      },
     ]);
     const warnings = c.diagnostics.map((d) => `${d.path}: ${d.message}`);
     expect(warnings).toContainEqual(expect.stringMatching(/^hooks\.Stop\[0\]\.matcher: Codex ignores matchers on Stop/));
@@ -85,16 +116,47 @@ describe('golden loads', () => {
     const c = await load('codex/.codex/config.toml');
     expect(c.diagnostics.filter((d) => d.level === 'error')).toEqual([]);
     expect(c.hooks.map(summary)).toEqual([
-      { event: 'PreToolUse', matcher: 'Bash', mode: 'claude-narrow', handler: { type: 'command', command: 'python3 /tmp/pre.py', timeout: 30 }, dialect: 'codex', native: 'PreToolUse', path: 'hooks.PreToolUse[0].hooks[0]' },
+      {
+        event: 'PreToolUse',
+        matcher: 'Bash',
+        mode: 'claude-narrow',
+        handler: { type: 'command', command: 'python3 /tmp/pre.py', timeout: 30 },
+        dialect: 'codex',
+        native: 'PreToolUse',
+        path: 'hooks.PreToolUse[0].hooks[0]',
+      },
     ]);
   });
 
   test('Gemini: events mapped, ms → s, disabled list honoured, model events reported', async () => {
     const c = await load('gemini/.gemini/settings.json');
     expect(c.hooks.map(summary)).toEqual([
-      { event: 'PreToolUse', matcher: 'write_file|replace', mode: 'regex-or-exact', handler: { type: 'command', command: 'node .gemini/hooks/validate.js', timeout: 5 }, dialect: 'gemini', native: 'BeforeTool', path: 'hooks.BeforeTool[0].hooks[0]' },
-      { event: 'Stop', mode: 'exact', handler: { type: 'command', command: 'node .gemini/hooks/check.js', timeout: 60, env: { MODE: 'strict' } }, dialect: 'gemini', native: 'AfterAgent', path: 'hooks.AfterAgent[0].hooks[0]' },
-      { event: 'SessionStart', matcher: 'startup', mode: 'exact', handler: { type: 'command', command: 'node .gemini/hooks/start.js', timeout: 60 }, dialect: 'gemini', native: 'SessionStart', path: 'hooks.SessionStart[0].hooks[0]' },
+      {
+        event: 'PreToolUse',
+        matcher: 'write_file|replace',
+        mode: 'regex-or-exact',
+        handler: { type: 'command', command: 'node .gemini/hooks/validate.js', timeout: 5 },
+        dialect: 'gemini',
+        native: 'BeforeTool',
+        path: 'hooks.BeforeTool[0].hooks[0]',
+      },
+      {
+        event: 'Stop',
+        mode: 'exact',
+        handler: { type: 'command', command: 'node .gemini/hooks/check.js', timeout: 60, env: { MODE: 'strict' } },
+        dialect: 'gemini',
+        native: 'AfterAgent',
+        path: 'hooks.AfterAgent[0].hooks[0]',
+      },
+      {
+        event: 'SessionStart',
+        matcher: 'startup',
+        mode: 'exact',
+        handler: { type: 'command', command: 'node .gemini/hooks/start.js', timeout: 60 },
+        dialect: 'gemini',
+        native: 'SessionStart',
+        path: 'hooks.SessionStart[0].hooks[0]',
+      },
     ]);
     expect(c.hooks[0]!.dialectData).toMatchObject({ name: 'validate-write', description: 'Validate writes', sequential: true });
     const msgs = c.diagnostics.map((d) => `${d.path}: ${d.message}`);
@@ -105,10 +167,41 @@ describe('golden loads', () => {
   test('Qwen: seconds (legacy ms when >= 1000), regex Notification matcher', async () => {
     const c = await load('qwen/.qwen/settings.json');
     expect(c.hooks.map(summary)).toEqual([
-      { event: 'PreToolUse', matcher: '^run_shell_command$', mode: 'regex', handler: { type: 'command', command: '$QWEN_PROJECT_DIR/.qwen/hooks/security-check.sh', timeout: 10 }, dialect: 'qwen', native: 'PreToolUse', path: 'hooks.PreToolUse[0].hooks[0]' },
-      { event: 'PreToolUse', matcher: '*', mode: 'regex', handler: { type: 'http', url: 'http://127.0.0.1:8080/hooks/pre-tool-use', timeout: 10 }, dialect: 'qwen', native: 'PreToolUse', path: 'hooks.PreToolUse[1].hooks[0]' },
-      { event: 'Stop', mode: 'regex', handler: { type: 'prompt', prompt: 'Is the task complete? $ARGUMENTS', timeout: 30 }, dialect: 'qwen', native: 'Stop', path: 'hooks.Stop[0].hooks[0]' },
-      { event: 'Notification', matcher: 'permission_prompt', mode: 'regex', handler: { type: 'command', command: 'notify-send qwen', timeout: 60, async: true }, dialect: 'qwen', native: 'Notification', path: 'hooks.Notification[0].hooks[0]' },
+      {
+        event: 'PreToolUse',
+        matcher: '^run_shell_command$',
+        mode: 'regex',
+        handler: { type: 'command', command: '$QWEN_PROJECT_DIR/.qwen/hooks/security-check.sh', timeout: 10 },
+        dialect: 'qwen',
+        native: 'PreToolUse',
+        path: 'hooks.PreToolUse[0].hooks[0]',
+      },
+      {
+        event: 'PreToolUse',
+        matcher: '*',
+        mode: 'regex',
+        handler: { type: 'http', url: 'http://127.0.0.1:8080/hooks/pre-tool-use', timeout: 10 },
+        dialect: 'qwen',
+        native: 'PreToolUse',
+        path: 'hooks.PreToolUse[1].hooks[0]',
+      },
+      {
+        event: 'Stop',
+        mode: 'regex',
+        handler: { type: 'prompt', prompt: 'Is the task complete? $ARGUMENTS', timeout: 30 },
+        dialect: 'qwen',
+        native: 'Stop',
+        path: 'hooks.Stop[0].hooks[0]',
+      },
+      {
+        event: 'Notification',
+        matcher: 'permission_prompt',
+        mode: 'regex',
+        handler: { type: 'command', command: 'notify-send qwen', timeout: 60, async: true },
+        dialect: 'qwen',
+        native: 'Notification',
+        path: 'hooks.Notification[0].hooks[0]',
+      },
     ]);
   });
 
@@ -116,9 +209,32 @@ describe('golden loads', () => {
     const c = await load('kimi/.kimi-code/config.toml');
     expect(c.diagnostics.filter((d) => d.level === 'error')).toEqual([]);
     expect(c.hooks.map(summary)).toEqual([
-      { event: 'PreToolUse', matcher: 'Bash', mode: 'regex', handler: { type: 'command', command: 'node ~/.kimi-code/hooks/check-bash.mjs', timeout: 5 }, dialect: 'kimi', native: 'PreToolUse', path: 'hooks[0]' },
-      { event: 'Notification', matcher: 'task\\.completed', mode: 'regex', handler: { type: 'command', command: "terminal-notifier -title Kimi -message 'Background task finished'", timeout: 30 }, dialect: 'kimi', native: 'Notification', path: 'hooks[1]' },
-      { event: 'Stop', mode: 'regex', handler: { type: 'command', command: 'node ~/.kimi-code/hooks/stop.mjs', timeout: 30 }, dialect: 'kimi', native: 'Stop', path: 'hooks[2]' },
+      {
+        event: 'PreToolUse',
+        matcher: 'Bash',
+        mode: 'regex',
+        handler: { type: 'command', command: 'node ~/.kimi-code/hooks/check-bash.mjs', timeout: 5 },
+        dialect: 'kimi',
+        native: 'PreToolUse',
+        path: 'hooks[0]',
+      },
+      {
+        event: 'Notification',
+        matcher: 'task\\.completed',
+        mode: 'regex',
+        handler: { type: 'command', command: "terminal-notifier -title Kimi -message 'Background task finished'", timeout: 30 },
+        dialect: 'kimi',
+        native: 'Notification',
+        path: 'hooks[1]',
+      },
+      {
+        event: 'Stop',
+        mode: 'regex',
+        handler: { type: 'command', command: 'node ~/.kimi-code/hooks/stop.mjs', timeout: 30 },
+        dialect: 'kimi',
+        native: 'Stop',
+        path: 'hooks[2]',
+      },
     ]);
   });
 
@@ -134,11 +250,47 @@ describe('golden loads', () => {
   test('Cursor: tool events imply the tool, failClosed denies on failure, generic events keep Cursor matchers', async () => {
     const c = await load('cursor/.cursor/hooks.json');
     expect(c.hooks.map(summary)).toEqual([
-      { event: 'PreToolUse', matcher: 'Bash', handler: { type: 'command', command: './hooks/block-git.sh', timeout: 10 }, dialect: 'cursor', native: 'beforeShellExecution', path: 'hooks.beforeShellExecution[0]' },
-      { event: 'PreToolUse', matcher: 'mcp__.*', handler: { type: 'command', command: './hooks/mcp-guard.sh', failureBehavior: 'deny', timeoutBehavior: 'deny' }, dialect: 'cursor', native: 'beforeMCPExecution', path: 'hooks.beforeMCPExecution[0]' },
-      { event: 'PostToolUse', matcher: 'Edit|Write|MultiEdit', handler: { type: 'command', command: './hooks/format.sh' }, dialect: 'cursor', native: 'afterFileEdit', path: 'hooks.afterFileEdit[0]' },
-      { event: 'PreToolUse', matcher: 'Shell|Write', mode: 'regex', handler: { type: 'command', command: './hooks/pre.sh' }, dialect: 'cursor', native: 'preToolUse', path: 'hooks.preToolUse[0]' },
-      { event: 'Stop', mode: 'regex', handler: { type: 'command', command: './hooks/audit.sh' }, dialect: 'cursor', native: 'stop', path: 'hooks.stop[0]' },
+      {
+        event: 'PreToolUse',
+        matcher: 'Bash',
+        handler: { type: 'command', command: './hooks/block-git.sh', timeout: 10 },
+        dialect: 'cursor',
+        native: 'beforeShellExecution',
+        path: 'hooks.beforeShellExecution[0]',
+      },
+      {
+        event: 'PreToolUse',
+        matcher: 'mcp__.*',
+        handler: { type: 'command', command: './hooks/mcp-guard.sh', failureBehavior: 'deny', timeoutBehavior: 'deny' },
+        dialect: 'cursor',
+        native: 'beforeMCPExecution',
+        path: 'hooks.beforeMCPExecution[0]',
+      },
+      {
+        event: 'PostToolUse',
+        matcher: 'Edit|Write|MultiEdit',
+        handler: { type: 'command', command: './hooks/format.sh' },
+        dialect: 'cursor',
+        native: 'afterFileEdit',
+        path: 'hooks.afterFileEdit[0]',
+      },
+      {
+        event: 'PreToolUse',
+        matcher: 'Shell|Write',
+        mode: 'regex',
+        handler: { type: 'command', command: './hooks/pre.sh' },
+        dialect: 'cursor',
+        native: 'preToolUse',
+        path: 'hooks.preToolUse[0]',
+      },
+      {
+        event: 'Stop',
+        mode: 'regex',
+        handler: { type: 'command', command: './hooks/audit.sh' },
+        dialect: 'cursor',
+        native: 'stop',
+        path: 'hooks.stop[0]',
+      },
     ]);
     expect(c.diagnostics.map((d) => d.path)).toEqual(expect.arrayContaining(['hooks.stop[0].loop_limit', 'hooks.afterAgentThought']));
   });
@@ -146,9 +298,31 @@ describe('golden loads', () => {
   test('Copilot CLI: bash/powershell/cwd/env/timeoutSec, anchored matchers, prompt hooks skipped', async () => {
     const c = await load('copilot/.github/hooks/guard.json');
     expect(c.hooks.map(summary)).toEqual([
-      { event: 'PreToolUse', mode: 'regex-anchored', handler: { type: 'command', command: "cd 'tools' && ./scripts/guard.sh", timeout: 15, env: { LOG_LEVEL: 'INFO' } }, dialect: 'copilot', native: 'preToolUse', path: 'hooks.preToolUse[0]' },
-      { event: 'Stop', mode: 'regex-anchored', handler: { type: 'command', command: './scripts/stop.sh', timeout: 30 }, dialect: 'copilot', native: 'agentStop', path: 'hooks.agentStop[0]' },
-      { event: 'PermissionRequest', matcher: 'bash|edit', mode: 'regex-anchored', handler: { type: 'command', command: './scripts/approve.sh', timeout: 30 }, dialect: 'copilot', native: 'permissionRequest', path: 'hooks.permissionRequest[0]' },
+      {
+        event: 'PreToolUse',
+        mode: 'regex-anchored',
+        handler: { type: 'command', command: "cd 'tools' && ./scripts/guard.sh", timeout: 15, env: { LOG_LEVEL: 'INFO' } },
+        dialect: 'copilot',
+        native: 'preToolUse',
+        path: 'hooks.preToolUse[0]',
+      },
+      {
+        event: 'Stop',
+        mode: 'regex-anchored',
+        handler: { type: 'command', command: './scripts/stop.sh', timeout: 30 },
+        dialect: 'copilot',
+        native: 'agentStop',
+        path: 'hooks.agentStop[0]',
+      },
+      {
+        event: 'PermissionRequest',
+        matcher: 'bash|edit',
+        mode: 'regex-anchored',
+        handler: { type: 'command', command: './scripts/approve.sh', timeout: 30 },
+        dialect: 'copilot',
+        native: 'permissionRequest',
+        path: 'hooks.permissionRequest[0]',
+      },
     ]);
   });
 
@@ -180,6 +354,8 @@ describe('check', () => {
     const bad = r.files.find((f) => f.file.endsWith('bad-config.toml'))!;
     expect(bad.ok).toBe(false);
     expect(r.files.filter((f) => !f.ok).map((f) => f.file.slice(FIX.length + 1))).toEqual(['kimi/bad-config.toml']);
-    expect(r.diagnostics.find((d) => d.file?.endsWith('bad-config.toml') && d.path === 'hooks[0].description')?.message).toBe('unknown field "description"');
+    expect(r.diagnostics.find((d) => d.file?.endsWith('bad-config.toml') && d.path === 'hooks[0].description')?.message).toBe(
+      'unknown field "description"',
+    );
   });
 });

@@ -57,12 +57,21 @@ let t = ''; process.stdin.on('data', (c) => (t += c)); process.stdin.on('end', (
   if (Object.keys(out).length) process.stdout.write(JSON.stringify(out));
 });`,
   );
-  return { settings: dir.json(`${name}.json`, { hooks: { PreToolUse: [{ matcher, hooks: [{ type: 'command', command: `node ${JSON.stringify(script)}` }] }] } }), log };
+  return {
+    settings: dir.json(`${name}.json`, {
+      hooks: { PreToolUse: [{ matcher, hooks: [{ type: 'command', command: `node ${JSON.stringify(script)}` }] }] },
+    }),
+    log,
+  };
 }
 
 function seen(log: string): Array<{ tool_name: string; tool_input: Record<string, unknown> }> {
   try {
-    return readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    return readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
   } catch {
     return [];
   }
@@ -91,7 +100,18 @@ describe('parsePatchFiles agrees with the reference runtime ApplyPatch tool', ()
       if (op.kind === 'add' && f.kind === 'add') expect(f.content).toBe(op.content);
       if (op.kind === 'update' && f.kind === 'update') {
         expect(f.moveTo).toBe(op.moveTo);
-        expect(f.hunks).toEqual(op.hunks.map((h) => ({ oldText: h.lines.filter((l) => l.op !== '+').map((l) => l.text).join('\n'), newText: h.lines.filter((l) => l.op !== '-').map((l) => l.text).join('\n') })));
+        expect(f.hunks).toEqual(
+          op.hunks.map((h) => ({
+            oldText: h.lines
+              .filter((l) => l.op !== '+')
+              .map((l) => l.text)
+              .join('\n'),
+            newText: h.lines
+              .filter((l) => l.op !== '-')
+              .map((l) => l.text)
+              .join('\n'),
+          })),
+        );
       }
     }
   });
@@ -116,7 +136,11 @@ describe('per-file views', () => {
     const all = (t: string) => ['Write', 'Edit', 'MultiEdit'].includes(t);
     expect(viewInput(views[0]!, viewToolFor('add', all)!)).toEqual({ file_path: '/work/p/notes.txt', content: 'hello\nworld\n' });
     expect(viewToolFor('update', all)).toBe('Edit');
-    expect(viewInput(views[1]!, 'Edit')).toEqual({ file_path: '/work/p/src/app.ts', old_string: 'const a = 1;\nconst b = 2;\nold tail', new_string: 'const a = 1;\nconst b = 3;\nnew tail' });
+    expect(viewInput(views[1]!, 'Edit')).toEqual({
+      file_path: '/work/p/src/app.ts',
+      old_string: 'const a = 1;\nconst b = 2;\nold tail',
+      new_string: 'const a = 1;\nconst b = 3;\nnew tail',
+    });
     expect(viewInput(views[1]!, 'MultiEdit')).toEqual({
       file_path: '/work/p/src/app.ts',
       edits: [
@@ -135,39 +159,76 @@ describe('per-file views', () => {
   });
 
   const hook = (matcher: string | undefined, extra: Partial<NormalizedHook> = {}): NormalizedHook =>
-    ({ id: `h:${matcher}`, event: 'PreToolUse', matcher, handler: { type: 'command', command: 'true' }, source: { kind: 'user', file: 'x' }, dedupKey: `${matcher}`, ...extra }) as unknown as NormalizedHook;
+    ({
+      id: `h:${matcher}`,
+      event: 'PreToolUse',
+      matcher,
+      handler: { type: 'command', command: 'true' },
+      source: { kind: 'user', file: 'x' },
+      dedupKey: `${matcher}`,
+      ...extra,
+    }) as unknown as NormalizedHook;
 
   test('only hooks that select a file tool and not ApplyPatch see the patch per file', () => {
-    const hooks = [hook('Edit|Write'), hook('Edit|Write|MultiEdit|ApplyPatch'), hook('*'), hook(undefined), hook('Bash'), hook('^(Edit|Write)$'), hook('MultiEdit')];
+    const hooks = [
+      hook('Edit|Write'),
+      hook('Edit|Write|MultiEdit|ApplyPatch'),
+      hook('*'),
+      hook(undefined),
+      hook('Bash'),
+      hook('^(Edit|Write)$'),
+      hook('MultiEdit'),
+    ];
     expect(perFileHooks('PreToolUse', hooks).map((h) => h.hook.matcher)).toEqual(['Edit|Write', '^(Edit|Write)$', 'MultiEdit']);
     expect(perFileHooks('UserPromptSubmit', hooks)).toEqual([]);
   });
 
   test('hooks that judge each file, but a patch with no readable file: undetermined, no runs', () => {
-    const plan = patchViewPlan('PreToolUse', { tool_name: 'ApplyPatch', tool_input: { command: 'not a patch' }, cwd: '/w' }, [hook('Edit|Write'), hook('ApplyPatch')]);
+    const plan = patchViewPlan('PreToolUse', { tool_name: 'ApplyPatch', tool_input: { command: 'not a patch' }, cwd: '/w' }, [
+      hook('Edit|Write'),
+      hook('ApplyPatch'),
+    ]);
     expect(plan.runs).toEqual([]);
     expect(plan.undetermined).toMatch(/1 Edit\/Write hook\(s\).*denied/);
     // Only hooks naming ApplyPatch: they see the patch itself, nothing is undetermined.
-    expect(patchViewPlan('PreToolUse', { tool_name: 'ApplyPatch', tool_input: { command: 'not a patch' }, cwd: '/w' }, [hook('ApplyPatch')])).toEqual({ runs: [] });
+    expect(
+      patchViewPlan('PreToolUse', { tool_name: 'ApplyPatch', tool_input: { command: 'not a patch' }, cwd: '/w' }, [hook('ApplyPatch')]),
+    ).toEqual({ runs: [] });
   });
 
   test('a non-patch payload needs no views', () => {
-    expect(planPatchViews('PreToolUse', { tool_name: 'Bash', tool_input: { command: PATCH }, cwd: '/w' }, [hook('Edit|Write')])).toEqual([]);
+    expect(planPatchViews('PreToolUse', { tool_name: 'Bash', tool_input: { command: PATCH }, cwd: '/w' }, [hook('Edit|Write')])).toEqual(
+      [],
+    );
   });
 });
 
 describe('combining per-file decisions', () => {
-  const base = (over: Partial<Decision> = {}): Decision => ({ event: 'PreToolUse', blocked: false, additionalContext: [], systemMessages: [], continue: true, eventOutput: {}, hooks: [], warnings: [], ...over });
+  const base = (over: Partial<Decision> = {}): Decision => ({
+    event: 'PreToolUse',
+    blocked: false,
+    additionalContext: [],
+    systemMessages: [],
+    continue: true,
+    eventOutput: {},
+    hooks: [],
+    warnings: [],
+    ...over,
+  });
   const run = { filePath: '/w/.env', tool: 'Write', hooks: [], payload: {} } as PatchViewRun;
 
   test('a per-file deny wins over the patch-level allow and its rewrite', () => {
-    const d = combinePatchDecisions(base({ decision: 'allow', updatedInput: { command: 'x' } }), [{ run, decision: base({ decision: 'deny', blocked: true, reason: 'no .env' }) }]);
+    const d = combinePatchDecisions(base({ decision: 'allow', updatedInput: { command: 'x' } }), [
+      { run, decision: base({ decision: 'deny', blocked: true, reason: 'no .env' }) },
+    ]);
     expect(d).toMatchObject({ decision: 'deny', blocked: true, reason: 'no .env' });
     expect(d.updatedInput).toBeUndefined();
   });
 
   test('a per-file rewrite cannot go back onto the patch: deny with the reason, and a note', () => {
-    const d = combinePatchDecisions(base(), [{ run, decision: base({ decision: 'allow', updatedInput: { file_path: '/w/other', content: '' } }) }]);
+    const d = combinePatchDecisions(base(), [
+      { run, decision: base({ decision: 'allow', updatedInput: { file_path: '/w/other', content: '' } }) },
+    ]);
     expect(d.decision).toBe('deny');
     expect(d.blocked).toBe(true);
     expect(d.reason).toContain('per-file rewrite cannot be applied back onto the patch');
@@ -175,7 +236,9 @@ describe('combining per-file decisions', () => {
   });
 
   test('contexts and messages of every run are kept, an ask stands over allows', () => {
-    const d = combinePatchDecisions(base({ decision: 'allow', additionalContext: ['a'] }), [{ run, decision: base({ decision: 'ask', reason: 'sure?', additionalContext: ['b'], systemMessages: ['m'] }) }]);
+    const d = combinePatchDecisions(base({ decision: 'allow', additionalContext: ['a'] }), [
+      { run, decision: base({ decision: 'ask', reason: 'sure?', additionalContext: ['b'], systemMessages: ['m'] }) },
+    ]);
     expect(d).toMatchObject({ decision: 'ask', reason: 'sure?', additionalContext: ['a', 'b'], systemMessages: ['m'] });
   });
 });
@@ -209,7 +272,13 @@ describe('dispatch --agent codex: a Claude Edit|Write guard on apply_patch', () 
   });
 
   test('a per-file updatedInput fails closed: the patch is denied with the reason and a note', async () => {
-    const g = guard('codex-rewrite', 'Write', { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { file_path: '/tmp/elsewhere', content: 'x' } } });
+    const g = guard('codex-rewrite', 'Write', {
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'allow',
+        updatedInput: { file_path: '/tmp/elsewhere', content: 'x' },
+      },
+    });
     const patch = '*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch';
     const r = await runCli(['dispatch', '--agent', 'codex', '--settings', g.settings], JSON.stringify(codexPayload(patch, dir.root)));
     expect(r.code, r.stderr).toBe(0);
@@ -221,7 +290,10 @@ describe('dispatch --agent codex: a Claude Edit|Write guard on apply_patch', () 
 
   test('a patch no file can be read from fails closed for the per-file hooks: denied, the guard never ran', async () => {
     const g = guard('codex-unreadable', 'Edit|Write');
-    const r = await runCli(['dispatch', '--agent', 'codex', '--settings', g.settings], JSON.stringify(codexPayload('*** Begin Patch\n*** End Patch', dir.root)));
+    const r = await runCli(
+      ['dispatch', '--agent', 'codex', '--settings', g.settings],
+      JSON.stringify(codexPayload('*** Begin Patch\n*** End Patch', dir.root)),
+    );
     expect(r.code, r.stderr).toBe(0);
     const answer = JSON.parse(r.stdout);
     expect(answer.hookSpecificOutput.permissionDecision).toBe('deny');
@@ -244,7 +316,15 @@ describe('dispatch --agent droid: a Claude Edit|Write guard on Droid ApplyPatch'
   test('the .env file in the patch is denied', async () => {
     const g = guard('droid-env', 'Edit|Write');
     const patch = '*** Begin Patch\n*** Add File: .env\n+SECRET=1\n*** End Patch';
-    const payload = { session_id: 's', transcript_path: '/tmp/t.jsonl', cwd: dir.root, hook_event_name: 'PreToolUse', permission_mode: 'auto-high', tool_name: 'ApplyPatch', tool_input: { input: patch } };
+    const payload = {
+      session_id: 's',
+      transcript_path: '/tmp/t.jsonl',
+      cwd: dir.root,
+      hook_event_name: 'PreToolUse',
+      permission_mode: 'auto-high',
+      tool_name: 'ApplyPatch',
+      tool_input: { input: patch },
+    };
     const r = await runCli(['dispatch', '--agent', 'droid', '--settings', g.settings], JSON.stringify(payload));
     expect(r.code, r.stderr).toBe(0);
     const answer = JSON.parse(r.stdout);

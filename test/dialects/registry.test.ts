@@ -15,7 +15,8 @@ test('the lean event list equals the catalog', () => {
 });
 
 test('every mapped event is a catalog event', () => {
-  for (const name of DIALECT_NAMES) for (const e of DIALECTS[name].events) if (e.event) expect(isEventName(e.event), `${name} ${e.native}`).toBe(true);
+  for (const name of DIALECT_NAMES)
+    for (const e of DIALECTS[name].events) if (e.event) expect(isEventName(e.event), `${name} ${e.native}`).toBe(true);
 });
 
 test("dispatch's fast path reads the files the loader discovers", async () => {
@@ -27,8 +28,19 @@ test("dispatch's fast path reads the files the loader discovers", async () => {
     for (const p of ['linux', 'darwin', 'win32'] as const) expect(discoveryFiles(project, home, p)[0]).toBe(defaultManagedSettingsPath(p));
     expect(managed).toBe(defaultManagedSettingsPath());
     const hooks = (cmd: string) => ({ hooks: { Stop: [{ hooks: [{ type: 'command', command: cmd }] }] } });
-    for (const [f, cmd] of [[user!, 'u'], [proj!, 'p'], [local!, 'l']] as const) dir.json(f.slice(dir.root.length + 1), hooks(cmd));
-    const c = await loadConfig({ cwd: project, homeDir: home, discover: true, managedSettingsPath: dir.path('none.json'), unsafeSkipTrustGate: true });
+    for (const [f, cmd] of [
+      [user!, 'u'],
+      [proj!, 'p'],
+      [local!, 'l'],
+    ] as const)
+      dir.json(f.slice(dir.root.length + 1), hooks(cmd));
+    const c = await loadConfig({
+      cwd: project,
+      homeDir: home,
+      discover: true,
+      managedSettingsPath: dir.path('none.json'),
+      unsafeSkipTrustGate: true,
+    });
     expect(c.hooks.map((h) => h.source.file)).toEqual([user, proj, local]);
   } finally {
     dir.cleanup();

@@ -42,11 +42,20 @@ describe.each(DIALECT_NAMES)('Claude → %s → Claude', (target) => {
     for (const h of original) {
       const losses = lossesOf(h);
       if (losses.some((l) => l.scope === 'hook')) {
-        expect(final.some((f) => f.event === h.event && f.handler.type === h.handler.type && JSON.stringify(f.handler) === JSON.stringify(h.handler)), `${h.id} was reported lost but came back`).toBe(false);
+        expect(
+          final.some(
+            (f) => f.event === h.event && f.handler.type === h.handler.type && JSON.stringify(f.handler) === JSON.stringify(h.handler),
+          ),
+          `${h.id} was reported lost but came back`,
+        ).toBe(false);
         continue;
       }
       if (losses.length === 0) expect(finalKeys.has(key(h)), `${h.id} (${key(h)}) did not come back identical:\n${back.text}`).toBe(true);
-      else expect(final.some((f) => f.event === h.event), `${h.id} lost more than its reported fields`).toBe(true);
+      else
+        expect(
+          final.some((f) => f.event === h.event),
+          `${h.id} lost more than its reported fields`,
+        ).toBe(true);
     }
     // Coming back to Claude from hooks that started in Claude loses nothing more.
     expect(back.losses).toEqual([]);
@@ -59,7 +68,8 @@ describe.each(DIALECT_NAMES)('Claude → %s → Claude', (target) => {
 });
 
 describe('losses are specific', () => {
-  const losses = async (target: string) => (await roundTrip(target, readFileSync(SOURCE, 'utf8'))).there.losses.map((l) => `${l.scope} ${l.path}: ${l.message}`);
+  const losses = async (target: string) =>
+    (await roundTrip(target, readFileSync(SOURCE, 'utf8'))).there.losses.map((l) => `${l.scope} ${l.path}: ${l.message}`);
 
   test('Claude → Claude is lossless', async () => {
     expect(await losses('claude')).toEqual([]);
@@ -69,7 +79,9 @@ describe('losses are specific', () => {
     const l = await losses('codex');
     expect(l).toContainEqual(expect.stringMatching(/^hook hooks\.PreToolUse\[2\]\.hooks\[0\]: Codex runs only command hooks, not 'http'/));
     expect(l).toContainEqual(expect.stringMatching(/^hook hooks\.Elicitation\[0\]\.hooks\[0\]: Codex has no Elicitation event/));
-    expect(l).toContainEqual(expect.stringMatching(/^field hooks\.PreToolUse\[1\]\.hooks\[0\]: Codex has no equivalent of the handler field 'if'/));
+    expect(l).toContainEqual(
+      expect.stringMatching(/^field hooks\.PreToolUse\[1\]\.hooks\[0\]: Codex has no equivalent of the handler field 'if'/),
+    );
   });
 
   test('Gemini: exact lifecycle matchers split into entries; names translated', async () => {
@@ -81,7 +93,9 @@ describe('losses are specific', () => {
   });
 
   test('Copilot: preToolUse takes no matcher', async () => {
-    expect(await losses('copilot')).toContainEqual(expect.stringMatching(/^field hooks\.PreToolUse\[0\]\.hooks\[0\]: Copilot CLI has no matcher on preToolUse/));
+    expect(await losses('copilot')).toContainEqual(
+      expect.stringMatching(/^field hooks\.PreToolUse\[0\]\.hooks\[0\]: Copilot CLI has no matcher on preToolUse/),
+    );
   });
 });
 

@@ -20,7 +20,10 @@ afterAll(() => dir.cleanup());
 
 function contextEngine(name: string): string {
   const answer = { hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'PRE-CTX-TOKEN' } };
-  const script = dir.write(`${name}.mjs`, `process.stdin.resume(); process.stdin.on('end', () => process.stdout.write(${JSON.stringify(JSON.stringify(answer))}));`);
+  const script = dir.write(
+    `${name}.mjs`,
+    `process.stdin.resume(); process.stdin.on('end', () => process.stdout.write(${JSON.stringify(JSON.stringify(answer))}));`,
+  );
   return dir.json(`${name}.json`, { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: `node ${JSON.stringify(script)}` }] }] } });
 }
 
@@ -28,9 +31,40 @@ const base = { session_id: 's1', transcript_path: '/tmp/t.jsonl', cwd: '/tmp' };
 
 describe('dispatch notes a PreToolUse context the agent drops', () => {
   const cases = [
-    { agent: 'gemini', version: 'Gemini CLI 0.61.0', payload: { ...base, hook_event_name: 'BeforeTool', timestamp: '2026-01-01T00:00:00Z', tool_name: 'run_shell_command', tool_input: { command: 'echo hi' } } },
-    { agent: 'qwen', version: 'Qwen Code 0.24.4', payload: { ...base, hook_event_name: 'PreToolUse', permission_mode: 'yolo', tool_name: 'run_shell_command', tool_input: { command: 'echo hi' }, tool_use_id: 'c1' } },
-    { agent: 'droid', version: 'Factory Droid 0.225.2', payload: { ...base, hook_event_name: 'PreToolUse', permission_mode: 'auto-high', tool_name: 'Execute', tool_input: { command: 'echo hi' } } },
+    {
+      agent: 'gemini',
+      version: 'Gemini CLI 0.61.0',
+      payload: {
+        ...base,
+        hook_event_name: 'BeforeTool',
+        timestamp: '2026-01-01T00:00:00Z',
+        tool_name: 'run_shell_command',
+        tool_input: { command: 'echo hi' },
+      },
+    },
+    {
+      agent: 'qwen',
+      version: 'Qwen Code 0.24.4',
+      payload: {
+        ...base,
+        hook_event_name: 'PreToolUse',
+        permission_mode: 'yolo',
+        tool_name: 'run_shell_command',
+        tool_input: { command: 'echo hi' },
+        tool_use_id: 'c1',
+      },
+    },
+    {
+      agent: 'droid',
+      version: 'Factory Droid 0.225.2',
+      payload: {
+        ...base,
+        hook_event_name: 'PreToolUse',
+        permission_mode: 'auto-high',
+        tool_name: 'Execute',
+        tool_input: { command: 'echo hi' },
+      },
+    },
   ];
   for (const c of cases) {
     test(`${c.agent}: the note names the agent version, stdout stays a valid non-verdict answer`, async () => {
@@ -45,7 +79,16 @@ describe('dispatch notes a PreToolUse context the agent drops', () => {
   }
 
   test('no note without a context, and none on exit 2 (stderr is the reason there)', () => {
-    const d: Decision = { event: 'PreToolUse', blocked: false, additionalContext: [], systemMessages: [], continue: true, eventOutput: {}, hooks: [], warnings: [] };
+    const d: Decision = {
+      event: 'PreToolUse',
+      blocked: false,
+      additionalContext: [],
+      systemMessages: [],
+      continue: true,
+      eventOutput: {},
+      hooks: [],
+      warnings: [],
+    };
     const o = { stdout: '', stderr: '', exitCode: 0 };
     expect(withUndeliverableNotes(GEMINI_UNDELIVERABLE, d, o)).toBe(o);
     const withCtx = { ...d, additionalContext: ['x'] };
@@ -57,7 +100,13 @@ describe('dispatch notes a PreToolUse context the agent drops', () => {
 
 describe('config-time warnings for a hook the agent never runs', () => {
   const hook = (event: string): NormalizedHook =>
-    ({ id: `h-${event}`, event, handler: { type: 'command', command: 'true' }, source: { kind: 'user', file: '/x/.factory/settings.json', path: `hooks.${event}[0].hooks[0]` }, dedupKey: event }) as unknown as NormalizedHook;
+    ({
+      id: `h-${event}`,
+      event,
+      handler: { type: 'command', command: 'true' },
+      source: { kind: 'user', file: '/x/.factory/settings.json', path: `hooks.${event}[0].hooks[0]` },
+      dedupKey: event,
+    }) as unknown as NormalizedHook;
 
   test('a Droid UserPromptSubmit guard is reported loudly; other events and context entries are not', () => {
     const w = undeliverableWarnings(droid.title, droid.undeliverable!, [hook('UserPromptSubmit'), hook('PreToolUse'), hook('Stop')]);
@@ -84,7 +133,9 @@ describe('config-time warnings for a hook the agent never runs', () => {
   });
 
   test('doctor warns on a Droid-format UserPromptSubmit hook', async () => {
-    const file = dir.json('proj/.factory/settings.json', { hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'true' }] }] } });
+    const file = dir.json('proj/.factory/settings.json', {
+      hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'true' }] }] },
+    });
     const r = await runCli(['doctor', '--settings', file, '--cwd', dir.path('proj'), '--json'], '');
     const report = JSON.parse(r.stdout) as { hooks: Array<{ event: string; findings: Array<{ message: string }> }> };
     const h = report.hooks.find((x) => x.event === 'UserPromptSubmit');

@@ -24,9 +24,14 @@ describe('agents suite summary', () => {
       agent: 'gemini',
       version: '0.61.0',
       notRunnable: null,
-      cells: { 'context-before': { native: cell('ignored'), dispatch: cell('ignored') }, deny: { native: cell('honoured'), dispatch: cell('closed') } },
+      cells: {
+        'context-before': { native: cell('ignored'), dispatch: cell('ignored') },
+        deny: { native: cell('honoured'), dispatch: cell('closed') },
+      },
     };
-    const lines = summaryTable([gemini], 0, nd).split('\n').map((l) => l.trimEnd());
+    const lines = summaryTable([gemini], 0, nd)
+      .split('\n')
+      .map((l) => l.trimEnd());
     expect(lines[1]!.split(/\s{2,}/)).toEqual(['agent', 'version', 'mode', 'honoured', 'fails closed', 'not deliverable', 'FAILS OPEN']);
     expect(lines[2]!.split(/\s+/)).toEqual(['gemini', '0.61.0', 'native', '1', '0', '1', '0']);
     expect(lines[3]!.split(/\s+/)).toEqual(['gemini', '0.61.0', 'dispatch', '0', '1', '1', '0']);

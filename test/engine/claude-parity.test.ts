@@ -46,7 +46,11 @@ describe('shell "bash": no rc files', () => {
     writeFileSync(`${home}/.bashrc`, 'echo "welcome from bashrc"\n');
     writeFileSync(`${home}/.bash_profile`, 'echo "welcome from profile"\n');
     const engine = await engineFor(
-      { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', shell: 'bash', command: `[[ -n "$BASH_VERSION" ]] && ${pre('deny', 'no rm')}` }] }] },
+      {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [{ type: 'command', shell: 'bash', command: `[[ -n "$BASH_VERSION" ]] && ${pre('deny', 'no rm')}` }] },
+        ],
+      },
       // HOME of the hooks is the temp home (the session env overrides the host's).
       { sessionEnv: { HOME: home } },
     );
@@ -62,7 +66,10 @@ describe('shell "bash": no rc files', () => {
       command: 'echo "rc=${FROM_RC:-no} shlvl=${SHLVL:-unset} bash_env=${BASH_ENV:-unset}"',
       shell: 'bash',
       cwd: dir.root,
-      env: buildHookEnv({ base: { PATH: process.env.PATH, HOME: home, BASH_ENV: `${home}/.bashrc`, ENV: `${home}/.bashrc` }, passEnv: ['BASH_ENV', 'ENV'] }),
+      env: buildHookEnv({
+        base: { PATH: process.env.PATH, HOME: home, BASH_ENV: `${home}/.bashrc`, ENV: `${home}/.bashrc` },
+        passEnv: ['BASH_ENV', 'ENV'],
+      }),
       stdin: '',
       timeoutMs: 10_000,
     });
@@ -81,10 +88,23 @@ describe('plan mode (Claude Code fires tool hooks in plan mode)', () => {
       ],
       PostToolUse: [{ hooks: [{ type: 'command', command: logged(log, 'post') }] }],
     });
-    const d = await engine.run('PreToolUse', { tool_name: 'Read', tool_input: { file_path: `${dir.root}/.env` }, tool_use_id: 't1', permission_mode: 'plan' });
+    const d = await engine.run('PreToolUse', {
+      tool_name: 'Read',
+      tool_input: { file_path: `${dir.root}/.env` },
+      tool_use_id: 't1',
+      permission_mode: 'plan',
+    });
     expect(d).toMatchObject({ blocked: true, decision: 'deny', reason: 'secrets stay out' });
-    await engine.run('PreToolUse', { tool_name: 'ExitPlanMode', tool_input: { plan: 'do it' }, tool_use_id: 't2' }, { permissionMode: 'plan' });
-    await engine.run('PostToolUse', { tool_name: 'ExitPlanMode', tool_input: { plan: 'do it' }, tool_response: {}, tool_use_id: 't2' }, { permissionMode: 'plan' });
+    await engine.run(
+      'PreToolUse',
+      { tool_name: 'ExitPlanMode', tool_input: { plan: 'do it' }, tool_use_id: 't2' },
+      { permissionMode: 'plan' },
+    );
+    await engine.run(
+      'PostToolUse',
+      { tool_name: 'ExitPlanMode', tool_input: { plan: 'do it' }, tool_response: {}, tool_use_id: 't2' },
+      { permissionMode: 'plan' },
+    );
     expect(lines(log)).toEqual(['exit-plan', 'post']);
   });
 
@@ -120,7 +140,16 @@ describe('ask does not hide a later deny', () => {
   }
 
   it('an ask followed by an allow stays ask', async () => {
-    const engine = await engineFor({ PreToolUse: [{ hooks: [{ type: 'command', command: pre('ask') }, { type: 'command', command: pre('allow') }] }] });
+    const engine = await engineFor({
+      PreToolUse: [
+        {
+          hooks: [
+            { type: 'command', command: pre('ask') },
+            { type: 'command', command: pre('allow') },
+          ],
+        },
+      ],
+    });
     const d = await engine.run('PreToolUse', bash('x'));
     expect(d.decision).toBe('ask');
     expect(d.hooks).toHaveLength(2);
@@ -158,7 +187,8 @@ describe('dedup of one firing', () => {
     await engine.run('PreToolUse', bash('git status'));
     expect(lines(log)).toEqual(['x', 'x']);
     // Two plugins, one command text each: the key carries the plugin root, so both run.
-    for (const name of ['alpha', 'beta']) dir.json(`${name}/hooks/hooks.json`, { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: logged(log, 'plugin') }] }] } });
+    for (const name of ['alpha', 'beta'])
+      dir.json(`${name}/hooks/hooks.json`, { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: logged(log, 'plugin') }] }] } });
     const config = await loadConfig({ cwd: dir.root, discover: false, plugins: [dir.path('alpha'), dir.path('beta')] });
     const plugins = createHookEngine({ hooks: config.hooks, projectDir: dir.root, cwd: dir.root });
     await plugins.run('PreToolUse', bash('ls'));
@@ -168,12 +198,22 @@ describe('dedup of one firing', () => {
 
 describe('CLAUDE_ENV_FILE is evaluated as shell', () => {
   async function exportsOf(content: string) {
-    const engine = await engineFor({ SessionStart: [{ hooks: [{ type: 'command', command: `cat >> "$CLAUDE_ENV_FILE" <<'EOF'\n${content}\nEOF` }] }] });
+    const engine = await engineFor({
+      SessionStart: [{ hooks: [{ type: 'command', command: `cat >> "$CLAUDE_ENV_FILE" <<'EOF'\n${content}\nEOF` }] }],
+    });
     return engine.run('SessionStart', { source: 'startup' });
   }
 
   it('PATH extension, several names on one line, quoting and trailing comments', async () => {
-    const d = await exportsOf(['export PATH="$PATH:/opt/x/bin"', 'export A=1 B=2  # two at once', "export GREETING='hello world' # quoted", 'PLAIN=3', 'export Q="a \\"b\\" $A"'].join('\n'));
+    const d = await exportsOf(
+      [
+        'export PATH="$PATH:/opt/x/bin"',
+        'export A=1 B=2  # two at once',
+        "export GREETING='hello world' # quoted",
+        'PLAIN=3',
+        'export Q="a \\"b\\" $A"',
+      ].join('\n'),
+    );
     const env = d.eventOutput.env as Record<string, string>;
     expect(env.PATH).toBe(`${process.env.PATH}:/opt/x/bin`);
     expect(env).toMatchObject({ A: '1', B: '2', GREETING: 'hello world', Q: 'a "b" 1' });
@@ -203,9 +243,24 @@ describe('defaults and details', () => {
   it('updatedMCPToolOutput replaces only an MCP tool output; updatedToolOutput works for every tool', async () => {
     const engine = await engineFor({
       PostToolUse: [
-        { matcher: 'Bash', hooks: [{ type: 'command', command: emit({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedMCPToolOutput: 'redacted' } }) }] },
-        { matcher: 'Read', hooks: [{ type: 'command', command: emit({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: 'redacted' } }) }] },
-        { matcher: 'mcp__.*', hooks: [{ type: 'command', command: emit({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedMCPToolOutput: 'redacted' } }) }] },
+        {
+          matcher: 'Bash',
+          hooks: [
+            { type: 'command', command: emit({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedMCPToolOutput: 'redacted' } }) },
+          ],
+        },
+        {
+          matcher: 'Read',
+          hooks: [
+            { type: 'command', command: emit({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: 'redacted' } }) },
+          ],
+        },
+        {
+          matcher: 'mcp__.*',
+          hooks: [
+            { type: 'command', command: emit({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedMCPToolOutput: 'redacted' } }) },
+          ],
+        },
       ],
     });
     const post = (tool_name: string) => ({ tool_name, tool_input: {}, tool_response: 'secret', tool_use_id: 't' });

@@ -102,10 +102,22 @@ describe('serial PreToolUse', () => {
 
   it('__proto__ and constructor keys in updatedInput stay plain data', async () => {
     const engine = await engineFor({
-      PreToolUse: [{ hooks: [{ type: 'command', command: pre('allow', { updatedInput: { __proto__: { polluted: 1 }, constructor: { prototype: { polluted: 1 } }, command: 'ls' } }) }] }],
+      PreToolUse: [
+        {
+          hooks: [
+            {
+              type: 'command',
+              command: pre('allow', {
+                updatedInput: { __proto__: { polluted: 1 }, constructor: { prototype: { polluted: 1 } }, command: 'ls' },
+              }),
+            },
+          ],
+        },
+      ],
     });
     // JSON.stringify drops a literal __proto__ key, so write it into the script text directly.
-    const raw = '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"__proto__":{"polluted":1},"command":"ls"}}}';
+    const raw =
+      '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"__proto__":{"polluted":1},"command":"ls"}}}';
     const engine2 = await engineFor({ PreToolUse: [{ hooks: [{ type: 'command', command: `printf '%s' '${raw}'` }] }] });
     for (const e of [engine, engine2]) {
       const d = await e.run('PreToolUse', bash('x'));
@@ -123,7 +135,15 @@ describe('parallel events', () => {
     const ctx = (text: string, delay: number) =>
       `sleep ${delay}; ${emit({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: text } })}`;
     const engine = await engineFor({
-      PostToolUse: [{ hooks: [{ type: 'command', command: ctx('first', 0.3) }, { type: 'command', command: ctx('second', 0) }, { type: 'command', command: ctx('third', 0.1) }] }],
+      PostToolUse: [
+        {
+          hooks: [
+            { type: 'command', command: ctx('first', 0.3) },
+            { type: 'command', command: ctx('second', 0) },
+            { type: 'command', command: ctx('third', 0.1) },
+          ],
+        },
+      ],
     });
     const d = await engine.run('PostToolUse', { ...bash('ls'), tool_response: { stdout: '' } });
     expect(d.additionalContext).toEqual(['first', 'second', 'third']);
@@ -154,7 +174,10 @@ describe('parallel events', () => {
 
 describe('Stop continuation', () => {
   it('block continues the agent; consecutive blocks are capped', async () => {
-    const engine = await engineFor({ Stop: [{ hooks: [{ type: 'command', command: emit({ decision: 'block', reason: 'keep going' }) }] }] }, { stopHookMaxConsecutiveBlocks: 3 });
+    const engine = await engineFor(
+      { Stop: [{ hooks: [{ type: 'command', command: emit({ decision: 'block', reason: 'keep going' }) }] }] },
+      { stopHookMaxConsecutiveBlocks: 3 },
+    );
     const input = { stop_hook_active: false, last_assistant_message: 'done' };
     const results = [];
     for (let i = 0; i < 4; i++) results.push(await engine.run('Stop', input, { sessionId: 's1' }));
@@ -181,7 +204,10 @@ describe('failure and timeout behavior with real processes', () => {
   });
 
   it('global timeoutBehavior ask on a hook that hangs', async () => {
-    const engine = await engineFor({ PreToolUse: [{ hooks: [{ type: 'command', command: 'sleep 30', timeout: 0.3 }] }] }, { timeoutBehavior: 'ask' });
+    const engine = await engineFor(
+      { PreToolUse: [{ hooks: [{ type: 'command', command: 'sleep 30', timeout: 0.3 }] }] },
+      { timeoutBehavior: 'ask' },
+    );
     const d = await engine.run('PreToolUse', bash('x'));
     expect(d.decision).toBe('ask');
     expect(d.hooks[0]).toMatchObject({ outcome: 'timeout', policy: 'ask', exitCode: null });
@@ -199,9 +225,18 @@ describe('failure and timeout behavior with real processes', () => {
 describe('matching end to end', () => {
   it('ApplyPatch with the sensitive path only in the third file triggers an Edit(**/.env) hook', async () => {
     const engine = await engineFor({
-      PreToolUse: [{ matcher: 'ApplyPatch', hooks: [{ type: 'command', if: 'Edit(**/.env)', command: "echo 'no .env edits' >&2; exit 2" }] }],
+      PreToolUse: [
+        { matcher: 'ApplyPatch', hooks: [{ type: 'command', if: 'Edit(**/.env)', command: "echo 'no .env edits' >&2; exit 2" }] },
+      ],
     });
-    const patch = ['*** Begin Patch', '*** Update File: a.ts', '*** Add File: b.md', '+x', '*** Update File: config/.env', '*** End Patch'].join('\n');
+    const patch = [
+      '*** Begin Patch',
+      '*** Update File: a.ts',
+      '*** Add File: b.md',
+      '+x',
+      '*** Update File: config/.env',
+      '*** End Patch',
+    ].join('\n');
     const d = await engine.run('PreToolUse', { tool_name: 'ApplyPatch', tool_input: { patch } });
     expect(d).toMatchObject({ blocked: true, reason: 'no .env edits' });
     const safe = await engine.run('PreToolUse', { tool_name: 'ApplyPatch', tool_input: { patch: '*** Update File: a.ts\n' } });
@@ -234,7 +269,11 @@ describe('plugins and dedup', () => {
       dir.json(`${name}/hooks/hooks.json`, {
         hooks: { PostToolUse: [{ hooks: [{ type: 'command', command: '"${CLAUDE_PLUGIN_ROOT}/hook.sh"' }] }] },
       });
-      dir.write(`${name}/hook.sh`, `#!/bin/sh\ncat >/dev/null\nprintf '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"%s"}}' "$(basename "$CLAUDE_PLUGIN_ROOT")"\n`, 0o755);
+      dir.write(
+        `${name}/hook.sh`,
+        `#!/bin/sh\ncat >/dev/null\nprintf '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"%s"}}' "$(basename "$CLAUDE_PLUGIN_ROOT")"\n`,
+        0o755,
+      );
     }
     const config = await loadConfig({ cwd: dir.root, discover: false, plugins: [dir.path('alpha'), dir.path('beta')] });
     const engine = createHookEngine({ hooks: config.hooks, cwd: dir.root });
@@ -258,7 +297,19 @@ describe('environment, stdin and output limits', () => {
     process.env.AGENT_HOOKS_TEST_SECRET = 'hunter2';
     try {
       const engine = await engineFor(
-        { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo "secret=[$AGENT_HOOKS_TEST_SECRET] project=[$CLAUDE_PROJECT_DIR] sess=[$SESSION_VAR] hook=[$HOOK_VAR]"', env: { HOOK_VAR: 'h' } }] }] },
+        {
+          UserPromptSubmit: [
+            {
+              hooks: [
+                {
+                  type: 'command',
+                  command: 'echo "secret=[$AGENT_HOOKS_TEST_SECRET] project=[$CLAUDE_PROJECT_DIR] sess=[$SESSION_VAR] hook=[$HOOK_VAR]"',
+                  env: { HOOK_VAR: 'h' },
+                },
+              ],
+            },
+          ],
+        },
         { sessionEnv: { SESSION_VAR: 's' } },
       );
       const d = await engine.run('UserPromptSubmit', { prompt: 'hi' });
@@ -275,7 +326,19 @@ describe('environment, stdin and output limits', () => {
   });
 
   it('the truncated payload is still valid JSON with a visible marker', async () => {
-    const engine = await engineFor({ PostToolUse: [{ hooks: [{ type: 'command', command: 'node -e "let r=\'\';process.stdin.on(\'data\',c=>r+=c).on(\'end\',()=>{const i=JSON.parse(r);console.log(String(i.tool_response).length < 200000 && /truncated/.test(i.tool_response) ? \'ok\' : \'bad\')})"' }] }] });
+    const engine = await engineFor({
+      PostToolUse: [
+        {
+          hooks: [
+            {
+              type: 'command',
+              command:
+                "node -e \"let r='';process.stdin.on('data',c=>r+=c).on('end',()=>{const i=JSON.parse(r);console.log(String(i.tool_response).length < 200000 && /truncated/.test(i.tool_response) ? 'ok' : 'bad')})\"",
+            },
+          ],
+        },
+      ],
+    });
     const d = await engine.run('PostToolUse', { ...bash('cat big'), tool_response: 'z'.repeat(1024 * 1024) });
     expect(d.hooks[0]!.outcome).toBe('success');
     expect(d.hooks[0]!.stdinTruncated).toBe(true);
@@ -289,7 +352,16 @@ describe('environment, stdin and output limits', () => {
 
   it('SessionStart hooks can persist environment through CLAUDE_ENV_FILE', async () => {
     const engine = await engineFor({
-      SessionStart: [{ hooks: [{ type: 'command', command: `echo "export NODE_ENV=production" >> "$CLAUDE_ENV_FILE"; echo "export GREETING='hello world'" >> "$CLAUDE_ENV_FILE"` }] }],
+      SessionStart: [
+        {
+          hooks: [
+            {
+              type: 'command',
+              command: `echo "export NODE_ENV=production" >> "$CLAUDE_ENV_FILE"; echo "export GREETING='hello world'" >> "$CLAUDE_ENV_FILE"`,
+            },
+          ],
+        },
+      ],
     });
     const d = await engine.run('SessionStart', { source: 'startup' });
     expect(d.eventOutput.env).toEqual({ NODE_ENV: 'production', GREETING: 'hello world' });
@@ -302,7 +374,12 @@ describe('library API', () => {
     const off = engine.register({
       event: 'PreToolUse',
       matcher: 'Bash',
-      fn: (input) => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: String((input.tool_input as { command: string }).command).includes('rm') ? 'deny' : 'allow' } }),
+      fn: (input) => ({
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: String((input.tool_input as { command: string }).command).includes('rm') ? 'deny' : 'allow',
+        },
+      }),
     });
     engine.register({ event: 'PreToolUse', projectDir: '/some/other/project', fn: () => ({ decision: 'block' }) });
     expect((await engine.run('PreToolUse', bash('rm x'))).decision).toBe('deny');
@@ -340,10 +417,16 @@ describe('library API', () => {
 
   it('every execution goes to the JSONL audit log', async () => {
     const log = dir.path('audit', 'hooks.jsonl');
-    const engine = await engineFor({ PreToolUse: [{ hooks: [{ type: 'command', command: pre('deny', { permissionDecisionReason: 'r' }) }] }] }, { audit: log });
+    const engine = await engineFor(
+      { PreToolUse: [{ hooks: [{ type: 'command', command: pre('deny', { permissionDecisionReason: 'r' }) }] }] },
+      { audit: log },
+    );
     await engine.run('PreToolUse', bash('x'), { sessionId: 'sess-9' });
     await engine.close();
-    const lines = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ session_id: 'sess-9', event: 'PreToolUse', decision: 'deny', outcome: 'success', tool_name: 'Bash' });
     expect(typeof lines[0].hook_execution_id).toBe('string');
@@ -361,7 +444,9 @@ describe('library API', () => {
 
   it('async hooks run in the background and do not decide', async () => {
     const marker = dir.path('async-done');
-    const engine = await engineFor({ PostToolUse: [{ hooks: [{ type: 'command', command: `sleep 0.2; touch ${marker}; exit 2`, async: true }] }] });
+    const engine = await engineFor({
+      PostToolUse: [{ hooks: [{ type: 'command', command: `sleep 0.2; touch ${marker}; exit 2`, async: true }] }],
+    });
     const d = await engine.run('PostToolUse', { ...bash('x'), tool_response: '' });
     expect(d.hooks).toHaveLength(0);
     expect(existsSync(marker)).toBe(false);

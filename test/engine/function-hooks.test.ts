@@ -47,7 +47,10 @@ describe('function hooks', () => {
     const engine = createHookEngine({ cwd: '/tmp' });
     engine.register({
       event: 'PreToolUse',
-      fn: () => ({ then: (resolve: (v: unknown) => void) => resolve({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask' } }) }),
+      fn: () => ({
+        then: (resolve: (v: unknown) => void) =>
+          resolve({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask' } }),
+      }),
     });
     expect((await engine.run('PreToolUse', bash('ls'))).decision).toBe('ask');
   });

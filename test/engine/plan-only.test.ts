@@ -5,7 +5,14 @@ import { buildPlanIndex, planHooks } from '../../src/engine/plan.js';
 import type { NormalizedHook } from '../../src/types.js';
 
 function hook(i: number, matcher: string, command = `echo ${i}`): NormalizedHook {
-  return { id: `h${i}`, event: 'PreToolUse', matcher, handler: { type: 'command', command }, source: { kind: 'cli', path: `hooks.PreToolUse[${i}]` }, dedupKey: `\0${i}` };
+  return {
+    id: `h${i}`,
+    event: 'PreToolUse',
+    matcher,
+    handler: { type: 'command', command },
+    source: { kind: 'cli', path: `hooks.PreToolUse[${i}]` },
+    dedupKey: `\0${i}`,
+  };
 }
 const ctx = { cwd: '/p', projectDir: '/p' };
 const write = { tool_name: 'Write', tool_input: { file_path: '/p/a', content: '' } };

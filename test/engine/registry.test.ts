@@ -31,7 +31,9 @@ describe('registry', () => {
   it('register and unregister between runs: each run sees exactly the live registrations, in order', async () => {
     const engine = createHookEngine({ cwd: '/tmp' });
     const seen: number[] = [];
-    const offs = Array.from({ length: 50 }, (_, i) => engine.register({ event: 'PreToolUse', matcher: i % 2 ? 'Bash' : 'Ba.h', fn: () => void seen.push(i) }));
+    const offs = Array.from({ length: 50 }, (_, i) =>
+      engine.register({ event: 'PreToolUse', matcher: i % 2 ? 'Bash' : 'Ba.h', fn: () => void seen.push(i) }),
+    );
     await engine.run('PreToolUse', bash('x'));
     expect(seen).toEqual(Array.from({ length: 50 }, (_, i) => i));
     for (let i = 0; i < 50; i += 3) offs[i]!();
@@ -56,7 +58,11 @@ describe('registry', () => {
       });
       const d = await engine.run('PreToolUse', bash('x'));
       expect(d.decision).toBe('deny');
-      expect(d.hooks[0]).toMatchObject({ outcome: 'error', policy: 'deny', error: expect.stringMatching(/cannot be matched in bounded time/) });
+      expect(d.hooks[0]).toMatchObject({
+        outcome: 'error',
+        policy: 'deny',
+        error: expect.stringMatching(/cannot be matched in bounded time/),
+      });
       expect(existsSync(marker)).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });

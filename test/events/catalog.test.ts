@@ -15,16 +15,39 @@ import { INPUT_EXAMPLES, OUTPUT_EXAMPLES } from './reference-examples.js';
 
 // Claude's events in lifecycle order, as the reference lists them.
 const CLAUDE_EVENTS = [
-  'SessionStart', 'Setup', 'InstructionsLoaded', 'UserPromptSubmit', 'UserPromptExpansion',
-  'MessageDisplay', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure',
-  'PostToolBatch', 'PermissionDenied', 'Notification', 'SubagentStart', 'SubagentStop',
-  'TaskCreated', 'TaskCompleted', 'Stop', 'StopFailure', 'TeammateIdle', 'ConfigChange',
-  'CwdChanged', 'DirectoryAdded', 'FileChanged', 'WorktreeCreate', 'WorktreeRemove',
-  'PreCompact', 'PostCompact', 'SessionEnd', 'Elicitation', 'ElicitationResult',
+  'SessionStart',
+  'Setup',
+  'InstructionsLoaded',
+  'UserPromptSubmit',
+  'UserPromptExpansion',
+  'MessageDisplay',
+  'PreToolUse',
+  'PermissionRequest',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PostToolBatch',
+  'PermissionDenied',
+  'Notification',
+  'SubagentStart',
+  'SubagentStop',
+  'TaskCreated',
+  'TaskCompleted',
+  'Stop',
+  'StopFailure',
+  'TeammateIdle',
+  'ConfigChange',
+  'CwdChanged',
+  'DirectoryAdded',
+  'FileChanged',
+  'WorktreeCreate',
+  'WorktreeRemove',
+  'PreCompact',
+  'PostCompact',
+  'SessionEnd',
+  'Elicitation',
+  'ElicitationResult',
 ] as const;
-const KIMI_EVENTS = [
-  'PermissionResult', 'UserPromptQueued', 'TurnStarted', 'Interrupt', 'SessionHeartbeat', 'TaskStarted',
-] as const;
+const KIMI_EVENTS = ['PermissionResult', 'UserPromptQueued', 'TurnStarted', 'Interrupt', 'SessionHeartbeat', 'TaskStarted'] as const;
 
 const spec = (e: EventName) => catalog[e] as EventSpec;
 
@@ -98,7 +121,11 @@ describe('inputSchema: wrong inputs fail with a path', () => {
     ['PostToolUse', { duration_ms: '12' }, ['duration_ms']],
     ['PostToolUseFailure', { is_interrupt: 'no' }, ['is_interrupt']],
     ['PermissionRequest', { permission_suggestions: [1] }, ['permission_suggestions', 0]],
-    ['PostToolBatch', { tool_calls: [{ tool_name: 5, tool_input: {}, tool_use_id: 'a', tool_response: '' }] }, ['tool_calls', 0, 'tool_name']],
+    [
+      'PostToolBatch',
+      { tool_calls: [{ tool_name: 5, tool_input: {}, tool_use_id: 'a', tool_response: '' }] },
+      ['tool_calls', 0, 'tool_name'],
+    ],
     ['MessageDisplay', { index: -1 }, ['index']],
     ['MessageDisplay', { final: 'true' }, ['final']],
     ['Stop', { stop_hook_active: 'yes' }, ['stop_hook_active']],
@@ -171,17 +198,43 @@ describe('execution order, if conditions and matchers', () => {
 
   it('matches each event on the field the reference names (null = no matcher support)', () => {
     const fields: Record<EventName, string | null> = {
-      SessionStart: 'source', Setup: 'trigger', InstructionsLoaded: 'load_reason', UserPromptSubmit: null,
-      UserPromptExpansion: 'command_name', MessageDisplay: null, PreToolUse: 'tool_name',
-      PermissionRequest: 'tool_name', PostToolUse: 'tool_name', PostToolUseFailure: 'tool_name',
-      PostToolBatch: null, PermissionDenied: 'tool_name', Notification: 'notification_type',
-      SubagentStart: 'agent_type', SubagentStop: 'agent_type', TaskCreated: null, TaskCompleted: null,
-      Stop: null, StopFailure: 'error', TeammateIdle: null, ConfigChange: 'source', CwdChanged: null,
-      DirectoryAdded: 'source', FileChanged: 'file_path', WorktreeCreate: null, WorktreeRemove: null,
-      PreCompact: 'trigger', PostCompact: 'trigger', SessionEnd: 'reason', Elicitation: 'mcp_server_name',
+      SessionStart: 'source',
+      Setup: 'trigger',
+      InstructionsLoaded: 'load_reason',
+      UserPromptSubmit: null,
+      UserPromptExpansion: 'command_name',
+      MessageDisplay: null,
+      PreToolUse: 'tool_name',
+      PermissionRequest: 'tool_name',
+      PostToolUse: 'tool_name',
+      PostToolUseFailure: 'tool_name',
+      PostToolBatch: null,
+      PermissionDenied: 'tool_name',
+      Notification: 'notification_type',
+      SubagentStart: 'agent_type',
+      SubagentStop: 'agent_type',
+      TaskCreated: null,
+      TaskCompleted: null,
+      Stop: null,
+      StopFailure: 'error',
+      TeammateIdle: null,
+      ConfigChange: 'source',
+      CwdChanged: null,
+      DirectoryAdded: 'source',
+      FileChanged: 'file_path',
+      WorktreeCreate: null,
+      WorktreeRemove: null,
+      PreCompact: 'trigger',
+      PostCompact: 'trigger',
+      SessionEnd: 'reason',
+      Elicitation: 'mcp_server_name',
       ElicitationResult: 'mcp_server_name',
-      PermissionResult: 'tool_name', UserPromptQueued: 'prompt', TurnStarted: null, Interrupt: null,
-      SessionHeartbeat: null, TaskStarted: null,
+      PermissionResult: 'tool_name',
+      UserPromptQueued: 'prompt',
+      TurnStarted: null,
+      Interrupt: null,
+      SessionHeartbeat: null,
+      TaskStarted: null,
     };
     for (const e of EVENT_NAMES) expect(spec(e).matcher?.field ?? null, e).toBe(fields[e]);
     const narrow = EVENT_NAMES.filter((e) => spec(e).matcher?.exactSet === 'narrow');
@@ -229,16 +282,43 @@ describe('execution order, if conditions and matchers', () => {
 describe('event semantics from the reference', () => {
   it('exit code 2 does what the per-event table says', () => {
     const exit2: Record<EventName, EventSpec['exit2']> = {
-      PreToolUse: 'block', PermissionRequest: 'ignore', UserPromptSubmit: 'block', UserPromptExpansion: 'block',
-      Stop: 'block', SubagentStop: 'block', TeammateIdle: 'block', TaskCreated: 'block', TaskCompleted: 'block',
-      ConfigChange: 'block', StopFailure: 'ignore', PostToolUse: 'feedback', PostToolUseFailure: 'feedback',
-      PostToolBatch: 'block', PermissionDenied: 'ignore', Notification: 'ignore', SubagentStart: 'user',
-      SessionStart: 'user', Setup: 'user', SessionEnd: 'user', CwdChanged: 'user', DirectoryAdded: 'ignore',
-      FileChanged: 'user', PreCompact: 'block', PostCompact: 'user', Elicitation: 'block',
-      ElicitationResult: 'block', WorktreeCreate: 'block', WorktreeRemove: 'ignore', InstructionsLoaded: 'ignore',
+      PreToolUse: 'block',
+      PermissionRequest: 'ignore',
+      UserPromptSubmit: 'block',
+      UserPromptExpansion: 'block',
+      Stop: 'block',
+      SubagentStop: 'block',
+      TeammateIdle: 'block',
+      TaskCreated: 'block',
+      TaskCompleted: 'block',
+      ConfigChange: 'block',
+      StopFailure: 'ignore',
+      PostToolUse: 'feedback',
+      PostToolUseFailure: 'feedback',
+      PostToolBatch: 'block',
+      PermissionDenied: 'ignore',
+      Notification: 'ignore',
+      SubagentStart: 'user',
+      SessionStart: 'user',
+      Setup: 'user',
+      SessionEnd: 'user',
+      CwdChanged: 'user',
+      DirectoryAdded: 'ignore',
+      FileChanged: 'user',
+      PreCompact: 'block',
+      PostCompact: 'user',
+      Elicitation: 'block',
+      ElicitationResult: 'block',
+      WorktreeCreate: 'block',
+      WorktreeRemove: 'ignore',
+      InstructionsLoaded: 'ignore',
       MessageDisplay: 'ignore',
-      PermissionResult: 'ignore', UserPromptQueued: 'user', TurnStarted: 'user', Interrupt: 'user',
-      SessionHeartbeat: 'ignore', TaskStarted: 'user',
+      PermissionResult: 'ignore',
+      UserPromptQueued: 'user',
+      TurnStarted: 'user',
+      Interrupt: 'user',
+      SessionHeartbeat: 'ignore',
+      TaskStarted: 'user',
     };
     for (const e of EVENT_NAMES) expect(spec(e).exit2, e).toBe(exit2[e]);
   });
@@ -247,8 +327,16 @@ describe('event semantics from the reference', () => {
     const topLevel = EVENT_NAMES.filter((e) => spec(e).topLevelBlock);
     expect(new Set(topLevel)).toEqual(
       new Set([
-        'UserPromptSubmit', 'UserPromptExpansion', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch',
-        'Stop', 'SubagentStop', 'ConfigChange', 'PreCompact', 'TaskCreated',
+        'UserPromptSubmit',
+        'UserPromptExpansion',
+        'PostToolUse',
+        'PostToolUseFailure',
+        'PostToolBatch',
+        'Stop',
+        'SubagentStop',
+        'ConfigChange',
+        'PreCompact',
+        'TaskCreated',
       ]),
     );
     const model = (d: EventSpec['decision']) => new Set(EVENT_NAMES.filter((e) => spec(e).decision === d));
@@ -262,8 +350,16 @@ describe('event semantics from the reference', () => {
     expect(model('worktree')).toEqual(new Set(['WorktreeCreate']));
     expect(model('none')).toEqual(
       new Set([
-        'WorktreeRemove', 'Notification', 'SessionEnd', 'PostCompact', 'InstructionsLoaded', 'StopFailure',
-        'CwdChanged', 'DirectoryAdded', 'FileChanged', ...KIMI_EVENTS,
+        'WorktreeRemove',
+        'Notification',
+        'SessionEnd',
+        'PostCompact',
+        'InstructionsLoaded',
+        'StopFailure',
+        'CwdChanged',
+        'DirectoryAdded',
+        'FileChanged',
+        ...KIMI_EVENTS,
       ]),
     );
   });
@@ -272,9 +368,21 @@ describe('event semantics from the reference', () => {
     const canBlock = EVENT_NAMES.filter((e) => spec(e).canBlock);
     expect(new Set(canBlock)).toEqual(
       new Set([
-        'UserPromptSubmit', 'UserPromptExpansion', 'PreToolUse', 'PermissionRequest', 'PostToolBatch',
-        'SubagentStop', 'TaskCreated', 'TaskCompleted', 'Stop', 'TeammateIdle', 'ConfigChange',
-        'WorktreeCreate', 'PreCompact', 'Elicitation', 'ElicitationResult',
+        'UserPromptSubmit',
+        'UserPromptExpansion',
+        'PreToolUse',
+        'PermissionRequest',
+        'PostToolBatch',
+        'SubagentStop',
+        'TaskCreated',
+        'TaskCompleted',
+        'Stop',
+        'TeammateIdle',
+        'ConfigChange',
+        'WorktreeCreate',
+        'PreCompact',
+        'Elicitation',
+        'ElicitationResult',
       ]),
     );
   });
@@ -290,9 +398,23 @@ describe('event semantics from the reference', () => {
     const notUniversal = EVENT_NAMES.filter((e) => !spec(e).universal);
     expect(new Set(notUniversal)).toEqual(
       new Set([
-        'InstructionsLoaded', 'MessageDisplay', 'Notification', 'TaskCreated', 'StopFailure', 'ConfigChange',
-        'CwdChanged', 'DirectoryAdded', 'FileChanged', 'WorktreeCreate', 'WorktreeRemove', 'PreCompact',
-        'PostCompact', 'SessionEnd', 'Elicitation', 'ElicitationResult', ...KIMI_EVENTS,
+        'InstructionsLoaded',
+        'MessageDisplay',
+        'Notification',
+        'TaskCreated',
+        'StopFailure',
+        'ConfigChange',
+        'CwdChanged',
+        'DirectoryAdded',
+        'FileChanged',
+        'WorktreeCreate',
+        'WorktreeRemove',
+        'PreCompact',
+        'PostCompact',
+        'SessionEnd',
+        'Elicitation',
+        'ElicitationResult',
+        ...KIMI_EVENTS,
       ]),
     );
     const keepsMessage = EVENT_NAMES.filter((e) => spec(e).keepsSystemMessage);
@@ -304,9 +426,7 @@ describe('event semantics from the reference', () => {
       EVENT_NAMES.filter((e) => spec(e).defaultTimeoutSec !== undefined).map((e) => [e, spec(e).defaultTimeoutSec]),
     );
     expect(timeouts).toEqual({ UserPromptSubmit: 30, MessageDisplay: 10, SessionEnd: 1.5 });
-    expect(new Set(EVENT_NAMES.filter((e) => spec(e).envFile))).toEqual(
-      new Set(['SessionStart', 'Setup', 'CwdChanged', 'FileChanged']),
-    );
+    expect(new Set(EVENT_NAMES.filter((e) => spec(e).envFile))).toEqual(new Set(['SessionStart', 'Setup', 'CwdChanged', 'FileChanged']));
     expect(spec('SessionStart').hookTypes).toEqual(['command', 'mcp_tool', 'function']);
     expect(spec('Setup').hookTypes).toEqual(['command', 'mcp_tool', 'function']);
     // The reference's "all five hook types" list: no restriction here.
@@ -357,8 +477,7 @@ describe('outputSchema', () => {
       expect(outputSchema(e).safeParse(out).success, e).toBe(true);
     }
     expect(
-      outputSchema('PreCompact').safeParse({ hookSpecificOutput: { hookEventName: 'PreCompact', blockCompaction: true } })
-        .success,
+      outputSchema('PreCompact').safeParse({ hookSpecificOutput: { hookEventName: 'PreCompact', blockCompaction: true } }).success,
     ).toBe(true);
   });
 
@@ -380,16 +499,13 @@ describe('outputSchema', () => {
         hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'ask' } },
       }),
     ).toEqual([['hookSpecificOutput', 'decision', 'behavior']]);
-    expect(
-      issuePaths(outputSchema('PostToolUse'), { hookSpecificOutput: { hookEventName: 'PreToolUse' } }),
-    ).toEqual([['hookSpecificOutput', 'hookEventName']]);
+    expect(issuePaths(outputSchema('PostToolUse'), { hookSpecificOutput: { hookEventName: 'PreToolUse' } })).toEqual([
+      ['hookSpecificOutput', 'hookEventName'],
+    ]);
     expect(issuePaths(outputSchema('Stop'), { hookSpecificOutput: { additionalContext: 'x' } })).toEqual([
       ['hookSpecificOutput', 'hookEventName'],
     ]);
-    expect(issuePaths(outputSchema('Notification'), { continue: 'no', systemMessage: 3 })).toEqual([
-      ['continue'],
-      ['systemMessage'],
-    ]);
+    expect(issuePaths(outputSchema('Notification'), { continue: 'no', systemMessage: 3 })).toEqual([['continue'], ['systemMessage']]);
     expect(
       issuePaths(outputSchema('Elicitation'), {
         hookSpecificOutput: { hookEventName: 'Elicitation', action: 'accept', content: 'alice' },

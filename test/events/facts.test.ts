@@ -186,11 +186,15 @@ describe('the facts load without zod', () => {
       dir.write('register.mjs', `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n`);
       const log = dir.path('resolved.log');
       const script = `const m = await import(${JSON.stringify(pathToFileURL(facts).href)}); console.log(m.EVENT_NAMES.length);`;
-      const r = spawnSync(process.execPath, ['--import', pathToFileURL(dir.path('register.mjs')).href, '--input-type=module', '-e', script], {
-        encoding: 'utf8',
-        timeout: 30_000,
-        env: { ...process.env, RESOLVE_LOG: log },
-      });
+      const r = spawnSync(
+        process.execPath,
+        ['--import', pathToFileURL(dir.path('register.mjs')).href, '--input-type=module', '-e', script],
+        {
+          encoding: 'utf8',
+          timeout: 30_000,
+          env: { ...process.env, RESOLVE_LOG: log },
+        },
+      );
       expect(r.stderr).toBe('');
       expect(Number(r.stdout.trim())).toBe(EVENT_NAMES.length);
       const urls = readFileSync(log, 'utf8').split('\n').filter(Boolean);

@@ -39,7 +39,12 @@ describe('agent-hooks run with each adversarial hook (PreToolUse)', () => {
       it.skipIf(CI_SUBSET && policy === 'ignore')(`${name} — --failure-behavior/--timeout-behavior ${policy}`, async () => {
         const c = cases[i]!;
         const tag = newTag();
-        const file = writeSettings(dir, { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', ...c.handler }] }] }, tag, `settings-${tag}.json`);
+        const file = writeSettings(
+          dir,
+          { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', ...c.handler }] }] },
+          tag,
+          `settings-${tag}.json`,
+        );
         let cwd = dir.root;
         if (c.cwd) {
           cwd = dir.path(`cwd-${tag}`);
@@ -48,7 +53,19 @@ describe('agent-hooks run with each adversarial hook (PreToolUse)', () => {
         }
         const command = c.payloadBytes ? 'x'.repeat(c.payloadBytes) : 'ls';
         const payload = dir.json(`payload-${tag}.json`, { tool_name: 'Bash', tool_input: { command }, cwd });
-        const r = await cli(['run', 'PreToolUse', '--settings', file, '--payload', payload, '--json', '--failure-behavior', policy, '--timeout-behavior', policy]);
+        const r = await cli([
+          'run',
+          'PreToolUse',
+          '--settings',
+          file,
+          '--payload',
+          payload,
+          '--json',
+          '--failure-behavior',
+          policy,
+          '--timeout-behavior',
+          policy,
+        ]);
         await expectNoLeak(tag);
         const d = decisionOf(r);
         const { error, ...fields } = c.record;
@@ -88,12 +105,24 @@ describe('agent-hooks run with adversarial payloads', () => {
   let tag: string;
   beforeAll(() => {
     tag = newTag();
-    file = writeSettings(dir, { PreToolUse: [{ hooks: [{ type: 'command', command: 'cat >/dev/null' }] }], PostToolUse: [{ hooks: [{ type: 'command', command: 'cat >/dev/null' }] }] }, tag, 'payload-settings.json');
+    file = writeSettings(
+      dir,
+      {
+        PreToolUse: [{ hooks: [{ type: 'command', command: 'cat >/dev/null' }] }],
+        PostToolUse: [{ hooks: [{ type: 'command', command: 'cat >/dev/null' }] }],
+      },
+      tag,
+      'payload-settings.json',
+    );
   });
   afterAll(() => expectNoLeak(tag));
 
   it('a 30 MB payload on stdin: the hook gets a shortened payload, stdinTruncated is reported', async () => {
-    const payload = JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: { stdout: 'z'.repeat(30 * 1024 * 1024) } });
+    const payload = JSON.stringify({
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+      tool_response: { stdout: 'z'.repeat(30 * 1024 * 1024) },
+    });
     const r = await cli(['run', 'PostToolUse', '--settings', file, '--payload', '-', '--json'], payload);
     const d = decisionOf(r);
     expect(r.code).toBe(0);

@@ -99,7 +99,12 @@ describe(`${EVENTS} events fired at once`, () => {
     const verdict = `${extract}; printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"%s+h2"}}' "$c"`;
     const engine = await engineFor(
       dir,
-      { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: rewrite }] }, { matcher: 'Bash', hooks: [{ type: 'command', command: verdict }] }] },
+      {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [{ type: 'command', command: rewrite }] },
+          { matcher: 'Bash', hooks: [{ type: 'command', command: verdict }] },
+        ],
+      },
       tag,
       { maxConcurrentHooks: LIMIT },
     );

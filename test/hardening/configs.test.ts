@@ -7,7 +7,16 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_NAMES, InvalidHookInputError, createHookEngine, loadConfig, type Backend, type EventName, type ExecutionResult, type LoadedConfig } from '../../src/index.js';
+import {
+  EVENT_NAMES,
+  InvalidHookInputError,
+  createHookEngine,
+  loadConfig,
+  type Backend,
+  type EventName,
+  type ExecutionResult,
+  type LoadedConfig,
+} from '../../src/index.js';
 import { INPUT_EXAMPLES, OUTPUT_EXAMPLES } from '../events/reference-examples.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
 import { DIALECTS, hostileString, type ConfigDialect, type LoadedDialectFile } from './dialects.js';
@@ -57,7 +66,8 @@ function mutate(doc: unknown, muts: Array<{ pick: number; op: string; value: unk
     const p = paths[m.pick % paths.length]!;
     const parent = p.slice(0, -1).reduce<any>((v, s) => v[s], root);
     const last = p[p.length - 1]!;
-    const define = (obj: object, key: Seg, value: unknown) => Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+    const define = (obj: object, key: Seg, value: unknown) =>
+      Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
     if (m.op === 'replace') define(parent, last, m.value);
     else if (m.op === 'delete') {
       if (Array.isArray(parent)) parent.splice(last as number, 1);
@@ -78,13 +88,26 @@ function mutate(doc: unknown, muts: Array<{ pick: number; op: string; value: unk
 const garbageText = fc.oneof(
   fc.string({ maxLength: 200 }),
   fc.string({ unit: 'binary', maxLength: 200 }),
-  fc.constantFrom('', '   ', '\uFEFF{}', 'null', '[]', '"hooks"', '{', '{"hooks":', '{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"x",}]}]}}', '{"hooks":{"__proto__":[]}}'),
+  fc.constantFrom(
+    '',
+    '   ',
+    '\uFEFF{}',
+    'null',
+    '[]',
+    '"hooks"',
+    '{',
+    '{"hooks":',
+    '{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"x",}]}]}}',
+    '{"hooks":{"__proto__":[]}}',
+  ),
 );
 
 function documentText(d: ConfigDialect): fc.Arbitrary<{ kind: string; text: string }> {
   return fc.oneof(
     d.document.map((doc) => ({ kind: 'valid', text: d.serialize(doc) })),
-    fc.tuple(d.document, fc.array(mutation, { minLength: 1, maxLength: 4 })).map(([doc, muts]) => ({ kind: 'mutated', text: d.serialize(mutate(doc, muts)) })),
+    fc
+      .tuple(d.document, fc.array(mutation, { minLength: 1, maxLength: 4 }))
+      .map(([doc, muts]) => ({ kind: 'mutated', text: d.serialize(mutate(doc, muts)) })),
     fc.jsonValue({ maxDepth: 4 }).map((v) => ({ kind: 'json', text: d.serialize(v) })),
     garbageText.map((text) => ({ kind: 'garbage', text })),
   );
@@ -93,11 +116,14 @@ function documentText(d: ConfigDialect): fc.Arbitrary<{ kind: string; text: stri
 /** What every load must satisfy, whatever the document (collected first: 100,000 hooks make per-item expects slow). */
 function expectWellFormed(loaded: LoadedDialectFile): void {
   const badDiagnostics = loaded.diagnostics.filter(
-    (d) => !['error', 'warning'].includes(d.level) || typeof d.path !== 'string' || d.path.length === 0 || !d.message || d.file !== loaded.file,
+    (d) =>
+      !['error', 'warning'].includes(d.level) || typeof d.path !== 'string' || d.path.length === 0 || !d.message || d.file !== loaded.file,
   );
   expect(badDiagnostics).toEqual([]);
   if (loaded.diagnostics.some((diag) => diag.level === 'error')) expect(loaded.hooks).toEqual([]);
-  const badHooks = loaded.hooks.filter((h) => !EVENT_NAMES.includes(h.event) || h.source.file !== loaded.file || !h.source.path.startsWith('hooks.') || !h.id);
+  const badHooks = loaded.hooks.filter(
+    (h) => !EVENT_NAMES.includes(h.event) || h.source.file !== loaded.file || !h.source.path.startsWith('hooks.') || !h.id,
+  );
   expect(badHooks).toEqual([]);
   expectPrototypeClean();
 }
@@ -124,7 +150,16 @@ function inputFor(event: EventName): Record<string, unknown> {
 const outputText = fc.oneof(
   fc.constantFrom(...OUTPUT_EXAMPLES.map((e) => JSON.stringify(e.output))),
   fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
-  fc.record({ hookSpecificOutput: fc.dictionary(hostileString, fc.jsonValue({ maxDepth: 2 })), continue: fc.boolean(), decision: fc.constantFrom('block', 'approve', 'allow', 1) }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
+  fc
+    .record(
+      {
+        hookSpecificOutput: fc.dictionary(hostileString, fc.jsonValue({ maxDepth: 2 })),
+        continue: fc.boolean(),
+        decision: fc.constantFrom('block', 'approve', 'allow', 1),
+      },
+      { requiredKeys: [] },
+    )
+    .map((v) => JSON.stringify(v)),
   hostileString,
 );
 const fakeResult: fc.Arbitrary<ExecutionResult> = fc.record({
@@ -162,24 +197,35 @@ for (const dialect of DIALECTS) {
 
     it('whatever loads runs through plan, parse and reduce for its events without a crash', async () => {
       await fc.assert(
-        fc.asyncProperty(documentText(dialect), fc.array(fakeResult, { minLength: 1, maxLength: 6 }), fc.constantFrom('default', 'plan', 'bypassPermissions'), async ({ text }, results, mode) => {
-          const loaded = await dialect.load(dir, freshRoot(), text);
-          const engine = createHookEngine({ hooks: loaded.hooks, projectDir: dir.root, cwd: dir.root, backends: fakeBackends(results), spillDir: dir.path('spill') });
-          for (const event of new Set(loaded.hooks.map((h) => h.event))) {
-            let d;
-            try {
-              d = await engine.run(event, inputFor(event), { permissionMode: mode });
-            } catch (err) {
-              // A hook that applies rewrites its input for the next one; the reference examples are valid.
-              throw new Error(`${event} rejected: ${(err as Error).message}`, { cause: err });
+        fc.asyncProperty(
+          documentText(dialect),
+          fc.array(fakeResult, { minLength: 1, maxLength: 6 }),
+          fc.constantFrom('default', 'plan', 'bypassPermissions'),
+          async ({ text }, results, mode) => {
+            const loaded = await dialect.load(dir, freshRoot(), text);
+            const engine = createHookEngine({
+              hooks: loaded.hooks,
+              projectDir: dir.root,
+              cwd: dir.root,
+              backends: fakeBackends(results),
+              spillDir: dir.path('spill'),
+            });
+            for (const event of new Set(loaded.hooks.map((h) => h.event))) {
+              let d;
+              try {
+                d = await engine.run(event, inputFor(event), { permissionMode: mode });
+              } catch (err) {
+                // A hook that applies rewrites its input for the next one; the reference examples are valid.
+                throw new Error(`${event} rejected: ${(err as Error).message}`, { cause: err });
+              }
+              expect(d.event).toBe(event);
+              for (const h of d.hooks) expect(OUTCOMES).toContain(h.outcome);
+              expect(() => JSON.stringify(d)).not.toThrow();
             }
-            expect(d.event).toBe(event);
-            for (const h of d.hooks) expect(OUTCOMES).toContain(h.outcome);
-            expect(() => JSON.stringify(d)).not.toThrow();
-          }
-          await engine.close();
-          expectPrototypeClean();
-        }),
+            await engine.close();
+            expectPrototypeClean();
+          },
+        ),
         { numRuns: CI_SUBSET ? 100 : 300 },
       );
     });
@@ -206,19 +252,61 @@ for (const dialect of DIALECTS) {
         ['the whole document nested 100,000 arrays deep', () => deep(100_000, '[', ']')],
         ['unbalanced: 100,000 open brackets', () => '['.repeat(100_000)],
         ['hooks nested 100,000 objects deep', () => `{"hooks":${deep(100_000, '{"a":', '}')}}`],
-        ['a handler field nested 100,000 arrays deep', () => `{"hooks":{"PreToolUse":[{"hooks":[{"type":"mcp_tool","server":"s","tool":"t","input":{"x":${deep(100_000, '[', ']')}}}]}]}}`],
-        ['a 20 MB string as a command', () => `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"${'c'.repeat(20 << 20)}"}]}]}}`],
+        [
+          'a handler field nested 100,000 arrays deep',
+          () =>
+            `{"hooks":{"PreToolUse":[{"hooks":[{"type":"mcp_tool","server":"s","tool":"t","input":{"x":${deep(100_000, '[', ']')}}}]}]}}`,
+        ],
+        [
+          'a 20 MB string as a command',
+          () => `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"${'c'.repeat(20 << 20)}"}]}]}}`,
+        ],
         ['a 1 MB event name', () => `{"hooks":{"${'E'.repeat(1 << 20)}":[]}}`],
-        ['__proto__ at every level', () => '{"__proto__":{"polluted":1},"hooks":{"__proto__":[],"PreToolUse":[{"__proto__":{"x":1},"hooks":[{"type":"command","command":"x","__proto__":{"y":1}}]}]}}'],
-        ['NUL bytes and invalid UTF-8', () => '{"hooks":{"PreToolUse":[{"matcher":"\u0000","hooks":[{"type":"command","command":"\u0000\uFFFD"}]}]}}\u0000'],
-        ['100,000 matcher groups', () => JSON.stringify({ hooks: { PreToolUse: Array.from({ length: 100_000 }, (_, i) => ({ matcher: `T${i}`, hooks: [{ type: 'command', command: `c${i}` }] })) } })],
+        [
+          '__proto__ at every level',
+          () =>
+            '{"__proto__":{"polluted":1},"hooks":{"__proto__":[],"PreToolUse":[{"__proto__":{"x":1},"hooks":[{"type":"command","command":"x","__proto__":{"y":1}}]}]}}',
+        ],
+        [
+          'NUL bytes and invalid UTF-8',
+          () => '{"hooks":{"PreToolUse":[{"matcher":"\u0000","hooks":[{"type":"command","command":"\u0000\uFFFD"}]}]}}\u0000',
+        ],
+        [
+          '100,000 matcher groups',
+          () =>
+            JSON.stringify({
+              hooks: {
+                PreToolUse: Array.from({ length: 100_000 }, (_, i) => ({
+                  matcher: `T${i}`,
+                  hooks: [{ type: 'command', command: `c${i}` }],
+                })),
+              },
+            }),
+        ],
       ];
       for (const [name, make] of cases) {
         it(name, async () => {
           const loaded = await dialect.load(dir, freshRoot(), make());
           expectWellFormed(loaded);
           for (const d of loaded.diagnostics) expect(d.message.length).toBeLessThan(2000);
-          const engine = createHookEngine({ hooks: loaded.hooks, projectDir: dir.root, cwd: dir.root, backends: fakeBackends([{ status: 'completed', exitCode: 0, signal: null, stdout: '', stderr: '', stdoutTruncated: false, stderrTruncated: false, stdinTruncated: false, durationMs: 1 }]) });
+          const engine = createHookEngine({
+            hooks: loaded.hooks,
+            projectDir: dir.root,
+            cwd: dir.root,
+            backends: fakeBackends([
+              {
+                status: 'completed',
+                exitCode: 0,
+                signal: null,
+                stdout: '',
+                stderr: '',
+                stdoutTruncated: false,
+                stderrTruncated: false,
+                stdinTruncated: false,
+                durationMs: 1,
+              },
+            ]),
+          });
           const d = await engine.run('PreToolUse', { tool_name: 'T99999', tool_input: {} }).catch((err: unknown) => {
             expect(err).toBeInstanceOf(InvalidHookInputError);
             return undefined;
@@ -236,11 +324,21 @@ describe('pathological nesting in one layer', () => {
   it('a project settings file nested 100,000 levels deep is rejected alone, with a path; other layers still load', async () => {
     const root = freshRoot();
     const home = path.join(root, 'home');
-    dir.json(path.relative(dir.root, path.join(home, '.claude', 'settings.json')), { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'user-hook' }] }] } });
+    dir.json(path.relative(dir.root, path.join(home, '.claude', 'settings.json')), {
+      hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'user-hook' }] }] },
+    });
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
     const projectFile = path.join(root, '.claude', 'settings.json');
-    dir.write(path.relative(dir.root, projectFile), `{"hooks":{"PreToolUse":[{"hooks":[{"type":"mcp_tool","server":"s","tool":"t","input":{"x":${deep}}}]}]}}`);
-    const config: LoadedConfig = await loadConfig({ cwd: root, homeDir: home, managedSettingsPath: path.join(root, 'none.json'), unsafeSkipTrustGate: true });
+    dir.write(
+      path.relative(dir.root, projectFile),
+      `{"hooks":{"PreToolUse":[{"hooks":[{"type":"mcp_tool","server":"s","tool":"t","input":{"x":${deep}}}]}]}}`,
+    );
+    const config: LoadedConfig = await loadConfig({
+      cwd: root,
+      homeDir: home,
+      managedSettingsPath: path.join(root, 'none.json'),
+      unsafeSkipTrustGate: true,
+    });
     expect(config.hooks.map((h) => (h.handler as { command?: string }).command)).toEqual(['user-hook']);
     expect(config.diagnostics).toEqual([
       { level: 'error', file: projectFile, path: 'hooks.PreToolUse[0].hooks[0].input.x[0]…', message: 'nested deeper than 512 levels' },
@@ -251,9 +349,15 @@ describe('pathological nesting in one layer', () => {
     const cyclic: unknown[] = [];
     cyclic.push(cyclic);
     const root = freshRoot();
-    const config = await loadConfig({ cwd: root, discover: false, skills: [{ root, hooks: { PreToolUse: [{ hooks: [{ type: 'mcp_tool', server: 's', tool: 't', input: { cyclic } }] }] } }] });
+    const config = await loadConfig({
+      cwd: root,
+      discover: false,
+      skills: [{ root, hooks: { PreToolUse: [{ hooks: [{ type: 'mcp_tool', server: 's', tool: 't', input: { cyclic } }] }] } }],
+    });
     expect(config.hooks).toEqual([]);
-    expect(config.diagnostics).toMatchObject([{ level: 'error', path: 'hooks.PreToolUse[0].hooks[0].input.cyclic[0][0]…', message: 'nested deeper than 512 levels' }]);
+    expect(config.diagnostics).toMatchObject([
+      { level: 'error', path: 'hooks.PreToolUse[0].hooks[0].input.cyclic[0][0]…', message: 'nested deeper than 512 levels' },
+    ]);
   });
 
   it('500 levels (under the limit) still load and dedup', async () => {
@@ -267,7 +371,11 @@ describe('pathological nesting in one layer', () => {
 
 it('a loaded 20 MB command is a clear start error under the failure policy, not a crash', async () => {
   const root = freshRoot();
-  const loaded = await DIALECTS[0]!.load(dir, root, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"${'c'.repeat(20 << 20)}","args":[]}]}]}}`);
+  const loaded = await DIALECTS[0]!.load(
+    dir,
+    root,
+    `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"${'c'.repeat(20 << 20)}","args":[]}]}]}}`,
+  );
   const engine = createHookEngine({ hooks: loaded.hooks, projectDir: root, cwd: root, failureBehavior: 'deny' });
   const d = await engine.run('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } });
   expect(d.hooks[0]).toMatchObject({ outcome: 'error', exitCode: null });

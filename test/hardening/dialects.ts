@@ -35,7 +35,26 @@ export interface ConfigDialect {
 /** Strings that have broken parsers elsewhere: prototype keys, control and astral characters, long text. */
 export const hostileString = fc.oneof(
   { weight: 4, arbitrary: fc.string({ maxLength: 12 }) },
-  { weight: 2, arbitrary: fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '', ' ', '*', '|', '\u0000', '\u2028', '😀', '\uD800', '$(id)', '${CLAUDE_PLUGIN_ROOT}') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '__proto__',
+      'constructor',
+      'prototype',
+      'toString',
+      'hasOwnProperty',
+      '',
+      ' ',
+      '*',
+      '|',
+      '\u0000',
+      '\u2028',
+      '😀',
+      '\uD800',
+      '$(id)',
+      '${CLAUDE_PLUGIN_ROOT}',
+    ),
+  },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
   { weight: 1, arbitrary: fc.integer({ min: 1000, max: 100_000 }).map((n) => 'x'.repeat(n)) },
 );
@@ -46,12 +65,38 @@ export const hostileString = fc.oneof(
  * (docs/hardening.md, known limits).
  */
 const matcher = fc.oneof(
-  fc.constantFrom('Bash', 'Edit|Write', '*', '', '^mcp__', 'mcp__.*__write', '(', '[', 'Bash(', '.*', 'a{1,3}', 'Notebook.*', 'startup|resume'),
+  fc.constantFrom(
+    'Bash',
+    'Edit|Write',
+    '*',
+    '',
+    '^mcp__',
+    'mcp__.*__write',
+    '(',
+    '[',
+    'Bash(',
+    '.*',
+    'a{1,3}',
+    'Notebook.*',
+    'startup|resume',
+  ),
   hostileString.filter((s) => !/[+*}]\s*\)?[+*{]/.test(s)),
 );
 const behavior = fc.constantFrom('ignore', 'ask', 'deny');
 const common = {
-  if: fc.oneof(fc.constantFrom('Bash(git *)', 'Edit(src/**)', 'Bash(*rm *-r*f*)', 'Read(~/.ssh/**)', 'mcp__s__*', 'WebFetch(domain:*.x.test)', 'Bash(', '(('), hostileString),
+  if: fc.oneof(
+    fc.constantFrom(
+      'Bash(git *)',
+      'Edit(src/**)',
+      'Bash(*rm *-r*f*)',
+      'Read(~/.ssh/**)',
+      'mcp__s__*',
+      'WebFetch(domain:*.x.test)',
+      'Bash(',
+      '((',
+    ),
+    hostileString,
+  ),
   timeout: fc.oneof(fc.double({ min: 0.001, max: 600, noNaN: true }), fc.constantFrom(1e-9, 1e12, 2 ** 31)),
   statusMessage: hostileString,
   once: fc.boolean(),
@@ -72,9 +117,29 @@ const handler = fc.oneof(
     },
     { requiredKeys: ['type', 'command'] },
   ),
-  fc.record({ type: fc.constant('http'), url: fc.constantFrom('https://hooks.test/a', 'http://localhost:1/x', 'https://[::1]/'), headers: fc.dictionary(hostileString, hostileString, { maxKeys: 2 }), ...common }, { requiredKeys: ['type', 'url'] }),
-  fc.record({ type: fc.constant('mcp_tool'), server: hostileString.filter((s) => s.length > 0), tool: hostileString.filter((s) => s.length > 0), input: fc.dictionary(hostileString, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 3 }), ...common }, { requiredKeys: ['type', 'server', 'tool'] }),
-  fc.record({ type: fc.constantFrom('prompt', 'agent'), prompt: hostileString.filter((s) => s.length > 0), model: hostileString, ...common }, { requiredKeys: ['type', 'prompt'] }),
+  fc.record(
+    {
+      type: fc.constant('http'),
+      url: fc.constantFrom('https://hooks.test/a', 'http://localhost:1/x', 'https://[::1]/'),
+      headers: fc.dictionary(hostileString, hostileString, { maxKeys: 2 }),
+      ...common,
+    },
+    { requiredKeys: ['type', 'url'] },
+  ),
+  fc.record(
+    {
+      type: fc.constant('mcp_tool'),
+      server: hostileString.filter((s) => s.length > 0),
+      tool: hostileString.filter((s) => s.length > 0),
+      input: fc.dictionary(hostileString, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 3 }),
+      ...common,
+    },
+    { requiredKeys: ['type', 'server', 'tool'] },
+  ),
+  fc.record(
+    { type: fc.constantFrom('prompt', 'agent'), prompt: hostileString.filter((s) => s.length > 0), model: hostileString, ...common },
+    { requiredKeys: ['type', 'prompt'] },
+  ),
 );
 const group = fc.record({ matcher, hooks: fc.array(handler, { maxLength: 3 }) }, { requiredKeys: ['hooks'] });
 export const hooksObject = fc.dictionary(fc.constantFrom(...EVENT_NAMES), fc.array(group, { maxLength: 3 }), { maxKeys: 5 });

@@ -150,10 +150,17 @@ export interface CliResult {
 }
 
 /** Runs dist/cli/main.js with `args` (async, so other work and sampling go on meanwhile). */
-export function runCli(args: string[], opts: { cwd: string; input?: string | Buffer; timeoutMs?: number; env?: Record<string, string> }): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  opts: { cwd: string; input?: string | Buffer; timeoutMs?: number; env?: Record<string, string> },
+): Promise<CliResult> {
   if (!existsSync(CLI)) throw new Error('dist/cli/main.js is missing: run `npm run build` first (npm run test:hardening does)');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: opts.cwd,
+      env: { ...process.env, ...opts.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));

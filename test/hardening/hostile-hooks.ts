@@ -138,7 +138,9 @@ while :; do sleep 1; done`,
     },
     {
       name: 'prints JSON nested 100,000 levels deep (in updatedInput)',
-      handler: { command: nested(100_000, '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":', '}}') },
+      handler: {
+        command: nested(100_000, '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":', '}}'),
+      },
       record: { outcome: 'non_blocking_error', exitCode: 0, error: /nested deeper than 512 levels/ },
       policy: 'failure',
     },
@@ -150,7 +152,9 @@ while :; do sleep 1; done`,
     },
     {
       name: 'prints arrays nested 100,000 levels deep and exits 1',
-      handler: { command: `awk 'BEGIN{printf "{\\"x\\":"; for(i=0;i<100000;i++) printf "["; for(i=0;i<100000;i++) printf "]"; printf "}"}'; exit 1` },
+      handler: {
+        command: `awk 'BEGIN{printf "{\\"x\\":"; for(i=0;i<100000;i++) printf "["; for(i=0;i<100000;i++) printf "]"; printf "}"}'; exit 1`,
+      },
       record: { outcome: 'non_blocking_error', exitCode: 1, error: /nested deeper than 512 levels/ },
       policy: 'failure',
     },

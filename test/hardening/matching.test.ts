@@ -31,21 +31,29 @@ describe('wildcard `if` patterns', () => {
     ['Bash(*a*a*a*a*b)', 'a'.repeat(200_000)],
     ['Bash(git * --force *)', `git ${' --forc'.repeat(30_000)}`],
     ['WebFetch(domain:*a*a*a*b)', `https://${'a'.repeat(200_000)}.test/`],
-  ])('%s against a long adversarial command returns (no backtracking blow-up)', (rule, text) => {
-    const parsed = parseRule(rule);
-    if (!parsed.ok) throw new Error(parsed.error);
-    const tool = rule.slice(0, rule.indexOf('('));
-    const input = tool === 'Bash' ? { command: text } : { url: text };
-    expect(matchRule(parsed.rule, tool, input, { cwd: '/' })).toBe(false);
-  }, 20_000);
+  ])(
+    '%s against a long adversarial command returns (no backtracking blow-up)',
+    (rule, text) => {
+      const parsed = parseRule(rule);
+      if (!parsed.ok) throw new Error(parsed.error);
+      const tool = rule.slice(0, rule.indexOf('('));
+      const input = tool === 'Bash' ? { command: text } : { url: text };
+      expect(matchRule(parsed.rule, tool, input, { cwd: '/' })).toBe(false);
+    },
+    20_000,
+  );
 
   it('the linear matcher agrees with the RegExp it replaced', () => {
     const alphabet = fc.constantFrom('a', 'b', ' ', '*', '\\', '-', '\n', '.', '(', ')');
     fc.assert(
-      fc.property(fc.string({ unit: alphabet, minLength: 1, maxLength: 8 }), fc.string({ unit: alphabet, maxLength: 12 }), (pattern, text) => {
-        fc.pre(!pattern.endsWith(':*') && /(?<!\\)\*/.test(pattern.replace(/\\\*/g, '')));
-        expect(compileCommandPattern(pattern).test(text)).toBe(referenceRegex(pattern).test(text));
-      }),
+      fc.property(
+        fc.string({ unit: alphabet, minLength: 1, maxLength: 8 }),
+        fc.string({ unit: alphabet, maxLength: 12 }),
+        (pattern, text) => {
+          fc.pre(!pattern.endsWith(':*') && /(?<!\\)\*/.test(pattern.replace(/\\\*/g, '')));
+          expect(compileCommandPattern(pattern).test(text)).toBe(referenceRegex(pattern).test(text));
+        },
+      ),
       { numRuns: 20_000 },
     );
   });

@@ -33,13 +33,18 @@ interface Figures {
 
 function probe(scenario: string): Promise<Figures> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', PROBE, scenario, dir.root], { env: { ...process.env, [TAG_VAR]: tag }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--expose-gc', PROBE, scenario, dir.root], {
+      env: { ...process.env, [TAG_VAR]: tag },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c));
     child.stderr.on('data', (c: Buffer) => (err += c));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as Figures) : reject(new Error(`memory probe ${scenario} exited ${code}: ${err}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(JSON.parse(out) as Figures) : reject(new Error(`memory probe ${scenario} exited ${code}: ${err}`)),
+    );
   });
 }
 
@@ -57,7 +62,9 @@ describe('engine memory under adversarial hooks (a fresh process per scenario)',
   for (const [scenario, peakBound, retainedBound, outcomes] of cases) {
     it(`${scenario}: peak growth < ${peakBound / MB} MB, nothing retained`, async () => {
       const f = await probe(scenario);
-      console.log(`memory ${scenario}: peak RSS +${((f.peak - f.baseline) / MB).toFixed(1)} MB, retained after GC ${(f.retained / MB).toFixed(1)} MB, ${f.rounds} round(s)`);
+      console.log(
+        `memory ${scenario}: peak RSS +${((f.peak - f.baseline) / MB).toFixed(1)} MB, retained after GC ${(f.retained / MB).toFixed(1)} MB, ${f.rounds} round(s)`,
+      );
       expect(f.outcomes).toEqual(outcomes);
       expect(f.peak - f.baseline).toBeLessThan(peakBound);
       expect(f.retained).toBeLessThan(retainedBound);

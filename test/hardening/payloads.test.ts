@@ -9,7 +9,17 @@ import { EVENT_NAMES, InvalidHookInputError, type EventName } from '../../src/in
 // The untyped engine: adversarial payloads that the typed run() would not let compile.
 import { createHookEngine } from '../../src/engine/engine.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
-import { bash, emit, engineFor, expectNoLeak, expectPrototypeClean, loadSettings, newTag, prepareFixtures, writeSettings } from './helpers.js';
+import {
+  bash,
+  emit,
+  engineFor,
+  expectNoLeak,
+  expectPrototypeClean,
+  loadSettings,
+  newTag,
+  prepareFixtures,
+  writeSettings,
+} from './helpers.js';
 
 let dir: TempDir;
 let tag: string;
@@ -40,7 +50,8 @@ describe('hook output with __proto__ never pollutes and never changes the verdic
   });
 
   it('updatedInput with a __proto__ key keeps it as data, with a normal prototype', async () => {
-    const out = '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ok","__proto__":{"polluted":true}}}}';
+    const out =
+      '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ok","__proto__":{"polluted":true}}}}';
     dir.write('out.json', out);
     const engine = await engineFor(dir, { PreToolUse: [{ hooks: [{ type: 'command', command: `cat "${dir.path('out.json')}"` }] }] }, tag);
     const d = await engine.run('PreToolUse', bash('ls'));
@@ -53,20 +64,27 @@ describe('hook output with __proto__ never pollutes and never changes the verdic
 
   // Regression: `key in honoured` let "__proto__" replace the prototype of the parsed
   // event output and let "constructor"/"toString" through as if the event honoured them.
-  it.each(['SessionStart', 'PostToolUse', 'UserPromptSubmit'] as const)('%s: eventOutput gets only honoured keys, from two parallel hooks', async (event) => {
-    const out = `{"hookSpecificOutput":{"hookEventName":"${event}","additionalContext":"ctx","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"toString":"x","hasOwnProperty":"y"}}`;
-    dir.write('out.json', out);
-    const hook = { type: 'command', command: `cat "${dir.path('out.json')}"` };
-    const engine = await engineFor(dir, { [event]: [{ hooks: [hook] }, { hooks: [{ ...hook, command: `${hook.command} #2` }] }] }, tag);
-    const input: Record<string, unknown> =
-      event === 'SessionStart' ? { source: 'startup' } : event === 'UserPromptSubmit' ? { prompt: 'hi' } : { ...bash('ls'), tool_response: {} };
-    const d = await engine.run(event, input);
-    expect(d.hooks.map((h) => h.outcome)).toEqual(['success', 'success']);
-    expect(d.additionalContext).toEqual(['ctx', 'ctx']);
-    expect(Object.getPrototypeOf(d.eventOutput)).toBe(Object.prototype);
-    expect(Object.keys(d.eventOutput)).toEqual([]);
-    expect(typeof d.eventOutput.toString).toBe('function');
-  });
+  it.each(['SessionStart', 'PostToolUse', 'UserPromptSubmit'] as const)(
+    '%s: eventOutput gets only honoured keys, from two parallel hooks',
+    async (event) => {
+      const out = `{"hookSpecificOutput":{"hookEventName":"${event}","additionalContext":"ctx","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"toString":"x","hasOwnProperty":"y"}}`;
+      dir.write('out.json', out);
+      const hook = { type: 'command', command: `cat "${dir.path('out.json')}"` };
+      const engine = await engineFor(dir, { [event]: [{ hooks: [hook] }, { hooks: [{ ...hook, command: `${hook.command} #2` }] }] }, tag);
+      const input: Record<string, unknown> =
+        event === 'SessionStart'
+          ? { source: 'startup' }
+          : event === 'UserPromptSubmit'
+            ? { prompt: 'hi' }
+            : { ...bash('ls'), tool_response: {} };
+      const d = await engine.run(event, input);
+      expect(d.hooks.map((h) => h.outcome)).toEqual(['success', 'success']);
+      expect(d.additionalContext).toEqual(['ctx', 'ctx']);
+      expect(Object.getPrototypeOf(d.eventOutput)).toBe(Object.prototype);
+      expect(Object.keys(d.eventOutput)).toEqual([]);
+      expect(typeof d.eventOutput.toString).toBe('function');
+    },
+  );
 
   it('a function hook returning a JSON.parse result with __proto__ behaves the same', async () => {
     const engine = createHookEngine({ projectDir: dir.root });
@@ -87,7 +105,9 @@ describe('adversarial payloads', () => {
 
   it('__proto__ keys in the payload reach the hook verbatim and match nothing they should not', async () => {
     const { engine, seen } = await recordingEngine('PreToolUse');
-    const input = JSON.parse('{"tool_name":"Bash","tool_input":{"command":"ls","__proto__":{"polluted":true}},"__proto__":{"tool_name":"Evil","polluted":true}}');
+    const input = JSON.parse(
+      '{"tool_name":"Bash","tool_input":{"command":"ls","__proto__":{"polluted":true}},"__proto__":{"tool_name":"Evil","polluted":true}}',
+    );
     const d = await engine.run('PreToolUse', input);
     expect(d.hooks).toHaveLength(1);
     const got = seen();
@@ -138,8 +158,14 @@ describe('adversarial payloads', () => {
     const inputs = fc.oneof(
       hostile,
       fc.constant(undefined),
-      fc.record({ tool_name: hostile, tool_input: hostile, session_id: hostile, cwd: hostile, prompt: hostile, source: hostile }, { requiredKeys: [] }),
-      fc.dictionary(fc.constantFrom('tool_name', 'tool_input', 'tool_response', 'hook_event_name', 'permission_mode', 'agent_type', '__proto__'), hostile),
+      fc.record(
+        { tool_name: hostile, tool_input: hostile, session_id: hostile, cwd: hostile, prompt: hostile, source: hostile },
+        { requiredKeys: [] },
+      ),
+      fc.dictionary(
+        fc.constantFrom('tool_name', 'tool_input', 'tool_response', 'hook_event_name', 'permission_mode', 'agent_type', '__proto__'),
+        hostile,
+      ),
     );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...EVENT_NAMES), inputs, async (event, input) => {

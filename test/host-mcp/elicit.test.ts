@@ -5,23 +5,45 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createHookEngine, type HookEngine } from '../../src/engine/engine.js';
-import { compileElicitationSchema, elicit, type ElicitationAnswer, type ElicitationPrompter, type ElicitationRequest } from '../../src/host/mcp/index.js';
+import {
+  compileElicitationSchema,
+  elicit,
+  type ElicitationAnswer,
+  type ElicitationPrompter,
+  type ElicitationRequest,
+} from '../../src/host/mcp/index.js';
 import { ACCOUNT } from './helpers.js';
 
-const request = (extra: Partial<ElicitationRequest> = {}): ElicitationRequest => ({ server: 'fx', message: 'Create an account', requestedSchema: ACCOUNT, ...extra });
-const out = (event: 'Elicitation' | 'ElicitationResult', o: Record<string, unknown>) => ({ hookSpecificOutput: { hookEventName: event, ...o } });
+const request = (extra: Partial<ElicitationRequest> = {}): ElicitationRequest => ({
+  server: 'fx',
+  message: 'Create an account',
+  requestedSchema: ACCOUNT,
+  ...extra,
+});
+const out = (event: 'Elicitation' | 'ElicitationResult', o: Record<string, unknown>) => ({
+  hookSpecificOutput: { hookEventName: event, ...o },
+});
 
-function setup(hooks: { elicitation?: (input: Record<string, unknown>) => unknown; result?: (input: Record<string, unknown>) => unknown; matcher?: string } = {}) {
+function setup(
+  hooks: {
+    elicitation?: (input: Record<string, unknown>) => unknown;
+    result?: (input: Record<string, unknown>) => unknown;
+    matcher?: string;
+  } = {},
+) {
   const engine: HookEngine = createHookEngine({ projectDir: '/tmp' });
   const seen: Array<Record<string, unknown>> = [];
   if (hooks.elicitation)
     engine.register({ event: 'Elicitation', matcher: hooks.matcher ?? 'fx', fn: (i) => (seen.push(i), hooks.elicitation!(i)) });
-  if (hooks.result) engine.register({ event: 'ElicitationResult', matcher: hooks.matcher ?? 'fx', fn: (i) => (seen.push(i), hooks.result!(i)) });
+  if (hooks.result)
+    engine.register({ event: 'ElicitationResult', matcher: hooks.matcher ?? 'fx', fn: (i) => (seen.push(i), hooks.result!(i)) });
   const asked: ElicitationRequest[] = [];
-  const prompter = (answer: ElicitationAnswer | (() => Promise<ElicitationAnswer>)): ElicitationPrompter => async (req) => {
-    asked.push(req);
-    return typeof answer === 'function' ? answer() : answer;
-  };
+  const prompter =
+    (answer: ElicitationAnswer | (() => Promise<ElicitationAnswer>)): ElicitationPrompter =>
+    async (req) => {
+      asked.push(req);
+      return typeof answer === 'function' ? answer() : answer;
+    };
   return { engine, seen, asked, prompter, input: { session_id: 's1', cwd: '/tmp', transcript_path: '', permission_mode: 'default' } };
 }
 
@@ -34,8 +56,15 @@ describe('elicit: who answers', () => {
   });
 
   it('a hook answers before any UI; the payloads carry the reference fields', async () => {
-    const t = setup({ elicitation: () => out('Elicitation', { action: 'accept', content: { username: 'ada', plan: 'pro' } }), result: () => undefined });
-    const o = await elicit(request({ elicitationId: 'e1' }), { hooks: t.engine, prompter: t.prompter({ action: 'decline' }), input: t.input });
+    const t = setup({
+      elicitation: () => out('Elicitation', { action: 'accept', content: { username: 'ada', plan: 'pro' } }),
+      result: () => undefined,
+    });
+    const o = await elicit(request({ elicitationId: 'e1' }), {
+      hooks: t.engine,
+      prompter: t.prompter({ action: 'decline' }),
+      input: t.input,
+    });
     expect(o).toMatchObject({ action: 'accept', content: { username: 'ada', plan: 'pro' }, decidedBy: 'hook' });
     expect(t.asked).toEqual([]);
     expect(t.seen[0]).toMatchObject({
@@ -47,7 +76,14 @@ describe('elicit: who answers', () => {
       elicitation_id: 'e1',
       requested_schema: ACCOUNT,
     });
-    expect(t.seen[1]).toMatchObject({ hook_event_name: 'ElicitationResult', mcp_server_name: 'fx', action: 'accept', mode: 'form', elicitation_id: 'e1', content: { username: 'ada', plan: 'pro' } });
+    expect(t.seen[1]).toMatchObject({
+      hook_event_name: 'ElicitationResult',
+      mcp_server_name: 'fx',
+      action: 'accept',
+      mode: 'form',
+      elicitation_id: 'e1',
+      content: { username: 'ada', plan: 'pro' },
+    });
     expect(o.trace.map((s) => `${s.stage}:${s.action ?? '-'}`)).toEqual(['Elicitation:accept', 'ElicitationResult:-', 'validate:accept']);
   });
 
@@ -59,7 +95,10 @@ describe('elicit: who answers', () => {
   });
 
   it('no hook decides: the prompter answers, and a result hook may replace the content', async () => {
-    const t = setup({ elicitation: () => undefined, result: () => out('ElicitationResult', { action: 'accept', content: { username: 'replaced' } }) });
+    const t = setup({
+      elicitation: () => undefined,
+      result: () => out('ElicitationResult', { action: 'accept', content: { username: 'replaced' } }),
+    });
     const o = await elicit(request(), { hooks: t.engine, prompter: t.prompter({ action: 'accept', content: { username: 'typed' } }) });
     expect(o).toMatchObject({ action: 'accept', content: { username: 'replaced' }, decidedBy: 'result-hook' });
     expect(t.asked).toHaveLength(1);
@@ -74,9 +113,15 @@ describe('elicit: who answers', () => {
 
   it("a result hook may override the user's decline, and its content is validated", async () => {
     const ok = setup({ result: () => out('ElicitationResult', { action: 'accept', content: { username: 'from hook' } }) });
-    expect(await elicit(request(), { hooks: ok.engine, prompter: ok.prompter({ action: 'decline' }) })).toMatchObject({ action: 'accept', content: { username: 'from hook' } });
+    expect(await elicit(request(), { hooks: ok.engine, prompter: ok.prompter({ action: 'decline' }) })).toMatchObject({
+      action: 'accept',
+      content: { username: 'from hook' },
+    });
     const bad = setup({ result: () => out('ElicitationResult', { action: 'accept' }) });
-    expect(await elicit(request(), { hooks: bad.engine, prompter: bad.prompter({ action: 'decline' }) })).toMatchObject({ action: 'decline', decidedBy: 'validation' });
+    expect(await elicit(request(), { hooks: bad.engine, prompter: bad.prompter({ action: 'decline' }) })).toMatchObject({
+      action: 'decline',
+      decidedBy: 'validation',
+    });
   });
 
   it('a result hook may cancel an accepted answer; its content is then dropped', async () => {
@@ -88,7 +133,10 @@ describe('elicit: who answers', () => {
 
   it("an Elicitation hook's decline or cancel is final: the prompter is not asked and a result hook cannot accept", async () => {
     for (const action of ['decline', 'cancel'] as const) {
-      const t = setup({ elicitation: () => out('Elicitation', { action }), result: () => out('ElicitationResult', { action: 'accept', content: { username: 'sneaky' } }) });
+      const t = setup({
+        elicitation: () => out('Elicitation', { action }),
+        result: () => out('ElicitationResult', { action: 'accept', content: { username: 'sneaky' } }),
+      });
       const o = await elicit(request(), { hooks: t.engine, prompter: t.prompter({ action: 'accept', content: { username: 'user' } }) });
       expect(o).toMatchObject({ action, decidedBy: 'hook' });
       expect(t.asked).toEqual([]);
@@ -155,7 +203,10 @@ describe('elicit: the final content passes the requested schema on every path', 
   it('a schema outside MCP’s subset (a nested object) is declined before any hook or UI', async () => {
     const t = setup({ elicitation: () => out('Elicitation', { action: 'accept', content: {} }) });
     const nested = { type: 'object', properties: { address: { type: 'object', properties: { city: { type: 'string' } } } } };
-    const o = await elicit(request({ requestedSchema: nested }), { hooks: t.engine, prompter: t.prompter({ action: 'accept', content: {} }) });
+    const o = await elicit(request({ requestedSchema: nested }), {
+      hooks: t.engine,
+      prompter: t.prompter({ action: 'accept', content: {} }),
+    });
     expect(o).toMatchObject({ action: 'decline', decidedBy: 'schema' });
     expect(o.message).toMatch(/address/);
     expect([t.seen, t.asked]).toEqual([[], []]);
@@ -216,7 +267,13 @@ describe('compileElicitationSchema: MCP’s restricted subset, through zod', () 
         site: { type: 'string', format: 'uri' },
         day: { type: 'string', format: 'date' },
         at: { type: 'string', format: 'date-time' },
-        size: { type: 'string', oneOf: [{ const: 's', title: 'Small' }, { const: 'm', title: 'Medium' }] },
+        size: {
+          type: 'string',
+          oneOf: [
+            { const: 's', title: 'Small' },
+            { const: 'm', title: 'Medium' },
+          ],
+        },
         color: { type: 'string', enum: ['red', 'green'], enumNames: ['Red', 'Green'] },
         tags: { type: 'array', minItems: 1, maxItems: 2, items: { type: 'string', enum: ['a', 'b', 'c'] } },
         score: { type: 'number', minimum: 0.5 },
@@ -225,7 +282,19 @@ describe('compileElicitationSchema: MCP’s restricted subset, through zod', () 
     });
     if (!c.ok) throw new Error(c.error);
     const v = (x: unknown) => c.compiled.validate(x).ok;
-    expect(v({ email: 'a@b.example', site: 'https://x.example/y', day: '2024-01-02', at: '2024-01-02T03:04:05Z', size: 's', color: 'red', tags: ['a'], score: 1, ok: true })).toBe(true);
+    expect(
+      v({
+        email: 'a@b.example',
+        site: 'https://x.example/y',
+        day: '2024-01-02',
+        at: '2024-01-02T03:04:05Z',
+        size: 's',
+        color: 'red',
+        tags: ['a'],
+        score: 1,
+        ok: true,
+      }),
+    ).toBe(true);
     expect(v({ email: 'nope' })).toBe(false);
     expect(v({ site: 'not a uri' })).toBe(false);
     expect(v({ day: '2024-13-45' })).toBe(false);
@@ -241,7 +310,12 @@ describe('compileElicitationSchema: MCP’s restricted subset, through zod', () 
   });
 
   it('refuses what is not a flat object of primitives, with the path', async () => {
-    for (const bad of [{ type: 'array' }, { type: 'object', properties: { a: { type: 'object' } } }, 'nope', { type: 'object', properties: { n: { type: 'null' } } }]) {
+    for (const bad of [
+      { type: 'array' },
+      { type: 'object', properties: { a: { type: 'object' } } },
+      'nope',
+      { type: 'object', properties: { n: { type: 'null' } } },
+    ]) {
       const c = await compileElicitationSchema(bad);
       expect(c.ok).toBe(false);
     }

@@ -34,7 +34,11 @@ export interface HookResponse {
  * first case whose `when` occurs in the compact JSON payload (e.g. `"message":"x"`).
  * Returns the handler for settings.json.
  */
-export function hook(dir: TempDir, log: string, response?: HookResponse | { cases: Array<HookResponse & { when: string }>; otherwise?: HookResponse }) {
+export function hook(
+  dir: TempDir,
+  log: string,
+  response?: HookResponse | { cases: Array<HookResponse & { when: string }>; otherwise?: HookResponse },
+) {
   const logFile = dir.path(`${log}.jsonl`);
   const answer = (r: HookResponse | undefined, n: string) => {
     if (!r) return 'exit 0';

@@ -37,10 +37,17 @@ describe('createMcpHost', () => {
     engine.register({
       event: 'ElicitationResult',
       matcher: 'fx',
-      fn: (i) => ((i.content as Record<string, unknown> | undefined)?.username === 'replace-me' ? out('ElicitationResult', { content: { username: 'replaced', age: 7 } }) : undefined),
+      fn: (i) =>
+        (i.content as Record<string, unknown> | undefined)?.username === 'replace-me'
+          ? out('ElicitationResult', { content: { username: 'replaced', age: 7 } })
+          : undefined,
     });
     host = createMcpHost({
-      servers: { fx: fixture({ env: { FIXTURE_VAR: 'from-config' } }), 'my.server': fixture(), broken: { command: '/nonexistent/mcp-server' } },
+      servers: {
+        fx: fixture({ env: { FIXTURE_VAR: 'from-config' } }),
+        'my.server': fixture(),
+        broken: { command: '/nonexistent/mcp-server' },
+      },
       engine,
       env: { SESSION_VAR: 'frozen-at-start' },
       projectDir: dir.root,
@@ -55,8 +62,15 @@ describe('createMcpHost', () => {
       onWarning: (m) => warnings.push(m),
     });
     const report = await host.connect();
-    expect(report.filter((r) => r.ok).map((r) => r.server).sort()).toEqual(['fx', 'my.server']);
-    expect(report.find((r) => r.server === 'broken')!.error).toMatch(/MCP server "broken" could not be started \(\/nonexistent\/mcp-server\)/);
+    expect(
+      report
+        .filter((r) => r.ok)
+        .map((r) => r.server)
+        .sort(),
+    ).toEqual(['fx', 'my.server']);
+    expect(report.find((r) => r.server === 'broken')!.error).toMatch(
+      /MCP server "broken" could not be started \(\/nonexistent\/mcp-server\)/,
+    );
     for (const s of host.status()) if (s.pid) book.groups.add(s.pid);
   });
 
@@ -84,10 +98,16 @@ describe('createMcpHost', () => {
 
   it('runs tools; an error result rejects with McpToolError carrying the result', async () => {
     expect(text(await host.tool('mcp__fx__echo')!.run({ text: 'hi' }))).toBe('{"text":"hi"}');
-    const err = await host.tool('mcp__fx__fail')!.run({ message: 'disk full' }).catch((e: unknown) => e);
+    const err = await host
+      .tool('mcp__fx__fail')!
+      .run({ message: 'disk full' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpToolError);
     expect(err).toMatchObject({ failure: 'tool-error', message: 'disk full', result: { isError: true } });
-    const boom = await host.tool('mcp__fx__boom')!.run({}).catch((e: unknown) => e);
+    const boom = await host
+      .tool('mcp__fx__boom')!
+      .run({})
+      .catch((e: unknown) => e);
     expect(boom).toMatchObject({ failure: 'failed', message: 'mcp__fx__boom failed: boom went the tool' });
     const ac = new AbortController();
     const pending = host.tool('mcp__fx__sleep')!.run({ ms: 30_000 }, { signal: ac.signal });
@@ -96,7 +116,13 @@ describe('createMcpHost', () => {
   });
 
   it('servers get the minimal env, the session env, their own env and the project dir; their grandchildren are tracked', async () => {
-    const proc = JSON.parse(text(await host.tool('mcp__fx__proc')!.run({}))) as { pid: number; child: number; env: string; session: string; cwd: string };
+    const proc = JSON.parse(text(await host.tool('mcp__fx__proc')!.run({}))) as {
+      pid: number;
+      child: number;
+      env: string;
+      session: string;
+      cwd: string;
+    };
     expect(proc).toMatchObject({ env: 'from-config', session: 'frozen-at-start', cwd: dir.root });
     book.groups.add(proc.pid);
     book.pids.add(proc.child);
@@ -106,7 +132,10 @@ describe('createMcpHost', () => {
     const ask = host.tool('mcp__fx__ask')!;
     expect(JSON.parse(text(await ask.run({ message: 'hook-answers' })))).toEqual({ action: 'accept', content: { username: 'hooked' } });
     expect(asked).toEqual([]);
-    expect(JSON.parse(text(await ask.run({ message: 'user-answers' })))).toEqual({ action: 'accept', content: { username: 'replaced', age: 7 } });
+    expect(JSON.parse(text(await ask.run({ message: 'user-answers' })))).toEqual({
+      action: 'accept',
+      content: { username: 'replaced', age: 7 },
+    });
     expect(asked).toEqual(['user-answers']);
     expect(JSON.parse(text(await ask.run({ message: 'user-invalid' })))).toEqual({ action: 'decline' });
     expect(outcomes.map((o) => o.decidedBy)).toEqual(['hook', 'result-hook', 'validation']);
@@ -130,7 +159,9 @@ describe('createMcpHost', () => {
   it('close() stops every server with its group; tools then fail as not connected', async () => {
     await host.close();
     expect(await book.leftovers()).toEqual([]);
-    await expect(host.tool('mcp__fx__echo')?.run({ text: 'late' }) ?? Promise.reject(new McpToolError('gone', 'not-connected'))).rejects.toMatchObject({
+    await expect(
+      host.tool('mcp__fx__echo')?.run({ text: 'late' }) ?? Promise.reject(new McpToolError('gone', 'not-connected')),
+    ).rejects.toMatchObject({
       failure: 'not-connected',
     });
   });
@@ -153,7 +184,12 @@ describe('mcpProvider in the host runtime', () => {
       return { type: 'command', command: parts.join('; ') };
     };
     sb.settings({
-      PreToolUse: [{ matcher: 'mcp__fx__echo', hooks: [logHook(out('PreToolUse', { permissionDecision: 'allow', updatedInput: { text: 'rewritten' } }))] }],
+      PreToolUse: [
+        {
+          matcher: 'mcp__fx__echo',
+          hooks: [logHook(out('PreToolUse', { permissionDecision: 'allow', updatedInput: { text: 'rewritten' } }))],
+        },
+      ],
       PostToolUse: [{ matcher: 'mcp__fx__.*', hooks: [logHook()] }],
       Elicitation: [{ matcher: 'fx', hooks: [logHook()] }],
       ElicitationResult: [{ matcher: 'fx', hooks: [logHook(out('ElicitationResult', { content: { username: 'from-result-hook' } }))] }],
@@ -187,7 +223,10 @@ describe('mcpProvider in the host runtime', () => {
     expect(ui).toEqual([expect.objectContaining({ serverName: 'fx', message: 'sign up', mode: 'form', requestedSchema: ACCOUNT })]);
 
     const { readFileSync } = await import('node:fs');
-    const entries = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const entries = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(entries.map((e) => `${e.hook_event_name}${e.tool_name ? `:${e.tool_name}` : ''}`)).toEqual([
       'PreToolUse:mcp__fx__echo',
       'PostToolUse:mcp__fx__echo',

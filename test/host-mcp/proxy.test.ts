@@ -44,7 +44,20 @@ async function startProxy(
   const settings = dir.json('settings.json', { hooks: opts.hooks });
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, 'mcp-proxy', '--settings', settings, '--cwd', dir.root, '--name', 'fx', ...(opts.args ?? []), '--', process.execPath, SERVER],
+    args: [
+      CLI,
+      'mcp-proxy',
+      '--settings',
+      settings,
+      '--cwd',
+      dir.root,
+      '--name',
+      'fx',
+      ...(opts.args ?? []),
+      '--',
+      process.execPath,
+      SERVER,
+    ],
     env: { PATH: process.env.PATH ?? '', HOME: dir.root, FIXTURE_VAR: 'through-the-proxy' },
     cwd: dir.root,
     stderr: 'pipe',
@@ -67,7 +80,8 @@ async function startProxy(
   const closed = new Promise<void>((resolve) => (client.onclose = resolve));
   await client.connect(transport);
   book.pids.add(transport.pid!);
-  const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const call = async (name: string, args: Record<string, unknown> = {}) =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult;
   const texts = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`));
   const serverCalls = async () => JSON.parse(texts(await call('calls'))[0]!) as Array<{ tool: string; args: Record<string, unknown> }>;
   // The server's pid (= its group) and a grandchild in that group: the leak check covers them.
@@ -100,24 +114,57 @@ describe('mcp-proxy with an elicitation-capable client', () => {
           tool('echo_rewritten', hook(dir, 'rewrite', pre({ permissionDecision: 'allow', updatedInput: { text: 'rewritten', n: 2 } }))),
           tool('echo_invalid', hook(dir, 'invalid', pre({ updatedInput: { text: 5 } }))),
           tool('echo_replaced', hook(dir, 'ctx', pre({ additionalContext: 'context before' }))),
-          tool('echo_asked|mcp__fx__echo_permitted', hook(dir, 'ask', pre({ permissionDecision: 'ask', permissionDecisionReason: 'needs a human' }))),
+          tool(
+            'echo_asked|mcp__fx__echo_permitted',
+            hook(dir, 'ask', pre({ permissionDecision: 'ask', permissionDecisionReason: 'needs a human' })),
+          ),
         ],
-        PermissionRequest: [tool('echo_permitted', hook(dir, 'perm', { stdout: { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } } }))],
+        PermissionRequest: [
+          tool(
+            'echo_permitted',
+            hook(dir, 'perm', { stdout: { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } } }),
+          ),
+        ],
         PostToolUse: [
           { matcher: 'mcp__fx__.*', hooks: [hook(dir, 'post-all')] },
           tool(
             'echo_replaced',
             hook(dir, 'replace', {
               stdout: {
-                hookSpecificOutput: { hookEventName: 'PostToolUse', updatedMCPToolOutput: { content: [{ type: 'text', text: '[redacted]' }] }, additionalContext: 'context after' },
+                hookSpecificOutput: {
+                  hookEventName: 'PostToolUse',
+                  updatedMCPToolOutput: { content: [{ type: 'text', text: '[redacted]' }] },
+                  additionalContext: 'context after',
+                },
               },
             }),
           ),
-          tool('echo_string', hook(dir, 'string', { stdout: { decision: 'block', reason: 'check this', hookSpecificOutput: { hookEventName: 'PostToolUse', updatedMCPToolOutput: 'short' } } })),
-          tool('log', hook(dir, 'bad-output', { stdout: { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedMCPToolOutput: { content: 'not blocks' } } } })),
+          tool(
+            'echo_string',
+            hook(dir, 'string', {
+              stdout: {
+                decision: 'block',
+                reason: 'check this',
+                hookSpecificOutput: { hookEventName: 'PostToolUse', updatedMCPToolOutput: 'short' },
+              },
+            }),
+          ),
+          tool(
+            'log',
+            hook(dir, 'bad-output', {
+              stdout: { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedMCPToolOutput: { content: 'not blocks' } } },
+            }),
+          ),
         ],
         PostToolUseFailure: [
-          { matcher: 'mcp__fx__.*', hooks: [hook(dir, 'failure', { stdout: { hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: 'try again later' } } })] },
+          {
+            matcher: 'mcp__fx__.*',
+            hooks: [
+              hook(dir, 'failure', {
+                stdout: { hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: 'try again later' } },
+              }),
+            ],
+          },
         ],
         Elicitation: [
           {
@@ -177,8 +224,13 @@ describe('mcp-proxy with an elicitation-capable client', () => {
       inputSchema: { type: 'object', properties: { text: { type: 'string' }, n: { type: 'integer' } }, required: ['text'] },
     });
     expect((await client.listResources()).resources).toEqual([{ uri: 'fixture://hello', name: 'hello', mimeType: 'text/plain' }]);
-    expect((await client.readResource({ uri: 'fixture://hello' })).contents).toEqual([{ uri: 'fixture://hello', mimeType: 'text/plain', text: 'hello resource' }]);
-    expect((await client.getPrompt({ name: 'greet', arguments: { name: 'ada' } })).messages[0]!.content).toEqual({ type: 'text', text: 'hello ada' });
+    expect((await client.readResource({ uri: 'fixture://hello' })).contents).toEqual([
+      { uri: 'fixture://hello', mimeType: 'text/plain', text: 'hello resource' },
+    ]);
+    expect((await client.getPrompt({ name: 'greet', arguments: { name: 'ada' } })).messages[0]!.content).toEqual({
+      type: 'text',
+      text: 'hello ada',
+    });
     await client.ping();
     const logs: unknown[] = [];
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params.data));
@@ -192,7 +244,14 @@ describe('mcp-proxy with an elicitation-capable client', () => {
 
   it('PreToolUse sees mcp__<name>__<tool> with the common fields', () => {
     const first = logged(dir, 'pre-all')[0]!;
-    expect(first).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'mcp__fx__proc', tool_input: {}, cwd: dir.root, permission_mode: 'default', transcript_path: '' });
+    expect(first).toMatchObject({
+      hook_event_name: 'PreToolUse',
+      tool_name: 'mcp__fx__proc',
+      tool_input: {},
+      cwd: dir.root,
+      permission_mode: 'default',
+      transcript_path: '',
+    });
     expect(first.session_id).toMatch(/^mcp-proxy-/);
     expect(first.tool_use_id).toMatch(/^mcp-proxy-/);
   });
@@ -252,7 +311,11 @@ describe('mcp-proxy with an elicitation-capable client', () => {
 
   it('ask: PermissionRequest may allow first; otherwise the user is asked through elicitation', async () => {
     expect(s.texts(await s.call('echo_permitted', { text: 'ok' }))).toEqual(['{"text":"ok"}']);
-    expect(logged(dir, 'perm')[0]).toMatchObject({ hook_event_name: 'PermissionRequest', tool_name: 'mcp__fx__echo_permitted', tool_input: { text: 'ok' } });
+    expect(logged(dir, 'perm')[0]).toMatchObject({
+      hook_event_name: 'PermissionRequest',
+      tool_name: 'mcp__fx__echo_permitted',
+      tool_input: { text: 'ok' },
+    });
     expect(s.prompts.filter((p) => p.params.message.includes('echo_permitted'))).toEqual([]);
 
     expect(s.texts(await s.call('echo_asked', { text: 'asked' }))).toEqual(['{"text":"asked"}']);
@@ -265,13 +328,27 @@ describe('mcp-proxy with an elicitation-capable client', () => {
     expect(answer(await s.call('ask', { message: 'hook-answers' }))).toEqual({ action: 'accept', content: { username: 'ada', age: 36 } });
     expect(s.prompts.length).toBe(before);
     const el = logged(dir, 'elicitation').find((p) => p.message === 'hook-answers')!;
-    expect(el).toMatchObject({ hook_event_name: 'Elicitation', mcp_server_name: 'fx', mode: 'form', requested_schema: ACCOUNT, cwd: dir.root });
-    expect(logged(dir, 'result').at(-1)).toMatchObject({ hook_event_name: 'ElicitationResult', mcp_server_name: 'fx', action: 'accept', content: { username: 'ada', age: 36 } });
+    expect(el).toMatchObject({
+      hook_event_name: 'Elicitation',
+      mcp_server_name: 'fx',
+      mode: 'form',
+      requested_schema: ACCOUNT,
+      cwd: dir.root,
+    });
+    expect(logged(dir, 'result').at(-1)).toMatchObject({
+      hook_event_name: 'ElicitationResult',
+      mcp_server_name: 'fx',
+      action: 'accept',
+      content: { username: 'ada', age: 36 },
+    });
     expect(s.stderr()).toMatch(/elicitation: Elicitation → accept: a hook answered the request/);
   });
 
   it('elicitation round trip: the user answers, a result hook replaces the content, the server receives the replacement', async () => {
-    expect(answer(await s.call('ask', { message: 'user-answers' }))).toEqual({ action: 'accept', content: { username: 'replaced', plan: 'pro' } });
+    expect(answer(await s.call('ask', { message: 'user-answers' }))).toEqual({
+      action: 'accept',
+      content: { username: 'replaced', plan: 'pro' },
+    });
     const prompt = s.prompts.find((p) => p.params.message === 'user-answers')!;
     expect(prompt.params).toMatchObject({ requestedSchema: ACCOUNT });
     expect(logged(dir, 'result').at(-1)).toMatchObject({ action: 'accept', content: { username: 'replace-me' } });
@@ -280,7 +357,9 @@ describe('mcp-proxy with an elicitation-capable client', () => {
   it('an invalid hook answer is not sent: the server receives a decline, and the trace says why', async () => {
     expect(answer(await s.call('ask', { message: 'hook-invalid' }))).toEqual({ action: 'decline' });
     expect(s.prompts.some((p) => p.params.message === 'hook-invalid')).toBe(false);
-    expect(s.stderr()).toMatch(/elicitation: validate → decline: the answer does not match the requested schema \(.*username.*plan.*\); declined, not sent/);
+    expect(s.stderr()).toMatch(
+      /elicitation: validate → decline: the answer does not match the requested schema \(.*username.*plan.*\); declined, not sent/,
+    );
   });
 
   it('an invalid user answer (a field the server did not ask for) is not sent either', async () => {
@@ -338,8 +417,22 @@ describe('mcp-proxy with a client that cannot elicit', () => {
     dir = tempDir('agent-hooks-mcp-proxy-');
     s = await startProxy(dir, book, {
       hooks: {
-        PreToolUse: [{ matcher: 'mcp__fx__echo_asked', hooks: [hook(dir, 'ask', pre({ permissionDecision: 'ask', permissionDecisionReason: 'needs a human' }))] }],
-        Elicitation: [{ matcher: 'fx', hooks: [hook(dir, 'elicitation', { cases: [{ when: msg('hook-answers'), ...elicitation({ action: 'accept', content: { username: 'hooked' } }) }] })] }],
+        PreToolUse: [
+          {
+            matcher: 'mcp__fx__echo_asked',
+            hooks: [hook(dir, 'ask', pre({ permissionDecision: 'ask', permissionDecisionReason: 'needs a human' }))],
+          },
+        ],
+        Elicitation: [
+          {
+            matcher: 'fx',
+            hooks: [
+              hook(dir, 'elicitation', {
+                cases: [{ when: msg('hook-answers'), ...elicitation({ action: 'accept', content: { username: 'hooked' } }) }],
+              }),
+            ],
+          },
+        ],
         PreCompact: [{ hooks: [hook(dir, 'unrelated')] }],
       },
     });
@@ -353,7 +446,9 @@ describe('mcp-proxy with a client that cannot elicit', () => {
   it('ask is denied: there is no one to ask', async () => {
     const r = await s.call('echo_asked', { text: 'x' });
     expect(r.isError).toBe(true);
-    expect(s.texts(r)[0]).toBe('a hook asked for confirmation (needs a human), and this MCP client cannot ask its user (it does not support elicitation): denied');
+    expect(s.texts(r)[0]).toBe(
+      'a hook asked for confirmation (needs a human), and this MCP client cannot ask its user (it does not support elicitation): denied',
+    );
     expect((await s.serverCalls()).map((c) => c.tool)).not.toContain('echo_asked');
   });
 
@@ -400,10 +495,22 @@ describe('mcp-proxy: modes and start-up errors', () => {
     const dir = tempDir('agent-hooks-mcp-proxy-');
     try {
       const settings = dir.json('s.json', {
-        hooks: { PreToolUse: [{ matcher: 'mcp__fx__echo_denied', hooks: [hook(dir, 'deny', pre({ permissionDecision: 'deny', permissionDecisionReason: 'no' }))] }] },
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: 'mcp__fx__echo_denied',
+              hooks: [hook(dir, 'deny', pre({ permissionDecision: 'deny', permissionDecisionReason: 'no' }))],
+            },
+          ],
+        },
       });
       const lines = [
-        { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } },
+        },
         { jsonrpc: '2.0', method: 'notifications/initialized' },
         { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } },
         { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo_denied', arguments: { text: 'hi' } } },
@@ -411,14 +518,21 @@ describe('mcp-proxy: modes and start-up errors', () => {
       // EOF arrives while the server may still be starting and the deny hook still running: with the
       // drain bounds far above the spawnSync guard, the proxy waits for those events (hook done,
       // server exited), not for a time slot, so a loaded machine cannot drop an answer.
-      const r = spawnSync(process.execPath, [CLI, 'mcp-proxy', '--settings', settings, '--name', 'fx', '--drain-ms', '600000', '--', process.execPath, SERVER], {
-        input: lines.map((l) => JSON.stringify(l)).join('\n') + '\n',
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
+      const r = spawnSync(
+        process.execPath,
+        [CLI, 'mcp-proxy', '--settings', settings, '--name', 'fx', '--drain-ms', '600000', '--', process.execPath, SERVER],
+        {
+          input: lines.map((l) => JSON.stringify(l)).join('\n') + '\n',
+          encoding: 'utf8',
+          timeout: 60_000,
+        },
+      );
       expect(r.error).toBeUndefined();
       expect(r.status).toBe(0);
-      const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: number; result: CallToolResult });
+      const out = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { id: number; result: CallToolResult });
       expect(out.map((m) => m.id).sort()).toEqual([1, 2, 3]);
       expect(out.find((m) => m.id === 2)!.result.content).toEqual([{ type: 'text', text: '{"text":"hi"}' }]);
       expect(out.find((m) => m.id === 3)!.result).toEqual({ content: [{ type: 'text', text: 'no' }], isError: true });
@@ -444,11 +558,19 @@ describe('mcp-proxy: modes and start-up errors', () => {
     const dir = tempDir('agent-hooks-mcp-proxy-');
     try {
       const ok = dir.json('ok.json', { hooks: {} });
-      const r = spawnSync(process.execPath, [CLI, 'mcp-proxy', '--settings', ok, '--', '/nonexistent/server-binary'], { input: '', encoding: 'utf8', timeout: 20_000 });
+      const r = spawnSync(process.execPath, [CLI, 'mcp-proxy', '--settings', ok, '--', '/nonexistent/server-binary'], {
+        input: '',
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
       expect(r.status).toBe(1);
       expect(r.stderr).toContain('could not start the server (/nonexistent/server-binary): command "/nonexistent/server-binary" not found');
       const bad = dir.json('bad.json', { hooks: { PreToolUse: [{ matcher: 'x', hooks: [{ type: 'command' }] }] } });
-      const r2 = spawnSync(process.execPath, [CLI, 'mcp-proxy', '--settings', bad, '--', process.execPath, SERVER], { input: '', encoding: 'utf8', timeout: 20_000 });
+      const r2 = spawnSync(process.execPath, [CLI, 'mcp-proxy', '--settings', bad, '--', process.execPath, SERVER], {
+        input: '',
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
       expect(r2.status).toBe(1);
       expect(r2.stderr).toMatch(/hooks\.PreToolUse\[0\]\.hooks\[0\]/);
       const r3 = spawnSync(process.execPath, [CLI, 'mcp-proxy', '--settings', ok], { input: '', encoding: 'utf8', timeout: 20_000 });

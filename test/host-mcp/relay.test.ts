@@ -74,9 +74,18 @@ describe('relay', () => {
   it('client requests and notifications pass with their ids untouched', async () => {
     const { client, server, proxy } = await setup(createHookEngine());
     await client.send({ id: 'c-1', method: 'resources/list', params: { _meta: { progressToken: 3 } } });
-    expect(await server.next(byId('c-1'))).toEqual({ jsonrpc: '2.0', id: 'c-1', method: 'resources/list', params: { _meta: { progressToken: 3 } } });
+    expect(await server.next(byId('c-1'))).toEqual({
+      jsonrpc: '2.0',
+      id: 'c-1',
+      method: 'resources/list',
+      params: { _meta: { progressToken: 3 } },
+    });
     await server.send({ method: 'notifications/progress', params: { progressToken: 3, progress: 1 } });
-    expect(await client.next(byMethod('notifications/progress'))).toEqual({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 3, progress: 1 } });
+    expect(await client.next(byMethod('notifications/progress'))).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: 3, progress: 1 },
+    });
     await server.send({ id: 'c-1', result: { resources: [] } });
     expect(await client.next(byId('c-1'))).toEqual({ jsonrpc: '2.0', id: 'c-1', result: { resources: [] } });
     await proxy.close();
@@ -84,15 +93,34 @@ describe('relay', () => {
 
   it('initialize: elicitation is announced when asked to, task-augmented tools/elicitation are removed; a client’s own elicitation support passes', async () => {
     const { client, server, proxy } = await setup(createHookEngine(), { advertiseElicitation: true });
-    await client.send({ id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', clientInfo: { name: 'c', version: '1' }, capabilities: { tasks: { requests: { elicitation: { create: {} }, sampling: {} } } } } });
+    await client.send({
+      id: 0,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        clientInfo: { name: 'c', version: '1' },
+        capabilities: { tasks: { requests: { elicitation: { create: {} }, sampling: {} } } },
+      },
+    });
     const init = await server.next(byId(0));
     expect((init.params as Msg).capabilities).toEqual({ tasks: { requests: { sampling: {} } }, elicitation: { form: {} } });
-    await server.send({ id: 0, result: { protocolVersion: '2025-11-25', serverInfo: { name: 's', version: '1' }, capabilities: { tools: {}, tasks: { list: {}, requests: { tools: { call: {} } } } } } });
+    await server.send({
+      id: 0,
+      result: {
+        protocolVersion: '2025-11-25',
+        serverInfo: { name: 's', version: '1' },
+        capabilities: { tools: {}, tasks: { list: {}, requests: { tools: { call: {} } } } },
+      },
+    });
     expect(((await client.next(byId(0))).result as Msg).capabilities).toEqual({ tools: {}, tasks: { list: {}, requests: {} } });
     await proxy.close();
 
     const b = await setup(createHookEngine(), { advertiseElicitation: true });
-    await b.client.send({ id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', clientInfo: { name: 'c', version: '1' }, capabilities: { elicitation: { url: {} } } } });
+    await b.client.send({
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', clientInfo: { name: 'c', version: '1' }, capabilities: { elicitation: { url: {} } } },
+    });
     expect(((await b.server.next(byId(0))).params as Msg).capabilities).toEqual({ elicitation: { url: {} } });
     await b.proxy.close();
   });
@@ -138,9 +166,17 @@ describe('relay', () => {
 
   it('an elicitation cancelled by the server cancels the prompt forwarded to the client, and gets no answer', async () => {
     const { client, server, proxy } = await setup(createHookEngine());
-    await client.send({ id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', clientInfo: { name: 'c', version: '1' }, capabilities: { elicitation: {} } } });
+    await client.send({
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', clientInfo: { name: 'c', version: '1' }, capabilities: { elicitation: {} } },
+    });
     await server.next(byId(0));
-    await server.send({ id: 40, method: 'elicitation/create', params: { message: 'name?', requestedSchema: { type: 'object', properties: { n: { type: 'string' } } } } });
+    await server.send({
+      id: 40,
+      method: 'elicitation/create',
+      params: { message: 'name?', requestedSchema: { type: 'object', properties: { n: { type: 'string' } } } },
+    });
     const fwd = await client.next(byMethod('elicitation/create'));
     expect(fwd.params).toEqual({ message: 'name?', requestedSchema: { type: 'object', properties: { n: { type: 'string' } } } });
     await server.send({ method: 'notifications/cancelled', params: { requestId: 40 } });
@@ -153,8 +189,14 @@ describe('relay', () => {
 
   it('an invalid elicitation request is refused as the SDK client would', async () => {
     const { server, proxy } = await setup(createHookEngine());
-    await server.send({ id: 41, method: 'elicitation/create', params: { message: 'x', requestedSchema: { type: 'object', properties: { a: { type: 'object' } } } } });
-    expect(await server.next(byId(41))).toMatchObject({ error: { code: -32602, message: expect.stringMatching(/^Invalid elicitation request/) } });
+    await server.send({
+      id: 41,
+      method: 'elicitation/create',
+      params: { message: 'x', requestedSchema: { type: 'object', properties: { a: { type: 'object' } } } },
+    });
+    expect(await server.next(byId(41))).toMatchObject({
+      error: { code: -32602, message: expect.stringMatching(/^Invalid elicitation request/) },
+    });
     await proxy.close();
   });
 

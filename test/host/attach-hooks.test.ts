@@ -6,7 +6,9 @@ import { createRuntimeSlots } from '../../src/host/runtime-slots.js';
 
 it('refuses a runner without hooks(event), with a clear error', () => {
   const run = async () => emptyDecision('PreToolUse');
-  expect(() => attachHooks(createRuntimeSlots(), { run } as never)).toThrow(/attachHooks: the runner must have run\(event, input, ctx\) and hooks\(event\)/);
+  expect(() => attachHooks(createRuntimeSlots(), { run } as never)).toThrow(
+    /attachHooks: the runner must have run\(event, input, ctx\) and hooks\(event\)/,
+  );
   const detach = attachHooks(createRuntimeSlots(), { run, hooks: () => [] });
   detach();
 });

@@ -5,7 +5,15 @@
  */
 import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyPatchTool, editTool, multiEditTool, scriptedModel, writeTool, type HostTool, type ToolContext } from '../../src/host/index.js';
+import {
+  applyPatchTool,
+  editTool,
+  multiEditTool,
+  scriptedModel,
+  writeTool,
+  type HostTool,
+  type ToolContext,
+} from '../../src/host/index.js';
 import { isolationProblem } from '../../src/host/tools/index.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
 import { hook, hostSandbox, type HostSandbox } from './helpers.js';
@@ -33,8 +41,12 @@ describe('dangling symlink out of the workspace', () => {
     const target = dir.path('outside', 'created.txt');
     symlinkSync(target, `${ws}/link.txt`);
     await expect(run(writeTool(), { file_path: `${ws}/link.txt`, content: 'pwned' })).rejects.toThrow(/outside the workspace/);
-    await expect(run(editTool(), { file_path: `${ws}/link.txt`, old_string: '', new_string: 'pwned' })).rejects.toThrow(/outside the workspace/);
-    await expect(run(multiEditTool(), { file_path: `${ws}/link.txt`, edits: [{ old_string: '', new_string: 'pwned' }] })).rejects.toThrow(/outside the workspace/);
+    await expect(run(editTool(), { file_path: `${ws}/link.txt`, old_string: '', new_string: 'pwned' })).rejects.toThrow(
+      /outside the workspace/,
+    );
+    await expect(run(multiEditTool(), { file_path: `${ws}/link.txt`, edits: [{ old_string: '', new_string: 'pwned' }] })).rejects.toThrow(
+      /outside the workspace/,
+    );
     const patch = ['*** Begin Patch', `*** Add File: ${ws}/link.txt`, '+pwned', '*** End Patch'].join('\n');
     await expect(run(applyPatchTool(), { patch })).rejects.toThrow(/outside the workspace/);
     expect(existsSync(target)).toBe(false);
@@ -85,7 +97,10 @@ describe('a hook rewrite to a dangling link out of the workspace', () => {
     const pre = `json:${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { file_path: `${sb.ws}/innocent.txt`, content: 'pwned' } } })}`;
     sb.settings({ PreToolUse: [{ matcher: 'Write', hooks: [hook(sb.log, pre)] }] });
     const s = await sb.session({
-      model: scriptedModel([{ toolCalls: [{ id: 't1', name: 'Write', input: { file_path: `${sb.ws}/in.txt`, content: 'x' } }] }, { text: 'done' }]),
+      model: scriptedModel([
+        { toolCalls: [{ id: 't1', name: 'Write', input: { file_path: `${sb.ws}/in.txt`, content: 'x' } }] },
+        { text: 'done' },
+      ]),
       prompter: { confirmTool: async () => ({ behavior: 'allow' as const }) },
     });
     await s.submit('go');

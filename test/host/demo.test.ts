@@ -11,7 +11,11 @@ beforeAll(() => {
 
 describe('agent-hooks demo', () => {
   it('runs the scripted session, prints each event, hook and decision, exits 0 and cleans up', () => {
-    const r = spawnSync(process.execPath, [CLI, 'demo'], { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } });
+    const r = spawnSync(process.execPath, [CLI, 'demo'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+    });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const out = r.stdout;

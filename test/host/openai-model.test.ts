@@ -42,20 +42,33 @@ describe('openAIChatModel', () => {
   it('drives a session: function tools from zod schemas, tool calls out, tool results back', async () => {
     sb.settings({ PostToolUse: [{ hooks: [hook(sb.log)] }] });
     answers.push(
-      reply({ content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'Bash', arguments: '{"command":"echo from-model"}' } }] }, 'tool_calls'),
+      reply(
+        {
+          content: null,
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'Bash', arguments: '{"command":"echo from-model"}' } }],
+        },
+        'tool_calls',
+      ),
       reply({ content: 'all done' }),
     );
     const s = await sb.session({ model: openAIChatModel({ baseUrl: base, model: 'test-model', apiKey: 'sk-test' }), mode: 'yolo' });
     const r = await s.submit('run it');
     expect(r).toMatchObject({ status: 'completed', finalText: 'all done' });
     expect(headers[0]!.authorization).toBe('Bearer sk-test');
-    const first = bodies[0] as { model: string; tools: Array<{ function: { name: string; parameters: { properties: Record<string, unknown> } } }> };
+    const first = bodies[0] as {
+      model: string;
+      tools: Array<{ function: { name: string; parameters: { properties: Record<string, unknown> } } }>;
+    };
     expect(first.model).toBe('test-model');
     const bashSpec = first.tools.find((t) => t.function.name === 'Bash')!;
     expect(Object.keys(bashSpec.function.parameters.properties)).toContain('command');
     const second = bodies[1] as { messages: Array<Record<string, unknown>> };
     expect(second.messages.slice(-2)).toEqual([
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'Bash', arguments: '{"command":"echo from-model"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'Bash', arguments: '{"command":"echo from-model"}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: 'from-model\n' },
     ]);
     expect(sb.entries()[0]).toMatchObject({ hook_event_name: 'PostToolUse', tool_use_id: 'call_1' });

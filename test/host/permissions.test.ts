@@ -7,7 +7,10 @@ const read = { name: 'Read', readOnly: true };
 
 describe('permission engine', () => {
   it('deny, then ask, then allow rules, then the mode default', () => {
-    const p = createPermissionEngine({ workspace: '/w', rules: { allow: ['Bash(git *)', 'Edit(src/**)'], ask: ['Bash(git push *)'], deny: ['Bash(git push --force*)', 'Read(./.env)'] } });
+    const p = createPermissionEngine({
+      workspace: '/w',
+      rules: { allow: ['Bash(git *)', 'Edit(src/**)'], ask: ['Bash(git push *)'], deny: ['Bash(git push --force*)', 'Read(./.env)'] },
+    });
     expect(p.evaluate(bash, { command: 'git status' })).toMatchObject({ behavior: 'allow', source: 'rule', rule: 'Bash(git *)' });
     expect(p.evaluate(bash, { command: 'git push origin' })).toMatchObject({ behavior: 'ask', rule: 'Bash(git push *)' });
     expect(p.evaluate(bash, { command: 'git push --force origin' })).toMatchObject({ behavior: 'deny', rule: 'Bash(git push --force*)' });
@@ -29,11 +32,15 @@ describe('permission engine', () => {
     expect(createPermissionEngine({ workspace: '/w', mode: 'default' }).evaluate(edit, { file_path: '/w/a' }).behavior).toBe('ask');
     expect(createPermissionEngine({ workspace: '/w', mode: 'yolo' }).evaluate(bash, { command: 'ls' }).behavior).toBe('allow');
     expect(createPermissionEngine({ workspace: '/w', mode: 'dontAsk' }).evaluate(bash, { command: 'ls' }).behavior).toBe('deny');
-    expect(createPermissionEngine({ workspace: '/w', mode: 'bypassPermissions', rules }).evaluate(bash, { command: 'deploy prod' }).behavior).toBe('ask');
+    expect(
+      createPermissionEngine({ workspace: '/w', mode: 'bypassPermissions', rules }).evaluate(bash, { command: 'deploy prod' }).behavior,
+    ).toBe('ask');
   });
 
   it('an invalid rule is a path-qualified error; an unknown mode too', () => {
-    expect(() => createPermissionEngine({ workspace: '/w', rules: { deny: ['Bash(ls)', 'Bash(oops'] } })).toThrow(new PermissionConfigError('permissions.deny[1]: rule "Bash(oops": missing closing ")"'));
+    expect(() => createPermissionEngine({ workspace: '/w', rules: { deny: ['Bash(ls)', 'Bash(oops'] } })).toThrow(
+      new PermissionConfigError('permissions.deny[1]: rule "Bash(oops": missing closing ")"'),
+    );
     expect(() => createPermissionEngine({ workspace: '/w', mode: 'sudo' as never })).toThrow(/unknown mode "sudo"/);
   });
 
@@ -48,7 +55,11 @@ describe('permission engine', () => {
 describe('startHostSession input errors', () => {
   it('a missing workspace or an invalid rule is a clear error before any hook runs', async () => {
     const { startHostSession, scriptedModel } = await import('../../src/host/index.js');
-    await expect(startHostSession({ workspace: '/definitely/not/here', model: scriptedModel([]) })).rejects.toThrow(/workspace "\/definitely\/not\/here" cannot be used: ENOENT/);
-    await expect(startHostSession({ workspace: '/', model: scriptedModel([]), permissions: { allow: ['Bash('] }, config: { discover: false } })).rejects.toThrow(/permissions\.allow\[0\]/);
+    await expect(startHostSession({ workspace: '/definitely/not/here', model: scriptedModel([]) })).rejects.toThrow(
+      /workspace "\/definitely\/not\/here" cannot be used: ENOENT/,
+    );
+    await expect(
+      startHostSession({ workspace: '/', model: scriptedModel([]), permissions: { allow: ['Bash('] }, config: { discover: false } }),
+    ).rejects.toThrow(/permissions\.allow\[0\]/);
   });
 });

@@ -21,7 +21,10 @@ describe('PreToolUse continue:false', () => {
     sb.settings({ PreToolUse: [{ matcher: 'Write', hooks: [hook(sb.log, stop)] }] });
     const target = `${sb.ws}/should-not-exist.txt`;
     const s = await sb.session({
-      model: scriptedModel([{ toolCalls: [{ id: 't1', name: 'Write', input: { file_path: target, content: 'x' } }] }, { text: 'more work' }]),
+      model: scriptedModel([
+        { toolCalls: [{ id: 't1', name: 'Write', input: { file_path: target, content: 'x' } }] },
+        { text: 'more work' },
+      ]),
       prompter: { confirmTool: async () => ({ behavior: 'allow' as const }) },
     });
     const turn = await s.submit('go');

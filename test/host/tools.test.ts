@@ -1,6 +1,18 @@
 import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyPatchTool, bashTool, editTool, globTool, grepTool, multiEditTool, readTool, ToolError, writeTool, type HostTool, type ToolContext } from '../../src/host/index.js';
+import {
+  applyPatchTool,
+  bashTool,
+  editTool,
+  globTool,
+  grepTool,
+  multiEditTool,
+  readTool,
+  ToolError,
+  writeTool,
+  type HostTool,
+  type ToolContext,
+} from '../../src/host/index.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
 
 let dir: TempDir;
@@ -36,10 +48,24 @@ describe('file tools', () => {
     expect((await run(readTool(), { file_path: f, offset: 2, limit: 1 })).content).toBe('     2\ttwo');
     await run(editTool(), { file_path: f, old_string: 'two', new_string: 'TWO' });
     await expect(run(editTool(), { file_path: f, old_string: 'missing', new_string: 'x' })).rejects.toThrow(/not found/);
-    await run(multiEditTool(), { file_path: f, edits: [{ old_string: 'one', new_string: '1' }, { old_string: 'three', new_string: '3' }] });
+    await run(multiEditTool(), {
+      file_path: f,
+      edits: [
+        { old_string: 'one', new_string: '1' },
+        { old_string: 'three', new_string: '3' },
+      ],
+    });
     expect(readFileSync(f, 'utf8')).toBe('1\nTWO\n3\n');
     // All or nothing: the second edit fails, the first is not written.
-    await expect(run(multiEditTool(), { file_path: f, edits: [{ old_string: '1', new_string: 'one' }, { old_string: 'nope', new_string: 'x' }] })).rejects.toThrow(/edit 2/);
+    await expect(
+      run(multiEditTool(), {
+        file_path: f,
+        edits: [
+          { old_string: '1', new_string: 'one' },
+          { old_string: 'nope', new_string: 'x' },
+        ],
+      }),
+    ).rejects.toThrow(/edit 2/);
     expect(readFileSync(f, 'utf8')).toBe('1\nTWO\n3\n');
   });
 

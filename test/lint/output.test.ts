@@ -26,8 +26,12 @@ describe('lintOutput', () => {
   });
 
   it('points a top-level event field into hookSpecificOutput', () => {
-    expect(lintOutput('PreToolUse', { permissionDecision: 'deny' })).toEqual(['permissionDecision: belongs inside hookSpecificOutput, not at the top level']);
-    expect(lintOutput('PreToolUse', { permisionDecision: 'deny' })).toEqual(['permisionDecision: unknown field (did you mean "hookSpecificOutput.permissionDecision"?)']);
+    expect(lintOutput('PreToolUse', { permissionDecision: 'deny' })).toEqual([
+      'permissionDecision: belongs inside hookSpecificOutput, not at the top level',
+    ]);
+    expect(lintOutput('PreToolUse', { permisionDecision: 'deny' })).toEqual([
+      'permisionDecision: unknown field (did you mean "hookSpecificOutput.permissionDecision"?)',
+    ]);
   });
 
   it('reports fields the event does not honour', () => {
@@ -57,9 +61,9 @@ describe('lintOutput', () => {
   });
 
   it('looks one level into object fields (PermissionRequest decision)', () => {
-    expect(lintOutput('PermissionRequest', { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behaviour: 'allow' } } })).toEqual([
-      'hookSpecificOutput.decision.behaviour: unknown field (did you mean "behavior"?)',
-    ]);
+    expect(
+      lintOutput('PermissionRequest', { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behaviour: 'allow' } } }),
+    ).toEqual(['hookSpecificOutput.decision.behaviour: unknown field (did you mean "behavior"?)']);
   });
 
   it('an unknown field with nothing near is reported plainly', () => {
@@ -69,7 +73,9 @@ describe('lintOutput', () => {
   it.each(EVENT_NAMES)('%s: an output with every honoured field is clean', (event) => {
     const fields = outputFields(event);
     const out: Record<string, unknown> = {};
-    for (const k of fields.top) out[k] = k === 'hookSpecificOutput' ? Object.fromEntries([...fields.specific].map((s) => [s, s === 'hookEventName' ? event : 'x'])) : 'x';
+    for (const k of fields.top)
+      out[k] =
+        k === 'hookSpecificOutput' ? Object.fromEntries([...fields.specific].map((s) => [s, s === 'hookEventName' ? event : 'x'])) : 'x';
     expect(lintOutput(event, out)).toEqual([]);
     // The honoured fields are what the strict SDK schema accepts.
     expect(Object.keys((strictOutputSchema(event) as unknown as { shape: object }).shape).sort()).toEqual([...fields.top].sort());
@@ -86,10 +92,24 @@ describe('output lint in the pipeline', () => {
   afterEach(() => dir.cleanup());
 
   it('parse attaches lint only when something is wrong; behaviour is unchanged', () => {
-    const base = { status: 'completed' as const, exitCode: 0, stderr: '', stdoutTruncated: false, stderrTruncated: false, stdinTruncated: false, durationMs: 1 };
-    const clean = parseExecution('PreToolUse', { ...base, stdout: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}' });
+    const base = {
+      status: 'completed' as const,
+      exitCode: 0,
+      stderr: '',
+      stdoutTruncated: false,
+      stderrTruncated: false,
+      stdinTruncated: false,
+      durationMs: 1,
+    };
+    const clean = parseExecution('PreToolUse', {
+      ...base,
+      stdout: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}',
+    });
     expect(clean.lint).toBeUndefined();
-    const typo = parseExecution('PreToolUse', { ...base, stdout: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permisionDecisionReason":"x"}}' });
+    const typo = parseExecution('PreToolUse', {
+      ...base,
+      stdout: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permisionDecisionReason":"x"}}',
+    });
     expect(typo.verdict).toBe('deny');
     expect(typo.lint).toEqual(['hookSpecificOutput.permisionDecisionReason: unknown field (did you mean "permissionDecisionReason"?)']);
     const text = parseExecution('PreToolUse', { ...base, stdout: 'plain text' });
@@ -121,10 +141,24 @@ describe('output lint in the pipeline', () => {
 
   it('`agent-hooks run` prints the warning', () => {
     const settings = dir.json('s.json', {
-      hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permisionDecision":"deny"}}'` }] }] },
+      hooks: {
+        PreToolUse: [
+          {
+            hooks: [
+              { type: 'command', command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permisionDecision":"deny"}}'` },
+            ],
+          },
+        ],
+      },
     });
-    const r = spawnSync(process.execPath, [CLI, 'run', 'PreToolUse', '--settings', settings, '--cwd', dir.root, '--tool', 'Bash', '--input', '{}'], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [CLI, 'run', 'PreToolUse', '--settings', settings, '--cwd', dir.root, '--tool', 'Bash', '--input', '{}'],
+      { encoding: 'utf8' },
+    );
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/warning: hook .*: ignored output field hookSpecificOutput\.permisionDecision: unknown field \(did you mean "permissionDecision"\?\)/);
+    expect(r.stdout).toMatch(
+      /warning: hook .*: ignored output field hookSpecificOutput\.permisionDecision: unknown field \(did you mean "permissionDecision"\?\)/,
+    );
   });
 });

@@ -281,11 +281,7 @@ describe('file rules: gitignore-style paths', () => {
 describe('ApplyPatch under Edit rules', () => {
   const patch = (...files: string[]) => `*** Begin Patch\n${files.join('\n')}\n*** End Patch\n`;
   it('matches when the sensitive path is only in the third file', () => {
-    const body = patch(
-      '*** Update File: src/a.ts\n@@\n-old\n+new',
-      '*** Add File: docs/readme.md\n+hello',
-      '*** Delete File: config/.env',
-    );
+    const body = patch('*** Update File: src/a.ts\n@@\n-old\n+new', '*** Add File: docs/readme.md\n+hello', '*** Delete File: config/.env');
     expect(edit('Edit(.env)', 'ApplyPatch', { patch: body })).toBe(true);
     expect(edit('Edit(config/**)', 'apply_patch', { input: body })).toBe(true);
     expect(edit('Edit(secrets/**)', 'ApplyPatch', { patch: body })).toBe(false);

@@ -38,7 +38,9 @@ describe('regex matchers on the linear-time engine', () => {
   it('agrees with JavaScript RegExp on generated patterns and values', () => {
     const atom = fc.constantFrom('a', 'b', '.', '\\w', '[ab]', '(a|b)', '^', '$', 'x');
     const quant = fc.constantFrom('', '*', '+', '?', '{1,2}');
-    const pattern = fc.array(fc.tuple(atom, quant), { minLength: 1, maxLength: 6 }).map((parts) => parts.map(([a, q]) => (a === '^' || a === '$' ? a : a + q)).join(''));
+    const pattern = fc
+      .array(fc.tuple(atom, quant), { minLength: 1, maxLength: 6 })
+      .map((parts) => parts.map(([a, q]) => (a === '^' || a === '$' ? a : a + q)).join(''));
     fc.assert(
       fc.property(pattern, fc.string({ unit: fc.constantFrom('a', 'b', 'x', '_'), maxLength: 12 }), (p, v) => {
         let js: RegExp;
@@ -58,7 +60,7 @@ describe('regex matchers on the linear-time engine', () => {
 });
 
 describe('patterns RE2 cannot express', () => {
-  it('lookaround without nested quantifiers still matches, on JavaScript\'s engine', () => {
+  it("lookaround without nested quantifiers still matches, on JavaScript's engine", () => {
     const m = compileMatcher('^(?!Read).*', 'standard');
     expect(m.kind).toBe('regex');
     expect(m.linear).toBeUndefined();
@@ -82,7 +84,12 @@ describe('patterns RE2 cannot express', () => {
       dedupKey: 'k',
     };
     const diags = lintHooks([hook], ['command']);
-    expect(diags).toEqual([expect.objectContaining({ level: 'error', message: expect.stringMatching(/on an event that can block it denies \(fails closed\), elsewhere its failure policy applies/) })]);
+    expect(diags).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        message: expect.stringMatching(/on an event that can block it denies \(fails closed\), elsewhere its failure policy applies/),
+      }),
+    ]);
   });
 
   it('check no longer warns about nested quantifiers the linear engine runs safely', () => {
@@ -121,13 +128,15 @@ describe('if globs on the linear-time engine', () => {
           return;
         }
         expect(globMatcher(g, options)(p)).toBe(reference(p));
-        expect(globMatcher(g, { ...options, nocase: true })(p.toUpperCase())).toBe(picomatch(g, { ...options, nocase: true })(p.toUpperCase()));
+        expect(globMatcher(g, { ...options, nocase: true })(p.toUpperCase())).toBe(
+          picomatch(g, { ...options, nocase: true })(p.toUpperCase()),
+        );
       }),
       { numRuns: 600 },
     );
   });
 
-  it('an extglob negation (needs lookahead) keeps picomatch\'s answer on short paths, and runs the hook on long ones', () => {
+  it("an extglob negation (needs lookahead) keeps picomatch's answer on short paths, and runs the hook on long ones", () => {
     const options = { dot: true, windows: false, nonegate: true } as const;
     const m = globMatcher('!(x)', options);
     expect(m('x')).toBe(false);

@@ -28,7 +28,14 @@ describe('extractToolPaths', () => {
       expect(extractToolPaths('ApplyPatch', input)).toEqual([]);
     }
     expect(extractToolPaths(undefined as unknown as string, { file_path: '/a' })).toEqual([]);
-    const hostile = new Proxy({}, { get: () => { throw new Error('boom'); } });
+    const hostile = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('boom');
+        },
+      },
+    );
     expect(extractToolPaths('Edit', hostile)).toEqual([]);
   });
 });

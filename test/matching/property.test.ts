@@ -2,11 +2,49 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { compileMatcher, parseRule, matchRule, extractToolPaths, type Rule } from '../../src/matching/index.js';
 
-const TOOL_NAMES = ['Bash', 'Edit', 'Write', 'MultiEdit', 'NotebookEdit', 'Read', 'Glob', 'Grep', 'LS', 'ApplyPatch', 'apply_patch', 'WebFetch', 'WebSearch', 'Agent', 'Skill', 'PowerShell', 'mcp__s__t', 'mcp__s', 'Other'];
-const SHELLISH = [...'$()`\'"|&;<>{}[]*?~!#=\\/ \n\t-_.:', 'a', 'b', 'rm', 'git', ' && ', '$(', '<<EOF\n', '*** Add File: ', '*** Move to: ', '..', '~/', '//', 'C:\\'];
+const TOOL_NAMES = [
+  'Bash',
+  'Edit',
+  'Write',
+  'MultiEdit',
+  'NotebookEdit',
+  'Read',
+  'Glob',
+  'Grep',
+  'LS',
+  'ApplyPatch',
+  'apply_patch',
+  'WebFetch',
+  'WebSearch',
+  'Agent',
+  'Skill',
+  'PowerShell',
+  'mcp__s__t',
+  'mcp__s',
+  'Other',
+];
+const SHELLISH = [
+  ...'$()`\'"|&;<>{}[]*?~!#=\\/ \n\t-_.:',
+  'a',
+  'b',
+  'rm',
+  'git',
+  ' && ',
+  '$(',
+  '<<EOF\n',
+  '*** Add File: ',
+  '*** Move to: ',
+  '..',
+  '~/',
+  '//',
+  'C:\\',
+];
 const shellish = fc.string({ unit: fc.constantFrom(...SHELLISH), maxLength: 40 });
 const anyText = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), shellish);
-const ruleText = fc.oneof(anyText, fc.tuple(fc.constantFrom(...TOOL_NAMES), anyText).map(([t, p]) => `${t}(${p})`));
+const ruleText = fc.oneof(
+  anyText,
+  fc.tuple(fc.constantFrom(...TOOL_NAMES), anyText).map(([t, p]) => `${t}(${p})`),
+);
 const toolInput = fc.oneof(
   fc.anything(),
   fc.record(
@@ -25,19 +63,28 @@ const toolInput = fc.oneof(
   ),
 );
 const ctx = fc.record(
-  { cwd: fc.oneof(anyText, fc.constantFrom('/repo', 'C:\\project', '')), homeDir: fc.option(anyText, { nil: undefined }), projectDir: fc.option(anyText, { nil: undefined }) },
+  {
+    cwd: fc.oneof(anyText, fc.constantFrom('/repo', 'C:\\project', '')),
+    homeDir: fc.option(anyText, { nil: undefined }),
+    projectDir: fc.option(anyText, { nil: undefined }),
+  },
   { requiredKeys: ['cwd'] },
 );
 
 describe('matching never throws', () => {
   it('compileMatcher / test on arbitrary strings', () => {
     fc.assert(
-      fc.property(fc.oneof(anyText, fc.anything()), fc.constantFrom('standard', 'narrow' as const), fc.option(anyText, { nil: undefined }), (m, set, value) => {
-        const c = compileMatcher(m as string, set as 'standard' | 'narrow');
-        expect(['all', 'exact', 'regex', 'invalid']).toContain(c.kind);
-        expect(typeof c.test(value)).toBe('boolean');
-        if (c.kind === 'invalid') expect(c.test(value)).toBe(false);
-      }),
+      fc.property(
+        fc.oneof(anyText, fc.anything()),
+        fc.constantFrom('standard', 'narrow' as const),
+        fc.option(anyText, { nil: undefined }),
+        (m, set, value) => {
+          const c = compileMatcher(m as string, set as 'standard' | 'narrow');
+          expect(['all', 'exact', 'regex', 'invalid']).toContain(c.kind);
+          expect(typeof c.test(value)).toBe('boolean');
+          if (c.kind === 'invalid') expect(c.test(value)).toBe(false);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -98,10 +145,14 @@ describe('matching invariants', () => {
   it('`Bash(<name> *)` matches `<name> <args>` for any simple name and arguments', () => {
     const word = fc.string({ unit: fc.constantFrom(...'abcdefxyz0123-_.'), minLength: 1, maxLength: 8 });
     fc.assert(
-      fc.property(word.filter((w) => !w.startsWith('-')), fc.array(word, { maxLength: 4 }), (name, args) => {
-        const parsed = parseRule(`Bash(${name} *)`);
-        expect(parsed.ok && matchRule(parsed.rule, 'Bash', { command: ['true &&', name, ...args].join(' ') }, { cwd: '/' })).toBe(true);
-      }),
+      fc.property(
+        word.filter((w) => !w.startsWith('-')),
+        fc.array(word, { maxLength: 4 }),
+        (name, args) => {
+          const parsed = parseRule(`Bash(${name} *)`);
+          expect(parsed.ok && matchRule(parsed.rule, 'Bash', { command: ['true &&', name, ...args].join(' ') }, { cwd: '/' })).toBe(true);
+        },
+      ),
     );
   });
 });

@@ -37,7 +37,11 @@ async function fire(event: EventName, payload: Record<string, unknown>, failureB
   dir = tempDir('agent-hooks-refused-');
   // The hook would leave a mark if it ran: a refused matcher must never run it.
   const mark = join(dir.root, 'ran');
-  const engine = createHookEngine({ hooks: [hookOn(event, `touch ${JSON.stringify(mark)}`, failureBehavior)], projectDir: dir.root, cwd: dir.root });
+  const engine = createHookEngine({
+    hooks: [hookOn(event, `touch ${JSON.stringify(mark)}`, failureBehavior)],
+    projectDir: dir.root,
+    cwd: dir.root,
+  });
   try {
     const decision = await engine.run(event, { ...payload, cwd: dir.root });
     return { decision, ran: existsSync(mark) };
@@ -70,6 +74,8 @@ describe('a refused matcher on a hook that could deny fails closed', () => {
     const { decision, ran } = await fire('PostToolUse', { ...toolCall('/'), tool_response: {} });
     expect(ran).toBe(false);
     expect(decision.blocked).toBe(false);
-    expect(decision.hooks).toEqual([expect.objectContaining({ outcome: 'error', policy: 'ignore', error: expect.stringMatching(/cannot be matched in bounded time/) })]);
+    expect(decision.hooks).toEqual([
+      expect.objectContaining({ outcome: 'error', policy: 'ignore', error: expect.stringMatching(/cannot be matched in bounded time/) }),
+    ]);
   });
 });

@@ -22,7 +22,9 @@ beforeAll(() => {
 });
 beforeEach(() => {
   dir = tempDir();
-  mcpConfig = dir.json('mcp.json', { mcpServers: { fx: { command: process.execPath, args: [SERVER], env: { FIXTURE_VAR: 'from-config' } } } });
+  mcpConfig = dir.json('mcp.json', {
+    mcpServers: { fx: { command: process.execPath, args: [SERVER], env: { FIXTURE_VAR: 'from-config' } } },
+  });
 });
 afterEach(() => dir.cleanup());
 afterAll(async () => {
@@ -30,25 +32,65 @@ afterAll(async () => {
 });
 
 const settings = (hooks: Record<string, unknown>) => dir.json('settings.json', { hooks });
-const mcp = (tool: string, input?: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: 'mcp_tool', server: 'fx', tool, ...(input ? { input } : {}), ...extra });
+const mcp = (tool: string, input?: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  type: 'mcp_tool',
+  server: 'fx',
+  tool,
+  ...(input ? { input } : {}),
+  ...extra,
+});
 const runPre = (s: string, extra: string[] = [], input = '{"file_path":"/tmp/x.ts","content":"c"}') =>
-  cli(['run', 'PreToolUse', '--settings', s, '--cwd', dir.root, '--mcp-config', mcpConfig, '--tool', 'Write', '--input', input, '--json', ...extra]);
+  cli([
+    'run',
+    'PreToolUse',
+    '--settings',
+    s,
+    '--cwd',
+    dir.root,
+    '--mcp-config',
+    mcpConfig,
+    '--tool',
+    'Write',
+    '--input',
+    input,
+    '--json',
+    ...extra,
+  ]);
 
 describe('agent-hooks run --mcp-config', () => {
   it('deny from an MCP tool blocks (exit 2); ${path} substitution reaches the tool', () => {
-    const deny = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'blocked by scanner' } };
-    const s = settings({ PreToolUse: [{ matcher: 'Write', hooks: [mcp('echo', { path: '${tool_input.file_path}' }), mcp('json', { value: deny })] }] });
+    const deny = {
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'blocked by scanner' },
+    };
+    const s = settings({
+      PreToolUse: [{ matcher: 'Write', hooks: [mcp('echo', { path: '${tool_input.file_path}' }), mcp('json', { value: deny })] }],
+    });
     const r = runPre(s);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(2);
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ blocked: true, decision: 'deny', reason: 'blocked by scanner', systemMessages: ['{"path":"/tmp/x.ts"}'] });
-    expect(out.hooks.map((h: { type: string; outcome: string }) => `${h.type}:${h.outcome}`)).toEqual(['mcp_tool:success', 'mcp_tool:success']);
+    expect(out.hooks.map((h: { type: string; outcome: string }) => `${h.type}:${h.outcome}`)).toEqual([
+      'mcp_tool:success',
+      'mcp_tool:success',
+    ]);
   });
 
   it('allow and context; the server gets the env of the config file and CLAUDE_PROJECT_DIR', () => {
     const s = settings({ UserPromptSubmit: [{ hooks: [mcp('text', { text: 'ctx from mcp' }), mcp('info')] }] });
-    const r = cli(['run', 'UserPromptSubmit', '--settings', s, '--cwd', dir.root, '--mcp-config', mcpConfig, '--payload', dir.json('p.json', { prompt: 'hi' }), '--json']);
+    const r = cli([
+      'run',
+      'UserPromptSubmit',
+      '--settings',
+      s,
+      '--cwd',
+      dir.root,
+      '--mcp-config',
+      mcpConfig,
+      '--payload',
+      dir.json('p.json', { prompt: 'hi' }),
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.additionalContext).toEqual(['ctx from mcp']);
@@ -58,7 +100,11 @@ describe('agent-hooks run --mcp-config', () => {
   });
 
   it('isError and unknown server: non-blocking errors; --failure-behavior deny turns them into a deny', () => {
-    const s = settings({ PreToolUse: [{ matcher: 'Write', hooks: [mcp('fail', { message: 'scanner down' }), { type: 'mcp_tool', server: 'ghost', tool: 'x' }] }] });
+    const s = settings({
+      PreToolUse: [
+        { matcher: 'Write', hooks: [mcp('fail', { message: 'scanner down' }), { type: 'mcp_tool', server: 'ghost', tool: 'x' }] },
+      ],
+    });
     const lenient = runPre(s);
     expect(lenient.code).toBe(0);
     const out = JSON.parse(lenient.stdout);
@@ -73,7 +119,9 @@ describe('agent-hooks run --mcp-config', () => {
 
   it('timeout and crash are reported per hook; the CLI still returns', () => {
     // The first hook starts the server, so the 0.5 s timeout measures the call alone even on a loaded machine.
-    const s = settings({ PreToolUse: [{ matcher: 'Write', hooks: [mcp('text'), mcp('sleep', { ms: 60_000 }, { timeout: 0.5 }), mcp('crash', { code: 4 })] }] });
+    const s = settings({
+      PreToolUse: [{ matcher: 'Write', hooks: [mcp('text'), mcp('sleep', { ms: 60_000 }, { timeout: 0.5 }), mcp('crash', { code: 4 })] }],
+    });
     const r = runPre(s);
     expect(r.code).toBe(0);
     const [, slow, crash] = JSON.parse(r.stdout).hooks;
@@ -84,7 +132,19 @@ describe('agent-hooks run --mcp-config', () => {
 
   it('leaves no server process behind when it exits (grandchildren included)', async () => {
     const s = settings({ UserPromptSubmit: [{ hooks: [mcp('info'), mcp('spawn')] }] });
-    const r = cli(['run', 'UserPromptSubmit', '--settings', s, '--cwd', dir.root, '--mcp-config', mcpConfig, '--payload', dir.json('p.json', { prompt: 'hi' }), '--json']);
+    const r = cli([
+      'run',
+      'UserPromptSubmit',
+      '--settings',
+      s,
+      '--cwd',
+      dir.root,
+      '--mcp-config',
+      mcpConfig,
+      '--payload',
+      dir.json('p.json', { prompt: 'hi' }),
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     const pid = JSON.parse(out.systemMessages[0]).pid as number;
@@ -98,7 +158,18 @@ describe('agent-hooks run --mcp-config', () => {
   it('an invalid MCP config is a path-qualified usage error (exit 1) and runs nothing', () => {
     const bad = dir.json('bad.json', { mcpServers: { fx: { command: '', argz: [] } } });
     const s = settings({ UserPromptSubmit: [{ hooks: [mcp('text')] }] });
-    const r = cli(['run', 'UserPromptSubmit', '--settings', s, '--cwd', dir.root, '--mcp-config', bad, '--payload', dir.json('p.json', { prompt: 'hi' })]);
+    const r = cli([
+      'run',
+      'UserPromptSubmit',
+      '--settings',
+      s,
+      '--cwd',
+      dir.root,
+      '--mcp-config',
+      bad,
+      '--payload',
+      dir.json('p.json', { prompt: 'hi' }),
+    ]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`${bad}: mcpServers.fx: unknown key(s): argz`);

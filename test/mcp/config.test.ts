@@ -56,19 +56,36 @@ describe('MCP config files', () => {
     const r = parseMcpConfig({ mcpServers: { remote: { type: 'http', url: 'https://example.invalid/mcp' }, local: { command: 'x' } } });
     expect(r.servers).toEqual({ local: { command: 'x' } });
     expect(r.diagnostics).toEqual([
-      expect.objectContaining({ level: 'warning', path: 'mcpServers.remote.type', message: expect.stringMatching(/"http" servers are not started by agent-hooks \(stdio only\)/) }),
+      expect.objectContaining({
+        level: 'warning',
+        path: 'mcpServers.remote.type',
+        message: expect.stringMatching(/"http" servers are not started by agent-hooks \(stdio only\)/),
+      }),
     ]);
   });
 
   it('an unset variable without default stays literal and is reported', () => {
     const r = parseMcpConfig({ mcpServers: { s: { command: 'x', args: ['${NOPE_UNSET_VAR}'] } } }, { env: {} });
     expect(r.servers.s!.args).toEqual(['${NOPE_UNSET_VAR}']);
-    expect(r.diagnostics).toEqual([expect.objectContaining({ level: 'warning', path: 'mcpServers.s.args[0]', message: expect.stringMatching(/NOPE_UNSET_VAR is not set/) })]);
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({
+        level: 'warning',
+        path: 'mcpServers.s.args[0]',
+        message: expect.stringMatching(/NOPE_UNSET_VAR is not set/),
+      }),
+    ]);
   });
 
   it('unreadable files, invalid JSON and wrong shapes are diagnostics, never throws', () => {
-    expect(loadMcpConfigFile(dir.path('missing.json')).diagnostics[0]).toMatchObject({ level: 'error', path: '(file)', message: expect.stringMatching(/cannot read/) });
-    expect(loadMcpConfigFile(dir.write('bad.json', '{ nope')).diagnostics[0]).toMatchObject({ level: 'error', message: expect.stringMatching(/invalid JSON/) });
+    expect(loadMcpConfigFile(dir.path('missing.json')).diagnostics[0]).toMatchObject({
+      level: 'error',
+      path: '(file)',
+      message: expect.stringMatching(/cannot read/),
+    });
+    expect(loadMcpConfigFile(dir.write('bad.json', '{ nope')).diagnostics[0]).toMatchObject({
+      level: 'error',
+      message: expect.stringMatching(/invalid JSON/),
+    });
     expect(parseMcpConfig([]).diagnostics[0]).toMatchObject({ path: '(root)' });
     expect(parseMcpConfig({}).diagnostics[0]).toMatchObject({ path: 'mcpServers', message: 'is required' });
     expect(parseMcpConfig({ mcpServers: [] }).diagnostics[0]).toMatchObject({ path: 'mcpServers' });
@@ -96,7 +113,15 @@ describe('${path} substitution', () => {
 
   it('falsy values survive as raw values and as text', () => {
     expect(
-      substituteInput({ n: '${tool_input.n}', ok: '${tool_input.ok}', none: '${tool_input.none}', text: '${tool_input.n}/${tool_input.ok}/${tool_input.none}' }, source),
+      substituteInput(
+        {
+          n: '${tool_input.n}',
+          ok: '${tool_input.ok}',
+          none: '${tool_input.none}',
+          text: '${tool_input.n}/${tool_input.ok}/${tool_input.none}',
+        },
+        source,
+      ),
     ).toEqual({ n: 0, ok: false, none: null, text: '0/false/null' });
   });
 

@@ -60,8 +60,14 @@ async function engineFor(hooks: Record<string, unknown>, opts: Partial<HookEngin
 }
 
 const pre = (hooks: unknown[], matcher = 'Write') => ({ PreToolUse: [{ matcher, hooks }] });
-const write = (input: Record<string, unknown> = { file_path: '/tmp/a.txt', content: 'x' }) => ({ tool_name: 'Write', tool_input: input, tool_use_id: 'toolu_1' });
-const decisionJson = (hookSpecificOutput: Record<string, unknown>) => ({ value: { hookSpecificOutput: { hookEventName: 'PreToolUse', ...hookSpecificOutput } } });
+const write = (input: Record<string, unknown> = { file_path: '/tmp/a.txt', content: 'x' }) => ({
+  tool_name: 'Write',
+  tool_input: input,
+  tool_use_id: 'toolu_1',
+});
+const decisionJson = (hookSpecificOutput: Record<string, unknown>) => ({
+  value: { hookSpecificOutput: { hookEventName: 'PreToolUse', ...hookSpecificOutput } },
+});
 
 /** The fixture's info tool reports its pid in a systemMessage. */
 async function serverPid(engine: HookEngine): Promise<number> {
@@ -73,14 +79,18 @@ async function serverPid(engine: HookEngine): Promise<number> {
 
 describe('mcp_tool decisions', () => {
   it('allow: the tool text is read like command stdout', async () => {
-    const engine = await engineFor(pre([mcpHook('json', decisionJson({ permissionDecision: 'allow', permissionDecisionReason: 'scanned' }))]));
+    const engine = await engineFor(
+      pre([mcpHook('json', decisionJson({ permissionDecision: 'allow', permissionDecisionReason: 'scanned' }))]),
+    );
     const d = await engine.run('PreToolUse', write());
     expect(d).toMatchObject({ blocked: false, decision: 'allow', reason: 'scanned' });
     expect(d.hooks[0]).toMatchObject({ type: 'mcp_tool', outcome: 'success', exitCode: 0, decision: 'allow' });
   });
 
   it('deny blocks the tool call with the reason', async () => {
-    const engine = await engineFor(pre([mcpHook('json', decisionJson({ permissionDecision: 'deny', permissionDecisionReason: 'secret in file' }))]));
+    const engine = await engineFor(
+      pre([mcpHook('json', decisionJson({ permissionDecision: 'deny', permissionDecisionReason: 'secret in file' }))]),
+    );
     const d = await engine.run('PreToolUse', write());
     expect(d).toMatchObject({ blocked: true, decision: 'deny', reason: 'secret in file' });
   });
@@ -109,7 +119,11 @@ describe('mcp_tool decisions', () => {
         { matcher: 'strict-server', hooks: [mcpHook('fail', {}, { failureBehavior: 'deny' })] },
       ],
     });
-    const form = { message: 'Please log in', mode: 'form', requested_schema: { type: 'object', properties: { username: { type: 'string' } } } };
+    const form = {
+      message: 'Please log in',
+      mode: 'form',
+      requested_schema: { type: 'object', properties: { username: { type: 'string' } } },
+    };
     const ok = await engine.run('Elicitation', { ...form, mcp_server_name: 'login-server' });
     expect(ok.eventOutput).toMatchObject({ action: 'accept', content: { username: 'alice' } });
     const strict = await engine.run('Elicitation', { ...form, mcp_server_name: 'strict-server' });
@@ -158,10 +172,7 @@ describe('mcp_tool failures', () => {
 
   it('unknown server and unknown tool: errors that say which, failure policy applies', async () => {
     const engine = await engineFor(
-      pre([
-        { type: 'mcp_tool', server: 'nope', tool: 'text' },
-        mcpHook('no_such_tool', undefined, { failureBehavior: 'ask' }),
-      ]),
+      pre([{ type: 'mcp_tool', server: 'nope', tool: 'text' }, mcpHook('no_such_tool', undefined, { failureBehavior: 'ask' })]),
     );
     const d = await engine.run('PreToolUse', write());
     expect(d.hooks[0]).toMatchObject({ outcome: 'error', error: 'MCP server "nope" is not configured (configured: fx)' });
@@ -191,7 +202,9 @@ describe('mcp_tool failures', () => {
     const d = await engine.run('PreToolUse', write());
     expect(d.blocked).toBe(false);
     expect(d.hooks[0]).toMatchObject({ outcome: 'error' });
-    expect(d.hooks[0]!.error).toMatch(/^MCP server "fx" exited with code 9; stderr: fixture: crashing on purpose during the call to tool "crash"$/);
+    expect(d.hooks[0]!.error).toMatch(
+      /^MCP server "fx" exited with code 9; stderr: fixture: crashing on purpose during the call to tool "crash"$/,
+    );
     expect(await waitUntil(() => !isPidLive(first), 2000)).toBe(true);
     const second = await serverPid(engine);
     expect(second).not.toBe(first);
@@ -283,7 +296,10 @@ describe('mcp_tool server lifecycle in the engine', () => {
   });
 
   it('parallel hooks share one server started once', async () => {
-    const engine = await engineFor({ UserPromptSubmit: [{ hooks: [mcpHook('info'), mcpHook('info', { x: 1 }), mcpHook('info', { x: 2 })] }] }, { mcp: serverOptions });
+    const engine = await engineFor(
+      { UserPromptSubmit: [{ hooks: [mcpHook('info'), mcpHook('info', { x: 1 }), mcpHook('info', { x: 2 })] }] },
+      { mcp: serverOptions },
+    );
     const d = await engine.run('UserPromptSubmit', { prompt: 'x' });
     const pids = new Set(d.systemMessages.map((m) => JSON.parse(m).pid));
     expect(d.systemMessages).toHaveLength(3);
@@ -300,7 +316,10 @@ describe('lint', () => {
     expect(without[0]!.message).toMatch(/mcp_tool hooks need MCP servers .*--mcp-config/);
     const withServers = lintHooks(hooks, ['command', 'function'], { mcpServers: ['fx'] });
     expect(withServers).toEqual([
-      expect.objectContaining({ path: 'hooks.PreToolUse[0].hooks[1]', message: expect.stringMatching(/MCP server "other" is not configured \(configured: fx\)/) }),
+      expect.objectContaining({
+        path: 'hooks.PreToolUse[0].hooks[1]',
+        message: expect.stringMatching(/MCP server "other" is not configured \(configured: fx\)/),
+      }),
     ]);
   });
 });

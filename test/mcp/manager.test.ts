@@ -1,7 +1,13 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { createMcpClientManager, McpConfigError, type McpCallOutcome, type McpClientManager, type McpClientManagerOptions } from '../../src/mcp/index.js';
+import {
+  createMcpClientManager,
+  McpConfigError,
+  type McpCallOutcome,
+  type McpClientManager,
+  type McpClientManagerOptions,
+} from '../../src/mcp/index.js';
 import { INHERITED_ENV_KEYS } from '../../src/backends/env.js';
 import { isPidLive, liveGroupMembers, waitUntil } from '../backends/helpers.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
@@ -12,7 +18,13 @@ let dir: TempDir;
 let managers: McpClientManager[] = [];
 
 function manager(opts: McpClientManagerOptions = {}): McpClientManager {
-  const m = createMcpClientManager({ projectDir: dir.root, servers: { fx: fixtureServer() }, shutdownGraceMs: 200, killGraceMs: 200, ...opts });
+  const m = createMcpClientManager({
+    projectDir: dir.root,
+    servers: { fx: fixtureServer() },
+    shutdownGraceMs: 200,
+    killGraceMs: 200,
+    ...opts,
+  });
   managers.push(m);
   return m;
 }
@@ -29,7 +41,13 @@ function textOf(o: McpCallOutcome): string {
   return (o.result.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('\n');
 }
 
-function infoOf(o: McpCallOutcome): { pid: number; cwd: string; env: string[]; CLAUDE_PROJECT_DIR: string | null; FIXTURE_VAR: string | null } {
+function infoOf(o: McpCallOutcome): {
+  pid: number;
+  cwd: string;
+  env: string[];
+  CLAUDE_PROJECT_DIR: string | null;
+  FIXTURE_VAR: string | null;
+} {
   return JSON.parse(JSON.parse(textOf(o)).systemMessage);
 }
 
@@ -157,10 +175,14 @@ describe('McpClientManager: configured stdio servers', () => {
     for (let i = 1; i <= 3; i++) {
       const r = await call(m, 'text');
       expect(r).toMatchObject({ ok: false, failure: 'not-connected' });
-      expect((r as { message: string }).message).toMatch(/MCP server "fx" could not be started \(.*\): exited with code 7; stderr: refusing to start/);
+      expect((r as { message: string }).message).toMatch(
+        /MCP server "fx" could not be started \(.*\): exited with code 7; stderr: refusing to start/,
+      );
     }
     const r = await call(m, 'text');
-    expect((r as { message: string }).message).toMatch(/failed 3 times in a row and is not restarted any more .*call connect\("fx"\) to retry/);
+    expect((r as { message: string }).message).toMatch(
+      /failed 3 times in a row and is not restarted any more .*call connect\("fx"\) to retry/,
+    );
     expect(m.status()[0]).toMatchObject({ state: 'failed', failures: 3 });
     // An explicit connect() tries again.
     const again = await m.connect('fx');
@@ -244,7 +266,9 @@ describe('McpClientManager: configured stdio servers', () => {
 
   it('rejects invalid server definitions with the server name and field', () => {
     expect(() => createMcpClientManager({ servers: { bad: { command: '' } } })).toThrow(McpConfigError);
-    expect(() => createMcpClientManager({ servers: { bad: { command: '' } } })).toThrow(/MCP server "bad": command: must be a non-empty string/);
+    expect(() => createMcpClientManager({ servers: { bad: { command: '' } } })).toThrow(
+      /MCP server "bad": command: must be a non-empty string/,
+    );
     expect(() => createMcpClientManager({ servers: { bad: { command: 'x', extra: 1 } as never } })).toThrow(/MCP server "bad"/);
   });
 });
@@ -264,7 +288,11 @@ describe('McpClientManager: host-managed clients', () => {
       // The host closes its client: the manager then reports "not connected".
       const m2 = manager({ servers: {}, clients: { host: client } });
       await client.close();
-      expect(await call(m2, 'text', {}, 1000, 'host')).toEqual({ ok: false, failure: 'not-connected', message: 'MCP server "host" is not connected' });
+      expect(await call(m2, 'text', {}, 1000, 'host')).toEqual({
+        ok: false,
+        failure: 'not-connected',
+        message: 'MCP server "host" is not connected',
+      });
     } finally {
       await client.close();
     }

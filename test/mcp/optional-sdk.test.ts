@@ -40,7 +40,9 @@ describe('without the MCP SDK installed', () => {
   });
 
   it("import 'agent-hooks' works; command hooks run; an mcp_tool hook fails by its failure policy with the install hint", () => {
-    const settings = dir.json('settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }, mcpHook] }] } });
+    const settings = dir.json('settings.json', {
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }, mcpHook] }] },
+    });
     const script = `
       const { createHookEngine, loadConfig } = await import(${JSON.stringify(INDEX)});
       const { hooks } = await loadConfig({ cwd: process.cwd(), discover: false, settingsFiles: [${JSON.stringify(settings)}] });
@@ -55,11 +57,16 @@ describe('without the MCP SDK installed', () => {
     const r = node(['--input-type=module', '-e', script]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    const [lenient, strict] = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const [lenient, strict] = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     for (const d of [lenient, strict]) {
       expect(d.hooks[0]).toMatchObject({ type: 'command', outcome: 'success' });
       expect(d.hooks[1]).toMatchObject({ type: 'mcp_tool', outcome: 'error' });
-      expect(d.hooks[1].error).toBe(`${MISSING} mcp_tool hooks (npm install @modelcontextprotocol/sdk: it is an optional peer dependency of agent-hooks)`);
+      expect(d.hooks[1].error).toBe(
+        `${MISSING} mcp_tool hooks (npm install @modelcontextprotocol/sdk: it is an optional peer dependency of agent-hooks)`,
+      );
     }
     expect(lenient.decision).not.toBe('deny');
     expect(strict.decision).toBe('deny');
@@ -68,7 +75,20 @@ describe('without the MCP SDK installed', () => {
   it('agent-hooks run --mcp-config (the bundled CLI): the mcp_tool hook errors, non-blocking, and the run completes', () => {
     const settings = dir.json('settings.json', { hooks: { UserPromptSubmit: [{ hooks: [mcpHook] }] } });
     const mcpConfig = dir.json('mcp.json', { mcpServers: { fx: { command: process.execPath, args: [SERVER] } } });
-    const r = node([BIN, 'run', 'UserPromptSubmit', '--settings', settings, '--cwd', dir.root, '--mcp-config', mcpConfig, '--payload', dir.json('p.json', { prompt: 'hi' }), '--json']);
+    const r = node([
+      BIN,
+      'run',
+      'UserPromptSubmit',
+      '--settings',
+      settings,
+      '--cwd',
+      dir.root,
+      '--mcp-config',
+      mcpConfig,
+      '--payload',
+      dir.json('p.json', { prompt: 'hi' }),
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.hooks[0]).toMatchObject({ type: 'mcp_tool', outcome: 'error' });
@@ -76,11 +96,22 @@ describe('without the MCP SDK installed', () => {
   });
 
   it('dispatch runs command hooks as usual', () => {
-    const settings = dir.json('settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo dispatch-ran >&2; exit 2' }] }] } });
-    const payload = JSON.stringify({ session_id: 's', transcript_path: '', cwd: dir.root, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } });
+    const settings = dir.json('settings.json', {
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo dispatch-ran >&2; exit 2' }] }] },
+    });
+    const payload = JSON.stringify({
+      session_id: 's',
+      transcript_path: '',
+      cwd: dir.root,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+    });
     const r = node([BIN, 'dispatch', '--agent', 'claude', '--settings', settings], payload);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'dispatch-ran' } });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'dispatch-ran' },
+    });
   });
 
   it('agent-hooks mcp-proxy: exit 1 with the install hint, no server started', () => {

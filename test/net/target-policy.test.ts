@@ -6,13 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runHttpHook, type ConnectTarget } from '../../src/backends/http.js';
-import {
-  checkAddress,
-  checkHttpTarget,
-  compileUrlPattern,
-  urlMatchesAllowlist,
-  type Resolver,
-} from '../../src/net/target-policy.js';
+import { checkAddress, checkHttpTarget, compileUrlPattern, urlMatchesAllowlist, type Resolver } from '../../src/net/target-policy.js';
 import type { HttpHandler } from '../../src/types.js';
 
 /** The fake DNS: names under .test resolve to what the table says; anything else is an error. */
@@ -154,10 +148,26 @@ const REFUSED: Row[] = [
   { url: 'https://127.0.0.1/', why: 'allowedHosts names localhost, not 127.0.0.1', allowedHosts: ['localhost'], expect: /loopback/ },
   { url: 'http://internal.test/', why: 'allowedHosts names a different host', allowedHosts: ['public.test'], expect: /only https/ },
   // managed allowlist
-  { url: 'https://public.test/', why: 'not in allowedHttpHookUrls', allowedHttpHookUrls: ['https://hooks.example.com/*'], expect: /does not match allowedHttpHookUrls/ },
+  {
+    url: 'https://public.test/',
+    why: 'not in allowedHttpHookUrls',
+    allowedHttpHookUrls: ['https://hooks.example.com/*'],
+    expect: /does not match allowedHttpHookUrls/,
+  },
   { url: 'https://public.test/', why: 'allowedHttpHookUrls empty', allowedHttpHookUrls: [], expect: /no HTTP hook may run/ },
-  { url: 'https://evil.test/?.example.com/', why: 'wildcard cannot cross into the path', allowedHttpHookUrls: ['https://*.example.com/*'], expect: /allowedHttpHookUrls/ },
-  { url: 'https://127.0.0.1/', why: 'allowedHosts does not lift the managed allowlist', allowedHosts: ['127.0.0.1'], allowedHttpHookUrls: ['https://hooks.example.com/*'], expect: /allowedHttpHookUrls/ },
+  {
+    url: 'https://evil.test/?.example.com/',
+    why: 'wildcard cannot cross into the path',
+    allowedHttpHookUrls: ['https://*.example.com/*'],
+    expect: /allowedHttpHookUrls/,
+  },
+  {
+    url: 'https://127.0.0.1/',
+    why: 'allowedHosts does not lift the managed allowlist',
+    allowedHosts: ['127.0.0.1'],
+    allowedHttpHookUrls: ['https://hooks.example.com/*'],
+    expect: /allowedHttpHookUrls/,
+  },
 ];
 
 const ctx = { timeoutMs: 2000, sessionEnv: {}, stdinLimitBytes: 100 * 1024 };
@@ -183,7 +193,12 @@ describe('refused targets: no socket is ever opened', () => {
     expect(result.error).toMatch(/^HTTP hook: /);
     if (row.expect) expect(result.error).toMatch(row.expect);
     // The policy alone says no, too.
-    const decision = await checkHttpTarget({ url: row.url, allowedHosts: row.allowedHosts, allowedHttpHookUrls: row.allowedHttpHookUrls, resolve: fakeResolver() });
+    const decision = await checkHttpTarget({
+      url: row.url,
+      allowedHosts: row.allowedHosts,
+      allowedHttpHookUrls: row.allowedHttpHookUrls,
+      resolve: fakeResolver(),
+    });
     expect(decision.ok).toBe(false);
   });
 });
@@ -242,8 +257,10 @@ describe('accepted public targets: pinned to the checked address', () => {
 
 describe('checkAddress', () => {
   it('allows public unicast only', () => {
-    for (const a of ['93.184.216.34', '8.8.8.8', '1.1.1.1', '2606:4700::1111', '2a00:1450:4001::200e']) expect(checkAddress(a)).toEqual({ ok: true });
-    for (const a of ['127.0.0.1', '::1', '10.1.2.3', 'fe80::1', '::ffff:10.0.0.1', 'not-an-ip', '', 'fe80::1%lo']) expect(checkAddress(a).ok).toBe(false);
+    for (const a of ['93.184.216.34', '8.8.8.8', '1.1.1.1', '2606:4700::1111', '2a00:1450:4001::200e'])
+      expect(checkAddress(a)).toEqual({ ok: true });
+    for (const a of ['127.0.0.1', '::1', '10.1.2.3', 'fe80::1', '::ffff:10.0.0.1', 'not-an-ip', '', 'fe80::1%lo'])
+      expect(checkAddress(a).ok).toBe(false);
   });
   it('judges 6to4 and Teredo by their embedded IPv4 addresses', () => {
     expect(checkAddress('2002:5db8:d822::1')).toEqual({ ok: true }); // 6to4 of 93.184.216.34

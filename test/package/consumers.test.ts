@@ -58,7 +58,17 @@ const FIRE = `
 
 describe('the packed package', () => {
   it('ships dist, schema, LICENSE and the docs, and no source maps or sources', () => {
-    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'schema/settings.schema.json']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'LICENSE',
+        'README.md',
+        'CHANGELOG.md',
+        'package.json',
+        'dist/index.js',
+        'dist/index.d.ts',
+        'schema/settings.schema.json',
+      ]),
+    );
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/'))).toEqual([]);
   });
@@ -74,9 +84,18 @@ describe('the packed package', () => {
   });
 
   it.runIf(requireEsm)('a CommonJS consumer requires every subpath and fires an event', () => {
-    const requires = SUBPATHS.map((s) => `  if (Object.keys(require('${s}')).length === 0) throw new Error('${s}: no exports');`).join('\n');
-    dir.write('app/cjs.cjs', `${requires}\nconst api = require('agent-hooks');\n(async () => {${FIRE}\n})().catch((e) => { console.error(e); process.exit(1); });\n`);
-    const r = spawnSync(process.execPath, ['--no-warnings', dir.path('app/cjs.cjs')], { cwd: dir.path('app'), encoding: 'utf8', timeout: 60_000 });
+    const requires = SUBPATHS.map((s) => `  if (Object.keys(require('${s}')).length === 0) throw new Error('${s}: no exports');`).join(
+      '\n',
+    );
+    dir.write(
+      'app/cjs.cjs',
+      `${requires}\nconst api = require('agent-hooks');\n(async () => {${FIRE}\n})().catch((e) => { console.error(e); process.exit(1); });\n`,
+    );
+    const r = spawnSync(process.execPath, ['--no-warnings', dir.path('app/cjs.cjs')], {
+      cwd: dir.path('app'),
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ decision: 'deny', reason: 'no' });

@@ -56,7 +56,10 @@ describe('parseExecution: exit codes', () => {
   });
 
   it('exit 2 with a JSON deny uses the JSON reason', () => {
-    const p = parseExecution('PreToolUse', res({ exitCode: 2, stdout: pre('deny', { permissionDecisionReason: 'json reason' }), stderr: 'err' }));
+    const p = parseExecution(
+      'PreToolUse',
+      res({ exitCode: 2, stdout: pre('deny', { permissionDecisionReason: 'json reason' }), stderr: 'err' }),
+    );
     expect(p.reason).toBe('json reason');
   });
 
@@ -132,7 +135,10 @@ describe('parseExecution: JSON output', () => {
   });
 
   it('a hookEventName for another event is invalid', () => {
-    const p = parseExecution('PreToolUse', res({ stdout: '{"hookSpecificOutput":{"hookEventName":"PostToolUse","permissionDecision":"deny"}}' }));
+    const p = parseExecution(
+      'PreToolUse',
+      res({ stdout: '{"hookSpecificOutput":{"hookEventName":"PostToolUse","permissionDecision":"deny"}}' }),
+    );
     expect(p.outcome).toBe('non_blocking_error');
     expect(p.message).toContain('hookEventName');
   });
@@ -157,22 +163,42 @@ describe('parseExecution: JSON output', () => {
   it('PostToolUse block, updatedToolOutput and updatedMCPToolOutput', () => {
     const p = parseExecution(
       'PostToolUse',
-      res({ stdout: JSON.stringify({ decision: 'block', reason: 'fix lint', hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: { ok: 1 } } }) }),
+      res({
+        stdout: JSON.stringify({
+          decision: 'block',
+          reason: 'fix lint',
+          hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: { ok: 1 } },
+        }),
+      }),
     );
     expect(p).toMatchObject({ verdict: 'block', reason: 'fix lint', updatedOutput: { ok: 1 } });
-    const m = parseExecution('PostToolUse', res({ stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedMCPToolOutput: 'redacted' } }) }));
+    const m = parseExecution(
+      'PostToolUse',
+      res({ stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedMCPToolOutput: 'redacted' } }) }),
+    );
     expect(m.updatedOutput).toBe('redacted');
   });
 
   it('PermissionRequest decision.behavior with updatedInput, and deny with message', () => {
     const allow = parseExecution(
       'PermissionRequest',
-      res({ stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow', updatedInput: { command: 'npm run lint' } } } }) }),
+      res({
+        stdout: JSON.stringify({
+          hookSpecificOutput: {
+            hookEventName: 'PermissionRequest',
+            decision: { behavior: 'allow', updatedInput: { command: 'npm run lint' } },
+          },
+        }),
+      }),
     );
     expect(allow).toMatchObject({ verdict: 'allow', updatedInput: { command: 'npm run lint' } });
     const deny = parseExecution(
       'PermissionRequest',
-      res({ stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'no', interrupt: true } } }) }),
+      res({
+        stdout: JSON.stringify({
+          hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'no', interrupt: true } },
+        }),
+      }),
     );
     expect(deny).toMatchObject({ verdict: 'deny', reason: 'no', specific: { interrupt: true } });
   });
@@ -193,7 +219,8 @@ describe('parseExecution: JSON output', () => {
   });
 
   it('__proto__ in updatedInput does not pollute prototypes', () => {
-    const stdout = '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"command":"ls"}}}';
+    const stdout =
+      '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"command":"ls"}}}';
     const p = parseExecution('PreToolUse', res({ stdout }));
     expect(p.updatedInput!.command).toBe('ls');
     expect(Object.prototype.hasOwnProperty.call(p.updatedInput, '__proto__')).toBe(true);
@@ -204,14 +231,18 @@ describe('parseExecution: JSON output', () => {
 
 describe('parseExecution: function hook values', () => {
   it('an object value is JSON output; a string value is stdout', () => {
-    expect(parseExecution('PreToolUse', res({ value: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask' } } })).verdict).toBe('ask');
+    expect(
+      parseExecution('PreToolUse', res({ value: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask' } } }))
+        .verdict,
+    ).toBe('ask');
     expect(parseExecution('UserPromptSubmit', res({ value: 'some context' })).additionalContext).toBe('some context');
   });
 });
 
 describe('non-blocking error messages name the informative stderr line', () => {
   it('skips a Node location line before the error', () => {
-    const stderr = "node:internal/modules/esm/resolve:322\n  throw new ERR_MODULE_NOT_FOUND(\n        ^\n\nError [ERR_MODULE_NOT_FOUND]: Cannot find package 'nope'\n    at foo (file:///x.mjs:1:1)";
+    const stderr =
+      "node:internal/modules/esm/resolve:322\n  throw new ERR_MODULE_NOT_FOUND(\n        ^\n\nError [ERR_MODULE_NOT_FOUND]: Cannot find package 'nope'\n    at foo (file:///x.mjs:1:1)";
     const p = parseExecution('PreToolUse', res({ exitCode: 1, stderr }));
     expect(p.message).toContain("Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'nope'");
     const r = parseExecution('PreToolUse', res({ exitCode: 1, stderr: 'node:internal/x:1\nsomething odd happened' }));
@@ -223,7 +254,10 @@ describe('non-blocking error messages name the informative stderr line', () => {
 
 describe('WorktreeCreate path output', () => {
   it('takes the last non-empty stdout line with terminal escapes removed', () => {
-    const p = parseExecution('WorktreeCreate', res({ stdout: 'Preparing worktree (new branch)\nHEAD is now at 1a2b3c\n\u001b[32m/tmp/wt/agent-1\u001b[0m\n\n' }));
+    const p = parseExecution(
+      'WorktreeCreate',
+      res({ stdout: 'Preparing worktree (new branch)\nHEAD is now at 1a2b3c\n\u001b[32m/tmp/wt/agent-1\u001b[0m\n\n' }),
+    );
     expect(p.specific.worktreePath).toBe('/tmp/wt/agent-1');
   });
   it('any non-zero exit fails creation whatever stdout says', () => {

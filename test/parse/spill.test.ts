@@ -3,7 +3,18 @@
  * checked with lstat, a symlink refused), new files only, and a bounded number and age.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { capOutputString, defaultSpillDir, OUTPUT_STRING_CAP, SPILL_MAX_FILES } from '../../src/parse/text-cap.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';

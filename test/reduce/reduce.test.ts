@@ -4,7 +4,11 @@ import { effectiveVerdict, reduce, strongerVerdict, type ReduceEntry } from '../
 import type { ParsedHook, Verdict } from '../../src/parse/output.js';
 import type { FailureBehavior } from '../../src/types.js';
 
-const entry = (parsed: Partial<ParsedHook>, failureBehavior: FailureBehavior = 'ignore', timeoutBehavior: FailureBehavior = 'ignore'): ReduceEntry => ({
+const entry = (
+  parsed: Partial<ParsedHook>,
+  failureBehavior: FailureBehavior = 'ignore',
+  timeoutBehavior: FailureBehavior = 'ignore',
+): ReduceEntry => ({
   hookId: `h${Math.random().toString(36).slice(2, 6)}`,
   parsed: { outcome: 'success', specific: {}, ...parsed },
   failureBehavior,
@@ -16,7 +20,11 @@ describe('precedence deny > defer > ask > allow', () => {
     const verdicts: Verdict[] = ['allow', 'ask', 'defer', 'deny'];
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...verdicts), { minLength: 1, maxLength: 6 }), (list) => {
-        const d = reduce('PreToolUse', list.map((v) => entry({ verdict: v })), []);
+        const d = reduce(
+          'PreToolUse',
+          list.map((v) => entry({ verdict: v })),
+          [],
+        );
         const expected = verdicts.filter((v) => list.includes(v)).pop();
         expect(d.decision).toBe(expected);
       }),
@@ -28,7 +36,15 @@ describe('precedence deny > defer > ask > allow', () => {
     expect(strongerVerdict(undefined, 'allow')).toBe('allow');
   });
   it('the reason comes from the first hook with the winning decision', () => {
-    const d = reduce('PreToolUse', [entry({ verdict: 'allow', reason: 'a' }), entry({ verdict: 'deny', reason: 'first deny' }), entry({ verdict: 'deny', reason: 'second' })], []);
+    const d = reduce(
+      'PreToolUse',
+      [
+        entry({ verdict: 'allow', reason: 'a' }),
+        entry({ verdict: 'deny', reason: 'first deny' }),
+        entry({ verdict: 'deny', reason: 'second' }),
+      ],
+      [],
+    );
     expect(d).toMatchObject({ decision: 'deny', reason: 'first deny', blocked: true });
   });
 });
@@ -54,19 +70,35 @@ describe('blocked semantics', () => {
 
 describe('merging', () => {
   it('keeps every additionalContext and systemMessage in config order', () => {
-    const d = reduce('PostToolUse', [entry({ additionalContext: 'one', systemMessage: 's1' }), entry({}), entry({ additionalContext: 'two', systemMessage: 's2' })], []);
+    const d = reduce(
+      'PostToolUse',
+      [entry({ additionalContext: 'one', systemMessage: 's1' }), entry({}), entry({ additionalContext: 'two', systemMessage: 's2' })],
+      [],
+    );
     expect(d.additionalContext).toEqual(['one', 'two']);
     expect(d.systemMessages).toEqual(['s1', 's2']);
   });
   it('any continue:false wins and keeps the first stopReason', () => {
-    const d = reduce('PostToolUse', [entry({}), entry({ continue: false, stopReason: 'first' }), entry({ continue: false, stopReason: 'second' })], []);
+    const d = reduce(
+      'PostToolUse',
+      [entry({}), entry({ continue: false, stopReason: 'first' }), entry({ continue: false, stopReason: 'second' })],
+      [],
+    );
     expect(d.continue).toBe(false);
     expect(d.stopReason).toBe('first');
   });
   it('event-specific fields: watchPaths concatenate, retry is any-true, decline beats accept', () => {
-    const d = reduce('SessionStart', [entry({ specific: { watchPaths: ['/a'], sessionTitle: 'x' } }), entry({ specific: { watchPaths: ['/b'], sessionTitle: 'y' } })], []);
+    const d = reduce(
+      'SessionStart',
+      [entry({ specific: { watchPaths: ['/a'], sessionTitle: 'x' } }), entry({ specific: { watchPaths: ['/b'], sessionTitle: 'y' } })],
+      [],
+    );
     expect(d.eventOutput).toEqual({ watchPaths: ['/a', '/b'], sessionTitle: 'y' });
-    const e = reduce('Elicitation', [entry({ specific: { action: 'decline' } }), entry({ specific: { action: 'accept', content: { a: 1 } } })], []);
+    const e = reduce(
+      'Elicitation',
+      [entry({ specific: { action: 'decline' } }), entry({ specific: { action: 'accept', content: { a: 1 } } })],
+      [],
+    );
     expect(e.eventOutput.action).toBe('decline');
   });
 });

@@ -28,7 +28,12 @@ async function engineFor(hooks: Record<string, unknown>) {
   return createHookEngine({ hooks: config.hooks, projectDir: FIXTURES, maxConcurrentHooks: 8 });
 }
 
-const commandHook = (script: string, ...args: string[]) => ({ type: 'command', command: process.execPath, args: [script, ...args], timeout: 20 });
+const commandHook = (script: string, ...args: string[]) => ({
+  type: 'command',
+  command: process.execPath,
+  args: [script, ...args],
+  timeout: 20,
+});
 
 describe('SDK hooks through the engine', () => {
   it('every event: the SDK accepts the input the engine sends and exits 0', async () => {
@@ -41,7 +46,9 @@ describe('SDK hooks through the engine', () => {
     const engine = await engineFor(hooks);
     try {
       const decisions = await Promise.all(
-        events.map(async (event: EventName) => [event, await engine.run(event, { ...sampleInput(event), stop_hook_active: false })] as const),
+        events.map(
+          async (event: EventName) => [event, await engine.run(event, { ...sampleInput(event), stop_hook_active: false })] as const,
+        ),
       );
       for (const [event, d] of decisions) {
         expect(d.hooks, event).toHaveLength(1);
@@ -86,7 +93,9 @@ describe('SDK hooks through the engine', () => {
   });
 
   it('a throwing handler is a non-blocking error with its message; failureBehavior deny makes it fail closed', async () => {
-    const engine = await engineFor({ PreToolUse: [{ hooks: [{ ...commandHook(BEHAVIOUR, 'PreToolUse', 'throw'), failureBehavior: 'deny' }] }] });
+    const engine = await engineFor({
+      PreToolUse: [{ hooks: [{ ...commandHook(BEHAVIOUR, 'PreToolUse', 'throw'), failureBehavior: 'deny' }] }],
+    });
     const d = await engine.run('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } });
     expect(d.hooks[0]!.error).toContain('PreToolUse handler threw: handler exploded');
     expect(d).toMatchObject({ blocked: true, decision: 'deny' });

@@ -21,10 +21,18 @@ import { sampleInput } from '../../src/toolkit/sample.js';
 
 /** What an agent sends: common fields + the event's own (no engine-only fields). */
 function payload(event: EventName, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ session_id: 's1', transcript_path: '/t.jsonl', cwd: '/w', hook_event_name: event, ...sampleInput(event), ...extra });
+  return JSON.stringify({
+    session_id: 's1',
+    transcript_path: '/t.jsonl',
+    cwd: '/w',
+    hook_event_name: event,
+    ...sampleInput(event),
+    ...extra,
+  });
 }
 
-const run = <E extends EventName>(event: E, handler: HookHandler<E>, extra?: Record<string, unknown>) => runHook(event, handler as never, payload(event, extra));
+const run = <E extends EventName>(event: E, handler: HookHandler<E>, extra?: Record<string, unknown>) =>
+  runHook(event, handler as never, payload(event, extra));
 
 /** What the engine makes of the SDK's output (exit code + stdout + stderr). */
 function engineView(event: EventName, r: { exitCode: number; stdout: string; stderr: string }) {
@@ -65,7 +73,11 @@ describe('defineHook / runHook: input', () => {
   });
 
   it('rejects a missing required field, naming it', async () => {
-    const r = await runHook('PreToolUse', () => undefined, JSON.stringify({ session_id: 's', transcript_path: '', cwd: '/', hook_event_name: 'PreToolUse', tool_name: 'Bash' }));
+    const r = await runHook(
+      'PreToolUse',
+      () => undefined,
+      JSON.stringify({ session_id: 's', transcript_path: '', cwd: '/', hook_event_name: 'PreToolUse', tool_name: 'Bash' }),
+    );
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/invalid PreToolUse input: tool_input: /);
   });
@@ -95,7 +107,9 @@ describe('defineHook / runHook: output validation', () => {
     const r = await run('PreToolUse', () => ({ hookSpecificOutput: { permisionDecision: 'deny' } }) as never);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('invalid PreToolUse output: hookSpecificOutput.permisionDecision: unknown field (did you mean "permissionDecision"?)');
+    expect(r.stderr).toContain(
+      'invalid PreToolUse output: hookSpecificOutput.permisionDecision: unknown field (did you mean "permissionDecision"?)',
+    );
   });
 
   it('rejects a misspelled top-level field', async () => {
@@ -129,16 +143,26 @@ describe('defineHook / runHook: output validation', () => {
   });
 
   it('rejects a wrong hookEventName', async () => {
-    const r = await run('PreToolUse', () => ({ hookSpecificOutput: { hookEventName: 'PostToolUse', permissionDecision: 'deny' } }) as never);
+    const r = await run(
+      'PreToolUse',
+      () => ({ hookSpecificOutput: { hookEventName: 'PostToolUse', permissionDecision: 'deny' } }) as never,
+    );
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('hookSpecificOutput.hookEventName');
   });
 
   it('fills hookEventName and prints one JSON line', async () => {
-    const r = await runHook('PreToolUse', () => ({ hookSpecificOutput: { permissionDecision: 'ask' }, systemMessage: 'hi' }), payload('PreToolUse'));
+    const r = await runHook(
+      'PreToolUse',
+      () => ({ hookSpecificOutput: { permissionDecision: 'ask' }, systemMessage: 'hi' }),
+      payload('PreToolUse'),
+    );
     expect(r.exitCode).toBe(0);
     expect(r.stdout.endsWith('\n')).toBe(true);
-    expect(JSON.parse(r.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask' }, systemMessage: 'hi' });
+    expect(JSON.parse(r.stdout)).toEqual({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask' },
+      systemMessage: 'hi',
+    });
   });
 
   it('a handler that throws exits 1 with its message on the first line of stderr', async () => {
@@ -166,7 +190,9 @@ describe('defineHook / runHook: output validation', () => {
 });
 
 describe('output helpers map to each event', () => {
-  const cases: Array<[string, EventName, HookHandler<never>, (p: ReturnType<typeof engineView>, r: { exitCode: number; stdout: string }) => void]> = [
+  const cases: Array<
+    [string, EventName, HookHandler<never>, (p: ReturnType<typeof engineView>, r: { exitCode: number; stdout: string }) => void]
+  > = [
     ['deny on PreToolUse', 'PreToolUse', () => deny('nope'), (p) => expect(p).toMatchObject({ verdict: 'deny', reason: 'nope' })],
     ['ask on PreToolUse', 'PreToolUse', () => ask('check'), (p) => expect(p).toMatchObject({ verdict: 'ask', reason: 'check' })],
     ['allow on PreToolUse', 'PreToolUse', () => allow(), (p) => expect(p.verdict).toBe('allow')],
@@ -178,10 +204,25 @@ describe('output helpers map to each event', () => {
       () => [rewrite({ command: 'ls -la' }), addContext('a'), addContext('b')],
       (p) => expect(p).toMatchObject({ updatedInput: { command: 'ls -la' }, additionalContext: 'a\nb' }),
     ],
-    ['deny on PermissionRequest', 'PermissionRequest', () => deny('not now'), (p) => expect(p).toMatchObject({ verdict: 'deny', reason: 'not now' })],
-    ['rewrite on PermissionRequest = allow with updatedInput', 'PermissionRequest', () => rewrite({ command: 'x' }), (p) => expect(p).toMatchObject({ verdict: 'allow', updatedInput: { command: 'x' } })],
+    [
+      'deny on PermissionRequest',
+      'PermissionRequest',
+      () => deny('not now'),
+      (p) => expect(p).toMatchObject({ verdict: 'deny', reason: 'not now' }),
+    ],
+    [
+      'rewrite on PermissionRequest = allow with updatedInput',
+      'PermissionRequest',
+      () => rewrite({ command: 'x' }),
+      (p) => expect(p).toMatchObject({ verdict: 'allow', updatedInput: { command: 'x' } }),
+    ],
     ['block on Stop', 'Stop', () => block('keep going'), (p) => expect(p).toMatchObject({ verdict: 'block', reason: 'keep going' })],
-    ['deny on UserPromptSubmit = block', 'UserPromptSubmit', () => deny('no'), (p) => expect(p).toMatchObject({ verdict: 'block', reason: 'no' })],
+    [
+      'deny on UserPromptSubmit = block',
+      'UserPromptSubmit',
+      () => deny('no'),
+      (p) => expect(p).toMatchObject({ verdict: 'block', reason: 'no' }),
+    ],
     ['context on SessionStart', 'SessionStart', () => addContext('ctx'), (p) => expect(p.additionalContext).toBe('ctx')],
     ['block on PreCompact', 'PreCompact', () => block('not yet'), (p) => expect(p).toMatchObject({ verdict: 'block', reason: 'not yet' })],
     ['deny on Elicitation = decline', 'Elicitation', () => deny('no'), (p) => expect(p.specific.action).toBe('decline')],
@@ -194,8 +235,18 @@ describe('output helpers map to each event', () => {
         expect(p).toMatchObject({ outcome: 'blocking', verdict: 'block', reason: 'keep working' });
       },
     ],
-    ['block on TaskCompleted = exit 2', 'TaskCompleted', () => block('not done'), (p, r) => expect([r.exitCode, p.reason]).toEqual([2, 'not done'])],
-    ['block on WorktreeCreate = exit 2', 'WorktreeCreate', () => block('no worktrees'), (p, r) => expect([r.exitCode, p.verdict]).toEqual([2, 'block'])],
+    [
+      'block on TaskCompleted = exit 2',
+      'TaskCompleted',
+      () => block('not done'),
+      (p, r) => expect([r.exitCode, p.reason]).toEqual([2, 'not done']),
+    ],
+    [
+      'block on WorktreeCreate = exit 2',
+      'WorktreeCreate',
+      () => block('no worktrees'),
+      (p, r) => expect([r.exitCode, p.verdict]).toEqual([2, 'block']),
+    ],
     ['stop on PostToolUse', 'PostToolUse', () => stop('halt'), (p) => expect(p).toMatchObject({ continue: false, stopReason: 'halt' })],
     ['message on CwdChanged (keeps systemMessage)', 'CwdChanged', () => message('moved'), (p) => expect(p.systemMessage).toBe('moved')],
   ];

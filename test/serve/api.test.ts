@@ -54,7 +54,9 @@ describe('binding and the request guard', () => {
     expect(wrongHost.json().error).toMatch(/host not allowed/);
     expect((await api.get('/api/workspaces', { host: `127.0.0.1:${srv.port + 1}` })).status).toBe(403);
     expect((await api.get('/api/workspaces', { host: '127.0.0.1' })).status).toBe(403);
-    const absolute = await rawRequest(srv.url, `http://attacker.example:${srv.port}/api/workspaces`, { headers: { authorization: `Bearer ${srv.token}` } });
+    const absolute = await rawRequest(srv.url, `http://attacker.example:${srv.port}/api/workspaces`, {
+      headers: { authorization: `Bearer ${srv.token}` },
+    });
     expect(absolute.status).toBe(403);
     // localhost under the bound port is the same server.
     expect((await api.get('/api/info', { host: `localhost:${srv.port}` })).status).toBe(200);
@@ -184,7 +186,10 @@ describe('workspaces, trust and revoke', () => {
     expect((await api.get('/api/workspaces')).json().workspaces[0].state).toBe('trusted');
     sb.settings('v2');
     const cfgPath = `${sb.ws}/.claude/settings.json`;
-    writeFileSync(cfgPath, readFileSync(cfgPath, 'utf8').replace(SECRETS.env, `${SECRETS.env}-rotated`).replace('"timeout": 5', '"timeout": 9'));
+    writeFileSync(
+      cfgPath,
+      readFileSync(cfgPath, 'utf8').replace(SECRETS.env, `${SECRETS.env}-rotated`).replace('"timeout": 5', '"timeout": 9'),
+    );
     sb.guard('  *"git push --force"*) echo "no force-push" >&2; exit 2;;');
 
     const res = await api.get(`/api/workspace?dir=${encodeURIComponent(sb.ws)}`);
@@ -202,7 +207,9 @@ describe('workspaces, trust and revoke', () => {
     expect(lines).toContain('-    "timeout": 5,');
     expect(lines).toContain('+    "timeout": 9,');
     const ups = w.hooks.find((h: any) => h.event === 'UserPromptSubmit');
-    expect(ups.diff.hunks.flatMap((h: any) => h.lines)).toEqual(expect.arrayContaining(['-    "command": "echo v1 >> \\"$NOTE_FILE\\"",', '+    "command": "echo v2 >> \\"$NOTE_FILE\\"",']));
+    expect(ups.diff.hunks.flatMap((h: any) => h.lines)).toEqual(
+      expect.arrayContaining(['-    "command": "echo v1 >> \\"$NOTE_FILE\\"",', '+    "command": "echo v2 >> \\"$NOTE_FILE\\"",']),
+    );
     const script = w.scripts.find((s: any) => s.path.endsWith('guard.sh'));
     expect(script.diff.hunks.flatMap((h: any) => h.lines)).toContain('+  *"git push --force"*) echo "no force-push" >&2; exit 2;;');
     expect(w.configDiff.added).toBeGreaterThan(0);
@@ -361,7 +368,15 @@ describe('audit log', () => {
 
     const onlyBlocked = (await api.get('/api/audit?outcome=blocked')).json();
     expect(onlyBlocked.entries).toHaveLength(1);
-    expect(onlyBlocked.entries[0]).toMatchObject({ session_id: 'sess-a', event: 'PreToolUse', tool_name: 'Bash', outcome: 'blocking', decision: 'deny', reason: 'rm -rf is not allowed', blocked: true });
+    expect(onlyBlocked.entries[0]).toMatchObject({
+      session_id: 'sess-a',
+      event: 'PreToolUse',
+      tool_name: 'Bash',
+      outcome: 'blocking',
+      decision: 'deny',
+      reason: 'rm -rf is not allowed',
+      blocked: true,
+    });
     expect(onlyBlocked.firings).toHaveLength(1);
     expect(onlyBlocked.firings[0]).toMatchObject({ event: 'PreToolUse', order: 'serial', blocked: true });
     expect(onlyBlocked.firings[0].bars[0].durationMs).toBeGreaterThan(0);

@@ -20,7 +20,10 @@ afterEach(() => {
 
 /** Start `agent-hooks serve` and resolve with its stdout once it has printed `until`. */
 function start(args: string[], until: RegExp = /\n/): Promise<{ child: ChildProcess; out: string }> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--workspace', sb.ws, '--managed-settings', sb.managed, ...args], { env: sb.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'serve', '--workspace', sb.ws, '--managed-settings', sb.managed, ...args], {
+    env: sb.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let stderr = '';
   let out = '';
@@ -67,7 +70,8 @@ describe('agent-hooks serve', () => {
   });
 
   it('refuses bad usage with exit 1', () => {
-    const run = (args: string[]) => spawnSync(process.execPath, [CLI, 'serve', ...args], { env: sb.env, encoding: 'utf8', timeout: 20_000 });
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, [CLI, 'serve', ...args], { env: sb.env, encoding: 'utf8', timeout: 20_000 });
     const port = run(['--workspace', sb.ws, '--port', 'abc']);
     expect(port.status).toBe(1);
     expect(port.stderr).toMatch(/--port must be an integer/);

@@ -33,19 +33,44 @@ export function serveSandbox(prefix = 'agent-hooks-serve-') {
   const guard = (extra = '') =>
     dir.write(
       'ws/hooks/guard.sh',
-      ['#!/bin/sh', '# Refuse destructive shell commands.', 'input=$(cat)', 'case "$input" in', '  *"rm -rf"*) echo "rm -rf is not allowed" >&2; exit 2;;', extra, 'esac', 'exit 0', ''].filter((l) => l !== '').join('\n'),
+      [
+        '#!/bin/sh',
+        '# Refuse destructive shell commands.',
+        'input=$(cat)',
+        'case "$input" in',
+        '  *"rm -rf"*) echo "rm -rf is not allowed" >&2; exit 2;;',
+        extra,
+        'esac',
+        'exit 0',
+        '',
+      ]
+        .filter((l) => l !== '')
+        .join('\n'),
     );
 
   /** (Re)write the workspace's settings; `note` is what the UserPromptSubmit hook appends to the marker file. */
   function settings(note = 'v1', extraHooks: Record<string, unknown[]> = {}) {
     dir.json('ws/.claude/settings.json', {
       hooks: {
-        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sh "${CLAUDE_PROJECT_DIR}/hooks/guard.sh"', timeout: 5, env: { API_TOKEN: SECRETS.env } }] }],
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [{ type: 'command', command: 'sh "${CLAUDE_PROJECT_DIR}/hooks/guard.sh"', timeout: 5, env: { API_TOKEN: SECRETS.env } }],
+          },
+        ],
         // The marker file is named through env: a path in the command would be a referenced script,
         // whose every append would change the digest.
         UserPromptSubmit: [{ hooks: [{ type: 'command', command: `echo ${note} >> "$NOTE_FILE"`, env: { NOTE_FILE: marker } }] }],
         Notification: [
-          { hooks: [{ type: 'http', url: `https://reviewer:${SECRETS.urlPassword}@hooks.example.invalid/notify`, headers: { Authorization: `Bearer ${SECRETS.header}` } }] },
+          {
+            hooks: [
+              {
+                type: 'http',
+                url: `https://reviewer:${SECRETS.urlPassword}@hooks.example.invalid/notify`,
+                headers: { Authorization: `Bearer ${SECRETS.header}` },
+              },
+            ],
+          },
         ],
         ...extraHooks,
       },
@@ -82,7 +107,13 @@ export function serveSandbox(prefix = 'agent-hooks-serve-') {
     },
     /** One hook call through the real `agent-hooks dispatch --agent claude`, as Claude Code would make it. */
     dispatch(event: 'UserPromptSubmit' | 'PreToolUse', sessionId: string, command = 'ls') {
-      const payload: Record<string, unknown> = { session_id: sessionId, transcript_path: '', cwd: ws, hook_event_name: event, permission_mode: 'default' };
+      const payload: Record<string, unknown> = {
+        session_id: sessionId,
+        transcript_path: '',
+        cwd: ws,
+        hook_event_name: event,
+        permission_mode: 'default',
+      };
       if (event === 'UserPromptSubmit') payload.prompt = 'hi';
       else Object.assign(payload, { tool_name: 'Bash', tool_input: { command }, tool_use_id: 'toolu_1' });
       const r = spawnSync(process.execPath, [CLI, 'dispatch', '--agent', 'claude', '--audit', audit, '--managed-settings', managed], {
@@ -151,7 +182,8 @@ export function rawRequest(
 export function apiClient(base: string, token: string) {
   const origin = base.replace(/\/$/, '');
   return {
-    get: (target: string, headers: Record<string, string> = {}) => rawRequest(base, target, { headers: { authorization: `Bearer ${token}`, ...headers } }),
+    get: (target: string, headers: Record<string, string> = {}) =>
+      rawRequest(base, target, { headers: { authorization: `Bearer ${token}`, ...headers } }),
     post: (target: string, body: unknown, headers: Record<string, string> = {}) =>
       rawRequest(base, target, {
         method: 'POST',

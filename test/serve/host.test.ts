@@ -18,8 +18,18 @@ const prompt = { prompt: 'hi', transcript_path: '', permission_mode: 'default' }
 beforeEach(async () => {
   sb = serveSandbox('agent-hooks-serve-host-');
   const loadOptions = (dir: string) => ({ cwd: dir, projectDir: dir, homeDir: sb.home, managedSettingsPath: sb.managed });
-  manager = createHookManager({ loadOptions, trust: { storePath: sb.store, homeDir: sb.home }, engineOptions: { audit: sb.audit, homeDir: sb.home } });
-  srv = await startServe({ manager, loadOptions, trust: { storePath: sb.store, homeDir: sb.home }, auditFile: sb.audit, storeWorkspaces: false });
+  manager = createHookManager({
+    loadOptions,
+    trust: { storePath: sb.store, homeDir: sb.home },
+    engineOptions: { audit: sb.audit, homeDir: sb.home },
+  });
+  srv = await startServe({
+    manager,
+    loadOptions,
+    trust: { storePath: sb.store, homeDir: sb.home },
+    auditFile: sb.audit,
+    storeWorkspaces: false,
+  });
   api = apiClient(srv.url, srv.token);
 });
 afterEach(async () => {
@@ -50,7 +60,12 @@ describe('serve with a HookManager', () => {
     expect(manager.isPaused('s1')).toBe(true);
     const d = await s1.run('UserPromptSubmit', prompt);
     expect(d.hooks).toEqual([]);
-    const guarded = await s1.run('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, tool_use_id: 't', transcript_path: '' });
+    const guarded = await s1.run('PreToolUse', {
+      tool_name: 'Bash',
+      tool_input: { command: 'rm -rf /' },
+      tool_use_id: 't',
+      transcript_path: '',
+    });
     expect(guarded.blocked).toBe(false); // paused: not even the guard runs
     await s2.run('UserPromptSubmit', prompt);
     expect(sb.markerLines()).toEqual(['v1', 'v1']);

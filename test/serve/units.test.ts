@@ -98,8 +98,22 @@ describe('audit timeline', () => {
   it('draws parallel hooks from the firing start (they are recorded together at the end)', () => {
     const groups = groupFirings([
       entry({ event: 'UserPromptSubmit', tool_name: undefined, ts: '2026-01-01T00:00:01.000Z', durationMs: 300, hook: 'a' }),
-      entry({ event: 'UserPromptSubmit', tool_name: undefined, ts: '2026-01-01T00:00:01.001Z', durationMs: 20, hook: 'b', outcome: 'error' }),
-      entry({ event: 'UserPromptSubmit', tool_name: undefined, session_id: 'other', ts: '2026-01-01T00:00:01.000Z', durationMs: 5, hook: 'c' }),
+      entry({
+        event: 'UserPromptSubmit',
+        tool_name: undefined,
+        ts: '2026-01-01T00:00:01.001Z',
+        durationMs: 20,
+        hook: 'b',
+        outcome: 'error',
+      }),
+      entry({
+        event: 'UserPromptSubmit',
+        tool_name: undefined,
+        session_id: 'other',
+        ts: '2026-01-01T00:00:01.000Z',
+        durationMs: 5,
+        hook: 'c',
+      }),
     ]);
     const mine = groups.find((g) => g.firing.session_id === 's')!;
     expect(mine.firing).toMatchObject({ order: 'parallel', durationMs: 300 });
@@ -113,7 +127,15 @@ describe('audit timeline', () => {
   it('reads a log with garbage lines, a missing log, and only the tail of a huge log', async () => {
     const file = dir.path('audit.jsonl');
     expect((await queryAudit(file)).total).toBe(0);
-    const line = (i: number) => JSON.stringify({ ts: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), session_id: 's', event: 'Stop', outcome: 'success', durationMs: 1, id: `h${i}` });
+    const line = (i: number) =>
+      JSON.stringify({
+        ts: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+        session_id: 's',
+        event: 'Stop',
+        outcome: 'success',
+        durationMs: 1,
+        id: `h${i}`,
+      });
     writeFileSync(file, ['[]', '{"ts":1}', 'garbage', ...Array.from({ length: 50 }, (_, i) => line(i))].join('\n'));
     const all = await queryAudit(file);
     expect(all).toMatchObject({ total: 50, malformed: 3, skippedBytes: 0 });
@@ -127,17 +149,32 @@ describe('audit timeline', () => {
 
 describe('redaction', () => {
   it('hides env and header values and URL passwords, keeps names', () => {
-    const h = redactHandler({ type: 'http', url: 'https://u:pw@h.example/x', headers: { A: 'secret' }, allowedEnvVars: ['T'], fn: () => 1 });
+    const h = redactHandler({
+      type: 'http',
+      url: 'https://u:pw@h.example/x',
+      headers: { A: 'secret' },
+      allowedEnvVars: ['T'],
+      fn: () => 1,
+    });
     expect(h).toEqual({ type: 'http', url: `https://u:${HIDDEN}@h.example/x`, headers: { A: HIDDEN }, allowedEnvVars: ['T'] });
     expect(redactUrl('https://u@h.example/')).toBe('https://u@h.example/');
     expect(redactUrl('not a url')).toBe('not a url');
-    expect(redactHandler({ type: 'command', command: 'x', env: { K: 'v' } })).toEqual({ type: 'command', command: 'x', env: { K: HIDDEN } });
+    expect(redactHandler({ type: 'command', command: 'x', env: { K: 'v' } })).toEqual({
+      type: 'command',
+      command: 'x',
+      env: { K: HIDDEN },
+    });
   });
 
   it('hides secret values in field changes', () => {
-    expect(redactChange({ kind: 'config', field: 'handler.env.K', before: 'a', after: 'b' })).toMatchObject({ before: HIDDEN, after: HIDDEN });
+    expect(redactChange({ kind: 'config', field: 'handler.env.K', before: 'a', after: 'b' })).toMatchObject({
+      before: HIDDEN,
+      after: HIDDEN,
+    });
     expect(redactChange({ kind: 'config', field: 'handler.headers', after: { A: 'x' } })).toMatchObject({ after: { A: HIDDEN } });
-    expect(redactChange({ kind: 'config', field: 'handler.url', before: 'https://a:b@c/', after: 'https://c/' }).before).toBe(`https://a:${HIDDEN}@c/`);
+    expect(redactChange({ kind: 'config', field: 'handler.url', before: 'https://a:b@c/', after: 'https://c/' }).before).toBe(
+      `https://a:${HIDDEN}@c/`,
+    );
     expect(redactChange({ kind: 'config', field: 'handler', before: { env: { K: 'v' } } }).before).toEqual({ env: { K: HIDDEN } });
     expect(redactChange({ kind: 'config', field: 'handler.timeout', before: 1, after: 2 })).toMatchObject({ before: 1, after: 2 });
   });
@@ -146,7 +183,8 @@ describe('redaction', () => {
     expect(showableScript('/w/hooks/a.sh', '/w')).toBe(true);
     expect(showableScript('/etc/passwd', '/w')).toBe(false);
     expect(showableScript('/w/../x.sh', '/w')).toBe(false);
-    for (const f of ['/w/.env', '/w/.env.local', '/w/id_rsa', '/w/k.pem', '/w/aws-credentials', '/w/.git/config', '/w/my-token.txt']) expect(showableScript(f, '/w')).toBe(false);
+    for (const f of ['/w/.env', '/w/.env.local', '/w/id_rsa', '/w/k.pem', '/w/aws-credentials', '/w/.git/config', '/w/my-token.txt'])
+      expect(showableScript(f, '/w')).toBe(false);
   });
 });
 
@@ -156,7 +194,15 @@ describe('script copies', () => {
     const copies = dir.path('copies');
     const a = dir.write('w/a.sh', 'echo a\n');
     const sha = (s: string) => `sha256:${createHash('sha256').update(s).digest('hex')}`;
-    const n = await keepScriptCopies({ scripts: [{ path: a, current: sha('echo a\n') }, { path: dir.write('w/b.sh', 'now\n'), current: sha('then\n') }] }, copies);
+    const n = await keepScriptCopies(
+      {
+        scripts: [
+          { path: a, current: sha('echo a\n') },
+          { path: dir.write('w/b.sh', 'now\n'), current: sha('then\n') },
+        ],
+      },
+      copies,
+    );
     expect(n).toBe(1);
     expect(readdirSync(copies)).toEqual([sha('echo a\n').slice(7)]);
     expect((await readScriptCopy(sha('echo a\n'), copies))?.toString()).toBe('echo a\n');

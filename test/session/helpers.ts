@@ -53,7 +53,9 @@ export function appendHook(file: string, text: string, extra: Record<string, unk
 /** Lines of a log file written by hooks ([] when no hook wrote it). */
 export function lines(file: string): string[] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
 }
 
 export const bash = (command = 'ls') => ({ tool_name: 'Bash', tool_input: { command }, tool_use_id: 'toolu_1' });

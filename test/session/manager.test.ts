@@ -57,7 +57,11 @@ describe('sessions', () => {
     const s2 = await m.bindSession({ sessionId: 's2', projectDir: project });
     await s2.run('PreToolUse', bash());
     await s.run('PreToolUse', bash());
-    expect(lines(log).slice(1).map((l) => l.split(' ')[0])).toEqual(['v2', 'v1']);
+    expect(
+      lines(log)
+        .slice(1)
+        .map((l) => l.split(' ')[0]),
+    ).toEqual(['v2', 'v1']);
   });
 
   // 配置与宿主开关 | config disabled、进程禁用或 Session 暂停 | 所有事件返回各自的 pass-through 默认值，不调用 executor
@@ -74,7 +78,16 @@ describe('sessions', () => {
       // Count executor calls for every hook type through wrapped backends.
       const spy: Backend = async (hook) => {
         executed.push(hook.id);
-        return { status: 'completed', exitCode: 0, stdout: '', stderr: '', stdoutTruncated: false, stderrTruncated: false, stdinTruncated: false, durationMs: 0 };
+        return {
+          status: 'completed',
+          exitCode: 0,
+          stdout: '',
+          stderr: '',
+          stdoutTruncated: false,
+          stderrTruncated: false,
+          stdinTruncated: false,
+          durationMs: 0,
+        };
       };
       const m = newManager({ engineOptions: { backends: { http: spy, prompt: spy, agent: spy, mcp_tool: spy } } });
       for (const e of EVENT_NAMES) m.register({ event: e, name: `fn-${e}`, fn: () => void calls.push(e) });
@@ -127,8 +140,11 @@ describe('sessions', () => {
   // source project 与 Session worktree 通过 alias 共享暂停状态，但同 workspace 的其他 Session 不受影响
   it('the source project and the session worktree share the pause state through aliases, but other sessions of the same workspace are unaffected', async () => {
     const log = sb.dir.path('log');
-    const script = sb.dir.write('sid.mjs', `let s = ''; for await (const c of process.stdin) s += c;
-      (await import('node:fs')).appendFileSync(process.argv[2], JSON.parse(s).session_id + '\\n');`);
+    const script = sb.dir.write(
+      'sid.mjs',
+      `let s = ''; for await (const c of process.stdin) s += c;
+      (await import('node:fs')).appendFileSync(process.argv[2], JSON.parse(s).session_id + '\\n');`,
+    );
     const project = sb.project('proj', { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'node', args: [script, log] }] }] });
     const wt1 = sb.mkdir('wt1');
     const wt2 = sb.mkdir('wt2');
@@ -248,7 +264,9 @@ describe('sessions', () => {
   it('the project config cache is limited to 64 entries while session configs are held independently', async () => {
     const m = newManager();
     expect(m.cache.max).toBe(64);
-    const dirs = Array.from({ length: 65 }, (_, i) => sb.project(`p${i}`, { UserPromptSubmit: [{ hooks: [appendHook(sb.dir.path(`log${i}`), `p${i}`)] }] }));
+    const dirs = Array.from({ length: 65 }, (_, i) =>
+      sb.project(`p${i}`, { UserPromptSubmit: [{ hooks: [appendHook(sb.dir.path(`log${i}`), `p${i}`)] }] }),
+    );
     // Session bound on the first project, then 64 more projects pass through the cache.
     const s0 = await m.bindSession({ sessionId: 's0', projectDir: dirs[0]! });
     for (const d of dirs.slice(1)) await m.projectConfig(d);
@@ -284,7 +302,12 @@ describe('sessions', () => {
     const m = newManager();
     const seen: string[] = [];
     const offAll = m.register({ event: 'UserPromptSubmit', name: 'all', fn: (input) => void seen.push(`all:${String(input.session_id)}`) });
-    m.register({ event: 'UserPromptSubmit', name: 'only-a', projectDir: a, fn: (input) => void seen.push(`a:${String(input.session_id)}`) });
+    m.register({
+      event: 'UserPromptSubmit',
+      name: 'only-a',
+      projectDir: a,
+      fn: (input) => void seen.push(`a:${String(input.session_id)}`),
+    });
     const sa = await m.bindSession({ sessionId: 'sa', projectDir: a, worktreeDir: wt });
     const sb2 = await m.bindSession({ sessionId: 'sb', projectDir: b });
     await sa.run('UserPromptSubmit', { prompt: 'x' });
@@ -374,7 +397,12 @@ describe('sessions', () => {
     expect(lines(log)).toEqual(['trusted']);
     expect(warnings).toContain('1 hook skipped: untrusted');
 
-    const m2 = createHookManager({ load: sb.load, gate: () => { throw new Error('store unreadable'); } });
+    const m2 = createHookManager({
+      load: sb.load,
+      gate: () => {
+        throw new Error('store unreadable');
+      },
+    });
     const s2 = await m2.bindSession({ sessionId: 's2', projectDir: p });
     expect(s2.snapshot.hooks).toEqual([]);
     expect(s2.snapshot.warnings[0]).toMatch(/gate failed.*store unreadable/);

@@ -18,7 +18,10 @@ it('runs only the named hooks, and a once hook it leaves out stays for a later f
   const log = sb.dir.path('log');
   const p = sb.project('proj', {});
   const hooks = { PreToolUse: [{ matcher: 'Bash', hooks: [appendHook(log, 'once', { once: true }), appendHook(log, 'always')] }] };
-  const file = sb.dir.write('proj/.claude/skills/setup/SKILL.md', `---\nname: setup\ndescription: setup skill\nhooks: ${JSON.stringify(hooks)}\n---\nBody.\n`);
+  const file = sb.dir.write(
+    'proj/.claude/skills/setup/SKILL.md',
+    `---\nname: setup\ndescription: setup skill\nhooks: ${JSON.stringify(hooks)}\n---\nBody.\n`,
+  );
   manager = createHookManager({ load: sb.load });
   const s = await manager.bindSession({ sessionId: 's1', projectDir: p });
   await s.addSkill(file);

@@ -131,7 +131,10 @@ describe('plugin integration', () => {
   it('plugin hooks in the base are dropped with a warning (the base must be plugin-free)', async () => {
     const log = sb.dir.path('log');
     const a = plugin('alpha', log);
-    const integrator = createPluginIntegrator({ loadBase: () => loadConfig({ cwd: sb.dir.root, discover: false, plugins: [a] }), cwd: sb.dir.root });
+    const integrator = createPluginIntegrator({
+      loadBase: () => loadConfig({ cwd: sb.dir.root, discover: false, plugins: [a] }),
+      cwd: sb.dir.root,
+    });
     const config = await integrator.setActivePlugins([]);
     expect(config.hooks).toEqual([]);
     expect(config.diagnostics.map((d) => d.message)).toContainEqual(expect.stringMatching(/contained plugin hooks; they were dropped/));

@@ -31,7 +31,11 @@ function skill(name: string, hooks: Record<string, unknown>, extra: Record<strin
 function agent(name: string, hooks: Record<string, unknown>) {
   return sb.dir.write(`proj/.claude/agents/${name}.md`, md({ name, description: `${name} agent`, hooks }));
 }
-async function session(settingsHooks: Record<string, unknown> = {}, extra: Record<string, unknown> = {}, opts: Parameters<typeof createHookManager>[0] = {}) {
+async function session(
+  settingsHooks: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+  opts: Parameters<typeof createHookManager>[0] = {},
+) {
   const p = sb.project('proj', settingsHooks, extra);
   manager = createHookManager({ load: sb.load, ...opts });
   return manager.bindSession({ sessionId: 's1', projectDir: p });
@@ -101,7 +105,9 @@ describe('skill hooks', () => {
     const log = sb.dir.path('log');
     sb.dir.write('proj/.claude/skills/fmt/scripts/check.sh', `#!/bin/sh\necho "script:$CLAUDE_PLUGIN_ROOT" >> '${log}'\n`, 0o755);
     const file = skill('fmt', {
-      PreToolUse: [{ hooks: [{ type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/scripts/check.sh' }, appendHook(log, 'env:$CLAUDE_PLUGIN_ROOT')] }],
+      PreToolUse: [
+        { hooks: [{ type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/scripts/check.sh' }, appendHook(log, 'env:$CLAUDE_PLUGIN_ROOT')] },
+      ],
     });
     const s = await session();
     await s.addSkill(file);
@@ -121,7 +127,11 @@ describe('skill hooks', () => {
     await s.addSkill(b);
     expect(s.hooks('PreToolUse')).toHaveLength(3);
     await s.run('PreToolUse', bash());
-    expect(lines(log).sort()).toEqual(['root:', `root:${sb.dir.path('proj/.claude/skills/a')}`, `root:${sb.dir.path('proj/.claude/skills/b')}`]);
+    expect(lines(log).sort()).toEqual([
+      'root:',
+      `root:${sb.dir.path('proj/.claude/skills/a')}`,
+      `root:${sb.dir.path('proj/.claude/skills/b')}`,
+    ]);
   });
 
   it('skill hooks follow the project policy: with disableAllHooks they are not registered', async () => {
@@ -141,7 +151,15 @@ describe('skill hooks', () => {
     const log = sb.dir.path('log');
     const file = skill('x', { PreToolUse: [{ hooks: [appendHook(log, 'x')] }] });
     const gated: string[] = [];
-    const s = await session({}, {}, { gate: (hooks, dir) => (gated.push(...hooks.map((h) => `${h.source.kind}@${dir}`)), { allowed: [], warnings: ['untrusted skill hook'] }) });
+    const s = await session(
+      {},
+      {},
+      {
+        gate: (hooks, dir) => (
+          gated.push(...hooks.map((h) => `${h.source.kind}@${dir}`)), { allowed: [], warnings: ['untrusted skill hook'] }
+        ),
+      },
+    );
     const reg = await s.addSkill(file);
     expect(gated).toEqual([`skill@${s.projectDir}`]);
     expect(reg).toMatchObject({ hooks: [], warnings: ['untrusted skill hook'] });
@@ -241,7 +259,9 @@ describe('frontmatter parsing', () => {
     expect(r3.diagnostics[0]).toMatchObject({ level: 'error', path: 'hooks.PreToolUse[0].hooks[0].type' });
 
     const event = sb.dir.write('s4/SKILL.md', md({ hooks: { PreToolUs: [] } }));
-    expect((await loadFrontmatterHooks(event)).diagnostics[0]!.message).toMatch(/unknown event "PreToolUs" \(did you mean "PreToolUse"\?\)/);
+    expect((await loadFrontmatterHooks(event)).diagnostics[0]!.message).toMatch(
+      /unknown event "PreToolUs" \(did you mean "PreToolUse"\?\)/,
+    );
 
     expect(parseFrontmatter('---\nname: x\n', 'f.md').diagnostics[0]!.message).toMatch(/never closed/);
     expect(parseFrontmatter('---\n- a\n- b\n---\n', 'f.md').diagnostics[0]!.message).toMatch(/must be a mapping/);

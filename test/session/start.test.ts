@@ -21,7 +21,17 @@ afterEach(async () => {
 /** SessionStart (matcher `startup`) exports STAGE=<stage>; PreToolUse logs what it sees. */
 function project(log: string, stage: string) {
   return sb.project('proj', {
-    SessionStart: [{ matcher: 'startup', hooks: [{ type: 'command', command: `echo 'export STAGE=${stage}' >> "$CLAUDE_ENV_FILE"; echo "export WITH_SPACE='a b'" >> "$CLAUDE_ENV_FILE"` }] }],
+    SessionStart: [
+      {
+        matcher: 'startup',
+        hooks: [
+          {
+            type: 'command',
+            command: `echo 'export STAGE=${stage}' >> "$CLAUDE_ENV_FILE"; echo "export WITH_SPACE='a b'" >> "$CLAUDE_ENV_FILE"`,
+          },
+        ],
+      },
+    ],
     PreToolUse: [{ matcher: 'Bash', hooks: [appendHook(log, '${STAGE:-unset}|${WITH_SPACE:-unset}|${BASE:-unset}')] }],
   });
 }
@@ -103,7 +113,14 @@ describe('SessionStart may block initialisation or add environment, frozen befor
 
   it('an ordinary SessionStart failure (exit 1, exit 2) does not block initialisation', async () => {
     const p = sb.project('proj', {
-      SessionStart: [{ hooks: [{ type: 'command', command: 'echo broken >&2; exit 1' }, { type: 'command', command: 'echo nope >&2; exit 2' }] }],
+      SessionStart: [
+        {
+          hooks: [
+            { type: 'command', command: 'echo broken >&2; exit 1' },
+            { type: 'command', command: 'echo nope >&2; exit 2' },
+          ],
+        },
+      ],
     });
     const m = (manager = createHookManager({ load: sb.load }));
     const r = await m.startSession({ sessionId: 's1', projectDir: p });

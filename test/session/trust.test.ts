@@ -25,9 +25,18 @@ describe('sessions with hook trust', () => {
     const store = sb.dir.path('trust.json');
     const project = sb.project('proj', { UserPromptSubmit: [{ hooks: [appendHook(log, 'project')] }] });
     sb.dir.json('home/.claude/settings.json', { hooks: { UserPromptSubmit: [{ hooks: [appendHook(log, 'user')] }] } });
-    const loadOptions = (dir: string) => ({ cwd: dir, projectDir: dir, homeDir: sb.home, managedSettingsPath: sb.dir.path('no-managed.json') });
+    const loadOptions = (dir: string) => ({
+      cwd: dir,
+      projectDir: dir,
+      homeDir: sb.home,
+      managedSettingsPath: sb.dir.path('no-managed.json'),
+    });
     const warnings: string[] = [];
-    const m = (manager = createHookManager({ loadOptions, trust: { storePath: store, homeDir: sb.home }, onWarning: (w) => warnings.push(w) }));
+    const m = (manager = createHookManager({
+      loadOptions,
+      trust: { storePath: store, homeDir: sb.home },
+      onWarning: (w) => warnings.push(w),
+    }));
 
     const before = await m.bindSession({ sessionId: 'before', projectDir: project });
     expect(before.snapshot.trust?.state).toBe('untrusted');
@@ -56,9 +65,20 @@ describe('sessions with hook trust', () => {
     const log = sb.dir.path('log');
     const store = sb.dir.path('trust.json');
     const project = sb.project('proj');
-    const inside = sb.dir.write('proj/.claude/skills/in/SKILL.md', `---\nhooks: ${JSON.stringify({ UserPromptSubmit: [{ hooks: [appendHook(log, 'inside')] }] })}\n---\n`);
-    const outside = sb.dir.write('home/.claude/skills/out/SKILL.md', `---\nhooks: ${JSON.stringify({ UserPromptSubmit: [{ hooks: [appendHook(log, 'outside')] }] })}\n---\n`);
-    const loadOptions = (dir: string) => ({ cwd: dir, projectDir: dir, homeDir: sb.home, managedSettingsPath: sb.dir.path('no-managed.json') });
+    const inside = sb.dir.write(
+      'proj/.claude/skills/in/SKILL.md',
+      `---\nhooks: ${JSON.stringify({ UserPromptSubmit: [{ hooks: [appendHook(log, 'inside')] }] })}\n---\n`,
+    );
+    const outside = sb.dir.write(
+      'home/.claude/skills/out/SKILL.md',
+      `---\nhooks: ${JSON.stringify({ UserPromptSubmit: [{ hooks: [appendHook(log, 'outside')] }] })}\n---\n`,
+    );
+    const loadOptions = (dir: string) => ({
+      cwd: dir,
+      projectDir: dir,
+      homeDir: sb.home,
+      managedSettingsPath: sb.dir.path('no-managed.json'),
+    });
     const m = (manager = createHookManager({ loadOptions, trust: { storePath: store, homeDir: sb.home } }));
     const s = await m.bindSession({ sessionId: 's', projectDir: project });
 

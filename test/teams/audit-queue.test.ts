@@ -63,10 +63,14 @@ describe('batch queue', () => {
 
   it('flush() on a dead sink tries once and returns (it never waits out the outage), keeping the records queued', async () => {
     let attempts = 0;
-    const q = createBatchQueue<number>({ flushMs: 1, backoffMs: 60_000, write: async () => {
-      attempts++;
-      throw new Error('down');
-    } });
+    const q = createBatchQueue<number>({
+      flushMs: 1,
+      backoffMs: 60_000,
+      write: async () => {
+        attempts++;
+        throw new Error('down');
+      },
+    });
     q.push(1);
     await new Promise((r) => setTimeout(r, 20)); // the first write failed; the retry is a minute away
     expect(attempts).toBe(1);
@@ -88,7 +92,14 @@ describe('batch queue', () => {
   });
   it('close() does not retry a sink that refuses the write at exit: one attempt, the rest counted', async () => {
     let attempts = 0;
-    const q = createBatchQueue<number>({ flushMs: 1, backoffMs: 5, write: async () => { attempts++; throw new Error('down'); } });
+    const q = createBatchQueue<number>({
+      flushMs: 1,
+      backoffMs: 5,
+      write: async () => {
+        attempts++;
+        throw new Error('down');
+      },
+    });
     q.push(1);
     q.push(2);
     // A budget far beyond the test's timeout: close() must settle on the failed write, not the budget.
@@ -162,12 +173,23 @@ describe('audit sinks from settings', () => {
     expect(d.blocked).toBe(true);
     await engine.close();
     await writer.close();
-    const lines = readFileSync(join(dir, 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as AuditRecord);
+    const lines = readFileSync(join(dir, 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as AuditRecord);
     const hooks = lines.filter((l) => l.kind === 'hook');
     const decisions = lines.filter((l) => l.kind === 'decision');
     expect(decisions).toHaveLength(1);
     expect(hooks.length).toBeGreaterThanOrEqual(1);
-    for (const r of lines) expect(r).toMatchObject({ project: dir, session_id: 's1', client: 'alice', event: 'PreToolUse', tool_name: 'Bash', firing_id: decisions[0]!.firing_id });
+    for (const r of lines)
+      expect(r).toMatchObject({
+        project: dir,
+        session_id: 's1',
+        client: 'alice',
+        event: 'PreToolUse',
+        tool_name: 'Bash',
+        firing_id: decisions[0]!.firing_id,
+      });
     expect(hooks[0]!.hook).toMatchObject({ type: 'function', source: { kind: 'sdk' }, matcher: 'Bash' });
     expect(hooks[0]!.id).toBe(`${decisions[0]!.firing_id}/${hooks[0]!.hook!.id}`);
     expect(decisions[0]).toMatchObject({ outcome: 'blocked', decision: 'deny' });

@@ -27,9 +27,20 @@ function writeConfig(name: string, body: unknown) {
   return file;
 }
 const denyRm = (reason: string) => ({
-  hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `grep -q 'rm -rf' && { echo '${reason}' >&2; exit 2; }; exit 0` }] }] },
+  hooks: {
+    PreToolUse: [
+      { matcher: 'Bash', hooks: [{ type: 'command', command: `grep -q 'rm -rf' && { echo '${reason}' >&2; exit 2; }; exit 0` }] },
+    ],
+  },
 });
-const pre = (command: string) => ({ session_id: 's1', hook_event_name: 'PreToolUse', cwd: '/home/dev/proj', transcript_path: '', tool_name: 'Bash', tool_input: { command } });
+const pre = (command: string) => ({
+  session_id: 's1',
+  hook_event_name: 'PreToolUse',
+  cwd: '/home/dev/proj',
+  transcript_path: '',
+  tool_name: 'Bash',
+  tool_input: { command },
+});
 
 async function start(extra: Partial<Parameters<typeof startPolicyServer>[0]> = {}) {
   const s = await startPolicyServer({
@@ -45,7 +56,11 @@ async function start(extra: Partial<Parameters<typeof startPolicyServer>[0]> = {
   return s;
 }
 const post = (s: { url: string }, body: unknown, token = alice.token, headers: Record<string, string> = {}) =>
-  fetch(`${s.url}/v1/decide`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  fetch(`${s.url}/v1/decide`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'ah-ps-'));
@@ -84,10 +99,19 @@ describe('policy server', () => {
     expect(body.decision.reason).toContain('team policy: no rm -rf');
     const ok = (await (await post(s, pre('ls'))).json()) as { decision: { decision?: string; blocked: boolean } };
     expect(ok.decision.blocked).toBe(false);
-    const hook = await fetch(`${s.url}/v1/hook`, { method: 'POST', headers: { authorization: `Bearer ${alice.token}` }, body: JSON.stringify(pre('rm -rf x')) });
-    expect(((await hook.json()) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput.permissionDecision).toBe('deny');
+    const hook = await fetch(`${s.url}/v1/hook`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${alice.token}` },
+      body: JSON.stringify(pre('rm -rf x')),
+    });
+    expect(((await hook.json()) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput.permissionDecision).toBe(
+      'deny',
+    );
     await s.observability.auditWriter!.flush();
-    const records = readFileSync(join(dir, 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as AuditRecord);
+    const records = readFileSync(join(dir, 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as AuditRecord);
     const first = records.filter((r) => r.firing_id === 'alice:evt-1');
     expect(first.map((r) => r.kind).sort()).toEqual(['decision', 'hook']);
     for (const r of records) expect(r).toMatchObject({ client: 'alice', project: '/home/dev/proj', session_id: 's1' });
@@ -122,7 +146,9 @@ describe('policy server', () => {
   });
 
   it('graceful shutdown answers the events already running, then refuses new ones', async () => {
-    writeConfig('slow.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sleep 1; echo slow-no >&2; exit 2' }] }] } });
+    writeConfig('slow.json', {
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sleep 1; echo slow-no >&2; exit 2' }] }] },
+    });
     const s = await start({ configFiles: [join(dir, 'slow.json')] });
     const running = post(s, pre('ls'));
     await vi.waitFor(() => expect(s.app.inFlight).toBe(1));
@@ -136,7 +162,25 @@ describe('policy server', () => {
   });
 
   it('serves HTTPS when given a certificate', async () => {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+      ],
+      { stdio: 'ignore' },
+    );
     const s = await start({ tls: { cert: join(dir, 'cert.pem'), key: join(dir, 'key.pem') } });
     expect(s.url.startsWith('https://127.0.0.1:')).toBe(true);
     const ca = readFileSync(join(dir, 'cert.pem'));
@@ -152,7 +196,11 @@ describe('policy server', () => {
   });
 });
 
-function dispatchCli(args: string[], stdin: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function dispatchCli(
+  args: string[],
+  stdin: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, 'dispatch', ...args], { env: { ...process.env, ...env }, cwd: dir });
     let stdout = '';
@@ -167,7 +215,9 @@ function dispatchCli(args: string[], stdin: string, env: Record<string, string>)
 describe('dispatch --remote', () => {
   it("answers in the agent's convention with the server's decision", async () => {
     const s = await start();
-    const r = await dispatchCli(['--agent', 'claude', '--remote', s.url], JSON.stringify(pre('rm -rf /')), { AGENT_HOOKS_REMOTE_TOKEN: alice.token });
+    const r = await dispatchCli(['--agent', 'claude', '--remote', s.url], JSON.stringify(pre('rm -rf /')), {
+      AGENT_HOOKS_REMOTE_TOKEN: alice.token,
+    });
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
     expect(out.hookSpecificOutput.permissionDecision).toBe('deny');
@@ -179,7 +229,9 @@ describe('dispatch --remote', () => {
     const url = s.url;
     await s.close();
     servers.length = 0;
-    const denied = await dispatchCli(['--agent', 'claude', '--remote', url], JSON.stringify(pre('ls')), { AGENT_HOOKS_REMOTE_TOKEN: alice.token });
+    const denied = await dispatchCli(['--agent', 'claude', '--remote', url], JSON.stringify(pre('ls')), {
+      AGENT_HOOKS_REMOTE_TOKEN: alice.token,
+    });
     expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
     expect(denied.stdout + denied.stderr).toMatch(/policy server unavailable/);
     const ignored = await dispatchCli(['--agent', 'claude', '--remote', url, '--remote-failure', 'ignore'], JSON.stringify(pre('ls')), {});

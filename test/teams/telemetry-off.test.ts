@@ -4,7 +4,16 @@
  * @opentelemetry/api, where an embedding agent's SDK would be) are never asked for anything.
  * The same spies do see the engine once telemetry is on, so they can tell.
  */
-import { createNoopMeter, INVALID_SPAN_CONTEXT, metrics, trace, type Meter, type MeterProvider, type Tracer, type TracerProvider } from '@opentelemetry/api';
+import {
+  createNoopMeter,
+  INVALID_SPAN_CONTEXT,
+  metrics,
+  trace,
+  type Meter,
+  type MeterProvider,
+  type Tracer,
+  type TracerProvider,
+} from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHookEngine } from '../../src/engine/engine.js';
 import { observeRun, type RunFiring } from '../../src/telemetry/observe.js';
@@ -16,7 +25,8 @@ beforeAll(() => {
   // Non-recording stand-ins (the API's proxies would call back into the providers below).
   const realTracer: Tracer = {
     startSpan: () => trace.wrapSpanContext(INVALID_SPAN_CONTEXT),
-    startActiveSpan: ((_n: string, ...rest: unknown[]) => (rest[rest.length - 1] as (s: unknown) => unknown)(trace.wrapSpanContext(INVALID_SPAN_CONTEXT))) as Tracer['startActiveSpan'],
+    startActiveSpan: ((_n: string, ...rest: unknown[]) =>
+      (rest[rest.length - 1] as (s: unknown) => unknown)(trace.wrapSpanContext(INVALID_SPAN_CONTEXT))) as Tracer['startActiveSpan'],
   };
   const realMeter = createNoopMeter();
   const tracerProvider: TracerProvider = {
@@ -49,7 +59,14 @@ afterAll(() => {
   metrics.disable();
 });
 
-const input = { session_id: 's', hook_event_name: 'PreToolUse', cwd: '/p', transcript_path: '', tool_name: 'Bash', tool_input: { command: 'ls' } };
+const input = {
+  session_id: 's',
+  hook_event_name: 'PreToolUse',
+  cwd: '/p',
+  transcript_path: '',
+  tool_name: 'Bash',
+  tool_input: { command: 'ls' },
+};
 
 describe('telemetry off', () => {
   it('observeRun hands back the very function it was given (nothing wraps a firing)', () => {

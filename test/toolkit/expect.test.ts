@@ -66,7 +66,9 @@ describe('compare', () => {
       { path: 'updatedInput.opts.a[1]', expected: '3', actual: '2' },
       { path: 'updatedInput.extra', expected: 'true', actual: '(absent)' },
     ]);
-    expect(compare({ updatedInput: null }, a)).toEqual([{ path: 'updatedInput', expected: '(absent)', actual: '{"command":"ls -la","opts":{"a":[1,2]}}' }]);
+    expect(compare({ updatedInput: null }, a)).toEqual([
+      { path: 'updatedInput', expected: '(absent)', actual: '{"command":"ls -la","opts":{"a":[1,2]}}' },
+    ]);
   });
 
   it('lists: each matcher must match some entry; [] means none', () => {
@@ -76,7 +78,9 @@ describe('compare', () => {
     expect(compare({ additionalContext: ['line', 'third'] }, a)).toEqual([
       { path: 'additionalContext[1]', expected: 'an entry containing "third"', actual: '["first line","Second"]' },
     ]);
-    expect(compare({ additionalContext: [] }, a)).toEqual([{ path: 'additionalContext', expected: 'none', actual: '["first line","Second"]' }]);
+    expect(compare({ additionalContext: [] }, a)).toEqual([
+      { path: 'additionalContext', expected: 'none', actual: '["first line","Second"]' },
+    ]);
     expect(compare({ systemMessages: 'x' }, a)).toEqual([{ path: 'systemMessages', expected: 'an entry containing "x"', actual: 'none' }]);
     expect(compare({ warnings: [] }, actual({}, { warnings: ['w'] }))).toEqual([{ path: 'warnings', expected: 'none', actual: '["w"]' }]);
   });
@@ -91,7 +95,11 @@ describe('compare', () => {
   });
 
   it('hooks: one entry per executed hook, listed fields only', () => {
-    const a = actual({ hooks: [{ id: 'cli:/s.json#hooks.Stop[0].hooks[0]', type: 'command', outcome: 'blocking', decision: 'deny', exitCode: 2, reason: 'r' }] });
+    const a = actual({
+      hooks: [
+        { id: 'cli:/s.json#hooks.Stop[0].hooks[0]', type: 'command', outcome: 'blocking', decision: 'deny', exitCode: 2, reason: 'r' },
+      ],
+    });
     expect(compare({ hooks: [{ outcome: 'blocking', exitCode: 2, id: 'hooks.Stop[0]', type: 'command' }] }, a)).toEqual([]);
     expect(compare({ hooks: [{ outcome: 'success', decision: null, exitCode: 0, error: 'x' }] }, a)).toEqual([
       { path: 'hooks[0].outcome', expected: '"success"', actual: '"blocking"' },
@@ -104,12 +112,20 @@ describe('compare', () => {
 
   it('maxDurationMs bounds the case', () => {
     expect(compare({ maxDurationMs: 100 }, actual({}, { durationMs: 50 }))).toEqual([]);
-    expect(compare({ maxDurationMs: 100 }, actual({}, { durationMs: 150.4 }))).toEqual([{ path: 'maxDurationMs', expected: 'at most 100 ms', actual: '150 ms' }]);
+    expect(compare({ maxDurationMs: 100 }, actual({}, { durationMs: 150.4 }))).toEqual([
+      { path: 'maxDurationMs', expected: 'at most 100 ms', actual: '150 ms' },
+    ]);
   });
 });
 
 describe('--update: snapshot and merge', () => {
-  const a = actual({ blocked: true, decision: 'deny', reason: 'Destructive: rm -rf /', additionalContext: ['ctx'], hooks: [{ outcome: 'success', decision: 'deny', durationMs: 3 }] });
+  const a = actual({
+    blocked: true,
+    decision: 'deny',
+    reason: 'Destructive: rm -rf /',
+    additionalContext: ['ctx'],
+    hooks: [{ outcome: 'success', decision: 'deny', durationMs: 3 }],
+  });
 
   it('records the stable fields', () => {
     expect(snapshotExpectation(a)).toEqual({
@@ -132,7 +148,14 @@ describe('--update: snapshot and merge', () => {
 
   it('keeps passing expectations as written, replaces failing ones, keeps the duration budget', () => {
     const merged = mergeExpectation({ reason: '/rm -rf/', decision: 'allow', warnings: ['gone'], maxDurationMs: 1 }, a);
-    expect(merged).toEqual({ reason: '/rm -rf/', decision: 'deny', maxDurationMs: 1, blocked: true, additionalContext: ['ctx'], hooks: [{ outcome: 'success', decision: 'deny' }] });
+    expect(merged).toEqual({
+      reason: '/rm -rf/',
+      decision: 'deny',
+      maxDurationMs: 1,
+      blocked: true,
+      additionalContext: ['ctx'],
+      hooks: [{ outcome: 'success', decision: 'deny' }],
+    });
     // The merged expectation passes (apart from the budget, which is never rewritten).
     expect(compare(merged, a).map((m) => m.path)).toEqual(['maxDurationMs']);
   });

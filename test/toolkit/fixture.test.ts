@@ -19,10 +19,21 @@ function errorsOf(file: string, value: unknown) {
 
 describe('fixture files: validation', () => {
   it('accepts the documented JSON shape', () => {
-    const r = parseFixture(dir.path('x.test.json'), JSON.stringify({ cases: [{ ...okCase, permissionMode: 'plan', env: { A: '1' }, expect: { blocked: false } }] }));
+    const r = parseFixture(
+      dir.path('x.test.json'),
+      JSON.stringify({ cases: [{ ...okCase, permissionMode: 'plan', env: { A: '1' }, expect: { blocked: false } }] }),
+    );
     expect(r.errors).toEqual([]);
     expect(r.fixture!.format).toBe('json');
-    expect(r.fixture!.cases[0]).toMatchObject({ index: 0, name: 'a', event: 'PreToolUse', permissionMode: 'plan', env: { A: '1' }, cwd: dir.root, expect: { blocked: false } });
+    expect(r.fixture!.cases[0]).toMatchObject({
+      index: 0,
+      name: 'a',
+      event: 'PreToolUse',
+      permissionMode: 'plan',
+      env: { A: '1' },
+      cwd: dir.root,
+      expect: { blocked: false },
+    });
     expect(r.fixture!.cases[0]!.hooks).toEqual({ value: inline, at: 'cases[0].hooks' });
   });
 
@@ -30,8 +41,13 @@ describe('fixture files: validation', () => {
     expect(errorsOf('x.test.json', { cases: [okCase, okCase, { ...okCase, name: 'c', expect: { decison: 'deny' } }] })).toContain(
       'cases[2].expect.decison: unknown key (did you mean "decision"?)',
     );
-    expect(errorsOf('x.test.json', { case: [] })).toEqual(['cases: missing required field (expected array)', 'case: unknown key (did you mean "cases"?)']);
-    expect(errorsOf('x.test.json', { defaults: { setting: 'a.json' }, cases: [] })).toEqual(['defaults.setting: unknown key (did you mean "settings"?)']);
+    expect(errorsOf('x.test.json', { case: [] })).toEqual([
+      'cases: missing required field (expected array)',
+      'case: unknown key (did you mean "cases"?)',
+    ]);
+    expect(errorsOf('x.test.json', { defaults: { setting: 'a.json' }, cases: [] })).toEqual([
+      'defaults.setting: unknown key (did you mean "settings"?)',
+    ]);
     expect(errorsOf('x.test.json', { cases: [{ ...okCase, expect: { hooks: [{ outcom: 'success' }] } }] })).toEqual([
       'cases[0].expect.hooks[0].outcom: unknown key (did you mean "outcome"?)',
     ]);
@@ -42,26 +58,38 @@ describe('fixture files: validation', () => {
       'cases[0].expect.blocked: expected boolean, got "yes"',
       'cases[0].expect.decision: expected one of "allow", "deny", "ask", "defer", "block", got "dney" (did you mean "deny"?)',
     ]);
-    expect(errorsOf('x.test.json', { cases: [{ ...okCase, settings: 3 }] })).toEqual(['cases[0].settings: expected a path or a list of paths, got 3']);
+    expect(errorsOf('x.test.json', { cases: [{ ...okCase, settings: 3 }] })).toEqual([
+      'cases[0].settings: expected a path or a list of paths, got 3',
+    ]);
     expect(errorsOf('x.test.json', { cases: [{ ...okCase, name: '' }] })).toEqual(['cases[0].name: must not be empty']);
   });
 
   it('unknown events get a hint; duplicate names are refused', () => {
-    expect(errorsOf('x.test.json', { cases: [{ ...okCase, event: 'PreTooluse' }] })).toEqual(['cases[0].event: unknown event "PreTooluse" (did you mean "PreToolUse"?)']);
+    expect(errorsOf('x.test.json', { cases: [{ ...okCase, event: 'PreTooluse' }] })).toEqual([
+      'cases[0].event: unknown event "PreTooluse" (did you mean "PreToolUse"?)',
+    ]);
     expect(errorsOf('x.test.json', { cases: [okCase, { ...okCase }] })).toEqual(['cases[1].name: duplicate case name "a" (also cases[0])']);
   });
 
   it('inline hooks are validated like settings, rooted at the case', () => {
     const bad = { PreToolUse: [{ matchr: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] };
-    expect(errorsOf('x.test.json', { cases: [{ ...okCase, hooks: bad }] })).toEqual(['cases[0].hooks.PreToolUse[0].matchr: unknown key "matchr" (did you mean "matcher"?)']);
-    expect(errorsOf('x.test.json', { defaults: { hooks: { PreTooluse: [] } }, cases: [] })).toEqual(['defaults.hooks.PreTooluse: unknown event "PreTooluse" (did you mean "PreToolUse"?)']);
+    expect(errorsOf('x.test.json', { cases: [{ ...okCase, hooks: bad }] })).toEqual([
+      'cases[0].hooks.PreToolUse[0].matchr: unknown key "matchr" (did you mean "matcher"?)',
+    ]);
+    expect(errorsOf('x.test.json', { defaults: { hooks: { PreTooluse: [] } }, cases: [] })).toEqual([
+      'defaults.hooks.PreTooluse: unknown event "PreTooluse" (did you mean "PreToolUse"?)',
+    ]);
   });
 
   it('payloads are validated against the event input with the common fields filled', () => {
-    expect(errorsOf('x.test.json', { cases: [{ ...okCase, payload: { tool_name: 'Bash' } }] })).toEqual(['cases[0].payload.tool_input: missing required field (expected record)']);
-    expect(errorsOf('x.test.json', { cases: [{ ...okCase, event: 'Stop', hooks: { Stop: inline.PreToolUse }, payload: { stop_hook_active: 'no' } }] })).toEqual([
-      'cases[0].payload.stop_hook_active: expected boolean, got "no"',
+    expect(errorsOf('x.test.json', { cases: [{ ...okCase, payload: { tool_name: 'Bash' } }] })).toEqual([
+      'cases[0].payload.tool_input: missing required field (expected record)',
     ]);
+    expect(
+      errorsOf('x.test.json', {
+        cases: [{ ...okCase, event: 'Stop', hooks: { Stop: inline.PreToolUse }, payload: { stop_hook_active: 'no' } }],
+      }),
+    ).toEqual(['cases[0].payload.stop_hook_active: expected boolean, got "no"']);
   });
 
   it('a case needs hooks under test', () => {
@@ -85,7 +113,13 @@ describe('fixture files: validation', () => {
   });
 
   it('every problem of the file is reported, not only the first', () => {
-    const errors = errorsOf('x.test.json', { cases: [{ ...okCase, expect: { decison: 'x' } }, { ...okCase, name: 'b', event: 'Nope' }, { ...okCase, name: 'c', payload: {} }] });
+    const errors = errorsOf('x.test.json', {
+      cases: [
+        { ...okCase, expect: { decison: 'x' } },
+        { ...okCase, name: 'b', event: 'Nope' },
+        { ...okCase, name: 'c', payload: {} },
+      ],
+    });
     expect(errors).toEqual([
       'cases[0].expect.decison: unknown key (did you mean "decision"?)',
       'cases[1].event: unknown event "Nope"',
@@ -95,7 +129,9 @@ describe('fixture files: validation', () => {
   });
 
   it('YAML and JSON syntax errors carry line:column', () => {
-    expect(errorsOf('x.test.yaml', 'cases:\n  - name: a\n    reason: a: b\n')).toEqual([expect.stringMatching(/^\(root\): invalid YAML at 3:13: /)]);
+    expect(errorsOf('x.test.yaml', 'cases:\n  - name: a\n    reason: a: b\n')).toEqual([
+      expect.stringMatching(/^\(root\): invalid YAML at 3:13: /),
+    ]);
     expect(errorsOf('x.test.json', '{"cases": [,]}')).toEqual([expect.stringMatching(/^\(root\): invalid JSON at 1:12: /)]);
   });
 
@@ -117,9 +153,27 @@ describe('fixture files: validation', () => {
     );
     expect(r.errors).toEqual([]);
     const [a, b] = r.fixture!.cases;
-    expect(a).toMatchObject({ settings: [dir.path('settings.json')], plugins: [dir.path('p1'), dir.path('p2')], cwd: dir.root, env: { A: '1', B: '2' }, permissionMode: 'acceptEdits' });
-    expect(b).toMatchObject({ settings: [dir.path('sub', 's2.json')], plugins: [dir.path('p1'), dir.path('p2')], cwd: dir.path('sub'), env: { A: '1', B: '3' }, permissionMode: 'plan' });
-    expect(completePayload(b!)).toMatchObject({ session_id: 'agent-hooks-test', transcript_path: '', cwd: dir.path('sub'), hook_event_name: 'Stop', permission_mode: 'plan' });
+    expect(a).toMatchObject({
+      settings: [dir.path('settings.json')],
+      plugins: [dir.path('p1'), dir.path('p2')],
+      cwd: dir.root,
+      env: { A: '1', B: '2' },
+      permissionMode: 'acceptEdits',
+    });
+    expect(b).toMatchObject({
+      settings: [dir.path('sub', 's2.json')],
+      plugins: [dir.path('p1'), dir.path('p2')],
+      cwd: dir.path('sub'),
+      env: { A: '1', B: '3' },
+      permissionMode: 'plan',
+    });
+    expect(completePayload(b!)).toMatchObject({
+      session_id: 'agent-hooks-test',
+      transcript_path: '',
+      cwd: dir.path('sub'),
+      hook_event_name: 'Stop',
+      permission_mode: 'plan',
+    });
   });
 
   it('loadFixture refuses other extensions and missing files', async () => {

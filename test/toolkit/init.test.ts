@@ -53,14 +53,36 @@ describe('agent-hooks init', () => {
 
   it('writes the script, an executable file, and the settings entry the agent runs', async () => {
     const r = await initHook({ name: 'guard', dir: dir.root, lang: 'python' });
-    expect(r.written).toEqual([dir.path('.claude/hooks/guard.py'), dir.path('.claude/hooks/guard.test.yaml'), dir.path('.claude/settings.json')]);
+    expect(r.written).toEqual([
+      dir.path('.claude/hooks/guard.py'),
+      dir.path('.claude/hooks/guard.test.yaml'),
+      dir.path('.claude/settings.json'),
+    ]);
     expect(statSync(r.script).mode & 0o111).not.toBe(0);
     expect(JSON.parse(readFileSync(r.settings, 'utf8'))).toEqual({
-      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'python3', args: ['${CLAUDE_PROJECT_DIR}/.claude/hooks/guard.py'] }] }] },
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [{ type: 'command', command: 'python3', args: ['${CLAUDE_PROJECT_DIR}/.claude/hooks/guard.py'] }] },
+        ],
+      },
     });
     expect(readFileSync(r.script, 'utf8')).toMatch(/^#!\/usr\/bin\/env python3\n/);
     // The settings entry works as the agent would run it.
-    const run = cli(['run', 'PreToolUse', '--settings', '.claude/settings.json', '--cwd', dir.root, '--tool', 'Bash', '--input', '{"command":"rm -rf /"}'], dir.root);
+    const run = cli(
+      [
+        'run',
+        'PreToolUse',
+        '--settings',
+        '.claude/settings.json',
+        '--cwd',
+        dir.root,
+        '--tool',
+        'Bash',
+        '--input',
+        '{"command":"rm -rf /"}',
+      ],
+      dir.root,
+    );
     expect(run.stdout).toContain('PreToolUse: deny (blocked) — guard: refusing to run rm -rf');
     expect(run.code).toBe(2);
   });
@@ -102,7 +124,9 @@ describe('agent-hooks init', () => {
     const bare = tempDir();
     try {
       const r = await initHook({ name: 'a', dir: bare.root });
-      expect(r.notes[0]).toBe('.claude/hooks/a.mjs imports agent-hooks/sdk: add it to the project with `npm install --save-dev agent-hooks`');
+      expect(r.notes[0]).toBe(
+        '.claude/hooks/a.mjs imports agent-hooks/sdk: add it to the project with `npm install --save-dev agent-hooks`',
+      );
     } finally {
       bare.cleanup();
     }
@@ -115,7 +139,10 @@ describe('agent-hooks init', () => {
     });
     for (const event of events) await initHook({ name: `e-${event}`, dir: dir.root, lang: 'bash', event });
     const report = await runFixtures([dir.path('.claude/hooks')]);
-    const failures = report.files.flatMap((f) => [...f.errors.map((e) => `${f.file}: ${e.path}: ${e.message}`), ...f.cases.filter((c) => c.status !== 'passed').map((c) => `${c.name}: ${JSON.stringify(c.mismatches)} ${c.error ?? ''}`)]);
+    const failures = report.files.flatMap((f) => [
+      ...f.errors.map((e) => `${f.file}: ${e.path}: ${e.message}`),
+      ...f.cases.filter((c) => c.status !== 'passed').map((c) => `${c.name}: ${JSON.stringify(c.mismatches)} ${c.error ?? ''}`),
+    ]);
     expect(failures).toEqual([]);
     expect(reportFailed(report)).toBe(false);
     expect(new Set(events.map(modeFor))).toEqual(new Set(['guard', 'stop', 'context', 'observe']));

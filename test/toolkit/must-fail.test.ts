@@ -48,7 +48,10 @@ describe('must-fail fixtures', () => {
     ['missing context', ['additionalContext', '- expected: an entry containing "expected context"', '+ actual:   ["some other context"]']],
     ['hook fails', ['hooks[0].outcome', '- expected: "success"', '+ actual:   "non_blocking_error"']],
     ['too slow', ['maxDurationMs', '- expected: at most 1 ms']],
-    ['output field misspelled', ['warnings', '- expected: none', 'permisionDecision: unknown field (did you mean \\"permissionDecision\\"?)']],
+    [
+      'output field misspelled',
+      ['warnings', '- expected: none', 'permisionDecision: unknown field (did you mean \\"permissionDecision\\"?)'],
+    ],
     ['hook stops the agent', ['continue', '- expected: true', '+ actual:   false']],
     ['stop hook blocks', ['blocked', '- expected: false', '+ actual:   true']],
     ['env value differs', ['additionalContext[0]', '- expected: an entry containing "greeting=goodbye"', '+ actual:   ["greeting=hello"]']],

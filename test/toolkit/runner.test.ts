@@ -23,22 +23,45 @@ beforeEach(() => {
 afterEach(() => dir.cleanup());
 
 const echoJson = (obj: unknown) => `echo '${JSON.stringify(obj)}'`;
-const deny = (reason: string) => echoJson({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } });
+const deny = (reason: string) =>
+  echoJson({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } });
 const bash = (command: string) => ({ tool_name: 'Bash', tool_input: { command } });
 
 describe('runFixtures', () => {
   it('runs inline hooks, settings files and plugins, with paths relative to the fixture file', async () => {
-    dir.json('project/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sh', args: ['${CLAUDE_PROJECT_DIR}/guard.sh'] }] }] } });
+    dir.json('project/settings.json', {
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sh', args: ['${CLAUDE_PROJECT_DIR}/guard.sh'] }] }] },
+    });
     dir.write('project/guard.sh', `cat >/dev/null; ${deny('from settings')}\n`);
-    dir.json('project/plugin/hooks/hooks.json', { hooks: { PostToolUse: [{ hooks: [{ type: 'command', command: 'echo "root=${CLAUDE_PLUGIN_ROOT}" >&2; exit 2' }] }] } });
+    dir.json('project/plugin/hooks/hooks.json', {
+      hooks: { PostToolUse: [{ hooks: [{ type: 'command', command: 'echo "root=${CLAUDE_PLUGIN_ROOT}" >&2; exit 2' }] }] },
+    });
     dir.write(
       'project/tests/all.test.yaml',
       stringify({
         defaults: { cwd: '..' },
         cases: [
-          { name: 'settings', event: 'PreToolUse', settings: '../settings.json', payload: bash('x'), expect: { decision: 'deny', reason: 'from settings' } },
-          { name: 'plugin', event: 'PostToolUse', plugins: ['../plugin'], payload: { ...bash('x'), tool_response: {} }, expect: { decision: 'block', reason: `root=${dir.path('project', 'plugin')}` } },
-          { name: 'inline', event: 'PreToolUse', hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: deny('inline') }] }] }, payload: bash('x'), expect: { reason: 'inline', hooks: [{ id: 'all.test.yaml#cases[2].hooks.PreToolUse[0].hooks[0]' }] } },
+          {
+            name: 'settings',
+            event: 'PreToolUse',
+            settings: '../settings.json',
+            payload: bash('x'),
+            expect: { decision: 'deny', reason: 'from settings' },
+          },
+          {
+            name: 'plugin',
+            event: 'PostToolUse',
+            plugins: ['../plugin'],
+            payload: { ...bash('x'), tool_response: {} },
+            expect: { decision: 'block', reason: `root=${dir.path('project', 'plugin')}` },
+          },
+          {
+            name: 'inline',
+            event: 'PreToolUse',
+            hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: deny('inline') }] }] },
+            payload: bash('x'),
+            expect: { reason: 'inline', hooks: [{ id: 'all.test.yaml#cases[2].hooks.PreToolUse[0].hooks[0]' }] },
+          },
         ],
       }),
     );
@@ -64,7 +87,9 @@ describe('runFixtures', () => {
               name: 'env',
               event: 'UserPromptSubmit',
               env: { GREETING: 'hello' },
-              hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo "g=$GREETING leak=${AGENT_HOOKS_TEST_LEAK:-none}"' }] }] },
+              hooks: {
+                UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo "g=$GREETING leak=${AGENT_HOOKS_TEST_LEAK:-none}"' }] }],
+              },
               payload: { prompt: 'hi' },
               expect: { additionalContext: ['g=hello leak=none'] },
             },
@@ -79,7 +104,12 @@ describe('runFixtures', () => {
   });
 
   it('a case that cannot run is an error with the reason (missing settings file)', async () => {
-    dir.write('x.test.yaml', stringify({ cases: [{ name: 'a', event: 'Stop', settings: 'nope.json', payload: { stop_hook_active: false }, expect: { blocked: false } }] }));
+    dir.write(
+      'x.test.yaml',
+      stringify({
+        cases: [{ name: 'a', event: 'Stop', settings: 'nope.json', payload: { stop_hook_active: false }, expect: { blocked: false } }],
+      }),
+    );
     const report = await runFixtures([dir.root]);
     const c = report.files[0]!.cases[0]!;
     expect(c.status).toBe('error');
@@ -104,14 +134,22 @@ describe('runFixtures', () => {
     );
     const report = await runFixtures([dir.root]);
     expect(report.files[0]!.cases[0]!.status).toBe('passed');
-    expect(report.files[0]!.cases[0]!.warnings[0]).toBe('x.test.yaml: cases[0].hooks.Stop[0].matcher: Stop has no matcher support; the matcher is ignored'.replace('x.test.yaml', dir.path('x.test.yaml')));
+    expect(report.files[0]!.cases[0]!.warnings[0]).toBe(
+      'x.test.yaml: cases[0].hooks.Stop[0].matcher: Stop has no matcher support; the matcher is ignored'.replace(
+        'x.test.yaml',
+        dir.path('x.test.yaml'),
+      ),
+    );
   });
 
   it('runs cases in parallel, never more than --jobs at once', async () => {
     const counter = dir.path('running');
     const hook = `mkdir -p ${counter}; touch ${counter}/$$; sleep 0.4; n=$(ls ${counter} | wc -l | tr -d ' '); rm ${counter}/$$; echo "n=$n"`;
     const cases = Array.from({ length: 6 }, (_, i) => ({ name: `c${i}`, event: 'UserPromptSubmit', payload: { prompt: 'x' } }));
-    dir.write('p.test.yaml', stringify({ defaults: { hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: hook }] }] } }, cases }));
+    dir.write(
+      'p.test.yaml',
+      stringify({ defaults: { hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: hook }] }] } }, cases }),
+    );
     const counts = async (jobs: number) => {
       const report = await runFixtures([dir.root], { jobs });
       return report.files[0]!.cases.map((c) => Number(String((c.result!.additionalContext as string[])[0]).slice(2)));
@@ -138,7 +176,13 @@ describe('runFixtures', () => {
 
   it('--filter selects by name (substring or /regex/); --bail stops after the first failure', async () => {
     const hooks = { PreToolUse: [{ hooks: [{ type: 'command', command: deny('no') }] }] };
-    const cases = ['alpha ok', 'beta fails', 'gamma ok', 'delta fails'].map((name) => ({ name, event: 'PreToolUse', hooks, payload: bash('x'), expect: { decision: name.endsWith('ok') ? 'deny' : 'allow' } }));
+    const cases = ['alpha ok', 'beta fails', 'gamma ok', 'delta fails'].map((name) => ({
+      name,
+      event: 'PreToolUse',
+      hooks,
+      payload: bash('x'),
+      expect: { decision: name.endsWith('ok') ? 'deny' : 'allow' },
+    }));
     dir.write('f.test.yaml', stringify({ cases }));
     const names = (r: Awaited<ReturnType<typeof runFixtures>>) => r.files[0]!.cases.map((c) => c.name);
     expect(names(await runFixtures([dir.root], { filter: 'OK' }))).toEqual(['alpha ok', 'gamma ok']);
@@ -152,7 +196,21 @@ describe('runFixtures', () => {
   });
 
   it('skipped cases are reported, not run', async () => {
-    dir.write('s.test.yaml', stringify({ cases: [{ name: 'later', skip: 'flaky upstream', event: 'Stop', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'exit 2' }] }] }, payload: { stop_hook_active: false }, expect: { blocked: false } }] }));
+    dir.write(
+      's.test.yaml',
+      stringify({
+        cases: [
+          {
+            name: 'later',
+            skip: 'flaky upstream',
+            event: 'Stop',
+            hooks: { Stop: [{ hooks: [{ type: 'command', command: 'exit 2' }] }] },
+            payload: { stop_hook_active: false },
+            expect: { blocked: false },
+          },
+        ],
+      }),
+    );
     const report = await runFixtures([dir.root]);
     expect(report.files[0]!.cases[0]).toMatchObject({ status: 'skipped', skipReason: 'flaky upstream' });
     expect(report.summary).toMatchObject({ skipped: 1, failed: 0 });
@@ -167,7 +225,12 @@ describe('runFixtures', () => {
     dir.write('node_modules/x/d.test.yaml', 'cases: []\n');
     dir.write('explicit.yaml', 'cases: []\n');
     const found = await findFixtureFiles([dir.root, dir.path('explicit.yaml'), dir.path('missing')]);
-    expect(found.files).toEqual([dir.path('a.test.yaml'), dir.path('sub', 'b.test.yml'), dir.path('sub', 'c.test.json'), dir.path('explicit.yaml')]);
+    expect(found.files).toEqual([
+      dir.path('a.test.yaml'),
+      dir.path('sub', 'b.test.yml'),
+      dir.path('sub', 'c.test.json'),
+      dir.path('explicit.yaml'),
+    ]);
     expect(found.errors).toEqual([{ file: dir.path('missing'), path: '(root)', message: 'no such file or directory' }]);
     const empty = await runFixtures([dir.path('sub', 'settings.json')]);
     expect(empty.files[0]!.errors[0]).toMatchObject({ path: 'cases', message: 'missing required field (expected array)' });
@@ -196,8 +259,18 @@ describe('--update', () => {
     expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
     const data = JSON.parse(text);
     expect(data.cases[0].expect).toEqual({ reason: 'recorded' });
-    expect(data.cases[1].expect).toEqual({ decision: 'deny', reason: '/recorded/', blocked: true, hooks: [{ outcome: 'success', decision: 'deny' }] });
-    expect(data.cases[2].expect).toEqual({ blocked: true, decision: 'deny', reason: 'recorded reason', hooks: [{ outcome: 'success', decision: 'deny' }] });
+    expect(data.cases[1].expect).toEqual({
+      decision: 'deny',
+      reason: '/recorded/',
+      blocked: true,
+      hooks: [{ outcome: 'success', decision: 'deny' }],
+    });
+    expect(data.cases[2].expect).toEqual({
+      blocked: true,
+      decision: 'deny',
+      reason: 'recorded reason',
+      hooks: [{ outcome: 'success', decision: 'deny' }],
+    });
     // The rewritten file passes as it is.
     expect(reportFailed(await runFixtures([file]))).toBe(false);
   });
@@ -245,17 +318,34 @@ describe('reports', () => {
     );
     dir.write('broken.test.yaml', 'cases: [');
     const xml = toJunitXml(await runFixtures([dir.root]), dir.root);
-    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="agent-hooks test" tests="3" failures="1" errors="1" skipped="0" time="[\d.]+">/);
+    expect(xml).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="agent-hooks test" tests="3" failures="1" errors="1" skipped="0" time="[\d.]+">/,
+    );
     expect(xml).toContain('<testsuite name="broken.test.yaml" tests="1" failures="0" errors="1"');
     expect(xml).toMatch(/<testcase classname="j.test.yaml" name="ok &lt;1&gt;" time="[\d.]+"\/>/);
-    expect(xml).toContain('<failure message="reason: expected a string containing &quot;always&quot;, got &quot;&lt;no&gt; &amp; \\&quot;never\\&quot;&quot;">');
+    expect(xml).toContain(
+      '<failure message="reason: expected a string containing &quot;always&quot;, got &quot;&lt;no&gt; &amp; \\&quot;never\\&quot;&quot;">',
+    );
     expect(xml.trim().endsWith('</testsuites>')).toBe(true);
   });
 });
 
 describe('agent-hooks test (CLI)', () => {
   it('exit 0 when all pass; text report with a summary line', () => {
-    dir.write('a.test.yaml', stringify({ cases: [{ name: 'one', event: 'PreToolUse', hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: deny('no') }] }] }, payload: bash('x'), expect: { decision: 'deny' } }] }));
+    dir.write(
+      'a.test.yaml',
+      stringify({
+        cases: [
+          {
+            name: 'one',
+            event: 'PreToolUse',
+            hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: deny('no') }] }] },
+            payload: bash('x'),
+            expect: { decision: 'deny' },
+          },
+        ],
+      }),
+    );
     const r = cli(['test'], dir.root);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^✓ a\.test\.yaml › one \(\d+ ms\)\n1 passed, 0 failed \(1 file, \d+ ms\)\n$/);
@@ -271,12 +361,29 @@ describe('agent-hooks test (CLI)', () => {
   });
 
   it('--json prints only the JSON report; --reporter junit --output writes the file and keeps the text', () => {
-    dir.write('a.test.yaml', stringify({ cases: [{ name: 'one', event: 'Stop', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] }, payload: { stop_hook_active: false }, expect: { blocked: true } }] }));
+    dir.write(
+      'a.test.yaml',
+      stringify({
+        cases: [
+          {
+            name: 'one',
+            event: 'Stop',
+            hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] },
+            payload: { stop_hook_active: false },
+            expect: { blocked: true },
+          },
+        ],
+      }),
+    );
     const j = cli(['test', '--json'], dir.root);
     expect(j.code).toBe(1);
     const report = JSON.parse(j.stdout);
     expect(report.summary).toMatchObject({ total: 1, passed: 0, failed: 1 });
-    expect(report.files[0].cases[0]).toMatchObject({ name: 'one', status: 'failed', mismatches: [{ path: 'blocked', expected: 'true', actual: 'false' }] });
+    expect(report.files[0].cases[0]).toMatchObject({
+      name: 'one',
+      status: 'failed',
+      mismatches: [{ path: 'blocked', expected: 'true', actual: 'false' }],
+    });
     const x = cli(['test', '--reporter', 'junit', '--output', 'out/junit.xml'], dir.root);
     expect(x.code).toBe(1);
     expect(x.stdout).toContain('0 passed, 1 failed');

@@ -64,7 +64,14 @@ describe('agent-hooks trust / revoke / status', () => {
     expect(fire(p.root)).toEqual({ context: ['from-project-script'], stderr: '' });
 
     // Edit the settings: modified, stopped, and status says what changed.
-    writeFileSync(p.settings, JSON.stringify({ hooks: { UserPromptSubmit: [{ matcher: '', hooks: [{ type: 'command', command: 'sh "${CLAUDE_PROJECT_DIR}/hooks/ctx.sh"; echo more' }] }] } }));
+    writeFileSync(
+      p.settings,
+      JSON.stringify({
+        hooks: {
+          UserPromptSubmit: [{ matcher: '', hooks: [{ type: 'command', command: 'sh "${CLAUDE_PROJECT_DIR}/hooks/ctx.sh"; echo more' }] }],
+        },
+      }),
+    );
     const edited = fire(p.root);
     expect(edited.context).toEqual([]);
     expect(edited.stderr).toMatch(/skipped \(modified: handler\.command: /);
@@ -147,7 +154,10 @@ describe('agent-hooks trust / revoke / status', () => {
   it('files and plugins named on the command line, and user settings, run without trust', () => {
     const p = makeProject(dir);
     // --settings names the project's own file: trusted by the person who named it.
-    const explicit = cli(['run', 'UserPromptSubmit', '--cwd', p.root, '--settings', p.settings, '--payload', '-', '--json'], '{"prompt":"x"}');
+    const explicit = cli(
+      ['run', 'UserPromptSubmit', '--cwd', p.root, '--settings', p.settings, '--payload', '-', '--json'],
+      '{"prompt":"x"}',
+    );
     expect(explicit.code, explicit.stderr).toBe(0);
     expect(JSON.parse(explicit.stdout).additionalContext).toEqual(['from-project-script']);
     expect(explicit.stderr).toBe('');
@@ -165,11 +175,17 @@ describe('agent-hooks trust / revoke / status', () => {
     const p = makeProject(dir);
     const l = cli(['list', '--cwd', p.root]);
     expect(l.stdout).toBe('no hooks\n');
-    expect(l.stderr).toMatch(/hooks\.UserPromptSubmit\[0\]\.hooks\[0\]: project command hook skipped \(untrusted: this workspace has never been trusted\); review with `agent-hooks status/);
+    expect(l.stderr).toMatch(
+      /hooks\.UserPromptSubmit\[0\]\.hooks\[0\]: project command hook skipped \(untrusted: this workspace has never been trusted\); review with `agent-hooks status/,
+    );
     const w = cli(['trust', '--cwd', p.root, '--workspace-only']);
     expect(w.code, w.stderr).toBe(0);
     expect(w.stdout).toMatch(/workspace only/);
-    expect(status(p.root).json).toMatchObject({ state: 'untrusted', workspace: { trusted: true }, reason: expect.stringMatching(/not been reviewed/) });
+    expect(status(p.root).json).toMatchObject({
+      state: 'untrusted',
+      workspace: { trusted: true },
+      reason: expect.stringMatching(/not been reviewed/),
+    });
     expect(cli(['trust', '--cwd', p.root]).code).toBe(0);
     expect(cli(['list', '--cwd', p.root]).stdout).toMatch(/UserPromptSubmit .*ctx\.sh/);
   });

@@ -84,10 +84,12 @@ describe('per-event verification (library)', () => {
     const full = await assess(p.root);
     expect(full.state).toBe('modified');
     expect(full.events).toBeUndefined();
-    expect(full.scripts.find((s) => s.path === realpathSync(p.post))?.current).not.toBe(full.scripts.find((s) => s.path === realpathSync(p.post))?.trusted);
+    expect(full.scripts.find((s) => s.path === realpathSync(p.post))?.current).not.toBe(
+      full.scripts.find((s) => s.path === realpathSync(p.post))?.trusted,
+    );
   });
 
-  it("a tampered script of the fired event is caught", async () => {
+  it('a tampered script of the fired event is caught', async () => {
     const p = project();
     await trustAll(p.root);
     writeFileSync(p.pre, 'echo evil >&2\n');
@@ -133,7 +135,15 @@ describe('per-event verification (library)', () => {
       JSON.stringify({
         hooks: {
           PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sh ./hooks/pre.sh' }] }],
-          PostToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'sh ./hooks/post.sh' }, { type: 'command', command: 'sh ./hooks/added.sh' }] }],
+          PostToolUse: [
+            {
+              matcher: '*',
+              hooks: [
+                { type: 'command', command: 'sh ./hooks/post.sh' },
+                { type: 'command', command: 'sh ./hooks/added.sh' },
+              ],
+            },
+          ],
         },
       }),
     );
@@ -170,9 +180,17 @@ describe('per-event verification (library)', () => {
     );
     expect(trust.state).toBe('trusted');
     expect(config.hooks.map((h) => h.event)).toEqual(['PreToolUse']);
-    const full = await loadTrustedConfig({ cwd: p.root, projectDir: p.root, homeDir: home, managedSettingsPath: dir.path('no-managed.json') }, { storePath: store, homeDir: home });
+    const full = await loadTrustedConfig(
+      { cwd: p.root, projectDir: p.root, homeDir: home, managedSettingsPath: dir.path('no-managed.json') },
+      { storePath: store, homeDir: home },
+    );
     expect(full.config.hooks.map((h) => h.event)).toEqual(['PreToolUse', 'PostToolUse']);
-    const evaluated = await evaluateTrust(full.config.hooks, { workspaceDir: p.root, storePath: store, homeDir: home, events: ['PostToolUse'] });
+    const evaluated = await evaluateTrust(full.config.hooks, {
+      workspaceDir: p.root,
+      storePath: store,
+      homeDir: home,
+      events: ['PostToolUse'],
+    });
     expect(evaluated.state).toBe('trusted');
     expect(evaluated.allowed.map((h) => h.event)).toEqual(['PostToolUse']);
   });
@@ -198,7 +216,15 @@ describe('per-event verification through dispatch and status (CLI)', () => {
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   }
   const payload = (cwd: string, event: string) =>
-    JSON.stringify({ session_id: 's', transcript_path: '', cwd, hook_event_name: event, tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: { stdout: '' } });
+    JSON.stringify({
+      session_id: 's',
+      transcript_path: '',
+      cwd,
+      hook_event_name: event,
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+      tool_response: { stdout: '' },
+    });
 
   it('after a script of PostToolUse is tampered with, PreToolUse hooks still run, PostToolUse hooks do not, status names the script', () => {
     const p = project();

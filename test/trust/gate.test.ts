@@ -78,7 +78,9 @@ describe('hook trust through the config loader', () => {
     await trustNow(p.root);
     writeFileSync(
       p.settings,
-      JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'sh "${CLAUDE_PROJECT_DIR}/hooks/ctx.sh"', timeout: 5 }] }] } }),
+      JSON.stringify({
+        hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'sh "${CLAUDE_PROJECT_DIR}/hooks/ctx.sh"', timeout: 5 }] }] },
+      }),
     );
     const { config, trust } = await load(p.root);
     expect(trust.state).toBe('modified');
@@ -117,16 +119,24 @@ describe('hook trust through the config loader', () => {
   it('added, removed and moved hooks, and changed hook settings, are reported', async () => {
     const p = makeProject(dir);
     const hook = (command: string) => ({ type: 'command', command });
-    writeFileSync(p.settings, JSON.stringify({ hooks: { Stop: [{ hooks: [hook('echo a'), hook('echo b')] }] }, agentHooks: { failureBehavior: 'deny' } }));
+    writeFileSync(
+      p.settings,
+      JSON.stringify({ hooks: { Stop: [{ hooks: [hook('echo a'), hook('echo b')] }] }, agentHooks: { failureBehavior: 'deny' } }),
+    );
     await trustNow(p.root);
-    writeFileSync(p.settings, JSON.stringify({ hooks: { Stop: [{ hooks: [hook('echo b'), hook('echo c')] }] }, agentHooks: { failureBehavior: 'ignore' } }));
+    writeFileSync(
+      p.settings,
+      JSON.stringify({ hooks: { Stop: [{ hooks: [hook('echo b'), hook('echo c')] }] }, agentHooks: { failureBehavior: 'ignore' } }),
+    );
     const { trust } = await load(p.root);
     expect(trust.state).toBe('modified');
     // 'echo b' moved from position 1 to 0; 'echo c' is new; 'echo a' is gone.
     expect(trust.hooks.map((h) => h.changes.map((c) => c.kind))).toEqual([['moved'], ['added']]);
     expect(trust.hooks[0]!.changes[0]).toMatchObject({ before: 'hooks.Stop[0].hooks[1]', after: 'hooks.Stop[0].hooks[0]' });
     expect(trust.removed).toMatchObject([{ handler: { command: 'echo a' } }]);
-    expect(trust.settingsChanges).toEqual([{ kind: 'config', field: `${realpathSync(p.settings)}: agentHooks.failureBehavior`, before: 'deny', after: 'ignore' }]);
+    expect(trust.settingsChanges).toEqual([
+      { kind: 'config', field: `${realpathSync(p.settings)}: agentHooks.failureBehavior`, before: 'deny', after: 'ignore' },
+    ]);
   });
 
   it('a hook removed since trusted is listed as removed', async () => {
@@ -143,7 +153,9 @@ describe('hook trust through the config loader', () => {
 
   it('local settings need trust too; user settings do not', async () => {
     const p = makeProject(dir);
-    dir.json('proj/.claude/settings.local.json', { hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo local' }] }] } });
+    dir.json('proj/.claude/settings.local.json', {
+      hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo local' }] }] },
+    });
     dir.json('home/.claude/settings.json', { hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo user' }] }] } });
     const { config, trust } = await load(p.root);
     expect(config.hooks.map((h) => h.source.kind)).toEqual(['user']);
@@ -225,7 +237,9 @@ describe('hook trust through the config loader', () => {
     expect(after.trust.state).toBe('untrusted');
     expect(after.trust.workspaceTrusted).toBe(false);
     // Nothing left to revoke: a digest cannot match.
-    await expect(revokeWorkspace({ workspaceDir: p.root, storePath: store, expectedDigest: second.digest })).rejects.toThrow(/trusted digest is none/);
+    await expect(revokeWorkspace({ workspaceDir: p.root, storePath: store, expectedDigest: second.digest })).rejects.toThrow(
+      /trusted digest is none/,
+    );
   });
 
   it('workspace trust is a separate gate: --workspace-only leaves the hooks unreviewed', async () => {
@@ -307,14 +321,21 @@ describe('hook trust through the config loader', () => {
   it('plugin hooks in a workspace keep equal digests across worktrees (root-relative paths)', async () => {
     const repo = dir.path('repo');
     mkdirSync(repo);
-    dir.json('repo/plug/hooks/hooks.json', { hooks: { Stop: [{ hooks: [{ type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/run.sh' }] }] } });
+    dir.json('repo/plug/hooks/hooks.json', {
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/run.sh' }] }] },
+    });
     dir.write('repo/plug/run.sh', 'echo');
     git(repo, 'init', '-q');
     git(repo, 'add', '-A');
     git(repo, 'commit', '-q', '-m', 'plugin');
     git(repo, 'worktree', 'add', '-q', dir.path('wt'), '-b', 'x');
     const digest = async (root: string) =>
-      (await loadTrustedConfig({ cwd: root, homeDir: home, managedSettingsPath: dir.path('none.json'), plugins: [join(root, 'plug')] }, { storePath: store })).trust;
+      (
+        await loadTrustedConfig(
+          { cwd: root, homeDir: home, managedSettingsPath: dir.path('none.json'), plugins: [join(root, 'plug')] },
+          { storePath: store },
+        )
+      ).trust;
     const a = await digest(repo);
     const b = await digest(dir.path('wt'));
     expect(a.hooks[0]!.needsTrust).toBe(true);
@@ -352,9 +373,19 @@ describe('evaluateTrust (hooks already loaded)', () => {
 
   it('a record written by another process is honoured (store is the source of truth)', async () => {
     const p = makeProject(dir);
-    const r = await assessTrust({ hooks: (await loadConfig({ cwd: p.root, homeDir: home, managedSettingsPath: dir.path('none.json'), unsafeSkipTrustGate: true })).hooks }, { workspaceDir: p.root, storePath: store });
+    const r = await assessTrust(
+      {
+        hooks: (await loadConfig({ cwd: p.root, homeDir: home, managedSettingsPath: dir.path('none.json'), unsafeSkipTrustGate: true }))
+          .hooks,
+      },
+      { workspaceDir: p.root, storePath: store },
+    );
     await updateTrustStore(store, (d) => {
-      d.workspaces[r.workspace.identity] = { path: p.root, workspaceTrustedAt: 'now', hooks: { digest: r.digest!, trustedAt: 'now', config: r.config! } };
+      d.workspaces[r.workspace.identity] = {
+        path: p.root,
+        workspaceTrustedAt: 'now',
+        hooks: { digest: r.digest!, trustedAt: 'now', config: r.config! },
+      };
     });
     expect((await load(p.root)).trust.state).toBe('trusted');
   });

@@ -13,7 +13,11 @@ export function git(cwd: string, ...args: string[]): string {
 }
 
 /** A project with `.claude/settings.json` and a script it runs by path. */
-export function makeProject(dir: TempDir, rel = 'proj', script = 'echo from-project-script'): { root: string; settings: string; script: string } {
+export function makeProject(
+  dir: TempDir,
+  rel = 'proj',
+  script = 'echo from-project-script',
+): { root: string; settings: string; script: string } {
   const root = dir.path(rel);
   mkdirSync(root, { recursive: true });
   const scriptFile = dir.write(join(rel, 'hooks', 'ctx.sh'), `${script}\n`);

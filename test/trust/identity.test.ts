@@ -99,7 +99,16 @@ describe('placeholders in a project directory with a space and a $', () => {
       mkdirSync(join(root, 'hooks'), { recursive: true });
       chmodSync(dir.write(join(name, 'hooks', 'x.sh'), '#!/bin/sh\necho from-x\n'), 0o755);
       dir.json(join(name, '.claude', 'settings.json'), {
-        hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: '${CLAUDE_PROJECT_DIR}/hooks/x.sh' }, { type: 'command', command: 'sh "${CLAUDE_PROJECT_DIR}/hooks/x.sh"' }] }] },
+        hooks: {
+          UserPromptSubmit: [
+            {
+              hooks: [
+                { type: 'command', command: '${CLAUDE_PROJECT_DIR}/hooks/x.sh' },
+                { type: 'command', command: 'sh "${CLAUDE_PROJECT_DIR}/hooks/x.sh"' },
+              ],
+            },
+          ],
+        },
       });
       const s = status(root);
       expect(s.hooks[0].scripts).toEqual([join(realpathSync(root), 'hooks/x.sh')]);
@@ -112,7 +121,9 @@ describe('placeholders in a project directory with a space and a $', () => {
 describe('unpinned hooks', () => {
   it('status, list and trust say a hook is unpinned and why; trusting it needs --allow-unpinned', () => {
     const root = dir.path('proj');
-    dir.json('proj/.claude/settings.json', { hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'npm run --silent ctx' }] }] } });
+    dir.json('proj/.claude/settings.json', {
+      hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'npm run --silent ctx' }] }] },
+    });
     dir.json('proj/package.json', { scripts: { ctx: 'echo ctx' } });
     const human = cli(['status', '--cwd', root]);
     expect(human.stdout).toMatch(/UNPINNED: npm run runs what package\.json/);
@@ -137,7 +148,9 @@ describe('unpinned hooks', () => {
     const root = dir.path('proj');
     dir.write('home/bin/tool.sh', 'echo tool\n');
     dir.write('proj/.claude/hooks/x.sh', 'echo x\n');
-    dir.json('proj/.claude/settings.json', { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'cd .claude/hooks && sh x.sh && bash ~/bin/tool.sh' }] }] } });
+    dir.json('proj/.claude/settings.json', {
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'cd .claude/hooks && sh x.sh && bash ~/bin/tool.sh' }] }] },
+    });
     const out = cli(['status', '--cwd', root]).stdout;
     expect(out).toContain(`pins: ${join(realpathSync(root), '.claude/hooks/x.sh')}\n`);
     expect(out).toContain(`pins: ${join(realpathSync(dir.path('home')), 'bin/tool.sh')}  (outside the workspace)`);
@@ -153,7 +166,10 @@ describe('the library is safe by default', () => {
     const gated = await loadConfig(base);
     expect(gated.hooks).toEqual([]);
     expect(gated.diagnostics.map((d) => d.message).join('\n')).toMatch(/project command hook skipped \(untrusted/);
-    const { trust } = await loadTrustedConfig({ cwd: p.root, homeDir: home, managedSettingsPath: dir.path('none.json') }, { workspaceDir: p.root, storePath: store });
+    const { trust } = await loadTrustedConfig(
+      { cwd: p.root, homeDir: home, managedSettingsPath: dir.path('none.json') },
+      { workspaceDir: p.root, storePath: store },
+    );
     await trustWorkspace(trust);
     expect((await loadConfig(base)).hooks.map((h) => h.source.kind)).toEqual(['project']);
     writeFileSync(p.script, 'echo changed\n');

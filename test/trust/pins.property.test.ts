@@ -56,23 +56,32 @@ afterAll(() => dir.cleanup());
 
 const DIRS = ['.', '.claude/hooks', 'sub'] as const;
 const SH_FILES = ['top.sh', 'a.sh', 'b.sh', 'c.sh'] as const;
-const dirOfFile: Record<string, string> = { 'top.sh': '.', 'a.sh': '.claude/hooks', 'b.sh': '.claude/hooks', 'c.sh': 'sub', 'n.js': '.claude/hooks', pkg: '.claude/hooks' };
+const dirOfFile: Record<string, string> = {
+  'top.sh': '.',
+  'a.sh': '.claude/hooks',
+  'b.sh': '.claude/hooks',
+  'c.sh': 'sub',
+  'n.js': '.claude/hooks',
+  pkg: '.claude/hooks',
+};
 
 const join2 = (d: string, f: string) => (d === '.' ? f : `${d}/${f}`);
 
 /** A directory, spelled in one of the ways a shell would resolve it. */
-const dirSpelling = fc.constantFrom(...DIRS).chain((d) =>
-  fc.constantFrom(
-    d,
-    `"$CLAUDE_PROJECT_DIR/${d}"`,
-    `\${CLAUDE_PROJECT_DIR}/${d}`,
-    `$CLAUDE_PROJECT_DIR/${d}`,
-    `"$(git rev-parse --show-toplevel)/${d}"`,
-    `~/../${d}`,
-    '..',
-    '"$UNKNOWN_DIR"',
-  ),
-);
+const dirSpelling = fc
+  .constantFrom(...DIRS)
+  .chain((d) =>
+    fc.constantFrom(
+      d,
+      `"$CLAUDE_PROJECT_DIR/${d}"`,
+      `\${CLAUDE_PROJECT_DIR}/${d}`,
+      `$CLAUDE_PROJECT_DIR/${d}`,
+      `"$(git rev-parse --show-toplevel)/${d}"`,
+      `~/../${d}`,
+      '..',
+      '"$UNKNOWN_DIR"',
+    ),
+  );
 
 /** A path to a file, spelled relative to where the generator assumes nothing. */
 const pathSpelling = (file: string) => {
@@ -97,17 +106,29 @@ const pathSpelling = (file: string) => {
   );
 };
 
-const shRun = fc.constantFrom(...SH_FILES).chain((f) =>
-  fc.tuple(fc.constantFrom('', 'sh ', 'bash ', 'exec ', 'env A=1 '), pathSpelling(f)).map(([runner, p]) => `${runner}${p}`),
+const shRun = fc
+  .constantFrom(...SH_FILES)
+  .chain((f) => fc.tuple(fc.constantFrom('', 'sh ', 'bash ', 'exec ', 'env A=1 '), pathSpelling(f)).map(([runner, p]) => `${runner}${p}`));
+const globRun = fc.constantFrom(
+  'bash .claude/hooks/[ab].sh',
+  'sh ./*.sh',
+  'sh "$CLAUDE_PROJECT_DIR"/sub/*.sh',
+  'for f in .claude/hooks/*.sh; do sh "$f"; done',
 );
-const globRun = fc.constantFrom('bash .claude/hooks/[ab].sh', 'sh ./*.sh', 'sh "$CLAUDE_PROJECT_DIR"/sub/*.sh', 'for f in .claude/hooks/*.sh; do sh "$f"; done');
 const nodeRun = fc.constantFrom('n.js', 'pkg').chain((f) => pathSpelling(f).map((p) => `node ${p}`));
 const assign = fc.constantFrom(...DIRS).map((d) => `D=${d}`);
 const cd = dirSpelling.map((d) => `cd ${d}`);
 
-const simple = fc.oneof({ weight: 4, arbitrary: shRun }, { weight: 1, arbitrary: globRun }, { weight: 2, arbitrary: nodeRun }, { weight: 2, arbitrary: cd }, { weight: 1, arbitrary: assign });
+const simple = fc.oneof(
+  { weight: 4, arbitrary: shRun },
+  { weight: 1, arbitrary: globRun },
+  { weight: 2, arbitrary: nodeRun },
+  { weight: 2, arbitrary: cd },
+  { weight: 1, arbitrary: assign },
+);
 const joiner = fc.constantFrom(' && ', '; ', ' || ');
-const sequence = (steps: fc.Arbitrary<string>) => fc.array(fc.tuple(joiner, steps), { minLength: 1, maxLength: 4 }).map((xs) => xs.map(([j, s], i) => (i === 0 ? s : `${j}${s}`)).join(''));
+const sequence = (steps: fc.Arbitrary<string>) =>
+  fc.array(fc.tuple(joiner, steps), { minLength: 1, maxLength: 4 }).map((xs) => xs.map(([j, s], i) => (i === 0 ? s : `${j}${s}`)).join(''));
 const nested = sequence(simple)
   .filter((s) => !s.includes("'"))
   .chain((inner) => fc.constantFrom(`sh -c '${inner}'`, `bash -c '${inner}'`, `(${inner})`));

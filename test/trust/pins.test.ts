@@ -125,7 +125,9 @@ describe('spellings that run a workspace file are pinned', () => {
     script('.claude/hooks/b.sh');
     script('.claude/hooks/c.sh');
     script('.claude/hooks/d.sh');
-    hook('$CLAUDE_PROJECT_DIR/.claude/hooks/a.sh; ${CLAUDE_PROJECT_DIR}/.claude/hooks/b.sh; "$CLAUDE_PROJECT_DIR"/.claude/hooks/c.sh; "${CLAUDE_PROJECT_DIR}/.claude/hooks/d.sh"');
+    hook(
+      '$CLAUDE_PROJECT_DIR/.claude/hooks/a.sh; ${CLAUDE_PROJECT_DIR}/.claude/hooks/b.sh; "$CLAUDE_PROJECT_DIR"/.claude/hooks/c.sh; "${CLAUDE_PROJECT_DIR}/.claude/hooks/d.sh"',
+    );
     await expectPinned(['.claude/hooks/a.sh', '.claude/hooks/b.sh', '.claude/hooks/c.sh', '.claude/hooks/d.sh']);
   });
 
@@ -138,14 +140,14 @@ describe('spellings that run a workspace file are pinned', () => {
     expect(r.hooks[0]!.outside).toEqual([join(realpathSync(home), 'h.sh')]);
   });
 
-  it("sh -c '…' and bash -c \"…\" are followed, with cd inside", async () => {
+  it('sh -c \'…\' and bash -c "…" are followed, with cd inside', async () => {
     script('.claude/hooks/x.sh');
     script('y.sh');
     hook(`sh -c 'cd .claude/hooks && ./x.sh' && bash -c "./y.sh"`);
     await expectPinned(['.claude/hooks/x.sh', 'y.sh']);
   });
 
-  it('assignments in the same command: D=…; $D/x.sh and D=… sh -c \'$D/x.sh\'', async () => {
+  it("assignments in the same command: D=…; $D/x.sh and D=… sh -c '$D/x.sh'", async () => {
     script('.claude/hooks/x.sh');
     script('.claude/hooks/y.sh');
     hook(`D=.claude/hooks; $D/x.sh; E=.claude/hooks sh -c '$E/y.sh'`);

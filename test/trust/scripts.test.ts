@@ -20,7 +20,9 @@ const cmd = (command: string, extra: Partial<CommandHandler> = {}): CommandHandl
 describe('referencedScripts', () => {
   it('shell form: placeholders (braced, bare, quoted), ~/, relative and absolute paths', async () => {
     const refs = await referencedScripts(
-      cmd('sh "${CLAUDE_PROJECT_DIR}/a.sh" && "$CLAUDE_PROJECT_DIR"/b.sh; node ${CLAUDE_PLUGIN_ROOT}/c.mjs | ~/bin/d --x ./e.py ../f /abs/g scripts/h.sh'),
+      cmd(
+        'sh "${CLAUDE_PROJECT_DIR}/a.sh" && "$CLAUDE_PROJECT_DIR"/b.sh; node ${CLAUDE_PLUGIN_ROOT}/c.mjs | ~/bin/d --x ./e.py ../f /abs/g scripts/h.sh',
+      ),
       ctx,
     );
     expect(refs).toEqual([
@@ -36,7 +38,10 @@ describe('referencedScripts', () => {
   });
 
   it('shell form: words inside $(…) and redirections count; URLs, globs, options and inline code do not', async () => {
-    const refs = await referencedScripts(cmd(`curl https://example.invalid/x -o out.txt; cat $(cat ./list) < ./in; ls src/*.ts; python3 -c 'import os; print("a/b")'`), ctx);
+    const refs = await referencedScripts(
+      cmd(`curl https://example.invalid/x -o out.txt; cat $(cat ./list) < ./in; ls src/*.ts; python3 -c 'import os; print("a/b")'`),
+      ctx,
+    );
     expect(refs).toEqual([dir.path('proj', 'list'), dir.path('proj', 'in')]);
   });
 

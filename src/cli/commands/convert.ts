@@ -43,8 +43,10 @@ async function convertCommand(file: string, flags: ConvertFlags): Promise<number
   if (!r.ok) return 1;
   if (flags.out) await writeFile(resolve(flags.out), r.text);
   else process.stdout.write(r.text);
-  for (const l of r.losses) process.stderr.write(oneLine(`loss: ${path}: ${l.path}: ${l.scope === 'hook' ? 'hook left out: ' : ''}${l.message}`) + '\n');
-  if (r.losses.length) process.stderr.write(`${r.losses.length} construct(s) of ${r.from} could not be expressed in ${r.to} (listed above)\n`);
+  for (const l of r.losses)
+    process.stderr.write(oneLine(`loss: ${path}: ${l.path}: ${l.scope === 'hook' ? 'hook left out: ' : ''}${l.message}`) + '\n');
+  if (r.losses.length)
+    process.stderr.write(`${r.losses.length} construct(s) of ${r.from} could not be expressed in ${r.to} (listed above)\n`);
   return r.losses.length ? 3 : 0;
 }
 
@@ -64,6 +66,8 @@ export function registerConvertCommand(program: Command): void {
 
   // run and list read --settings files of any dialect; --dialect forces one.
   for (const name of ['run', 'list']) {
-    program.commands.find((c) => c.name() === name)?.option('--dialect <name>', `force the dialect of --settings files (${DIALECT_NAMES.join(', ')}; default: detected)`);
+    program.commands
+      .find((c) => c.name() === name)
+      ?.option('--dialect <name>', `force the dialect of --settings files (${DIALECT_NAMES.join(', ')}; default: detected)`);
   }
 }

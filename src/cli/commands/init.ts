@@ -39,7 +39,8 @@ async function initCommand(name: string, flags: InitFlags): Promise<number> {
   try {
     const r = await initHook({ name, lang: flags.lang, event: event as never, dir: flags.dir, force: flags.force });
     const dir = flags.dir ?? '.';
-    for (const f of r.written) process.stdout.write(`${r.updated.includes(f) ? 'updated' : 'created'} ${relative(process.cwd(), f) || f}\n`);
+    for (const f of r.written)
+      process.stdout.write(`${r.updated.includes(f) ? 'updated' : 'created'} ${relative(process.cwd(), f) || f}\n`);
     if (!r.written.includes(r.settings)) process.stdout.write(`${relative(process.cwd(), r.settings)} already has this entry\n`);
     for (const n of r.notes) process.stdout.write(`note: ${oneLine(n)}\n`);
     process.stdout.write(`next: agent-hooks test ${relative(process.cwd(), `${dir}/.claude/hooks`) || '.'}\n`);

@@ -37,7 +37,9 @@ export function defaultServerName(command: string): string {
 export function registerMcpProxyCommand(program: Command): void {
   program
     .command('mcp-proxy')
-    .description('run an MCP server behind hooks: PreToolUse/PostToolUse/PostToolUseFailure on tools/call, Elicitation/ElicitationResult on elicitations')
+    .description(
+      'run an MCP server behind hooks: PreToolUse/PostToolUse/PostToolUseFailure on tools/call, Elicitation/ElicitationResult on elicitations',
+    )
     .argument('<server...>', 'the real server command and its arguments, after --')
     .option('--settings <file>', 'settings file with a "hooks" object, any dialect (repeatable; default: discover like `run`)', collect)
     .option('--plugin <dir>', 'plugin directory with hooks/hooks.json (repeatable)', collect)
@@ -48,9 +50,15 @@ export function registerMcpProxyCommand(program: Command): void {
     .option('--permission-mode <mode>', 'permission_mode of the payloads (plan skips PreToolUse/PostToolUse)', 'default')
     .option('--session-id <id>', 'session_id of the payloads (default: one per proxy run)')
     .option('--audit <file>', 'append one JSON line per hook execution to this file')
-    .option('--advertise-elicitation', 'announce form elicitation to the server even when the client lacks it (default: when Elicitation hooks exist)')
+    .option(
+      '--advertise-elicitation',
+      'announce form elicitation to the server even when the client lacks it (default: when Elicitation hooks exist)',
+    )
     .option('--no-advertise-elicitation', 'never announce elicitation support the client does not have')
-    .option('--drain-ms <ms>', 'at EOF, how long each shutdown phase may wait for work in hand: hooks being judged, the server answering (default 500 for hooks, 1500 for the server)')
+    .option(
+      '--drain-ms <ms>',
+      'at EOF, how long each shutdown phase may wait for work in hand: hooks being judged, the server answering (default 500 for hooks, 1500 for the server)',
+    )
     .option('-q, --quiet', 'do not log hook decisions to stderr')
     .action(async (server: string[], flags: ProxyFlags) => {
       process.exitCode = await mcpProxyMain(server, flags);
@@ -64,7 +72,10 @@ export async function mcpProxyMain(serverCommand: string[], flags: ProxyFlags): 
     say('no server command given (usage: agent-hooks mcp-proxy [options] -- <command> [args...])');
     return 1;
   }
-  const [{ loadFromFlags }, { engineOptionsFromConfig }] = await Promise.all([import('../../load/from-flags.js'), import('../../load/engine-options.js')]);
+  const [{ loadFromFlags }, { engineOptionsFromConfig }] = await Promise.all([
+    import('../../load/from-flags.js'),
+    import('../../load/engine-options.js'),
+  ]);
   const config = await loadFromFlags(flags);
   for (const d of config.diagnostics) say(formatDiagnostic(d));
   if (config.diagnostics.some((d) => d.level === 'error')) return 1;

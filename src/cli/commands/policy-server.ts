@@ -48,7 +48,11 @@ async function policyServerCommand(flags: PolicyServerFlags): Promise<number> {
     process.stderr.write(`agent-hooks policy-server: ${(err as Error).message}\n`);
     return 1;
   }
-  process.stdout.write(flags.json ? `${JSON.stringify({ url: running.url, port: running.port, pid: process.pid })}\n` : `agent-hooks policy-server listening on ${running.url}\n`);
+  process.stdout.write(
+    flags.json
+      ? `${JSON.stringify({ url: running.url, port: running.port, pid: process.pid })}\n`
+      : `agent-hooks policy-server listening on ${running.url}\n`,
+  );
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGTERM', stop);

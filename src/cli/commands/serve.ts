@@ -58,7 +58,9 @@ async function serveCommand(flags: ServeFlags): Promise<number> {
       storeWorkspaces: flags.storeWorkspaces !== false,
       ...(flags.audit ? { auditFile: resolve(flags.audit) } : {}),
       // The connection string comes from an environment variable: a password never sits in argv.
-      ...(flags.auditPostgresEnv && process.env[flags.auditPostgresEnv] ? { auditPostgres: { url: process.env[flags.auditPostgresEnv]!, ...(flags.auditTable ? { table: flags.auditTable } : {}) } } : {}),
+      ...(flags.auditPostgresEnv && process.env[flags.auditPostgresEnv]
+        ? { auditPostgres: { url: process.env[flags.auditPostgresEnv]!, ...(flags.auditTable ? { table: flags.auditTable } : {}) } }
+        : {}),
       ...(flags.pauseFile ? { pauseFile: resolve(flags.pauseFile) } : {}),
       ...(flags.managedSettings ? { managedSettingsPath: resolve(flags.managedSettings) } : {}),
       ...(flags.host ? { host: flags.host } : {}),
@@ -79,9 +81,15 @@ async function serveCommand(flags: ServeFlags): Promise<number> {
       `agent-hooks serve: warning: listening on ${running.host}, not loopback — anyone who can reach this address and learns the token can trust hooks; traffic is plain HTTP\n`,
     );
   }
-  const info = await (await running.app.fetch(new Request(`${running.url}api/info`, { headers: { host: new URL(running.url).host, authorization: `Bearer ${running.token}` } }))).json() as { pauseFile: string | null; store: string };
+  const info = (await (
+    await running.app.fetch(
+      new Request(`${running.url}api/info`, { headers: { host: new URL(running.url).host, authorization: `Bearer ${running.token}` } }),
+    )
+  ).json()) as { pauseFile: string | null; store: string };
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify({ url: running.url, openUrl: running.openUrl, token: running.token, host: running.host, port: running.port, pauseFile: info.pauseFile, store: info.store, auditFile: flags.audit ? resolve(flags.audit) : null })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ url: running.url, openUrl: running.openUrl, token: running.token, host: running.host, port: running.port, pauseFile: info.pauseFile, store: info.store, auditFile: flags.audit ? resolve(flags.audit) : null })}\n`,
+    );
   } else {
     process.stdout.write(
       [
@@ -116,7 +124,10 @@ export function registerServeCommand(program: Command): void {
     .option('--workspace <dir>', 'workspace to review (repeatable; default: the current directory)', collect)
     .option('--no-store-workspaces', 'do not also list the workspaces recorded in the trust store')
     .option('--audit <file>', 'audit log to read (what `run --audit` / `dispatch --audit` write)')
-    .option('--audit-postgres-env <var>', "read the team's audit from PostgreSQL: the variable holding the connection string (docs/teams.md)")
+    .option(
+      '--audit-postgres-env <var>',
+      "read the team's audit from PostgreSQL: the variable holding the connection string (docs/teams.md)",
+    )
     .option('--audit-table <name>', 'audit table in PostgreSQL (default agent_hooks_audit)')
     .option('--pause-file <file>', 'pause file shared with `agent-hooks dispatch` (default: next to the trust store)')
     .option('--host <address>', 'address to bind (default 127.0.0.1; anything else exposes the panel to the network)')

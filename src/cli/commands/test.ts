@@ -64,8 +64,7 @@ async function testCommand(paths: string[], flags: TestFlags): Promise<number> {
       const out = resolve(flags.output);
       await mkdir(dirname(out), { recursive: true });
       await writeFile(out, body);
-    }
-    else process.stdout.write(body);
+    } else process.stdout.write(body);
   }
   return reportFailed(report) ? 1 : 0;
 }

@@ -41,7 +41,10 @@ async function assess(dir: string, flags: TrustFlags = {}): Promise<{ report: Tr
     if (!parsed.ok) throw new TrustRefusedError(parsed.message);
     discoverDialects = parsed.value;
   }
-  const { config, trust } = await loadTrustedConfig({ cwd: dir, projectDir: dir, discover: true, ...(discoverDialects !== undefined ? { discoverDialects } : {}) }, { workspaceDir: dir });
+  const { config, trust } = await loadTrustedConfig(
+    { cwd: dir, projectDir: dir, discover: true, ...(discoverDialects !== undefined ? { discoverDialects } : {}) },
+    { workspaceDir: dir },
+  );
   return { report: trust, diagnostics: config.diagnostics };
 }
 
@@ -139,10 +142,14 @@ function formatStatus(r: TrustReport): string {
   }
   lines.push('');
   if (r.unpinned.length > 0) {
-    lines.push(`${r.unpinned.length} hook(s) UNPINNED: what they execute cannot be determined, so a change there would not show as modified; trusting them needs --allow-unpinned`);
+    lines.push(
+      `${r.unpinned.length} hook(s) UNPINNED: what they execute cannot be determined, so a change there would not show as modified; trusting them needs --allow-unpinned`,
+    );
   }
   if (r.state !== 'trusted' && r.state !== 'error' && r.digest) {
-    lines.push(`to trust exactly this:  agent-hooks trust --cwd ${quote(r.workspace.dir)} --digest ${r.digest}${r.unpinned.length > 0 ? ' --allow-unpinned' : ''}`);
+    lines.push(
+      `to trust exactly this:  agent-hooks trust --cwd ${quote(r.workspace.dir)} --digest ${r.digest}${r.unpinned.length > 0 ? ' --allow-unpinned' : ''}`,
+    );
   }
   if (r.trustedDigest) lines.push(`to revoke the trust:    agent-hooks revoke --cwd ${quote(r.workspace.dir)} --digest ${r.trustedDigest}`);
   else if (r.workspaceTrusted) lines.push(`to revoke the trust:    agent-hooks revoke --cwd ${quote(r.workspace.dir)}`);
@@ -180,12 +187,17 @@ export async function trustCommand(flags: TrustFlags): Promise<number> {
     });
     const gated = report.hooks.filter((h) => h.needsTrust);
     if (flags.json) {
-      process.stdout.write(`${JSON.stringify({ workspace: report.workspace.dir, identity: result.identity, digest: result.digest, workspaceOnly: result.workspaceOnly, hooks: gated.length, unpinned: report.unpinned.length }, null, 2)}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ workspace: report.workspace.dir, identity: result.identity, digest: result.digest, workspaceOnly: result.workspaceOnly, hooks: gated.length, unpinned: report.unpinned.length }, null, 2)}\n`,
+      );
     } else if (result.workspaceOnly) {
-      process.stdout.write(`trusted workspace ${oneLine(report.workspace.dir)} (workspace only; its hooks still need \`agent-hooks trust\`)\n`);
+      process.stdout.write(
+        `trusted workspace ${oneLine(report.workspace.dir)} (workspace only; its hooks still need \`agent-hooks trust\`)\n`,
+      );
     } else {
       process.stdout.write(`trusted ${oneLine(report.workspace.dir)}: ${gated.length} hook(s), digest ${result.digest}\n`);
-      if (report.unpinned.length > 0) process.stdout.write(`  including ${report.unpinned.length} UNPINNED hook(s) (acknowledged with --allow-unpinned)\n`);
+      if (report.unpinned.length > 0)
+        process.stdout.write(`  including ${report.unpinned.length} UNPINNED hook(s) (acknowledged with --allow-unpinned)\n`);
       for (const h of gated) process.stdout.write(`  ${h.event} ${oneLine(h.matcher ?? '*')} ${h.type} ${oneLine(h.summary)}\n`);
     }
     return 0;
@@ -198,8 +210,16 @@ export async function revokeCommand(flags: TrustFlags): Promise<number> {
   try {
     const dir = workspaceDirOf(flags);
     const result = await revokeWorkspace({ workspaceDir: dir, ...(flags.digest !== undefined ? { expectedDigest: flags.digest } : {}) });
-    if (flags.json) process.stdout.write(`${JSON.stringify({ identity: result.identity, revoked: result.removed !== undefined, digest: result.removed?.hooks?.digest }, null, 2)}\n`);
-    else process.stdout.write(result.removed ? `revoked trust for ${oneLine(dir)} (${oneLine(result.identity)})\n` : `${oneLine(dir)} was not trusted; nothing to revoke\n`);
+    if (flags.json)
+      process.stdout.write(
+        `${JSON.stringify({ identity: result.identity, revoked: result.removed !== undefined, digest: result.removed?.hooks?.digest }, null, 2)}\n`,
+      );
+    else
+      process.stdout.write(
+        result.removed
+          ? `revoked trust for ${oneLine(dir)} (${oneLine(result.identity)})\n`
+          : `${oneLine(dir)} was not trusted; nothing to revoke\n`,
+      );
     return 0;
   } catch (err) {
     return fail(err);

@@ -12,7 +12,8 @@ import type { TrustFlags } from './trust-actions.js';
 /** The options all three commands share; `discover` for the two that compute a digest. */
 function workspaceCommand(program: Command, name: string, description: string, discover: boolean): Command {
   const cmd = program.command(name).description(description).option('--cwd <dir>', 'project directory (default: current directory)');
-  if (discover) cmd.option('--discover-dialects <list>', "also discover these agents' hook files, as given to `run` (comma-separated, or all)");
+  if (discover)
+    cmd.option('--discover-dialects <list>', "also discover these agents' hook files, as given to `run` (comma-separated, or all)");
   return cmd.option('--json', 'print as JSON');
 }
 

@@ -9,7 +9,16 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as p from '@clack/prompts';
 import { EVENT_NAMES, type EventName } from '../../events/catalog.js';
-import { describeChange, loadTrustedConfig, revokeWorkspace, trustWorkspace, TrustRefusedError, TrustStoreError, type HookTrustStatus, type TrustReport } from '../../trust/index.js';
+import {
+  describeChange,
+  loadTrustedConfig,
+  revokeWorkspace,
+  trustWorkspace,
+  TrustRefusedError,
+  TrustStoreError,
+  type HookTrustStatus,
+  type TrustReport,
+} from '../../trust/index.js';
 import { defaultPauseFilePath, readPauseFile, setSessionPaused } from '../../session/pause-file.js';
 import { forTerminal, oneLine } from '../../util/terminal-text.js';
 
@@ -24,7 +33,9 @@ async function assess(dir: string): Promise<TrustReport> {
 
 function hookLabel(h: HookTrustStatus): string {
   const state = h.needsTrust ? h.state : 'no trust needed';
-  return oneLine(`${h.event}${h.matcher ? ` [${h.matcher}]` : ''}  ${h.type}: ${h.summary.length > 60 ? `${h.summary.slice(0, 59)}…` : h.summary}  (${h.source.kind}, ${state})`);
+  return oneLine(
+    `${h.event}${h.matcher ? ` [${h.matcher}]` : ''}  ${h.type}: ${h.summary.length > 60 ? `${h.summary.slice(0, 59)}…` : h.summary}  (${h.source.kind}, ${state})`,
+  );
 }
 
 function scriptPreview(file: string): string {
@@ -37,7 +48,11 @@ function scriptPreview(file: string): string {
 }
 
 function showHook(h: HookTrustStatus): void {
-  const parts = [`command: ${oneLine(h.summary)}`, `source:  ${oneLine([h.source.kind, h.source.file, h.source.path].filter(Boolean).join(' '))}`, `trust:   ${h.needsTrust ? h.state : 'not needed (user, managed or named on the command line)'}`];
+  const parts = [
+    `command: ${oneLine(h.summary)}`,
+    `source:  ${oneLine([h.source.kind, h.source.file, h.source.path].filter(Boolean).join(' '))}`,
+    `trust:   ${h.needsTrust ? h.state : 'not needed (user, managed or named on the command line)'}`,
+  ];
   if (h.changes.length > 0) parts.push('', 'changed since trust:', ...h.changes.map((c) => `  ${oneLine(describeChange(c))}`));
   for (const s of h.scripts) parts.push('', `script ${oneLine(s)}:`, scriptPreview(s));
   p.note(parts.join('\n'), oneLine(`${h.event} hook`));
@@ -57,7 +72,10 @@ async function fireEvent(dir: string, event: EventName): Promise<void> {
 async function pauseMenu(dir: string): Promise<void> {
   const file = defaultPauseFilePath();
   const paused = Object.keys(readPauseFile(file).data.sessions);
-  const id = await p.text({ message: `Session id to pause or resume (paused now: ${paused.length ? paused.map((s) => oneLine(s)).join(', ') : 'none'})`, validate: (v) => (v.trim() ? undefined : 'a session id') });
+  const id = await p.text({
+    message: `Session id to pause or resume (paused now: ${paused.length ? paused.map((s) => oneLine(s)).join(', ') : 'none'})`,
+    validate: (v) => (v.trim() ? undefined : 'a session id'),
+  });
   if (p.isCancel(id)) return;
   const pause = !paused.includes(id.trim());
   await setSessionPaused(id.trim(), pause, { file, projectDir: dir });
@@ -73,20 +91,40 @@ export async function hooksTui(flags: HooksTuiFlags): Promise<number> {
     const gated = report.hooks.filter((h) => h.needsTrust);
     p.log.info(`hook trust: ${report.state} — ${oneLine(report.reason)}${report.digest ? `\ndigest: ${report.digest}` : ''}`);
     const ordered = [...report.hooks].sort((a, b) => EVENT_NAMES.indexOf(a.event as EventName) - EVENT_NAMES.indexOf(b.event as EventName));
-    const options: { value: string; label: string; hint?: string }[] = ordered.map((h) => ({ value: `hook:${report.hooks.indexOf(h)}`, label: hookLabel(h) }));
-    if (gated.length > 0 && report.state !== 'trusted' && report.digest) options.push({ value: 'trust', label: `Trust these ${gated.length} hook(s)`, hint: report.digest.slice(0, 19) });
+    const options: { value: string; label: string; hint?: string }[] = ordered.map((h) => ({
+      value: `hook:${report.hooks.indexOf(h)}`,
+      label: hookLabel(h),
+    }));
+    if (gated.length > 0 && report.state !== 'trusted' && report.digest)
+      options.push({ value: 'trust', label: `Trust these ${gated.length} hook(s)`, hint: report.digest.slice(0, 19) });
     if (report.workspaceTrusted) options.push({ value: 'revoke', label: 'Revoke trust of this workspace' });
-    options.push({ value: 'fire', label: 'Fire a test event' }, { value: 'pause', label: 'Pause or resume a session' }, { value: 'quit', label: 'Quit' });
-    const choice = await p.select({ message: report.hooks.length ? `${report.hooks.length} hook(s), by event` : 'no hooks found', options });
+    options.push(
+      { value: 'fire', label: 'Fire a test event' },
+      { value: 'pause', label: 'Pause or resume a session' },
+      { value: 'quit', label: 'Quit' },
+    );
+    const choice = await p.select({
+      message: report.hooks.length ? `${report.hooks.length} hook(s), by event` : 'no hooks found',
+      options,
+    });
     if (p.isCancel(choice) || choice === 'quit') break;
     try {
       if (choice.startsWith('hook:')) {
         const h = report.hooks[Number(choice.slice(5))]!;
         showHook(h);
-        const next = await p.select({ message: 'This hook', options: [{ value: 'fire', label: `Fire ${h.event}` }, { value: 'back', label: 'Back' }] });
+        const next = await p.select({
+          message: 'This hook',
+          options: [
+            { value: 'fire', label: `Fire ${h.event}` },
+            { value: 'back', label: 'Back' },
+          ],
+        });
         if (next === 'fire') await fireEvent(dir, h.event as EventName);
       } else if (choice === 'trust') {
-        const lines = gated.map((h) => `  ${hookLabel(h)}${h.changes.length ? `\n    changed: ${h.changes.map((c) => oneLine(describeChange(c))).join('; ')}` : ''}`);
+        const lines = gated.map(
+          (h) =>
+            `  ${hookLabel(h)}${h.changes.length ? `\n    changed: ${h.changes.map((c) => oneLine(describeChange(c))).join('; ')}` : ''}`,
+        );
         p.note(`${lines.join('\n')}\n\ndigest ${report.digest}`, 'These will run in every session of this workspace');
         const ok = await p.confirm({ message: `Trust exactly this (digest ${report.digest!.slice(0, 19)}…)?`, initialValue: false });
         if (ok === true) {
@@ -101,7 +139,11 @@ export async function hooksTui(flags: HooksTuiFlags): Promise<number> {
           p.log.success('revoked');
         }
       } else if (choice === 'fire') {
-        const event = await p.select<string>({ message: 'Event', options: EVENT_NAMES.map((e) => ({ value: e as string, label: e })), maxItems: 12 });
+        const event = await p.select<string>({
+          message: 'Event',
+          options: EVENT_NAMES.map((e) => ({ value: e as string, label: e })),
+          maxItems: 12,
+        });
         if (!p.isCancel(event)) await fireEvent(dir, event as EventName);
       } else if (choice === 'pause') await pauseMenu(dir);
     } catch (err) {

@@ -30,7 +30,11 @@ export function buildGroups(entries: readonly GroupEntry[]): Record<string, Arra
       (last.group.hooks as unknown[]).push(e.handler);
       continue;
     }
-    const group: Record<string, unknown> = { ...(e.matcher !== undefined ? { matcher: e.matcher } : {}), ...(e.group ?? {}), hooks: [e.handler] };
+    const group: Record<string, unknown> = {
+      ...(e.matcher !== undefined ? { matcher: e.matcher } : {}),
+      ...(e.group ?? {}),
+      hooks: [e.handler],
+    };
     (hooks[e.event] ??= []).push(group);
     last = { event: e.event, key, group };
   }

@@ -6,7 +6,18 @@ import { compileMatcherFor } from '../../matching/modes.js';
 import { isObject } from '../../dialects/shared.js';
 import type { ParseContext, ParseResult, SerializeOptions, SerializeResult } from './types.js';
 import { buildGroups, matchersFor, type GroupEntry } from './claude.js';
-import { checkKeys, commandOf, Diags, lossLog, makeHook, reportCommandFieldLosses, reportDataLosses, sortedJson, timeoutOut, validate } from './common.js';
+import {
+  checkKeys,
+  commandOf,
+  Diags,
+  lossLog,
+  makeHook,
+  reportCommandFieldLosses,
+  reportDataLosses,
+  sortedJson,
+  timeoutOut,
+  validate,
+} from './common.js';
 
 const GROUP_KEYS = ['matcher', 'hooks'];
 const HANDLER_KEYS = ['type', 'command', 'timeout', 'timeoutSec', 'async', 'statusMessage', 'commandWindows', 'visibilityHint'];
@@ -56,7 +67,8 @@ export async function parseCodex(doc: unknown, ctx: ParseContext): Promise<Parse
       checkKeys(group, GROUP_KEYS, gp, diags, 'warning', 'key', 'Codex');
       let matcher = g.matcher;
       if (matcher !== undefined && !CODEX_MATCHER_EVENTS.has(native)) {
-        if (matcher.trim() !== '' && matcher !== '*') diags.warn([...gp, 'matcher'], `Codex ignores matchers on ${native}; the hooks run for every ${native}`);
+        if (matcher.trim() !== '' && matcher !== '*')
+          diags.warn([...gp, 'matcher'], `Codex ignores matchers on ${native}; the hooks run for every ${native}`);
         matcher = undefined;
       }
       if (matcher !== undefined) {
@@ -131,7 +143,10 @@ export async function serializeCodex(hooks: readonly NormalizedHook[], opts: Ser
     let matchers = matchersFor(hook, codex, log);
     if (!matchers) continue;
     if (!CODEX_MATCHER_EVENTS.has(mapping.native) && matchers.some((m) => m !== undefined)) {
-      log.field(hook, `Codex ignores matchers on ${mapping.native}; matcher ${JSON.stringify(hook.matcher)} left out (the hook runs for every ${mapping.native})`);
+      log.field(
+        hook,
+        `Codex ignores matchers on ${mapping.native}; matcher ${JSON.stringify(hook.matcher)} left out (the hook runs for every ${mapping.native})`,
+      );
       matchers = [undefined];
     }
     const handler: Record<string, unknown> = { type: 'command', command: cmd.command };
@@ -143,11 +158,12 @@ export async function serializeCodex(hooks: readonly NormalizedHook[], opts: Ser
     if (cmd.async) handler.async = true;
     if (cmd.statusMessage !== undefined) handler.statusMessage = cmd.statusMessage;
     reportCommandFieldLosses(hook, ['command', 'timeout', 'async', 'statusMessage'], log, 'Codex');
-    const data = hook.dialect === 'codex' ? hook.dialectData ?? {} : {};
+    const data = hook.dialect === 'codex' ? (hook.dialectData ?? {}) : {};
     if (typeof data.commandWindows === 'string') handler.commandWindows = data.commandWindows;
     if (data.visibilityHint !== undefined) handler.visibilityHint = data.visibilityHint;
     if (hook.dialect !== 'codex') reportDataLosses(hook, [], log, 'Codex');
-    for (const matcher of [...new Set(matchers)]) entries.push({ event: mapping.native, ...(matcher !== undefined ? { matcher } : {}), handler });
+    for (const matcher of [...new Set(matchers)])
+      entries.push({ event: mapping.native, ...(matcher !== undefined ? { matcher } : {}), handler });
   }
   const body = { hooks: buildGroups(entries) };
   if (opts.format === 'toml') {

@@ -51,10 +51,20 @@ export function validate<T>(schema: z.ZodType<T>, value: unknown, at: Path, diag
     const actual = valueAt(value, issue.path);
     switch (issue.code) {
       case 'invalid_type':
-        diags.error(path, actual === undefined ? `missing required field (expected ${issue.expected})` : `expected ${issue.expected}, got ${describe(actual)}`);
+        diags.error(
+          path,
+          actual === undefined
+            ? `missing required field (expected ${issue.expected})`
+            : `expected ${issue.expected}, got ${describe(actual)}`,
+        );
         break;
       case 'too_small':
-        diags.error(path, issue.origin === 'string' && Number(issue.minimum) === 1 ? 'must not be empty' : `must be ${issue.inclusive ? '>=' : '>'} ${String(issue.minimum)}`);
+        diags.error(
+          path,
+          issue.origin === 'string' && Number(issue.minimum) === 1
+            ? 'must not be empty'
+            : `must be ${issue.inclusive ? '>=' : '>'} ${String(issue.minimum)}`,
+        );
         break;
       case 'too_big':
         diags.error(path, `must be ${issue.inclusive ? '<=' : '<'} ${String(issue.maximum)}`);
@@ -90,7 +100,10 @@ export function mappedEvent(
     return undefined;
   }
   if (!mapping.event) {
-    diags.warn(['hooks', native], `${native} has no equivalent in agent-hooks (${mapping.note ?? 'no equivalent'}); its hooks are not loaded`);
+    diags.warn(
+      ['hooks', native],
+      `${native} has no equivalent in agent-hooks (${mapping.note ?? 'no equivalent'}); its hooks are not loaded`,
+    );
     return undefined;
   }
   if (!Array.isArray(entries)) {
@@ -101,7 +114,15 @@ export function mappedEvent(
 }
 
 /** Report keys outside `allowed`: errors for strict dialects (Kimi), warnings where the agent ignores them. */
-export function checkKeys(obj: unknown, allowed: readonly string[], at: Path, diags: Diags, level: 'error' | 'warning', what = 'field', agent = ''): void {
+export function checkKeys(
+  obj: unknown,
+  allowed: readonly string[],
+  at: Path,
+  diags: Diags,
+  level: 'error' | 'warning',
+  what = 'field',
+  agent = '',
+): void {
   if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return;
   for (const key of Object.keys(obj)) {
     if (allowed.includes(key)) continue;
@@ -148,8 +169,13 @@ export function makeHook(init: HookInit): NormalizedHook {
 }
 
 /** Seconds for the handler from the dialect's value and unit; the agent's default when unset. */
-export function timeoutIn(dialect: Dialect, value: number | undefined, unit: 's' | 'ms' = dialect.defaults.timeoutUnit): { timeout?: number; defaulted: boolean } {
-  if (value === undefined) return dialect.defaults.timeoutSec === undefined ? { defaulted: false } : { timeout: dialect.defaults.timeoutSec, defaulted: true };
+export function timeoutIn(
+  dialect: Dialect,
+  value: number | undefined,
+  unit: 's' | 'ms' = dialect.defaults.timeoutUnit,
+): { timeout?: number; defaulted: boolean } {
+  if (value === undefined)
+    return dialect.defaults.timeoutSec === undefined ? { defaulted: false } : { timeout: dialect.defaults.timeoutSec, defaulted: true };
   return { timeout: unit === 'ms' ? value / 1000 : value, defaulted: false };
 }
 
@@ -184,7 +210,12 @@ export function canonicalMatcher(hook: NormalizedHook): MatcherShape {
 }
 
 /** A canonical matcher shape written for a target dialect and event (tool names translated). */
-export function targetMatcher(shape: MatcherShape, target: Dialect, event: EventName, source?: string): ReturnType<typeof writeMatcher> & { note?: string } {
+export function targetMatcher(
+  shape: MatcherShape,
+  target: Dialect,
+  event: EventName,
+  source?: string,
+): ReturnType<typeof writeMatcher> & { note?: string } {
   const mode = target.matcherMode(event);
   let s = shape;
   let note: string | undefined;
@@ -195,7 +226,8 @@ export function targetMatcher(shape: MatcherShape, target: Dialect, event: Event
     const fromTools = (source ? getDialect(source)?.tools : undefined) ?? [];
     // MCP tools are mcp__server__tool everywhere except Cursor (MCP:tool) and Copilot (undocumented).
     const mcpOnly = /^\^?mcp__/.test(s.pattern) && ![source, target.name].some((n) => n === 'cursor' || n === 'copilot');
-    if (!mcpOnly && JSON.stringify(fromTools) !== JSON.stringify(target.tools)) note = `regular-expression matcher ${JSON.stringify(s.pattern)} copied as is; ${target.title} names tools differently, check it still matches`;
+    if (!mcpOnly && JSON.stringify(fromTools) !== JSON.stringify(target.tools))
+      note = `regular-expression matcher ${JSON.stringify(s.pattern)} copied as is; ${target.title} names tools differently, check it still matches`;
   }
   const written = writeMatcher(s, mode);
   return note ? { ...written, note } : written;

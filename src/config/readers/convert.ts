@@ -36,12 +36,24 @@ export interface ConvertResult {
 }
 
 /** Convert config text; never throws. */
-export async function convertText(file: string, text: string, opts: { from?: string; to: string; format?: 'json' | 'toml' }): Promise<ConvertResult> {
+export async function convertText(
+  file: string,
+  text: string,
+  opts: { from?: string; to: string; format?: 'json' | 'toml' },
+): Promise<ConvertResult> {
   const target = getDialect(opts.to);
   const base = { from: opts.from ?? '?', to: opts.to, text: '', losses: [] as Loss[] };
-  if (!target) return { ...base, diagnostics: [{ level: 'error', path: '(root)', message: `unknown dialect ${JSON.stringify(opts.to)} (one of ${DIALECT_NAMES.join(', ')})` }], ok: false };
+  if (!target)
+    return {
+      ...base,
+      diagnostics: [
+        { level: 'error', path: '(root)', message: `unknown dialect ${JSON.stringify(opts.to)} (one of ${DIALECT_NAMES.join(', ')})` },
+      ],
+      ok: false,
+    };
   const { dialect, doc, error } = await dialectOfText(file, text, opts.from);
-  if (error !== undefined) return { ...base, from: dialect.name, diagnostics: [{ level: 'error', file, path: '(root)', message: error }], ok: false };
+  if (error !== undefined)
+    return { ...base, from: dialect.name, diagnostics: [{ level: 'error', file, path: '(root)', message: error }], ok: false };
   const parsed = await parseDialect(dialect.name, doc, { file, kind: 'cli' });
   if (!parsed.ok) return { ...base, from: dialect.name, diagnostics: parsed.diagnostics, ok: false };
   const format = opts.format ?? (/\.toml$/i.test(file) && target.name === 'codex' ? 'toml' : undefined);
@@ -50,4 +62,3 @@ export async function convertText(file: string, text: string, opts: { from?: str
   const result = await serializeDialect(target.name, hooks, format ? { format } : {});
   return { from: dialect.name, to: target.name, text: result.text, losses: result.losses, diagnostics: parsed.diagnostics, ok: true };
 }
-

@@ -7,11 +7,19 @@ import { lossLog, reportDataLosses, sortedJson, timeoutOut } from './common.js';
 
 export async function parseDroid(doc: unknown, ctx: ParseContext): Promise<ParseResult> {
   const r = await parseClaude(doc, ctx);
-  const hooks = r.hooks.map((h): NormalizedHook => ({ ...h, dialect: 'droid', bridge: droid.bridge, dialectData: { ...h.dialectData, nativeEvent: h.event } }));
+  const hooks = r.hooks.map(
+    (h): NormalizedHook => ({ ...h, dialect: 'droid', bridge: droid.bridge, dialectData: { ...h.dialectData, nativeEvent: h.event } }),
+  );
   // Events Droid never fires are loaded by the Claude loader; say that Droid ignores them.
   const diagnostics = [...r.diagnostics];
   for (const e of new Set(hooks.map((h) => h.event))) {
-    if (!droid.events.some((m) => m.event === e)) diagnostics.push({ level: 'warning', file: ctx.file, path: `hooks.${e}`, message: `Factory Droid has no ${e} event; these hooks never fire under Droid` });
+    if (!droid.events.some((m) => m.event === e))
+      diagnostics.push({
+        level: 'warning',
+        file: ctx.file,
+        path: `hooks.${e}`,
+        message: `Factory Droid has no ${e} event; these hooks never fire under Droid`,
+      });
   }
   return { ...r, hooks, diagnostics };
 }

@@ -10,7 +10,21 @@ import { CURSOR_MATCHER_EVENTS, cursor } from '../../dialects/cursor.js';
 import { isObject } from '../../dialects/shared.js';
 import type { Dialect } from '../../dialects/types.js';
 import type { ParseContext, ParseResult, SerializeResult } from './types.js';
-import { checkKeys, Diags, lossLog, mappedEvent, makeHook, reportCommandFieldLosses, reportDataLosses, sortedJson, timeoutOut, validate, canonicalMatcher, targetMatcher, type LossLog } from './common.js';
+import {
+  checkKeys,
+  Diags,
+  lossLog,
+  mappedEvent,
+  makeHook,
+  reportCommandFieldLosses,
+  reportDataLosses,
+  sortedJson,
+  timeoutOut,
+  validate,
+  canonicalMatcher,
+  targetMatcher,
+  type LossLog,
+} from './common.js';
 
 export function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
@@ -67,8 +81,10 @@ export async function parseCursor(doc: unknown, ctx: ParseContext): Promise<Pars
       if (!e) return;
       checkKeys(raw, CURSOR_KEYS, p, diags, 'warning', 'field', 'Cursor');
       const type = e.type ?? 'command';
-      if (type === 'command' && !e.command?.trim()) return diags.error([...p, 'command'], e.command === undefined ? 'missing required field (expected string)' : 'must not be empty');
-      if (type === 'prompt' && !e.prompt?.trim()) return diags.error([...p, 'prompt'], e.prompt === undefined ? 'missing required field (expected string)' : 'must not be empty');
+      if (type === 'command' && !e.command?.trim())
+        return diags.error([...p, 'command'], e.command === undefined ? 'missing required field (expected string)' : 'must not be empty');
+      if (type === 'prompt' && !e.prompt?.trim())
+        return diags.error([...p, 'prompt'], e.prompt === undefined ? 'missing required field (expected string)' : 'must not be empty');
       const data: Record<string, unknown> = { nativeEvent: native };
       let matcher: string | undefined;
       let mode: 'claude' | 'regex' = 'regex';
@@ -83,7 +99,8 @@ export async function parseCursor(doc: unknown, ctx: ParseContext): Promise<Pars
       } else if (e.matcher !== undefined) {
         if (CURSOR_MATCHER_EVENTS.has(native)) {
           matcher = e.matcher;
-          if (compileMatcherFor(matcher, 'regex').kind === 'invalid') diags.warn([...p, 'matcher'], `invalid regular expression ${JSON.stringify(matcher)}; it never matches`);
+          if (compileMatcherFor(matcher, 'regex').kind === 'invalid')
+            diags.warn([...p, 'matcher'], `invalid regular expression ${JSON.stringify(matcher)}; it never matches`);
         } else {
           data.matcher = e.matcher;
           diags.warn([...p, 'matcher'], `agent-hooks does not apply matchers on Cursor's ${native}; ignored`);
@@ -91,7 +108,10 @@ export async function parseCursor(doc: unknown, ctx: ParseContext): Promise<Pars
       }
       if (e.loop_limit !== undefined) {
         data.loop_limit = e.loop_limit;
-        diags.warn([...p, 'loop_limit'], 'loop_limit is not per hook in agent-hooks (agentHooks.stopHookMaxConsecutiveBlocks caps Stop loops); ignored');
+        diags.warn(
+          [...p, 'loop_limit'],
+          'loop_limit is not per hook in agent-hooks (agentHooks.stopHookMaxConsecutiveBlocks caps Stop loops); ignored',
+        );
       }
       const common = {
         ...(e.timeout !== undefined ? { timeout: e.timeout } : {}),
@@ -99,8 +119,12 @@ export async function parseCursor(doc: unknown, ctx: ParseContext): Promise<Pars
         ...(e.failClosed ? { failureBehavior: 'deny' as const, timeoutBehavior: 'deny' as const } : {}),
       };
       const handler: HookHandler =
-        type === 'prompt' ? { type: 'prompt', prompt: e.prompt!, ...(e.model ? { model: e.model } : {}), ...common } : { type: 'command', command: e.command!, ...common };
-      hooks.push(makeHook({ dialect: cursor, ctx, event, ...(matcher !== undefined ? { matcher } : {}), matcherMode: mode, handler, path: p, data }));
+        type === 'prompt'
+          ? { type: 'prompt', prompt: e.prompt!, ...(e.model ? { model: e.model } : {}), ...common }
+          : { type: 'command', command: e.command!, ...common };
+      hooks.push(
+        makeHook({ dialect: cursor, ctx, event, ...(matcher !== undefined ? { matcher } : {}), matcherMode: mode, handler, path: p, data }),
+      );
     });
   }
   const ok = diags.ok;
@@ -121,11 +145,20 @@ const CURSOR_GENERIC: Record<string, string> = {
   PreCompact: 'preCompact',
 };
 
-function flatMatchers(hook: NormalizedHook, target: Dialect, matcherEvents: ReadonlySet<string>, native: string, log: LossLog): Array<string | undefined> | undefined {
+function flatMatchers(
+  hook: NormalizedHook,
+  target: Dialect,
+  matcherEvents: ReadonlySet<string>,
+  native: string,
+  log: LossLog,
+): Array<string | undefined> | undefined {
   const shape = canonicalMatcher(hook);
   if (shape.kind === 'all') return [undefined];
   if (!matcherEvents.has(native)) {
-    log.field(hook, `${target.title} has no matcher on ${native}; matcher ${JSON.stringify(hook.matcher)} left out (the hook runs for every ${native})`);
+    log.field(
+      hook,
+      `${target.title} has no matcher on ${native}; matcher ${JSON.stringify(hook.matcher)} left out (the hook runs for every ${native})`,
+    );
     return [undefined];
   }
   if ((hook.dialect ?? 'claude') === target.name && hook.dialectData?.impliedMatcher === undefined) return [hook.matcher];
@@ -158,7 +191,8 @@ export async function serializeCursor(hooks: readonly NormalizedHook[]): Promise
     const matchers = implied ? [undefined] : flatMatchers(hook, cursor, CURSOR_MATCHER_EVENTS, native, log);
     if (!matchers) continue;
     const h = hook.handler;
-    const entry: Record<string, unknown> = h.type === 'command' ? { command: h.command } : { type: 'prompt', prompt: (h as { prompt: string }).prompt };
+    const entry: Record<string, unknown> =
+      h.type === 'command' ? { command: h.command } : { type: 'prompt', prompt: (h as { prompt: string }).prompt };
     if (h.type === 'prompt' && (h as { model?: string }).model) entry.model = (h as { model?: string }).model;
     const timeout = timeoutOut(hook, 's');
     if (timeout !== undefined) entry.timeout = timeout;
@@ -227,7 +261,8 @@ export async function parseCopilot(doc: unknown, ctx: ParseContext): Promise<Par
       if (e.matcher !== undefined) {
         if (COPILOT_MATCHER_EVENTS.has(native)) {
           matcher = e.matcher;
-          if (compileMatcherFor(matcher, 'regex-anchored').kind === 'invalid') diags.warn([...p, 'matcher'], `invalid regular expression ${JSON.stringify(matcher)}; it never matches`);
+          if (compileMatcherFor(matcher, 'regex-anchored').kind === 'invalid')
+            diags.warn([...p, 'matcher'], `invalid regular expression ${JSON.stringify(matcher)}; it never matches`);
         } else {
           data.matcher = e.matcher;
           diags.warn([...p, 'matcher'], `Copilot CLI documents no matcher on ${native}; ignored`);
@@ -240,7 +275,18 @@ export async function parseCopilot(doc: unknown, ctx: ParseContext): Promise<Par
         ...(e.bash === undefined ? { shell: 'powershell' as const } : {}),
         ...(e.env ? { env: e.env } : {}),
       };
-      hooks.push(makeHook({ dialect: copilot, ctx, event, ...(matcher !== undefined ? { matcher } : {}), matcherMode: 'regex-anchored', handler, path: p, data }));
+      hooks.push(
+        makeHook({
+          dialect: copilot,
+          ctx,
+          event,
+          ...(matcher !== undefined ? { matcher } : {}),
+          matcherMode: 'regex-anchored',
+          handler,
+          path: p,
+          data,
+        }),
+      );
     });
   }
   const ok = diags.ok;
@@ -279,9 +325,12 @@ export async function serializeCopilot(hooks: readonly NormalizedHook[]): Promis
     const matchers = flatMatchers(hook, copilot, COPILOT_MATCHER_EVENTS, native, log);
     if (!matchers) continue;
     const h = hook.handler;
-    const data = hook.dialect === 'copilot' ? hook.dialectData ?? {} : {};
+    const data = hook.dialect === 'copilot' ? (hook.dialectData ?? {}) : {};
     const entry: Record<string, unknown> = { type: 'command' };
-    const script = typeof data.cwd === 'string' && typeof data.script === 'string' && h.command === `cd ${shellQuote(data.cwd)} && ${data.script}` ? data.script : h.command;
+    const script =
+      typeof data.cwd === 'string' && typeof data.script === 'string' && h.command === `cd ${shellQuote(data.cwd)} && ${data.script}`
+        ? data.script
+        : h.command;
     if (h.shell === 'powershell') entry.powershell = script;
     else {
       entry.bash = script;
@@ -291,7 +340,12 @@ export async function serializeCopilot(hooks: readonly NormalizedHook[]): Promis
     if (h.env) entry.env = h.env;
     const timeout = timeoutOut(hook, 's');
     if (timeout !== undefined) entry.timeoutSec = timeout;
-    reportCommandFieldLosses(hook, ['command', 'timeout', 'env', ...(h.shell === 'powershell' || h.shell === 'bash' ? ['shell'] : [])], log, 'Copilot CLI');
+    reportCommandFieldLosses(
+      hook,
+      ['command', 'timeout', 'env', ...(h.shell === 'powershell' || h.shell === 'bash' ? ['shell'] : [])],
+      log,
+      'Copilot CLI',
+    );
     if (hook.dialect !== 'copilot') reportDataLosses(hook, [], log, 'Copilot CLI');
     else if (typeof data.matcher === 'string') entry.matcher = data.matcher;
     for (const matcher of matchers) (out[native] ??= []).push({ ...entry, ...(matcher !== undefined ? { matcher } : {}) });

@@ -10,7 +10,19 @@ import { isObject } from '../../dialects/shared.js';
 import type { Dialect } from '../../dialects/types.js';
 import type { ParseContext, ParseResult, SerializeResult } from './types.js';
 import { buildGroups, matchersFor, type GroupEntry } from './claude.js';
-import { checkKeys, Diags, eventSpec, lossLog, mappedEvent, makeHook, reportCommandFieldLosses, reportDataLosses, sortedJson, timeoutOut, validate } from './common.js';
+import {
+  checkKeys,
+  Diags,
+  eventSpec,
+  lossLog,
+  mappedEvent,
+  makeHook,
+  reportCommandFieldLosses,
+  reportDataLosses,
+  sortedJson,
+  timeoutOut,
+  validate,
+} from './common.js';
 
 const GEMINI_HOOKS_FIELDS = ['enabled', 'disabled', 'notifications'];
 
@@ -126,9 +138,15 @@ export async function parseGeminiLike(dialect: Dialect, doc: unknown, ctx: Parse
         const type = isObject(raw) ? raw.type : undefined;
         const allowed = isQwen ? ['command', 'http', 'prompt'] : ['command'];
         if (typeof type !== 'string' || !allowed.includes(type)) {
-          if (isQwen && type === 'function') diags.warn([...hp, 'type'], 'function hooks cannot be configured in settings (Qwen registers them in code); skipped');
-          else if (!isQwen && type === 'plugin') diags.warn([...hp, 'type'], "Gemini 'plugin' hooks are not supported by agent-hooks; skipped");
-          else diags.error([...hp, 'type'], `expected one of ${allowed.map((t) => JSON.stringify(t)).join(', ')}, got ${type === undefined ? 'nothing' : JSON.stringify(type)}`);
+          if (isQwen && type === 'function')
+            diags.warn([...hp, 'type'], 'function hooks cannot be configured in settings (Qwen registers them in code); skipped');
+          else if (!isQwen && type === 'plugin')
+            diags.warn([...hp, 'type'], "Gemini 'plugin' hooks are not supported by agent-hooks; skipped");
+          else
+            diags.error(
+              [...hp, 'type'],
+              `expected one of ${allowed.map((t) => JSON.stringify(t)).join(', ')}, got ${type === undefined ? 'nothing' : JSON.stringify(type)}`,
+            );
           return;
         }
         const schema = type === 'http' ? httpSchema : type === 'prompt' ? promptSchema : commandSchema;
@@ -142,7 +160,14 @@ export async function parseGeminiLike(dialect: Dialect, doc: unknown, ctx: Parse
           return;
         }
         const given = typeof h.timeout === 'number' ? h.timeout : undefined;
-        const timeout = given === undefined ? (isQwen && type !== 'command' ? QWEN_SECONDS_DEFAULT[type]! : dialect.defaults.timeoutSec!) : isQwen ? qwenSeconds(given) : given / 1000;
+        const timeout =
+          given === undefined
+            ? isQwen && type !== 'command'
+              ? QWEN_SECONDS_DEFAULT[type]!
+              : dialect.defaults.timeoutSec!
+            : isQwen
+              ? qwenSeconds(given)
+              : given / 1000;
         const common = {
           timeout,
           ...(typeof h.statusMessage === 'string' ? { statusMessage: h.statusMessage } : {}),
@@ -173,7 +198,18 @@ export async function parseGeminiLike(dialect: Dialect, doc: unknown, ctx: Parse
         if (name !== undefined) data.name = name;
         if (typeof h.description === 'string') data.description = h.description;
         if (g.sequential !== undefined) data.sequential = g.sequential;
-        hooks.push(makeHook({ dialect, ctx, event, ...(g.matcher !== undefined ? { matcher: g.matcher } : {}), matcherMode: mode, handler, path: hp, data }));
+        hooks.push(
+          makeHook({
+            dialect,
+            ctx,
+            event,
+            ...(g.matcher !== undefined ? { matcher: g.matcher } : {}),
+            matcherMode: mode,
+            handler,
+            path: hp,
+            data,
+          }),
+        );
       });
     });
   }
@@ -234,7 +270,8 @@ export async function serializeGeminiLike(dialect: Dialect, hooks: readonly Norm
     reportCommandFieldLosses(hook, keep, log, dialect.title);
     reportDataLosses(hook, ['name', 'description', 'sequential'], log, dialect.title);
     const group = typeof data.sequential === 'boolean' ? { sequential: data.sequential } : undefined;
-    for (const matcher of matchers) entries.push({ event: mapping.native, ...(matcher !== undefined ? { matcher } : {}), ...(group ? { group } : {}), handler });
+    for (const matcher of matchers)
+      entries.push({ event: mapping.native, ...(matcher !== undefined ? { matcher } : {}), ...(group ? { group } : {}), handler });
   }
   return { text: sortedJson({ hooks: buildGroups(entries) }), losses: log.losses };
 }

@@ -20,11 +20,19 @@ const READERS: Readonly<Record<DialectName, () => Promise<DialectReader>>> = {
   },
   gemini: async () => {
     const m = await import('./gemini.js');
-    return { name: 'gemini', parse: (doc, ctx) => m.parseGeminiLike(gemini, doc, ctx), serialize: (hooks) => m.serializeGeminiLike(gemini, hooks) };
+    return {
+      name: 'gemini',
+      parse: (doc, ctx) => m.parseGeminiLike(gemini, doc, ctx),
+      serialize: (hooks) => m.serializeGeminiLike(gemini, hooks),
+    };
   },
   qwen: async () => {
     const m = await import('./gemini.js');
-    return { name: 'qwen', parse: (doc, ctx) => m.parseGeminiLike(qwen, doc, ctx), serialize: (hooks) => m.serializeGeminiLike(qwen, hooks) };
+    return {
+      name: 'qwen',
+      parse: (doc, ctx) => m.parseGeminiLike(qwen, doc, ctx),
+      serialize: (hooks) => m.serializeGeminiLike(qwen, hooks),
+    };
   },
   kimi: async () => {
     const m = await import('./kimi.js');
@@ -54,7 +62,11 @@ export async function parseDialect(name: DialectName, doc: unknown, ctx: ParseCo
 }
 
 /** Hooks → `name`'s config text, reporting every construct it cannot express. */
-export async function serializeDialect(name: DialectName, hooks: readonly NormalizedHook[], opts?: SerializeOptions): Promise<SerializeResult> {
+export async function serializeDialect(
+  name: DialectName,
+  hooks: readonly NormalizedHook[],
+  opts?: SerializeOptions,
+): Promise<SerializeResult> {
   return (await readerOf(name)).serialize(hooks, opts);
 }
 

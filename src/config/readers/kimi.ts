@@ -51,26 +51,45 @@ export async function parseKimi(doc: unknown, ctx: ParseContext): Promise<ParseR
     const entry = plugin ? new Diags(ctx.file) : diags;
     const h = validate(hookSchema, raw, p, entry);
     if (plugin && entry !== diags) {
-      for (const d of entry.list) diags.list.push({ ...d, level: 'warning', message: `${d.message} (Kimi Code skips this plugin hook; the others load)` });
+      for (const d of entry.list)
+        diags.list.push({ ...d, level: 'warning', message: `${d.message} (Kimi Code skips this plugin hook; the others load)` });
     }
     if (!h) return;
     const event = h.event as (typeof KIMI_EVENTS)[number];
     if (h.matcher !== undefined && h.matcher !== '') {
-      if (compileMatcherFor(h.matcher, 'regex').kind === 'invalid') diags.warn([...p, 'matcher'], `invalid regular expression ${JSON.stringify(h.matcher)}; Kimi treats it as no match, and so does agent-hooks`);
-      if (eventSpec(event).matcher === null && event !== 'UserPromptSubmit') diags.warn([...p, 'matcher'], `agent-hooks has no matcher on ${event} (Kimi matches it against the event target); the hook runs for every ${event}`);
+      if (compileMatcherFor(h.matcher, 'regex').kind === 'invalid')
+        diags.warn(
+          [...p, 'matcher'],
+          `invalid regular expression ${JSON.stringify(h.matcher)}; Kimi treats it as no match, and so does agent-hooks`,
+        );
+      if (eventSpec(event).matcher === null && event !== 'UserPromptSubmit')
+        diags.warn(
+          [...p, 'matcher'],
+          `agent-hooks has no matcher on ${event} (Kimi matches it against the event target); the hook runs for every ${event}`,
+        );
     }
     const hook = makeHook({
-        dialect: kimi,
-        ctx,
-        event,
-        ...(h.matcher !== undefined ? { matcher: h.matcher } : {}),
-        matcherMode: 'regex',
-        handler: plugin
-          ? { type: 'command', command: `cd ${shellQuote(plugin.root)} && ${h.command}`, timeout: h.timeout ?? kimi.defaults.timeoutSec!, env: { KIMI_PLUGIN_ROOT: plugin.root, KIMI_CODE_HOME: plugin.home } }
-          : { type: 'command', command: h.command, timeout: h.timeout ?? kimi.defaults.timeoutSec! },
-        path: p,
-        data: { nativeEvent: h.event, ...(h.timeout === undefined ? { timeoutDefaulted: true } : {}), ...(isKimiCliFile(ctx.file) ? { variant: 'kimi-cli' } : {}), ...(plugin ? { pluginRoot: plugin.root, script: h.command } : {}) },
-      });
+      dialect: kimi,
+      ctx,
+      event,
+      ...(h.matcher !== undefined ? { matcher: h.matcher } : {}),
+      matcherMode: 'regex',
+      handler: plugin
+        ? {
+            type: 'command',
+            command: `cd ${shellQuote(plugin.root)} && ${h.command}`,
+            timeout: h.timeout ?? kimi.defaults.timeoutSec!,
+            env: { KIMI_PLUGIN_ROOT: plugin.root, KIMI_CODE_HOME: plugin.home },
+          }
+        : { type: 'command', command: h.command, timeout: h.timeout ?? kimi.defaults.timeoutSec! },
+      path: p,
+      data: {
+        nativeEvent: h.event,
+        ...(h.timeout === undefined ? { timeoutDefaulted: true } : {}),
+        ...(isKimiCliFile(ctx.file) ? { variant: 'kimi-cli' } : {}),
+        ...(plugin ? { pluginRoot: plugin.root, script: h.command } : {}),
+      },
+    });
     // Kimi tests a UserPromptSubmit matcher against the prompt text (the parts joined).
     hooks.push(event === 'UserPromptSubmit' && h.matcher !== undefined && h.matcher !== '' ? { ...hook, matchField: 'prompt' } : hook);
   });
@@ -103,7 +122,12 @@ export async function serializeKimi(hooks: readonly NormalizedHook[]): Promise<S
     reportCommandFieldLosses(hook, ['command', 'timeout'], log, 'Kimi');
     reportDataLosses(hook, [], log, 'Kimi');
     for (const matcher of matchers) {
-      out.push({ ...entry, ...(matcher !== undefined ? { matcher } : {}), command: hook.handler.command, ...(timeout !== undefined ? { timeout } : {}) });
+      out.push({
+        ...entry,
+        ...(matcher !== undefined ? { matcher } : {}),
+        command: hook.handler.command,
+        ...(timeout !== undefined ? { timeout } : {}),
+      });
     }
   }
   const { stringify } = await import('smol-toml');

@@ -16,13 +16,25 @@ export interface ForeignSettings {
 }
 
 /** Dialect of a file's text: forced, or detected; undefined when the text does not parse. */
-export async function dialectOfText(file: string, text: string, forced?: string): Promise<{ dialect: Dialect; doc?: unknown; error?: string; line?: number; column?: number }> {
+export async function dialectOfText(
+  file: string,
+  text: string,
+  forced?: string,
+): Promise<{ dialect: Dialect; doc?: unknown; error?: string; line?: number; column?: number }> {
   if (forced !== undefined) {
     const d = getDialect(forced);
-    if (!d) return { dialect: getDialect('claude')!, error: `unknown dialect ${JSON.stringify(forced)} (one of ${DIALECT_NAMES.join(', ')})` };
+    if (!d)
+      return { dialect: getDialect('claude')!, error: `unknown dialect ${JSON.stringify(forced)} (one of ${DIALECT_NAMES.join(', ')})` };
   }
   const read = await readDocument(file, text, { jsonc: isJsoncFile(file, forced) });
-  if (!read.ok) return { dialect: getDialect(forced ?? (/\.toml$/i.test(file) ? 'kimi' : isJsoncFile(file) ? (/qwen/i.test(file) ? 'qwen' : 'gemini') : 'claude'))!, error: read.message, ...(read.line !== undefined ? { line: read.line, column: read.column } : {}) };
+  if (!read.ok)
+    return {
+      dialect: getDialect(
+        forced ?? (/\.toml$/i.test(file) ? 'kimi' : isJsoncFile(file) ? (/qwen/i.test(file) ? 'qwen' : 'gemini') : 'claude'),
+      )!,
+      error: read.message,
+      ...(read.line !== undefined ? { line: read.line, column: read.column } : {}),
+    };
   const dialect = forced !== undefined ? getDialect(forced)! : detectDialect(file, read.doc).dialect;
   return { dialect, doc: read.doc };
 }
@@ -31,7 +43,12 @@ export async function dialectOfText(file: string, text: string, forced?: string)
  * Load one settings file in whatever dialect it is. Returns undefined when it is a Claude file
  * (not forced otherwise), so the native loader keeps handling those byte for byte as before.
  */
-export async function loadForeignSettings(file: string, text: string, kind: SourceKind, forced?: string): Promise<ForeignSettings | undefined> {
+export async function loadForeignSettings(
+  file: string,
+  text: string,
+  kind: SourceKind,
+  forced?: string,
+): Promise<ForeignSettings | undefined> {
   const { dialect, doc, error } = await dialectOfText(file, text, forced);
   if (dialect.name === 'claude' && error === undefined) return undefined;
   if (error !== undefined) {
@@ -43,6 +60,18 @@ export async function loadForeignSettings(file: string, text: string, kind: Sour
     return { dialect, hooks: r.hooks, diagnostics: r.diagnostics, ok: r.ok };
   } catch (err) {
     // A parser bug must surface as a diagnostic, never as a crash of the host.
-    return { dialect, hooks: [], diagnostics: [{ level: 'error', file, path: '(root)', message: `internal error while reading ${dialect.title} config: ${(err as Error)?.message ?? String(err)}` }], ok: false };
+    return {
+      dialect,
+      hooks: [],
+      diagnostics: [
+        {
+          level: 'error',
+          file,
+          path: '(root)',
+          message: `internal error while reading ${dialect.title} config: ${(err as Error)?.message ?? String(err)}`,
+        },
+      ],
+      ok: false,
+    };
   }
 }

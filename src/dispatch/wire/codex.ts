@@ -34,7 +34,8 @@ function encode(d: Decision, toolName: string | undefined): DispatchOutput {
         hso.decision = { behavior: 'deny', message: failClosedReason(d, 'rewrite', 'Codex') };
       } else if (d.decision === 'allow') {
         hso.decision = { behavior: 'allow' };
-        if (Array.isArray(d.eventOutput.updatedPermissions) && d.eventOutput.updatedPermissions.length) notes.push('updatedPermissions is not supported by Codex; left out');
+        if (Array.isArray(d.eventOutput.updatedPermissions) && d.eventOutput.updatedPermissions.length)
+          notes.push('updatedPermissions is not supported by Codex; left out');
       } else if (d.decision === 'deny') {
         hso.decision = { behavior: 'deny', message: reasonOf(d, 'denied by hook') };
         if (d.eventOutput.interrupt === true) notes.push('interrupt is not supported by Codex; left out');
@@ -60,7 +61,8 @@ function encode(d: Decision, toolName: string | undefined): DispatchOutput {
           notes.push('Codex can replace only MCP tool output; the output was withheld (decision: block) instead');
         } else notes.push(`Codex cannot replace output on ${d.event}; left out`);
       }
-      if (context !== undefined && ['PostToolUse', 'UserPromptSubmit', 'SessionStart', 'SubagentStart'].includes(d.event)) hso.additionalContext = context;
+      if (context !== undefined && ['PostToolUse', 'UserPromptSubmit', 'SessionStart', 'SubagentStart'].includes(d.event))
+        hso.additionalContext = context;
       else if (context !== undefined) notes.push(`Codex takes no additionalContext on ${d.event}; left out`);
   }
   if (!d.continue && d.event !== 'PreToolUse' && d.event !== 'PermissionRequest') {

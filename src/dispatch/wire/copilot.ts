@@ -95,7 +95,11 @@ function encode(d: Decision, input: DispatchInput) {
       // Copilot CLI 1.0 reads additionalContext and modifiedResult (the result the model sees).
       const feedback = [d.blocked ? reasonOf(d) : undefined, context].filter((x): x is string => x !== undefined);
       if (feedback.length) o.additionalContext = feedback.join('\n\n');
-      if (d.updatedOutput !== undefined) o.modifiedResult = { resultType: 'success', textResultForLlm: typeof d.updatedOutput === 'string' ? d.updatedOutput : JSON.stringify(d.updatedOutput) };
+      if (d.updatedOutput !== undefined)
+        o.modifiedResult = {
+          resultType: 'success',
+          textResultForLlm: typeof d.updatedOutput === 'string' ? d.updatedOutput : JSON.stringify(d.updatedOutput),
+        };
       break;
     }
     case 'Stop':

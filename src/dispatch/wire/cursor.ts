@@ -134,7 +134,8 @@ function encode(d: Decision, input: DispatchInput) {
     if (context !== undefined) notes.push(`Cursor takes no additional context on ${native}; left out`);
   }
   const message = joinMessages(d);
-  if (message !== undefined && o.user_message === undefined && (native === 'preCompact' || PERMISSION_EVENTS.has(native))) o.user_message = message;
+  if (message !== undefined && o.user_message === undefined && (native === 'preCompact' || PERMISSION_EVENTS.has(native)))
+    o.user_message = message;
   return out(o, 0, notes.map((n) => `agent-hooks: ${n}`).join('\n'));
 }
 

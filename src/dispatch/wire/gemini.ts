@@ -54,7 +54,13 @@ function decodePayload(raw: Record<string, unknown>, nativeEvent?: string): Disp
 }
 
 /** The engine's decision → Gemini's output (exit 0, JSON on stdout). */
-export function encodeGeminiLike(d: Decision, tools: GeminiLike['tools'], toolName: string | undefined, agent: string, hookEventName: string) {
+export function encodeGeminiLike(
+  d: Decision,
+  tools: GeminiLike['tools'],
+  toolName: string | undefined,
+  agent: string,
+  hookEventName: string,
+) {
   const o: Record<string, unknown> = {};
   const hso: Record<string, unknown> = { hookEventName };
   const notes: string[] = [];
@@ -120,7 +126,12 @@ export function encodeGeminiLike(d: Decision, tools: GeminiLike['tools'], toolNa
 export const geminiWire: WireAdapter = {
   name: 'gemini',
   decodePayload,
-  encodeDecision: (d, input) => withUndeliverableNotes(GEMINI_UNDELIVERABLE, d, encodeGeminiLike(d, G.tools, str(input.payload.tool_name), 'Gemini CLI', input.nativeEvent)),
+  encodeDecision: (d, input) =>
+    withUndeliverableNotes(
+      GEMINI_UNDELIVERABLE,
+      d,
+      encodeGeminiLike(d, G.tools, str(input.payload.tool_name), 'Gemini CLI', input.nativeEvent),
+    ),
   noop: () => out(undefined),
   stderrReadAsOutput: true,
 };

@@ -19,7 +19,8 @@ export const qwenWire: WireAdapter = {
       payload.tool_name = QWEN_TOOL_TABLE.toCanonical(raw.tool_name);
       payload.tool_input = QWEN_TOOL_TABLE.inputToCanonical(raw.tool_name, asInput(raw.tool_input));
     }
-    if (typeof raw.permission_mode === 'string') payload.permission_mode = QWEN_MODE_TO_CANONICAL[raw.permission_mode] ?? raw.permission_mode;
+    if (typeof raw.permission_mode === 'string')
+      payload.permission_mode = QWEN_MODE_TO_CANONICAL[raw.permission_mode] ?? raw.permission_mode;
     payload.transcript_path ??= '';
     return { event: m.event as EventName, nativeEvent: name, payload, raw };
   },

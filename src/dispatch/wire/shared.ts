@@ -64,7 +64,8 @@ export function claudeOutput(
       if (d.decision === 'allow') {
         const decision: Record<string, unknown> = { behavior: 'allow' };
         if (d.updatedInput) decision.updatedInput = opts.mapInput ? opts.mapInput(d.updatedInput) : d.updatedInput;
-        if (Array.isArray(d.eventOutput.updatedPermissions) && d.eventOutput.updatedPermissions.length) decision.updatedPermissions = d.eventOutput.updatedPermissions;
+        if (Array.isArray(d.eventOutput.updatedPermissions) && d.eventOutput.updatedPermissions.length)
+          decision.updatedPermissions = d.eventOutput.updatedPermissions;
         hso.decision = decision;
       } else if (d.decision === 'deny') {
         const decision: Record<string, unknown> = { behavior: 'deny', message: reasonOf(d, 'denied by hook') };
@@ -95,7 +96,11 @@ export function claudeOutput(
 }
 
 /** Common canonical fields from whatever the agent sent. */
-export function commonFields(raw: Record<string, unknown>, event: EventName, extra: { sessionKeys?: string[]; cwd?: string } = {}): Record<string, unknown> {
+export function commonFields(
+  raw: Record<string, unknown>,
+  event: EventName,
+  extra: { sessionKeys?: string[]; cwd?: string } = {},
+): Record<string, unknown> {
   const sessionKey = (extra.sessionKeys ?? ['session_id']).find((k) => typeof raw[k] === 'string');
   const p: Record<string, unknown> = {
     session_id: sessionKey ? raw[sessionKey] : 'unknown',

@@ -97,7 +97,14 @@ type Step<T> = { next: T } | { end: ElicitationOutcome };
 
 /** Run one elicitation through hooks and prompter. Never throws. */
 export async function elicit(request: ElicitationRequest, options: ElicitOptions = {}): Promise<ElicitationOutcome> {
-  const run: Run = { request, options, mode: request.mode ?? 'form', signal: options.signal ?? new AbortController().signal, trace: [], common: {} };
+  const run: Run = {
+    request,
+    options,
+    mode: request.mode ?? 'form',
+    signal: options.signal ?? new AbortController().signal,
+    trace: [],
+    common: {},
+  };
   run.common.mode = run.mode;
   if (request.elicitationId !== undefined) run.common.elicitation_id = request.elicitationId;
   const { trace } = run;
@@ -136,9 +143,17 @@ function aborted(run: Run): ElicitationOutcome {
   return { action: 'cancel', decidedBy: 'aborted', message: 'cancelled', trace: run.trace };
 }
 
-async function fire(run: Run, event: 'Elicitation' | 'ElicitationResult', fields: Record<string, unknown>): Promise<Decision | { error: string }> {
+async function fire(
+  run: Run,
+  event: 'Elicitation' | 'ElicitationResult',
+  fields: Record<string, unknown>,
+): Promise<Decision | { error: string }> {
   try {
-    return await run.options.hooks!.run(event, { ...run.options.input, mcp_server_name: run.request.server, ...fields }, { ...run.options.runContext, signal: run.signal });
+    return await run.options.hooks!.run(
+      event,
+      { ...run.options.input, mcp_server_name: run.request.server, ...fields },
+      { ...run.options.runContext, signal: run.signal },
+    );
   } catch (err) {
     return { error: (err as Error)?.message ?? String(err) };
   }
@@ -165,7 +180,9 @@ async function elicitationHooks(run: Run): Promise<Step<{ answer?: ElicitationAn
   if (action === 'accept') {
     const content = d.eventOutput.content as ElicitContent | undefined;
     trace.push({ stage: 'Elicitation', action: 'accept', note: 'a hook answered the request', hooks });
-    return { next: { answer: { action: 'accept', content: mode === 'form' ? (content ?? {}) : undefined }, decidedBy: 'hook', hookDenied: false } };
+    return {
+      next: { answer: { action: 'accept', content: mode === 'form' ? (content ?? {}) : undefined }, decidedBy: 'hook', hookDenied: false },
+    };
   }
   if (action === 'decline' || action === 'cancel') {
     trace.push({ stage: 'Elicitation', action, note: `a hook answered ${action}`, hooks });
@@ -198,7 +215,12 @@ async function askUser(run: Run): Promise<Step<{ answer: ElicitationAnswer; deci
   }
 }
 
-async function resultHooks(run: Run, answer: ElicitationAnswer, decidedBy: Decided, hookDenied: boolean): Promise<Step<{ answer: ElicitationAnswer; decidedBy: Decided }>> {
+async function resultHooks(
+  run: Run,
+  answer: ElicitationAnswer,
+  decidedBy: Decided,
+  hookDenied: boolean,
+): Promise<Step<{ answer: ElicitationAnswer; decidedBy: Decided }>> {
   const { mode, trace } = run;
   const fields: Record<string, unknown> = { ...run.common, action: answer.action };
   if (answer.content !== undefined) fields.content = answer.content;
@@ -213,16 +235,32 @@ async function resultHooks(run: Run, answer: ElicitationAnswer, decidedBy: Decid
   const content = d.eventOutput.content as ElicitContent | undefined;
   if (d.blocked) {
     const blocked: ElicitationAnswer = { action: answer.action === 'cancel' ? 'cancel' : 'decline' };
-    trace.push({ stage: 'ElicitationResult', action: blocked.action, note: `a hook blocked the response${d.reason ? `: ${d.reason}` : ''}`, hooks });
+    trace.push({
+      stage: 'ElicitationResult',
+      action: blocked.action,
+      note: `a hook blocked the response${d.reason ? `: ${d.reason}` : ''}`,
+      hooks,
+    });
     return { next: { answer: blocked, decidedBy: answer.action === 'accept' ? 'result-hook' : decidedBy } };
   }
   if (action === 'accept' && hookDenied) {
-    trace.push({ stage: 'ElicitationResult', action: answer.action, note: `a hook asked to accept, ignored: an Elicitation hook's ${answer.action} is final`, hooks });
+    trace.push({
+      stage: 'ElicitationResult',
+      action: answer.action,
+      note: `a hook asked to accept, ignored: an Elicitation hook's ${answer.action} is final`,
+      hooks,
+    });
     return { next: { answer, decidedBy } };
   }
   if (action && action !== answer.action) {
-    const changed: ElicitationAnswer = action === 'accept' ? { action, content: mode === 'form' ? (content ?? {}) : undefined } : { action };
-    trace.push({ stage: 'ElicitationResult', action, note: `a hook changed the action to ${action}${action === 'accept' && content ? ' with its content' : ''}`, hooks });
+    const changed: ElicitationAnswer =
+      action === 'accept' ? { action, content: mode === 'form' ? (content ?? {}) : undefined } : { action };
+    trace.push({
+      stage: 'ElicitationResult',
+      action,
+      note: `a hook changed the action to ${action}${action === 'accept' && content ? ' with its content' : ''}`,
+      hooks,
+    });
     return { next: { answer: changed, decidedBy: 'result-hook' } };
   }
   if (content !== undefined && answer.action === 'accept' && mode === 'form') {

@@ -185,7 +185,9 @@ async function connectClient(h: HostState, slot: HostSlot): Promise<void> {
   } catch (err) {
     if (err instanceof McpSdkMissingError) throw err;
     // The SDK refuses the handler when the client did not declare the elicitation capability.
-    h.warn(`MCP server "${slot.name}": its client cannot receive elicitation requests (${errorMessage(err)}); create it with capabilities.elicitation to run Elicitation hooks`);
+    h.warn(
+      `MCP server "${slot.name}": its client cannot receive elicitation requests (${errorMessage(err)}); create it with capabilities.elicitation to run Elicitation hooks`,
+    );
   }
   slot.state = 'connected';
   if (client.getServerCapabilities()?.tools) await refreshTools(h, slot);
@@ -204,7 +206,12 @@ async function refreshTools(h: HostState, slot: HostSlot | undefined): Promise<v
 function hostStatus(h: HostState): McpHostServerStatus[] {
   const pids = new Map(h.manager.status().map((s) => [s.server, s.pid]));
   return [...h.slots.values()].map((s) => {
-    const st: McpHostServerStatus = { server: s.name, kind: s.kind, state: h.closed && s.kind === 'stdio' ? 'closed' : s.state, tools: s.tools.length };
+    const st: McpHostServerStatus = {
+      server: s.name,
+      kind: s.kind,
+      state: h.closed && s.kind === 'stdio' ? 'closed' : s.state,
+      tools: s.tools.length,
+    };
     const pid = s.kind === 'stdio' ? pids.get(s.name) : undefined;
     if (pid !== undefined && !h.closed && s.state === 'connected') st.pid = pid;
     if (s.error) st.error = s.error;

@@ -26,6 +26,12 @@ export {
   type ElicitOptions,
   type HookRunner,
 } from './elicit.js';
-export { compileElicitationSchema, type CompiledElicitationSchema, type ContentCheck, type ElicitContent, type ElicitValue } from './schema.js';
+export {
+  compileElicitationSchema,
+  type CompiledElicitationSchema,
+  type ContentCheck,
+  type ElicitContent,
+  type ElicitValue,
+} from './schema.js';
 export { createMcpProxy, type McpProxy, type McpProxyOptions } from './proxy.js';
 export { mcpProvider, toHostTool, resultText, type McpProviderOptions } from './provider.js';

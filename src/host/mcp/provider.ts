@@ -34,12 +34,20 @@ export function mcpProvider(options: McpProviderOptions = {}): McpProvider {
       runContext: () => ({ permissionMode: ctx.permissionMode(), sessionId: ctx.sessionId, cwd: ctx.cwd }),
       prompter: async (req, { signal }) => {
         await ctx.notify({
-          message: req.mode === 'url' ? `${req.server} asks you to open ${req.url ?? 'a URL'}: ${req.message}` : `${req.server}: ${req.message}`,
+          message:
+            req.mode === 'url' ? `${req.server} asks you to open ${req.url ?? 'a URL'}: ${req.message}` : `${req.server}: ${req.message}`,
           title: 'MCP elicitation',
           notification_type: req.mode === 'url' ? 'elicitation_url_dialog' : 'elicitation_dialog',
         });
         const r = await ctx.elicitUI(
-          { serverName: req.server, message: req.message, mode: req.mode, url: req.url, elicitationId: req.elicitationId, requestedSchema: req.requestedSchema },
+          {
+            serverName: req.server,
+            message: req.message,
+            mode: req.mode,
+            url: req.url,
+            elicitationId: req.elicitationId,
+            requestedSchema: req.requestedSchema,
+          },
           signal,
         );
         return { action: r.action, content: r.content as Record<string, string | number | boolean | string[]> | undefined };

@@ -6,12 +6,20 @@ export async function onElicitation(s: ProxyState, msg: Msg & { id: Id }) {
   const { types } = await loadSdk();
   const parsed = types.ElicitRequestParamsSchema.safeParse(msg.params);
   if (!parsed.success) {
-    void toServer(s, { jsonrpc: '2.0', id: msg.id, error: { code: types.ErrorCode.InvalidParams, message: `Invalid elicitation request: ${parsed.error.message}` } });
+    void toServer(s, {
+      jsonrpc: '2.0',
+      id: msg.id,
+      error: { code: types.ErrorCode.InvalidParams, message: `Invalid elicitation request: ${parsed.error.message}` },
+    });
     return;
   }
   const raw = msg.params as Record<string, unknown>;
   if (raw.task !== undefined) {
-    void toServer(s, { jsonrpc: '2.0', id: msg.id, error: { code: types.ErrorCode.InvalidParams, message: 'task-augmented elicitation is not supported through agent-hooks mcp-proxy' } });
+    void toServer(s, {
+      jsonrpc: '2.0',
+      id: msg.id,
+      error: { code: types.ErrorCode.InvalidParams, message: 'task-augmented elicitation is not supported through agent-hooks mcp-proxy' },
+    });
     return;
   }
   const p = parsed.data as Record<string, unknown>;

@@ -95,7 +95,9 @@ function adjustInitialize(s: ProxyState, msg: Msg, id: Id): Msg {
   const caps = isObject(params.capabilities) ? { ...params.capabilities } : {};
   const el = caps.elicitation;
   // MCP: an empty elicitation capability means form mode.
-  s.clientElicitation = isObject(el) ? { form: Object.keys(el).length === 0 || isObject(el.form), url: isObject(el.url) } : { form: false, url: false };
+  s.clientElicitation = isObject(el)
+    ? { form: Object.keys(el).length === 0 || isObject(el.form), url: isObject(el.url) }
+    : { form: false, url: false };
   let changed = false;
   if (!isObject(el) && s.options.advertiseElicitation && s.hooks) {
     caps.elicitation = { form: {} };
@@ -130,4 +132,3 @@ function dropTaskCapability(caps: Record<string, unknown>, what: string): boolea
   caps.tasks = { ...tasks, requests };
   return true;
 }
-

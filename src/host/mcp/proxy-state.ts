@@ -56,7 +56,9 @@ export interface PendingCall {
 }
 
 /** A request the proxy sent to the client: a forwarded server request, or one of its own. */
-export type ClientRequest = { kind: 'forwarded'; serverId: Id } | { kind: 'own'; resolve: (r: Record<string, unknown>) => void; reject: (e: Error) => void };
+export type ClientRequest =
+  | { kind: 'forwarded'; serverId: Id }
+  | { kind: 'own'; resolve: (r: Record<string, unknown>) => void; reject: (e: Error) => void };
 
 export const key = (id: Id) => (typeof id === 'number' ? `n:${id}` : `s:${id}`);
 export { isObject } from '../../util/is-object.js';
@@ -133,10 +135,12 @@ export type Sdk = {
 let sdkPromise: Promise<Sdk> | undefined;
 export const loadSdk = () =>
   (sdkPromise ??= importMcpSdk('the MCP proxy', () =>
-    Promise.all([import('@modelcontextprotocol/sdk/types.js'), import('@modelcontextprotocol/sdk/validation/ajv')]).then(([types, ajv]) => ({
-      types,
-      Ajv: ajv.AjvJsonSchemaValidator,
-    })),
+    Promise.all([import('@modelcontextprotocol/sdk/types.js'), import('@modelcontextprotocol/sdk/validation/ajv')]).then(
+      ([types, ajv]) => ({
+        types,
+        Ajv: ajv.AjvJsonSchemaValidator,
+      }),
+    ),
   ));
 
 export function track(s: ProxyState, set: Set<Promise<unknown>>, p: Promise<unknown>): void {
@@ -160,7 +164,12 @@ export function hookInput(s: ProxyState): Record<string, unknown> {
   return { ...s.options.hookInput?.() };
 }
 
-export async function fire(s: ProxyState, event: EventName, fields: Record<string, unknown>, signal: AbortSignal): Promise<Decision | { error: string }> {
+export async function fire(
+  s: ProxyState,
+  event: EventName,
+  fields: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<Decision | { error: string }> {
   try {
     const d = await s.hooks!.run(event, { ...hookInput(s), ...fields }, { ...s.options.runContext?.(), signal });
     for (const m of d.systemMessages) s.log(`${event}: ${m}`);
@@ -171,7 +180,12 @@ export async function fire(s: ProxyState, event: EventName, fields: Record<strin
 }
 
 // ── requests of our own to the client
-export function requestClient(s: ProxyState, method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+export function requestClient(
+  s: ProxyState,
+  method: string,
+  params: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     if (s.closed || s.clientGone) return reject(new Error('the proxy is closed'));
     const id = `agent-hooks-${++s.seq}`;

@@ -6,7 +6,19 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Decision } from '../../reduce/reduce.js';
-import { fire, isObject, key, loadSdk, requestClient, toClient, toServer, type Id, type Msg, type PendingCall, type ProxyState } from './proxy-state.js';
+import {
+  fire,
+  isObject,
+  key,
+  loadSdk,
+  requestClient,
+  toClient,
+  toServer,
+  type Id,
+  type Msg,
+  type PendingCall,
+  type ProxyState,
+} from './proxy-state.js';
 import { mcpToolName, toolErrorText } from './tools.js';
 
 const errorResult = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
@@ -107,7 +119,9 @@ async function askPermission(
   if (pr.decision === 'deny') return { deny: pr.reason ?? 'denied by a PermissionRequest hook' };
   if (pr.decision === 'allow') return pr.updatedInput ? { input: pr.updatedInput } : {};
   if (!s.clientElicitation.form) {
-    return { deny: `a hook asked for confirmation${pre.reason ? ` (${pre.reason})` : ''}, and this MCP client cannot ask its user (it does not support elicitation): denied` };
+    return {
+      deny: `a hook asked for confirmation${pre.reason ? ` (${pre.reason})` : ''}, and this MCP client cannot ask its user (it does not support elicitation): denied`,
+    };
   }
   let answer: Record<string, unknown>;
   try {
@@ -137,7 +151,8 @@ export async function onToolResult(s: ProxyState, call: PendingCall, msg: Msg) {
     const error = String(msg.error.message ?? 'error').replace(/^(?:MCP error -?\d+: )+/, '');
     const d = await fire(s, 'PostToolUseFailure', { ...base, error, is_interrupt: false }, signal);
     const lost = [...call.context, ...('error' in d ? [] : d.additionalContext)];
-    if (lost.length) s.log(`${call.toolName}: the server answered with a protocol error; additionalContext cannot be attached: ${lost.join(' | ')}`);
+    if (lost.length)
+      s.log(`${call.toolName}: the server answered with a protocol error; additionalContext cannot be attached: ${lost.join(' | ')}`);
     void toClient(s, msg);
     return;
   }
@@ -149,7 +164,12 @@ export async function onToolResult(s: ProxyState, call: PendingCall, msg: Msg) {
   let out: CallToolResult = result;
   const texts = [...call.context];
   if (result.isError) {
-    const d = await fire(s, 'PostToolUseFailure', { ...base, error: toolErrorText(result) || JSON.stringify(result.content), is_interrupt: false }, signal);
+    const d = await fire(
+      s,
+      'PostToolUseFailure',
+      { ...base, error: toolErrorText(result) || JSON.stringify(result.content), is_interrupt: false },
+      signal,
+    );
     if ('error' in d) s.log(`PostToolUseFailure hooks could not run: ${d.error}`);
     else texts.push(...d.additionalContext);
   } else {

@@ -88,4 +88,3 @@ async function settle(set: Set<Promise<unknown>>, ms: number): Promise<void> {
     clearTimeout(timer);
   }
 }
-

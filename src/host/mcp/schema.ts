@@ -31,7 +31,9 @@ export type CompileResult = { ok: true; compiled: CompiledElicitationSchema } | 
 
 let subsetSchema: Promise<z.ZodType> | undefined;
 function loadSubsetSchema(): Promise<z.ZodType> {
-  const p = (subsetSchema ??= loadMcpTypes('MCP elicitation').then((t) => t.ElicitRequestFormParamsSchema.shape.requestedSchema as unknown as z.ZodType));
+  const p = (subsetSchema ??= loadMcpTypes('MCP elicitation').then(
+    (t) => t.ElicitRequestFormParamsSchema.shape.requestedSchema as unknown as z.ZodType,
+  ));
   p.catch(() => {
     if (subsetSchema === p) subsetSchema = undefined; // not cached: the SDK may be installed later
   });
@@ -48,7 +50,10 @@ export async function compileElicitationSchema(requestedSchema: unknown): Promis
   }
   const checked = subset.safeParse(requestedSchema);
   if (!checked.success) {
-    return { ok: false, error: `the requested schema is not a flat object of primitive fields (MCP's elicitation subset): ${formatZodIssues(checked.error)}` };
+    return {
+      ok: false,
+      error: `the requested schema is not a flat object of primitive fields (MCP's elicitation subset): ${formatZodIssues(checked.error)}`,
+    };
   }
   const schema = checked.data as Record<string, unknown>;
   let validator: z.ZodType;

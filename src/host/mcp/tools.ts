@@ -87,7 +87,8 @@ async function runTool(
     if (ctx.signal?.aborted) throw new McpToolError(`the call to ${name} was aborted`, 'aborted');
     const code = (err as { code?: unknown })?.code;
     if (code === -32001) throw new McpToolError(`${name} did not answer within ${timeout} ms`, 'timeout');
-    if (code === -32000 || !client.transport) throw new McpToolError(`MCP server "${server}" closed the connection during the call to ${name}`, 'not-connected');
+    if (code === -32000 || !client.transport)
+      throw new McpToolError(`MCP server "${server}" closed the connection during the call to ${name}`, 'not-connected');
     throw new McpToolError(`${name} failed: ${errorMessage(err)}`, 'failed');
   }
   if (result.isError) throw new McpToolError(toolErrorText(result) || `${name} returned an error result`, 'tool-error', result);

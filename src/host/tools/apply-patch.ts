@@ -78,7 +78,9 @@ export function parsePatch(text: string): PatchOp[] {
       if (op.hunks.length === 0 && !op.moveTo) throw new PatchParseError(`Update File ${upd}: no hunks`);
       ops.push(op);
     } else {
-      throw new PatchParseError(`line ${n + i}: expected "*** Add File:", "*** Delete File:" or "*** Update File:", got ${JSON.stringify(line)}`);
+      throw new PatchParseError(
+        `line ${n + i}: expected "*** Add File:", "*** Delete File:" or "*** Update File:", got ${JSON.stringify(line)}`,
+      );
     }
   }
   if (ops.length === 0) throw new PatchParseError('patch contains no file operations');

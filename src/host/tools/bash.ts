@@ -48,7 +48,12 @@ export function bashTool(): HostTool<BashInput> {
         if (markerDir) rmSync(markerDir, { recursive: true, force: true });
       }
       const combined = [r.stdout, r.stderr].filter((s) => s !== '').join(r.stdout.endsWith('\n') || r.stdout === '' ? '' : '\n');
-      const output = { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode, interrupted: r.status === 'aborted' || r.status === 'timeout' };
+      const output = {
+        stdout: r.stdout,
+        stderr: r.stderr,
+        exitCode: r.exitCode,
+        interrupted: r.status === 'aborted' || r.status === 'timeout',
+      };
       if (r.status === 'timeout') throw new ToolError(`Command timed out after ${timeoutMs} ms\n${combined}`.trimEnd(), output);
       if (r.status === 'aborted') throw new ToolError(`Command was interrupted\n${combined}`.trimEnd(), output);
       if (r.status === 'error') throw new ToolError(r.error ?? 'could not start bash', output);

@@ -5,7 +5,10 @@ import { z } from 'zod';
 import { ToolError, type HostTool } from '../types.js';
 import { confine, writeInside } from './workspace.js';
 
-const absolutePath = z.string().min(1).refine((p) => path.isAbsolute(p), { message: 'must be an absolute path' });
+const absolutePath = z
+  .string()
+  .min(1)
+  .refine((p) => path.isAbsolute(p), { message: 'must be an absolute path' });
 const MAX_READ_BYTES = 10 * 1024 * 1024;
 
 async function readText(file: string): Promise<string> {
@@ -41,7 +44,10 @@ export function readTool(): HostTool<z.infer<typeof readInput>> {
       const slice = all.slice(start - 1, args.limit !== undefined ? start - 1 + args.limit : undefined);
       const content = slice.map((line, i) => `${String(start + i).padStart(6)}\t${line}`).join('\n');
       return {
-        output: { type: 'text', file: { filePath: file, content: slice.join('\n'), numLines: slice.length, startLine: start, totalLines: all.length } },
+        output: {
+          type: 'text',
+          file: { filePath: file, content: slice.join('\n'), numLines: slice.length, startLine: start, totalLines: all.length },
+        },
         content: content === '' ? '(empty file)' : content,
       };
     },
@@ -80,7 +86,8 @@ function applyEdit(text: string, e: OneEdit, file: string, n?: number): string {
   }
   const count = text.split(e.old_string).length - 1;
   if (count === 0) throw new ToolError(`old_string not found in ${file}${where}`);
-  if (count > 1 && !e.replace_all) throw new ToolError(`old_string occurs ${count} times in ${file}; give more context or set replace_all${where}`);
+  if (count > 1 && !e.replace_all)
+    throw new ToolError(`old_string occurs ${count} times in ${file}; give more context or set replace_all${where}`);
   return e.replace_all ? text.split(e.old_string).join(e.new_string) : text.replace(e.old_string, () => e.new_string);
 }
 
@@ -99,7 +106,10 @@ export function editTool(): HostTool<z.infer<typeof editInput>> {
       });
       const after = applyEdit(before, args, file);
       await writeInside(file, after, ctx.workspace, ctx.roots);
-      return { output: { filePath: file, oldString: args.old_string, newString: args.new_string, replaceAll: args.replace_all ?? false }, content: `Edited ${file}` };
+      return {
+        output: { filePath: file, oldString: args.old_string, newString: args.new_string, replaceAll: args.replace_all ?? false },
+        content: `Edited ${file}`,
+      };
     },
   };
 }

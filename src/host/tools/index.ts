@@ -12,7 +12,16 @@ export { globTool, grepTool } from './search.js';
 export { confine, isInside, isInsideAny, isolationProblem } from './workspace.js';
 
 export function builtinTools(): HostTool[] {
-  return [bashTool(), readTool(), writeTool(), editTool(), multiEditTool(), applyPatchTool(), globTool(), grepTool()] as unknown as HostTool[];
+  return [
+    bashTool(),
+    readTool(),
+    writeTool(),
+    editTool(),
+    multiEditTool(),
+    applyPatchTool(),
+    globTool(),
+    grepTool(),
+  ] as unknown as HostTool[];
 }
 
 /** A registry from tools; a duplicate name is an error. */

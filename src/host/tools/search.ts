@@ -6,7 +6,10 @@ import { z } from 'zod';
 import { ToolError, type HostTool, type ToolContext } from '../types.js';
 import { confine } from './workspace.js';
 
-const absolutePath = z.string().min(1).refine((p) => path.isAbsolute(p), { message: 'must be an absolute path' });
+const absolutePath = z
+  .string()
+  .min(1)
+  .refine((p) => path.isAbsolute(p), { message: 'must be an absolute path' });
 const SKIP_DIRS = new Set(['.git', 'node_modules']);
 const MAX_FILES_WALKED = 50_000;
 const MAX_GREP_FILE_BYTES = 5 * 1024 * 1024;
@@ -56,7 +59,12 @@ export function globTool(): HostTool<z.infer<typeof globInput>> {
       const { root } = await searchRoot(args.path, ctx);
       const isMatch = picomatch(args.pattern, { dot: true });
       const hits = (await walk(root, ctx.signal)).filter((rel) => isMatch(rel));
-      const withTime = await Promise.all(hits.map(async (rel) => ({ file: path.join(root, rel), mtime: (await fs.stat(path.join(root, rel)).catch(() => undefined))?.mtimeMs ?? 0 })));
+      const withTime = await Promise.all(
+        hits.map(async (rel) => ({
+          file: path.join(root, rel),
+          mtime: (await fs.stat(path.join(root, rel)).catch(() => undefined))?.mtimeMs ?? 0,
+        })),
+      );
       withTime.sort((a, b) => b.mtime - a.mtime || a.file.localeCompare(b.file));
       const filenames = withTime.slice(0, GLOB_LIMIT).map((h) => h.file);
       const truncated = withTime.length > GLOB_LIMIT;
@@ -128,12 +136,18 @@ export function grepTool(): HostTool<z.infer<typeof grepInput>> {
       }
       if (mode === 'content') {
         const shown = lines.slice(0, limit === Infinity ? undefined : limit);
-        return { output: { mode, content: shown.join('\n'), numLines: shown.length, numFiles: matched.length }, content: shown.length ? shown.join('\n') : 'No matches found' };
+        return {
+          output: { mode, content: shown.join('\n'), numLines: shown.length, numFiles: matched.length },
+          content: shown.length ? shown.join('\n') : 'No matches found',
+        };
       }
       if (mode === 'count') {
         const shown = matched.slice(0, limit === Infinity ? undefined : limit);
         const text = shown.map((f) => `${f}:${counts[f]}`).join('\n');
-        return { output: { mode, counts: Object.fromEntries(shown.map((f) => [f, counts[f]])), numFiles: shown.length }, content: text || 'No matches found' };
+        return {
+          output: { mode, counts: Object.fromEntries(shown.map((f) => [f, counts[f]])), numFiles: shown.length },
+          content: text || 'No matches found',
+        };
       }
       const shown = matched.slice(0, limit === Infinity ? undefined : limit);
       return { output: { mode, filenames: shown, numFiles: shown.length }, content: shown.length ? shown.join('\n') : 'No files found' };

@@ -72,7 +72,13 @@ export function confine(p: string, workspace: string, cwd: string = workspace, r
  * path of a patch) and its working directory must lie inside the workspace or a directory added
  * to the session. Returns the first problem, or undefined.
  */
-export function isolationProblem(toolName: string, input: Record<string, unknown>, workspace: string, cwd: string, roots: readonly string[] = []): string | undefined {
+export function isolationProblem(
+  toolName: string,
+  input: Record<string, unknown>,
+  workspace: string,
+  cwd: string,
+  roots: readonly string[] = [],
+): string | undefined {
   if (!isInsideAny(workspace, roots, cwd)) return `working directory ${cwd} is outside the workspace ${workspace}`;
   for (const p of extractToolPaths(toolName, input)) {
     if (!isInsideAny(workspace, roots, path.resolve(cwd, p))) return `${toolName} path ${p} is outside the workspace ${workspace}`;
@@ -84,7 +90,13 @@ export function isolationProblem(toolName: string, input: Record<string, unknown
  * Write `content` to `file` (already confined), re-checked at the moment of writing: the
  * parent directory by its real path, the final component opened without following a symlink.
  */
-export async function writeInside(file: string, content: string, workspace: string, roots: readonly string[] = [], links = 0): Promise<void> {
+export async function writeInside(
+  file: string,
+  content: string,
+  workspace: string,
+  roots: readonly string[] = [],
+  links = 0,
+): Promise<void> {
   const dir = path.dirname(file);
   await fs.mkdir(dir, { recursive: true });
   const final = path.join(await fs.realpath(dir), path.basename(file));
@@ -99,7 +111,8 @@ export async function writeInside(file: string, content: string, workspace: stri
   try {
     handle = await fs.open(final, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0), 0o666);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new ToolError(`${file} became a symbolic link while being written; nothing was written`);
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new ToolError(`${file} became a symbolic link while being written; nothing was written`);
     throw err;
   }
   try {

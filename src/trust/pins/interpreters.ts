@@ -6,9 +6,23 @@ import { isDir, isKnown, pinFile, pinScript, pinTree, referencedArgs, unpin, typ
 import { evalWord } from './words.js';
 
 /** An interpreter without a script reads it from stdin: follow `< file` and literal here-docs. */
-export function stdinScript(run: Run, st: State, base: string, redirects: readonly Redirection[], depth: number, literal?: (text: string) => void): void {
+export function stdinScript(
+  run: Run,
+  st: State,
+  base: string,
+  redirects: readonly Redirection[],
+  depth: number,
+  literal?: (text: string) => void,
+): void {
   void depth;
-  const input = redirects.find((r) => (r.type === 'Redirect' && r.operator === '<' && (r.descriptor === undefined || (r.descriptor.type === 'FileDescriptor' && r.descriptor.value === 0))) || r.type === 'HereDoc' || r.type === 'HereString');
+  const input = redirects.find(
+    (r) =>
+      (r.type === 'Redirect' &&
+        r.operator === '<' &&
+        (r.descriptor === undefined || (r.descriptor.type === 'FileDescriptor' && r.descriptor.value === 0))) ||
+      r.type === 'HereDoc' ||
+      r.type === 'HereString',
+  );
   if (!input) return; // stdin is the hook payload (JSON), or a pipe (see Pipeline)
   if (input.type === 'Redirect') {
     const target = input.target;
@@ -134,7 +148,8 @@ export function modelNpx(run: Run, st: State, base: string, args: Arg[]): void {
       referencedArgs(run, st, args.slice(i + 1));
       return;
     }
-    if (path.dirname(dir) === dir || (run.ctx.gitTopLevel !== undefined && dir === run.ctx.gitTopLevel) || dir === run.ctx.projectDir) break;
+    if (path.dirname(dir) === dir || (run.ctx.gitTopLevel !== undefined && dir === run.ctx.gitTopLevel) || dir === run.ctx.projectDir)
+      break;
   }
   pinFile(run, path.join(st.cwd, 'node_modules', '.bin', bin)); // creating it would change what runs
   unpin(run, `${base} ${bin} is not installed in the workspace: it would run a package fetched or found elsewhere`);
@@ -143,6 +158,7 @@ export function modelNpx(run: Run, st: State, base: string, args: Arg[]): void {
 export function modelPackageRunner(run: Run, st: State, base: string, args: Arg[]): void {
   const sub = args.find((a) => !(isKnown(a) && a.startsWith('-')));
   if (st.cwd !== undefined) pinFile(run, path.join(st.cwd, 'package.json'));
-  if (isKnown(sub) && (sub === 'exec' || sub === 'dlx' || sub === 'x')) return modelNpx(run, st, `${base} ${sub}`, args.slice(args.indexOf(sub) + 1));
+  if (isKnown(sub) && (sub === 'exec' || sub === 'dlx' || sub === 'x'))
+    return modelNpx(run, st, `${base} ${sub}`, args.slice(args.indexOf(sub) + 1));
   unpin(run, `${base} ${isKnown(sub) ? sub : '…'} runs what package.json (or the package manager) says; that is not modelled`);
 }

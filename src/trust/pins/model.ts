@@ -63,7 +63,12 @@ export interface Run {
   commands: number;
 }
 
-export const clone = (s: State): State => ({ cwd: s.cwd, vars: new Map(s.vars), exported: new Set(s.exported), functions: new Set(s.functions) });
+export const clone = (s: State): State => ({
+  cwd: s.cwd,
+  vars: new Map(s.vars),
+  exported: new Set(s.exported),
+  functions: new Set(s.functions),
+});
 
 export function unpin(run: Run, why: string): void {
   if (!run.pins.unpinned.includes(why)) run.pins.unpinned.push(why);

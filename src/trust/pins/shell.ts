@@ -41,7 +41,8 @@ export function modelScript(run: Run, st: State, source: string, depth: number):
     unpin(run, 'the command line cannot be parsed');
     return;
   }
-  if (script.errors && script.errors.length > 0) unpin(run, `the command line does not parse as a shell script (${script.errors[0]!.message})`);
+  if (script.errors && script.errors.length > 0)
+    unpin(run, `the command line does not parse as a shell script (${script.errors[0]!.message})`);
   for (const s of script.commands) modelNode(run, st, s, depth);
 }
 
@@ -79,7 +80,8 @@ export function modelNode(run: Run, st: State, node: SyntaxNode, depth: number):
       // Every member runs in its own subshell; a shell reading from a pipe runs what it is fed.
       node.commands.forEach((c, i) => modelNode(run, clone(st), c, depth + (i > 0 ? 0 : 0)));
       node.commands.forEach((c, i) => {
-        if (i > 0 && c.type === 'Command' && readsStdinScript(run, st, c)) unpin(run, `a ${c.name?.value} reads the commands it runs from a pipe`);
+        if (i > 0 && c.type === 'Command' && readsStdinScript(run, st, c))
+          unpin(run, `a ${c.name?.value} reads the commands it runs from a pipe`);
       });
       return;
     case 'Command':
@@ -151,7 +153,10 @@ export function modelCommand(run: Run, st: State, cmd: Command, depth: number): 
   const env = new Map<string, Arg>();
   for (const p of cmd.prefix) {
     if (p.type !== 'Assignment') continue;
-    const v = p.value.type === 'Word' && !p.append && p.index === undefined ? evalAssignment(run, st, p.value) : { unknown: `${p.name} is an array` };
+    const v =
+      p.value.type === 'Word' && !p.append && p.index === undefined
+        ? evalAssignment(run, st, p.value)
+        : { unknown: `${p.name} is an array` };
     env.set(p.name, v);
   }
   if (!cmd.name) {
@@ -162,8 +167,11 @@ export function modelCommand(run: Run, st: State, cmd: Command, depth: number): 
   for (const w of [cmd.name, ...cmd.args]) {
     if (w.type === 'Assignment') {
       // `export X=…`, `declare X=…`: an argument that looks like an assignment.
-      const v = w.value.type === 'Word' && !w.append && w.index === undefined ? evalAssignment(run, st, w.value) : { unknown: `${w.name} is an array` };
-      argv.push(isKnown(v) ? `${w.name}=${v}` : { unknown: v.unknown, ...{ assign: w.name } } as Arg);
+      const v =
+        w.value.type === 'Word' && !w.append && w.index === undefined
+          ? evalAssignment(run, st, w.value)
+          : { unknown: `${w.name} is an array` };
+      argv.push(isKnown(v) ? `${w.name}=${v}` : ({ unknown: v.unknown, ...{ assign: w.name } } as Arg));
     } else argv.push(...evalWord(run, st, w));
   }
   execArgv(run, st, argv, env, cmd.redirects, depth);
@@ -272,12 +280,28 @@ function stateBuiltin(run: Run, st: State, name: string, args: Arg[], depth: num
 }
 
 /** A program (or a wrapper, shell, interpreter, runner): model what it runs. */
-function modelProgram(run: Run, st: State, base: string, args: Arg[], env: Map<string, Arg>, redirects: readonly Redirection[], depth: number): void {
+function modelProgram(
+  run: Run,
+  st: State,
+  base: string,
+  args: Arg[],
+  env: Map<string, Arg>,
+  redirects: readonly Redirection[],
+  depth: number,
+): void {
   // Wrappers: look through to the command they run.
   if (WRAPPERS.has(base)) {
     const inner = unwrap(base, args, env);
     if (inner === undefined) unpin(run, `cannot tell which command ${base} runs`);
-    else if (inner.length > 0) execArgv(run, base === 'exec' || base === 'command' || base === 'builtin' || base === 'time' ? st : childState(st, env), inner, base === 'env' ? new Map() : env, redirects, depth);
+    else if (inner.length > 0)
+      execArgv(
+        run,
+        base === 'exec' || base === 'command' || base === 'builtin' || base === 'time' ? st : childState(st, env),
+        inner,
+        base === 'env' ? new Map() : env,
+        redirects,
+        depth,
+      );
     return;
   }
 
@@ -288,7 +312,8 @@ function modelProgram(run: Run, st: State, base: string, args: Arg[], env: Map<s
       if (isKnown(args[0]) && (args[0] === 'run' || args[0] === 'x')) return modelNode2(run, st, base, args.slice(1), redirects);
       if (base === 'deno') return unpin(run, `deno ${isKnown(args[0]) ? args[0] : '…'} is not modelled`);
     }
-    if (base === 'bun' && isKnown(args[0]) && !args[0].startsWith('-') && !/[./]/.test(args[0])) return modelPackageRunner(run, st, base, args);
+    if (base === 'bun' && isKnown(args[0]) && !args[0].startsWith('-') && !/[./]/.test(args[0]))
+      return modelPackageRunner(run, st, base, args);
     return modelNode2(run, st, base, args, redirects);
   }
   if (SCRIPTED.has(base)) return modelScripted(run, st, base, args, redirects);
@@ -298,14 +323,22 @@ function modelProgram(run: Run, st: State, base: string, args: Arg[], env: Map<s
     unpin(run, `${base} runs recipes its own file defines; they are not modelled`);
     return;
   }
-  if (base === 'xargs' || base === 'find' && args.some((a) => a === '-exec' || a === '-execdir')) {
+  if (base === 'xargs' || (base === 'find' && args.some((a) => a === '-exec' || a === '-execdir'))) {
     unpin(run, `${base} runs commands built from its input`);
     return;
   }
   referencedArgs(run, st, args);
 }
 
-export function modelShell(run: Run, st: State, base: string, args: Arg[], env: Map<string, Arg>, redirects: readonly Redirection[], depth: number): void {
+export function modelShell(
+  run: Run,
+  st: State,
+  base: string,
+  args: Arg[],
+  env: Map<string, Arg>,
+  redirects: readonly Redirection[],
+  depth: number,
+): void {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (!isKnown(a)) {

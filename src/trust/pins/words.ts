@@ -35,7 +35,10 @@ export function expansionValue(run: Run, st: State, part: WordPart): Arg {
     return { unknown: `${part.text} has no known value` };
   }
   if (part.type === 'CommandExpansion') {
-    const inner = part.text.replace(/^\$\(|\)$|^`|`$/g, '').trim().replace(/\s+/g, ' ');
+    const inner = part.text
+      .replace(/^\$\(|\)$|^`|`$/g, '')
+      .trim()
+      .replace(/\s+/g, ' ');
     if (inner === 'pwd' || inner === 'pwd -P') return st.cwd ?? { unknown: `${part.text}: the directory cannot be determined` };
     if (inner === 'git rev-parse --show-toplevel') {
       const top = run.ctx.gitTopLevel;
@@ -169,6 +172,7 @@ export function evalAssignment(run: Run, st: State, w: Word): Arg {
   const ps = pieces(run, st, w);
   if (!Array.isArray(ps)) return ps;
   const first = ps[0];
-  if (first && !first.quoted && !first.expanded && (first.text === '~' || first.text.startsWith('~/'))) ps[0] = { text: run.ctx.homeDir + first.text.slice(1), quoted: true };
+  if (first && !first.quoted && !first.expanded && (first.text === '~' || first.text.startsWith('~/')))
+    ps[0] = { text: run.ctx.homeDir + first.text.slice(1), quoted: true };
   return ps.map((p) => p.text).join('');
 }

@@ -64,12 +64,23 @@ export const CASES: DiffCase[] = [
   // ---- bash, inline, bashisms ------------------------------------------------------------
   {
     id: 'bash-exit2-rm',
-    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd(`cmd=$(cat); case "$cmd" in *'rm -rf'*) echo 'M_NORM blocked rm' >&2; exit 2;; esac; exit 0`)] }] },
+    hooks: {
+      PreToolUse: [
+        { matcher: 'Bash', hooks: [cmd(`cmd=$(cat); case "$cmd" in *'rm -rf'*) echo 'M_NORM blocked rm' >&2; exit 2;; esac; exit 0`)] },
+      ],
+    },
     payloads: BASH_PAIR,
   },
   {
     id: 'bash-shell-bashisms',
-    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd(`input=$(cat); if [[ "$input" =~ rm\\ -rf ]]; then echo "M_BASHISM no" >&2; exit 2; fi`, { shell: 'bash' })] }] },
+    hooks: {
+      PreToolUse: [
+        {
+          matcher: 'Bash',
+          hooks: [cmd(`input=$(cat); if [[ "$input" =~ rm\\ -rf ]]; then echo "M_BASHISM no" >&2; exit 2; fi`, { shell: 'bash' })],
+        },
+      ],
+    },
     payloads: BASH_PAIR,
     deliberate: {
       payloads: ['rm'],
@@ -95,7 +106,10 @@ export const CASES: DiffCase[] = [
       PreToolUse: [
         {
           matcher: 'Bash',
-          hooks: [cmd(json(preOut({ permissionDecision: 'ask', permissionDecisionReason: 'M_ASK1 please confirm' }))), cmd(`grep -q 'rm -rf' && ${denyJson('M_DENY2 no')} || true`)],
+          hooks: [
+            cmd(json(preOut({ permissionDecision: 'ask', permissionDecisionReason: 'M_ASK1 please confirm' }))),
+            cmd(`grep -q 'rm -rf' && ${denyJson('M_DENY2 no')} || true`),
+          ],
         },
       ],
     },
@@ -113,12 +127,29 @@ export const CASES: DiffCase[] = [
   },
   {
     id: 'bash-allow-json',
-    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd(json(preOut({ permissionDecision: 'allow', permissionDecisionReason: 'M_ALLOWED fine' })))] }] },
+    hooks: {
+      PreToolUse: [
+        { matcher: 'Bash', hooks: [cmd(json(preOut({ permissionDecision: 'allow', permissionDecisionReason: 'M_ALLOWED fine' })))] },
+      ],
+    },
     payloads: [{ id: 'ls', calls: [ran('M_LS')] }],
   },
   {
     id: 'bash-rewrite',
-    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd(json(preOut({ permissionDecision: 'allow', updatedInput: { command: 'echo M_REWRITTEN >> ran.log', description: 'rewritten' } })))] }] },
+    hooks: {
+      PreToolUse: [
+        {
+          matcher: 'Bash',
+          hooks: [
+            cmd(
+              json(
+                preOut({ permissionDecision: 'allow', updatedInput: { command: 'echo M_REWRITTEN >> ran.log', description: 'rewritten' } }),
+              ),
+            ),
+          ],
+        },
+      ],
+    },
     payloads: [{ id: 'any', calls: [ran('M_ORIGINAL')] }],
   },
   {
@@ -128,7 +159,14 @@ export const CASES: DiffCase[] = [
   },
   {
     id: 'bash-context-post',
-    hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [cmd(json({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'M_POSTCTX output checked' } }))] }] },
+    hooks: {
+      PostToolUse: [
+        {
+          matcher: 'Bash',
+          hooks: [cmd(json({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'M_POSTCTX output checked' } }))],
+        },
+      ],
+    },
     payloads: [{ id: 'ls', calls: [ran('M_LS')] }],
   },
   {
@@ -169,7 +207,11 @@ export const CASES: DiffCase[] = [
   },
   {
     id: 'matcher-list-write',
-    hooks: { PreToolUse: [{ matcher: 'Edit|Write|MultiEdit', hooks: [cmd(`grep -q '\\.env"' && { echo 'M_ENVFILE no secrets' >&2; exit 2; } || exit 0`)] }] },
+    hooks: {
+      PreToolUse: [
+        { matcher: 'Edit|Write|MultiEdit', hooks: [cmd(`grep -q '\\.env"' && { echo 'M_ENVFILE no secrets' >&2; exit 2; } || exit 0`)] },
+      ],
+    },
     payloads: [
       { id: 'env', calls: [write('.env', 'KEY=1\n')] },
       { id: 'readme', calls: [write('README.txt', 'hello\n')] },
@@ -182,7 +224,15 @@ export const CASES: DiffCase[] = [
   },
   {
     id: 'unknown-keys',
-    hooks: { PreToolUse: [{ matcher: 'Bash', description: 'hand-written note', hooks: [cmd(`grep -q 'rm -rf' && { echo 'M_UNKNOWNKEYS' >&2; exit 2; } || true`, { description: 'x', rewakeMessage: 'y' })] }] },
+    hooks: {
+      PreToolUse: [
+        {
+          matcher: 'Bash',
+          description: 'hand-written note',
+          hooks: [cmd(`grep -q 'rm -rf' && { echo 'M_UNKNOWNKEYS' >&2; exit 2; } || true`, { description: 'x', rewakeMessage: 'y' })],
+        },
+      ],
+    },
     payloads: BASH_PAIR,
   },
   // ---- python ---------------------------------------------------------------------------
@@ -216,7 +266,9 @@ export const CASES: DiffCase[] = [
   {
     id: 'python-post-context',
     needs: ['python3'],
-    scripts: { 'post.py': `import json, sys\nd = json.load(sys.stdin)\nprint(json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "M_PYPOST saw " + d["tool_name"]}}))\n` },
+    scripts: {
+      'post.py': `import json, sys\nd = json.load(sys.stdin)\nprint(json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "M_PYPOST saw " + d["tool_name"]}}))\n`,
+    },
     hooks: { PostToolUse: [{ matcher: '*', hooks: [cmd('python3 "$HOOKS/post.py"')] }] },
     payloads: [{ id: 'ls', calls: [ran('M_LS')] }],
   },
@@ -231,13 +283,17 @@ export const CASES: DiffCase[] = [
   },
   {
     id: 'node-system-message',
-    scripts: { 'warn.mjs': `process.stdin.resume();process.stdin.on('end',()=>console.log(JSON.stringify({ systemMessage: 'M_SYSMSG careful', hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'M_NODECTX ok' } })));\n` },
+    scripts: {
+      'warn.mjs': `process.stdin.resume();process.stdin.on('end',()=>console.log(JSON.stringify({ systemMessage: 'M_SYSMSG careful', hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'M_NODECTX ok' } })));\n`,
+    },
     hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd('node "$HOOKS/warn.mjs"')] }] },
     payloads: [{ id: 'ls', calls: [ran('M_LS')] }],
   },
   {
     id: 'node-exec-form',
-    scripts: { 'argv.mjs': `let raw='';for await (const c of process.stdin) raw+=c;const i=JSON.parse(raw);if(i.tool_input.command.includes(process.argv[2])){process.stderr.write('M_EXECFORM '+process.argv[2]);process.exit(2)}\n` },
+    scripts: {
+      'argv.mjs': `let raw='';for await (const c of process.stdin) raw+=c;const i=JSON.parse(raw);if(i.tool_input.command.includes(process.argv[2])){process.stderr.write('M_EXECFORM '+process.argv[2]);process.exit(2)}\n`,
+    },
     hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd('node "$HOOKS/argv.mjs" "rm -rf"')] }] },
     payloads: BASH_PAIR,
   },
@@ -245,7 +301,14 @@ export const CASES: DiffCase[] = [
   {
     id: 'jq-exit2',
     needs: ['jq'],
-    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd(`jq -r '.tool_input.command' | grep -q 'rm -rf' && { echo 'M_JQ blocked' >&2; exit 2; } || exit 0`)] }] },
+    hooks: {
+      PreToolUse: [
+        {
+          matcher: 'Bash',
+          hooks: [cmd(`jq -r '.tool_input.command' | grep -q 'rm -rf' && { echo 'M_JQ blocked' >&2; exit 2; } || exit 0`)],
+        },
+      ],
+    },
     payloads: BASH_PAIR,
   },
   {
@@ -255,7 +318,11 @@ export const CASES: DiffCase[] = [
       PreToolUse: [
         {
           matcher: 'Bash',
-          hooks: [cmd(`jq 'if (.tool_input.command | test("git push")) then {hookSpecificOutput:{hookEventName:"PreToolUse",permissionDecision:"deny",permissionDecisionReason:"M_JQPUSH no push"}} else {} end'`)],
+          hooks: [
+            cmd(
+              `jq 'if (.tool_input.command | test("git push")) then {hookSpecificOutput:{hookEventName:"PreToolUse",permissionDecision:"deny",permissionDecisionReason:"M_JQPUSH no push"}} else {} end'`,
+            ),
+          ],
         },
       ],
     },
@@ -264,7 +331,18 @@ export const CASES: DiffCase[] = [
   {
     id: 'jq-rewrite',
     needs: ['jq'],
-    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd(`jq -c '{hookSpecificOutput:{hookEventName:"PreToolUse",permissionDecision:"allow",updatedInput:(.tool_input | .command |= sub("M_A"; "M_B"))}}'`)] }] },
+    hooks: {
+      PreToolUse: [
+        {
+          matcher: 'Bash',
+          hooks: [
+            cmd(
+              `jq -c '{hookSpecificOutput:{hookEventName:"PreToolUse",permissionDecision:"allow",updatedInput:(.tool_input | .command |= sub("M_A"; "M_B"))}}'`,
+            ),
+          ],
+        },
+      ],
+    },
     payloads: [{ id: 'a', calls: [ran('M_A')] }],
   },
   {
@@ -286,18 +364,31 @@ export const CASES: DiffCase[] = [
   },
   {
     id: 'session-start-context',
-    hooks: { SessionStart: [{ matcher: 'startup', hooks: [cmd(json({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'M_SESSIONCTX branch main' } }))] }] },
+    hooks: {
+      SessionStart: [
+        {
+          matcher: 'startup',
+          hooks: [cmd(json({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'M_SESSIONCTX branch main' } }))],
+        },
+      ],
+    },
     payloads: [{ id: 'none', calls: [] }],
   },
   {
     id: 'stop-keep-going-once',
-    hooks: { Stop: [{ hooks: [cmd(`grep -q '"stop_hook_active":true' && exit 0; echo '{"decision":"block","reason":"M_STOPMORE run the tests"}'`)] }] },
+    hooks: {
+      Stop: [
+        { hooks: [cmd(`grep -q '"stop_hook_active":true' && exit 0; echo '{"decision":"block","reason":"M_STOPMORE run the tests"}'`)] },
+      ],
+    },
     payloads: [{ id: 'none', calls: [] }],
   },
   {
     id: 'stop-jq-once',
     needs: ['jq'],
-    hooks: { Stop: [{ hooks: [cmd(`if [ "$(jq -r '.stop_hook_active')" = true ]; then exit 0; fi; echo 'M_STOPJQ not yet' >&2; exit 2`)] }] },
+    hooks: {
+      Stop: [{ hooks: [cmd(`if [ "$(jq -r '.stop_hook_active')" = true ]; then exit 0; fi; echo 'M_STOPJQ not yet' >&2; exit 2`)] }],
+    },
     payloads: [{ id: 'none', calls: [] }],
   },
   // ---- multi-hook configs ----------------------------------------------------------------
@@ -305,7 +396,9 @@ export const CASES: DiffCase[] = [
     id: 'multi-pre-post-stop',
     hooks: {
       PreToolUse: [{ matcher: 'Bash', hooks: [cmd(`grep -q 'rm -rf' && { echo 'M_MULTIPRE' >&2; exit 2; } || true`)] }],
-      PostToolUse: [{ matcher: 'Bash', hooks: [cmd(json({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'M_MULTIPOST' } }))] }],
+      PostToolUse: [
+        { matcher: 'Bash', hooks: [cmd(json({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'M_MULTIPOST' } }))] },
+      ],
       UserPromptSubmit: [{ hooks: [cmd(`echo M_MULTIPROMPT`)] }],
     },
     payloads: BASH_PAIR,
@@ -314,7 +407,10 @@ export const CASES: DiffCase[] = [
     id: 'multi-context-two-hooks',
     hooks: {
       PreToolUse: [
-        { matcher: 'Bash', hooks: [cmd(json(preOut({ additionalContext: 'M_CTXONE' }))), cmd(json(preOut({ additionalContext: 'M_CTXTWO' })))] },
+        {
+          matcher: 'Bash',
+          hooks: [cmd(json(preOut({ additionalContext: 'M_CTXONE' }))), cmd(json(preOut({ additionalContext: 'M_CTXTWO' })))],
+        },
       ],
     },
     payloads: [{ id: 'ls', calls: [ran('M_LS')] }],
@@ -332,7 +428,10 @@ export const CASES: DiffCase[] = [
         name: 'guard-plugin',
         files: {
           '.claude-plugin/plugin.json': JSON.stringify({ name: 'guard-plugin', version: '1.0.0' }),
-          'hooks/hooks.json': JSON.stringify({ description: 'blocks rm', hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd('bash "${CLAUDE_PLUGIN_ROOT}/scripts/guard.sh"')] }] } }),
+          'hooks/hooks.json': JSON.stringify({
+            description: 'blocks rm',
+            hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd('bash "${CLAUDE_PLUGIN_ROOT}/scripts/guard.sh"')] }] },
+          }),
           'scripts/guard.sh': `#!/usr/bin/env bash\nif grep -q 'rm -rf'; then echo "M_PLUGIN from $(basename "$CLAUDE_PLUGIN_ROOT")" >&2; exit 2; fi\n`,
         },
       },
@@ -350,7 +449,12 @@ export const CASES: DiffCase[] = [
             description: 'Security reminder hook',
             hooks: {
               PreToolUse: [
-                { matcher: 'Edit|Write|MultiEdit', hooks: [cmd('node "${CLAUDE_PLUGIN_ROOT}/hooks/remind.mjs"', { rewakeMessage: 'Security reminder', rewakeSummary: 'shown' })] },
+                {
+                  matcher: 'Edit|Write|MultiEdit',
+                  hooks: [
+                    cmd('node "${CLAUDE_PLUGIN_ROOT}/hooks/remind.mjs"', { rewakeMessage: 'Security reminder', rewakeSummary: 'shown' }),
+                  ],
+                },
               ],
             },
           }),
@@ -370,7 +474,9 @@ export const CASES: DiffCase[] = [
         name: 'pathy',
         files: {
           '.claude-plugin/plugin.json': JSON.stringify({ name: 'pathy', version: '1.0.0', hooks: './hooks/hooks.json' }),
-          'hooks/hooks.json': JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd(`grep -q 'rm -rf' && { echo 'M_PATHY' >&2; exit 2; } || true`)] }] } }),
+          'hooks/hooks.json': JSON.stringify({
+            hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd(`grep -q 'rm -rf' && { echo 'M_PATHY' >&2; exit 2; } || true`)] }] },
+          }),
         },
       },
     ],
@@ -382,7 +488,9 @@ export const CASES: DiffCase[] = [
       name,
       files: {
         '.claude-plugin/plugin.json': JSON.stringify({ name, version: '1.0.0' }),
-        'hooks/hooks.json': JSON.stringify({ hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [cmd('"${CLAUDE_PLUGIN_ROOT}/hook.sh"')] }] } }),
+        'hooks/hooks.json': JSON.stringify({
+          hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [cmd('"${CLAUDE_PLUGIN_ROOT}/hook.sh"')] }] },
+        }),
         'hook.sh': `#!/bin/sh\ncat >/dev/null\necho "${name}" >> hook-runs.log\n`,
       },
     })),
@@ -396,7 +504,11 @@ export const CASES: DiffCase[] = [
         name: 'denier',
         files: {
           '.claude-plugin/plugin.json': JSON.stringify({ name: 'denier', version: '1.0.0' }),
-          'hooks/hooks.json': JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd(`grep -q 'rm -rf' && ${denyJson('M_DENIER plugin says no')} || true`)] }] } }),
+          'hooks/hooks.json': JSON.stringify({
+            hooks: {
+              PreToolUse: [{ matcher: 'Bash', hooks: [cmd(`grep -q 'rm -rf' && ${denyJson('M_DENIER plugin says no')} || true`)] }],
+            },
+          }),
         },
       },
     ],

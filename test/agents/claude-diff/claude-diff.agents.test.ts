@@ -31,7 +31,12 @@ interface Observed {
 const RESULTS = join(import.meta.dirname, 'results.json');
 
 function lines(file: string): string[] {
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').map((l) => l.trim()).filter(Boolean) : [];
+  return existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean)
+    : [];
 }
 
 function has(program: string): boolean {
@@ -74,14 +79,30 @@ async function runOnce(bin: string, c: DiffCase, payload: DiffPayload, mode: 'na
   } else {
     const engineFile = join(dirs.root, 'engine-settings.json');
     writeFileSync(engineFile, JSON.stringify({ hooks }, null, 2));
-    const dispatch = dispatchCommand('claude', engineFile, plugins.flatMap((p) => ['--plugin', p]));
+    const dispatch = dispatchCommand(
+      'claude',
+      engineFile,
+      plugins.flatMap((p) => ['--plugin', p]),
+    );
     settings = { hooks: Object.fromEntries(events.map((e) => [e, [{ hooks: [{ type: 'command', command: dispatch }] }]])) };
   }
   const settingsFile = join(dirs.root, 'claude-settings.json');
   writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
   const outcome = await runInNamespace(dirs, {
     command: bin,
-    args: ['-p', payload.prompt ?? 'Do the task.', '--output-format', 'json', '--settings', settingsFile, '--allowedTools', 'Bash', 'Write', 'Edit', ...pluginArgs],
+    args: [
+      '-p',
+      payload.prompt ?? 'Do the task.',
+      '--output-format',
+      'json',
+      '--settings',
+      settingsFile,
+      '--allowedTools',
+      'Bash',
+      'Write',
+      'Edit',
+      ...pluginArgs,
+    ],
     env: baseEnv(dirs, {
       ANTHROPIC_BASE_URL: FAKE_URL,
       ANTHROPIC_API_KEY: 'sk-ant-fake-key',
@@ -103,7 +124,15 @@ async function runOnce(bin: string, c: DiffCase, payload: DiffPayload, mode: 'na
   const turns = outcome.requests.filter((r) => Array.isArray(r.body?.tools) && r.body.tools.length > 0).length;
   const error = outcome.timedOut ? 'timed out' : (outcome.spawnError ?? undefined);
   // Matched hooks run in parallel in both, so the order they log in is a race: compared as a set.
-  const observed: Observed = { code: outcome.code, ran: lines(join(dirs.work, 'ran.log')), hookRuns: lines(join(dirs.work, 'hook-runs.log')).sort(), modelSaw: seen, turns, denials, ...(error ? { error } : {}) };
+  const observed: Observed = {
+    code: outcome.code,
+    ran: lines(join(dirs.work, 'ran.log')),
+    hookRuns: lines(join(dirs.work, 'hook-runs.log')).sort(),
+    modelSaw: seen,
+    turns,
+    denials,
+    ...(error ? { error } : {}),
+  };
   if (!process.env.AGENT_HOOKS_KEEP_RUNS) rmSync(dirs.root, { recursive: true, force: true });
   return observed;
 }
@@ -131,7 +160,10 @@ describe.concurrent(`Claude Code ${PINS.claude.version}: native hooks vs agent-h
       if (previous.version === PINS.claude.version && !why) kept = previous.cases ?? {};
     } catch {}
     const cases: Record<string, unknown> = {};
-    for (const c of CASES) for (const p of c.payloads) if (results[`${c.id}/${p.id}`] ?? kept[`${c.id}/${p.id}`]) cases[`${c.id}/${p.id}`] = results[`${c.id}/${p.id}`] ?? kept[`${c.id}/${p.id}`];
+    for (const c of CASES)
+      for (const p of c.payloads)
+        if (results[`${c.id}/${p.id}`] ?? kept[`${c.id}/${p.id}`])
+          cases[`${c.id}/${p.id}`] = results[`${c.id}/${p.id}`] ?? kept[`${c.id}/${p.id}`];
     writeFileSync(RESULTS, JSON.stringify({ agent: 'claude', version: PINS.claude.version, notRunnable: why, cases }, null, 2) + '\n');
   });
 

@@ -80,7 +80,11 @@ export async function runCell(adapter: AgentAdapter, bin: string, scenario: Scen
     if (nonLoopback.length) throw new Error(`namespace had more than loopback: ${nonLoopback.join('; ')}`);
     const log = `exit ${outcome.code}${outcome.timedOut ? ' (timed out)' : ''}, ${outcome.requests.length} model requests, ${outcome.hookPayloads.length} hook calls\nstdout: ${outcome.stdout.slice(-1500)}\nstderr: ${outcome.stderr.slice(-1500)}`;
     if (outcome.requests.length === 0 && scenario.id !== 'prompt-block') {
-      return { verdict: 'error', detail: `the agent never called the model (exit ${outcome.code}${outcome.timedOut ? ', timed out' : ''})`, log };
+      return {
+        verdict: 'error',
+        detail: `the agent never called the model (exit ${outcome.code}${outcome.timedOut ? ', timed out' : ''})`,
+        log,
+      };
     }
     const judged = scenario.judge(obs);
     const fired = mode === 'native' ? outcome.hookPayloads.length > 0 : outcome.dispatchCalls > 0;

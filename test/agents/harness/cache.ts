@@ -37,7 +37,7 @@ export const PINS: Record<AgentName, AgentPin> = {
     packages: ['@factory/cli-linux-x64@0.225.2'],
     bin: 'node_modules/@factory/cli-linux-x64/bin/droid',
     version: '0.225.2',
-    note: "the platform package itself: @factory/cli@0.225.1 (the only release) names a cli-linux-x64@0.225.1 that the registry does not have",
+    note: 'the platform package itself: @factory/cli@0.225.1 (the only release) names a cli-linux-x64@0.225.1 that the registry does not have',
   },
 };
 

@@ -14,7 +14,10 @@ import type { HookSpec } from './scenarios.js';
 export function claudeHooks(hooks: HookSpec[], command: (h: HookSpec) => string): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
   for (const h of hooks) {
-    (out[h.event] ??= []).push({ ...(h.matcher ? { matcher: h.matcher } : {}), hooks: [{ type: 'command', command: command(h), timeout: 60 }] });
+    (out[h.event] ??= []).push({
+      ...(h.matcher ? { matcher: h.matcher } : {}),
+      hooks: [{ type: 'command', command: command(h), timeout: 60 }],
+    });
   }
   return out;
 }
@@ -42,7 +45,9 @@ export const claude: AgentAdapter = {
     } else {
       const engine = writeEngineConfig(dirs, scenario.hooks);
       const events = [...new Set(scenario.hooks.map((h) => h.event))];
-      hooks = Object.fromEntries(events.map((e) => [e, [{ hooks: [{ type: 'command', command: tracedDispatchCommand(dirs, 'claude', engine), timeout: 60 }] }]]));
+      hooks = Object.fromEntries(
+        events.map((e) => [e, [{ hooks: [{ type: 'command', command: tracedDispatchCommand(dirs, 'claude', engine), timeout: 60 }] }]]),
+      );
     }
     writeFileSync(settingsFile, JSON.stringify({ hooks }, null, 2));
     return {

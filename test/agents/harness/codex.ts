@@ -22,7 +22,13 @@ export const codex: AgentAdapter = {
     writeFile: (path, content) => ({
       name: 'apply_patch',
       custom: true,
-      input: { input: `*** Begin Patch\n*** Add File: ${path}\n${content.split('\n').filter(Boolean).map((l) => `+${l}`).join('\n')}\n*** End Patch\n` },
+      input: {
+        input: `*** Begin Patch\n*** Add File: ${path}\n${content
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => `+${l}`)
+          .join('\n')}\n*** End Patch\n`,
+      },
     }),
   },
   nativeUnsupported: (hooks) => {
@@ -38,7 +44,9 @@ export const codex: AgentAdapter = {
     } else {
       const engine = writeEngineConfig(dirs, scenario.hooks);
       const events = [...new Set(scenario.hooks.map((h) => h.event))];
-      hooks = Object.fromEntries(events.map((e) => [e, [{ hooks: [{ type: 'command', command: tracedDispatchCommand(dirs, 'codex', engine), timeout: 60 }] }]]));
+      hooks = Object.fromEntries(
+        events.map((e) => [e, [{ hooks: [{ type: 'command', command: tracedDispatchCommand(dirs, 'codex', engine), timeout: 60 }] }]]),
+      );
     }
     writeFileSync(join(codexHome, 'hooks.json'), JSON.stringify({ hooks }, null, 2));
     writeFileSync(

@@ -39,7 +39,8 @@ export const copilot: AgentAdapter = {
     mkdirSync(join(copilotHome, 'hooks'), { recursive: true });
     const hooks: Record<string, unknown[]> = {};
     if (mode === 'native') {
-      for (const h of scenario.hooks) (hooks[EVENTS[h.event]!] ??= []).push({ type: 'command', bash: hookCommand(dirs, 'copilot', h.mode, h.token), timeoutSec: 60 });
+      for (const h of scenario.hooks)
+        (hooks[EVENTS[h.event]!] ??= []).push({ type: 'command', bash: hookCommand(dirs, 'copilot', h.mode, h.token), timeoutSec: 60 });
     } else {
       const engine = writeEngineConfig(dirs, scenario.hooks);
       for (const e of new Set(scenario.hooks.map((h) => EVENTS[h.event]!))) {

@@ -11,7 +11,13 @@ import type { AgentAdapter } from './agent.js';
 import { writeEngineConfig } from './claude.js';
 import { baseEnv, tracedDispatchCommand, FAKE_URL, hookCommand } from './run.js';
 
-const TOOLS: Record<string, string[]> = { Bash: ['Execute'], Write: ['Create'], Edit: ['Edit'], MultiEdit: ['MultiEdit'], ApplyPatch: ['ApplyPatch'] };
+const TOOLS: Record<string, string[]> = {
+  Bash: ['Execute'],
+  Write: ['Create'],
+  Edit: ['Edit'],
+  MultiEdit: ['MultiEdit'],
+  ApplyPatch: ['ApplyPatch'],
+};
 
 function nativeMatcher(m: string | undefined): string | undefined {
   if (!m) return undefined;
@@ -22,7 +28,10 @@ export const droid: AgentAdapter = {
   name: 'droid',
   api: 'chat',
   tools: {
-    shell: (command) => ({ name: 'Execute', input: { command, summary: 'run it', riskLevel: 'low', riskLevelReason: 'touches a marker file in the temp folder' } }),
+    shell: (command) => ({
+      name: 'Execute',
+      input: { command, summary: 'run it', riskLevel: 'low', riskLevelReason: 'touches a marker file in the temp folder' },
+    }),
     writeFile: (file_path, content) => ({ name: 'Create', input: { file_path, content } }),
   },
   nativeUnsupported: () => null,
@@ -31,7 +40,10 @@ export const droid: AgentAdapter = {
     if (mode === 'native') {
       for (const h of scenario.hooks) {
         const matcher = nativeMatcher(h.matcher);
-        (hooks[h.event] ??= []).push({ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command: hookCommand(dirs, 'claude', h.mode, h.token), timeout: 60 }] });
+        (hooks[h.event] ??= []).push({
+          ...(matcher ? { matcher } : {}),
+          hooks: [{ type: 'command', command: hookCommand(dirs, 'claude', h.mode, h.token), timeout: 60 }],
+        });
       }
     } else {
       const engine = writeEngineConfig(dirs, scenario.hooks);
@@ -45,7 +57,16 @@ export const droid: AgentAdapter = {
       join(factoryDir, 'settings.json'),
       JSON.stringify(
         {
-          customModels: [{ model: 'fake-model', displayName: 'fake', baseUrl: `${FAKE_URL}/v1`, apiKey: 'fake-key', provider: 'generic-chat-completion-api', maxOutputTokens: 4096 }],
+          customModels: [
+            {
+              model: 'fake-model',
+              displayName: 'fake',
+              baseUrl: `${FAKE_URL}/v1`,
+              apiKey: 'fake-key',
+              provider: 'generic-chat-completion-api',
+              maxOutputTokens: 4096,
+            },
+          ],
           enableDroidShield: false,
           cloudSessionSync: false,
           hooks,

@@ -36,20 +36,46 @@ function anthropic(body, script) {
   const stopReason = call ? 'tool_use' : 'end_turn';
   const usage = { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   if (!body.stream) {
-    return { json: { id, type: 'message', role: 'assistant', model, content: [block], stop_reason: stopReason, stop_sequence: null, usage } };
+    return {
+      json: { id, type: 'message', role: 'assistant', model, content: [block], stop_reason: stopReason, stop_sequence: null, usage },
+    };
   }
   const events = [
-    ['message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } }],
+    [
+      'message_start',
+      {
+        type: 'message_start',
+        message: {
+          id,
+          type: 'message',
+          role: 'assistant',
+          model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { ...usage, output_tokens: 1 },
+        },
+      },
+    ],
   ];
   if (call) {
-    events.push(['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: block.id, name: call.name, input: {} } }]);
-    events.push(['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(call.input) } }]);
+    events.push([
+      'content_block_start',
+      { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: block.id, name: call.name, input: {} } },
+    ]);
+    events.push([
+      'content_block_delta',
+      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(call.input) } },
+    ]);
   } else {
     events.push(['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }]);
     events.push(['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: block.text } }]);
   }
   events.push(['content_block_stop', { type: 'content_block_stop', index: 0 }]);
-  events.push(['message_delta', { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: 5 } }]);
+  events.push([
+    'message_delta',
+    { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: 5 } },
+  ]);
   events.push(['message_stop', { type: 'message_stop' }]);
   return { sse: events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`) };
 }
@@ -87,17 +113,50 @@ function responses(body, script) {
   const id = `resp_${Date.now()}`;
   const item = call
     ? call.custom
-      ? { type: 'custom_tool_call', id: `ctc_${k}`, status: 'completed', call_id: `call_fake_${k}`, name: call.name, input: String(call.input.input ?? '') }
-      : { type: 'function_call', id: `fc_${k}`, status: 'completed', call_id: `call_fake_${k}`, name: call.name, arguments: JSON.stringify(call.input) }
-    : { type: 'message', id: `msg_${k}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: script.finalText ?? FINAL, annotations: [] }] };
-  const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 };
+      ? {
+          type: 'custom_tool_call',
+          id: `ctc_${k}`,
+          status: 'completed',
+          call_id: `call_fake_${k}`,
+          name: call.name,
+          input: String(call.input.input ?? ''),
+        }
+      : {
+          type: 'function_call',
+          id: `fc_${k}`,
+          status: 'completed',
+          call_id: `call_fake_${k}`,
+          name: call.name,
+          arguments: JSON.stringify(call.input),
+        }
+    : {
+        type: 'message',
+        id: `msg_${k}`,
+        status: 'completed',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: script.finalText ?? FINAL, annotations: [] }],
+      };
+  const usage = {
+    input_tokens: 10,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: 5,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: 15,
+  };
   const events = [
     ['response.created', { type: 'response.created', response: { id, object: 'response', status: 'in_progress', output: [] } }],
     ['response.output_item.added', { type: 'response.output_item.added', output_index: 0, item }],
   ];
-  if (!call) events.push(['response.output_text.delta', { type: 'response.output_text.delta', item_id: item.id, output_index: 0, content_index: 0, delta: item.content[0].text }]);
+  if (!call)
+    events.push([
+      'response.output_text.delta',
+      { type: 'response.output_text.delta', item_id: item.id, output_index: 0, content_index: 0, delta: item.content[0].text },
+    ]);
   events.push(['response.output_item.done', { type: 'response.output_item.done', output_index: 0, item }]);
-  events.push(['response.completed', { type: 'response.completed', response: { id, object: 'response', status: 'completed', output: [item], usage } }]);
+  events.push([
+    'response.completed',
+    { type: 'response.completed', response: { id, object: 'response', status: 'completed', output: [item], usage } },
+  ]);
   return { sse: events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`) };
 }
 
@@ -111,14 +170,34 @@ function chat(body, script) {
   const id = `chatcmpl-${Date.now()}`;
   const created = Math.floor(Date.now() / 1000);
   const model = body.model ?? 'fake';
-  const toolCall = call && { index: 0, id: `call_fake_${k}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.input) } };
+  const toolCall = call && {
+    index: 0,
+    id: `call_fake_${k}`,
+    type: 'function',
+    function: { name: call.name, arguments: JSON.stringify(call.input) },
+  };
   const text = script.finalText ?? FINAL;
   const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
   if (!body.stream) {
     const message = call ? { role: 'assistant', content: null, tool_calls: [toolCall] } : { role: 'assistant', content: text };
-    return { json: { id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: call ? 'tool_calls' : 'stop' }], usage } };
+    return {
+      json: {
+        id,
+        object: 'chat.completion',
+        created,
+        model,
+        choices: [{ index: 0, message, finish_reason: call ? 'tool_calls' : 'stop' }],
+        usage,
+      },
+    };
   }
-  const chunk = (delta, finish) => ({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }] });
+  const chunk = (delta, finish) => ({
+    id,
+    object: 'chat.completion.chunk',
+    created,
+    model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
   const chunks = call
     ? [chunk({ role: 'assistant', content: null, tool_calls: [toolCall] }, null), chunk({}, 'tool_calls')]
     : [chunk({ role: 'assistant', content: text }, null), chunk({}, 'stop')];

@@ -23,7 +23,14 @@ const TOOLS: Record<string, string> = { Bash: 'run_shell_command', Write: 'write
 
 function nativeMatcher(m: string | undefined): string | undefined {
   if (!m) return undefined;
-  const names = [...new Set(m.split('|').map((t) => TOOLS[t]).filter(Boolean))];
+  const names = [
+    ...new Set(
+      m
+        .split('|')
+        .map((t) => TOOLS[t])
+        .filter(Boolean),
+    ),
+  ];
   return names.join('|');
 }
 
@@ -43,7 +50,10 @@ export const gemini: AgentAdapter = {
     if (mode === 'native') {
       for (const h of scenario.hooks) {
         const matcher = nativeMatcher(h.matcher);
-        (hooks[EVENTS[h.event]!] ??= []).push({ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command: hookCommand(dirs, 'gemini', h.mode, h.token), timeout: 60_000 }] });
+        (hooks[EVENTS[h.event]!] ??= []).push({
+          ...(matcher ? { matcher } : {}),
+          hooks: [{ type: 'command', command: hookCommand(dirs, 'gemini', h.mode, h.token), timeout: 60_000 }],
+        });
       }
     } else {
       const engine = writeEngineConfig(dirs, scenario.hooks);
@@ -71,7 +81,12 @@ export const gemini: AgentAdapter = {
     return {
       command: bin,
       args: ['-p', scenario.prompt, '--output-format', 'json', ...(scenario.permissive ? ['--approval-mode', 'yolo'] : [])],
-      env: baseEnv(dirs, { GEMINI_API_KEY: 'fake-key', GOOGLE_GEMINI_BASE_URL: FAKE_URL, GEMINI_CLI_NO_RELAUNCH: 'true', GEMINI_CLI_TRUST_WORKSPACE: 'true' }),
+      env: baseEnv(dirs, {
+        GEMINI_API_KEY: 'fake-key',
+        GOOGLE_GEMINI_BASE_URL: FAKE_URL,
+        GEMINI_CLI_NO_RELAUNCH: 'true',
+        GEMINI_CLI_TRUST_WORKSPACE: 'true',
+      }),
       api: 'gemini',
       script: { toolCalls: [] },
       timeoutMs: 120_000,

@@ -53,7 +53,12 @@ function claude() {
     case 'context':
       return say({ hookSpecificOutput: { hookEventName: claudeEvent, additionalContext: token } });
     case 'replace-output':
-      return say({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: { stdout: token, stderr: '', interrupted: false, isImage: false } } });
+      return say({
+        hookSpecificOutput: {
+          hookEventName: 'PostToolUse',
+          updatedToolOutput: { stdout: token, stderr: '', interrupted: false, isImage: false },
+        },
+      });
     case 'block':
       return say({ decision: 'block', reason: token });
     case 'stop-continue':

@@ -39,7 +39,8 @@ export function agentMatrix(adapter: AgentAdapter, notRunnable?: () => string | 
           if (why) ctx.skip(`not runnable here: ${why}`);
           const cell = await runCell(adapter, bin, scenario, mode);
           (results.cells[scenario.id] ??= {})[mode] = { verdict: cell.verdict, detail: cell.detail };
-          if (cell.verdict === 'error' || cell.verdict === 'open') console.log(`[${name} ${scenario.id} ${mode}] ${cell.verdict}: ${cell.detail}\n${cell.log ?? ''}`);
+          if (cell.verdict === 'error' || cell.verdict === 'open')
+            console.log(`[${name} ${scenario.id} ${mode}] ${cell.verdict}: ${cell.detail}\n${cell.log ?? ''}`);
           if (mode === 'dispatch') expect(cell.verdict, `${scenario.id} under dispatch: ${cell.detail}`).not.toBe('open');
         });
       }

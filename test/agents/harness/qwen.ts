@@ -14,7 +14,14 @@ const TOOLS: Record<string, string> = { Bash: 'run_shell_command', Write: 'write
 
 function nativeMatcher(m: string | undefined): string | undefined {
   if (!m) return undefined;
-  return [...new Set(m.split('|').map((t) => TOOLS[t]).filter(Boolean))].join('|');
+  return [
+    ...new Set(
+      m
+        .split('|')
+        .map((t) => TOOLS[t])
+        .filter(Boolean),
+    ),
+  ].join('|');
 }
 
 export const qwen: AgentAdapter = {
@@ -30,7 +37,10 @@ export const qwen: AgentAdapter = {
     if (mode === 'native') {
       for (const h of scenario.hooks) {
         const matcher = nativeMatcher(h.matcher);
-        (hooks[h.event] ??= []).push({ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command: hookCommand(dirs, 'claude', h.mode, h.token), timeout: 60 }] });
+        (hooks[h.event] ??= []).push({
+          ...(matcher ? { matcher } : {}),
+          hooks: [{ type: 'command', command: hookCommand(dirs, 'claude', h.mode, h.token), timeout: 60 }],
+        });
       }
     } else {
       const engine = writeEngineConfig(dirs, scenario.hooks);
@@ -58,7 +68,14 @@ export const qwen: AgentAdapter = {
     return {
       command: node22(),
       args: [bin, '-p', scenario.prompt, '--output-format', 'json', ...(scenario.permissive ? ['--approval-mode', 'yolo'] : [])],
-      env: baseEnv(dirs, { OPENAI_BASE_URL: `${FAKE_URL}/v1`, OPENAI_API_KEY: 'fake-key', OPENAI_MODEL: 'fake-model', QWEN_CODE_NO_RELAUNCH: 'true', GEMINI_CLI_NO_RELAUNCH: 'true', QWEN_CLI_TRUST_WORKSPACE: 'true' }),
+      env: baseEnv(dirs, {
+        OPENAI_BASE_URL: `${FAKE_URL}/v1`,
+        OPENAI_API_KEY: 'fake-key',
+        OPENAI_MODEL: 'fake-model',
+        QWEN_CODE_NO_RELAUNCH: 'true',
+        GEMINI_CLI_NO_RELAUNCH: 'true',
+        QWEN_CLI_TRUST_WORKSPACE: 'true',
+      }),
       api: 'chat',
       script: { toolCalls: [] },
       timeoutMs: 120_000,

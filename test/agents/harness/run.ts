@@ -131,7 +131,9 @@ export async function runInNamespace(dirs: RunDirs, run: NamespaceRun): Promise<
     ...result,
     requests: readJsonl<RequestLogEntry>(logFile),
     hookPayloads: readJsonl(join(dirs.root, 'hook-payloads.jsonl')),
-    dispatchCalls: existsSync(join(dirs.root, 'dispatch-calls')) ? readFileSync(join(dirs.root, 'dispatch-calls'), 'utf8').split('\n').filter(Boolean).length : 0,
+    dispatchCalls: existsSync(join(dirs.root, 'dispatch-calls'))
+      ? readFileSync(join(dirs.root, 'dispatch-calls'), 'utf8').split('\n').filter(Boolean).length
+      : 0,
   };
 }
 

@@ -11,7 +11,17 @@ export type NotDeliverable = Record<string, { version: string; what: string }>;
 export const NOT_DELIVERABLE: NotDeliverable = JSON.parse(readFileSync(new URL('../not-deliverable.json', import.meta.url), 'utf8'));
 
 /** The matrix's categories (docs/dialects.md legend); the first four are always shown. */
-export const CATEGORIES = ['honoured', 'fails closed', 'not deliverable', 'FAILS OPEN', 'not honoured', 'hook never ran', 'n/a natively', 'run failed', 'skipped'] as const;
+export const CATEGORIES = [
+  'honoured',
+  'fails closed',
+  'not deliverable',
+  'FAILS OPEN',
+  'not honoured',
+  'hook never ran',
+  'n/a natively',
+  'run failed',
+  'skipped',
+] as const;
 export type Category = (typeof CATEGORIES)[number];
 const ALWAYS = 4;
 

@@ -30,11 +30,17 @@ describe('sessions', () => {
   it('SessionStart adds context and environment, frozen before the tools run; later hooks do not get it (as in Claude Code)', async () => {
     sb.settings({
       SessionStart: [
-        { matcher: 'startup', hooks: [{ type: 'command', command: `echo 'export FROM_START=yes' >> "$CLAUDE_ENV_FILE"; echo 'the branch is main'` }] },
+        {
+          matcher: 'startup',
+          hooks: [{ type: 'command', command: `echo 'export FROM_START=yes' >> "$CLAUDE_ENV_FILE"; echo 'the branch is main'` }],
+        },
       ],
       PreToolUse: [{ hooks: [hook(sb.log)] }],
     });
-    const model = scriptedModel([{ toolCalls: [{ id: 't1', name: 'Bash', input: { command: 'echo "env=$FROM_START"' } }] }, { text: 'done' }]);
+    const model = scriptedModel([
+      { toolCalls: [{ id: 't1', name: 'Bash', input: { command: 'echo "env=$FROM_START"' } }] },
+      { text: 'done' },
+    ]);
     const s = await sb.session({ model, prompter: allowAll });
     expect(s.env).toEqual({ FROM_START: 'yes' });
     expect(Object.isFrozen(s.env)).toBe(true);
@@ -114,7 +120,12 @@ describe('sessions', () => {
     const model = scriptedModel([{ text: 'ok' }]);
     const s = await sb.session({ model });
     await s.submit('hi');
-    expect(sb.entries()[0]).toMatchObject({ hook_event_name: 'InstructionsLoaded', memory_type: 'Project', load_reason: 'session_start', file_path: `${s.workspace}/CLAUDE.md` });
+    expect(sb.entries()[0]).toMatchObject({
+      hook_event_name: 'InstructionsLoaded',
+      memory_type: 'Project',
+      load_reason: 'session_start',
+      file_path: `${s.workspace}/CLAUDE.md`,
+    });
     expect(model.requests[0]!.messages[0]).toMatchObject({ role: 'system', content: expect.stringContaining('Use tabs.') });
   });
 });
@@ -132,7 +143,14 @@ describe('prompts and turns', () => {
 
   it('UserPromptSubmit plain stdout and additionalContext are injected next to the prompt; TurnStarted follows', async () => {
     sb.settings({
-      UserPromptSubmit: [{ hooks: [hook(sb.log, 'text:plain context'), hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'json context' } }))] }],
+      UserPromptSubmit: [
+        {
+          hooks: [
+            hook(sb.log, 'text:plain context'),
+            hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'json context' } })),
+          ],
+        },
+      ],
       TurnStarted: [{ hooks: [hook(sb.log)] }],
     });
     const model = scriptedModel([{ text: 'ok' }]);
@@ -148,7 +166,14 @@ describe('prompts and turns', () => {
 
   it('UserPromptQueued fires for a prompt submitted while a turn runs; it runs after', async () => {
     sb.settings({ UserPromptQueued: [{ hooks: [hook(sb.log)] }], UserPromptSubmit: [{ hooks: [hook(sb.log)] }] });
-    const s = await sb.session({ model: scriptedModel([{ toolCalls: [{ name: 'Bash', input: { command: 'sleep 0.3' } }] }, { text: 'first done' }, { text: 'second done' }]), prompter: allowAll });
+    const s = await sb.session({
+      model: scriptedModel([
+        { toolCalls: [{ name: 'Bash', input: { command: 'sleep 0.3' } }] },
+        { text: 'first done' },
+        { text: 'second done' },
+      ]),
+      prompter: allowAll,
+    });
     const first = s.submit('first');
     await until(() => sb.events().includes('UserPromptSubmit'));
     const second = s.submit('second');
@@ -162,9 +187,16 @@ describe('prompts and turns', () => {
   });
 
   it('MessageDisplay replaces what is shown; the transcript keeps the original', async () => {
-    sb.settings({ MessageDisplay: [{ hooks: [hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'MessageDisplay', displayContent: 'shown text' } }))] }] });
+    sb.settings({
+      MessageDisplay: [
+        { hooks: [hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'MessageDisplay', displayContent: 'shown text' } }))] },
+      ],
+    });
     const shown: string[] = [];
-    const s = await sb.session({ model: scriptedModel([{ text: 'original text' }]), onTrace: (t: TraceEntry) => t.kind === 'display' && shown.push(t.text) });
+    const s = await sb.session({
+      model: scriptedModel([{ text: 'original text' }]),
+      onTrace: (t: TraceEntry) => t.kind === 'display' && shown.push(t.text),
+    });
     await s.submit('hi');
     expect(shown).toEqual(['shown text']);
     expect(s.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'original text' });
@@ -175,9 +207,22 @@ describe('prompts and turns', () => {
 describe('tool results', () => {
   it('PostToolUse gets tool_use_id and duration_ms; updatedToolOutput replaces what the model reads', async () => {
     sb.settings({
-      PostToolUse: [{ matcher: 'Bash', hooks: [hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: 'redacted', additionalContext: 'ran fine' } }))] }],
+      PostToolUse: [
+        {
+          matcher: 'Bash',
+          hooks: [
+            hook(
+              sb.log,
+              json({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: 'redacted', additionalContext: 'ran fine' } }),
+            ),
+          ],
+        },
+      ],
     });
-    const s = await sb.session({ model: scriptedModel([{ toolCalls: [{ id: 'toolu_9', name: 'Bash', input: { command: 'echo secret' } }] }, { text: 'done' }]), prompter: allowAll });
+    const s = await sb.session({
+      model: scriptedModel([{ toolCalls: [{ id: 'toolu_9', name: 'Bash', input: { command: 'echo secret' } }] }, { text: 'done' }]),
+      prompter: allowAll,
+    });
     await s.submit('go');
     const post = sb.entries()[0]!;
     expect(post).toMatchObject({ hook_event_name: 'PostToolUse', tool_use_id: 'toolu_9', tool_response: { stdout: 'secret\n' } });
@@ -191,9 +236,19 @@ describe('tool results', () => {
   it('PostToolUseFailure fires for a failing tool with the error, tool_use_id and duration_ms', async () => {
     sb.settings({
       PostToolUse: [{ hooks: [hook(sb.log)] }],
-      PostToolUseFailure: [{ hooks: [hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: 'try make clean' } }))] }],
+      PostToolUseFailure: [
+        {
+          hooks: [hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: 'try make clean' } }))],
+        },
+      ],
     });
-    const s = await sb.session({ model: scriptedModel([{ toolCalls: [{ id: 'toolu_f', name: 'Bash', input: { command: 'echo broken >&2; exit 3' } }] }, { text: 'done' }]), prompter: allowAll });
+    const s = await sb.session({
+      model: scriptedModel([
+        { toolCalls: [{ id: 'toolu_f', name: 'Bash', input: { command: 'echo broken >&2; exit 3' } }] },
+        { text: 'done' },
+      ]),
+      prompter: allowAll,
+    });
     await s.submit('go');
     expect(sb.events()).toEqual(['PostToolUseFailure']);
     const f = sb.entries()[0]!;
@@ -206,9 +261,18 @@ describe('tool results', () => {
   it('PostToolBatch sees every call of the batch once and injects context before the next model call', async () => {
     sb.dir.write('ws/a.txt', 'A\n');
     sb.dir.write('ws/b.txt', 'B\n');
-    sb.settings({ PostToolBatch: [{ hooks: [hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'PostToolBatch', additionalContext: 'both read' } }))] }] });
+    sb.settings({
+      PostToolBatch: [
+        { hooks: [hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'PostToolBatch', additionalContext: 'both read' } }))] },
+      ],
+    });
     const model = scriptedModel([
-      { toolCalls: [{ id: 'r1', name: 'Read', input: { file_path: `${sb.ws}/a.txt` } }, { id: 'r2', name: 'Read', input: { file_path: `${sb.ws}/b.txt` } }] },
+      {
+        toolCalls: [
+          { id: 'r1', name: 'Read', input: { file_path: `${sb.ws}/a.txt` } },
+          { id: 'r2', name: 'Read', input: { file_path: `${sb.ws}/b.txt` } },
+        ],
+      },
       { text: 'done' },
     ]);
     const s = await sb.session({ model });
@@ -256,7 +320,11 @@ describe('Stop', () => {
   });
 
   it('a failing or timed-out Stop hook means "allow stop", even with failureBehavior deny', async () => {
-    sb.settings({ Stop: [{ hooks: [hook(sb.log, 'fail', { failureBehavior: 'deny' }), hook(sb.log, 'sleep:3000', { timeout: 1, timeoutBehavior: 'deny' })] }] });
+    sb.settings({
+      Stop: [
+        { hooks: [hook(sb.log, 'fail', { failureBehavior: 'deny' }), hook(sb.log, 'sleep:3000', { timeout: 1, timeoutBehavior: 'deny' })] },
+      ],
+    });
     const model = scriptedModel([{ text: 'done' }, { text: 'never' }]);
     const s = await sb.session({ model });
     const r = await s.submit('work');
@@ -285,7 +353,9 @@ describe('Stop', () => {
     const s = await sb.session({ model: scriptedModel([{ error: { kind: 'rate_limit', message: '429 Too Many Requests' } }]) });
     const r = await s.submit('work');
     expect(r).toMatchObject({ status: 'failed', error: 'rate_limit' });
-    expect(sb.entries()).toEqual([expect.objectContaining({ hook_event_name: 'StopFailure', error: 'rate_limit', error_details: '429 Too Many Requests' })]);
+    expect(sb.entries()).toEqual([
+      expect.objectContaining({ hook_event_name: 'StopFailure', error: 'rate_limit', error_details: '429 Too Many Requests' }),
+    ]);
   });
 
   it('Interrupt fires when the turn is aborted; the running tool is killed; Stop does not run', async () => {
@@ -294,7 +364,10 @@ describe('Stop', () => {
       Stop: [{ hooks: [hook(sb.log)] }],
       PostToolUseFailure: [{ hooks: [hook(sb.log)] }],
     });
-    const s = await sb.session({ model: scriptedModel([{ toolCalls: [{ name: 'Bash', input: { command: `sleep 10; touch ${sb.ws}/late` } }] }, { text: 'never' }]), prompter: allowAll });
+    const s = await sb.session({
+      model: scriptedModel([{ toolCalls: [{ name: 'Bash', input: { command: `sleep 10; touch ${sb.ws}/late` } }] }, { text: 'never' }]),
+      prompter: allowAll,
+    });
     const turn = s.submit('work');
     await new Promise((r) => setTimeout(r, 400));
     s.interrupt('user pressed Esc');
@@ -310,13 +383,22 @@ describe('Stop', () => {
 describe('subagents', () => {
   it('SubagentStart adds context; a SubagentStop block re-runs the subagent with the reason and its messages', async () => {
     sb.settings({
-      SubagentStart: [{ matcher: 'general-purpose', hooks: [hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'SubagentStart', additionalContext: 'be brief' } }))] }],
+      SubagentStart: [
+        {
+          matcher: 'general-purpose',
+          hooks: [hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'SubagentStart', additionalContext: 'be brief' } }))],
+        },
+      ],
       SubagentStop: [{ hooks: [hook(sb.log, 'stop-once:also list the files')] }],
       PreToolUse: [{ matcher: 'Glob', hooks: [hook(sb.log)] }],
       Stop: [{ hooks: [hook(sb.log)] }],
     });
     const model = scriptedModel([
-      { toolCalls: [{ id: 'task1', name: 'Task', input: { description: 'look', prompt: 'summarize the repo', subagent_type: 'general-purpose' } }] },
+      {
+        toolCalls: [
+          { id: 'task1', name: 'Task', input: { description: 'look', prompt: 'summarize the repo', subagent_type: 'general-purpose' } },
+        ],
+      },
       { text: 'repo is small' }, // subagent, first run
       { toolCalls: [{ name: 'Glob', input: { pattern: '*' } }] }, // subagent, re-run
       { text: 'repo is small; no files' },
@@ -335,14 +417,22 @@ describe('subagents', () => {
     // The re-run sees its existing messages plus the reason.
     const rerun = model.requests[2]!;
     expect(rerun.agent).toMatchObject({ type: 'general-purpose' });
-    expect(rerun.messages.map((m) => m.content)).toEqual([expect.stringContaining('be brief'), 'summarize the repo', 'repo is small', 'also list the files']);
+    expect(rerun.messages.map((m) => m.content)).toEqual([
+      expect.stringContaining('be brief'),
+      'summarize the repo',
+      'repo is small',
+      'also list the files',
+    ]);
     expect(s.messages.find((m) => m.role === 'tool')!.content).toBe('repo is small; no files');
   });
 });
 
 describe('compaction', () => {
   it('PreCompact decision:block raises CompactionBlockedError; PostCompact does not run', async () => {
-    sb.settings({ PreCompact: [{ matcher: 'manual', hooks: [hook(sb.log, json({ decision: 'block', reason: 'keep history' }))] }], PostCompact: [{ hooks: [hook(sb.log)] }] });
+    sb.settings({
+      PreCompact: [{ matcher: 'manual', hooks: [hook(sb.log, json({ decision: 'block', reason: 'keep history' }))] }],
+      PostCompact: [{ hooks: [hook(sb.log)] }],
+    });
     const s = await sb.session({ model: scriptedModel([{ text: 'hi' }]) });
     await s.submit('hello');
     const before = s.messages.length;
@@ -353,7 +443,9 @@ describe('compaction', () => {
   });
 
   it('blockCompaction:true and exit 2 block too', async () => {
-    sb.settings({ PreCompact: [{ hooks: [hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'PreCompact', blockCompaction: true } }))] }] });
+    sb.settings({
+      PreCompact: [{ hooks: [hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'PreCompact', blockCompaction: true } }))] }],
+    });
     const s = await sb.session({ model: scriptedModel([]) });
     await expect(s.compact()).rejects.toBeInstanceOf(CompactionBlockedError);
     await s.end();

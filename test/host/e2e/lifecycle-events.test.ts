@@ -34,12 +34,21 @@ describe('Setup', () => {
   it('fires before SessionStart with the trigger; context joins the conversation first; env exports apply', async () => {
     sb.settings({
       Setup: [
-        { matcher: 'init', hooks: [hook(sb.log, ctxOf({ hookSpecificOutput: { hookEventName: 'Setup', additionalContext: 'deps installed' } })), { type: 'command', command: `echo 'export FROM_START=setup' >> "$CLAUDE_ENV_FILE"` }] },
+        {
+          matcher: 'init',
+          hooks: [
+            hook(sb.log, ctxOf({ hookSpecificOutput: { hookEventName: 'Setup', additionalContext: 'deps installed' } })),
+            { type: 'command', command: `echo 'export FROM_START=setup' >> "$CLAUDE_ENV_FILE"` },
+          ],
+        },
         { matcher: 'maintenance', hooks: [hook(sb.log, 'text:never')] },
       ],
       SessionStart: [{ hooks: [hook(sb.log)] }],
     });
-    const model = scriptedModel([{ toolCalls: [{ id: 't1', name: 'Bash', input: { command: 'echo "env=$FROM_START"' } }] }, { text: 'done' }]);
+    const model = scriptedModel([
+      { toolCalls: [{ id: 't1', name: 'Bash', input: { command: 'echo "env=$FROM_START"' } }] },
+      { text: 'done' },
+    ]);
     const s = await sb.session({ model, prompter: allowAll, setup: 'init' });
     expect(sb.events()).toEqual(['Setup', 'SessionStart']);
     expect(sb.entries()[0]).toMatchObject({ trigger: 'init', session_id: s.id });
@@ -99,7 +108,13 @@ describe('CwdChanged', () => {
     mkdirSync(sb.dir.path('ws/app'), { recursive: true });
     const watched = sb.dir.path('ws/app/.envrc');
     sb.settings({
-      CwdChanged: [{ hooks: [hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'CwdChanged', watchPaths: [realpathSync(sb.ws) + '/app/.envrc'] } }))] }],
+      CwdChanged: [
+        {
+          hooks: [
+            hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'CwdChanged', watchPaths: [realpathSync(sb.ws) + '/app/.envrc'] } })),
+          ],
+        },
+      ],
       FileChanged: [{ hooks: [hook(sb.log)] }],
     });
     const s = await sb.session({ model: scriptedModel([]), fileWatchDebounceMs: 50 });
@@ -107,7 +122,10 @@ describe('CwdChanged', () => {
     expect(s.watchedPaths()).toEqual([`${s.workspace}/app/.envrc`]);
     writeFileSync(watched, 'use node\n');
     await until(() => sb.events().includes('FileChanged'));
-    expect(sb.entries().find((e) => e.hook_event_name === 'FileChanged')).toMatchObject({ file_path: `${s.workspace}/app/.envrc`, event: 'add' });
+    expect(sb.entries().find((e) => e.hook_event_name === 'FileChanged')).toMatchObject({
+      file_path: `${s.workspace}/app/.envrc`,
+      event: 'add',
+    });
   });
 });
 
@@ -116,16 +134,28 @@ describe('FileChanged', () => {
     const ws = realpathSync(sb.ws);
     writeFileSync(path.join(ws, '.env'), 'A=1\n');
     sb.settings({
-      SessionStart: [{ hooks: [hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'SessionStart', watchPaths: [path.join(ws, 'data.csv')] } }))] }],
+      SessionStart: [
+        { hooks: [hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'SessionStart', watchPaths: [path.join(ws, 'data.csv')] } }))] },
+      ],
       FileChanged: [
-        { matcher: '.env', hooks: [hook(sb.log, 'text:env-hook'), { type: 'command', command: `echo 'export FROM_START=file' >> "$CLAUDE_ENV_FILE"` }] },
+        {
+          matcher: '.env',
+          hooks: [hook(sb.log, 'text:env-hook'), { type: 'command', command: `echo 'export FROM_START=file' >> "$CLAUDE_ENV_FILE"` }],
+        },
         { matcher: 'data.csv', hooks: [hook(sb.log)] },
       ],
     });
-    const model = scriptedModel([{ toolCalls: [{ id: 't1', name: 'Bash', input: { command: 'echo "v=$FROM_START"' } }] }, { text: 'done' }]);
+    const model = scriptedModel([
+      { toolCalls: [{ id: 't1', name: 'Bash', input: { command: 'echo "v=$FROM_START"' } }] },
+      { text: 'done' },
+    ]);
     const s = await sb.session({ model, prompter: allowAll, fileWatchDebounceMs: 50 });
     expect(s.watchedPaths().sort()).toEqual([path.join(ws, '.env'), path.join(ws, 'data.csv')]);
-    const changes = () => sb.entries().filter((e) => e.hook_event_name === 'FileChanged').map((e) => [path.basename(String(e.file_path)), e.event]);
+    const changes = () =>
+      sb
+        .entries()
+        .filter((e) => e.hook_event_name === 'FileChanged')
+        .map((e) => [path.basename(String(e.file_path)), e.event]);
     writeFileSync(path.join(ws, '.env'), 'A=2\n');
     await until(() => changes().length === 1);
     writeFileSync(path.join(ws, 'data.csv'), 'a,b\n');
@@ -170,7 +200,9 @@ describe('DirectoryAdded', () => {
     expect(s.directories).toEqual([otherReal]);
     await s.submit('after');
     expect(s.messages.filter((m) => m.role === 'tool')[1]!.content).toContain('hello from other');
-    expect(s.messages.some((m) => m.content.includes('<hook-context source="DirectoryAdded">other repo uses pnpm</hook-context>'))).toBe(true);
+    expect(s.messages.some((m) => m.content.includes('<hook-context source="DirectoryAdded">other repo uses pnpm</hook-context>'))).toBe(
+      true,
+    );
     await expect(s.addDirectory(other)).rejects.toThrow(/already a working directory/);
     await s.addDirectory(sb.dir.path('home'), 'register_repo_root');
     expect(sb.events()).toEqual(['DirectoryAdded']); // the matcher filters on source
@@ -182,7 +214,15 @@ describe('UserPromptExpansion', () => {
     sb.dir.write('ws/.claude/commands/review.md', '---\ndescription: review\n---\nReview $ARGUMENTS carefully, starting with $1.\n');
     sb.settings({
       UserPromptExpansion: [
-        { matcher: 'review', hooks: [hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'UserPromptExpansion', additionalContext: 'use the team checklist' } }))] },
+        {
+          matcher: 'review',
+          hooks: [
+            hook(
+              sb.log,
+              json({ hookSpecificOutput: { hookEventName: 'UserPromptExpansion', additionalContext: 'use the team checklist' } }),
+            ),
+          ],
+        },
         { matcher: 'deploy', hooks: [hook(sb.log, 'exit2:deploys need approval')] },
       ],
       UserPromptSubmit: [{ hooks: [hook(sb.log)] }],
@@ -192,17 +232,29 @@ describe('UserPromptExpansion', () => {
     const r = await s.submit('/review src/a.ts src/b.ts');
     expect(r.status).toBe('completed');
     expect(sb.events()).toEqual(['UserPromptExpansion', 'UserPromptSubmit']);
-    expect(sb.entries()[0]).toMatchObject({ expansion_type: 'slash_command', command_name: 'review', command_args: 'src/a.ts src/b.ts', command_source: 'project', prompt: '/review src/a.ts src/b.ts' });
+    expect(sb.entries()[0]).toMatchObject({
+      expansion_type: 'slash_command',
+      command_name: 'review',
+      command_args: 'src/a.ts src/b.ts',
+      command_source: 'project',
+      prompt: '/review src/a.ts src/b.ts',
+    });
     expect(sb.entries()[1]).toMatchObject({ prompt: 'Review src/a.ts src/b.ts carefully, starting with src/a.ts.' });
     const sent = model.requests[0]!.messages.map((m) => m.content);
-    expect(sent).toEqual(['Review src/a.ts src/b.ts carefully, starting with src/a.ts.', '<hook-context source="UserPromptExpansion">use the team checklist</hook-context>']);
+    expect(sent).toEqual([
+      'Review src/a.ts src/b.ts carefully, starting with src/a.ts.',
+      '<hook-context source="UserPromptExpansion">use the team checklist</hook-context>',
+    ]);
   });
 
   it('a block stops the expansion: the command never reaches the conversation nor UserPromptSubmit; unknown commands pass as typed', async () => {
     sb.dir.write('ws/.claude/commands/deploy.md', 'Deploy to $ARGUMENTS\n');
     sb.dir.write('ws/.claude/skills/lint/SKILL.md', '---\nname: lint\ndescription: lint\n---\nRun the linter.\n');
     sb.settings({
-      UserPromptExpansion: [{ matcher: 'deploy', hooks: [hook(sb.log, 'exit2:deploys need approval')] }, { matcher: 'lint', hooks: [hook(sb.log)] }],
+      UserPromptExpansion: [
+        { matcher: 'deploy', hooks: [hook(sb.log, 'exit2:deploys need approval')] },
+        { matcher: 'lint', hooks: [hook(sb.log)] },
+      ],
       UserPromptSubmit: [{ hooks: [hook(sb.log)] }],
     });
     const model = scriptedModel([{ text: 'ok' }, { text: 'ok' }]);
@@ -224,7 +276,10 @@ describe('UserPromptExpansion', () => {
 describe('TaskCreated, TaskStarted, TaskCompleted', () => {
   it('TaskCreate fires TaskCreated; a block rolls the creation back and the model reads the reason', async () => {
     // Exit 2 unless the subject starts with a ticket number.
-    const guard = { type: 'command', command: `node -e 'let d="";process.stdin.on("data",c=>d+=c).on("end",()=>{const s=JSON.parse(d).task_subject;if(!/^\\[T-\\d+\\]/.test(s)){process.stderr.write("subject needs a ticket: "+s);process.exit(2)}})'` };
+    const guard = {
+      type: 'command',
+      command: `node -e 'let d="";process.stdin.on("data",c=>d+=c).on("end",()=>{const s=JSON.parse(d).task_subject;if(!/^\\[T-\\d+\\]/.test(s)){process.stderr.write("subject needs a ticket: "+s);process.exit(2)}})'`,
+    };
     sb.settings({ TaskCreated: [{ hooks: [hook(sb.log), guard] }] });
     const model = scriptedModel([
       { toolCalls: [{ id: 't1', name: 'TaskCreate', input: { subject: 'Add login', description: 'endpoints' } }] },
@@ -272,7 +327,8 @@ describe('TaskCreated, TaskStarted, TaskCompleted', () => {
 });
 
 describe('WorktreeCreate, WorktreeRemove', () => {
-  const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd, encoding: 'utf8' });
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd, encoding: 'utf8' });
   const gitRepo = () => {
     sb.dir.write('ws/README.md', 'repo\n');
     git(sb.ws, 'init', '-q');
@@ -282,15 +338,31 @@ describe('WorktreeCreate, WorktreeRemove', () => {
 
   it('a worktree subagent runs in a git worktree (default creation); WorktreeRemove fires when it finishes and the worktree is removed', async () => {
     gitRepo();
-    sb.settings({ WorktreeRemove: [{ hooks: [hook(sb.log)] }], SubagentStart: [{ hooks: [hook(sb.log)] }], PreToolUse: [{ hooks: [hook(sb.log)] }] });
+    sb.settings({
+      WorktreeRemove: [{ hooks: [hook(sb.log)] }],
+      SubagentStart: [{ hooks: [hook(sb.log)] }],
+      PreToolUse: [{ hooks: [hook(sb.log)] }],
+    });
     const model = scriptedModel([
-      { toolCalls: [{ id: 't1', name: 'Task', input: { description: 'iso', prompt: 'edit in isolation', subagent_type: 'general-purpose', isolation: 'worktree' } }] },
+      {
+        toolCalls: [
+          {
+            id: 't1',
+            name: 'Task',
+            input: { description: 'iso', prompt: 'edit in isolation', subagent_type: 'general-purpose', isolation: 'worktree' },
+          },
+        ],
+      },
       { toolCalls: [{ id: 's1', name: 'Bash', input: { command: 'pwd -P; echo changed > README.md; git status --porcelain' } }] },
       { text: 'sub done' },
       { text: 'main done' },
     ]);
     const sub: string[] = [];
-    const s = await sb.session({ model, prompter: allowAll, onTrace: (e) => e.kind === 'tool' && e.actor.agentId && sub.push(e.outcome.content) });
+    const s = await sb.session({
+      model,
+      prompter: allowAll,
+      onTrace: (e) => e.kind === 'tool' && e.actor.agentId && sub.push(e.outcome.content),
+    });
     await s.submit('go');
     const wtTool = sub[0]!;
     const wtPath = wtTool.split('\n')[0]!;
@@ -318,13 +390,21 @@ describe('WorktreeCreate, WorktreeRemove', () => {
       WorktreeRemove: [{ hooks: [hook(sb.log)] }],
     });
     const model = scriptedModel([
-      { toolCalls: [{ id: 't1', name: 'Task', input: { description: 'iso', prompt: 'p', subagent_type: 'general-purpose', isolation: 'worktree' } }] },
+      {
+        toolCalls: [
+          { id: 't1', name: 'Task', input: { description: 'iso', prompt: 'p', subagent_type: 'general-purpose', isolation: 'worktree' } },
+        ],
+      },
       { toolCalls: [{ id: 's1', name: 'Write', input: { file_path: path.join(altReal, 'out.txt'), content: 'hi' } }] },
       { text: 'sub done' },
       { text: 'main done' },
     ]);
     const sub: string[] = [];
-    const s = await sb.session({ model, prompter: allowAll, onTrace: (e) => e.kind === 'tool' && e.actor.agentId && sub.push(e.outcome.content) });
+    const s = await sb.session({
+      model,
+      prompter: allowAll,
+      onTrace: (e) => e.kind === 'tool' && e.actor.agentId && sub.push(e.outcome.content),
+    });
     await s.submit('go');
     expect(s.messages.find((m) => m.role === 'tool')!.content).toBe('sub done');
     expect(sub).toEqual([`Created ${path.join(altReal, 'out.txt')}`]);
@@ -337,7 +417,14 @@ describe('WorktreeCreate, WorktreeRemove', () => {
     expect(s.directories).toEqual([]); // the worktree left the confinement roots
 
     sb.settings({ WorktreeCreate: [{ hooks: [hook(sb.log, 'fail')] }] });
-    const model2 = scriptedModel([{ toolCalls: [{ id: 't1', name: 'Task', input: { description: 'iso', prompt: 'p', subagent_type: 'general-purpose', isolation: 'worktree' } }] }, { text: 'main done' }]);
+    const model2 = scriptedModel([
+      {
+        toolCalls: [
+          { id: 't1', name: 'Task', input: { description: 'iso', prompt: 'p', subagent_type: 'general-purpose', isolation: 'worktree' } },
+        ],
+      },
+      { text: 'main done' },
+    ]);
     const s2 = await sb.session({ model: model2, prompter: allowAll });
     await s2.submit('go');
     expect(s2.messages.find((m) => m.role === 'tool')!.content).toMatch(/^Error: worktree creation failed/);
@@ -352,7 +439,11 @@ describe('ConfigChange', () => {
     expect(s.hooks.hooks('UserPromptSubmit')).toHaveLength(0);
     sb.settings({ ConfigChange: [{ matcher: 'project_settings', hooks: [hook(sb.log)] }], UserPromptSubmit: [{ hooks: [hook(sb.log)] }] });
     await until(() => s.hooks.hooks('UserPromptSubmit').length === 1);
-    expect(sb.entries()[0]).toMatchObject({ hook_event_name: 'ConfigChange', source: 'project_settings', file_path: `${s.workspace}/.claude/settings.json` });
+    expect(sb.entries()[0]).toMatchObject({
+      hook_event_name: 'ConfigChange',
+      source: 'project_settings',
+      file_path: `${s.workspace}/.claude/settings.json`,
+    });
     await s.submit('hi');
     expect(sb.events().slice(-1)).toEqual(['UserPromptSubmit']);
   });

@@ -57,7 +57,12 @@ describe('ApplyPatch and Edit/Write-only guards', () => {
   });
 
   it('a Write|ApplyPatch hook runs once, on the patch, while the Edit|Write guard runs per file', async () => {
-    sb.settings({ PreToolUse: [{ matcher: 'Write|ApplyPatch', hooks: [hook(sb.log)] }, { matcher: 'Edit|Write', hooks: [envGuard(sb.log)] }] });
+    sb.settings({
+      PreToolUse: [
+        { matcher: 'Write|ApplyPatch', hooks: [hook(sb.log)] },
+        { matcher: 'Edit|Write', hooks: [envGuard(sb.log)] },
+      ],
+    });
     await applyPatch(patchOf('*** Add File: a.txt', '+a', '*** Add File: b.txt', '+b'));
     expect(sb.entries().map((e) => e.tool_name)).toEqual(['ApplyPatch', 'Write', 'Write']);
     expect(existsSync(`${sb.ws}/a.txt`) && existsSync(`${sb.ws}/b.txt`)).toBe(true);
@@ -66,7 +71,12 @@ describe('ApplyPatch and Edit/Write-only guards', () => {
   it('a Write|ApplyPatch rewrite of the patch stands next to an Edit|Write guard that allows', async () => {
     const rewritten = patchOf('*** Add File: rewritten.txt', '+r');
     const rewrite = `json:${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { patch: rewritten } } })}`;
-    sb.settings({ PreToolUse: [{ matcher: 'Write|ApplyPatch', hooks: [hook(sb.log, rewrite)] }, { matcher: 'Edit|Write', hooks: [envGuard(sb.log)] }] });
+    sb.settings({
+      PreToolUse: [
+        { matcher: 'Write|ApplyPatch', hooks: [hook(sb.log, rewrite)] },
+        { matcher: 'Edit|Write', hooks: [envGuard(sb.log)] },
+      ],
+    });
     await applyPatch(patchOf('*** Add File: a.txt', '+a'));
     expect(existsSync(`${sb.ws}/rewritten.txt`)).toBe(true);
     expect(existsSync(`${sb.ws}/a.txt`)).toBe(false);

@@ -23,7 +23,11 @@ const bash = (command: string, id = 't1') => ({ id, name: 'Bash', input: { comma
 
 describe('rule permissions come first', () => {
   it('a rule-level deny never runs PreToolUse (nor PermissionRequest, nor the tool)', async () => {
-    sb.settings({ PreToolUse: [{ hooks: [hook(sb.log)] }], PermissionRequest: [{ hooks: [hook(sb.log)] }], PostToolUse: [{ hooks: [hook(sb.log)] }] });
+    sb.settings({
+      PreToolUse: [{ hooks: [hook(sb.log)] }],
+      PermissionRequest: [{ hooks: [hook(sb.log)] }],
+      PostToolUse: [{ hooks: [hook(sb.log)] }],
+    });
     const s = await sb.session({
       model: scriptedModel([{ toolCalls: [bash(`touch ${sb.ws}/x`)] }, { text: 'done' }]),
       permissions: { deny: ['Bash(touch *)'] },
@@ -40,7 +44,9 @@ describe('rule permissions come first', () => {
 
   it('a rewrite that makes the call match a deny rule is denied, though the hook said allow', async () => {
     sb.settings({
-      PreToolUse: [{ matcher: 'Bash', hooks: [hook(sb.log, pre({ permissionDecision: 'allow', updatedInput: { command: `touch ${sb.ws}/evil` } }))] }],
+      PreToolUse: [
+        { matcher: 'Bash', hooks: [hook(sb.log, pre({ permissionDecision: 'allow', updatedInput: { command: `touch ${sb.ws}/evil` } }))] },
+      ],
       PermissionRequest: [{ hooks: [hook(sb.log)] }],
     });
     const s = await sb.session({
@@ -59,7 +65,10 @@ describe('rule permissions come first', () => {
     sb.settings({ PreToolUse: [{ matcher: 'Write', hooks: [hook(sb.log, pre({ updatedInput: { file_path: 42, content: 'x' } }))] }] });
     const file = `${sb.ws}/a.txt`;
     const s = await sb.session({
-      model: scriptedModel([{ toolCalls: [{ id: 't1', name: 'Write', input: { file_path: file, content: 'original' } }] }, { text: 'done' }]),
+      model: scriptedModel([
+        { toolCalls: [{ id: 't1', name: 'Write', input: { file_path: file, content: 'original' } }] },
+        { text: 'done' },
+      ]),
       prompter: allowAll,
     });
     await s.submit('go');
@@ -70,9 +79,19 @@ describe('rule permissions come first', () => {
 
   it('a rewrite is re-checked for workspace isolation', async () => {
     const outside = sb.dir.path('outside.txt');
-    sb.settings({ PreToolUse: [{ matcher: 'Write', hooks: [hook(sb.log, pre({ permissionDecision: 'allow', updatedInput: { file_path: outside, content: 'x' } }))] }] });
+    sb.settings({
+      PreToolUse: [
+        {
+          matcher: 'Write',
+          hooks: [hook(sb.log, pre({ permissionDecision: 'allow', updatedInput: { file_path: outside, content: 'x' } }))],
+        },
+      ],
+    });
     const s = await sb.session({
-      model: scriptedModel([{ toolCalls: [{ id: 't1', name: 'Write', input: { file_path: `${sb.ws}/in.txt`, content: 'x' } }] }, { text: 'done' }]),
+      model: scriptedModel([
+        { toolCalls: [{ id: 't1', name: 'Write', input: { file_path: `${sb.ws}/in.txt`, content: 'x' } }] },
+        { text: 'done' },
+      ]),
       prompter: allowAll,
     });
     await s.submit('go');
@@ -83,7 +102,9 @@ describe('rule permissions come first', () => {
 
   it('a valid rewrite runs with the rewritten input; PostToolUse sees it', async () => {
     sb.settings({
-      PreToolUse: [{ matcher: 'Bash', hooks: [hook(sb.log, pre({ permissionDecision: 'allow', updatedInput: { command: 'echo rewritten' } }))] }],
+      PreToolUse: [
+        { matcher: 'Bash', hooks: [hook(sb.log, pre({ permissionDecision: 'allow', updatedInput: { command: 'echo rewritten' } }))] },
+      ],
       PostToolUse: [{ hooks: [hook(sb.log)] }],
     });
     const s = await sb.session({ model: scriptedModel([{ toolCalls: [bash('echo original')] }, { text: 'done' }]) });
@@ -99,12 +120,20 @@ describe('PermissionRequest', () => {
     sb.settings({
       PreToolUse: [
         { matcher: 'Bash', hooks: [hook(sb.log, '', { if: 'Bash(echo keep*)' })] },
-        { matcher: 'Bash', hooks: [hook(sb.log, pre({ permissionDecision: 'deny', permissionDecisionReason: 'hook says no' }), { if: 'Bash(echo hookdeny*)' })] },
+        {
+          matcher: 'Bash',
+          hooks: [
+            hook(sb.log, pre({ permissionDecision: 'deny', permissionDecisionReason: 'hook says no' }), { if: 'Bash(echo hookdeny*)' }),
+          ],
+        },
       ],
       PermissionRequest: [{ hooks: [hook(sb.log)] }],
     });
     const s = await sb.session({
-      model: scriptedModel([{ toolCalls: [bash('echo ruledeny', 'a'), bash('echo hookdeny', 'b'), bash('echo keep', 'c')] }, { text: 'done' }]),
+      model: scriptedModel([
+        { toolCalls: [bash('echo ruledeny', 'a'), bash('echo hookdeny', 'b'), bash('echo keep', 'c')] },
+        { text: 'done' },
+      ]),
       permissions: { deny: ['Bash(echo ruledeny)'] },
       toolConcurrency: 'serial',
       prompter: allowAll,
@@ -123,8 +152,24 @@ describe('PermissionRequest', () => {
     sb.settings({
       PreToolUse: [{ hooks: [hook(sb.log)] }],
       PermissionRequest: [
-        { matcher: 'Bash', hooks: [hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } }), { if: 'Bash(echo pr-allow)' })] },
-        { matcher: 'Bash', hooks: [hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'pr says no' } } }), { if: 'Bash(echo pr-deny)' })] },
+        {
+          matcher: 'Bash',
+          hooks: [
+            hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } }), {
+              if: 'Bash(echo pr-allow)',
+            }),
+          ],
+        },
+        {
+          matcher: 'Bash',
+          hooks: [
+            hook(
+              sb.log,
+              json({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'pr says no' } } }),
+              { if: 'Bash(echo pr-deny)' },
+            ),
+          ],
+        },
       ],
     });
     const prompter = {
@@ -134,7 +179,10 @@ describe('PermissionRequest', () => {
       },
     };
     const s = await sb.session({
-      model: scriptedModel([{ toolCalls: [bash('echo pr-allow', 'a'), bash('echo pr-deny', 'b'), bash('echo user', 'c')] }, { text: 'done' }]),
+      model: scriptedModel([
+        { toolCalls: [bash('echo pr-allow', 'a'), bash('echo pr-deny', 'b'), bash('echo user', 'c')] },
+        { text: 'done' },
+      ]),
       toolConcurrency: 'serial',
       prompter,
     });
@@ -150,8 +198,14 @@ describe('PermissionRequest', () => {
     const pr = (decision: Record<string, unknown>) => json({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } });
     sb.settings({
       PermissionRequest: [
-        { matcher: 'Bash', hooks: [hook(sb.log, pr({ behavior: 'allow', updatedInput: { command: `touch ${sb.ws}/evil` } }), { if: 'Bash(echo one)' })] },
-        { matcher: 'Bash', hooks: [hook(sb.log, pr({ behavior: 'deny', message: 'stop everything', interrupt: true }), { if: 'Bash(echo two)' })] },
+        {
+          matcher: 'Bash',
+          hooks: [hook(sb.log, pr({ behavior: 'allow', updatedInput: { command: `touch ${sb.ws}/evil` } }), { if: 'Bash(echo one)' })],
+        },
+        {
+          matcher: 'Bash',
+          hooks: [hook(sb.log, pr({ behavior: 'deny', message: 'stop everything', interrupt: true }), { if: 'Bash(echo two)' })],
+        },
       ],
     });
     const model = scriptedModel([{ toolCalls: [bash('echo one', 'a'), bash('echo two', 'b')] }, { text: 'never' }]);
@@ -181,7 +235,10 @@ describe('PermissionRequest', () => {
       prompter,
     });
     await s.submit('go');
-    const starts = sb.entries().filter((e) => e.hook_event_name === 'PermissionRequest').map((e) => Date.parse(String(e.timestamp)));
+    const starts = sb
+      .entries()
+      .filter((e) => e.hook_event_name === 'PermissionRequest')
+      .map((e) => Date.parse(String(e.timestamp)));
     expect(starts).toHaveLength(3);
     starts.sort((a, b) => a - b);
     // Each hook sleeps 300 ms; serialized, each starts after the previous one finished.
@@ -210,7 +267,10 @@ describe('PermissionRequest', () => {
     sb.dir.write('ws/f.txt', 'hi\n');
     const asked: string[] = [];
     const s = await sb.session({
-      model: scriptedModel([{ toolCalls: [bash('echo a', 'a'), { id: 'b', name: 'Read', input: { file_path: `${sb.ws}/f.txt` } }] }, { text: 'done' }]),
+      model: scriptedModel([
+        { toolCalls: [bash('echo a', 'a'), { id: 'b', name: 'Read', input: { file_path: `${sb.ws}/f.txt` } }] },
+        { text: 'done' },
+      ]),
       permissions: { ask: ['Bash(echo *)'] },
       toolConcurrency: 'serial',
       prompter: {
@@ -228,9 +288,19 @@ describe('PermissionRequest', () => {
 describe('modes', () => {
   it('plan mode fires PreToolUse/PostToolUse as Claude Code does (a deny is honoured)', async () => {
     sb.settings({
-      PreToolUse: [{ matcher: 'Bash', hooks: [hook(sb.log, pre({ permissionDecision: 'deny', permissionDecisionReason: 'not while planning' }), { if: 'Bash(echo deny)' })] }, { hooks: [hook(sb.log)] }],
+      PreToolUse: [
+        {
+          matcher: 'Bash',
+          hooks: [
+            hook(sb.log, pre({ permissionDecision: 'deny', permissionDecisionReason: 'not while planning' }), { if: 'Bash(echo deny)' }),
+          ],
+        },
+        { hooks: [hook(sb.log)] },
+      ],
       PostToolUse: [{ hooks: [hook(sb.log)] }],
-      PermissionRequest: [{ hooks: [hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } }))] }],
+      PermissionRequest: [
+        { hooks: [hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } }))] },
+      ],
     });
     const s = await sb.session({
       mode: 'plan',
@@ -249,7 +319,9 @@ describe('modes', () => {
     sb.settings({
       PreToolUse: [{ hooks: [hook(sb.log)] }],
       PostToolUse: [{ hooks: [hook(sb.log)] }],
-      PermissionRequest: [{ hooks: [hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } }))] }],
+      PermissionRequest: [
+        { hooks: [hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } }))] },
+      ],
       Stop: [{ hooks: [hook(sb.log)] }],
     });
     const s = await sb.session({
@@ -275,7 +347,10 @@ describe('modes', () => {
     sb.settings({
       PreToolUse: [
         { matcher: 'Bash', hooks: [hook(sb.log, pre({ permissionDecision: 'ask' }), { if: 'Bash(echo ask)' })] },
-        { matcher: 'Bash', hooks: [hook(sb.log, pre({ permissionDecision: 'deny', permissionDecisionReason: 'still no' }), { if: 'Bash(echo deny)' })] },
+        {
+          matcher: 'Bash',
+          hooks: [hook(sb.log, pre({ permissionDecision: 'deny', permissionDecisionReason: 'still no' }), { if: 'Bash(echo deny)' })],
+        },
         { matcher: 'Bash', hooks: [hook(sb.log, pre({ updatedInput: { command: 'echo rewritten' } }), { if: 'Bash(echo rewrite)' })] },
       ],
       PermissionRequest: [{ hooks: [hook(sb.log)] }],
@@ -318,7 +393,12 @@ describe('modes', () => {
     await s.submit('go');
     expect(readFileSync(file, 'utf8')).toBe('ok');
     await s.end();
-    const s2 = await sb.session({ model: scriptedModel([{ toolCalls: [{ id: 'w', name: 'Write', input: { file_path: `${sb.ws}/f.txt`, content: 'no' } }] }, { text: 'done' }]) });
+    const s2 = await sb.session({
+      model: scriptedModel([
+        { toolCalls: [{ id: 'w', name: 'Write', input: { file_path: `${sb.ws}/f.txt`, content: 'no' } }] },
+        { text: 'done' },
+      ]),
+    });
     await s2.submit('go');
     expect(existsSync(`${sb.ws}/f.txt`)).toBe(false);
   });

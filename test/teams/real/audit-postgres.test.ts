@@ -24,7 +24,8 @@ describe('PostgreSQL audit sink', () => {
     const versions = await a.query<{ version: number }>('SELECT version FROM audit_m_migrations');
     expect(versions.map((v) => Number(v.version))).toEqual([1]);
     const idx = (await a.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE tablename = 'audit_m'")).map((r) => r.indexdef);
-    for (const col of ['ts', 'session_id', 'project', 'event', 'outcome', 'client']) expect(idx.some((d) => d.includes(`(${col}`))).toBe(true);
+    for (const col of ['ts', 'session_id', 'project', 'event', 'outcome', 'client'])
+      expect(idx.some((d) => d.includes(`(${col}`))).toBe(true);
     await a.close();
     await b.close();
   });
@@ -32,10 +33,19 @@ describe('PostgreSQL audit sink', () => {
   it('records every hook execution and decision of the engine, each id once even when a batch is written twice', async () => {
     const writer = createAuditWriter({ sinks: [{ type: 'postgres', url: pg.url, table: 'audit_e', flushMs: 5 }] });
     const engine = createHookEngine({ projectDir: '/proj/a', auditWriter: writer, telemetry: false });
-    engine.register({ event: 'PreToolUse', matcher: 'Bash', name: 'guard', fn: (p) => ((p.tool_input as { command: string }).command.includes('rm') ? { decision: 'block', reason: 'no rm' } : {}) });
+    engine.register({
+      event: 'PreToolUse',
+      matcher: 'Bash',
+      name: 'guard',
+      fn: (p) => ((p.tool_input as { command: string }).command.includes('rm') ? { decision: 'block', reason: 'no rm' } : {}),
+    });
     const N = 40;
     for (let i = 0; i < N; i++) {
-      await engine.run('PreToolUse', { session_id: `s${i % 4}`, cwd: '/proj/a', tool_name: 'Bash', tool_input: { command: i % 5 === 0 ? 'rm -rf x' : 'ls' } }, { client: 'ci-bot' });
+      await engine.run(
+        'PreToolUse',
+        { session_id: `s${i % 4}`, cwd: '/proj/a', tool_name: 'Bash', tool_input: { command: i % 5 === 0 ? 'rm -rf x' : 'ls' } },
+        { client: 'ci-bot' },
+      );
     }
     await engine.close();
     await writer.close();
@@ -45,10 +55,19 @@ describe('PostgreSQL audit sink', () => {
       ['decision', N],
       ['hook', N],
     ]);
-    const blocked = await db.query<{ n: string }>("SELECT count(*) AS n FROM audit_e WHERE kind = 'decision' AND outcome = 'blocked' AND decision = 'deny'");
+    const blocked = await db.query<{ n: string }>(
+      "SELECT count(*) AS n FROM audit_e WHERE kind = 'decision' AND outcome = 'blocked' AND decision = 'deny'",
+    );
     expect(Number(blocked[0]!.n)).toBe(N / 5);
     const one = (await db.query<Record<string, unknown>>("SELECT * FROM audit_e WHERE kind = 'hook' LIMIT 1"))[0]!;
-    expect(one).toMatchObject({ project: '/proj/a', client: 'ci-bot', event: 'PreToolUse', hook_type: 'function', matcher: 'Bash', tool_name: 'Bash' });
+    expect(one).toMatchObject({
+      project: '/proj/a',
+      client: 'ci-bot',
+      event: 'PreToolUse',
+      hook_type: 'function',
+      matcher: 'Bash',
+      tool_name: 'Bash',
+    });
     expect((one.hook_source as { kind: string }).kind).toBe('sdk');
     // A batch retried after a timeout the server did act on: the same ids are kept once.
     const again = await db.query<Record<string, unknown>>('SELECT record FROM audit_e ORDER BY ts LIMIT 10');

@@ -40,7 +40,13 @@ function run(args: string[], env: Record<string, string>): Promise<{ code: numbe
 
 function settingsWith(name: string, auditSinks: unknown[]): string {
   const file = join(dir, `${name}.json`);
-  writeFileSync(file, JSON.stringify({ agentHooks: { auditSinks }, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo "no" >&2; exit 2' }] }] } }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      agentHooks: { auditSinks },
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo "no" >&2; exit 2' }] }] },
+    }),
+  );
   return file;
 }
 
@@ -55,12 +61,15 @@ describe.each(CASES)('OTLP over $protocol', ({ protocol, receiver, format }) => 
     const rx = receiver();
     rx.received.length = 0;
     const settings = settingsWith(`s-${protocol.replace('/', '-')}`, [{ type: 'otlp', flushMs: 1 }]);
-    const r = await run(['run', 'PreToolUse', '--settings', settings, '--tool', 'Bash', '--session-id', 'sess-1', '--input', '{"command":"rm -rf /"}'], {
-      AGENT_HOOKS_ENABLE_TELEMETRY: '1',
-      OTEL_EXPORTER_OTLP_ENDPOINT: rx.endpoint,
-      OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
-      OTEL_SERVICE_NAME: `svc-${protocol}`,
-    });
+    const r = await run(
+      ['run', 'PreToolUse', '--settings', settings, '--tool', 'Bash', '--session-id', 'sess-1', '--input', '{"command":"rm -rf /"}'],
+      {
+        AGENT_HOOKS_ENABLE_TELEMETRY: '1',
+        OTEL_EXPORTER_OTLP_ENDPOINT: rx.endpoint,
+        OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
+        OTEL_SERVICE_NAME: `svc-${protocol}`,
+      },
+    );
     expect(r.stderr).not.toMatch(/telemetry:|audit sink/);
     expect(r.code).toBe(2);
     // Every request came in the protocol asked for, and all three signals came.
@@ -73,8 +82,17 @@ describe.each(CASES)('OTLP over $protocol', ({ protocol, receiver, format }) => 
     expect(firing?.service).toBe(`svc-${protocol}`);
     expect(hook?.parentSpanId).toBe(firing?.spanId);
     expect(hook?.traceId).toBe(firing?.traceId);
-    expect(firing?.attributes).toMatchObject({ 'agent_hooks.event': 'PreToolUse', 'agent_hooks.decision': 'deny', 'agent_hooks.tool_name': 'Bash' });
-    expect(hook?.attributes).toMatchObject({ 'agent_hooks.matcher': 'Bash', 'agent_hooks.hook.type': 'command', 'agent_hooks.outcome': 'blocking', 'agent_hooks.exit_code': 2 });
+    expect(firing?.attributes).toMatchObject({
+      'agent_hooks.event': 'PreToolUse',
+      'agent_hooks.decision': 'deny',
+      'agent_hooks.tool_name': 'Bash',
+    });
+    expect(hook?.attributes).toMatchObject({
+      'agent_hooks.matcher': 'Bash',
+      'agent_hooks.hook.type': 'command',
+      'agent_hooks.outcome': 'blocking',
+      'agent_hooks.exit_code': 2,
+    });
 
     const m = metricsOf(rx.received);
     expect(m.get('agent_hooks.hook.calls')).toEqual([expect.objectContaining({ 'agent_hooks.outcome': 'blocking', _value: 1 })]);
@@ -101,7 +119,12 @@ describe.each(CASES)('OTLP over $protocol', ({ protocol, receiver, format }) => 
     });
     expect(typeof hookLog?.attributes['agent_hooks.duration_ms']).toBe('number');
     expect(hookLog?.severityNumber).toBe(13);
-    expect(decisionLog?.attributes).toMatchObject({ 'agent_hooks.event': 'PreToolUse', 'agent_hooks.session_id': 'sess-1', 'agent_hooks.decision': 'deny', 'agent_hooks.outcome': 'blocked' });
+    expect(decisionLog?.attributes).toMatchObject({
+      'agent_hooks.event': 'PreToolUse',
+      'agent_hooks.session_id': 'sess-1',
+      'agent_hooks.decision': 'deny',
+      'agent_hooks.outcome': 'blocked',
+    });
     expect(decisionLog?.attributes['agent_hooks.firing_id']).toBe(hookLog?.attributes['agent_hooks.firing_id']);
     expect(decisionLog?.body).toBe('PreToolUse decision deny');
   });
@@ -117,7 +140,9 @@ describe('OTLP protocol fallbacks and failures', () => {
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/xml',
     });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/OTEL_EXPORTER_OTLP_PROTOCOL=http\/xml is not one of http\/protobuf, http\/json, grpc; sending http\/protobuf/);
+    expect(r.stderr).toMatch(
+      /OTEL_EXPORTER_OTLP_PROTOCOL=http\/xml is not one of http\/protobuf, http\/json, grpc; sending http\/protobuf/,
+    );
     expect(http.received.length).toBeGreaterThan(0);
     expect(new Set(http.received.map((x) => x.format))).toEqual(new Set(['application/x-protobuf']));
     expect(spansOf(http.received).some((s) => s.name === 'agent_hooks.event')).toBe(true);

@@ -38,7 +38,9 @@ function decodeProto(signal: Signal, buf: Uint8Array): Record<string, unknown> {
   const t = REQUEST[signal];
   const obj = t.toObject(t.decode(buf), TO_OBJECT);
   // bytes come out base64: trace and span ids are compared as hex, like the JSON encoding.
-  return JSON.parse(JSON.stringify(obj), (k, v: unknown) => (['traceId', 'spanId', 'parentSpanId'].includes(k) && typeof v === 'string' ? toHex(v) : v)) as Record<string, unknown>;
+  return JSON.parse(JSON.stringify(obj), (k, v: unknown) =>
+    ['traceId', 'spanId', 'parentSpanId'].includes(k) && typeof v === 'string' ? toHex(v) : v,
+  ) as Record<string, unknown>;
 }
 
 const PATHS: Record<string, Signal> = { '/v1/traces': 'traces', '/v1/metrics': 'metrics', '/v1/logs': 'logs' };
@@ -120,7 +122,9 @@ export async function grpcReceiver(): Promise<Receiver> {
       },
     });
   }
-  const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))));
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+  );
   return {
     endpoint: `http://127.0.0.1:${port}`,
     received,
@@ -128,7 +132,10 @@ export async function grpcReceiver(): Promise<Receiver> {
   };
 }
 
-interface OtlpAttr { key: string; value: Record<string, unknown> }
+interface OtlpAttr {
+  key: string;
+  value: Record<string, unknown>;
+}
 /** OTLP attributes as a plain record; int values as numbers (JSON may write them as strings). */
 export function attrs(list: OtlpAttr[] = []): Record<string, unknown> {
   return Object.fromEntries(
@@ -139,15 +146,32 @@ export function attrs(list: OtlpAttr[] = []): Record<string, unknown> {
   );
 }
 
-export interface SpanOut { name: string; traceId: string; spanId: string; parentSpanId?: string; attributes: Record<string, unknown>; service?: unknown }
+export interface SpanOut {
+  name: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  attributes: Record<string, unknown>;
+  service?: unknown;
+}
 export function spansOf(received: Received[]): SpanOut[] {
   const out: SpanOut[] = [];
   for (const { signal, body } of received) {
     if (signal !== 'traces') continue;
-    for (const rs of (body.resourceSpans ?? []) as Array<{ resource?: { attributes: OtlpAttr[] }; scopeSpans: Array<{ spans: Array<Record<string, unknown>> }> }>) {
+    for (const rs of (body.resourceSpans ?? []) as Array<{
+      resource?: { attributes: OtlpAttr[] };
+      scopeSpans: Array<{ spans: Array<Record<string, unknown>> }>;
+    }>) {
       for (const ss of rs.scopeSpans ?? []) {
         for (const s of ss.spans ?? []) {
-          out.push({ name: s.name as string, traceId: s.traceId as string, spanId: s.spanId as string, parentSpanId: (s.parentSpanId as string) || undefined, attributes: attrs(s.attributes as OtlpAttr[]), service: attrs(rs.resource?.attributes)['service.name'] });
+          out.push({
+            name: s.name as string,
+            traceId: s.traceId as string,
+            spanId: s.spanId as string,
+            parentSpanId: (s.parentSpanId as string) || undefined,
+            attributes: attrs(s.attributes as OtlpAttr[]),
+            service: attrs(rs.resource?.attributes)['service.name'],
+          });
         }
       }
     }
@@ -173,16 +197,31 @@ export function metricsOf(received: Received[]): Map<string, Array<Record<string
   return out;
 }
 
-export interface LogOut { body: unknown; eventName?: string; severityNumber?: number; attributes: Record<string, unknown>; service?: unknown }
+export interface LogOut {
+  body: unknown;
+  eventName?: string;
+  severityNumber?: number;
+  attributes: Record<string, unknown>;
+  service?: unknown;
+}
 export function logsOf(received: Received[]): LogOut[] {
   const out: LogOut[] = [];
   for (const { signal, body } of received) {
     if (signal !== 'logs') continue;
-    for (const rl of (body.resourceLogs ?? []) as Array<{ resource?: { attributes: OtlpAttr[] }; scopeLogs: Array<{ logRecords: Array<Record<string, unknown>> }> }>) {
+    for (const rl of (body.resourceLogs ?? []) as Array<{
+      resource?: { attributes: OtlpAttr[] };
+      scopeLogs: Array<{ logRecords: Array<Record<string, unknown>> }>;
+    }>) {
       for (const sl of rl.scopeLogs ?? []) {
         for (const l of sl.logRecords ?? []) {
           const b = l.body as Record<string, unknown> | undefined;
-          out.push({ body: b ? Object.values(b)[0] : undefined, eventName: l.eventName as string | undefined, severityNumber: l.severityNumber as number | undefined, attributes: attrs(l.attributes as OtlpAttr[]), service: attrs(rl.resource?.attributes)['service.name'] });
+          out.push({
+            body: b ? Object.values(b)[0] : undefined,
+            eventName: l.eventName as string | undefined,
+            severityNumber: l.severityNumber as number | undefined,
+            attributes: attrs(l.attributes as OtlpAttr[]),
+            service: attrs(rl.resource?.attributes)['service.name'],
+          });
         }
       }
     }

@@ -12,7 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const BIN = join(import.meta.dirname, '../../../dist/cli/bin.js');
 
-interface OtlpAttr { key: string; value: Record<string, unknown> }
+interface OtlpAttr {
+  key: string;
+  value: Record<string, unknown>;
+}
 const attrs = (list: OtlpAttr[] = []) => Object.fromEntries(list.map((a) => [a.key, Object.values(a.value)[0]]));
 
 let server: Server;
@@ -53,11 +56,30 @@ function run(args: string[], env: Record<string, string>, stdin = ''): Promise<{
 }
 
 function spans() {
-  const out: Array<{ name: string; traceId: string; spanId: string; parentSpanId?: string; attributes: Record<string, unknown>; service?: unknown }> = [];
+  const out: Array<{
+    name: string;
+    traceId: string;
+    spanId: string;
+    parentSpanId?: string;
+    attributes: Record<string, unknown>;
+    service?: unknown;
+  }> = [];
   for (const { path, body } of bodies) {
     if (path !== '/v1/traces') continue;
-    for (const rs of body.resourceSpans as Array<{ resource: { attributes: OtlpAttr[] }; scopeSpans: Array<{ spans: Array<Record<string, unknown>> }> }>) {
-      for (const ss of rs.scopeSpans) for (const s of ss.spans) out.push({ name: s.name as string, traceId: s.traceId as string, spanId: s.spanId as string, parentSpanId: (s.parentSpanId as string) || undefined, attributes: attrs(s.attributes as OtlpAttr[]), service: attrs(rs.resource.attributes)['service.name'] });
+    for (const rs of body.resourceSpans as Array<{
+      resource: { attributes: OtlpAttr[] };
+      scopeSpans: Array<{ spans: Array<Record<string, unknown>> }>;
+    }>) {
+      for (const ss of rs.scopeSpans)
+        for (const s of ss.spans)
+          out.push({
+            name: s.name as string,
+            traceId: s.traceId as string,
+            spanId: s.spanId as string,
+            parentSpanId: (s.parentSpanId as string) || undefined,
+            attributes: attrs(s.attributes as OtlpAttr[]),
+            service: attrs(rs.resource.attributes)['service.name'],
+          });
     }
   }
   return out;
@@ -71,7 +93,10 @@ function metricNames() {
       for (const sm of rm.scopeMetrics) {
         for (const m of sm.metrics) {
           const data = (m.sum ?? m.histogram) as { dataPoints: Array<{ attributes: OtlpAttr[] } & Record<string, unknown>> };
-          out.set(m.name as string, [...(out.get(m.name as string) ?? []), ...data.dataPoints.map((p) => ({ ...attrs(p.attributes), _value: p.asInt ?? p.asDouble ?? p.count }))]);
+          out.set(m.name as string, [
+            ...(out.get(m.name as string) ?? []),
+            ...data.dataPoints.map((p) => ({ ...attrs(p.attributes), _value: p.asInt ?? p.asDouble ?? p.count })),
+          ]);
         }
       }
     }
@@ -83,7 +108,10 @@ describe('OTLP export (http/json) from the CLI', () => {
   it('run: spans per firing and per hook with attributes, and the metrics', async () => {
     bodies.length = 0;
     const settings = join(dir, 'settings.json');
-    writeFileSync(settings, JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo "no" >&2; exit 2' }] }] } }));
+    writeFileSync(
+      settings,
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo "no" >&2; exit 2' }] }] } }),
+    );
     const r = await run(['run', 'PreToolUse', '--settings', settings, '--tool', 'Bash', '--input', '{"command":"rm -rf /"}'], {
       AGENT_HOOKS_ENABLE_TELEMETRY: '1',
       OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
@@ -100,12 +128,27 @@ describe('OTLP export (http/json) from the CLI', () => {
     expect(firing!.service).toBe('hooks-under-test');
     expect(hook!.traceId).toBe(firing!.traceId);
     expect(hook!.parentSpanId).toBe(firing!.spanId);
-    expect(firing!.attributes).toMatchObject({ 'agent_hooks.event': 'PreToolUse', 'agent_hooks.decision': 'deny', 'agent_hooks.outcome': 'blocked', 'agent_hooks.tool_name': 'Bash' });
-    expect(hook!.attributes).toMatchObject({ 'agent_hooks.event': 'PreToolUse', 'agent_hooks.matcher': 'Bash', 'agent_hooks.hook.type': 'command', 'agent_hooks.hook.source': 'cli', 'agent_hooks.outcome': 'blocking', 'agent_hooks.exit_code': 2, 'agent_hooks.decision': 'deny' });
+    expect(firing!.attributes).toMatchObject({
+      'agent_hooks.event': 'PreToolUse',
+      'agent_hooks.decision': 'deny',
+      'agent_hooks.outcome': 'blocked',
+      'agent_hooks.tool_name': 'Bash',
+    });
+    expect(hook!.attributes).toMatchObject({
+      'agent_hooks.event': 'PreToolUse',
+      'agent_hooks.matcher': 'Bash',
+      'agent_hooks.hook.type': 'command',
+      'agent_hooks.hook.source': 'cli',
+      'agent_hooks.outcome': 'blocking',
+      'agent_hooks.exit_code': 2,
+      'agent_hooks.decision': 'deny',
+    });
     expect(hook!.attributes['agent_hooks.hook.file']).toBe(settings);
     expect(typeof hook!.attributes['agent_hooks.duration_ms']).toBe('number');
     const m = metricNames();
-    expect(m.get('agent_hooks.hook.calls')).toEqual([expect.objectContaining({ 'agent_hooks.outcome': 'blocking', 'agent_hooks.hook.type': 'command', _value: 1 })]);
+    expect(m.get('agent_hooks.hook.calls')).toEqual([
+      expect.objectContaining({ 'agent_hooks.outcome': 'blocking', 'agent_hooks.hook.type': 'command', _value: 1 }),
+    ]);
     expect(m.get('agent_hooks.decisions')).toEqual([expect.objectContaining({ 'agent_hooks.decision': 'deny', _value: 1 })]);
     expect(m.get('agent_hooks.hook.duration')?.[0]).toMatchObject({ 'agent_hooks.hook.type': 'command', _value: 1 });
   });
@@ -120,21 +163,36 @@ describe('OTLP export (http/json) from the CLI', () => {
         hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'exit 0' }] }] },
       }),
     );
-    const payload = JSON.stringify({ session_id: 'd1', hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: '/x' }, cwd: dir, transcript_path: '' });
+    const payload = JSON.stringify({
+      session_id: 'd1',
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Read',
+      tool_input: { file_path: '/x' },
+      cwd: dir,
+      transcript_path: '',
+    });
     const r = await run(['dispatch', '--agent', 'claude', '--settings', settings], {}, payload);
     expect(r.code).toBe(0);
     const all = spans();
     expect(all.filter((s) => s.name === 'agent_hooks.event')).toHaveLength(1);
-    expect(all.find((s) => s.name === 'agent_hooks.hook')?.attributes).toMatchObject({ 'agent_hooks.outcome': 'success', 'agent_hooks.exit_code': 0 });
+    expect(all.find((s) => s.name === 'agent_hooks.hook')?.attributes).toMatchObject({
+      'agent_hooks.outcome': 'success',
+      'agent_hooks.exit_code': 0,
+    });
     expect(all[0]!.service).toBe('agent-hooks');
-    expect(metricNames().get('agent_hooks.decisions')).toEqual([expect.objectContaining({ 'agent_hooks.decision': 'none', 'agent_hooks.event': 'PreToolUse' })]);
+    expect(metricNames().get('agent_hooks.decisions')).toEqual([
+      expect.objectContaining({ 'agent_hooks.decision': 'none', 'agent_hooks.event': 'PreToolUse' }),
+    ]);
   });
 
   it('off by default: nothing is sent', async () => {
     bodies.length = 0;
     const settings = join(dir, 'off.json');
     writeFileSync(settings, JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'exit 0' }] }] } }));
-    const r = await run(['run', 'PreToolUse', '--settings', settings, '--tool', 'Read'], { AGENT_HOOKS_ENABLE_TELEMETRY: '', OTEL_EXPORTER_OTLP_ENDPOINT: endpoint });
+    const r = await run(['run', 'PreToolUse', '--settings', settings, '--tool', 'Read'], {
+      AGENT_HOOKS_ENABLE_TELEMETRY: '',
+      OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+    });
     expect(r.code).toBe(0);
     expect(bodies).toEqual([]);
   });

@@ -25,15 +25,33 @@ const tokens = Array.from({ length: CLIENTS }, (_, i) => newToken(`client-${i}`)
 
 function teamConfig(table: string, buffer: number) {
   return {
-    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: "grep -q 'rm -rf' && { echo 'no rm -rf' >&2; exit 2; }; exit 0" }] }] },
+    hooks: {
+      PreToolUse: [
+        { matcher: 'Bash', hooks: [{ type: 'command', command: "grep -q 'rm -rf' && { echo 'no rm -rf' >&2; exit 2; }; exit 0" }] },
+      ],
+    },
     agentHooks: { auditSinks: [{ type: 'postgres', url: pg.url, table, buffer, flushMs: 20 }] },
   };
 }
 /** Every 20th event is a Bash call (a command hook runs; every other of them is denied); the rest match no hook. */
 const payload = (i: number) =>
   i % 20 === 0
-    ? { session_id: `s${i % 97}`, hook_event_name: 'PreToolUse', cwd: `/proj/p${i % 7}`, transcript_path: '', tool_name: 'Bash', tool_input: { command: i % 40 === 0 ? 'rm -rf /' : 'ls' } }
-    : { session_id: `s${i % 97}`, hook_event_name: 'PreToolUse', cwd: `/proj/p${i % 7}`, transcript_path: '', tool_name: 'Read', tool_input: { file_path: `/f${i}` } };
+    ? {
+        session_id: `s${i % 97}`,
+        hook_event_name: 'PreToolUse',
+        cwd: `/proj/p${i % 7}`,
+        transcript_path: '',
+        tool_name: 'Bash',
+        tool_input: { command: i % 40 === 0 ? 'rm -rf /' : 'ls' },
+      }
+    : {
+        session_id: `s${i % 97}`,
+        hook_event_name: 'PreToolUse',
+        cwd: `/proj/p${i % 7}`,
+        transcript_path: '',
+        tool_name: 'Read',
+        tool_input: { file_path: `/f${i}` },
+      };
 
 beforeAll(async () => {
   pg = await startPostgres();
@@ -64,7 +82,9 @@ async function cluster(config: unknown) {
 }
 
 describe('policy server under load', () => {
-  it('10,000 events, 50 clients, 2 instances, one SIGKILLed mid-run: all answered, each decision audited exactly once', { timeout: 900_000 }, async () => {
+  it('10,000 events, 50 clients, 2 instances, one SIGKILLed mid-run: all answered, each decision audited exactly once', {
+    timeout: 900_000,
+  }, async () => {
     const c = await cluster(teamConfig('audit_load', 100_000));
     const answered = new Map<string, { denied: boolean; fallback: boolean }>();
     let done = 0;
@@ -73,7 +93,10 @@ describe('policy server under load', () => {
       await pool(EVENTS, CLIENTS, async (i, w) => {
         const eventId = `e${i}`;
         const d = await remoteDecision('PreToolUse', payload(i), { url: c.lb.url, token: tokens[w]!.token, eventId, attempts: 4 });
-        answered.set(`client-${w}:${eventId}`, { denied: d.decision === 'deny', fallback: d.warnings.some((x) => /policy server unavailable/.test(x)) });
+        answered.set(`client-${w}:${eventId}`, {
+          denied: d.decision === 'deny',
+          fallback: d.warnings.some((x) => /policy server unavailable/.test(x)),
+        });
         if (++done === Math.floor(EVENTS * 0.3) && !killed) {
           killed = true;
           await c.instances[1]!.stop('SIGKILL');
@@ -95,7 +118,9 @@ describe('policy server under load', () => {
     expect(rows.length).toBe(ids.size); // primary key: never twice
     for (const [id] of acknowledged) expect(ids.has(id), id).toBe(true);
     expect(ids.size).toBe(EVENTS);
-    const hooks = await db.query<{ n: string; distinct_firings: string }>("SELECT count(*) AS n, count(DISTINCT firing_id) AS distinct_firings FROM audit_load WHERE kind = 'hook'");
+    const hooks = await db.query<{ n: string; distinct_firings: string }>(
+      "SELECT count(*) AS n, count(DISTINCT firing_id) AS distinct_firings FROM audit_load WHERE kind = 'hook'",
+    );
     expect(Number(hooks[0]!.n)).toBe(EVENTS / 20);
     expect(Number(hooks[0]!.distinct_firings)).toBe(EVENTS / 20);
     const denied = await db.query<{ n: string }>("SELECT count(*) AS n FROM audit_load WHERE kind = 'decision' AND decision = 'deny'");
@@ -103,7 +128,9 @@ describe('policy server under load', () => {
     await db.close();
   });
 
-  it('PostgreSQL restarted mid-run: every decision answered without waiting for it, drops bounded and reported', { timeout: 600_000 }, async () => {
+  it('PostgreSQL restarted mid-run: every decision answered without waiting for it, drops bounded and reported', {
+    timeout: 600_000,
+  }, async () => {
     const BUFFER = 50;
     const c = await cluster(teamConfig('audit_restart', BUFFER));
     const N = 3000;
@@ -126,7 +153,13 @@ describe('policy server under load', () => {
         }
       });
       await new Promise((r) => setTimeout(r, 1500));
-      const stats = await Promise.all(c.instances.map(async (inst) => ((await (await fetch(`${inst.url}/readyz`)).json()) as { audit: Array<{ queued: number; written: number; dropped: number }> }).audit[0]!));
+      const stats = await Promise.all(
+        c.instances.map(
+          async (inst) =>
+            ((await (await fetch(`${inst.url}/readyz`)).json()) as { audit: Array<{ queued: number; written: number; dropped: number }> })
+              .audit[0]!,
+        ),
+      );
       expect(restarted).toBe(true);
       expect(fallbacks).toBe(0);
       expect(blockedDuringOutage).toBe(0);

@@ -23,7 +23,16 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ah-ps-otlp-'));
   rx = await httpReceiver();
   writeFileSync(join(dir, 'tokens.json'), JSON.stringify({ clients: [alice.entry, bob.entry] }));
-  writeFileSync(join(dir, 'team.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: "grep -q 'rm -rf' && { echo 'team: no' >&2; exit 2; }; exit 0" }] }] } }));
+  writeFileSync(
+    join(dir, 'team.json'),
+    JSON.stringify({
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [{ type: 'command', command: "grep -q 'rm -rf' && { echo 'team: no' >&2; exit 2; }; exit 0" }] },
+        ],
+      },
+    }),
+  );
 });
 afterAll(async () => {
   if (child && child.exitCode === null) child.kill('SIGKILL');
@@ -31,15 +40,32 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const pre = (command: string) => ({ session_id: 'ps1', hook_event_name: 'PreToolUse', cwd: '/home/dev/proj', transcript_path: '', tool_name: 'Bash', tool_input: { command } });
+const pre = (command: string) => ({
+  session_id: 'ps1',
+  hook_event_name: 'PreToolUse',
+  cwd: '/home/dev/proj',
+  transcript_path: '',
+  tool_name: 'Bash',
+  tool_input: { command },
+});
 
 describe('policy server telemetry', () => {
   it('exports spans and metrics for the events it evaluates, with the client identity', async () => {
-    child = spawn(process.execPath, [BIN, 'policy-server', '--config', join(dir, 'team.json'), '--tokens', join(dir, 'tokens.json'), '--json'], {
-      cwd: dir,
-      env: { ...process.env, AGENT_HOOKS_ENABLE_TELEMETRY: '1', OTEL_EXPORTER_OTLP_ENDPOINT: rx.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: '', OTEL_SERVICE_NAME: 'team-policy' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    child = spawn(
+      process.execPath,
+      [BIN, 'policy-server', '--config', join(dir, 'team.json'), '--tokens', join(dir, 'tokens.json'), '--json'],
+      {
+        cwd: dir,
+        env: {
+          ...process.env,
+          AGENT_HOOKS_ENABLE_TELEMETRY: '1',
+          OTEL_EXPORTER_OTLP_ENDPOINT: rx.endpoint,
+          OTEL_EXPORTER_OTLP_PROTOCOL: '',
+          OTEL_SERVICE_NAME: 'team-policy',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += d));
     const first = await new Promise<string>((resolve, reject) => {
@@ -48,7 +74,11 @@ describe('policy server telemetry', () => {
     });
     const { url } = JSON.parse(first) as { url: string };
     const decide = async (token: string, command: string) => {
-      const res = await fetch(`${url}/v1/decide`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(pre(command)) });
+      const res = await fetch(`${url}/v1/decide`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(pre(command)),
+      });
       expect(res.status).toBe(200);
       return (await res.json()) as { client: string };
     };
@@ -69,7 +99,12 @@ describe('policy server telemetry', () => {
     const byClient = (c: string) => firings.filter((f) => f.attributes['agent_hooks.client'] === c);
     expect(byClient('alice').map((f) => f.attributes['agent_hooks.decision'])).toEqual(['deny']);
     expect(byClient('bob').map((f) => f.attributes['agent_hooks.decision'])).toEqual(['none', 'none']);
-    for (const f of firings) expect(f.attributes).toMatchObject({ 'agent_hooks.event': 'PreToolUse', 'agent_hooks.session_id': 'ps1', 'agent_hooks.project': '/home/dev/proj' });
+    for (const f of firings)
+      expect(f.attributes).toMatchObject({
+        'agent_hooks.event': 'PreToolUse',
+        'agent_hooks.session_id': 'ps1',
+        'agent_hooks.project': '/home/dev/proj',
+      });
     // The firing id is namespaced by client, so the audit and the trace name the same event.
     expect(String(byClient('alice')[0]!.attributes['agent_hooks.firing_id'])).toMatch(/^alice:/);
     const hooks = spansOf(rx.received).filter((s) => s.name === 'agent_hooks.hook');

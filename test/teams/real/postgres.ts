@@ -21,8 +21,13 @@ export interface TestPostgres {
 
 function binDir(): string {
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a)) : [];
-  if (versions.length === 0) throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql (apt-get install postgresql; .ci/run does)');
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  if (versions.length === 0)
+    throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql (apt-get install postgresql; .ci/run does)');
   return join(root, versions[0]!, 'bin');
 }
 
@@ -38,7 +43,7 @@ export async function freePort(): Promise<number> {
 }
 
 function runAs(user: string | undefined, cmd: string, args: string[]): void {
-  const full = user ? ['runuser', ['-u', user, '--', cmd, ...args]] as const : [cmd, args] as const;
+  const full = user ? (['runuser', ['-u', user, '--', cmd, ...args]] as const) : ([cmd, args] as const);
   const r = spawnSync(full[0], full[1] as string[], { encoding: 'utf8', timeout: 60_000 });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr}${r.stdout}`);
 }
