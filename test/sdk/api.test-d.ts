@@ -3,15 +3,7 @@
  * typecheck`; not a vitest file). Each @ts-expect-error line must be an error: if the types
  * stop catching it, tsc fails.
  */
-import {
-  createHookEngine,
-  untyped,
-  type Decision,
-  type EventName,
-  type FunctionHookResult,
-  type RunInput,
-  type UntypedHookEngine,
-} from '../../src/index.js';
+import { createHookEngine, untyped, type Decision, type EventName, type FunctionHookResult, type RunInput, type UntypedHookEngine } from '../../src/index.js';
 
 const engine = createHookEngine({ projectDir: '/tmp' });
 
@@ -66,15 +58,9 @@ void decisions;
 engine.register({
   event: 'PreToolUse',
   matcher: 'Bash',
-  fn: (input) =>
-    input.tool_name === 'Bash'
-      ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no' } }
-      : undefined,
+  fn: (input) => (input.tool_name === 'Bash' ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no' } } : undefined),
 });
-engine.register({
-  event: 'PreToolUse',
-  fn: async () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: { command: 'ls' } } }),
-});
+engine.register({ event: 'PreToolUse', fn: async () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: { command: 'ls' } } }) });
 engine.register({ event: 'Stop', fn: (input) => (input.stop_hook_active ? undefined : { decision: 'block', reason: 'go on' }) });
 engine.register({ event: 'SessionStart', fn: () => 'plain text, read as stdout' });
 engine.register({ event: 'Notification', fn: () => {} });
@@ -83,17 +69,11 @@ engine.register({ event: 'PreToolUse', fn: () => ({ hookSpecificOutput: { permis
 // A literal returned from an arrow is not checked for excess fields next to valid ones (TypeScript
 // checks excess properties only where a literal meets its declared type): declare the result type.
 // @ts-expect-error -- misspelled output field next to a valid one, with the result type declared
-engine.register({
-  event: 'PreToolUse',
-  fn: (): FunctionHookResult<'PreToolUse'> => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permisionDecision: 'deny' } }),
-});
+engine.register({ event: 'PreToolUse', fn: (): FunctionHookResult<'PreToolUse'> => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permisionDecision: 'deny' } }) });
 // @ts-expect-error -- not a permission decision
 engine.register({ event: 'PreToolUse', fn: () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'dney' } }) });
 // @ts-expect-error -- async handlers are checked too
-engine.register({
-  event: 'PreToolUse',
-  fn: async () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'dney' } }),
-});
+engine.register({ event: 'PreToolUse', fn: async () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'dney' } }) });
 // @ts-expect-error -- the engine needs hookEventName in a function hook's hookSpecificOutput
 engine.register({ event: 'PreToolUse', fn: () => ({ hookSpecificOutput: { permissionDecision: 'deny' } }) });
 // @ts-expect-error -- hookEventName must be the registered event

@@ -2,36 +2,20 @@
  * Compile-time checks of the SDK types (run by `npm run typecheck`; not a vitest file).
  * Each @ts-expect-error line must be an error: if the types stop catching it, tsc fails.
  */
-import {
-  addContext,
-  ask,
-  block,
-  defineHook,
-  deny,
-  message,
-  rewrite,
-  runHook,
-  stop,
-  type HookInput,
-  type HookOutput,
-} from '../../src/sdk/index.js';
+import { addContext, ask, block, defineHook, deny, message, rewrite, runHook, stop, type HookInput, type HookOutput } from '../../src/sdk/index.js';
 import { EVENT_NAMES, type EventName } from '../../src/events/catalog.js';
 
 const opts = { exit: false } as const;
 
 // Input types come from the catalog.
-void defineHook(
-  'PreToolUse',
-  (input) => {
-    const tool: string = input.tool_name;
-    const args: Record<string, unknown> = input.tool_input;
-    void tool, args;
-    // @ts-expect-error -- PreToolUse input has no stop_hook_active
-    void input.stop_hook_active.valueOf();
-    return undefined;
-  },
-  opts,
-);
+void defineHook('PreToolUse', (input) => {
+  const tool: string = input.tool_name;
+  const args: Record<string, unknown> = input.tool_input;
+  void tool, args;
+  // @ts-expect-error -- PreToolUse input has no stop_hook_active
+  void input.stop_hook_active.valueOf();
+  return undefined;
+}, opts);
 void defineHook('Stop', (input) => (input.stop_hook_active ? undefined : block('continue')), opts);
 void defineHook('SessionStart', (input) => addContext(`source ${input.source}`), opts);
 
