@@ -39,3 +39,22 @@ describe('agent-hooks demo', () => {
     expect(existsSync(removed!)).toBe(false);
   });
 });
+
+describe('agent-hooks demo without the MCP SDK (an optional peer)', () => {
+  it('runs every other step, says the MCP step was left out and why, and exits 0', () => {
+    const hide = fileURLToPath(new URL('../fixtures/mcp/hide-sdk.mjs', import.meta.url));
+    const r = spawnSync(process.execPath, ['--import', hide, CLI, 'demo'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/⚡ PreToolUse ⇒ decision deny \(blocked\)/);
+    expect(r.stdout).toMatch(/CompactionBlockedError/);
+    expect(r.stdout).toContain('left out: the greeter MCP server needs @modelcontextprotocol/sdk');
+    expect(r.stdout).not.toMatch(/Elicitation ⇒|mcp__greeter__greet ok/);
+    expect(r.stdout).toMatch(/⚡ SessionEnd/);
+    expect(r.stdout).toMatch(/Demo finished/);
+  });
+});
