@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { EVENT_NAMES, type EventName } from '../events/facts.js';
-import { isObject } from './shared.js';
+import { isObject } from '../util/is-object.js';
 import type { Dialect } from './types.js';
 import { DETECTORS, groupEvents } from './detect.js';
 

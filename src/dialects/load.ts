@@ -3,12 +3,13 @@
  * the config readers), while dispatch's no-hooks check needs only the ones whose files it finds
  * (detect.ts says which). Each adapter is its own module, so a bundle keeps each a lazy chunk.
  */
+import { claude } from './claude.js';
 import type { Dialect, DialectName } from './types.js';
 
 export async function loadDialect(name: DialectName): Promise<Dialect> {
   switch (name) {
     case 'claude':
-      return (await import('./claude.js')).claude;
+      return claude;
     case 'codex':
       return (await import('./codex.js')).codex;
     case 'gemini':

@@ -3,12 +3,13 @@
  * adapter brings its dialect's tables (index.ts holds them all, for the library).
  */
 import type { DialectName } from '../../dialects/types.js';
+import { claudeWire } from './claude.js';
 import type { WireAdapter } from './types.js';
 
 export async function loadWire(name: DialectName): Promise<WireAdapter> {
   switch (name) {
     case 'claude':
-      return (await import('./claude.js')).claudeWire;
+      return claudeWire;
     case 'codex':
       return (await import('./codex.js')).codexWire;
     case 'gemini':
