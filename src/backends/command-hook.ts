@@ -1,8 +1,9 @@
 /** The built-in command backend: placeholders, minimal env, capped stdin, process-group lifecycle. */
-import type { CommandHandler } from '../types.js';
+import type { CommandHandler, ExecutionResult } from '../types.js';
 import { runCommand } from './command.js';
-import { buildHookEnv, substituteForShell, substitutePlaceholders } from './env.js';
+import { buildHookEnv, substitutePlaceholders, type PlaceholderVars } from './env.js';
 import { encodePayload } from './payload.js';
+import { makeResult } from './result.js';
 import type { Backend } from './types.js';
 
 /** The engine options the command backend reads (HookEngineOptions of the same names). */
@@ -20,6 +21,8 @@ export function commandBackend(options: CommandBackendOptions): Backend {
       CLAUDE_PLUGIN_ROOT: hook.source.pluginRoot ?? hook.source.skillRoot,
       CLAUDE_PLUGIN_DATA: hook.source.pluginData,
     };
+    const command = handler.args ? substitutePlaceholders(handler.command, vars) : await shellCommand(handler, vars);
+    if (typeof command !== 'string') return command;
     const stdin = encodePayload(payload, ctx.stdinLimitBytes);
     const env = buildHookEnv({
       sessionEnv: ctx.sessionEnv,
@@ -31,11 +34,7 @@ export function commandBackend(options: CommandBackendOptions): Backend {
       envFile: ctx.envFile,
     });
     const result = await runCommand({
-      // Shell form: a path with shell metacharacters is left as ${VAR} for the shell to expand
-      // from the environment, so a project directory name can never inject a command.
-      command: handler.args
-        ? substitutePlaceholders(handler.command, vars)
-        : substituteForShell(handler.command, vars, handler.shell ?? 'sh'),
+      command,
       args: handler.args?.map((a) => substitutePlaceholders(a, vars)),
       shell: handler.shell,
       cwd: ctx.cwd,
@@ -49,4 +48,24 @@ export function commandBackend(options: CommandBackendOptions): Backend {
     });
     return stdin.truncated ? { ...result, stdinTruncated: true } : result;
   };
+}
+
+/**
+ * Shell form: a path with shell metacharacters is left as ${VAR} for the shell to expand from the
+ * environment, so a project directory name can never inject a command. Placing a placeholder
+ * needs the shell parser, loaded only when the command holds one (without one, substituteForShell
+ * returns the command unchanged); if it cannot load, the hook does not run and fails with the reason.
+ */
+async function shellCommand(handler: CommandHandler, vars: PlaceholderVars): Promise<string | ExecutionResult> {
+  if (!handler.command.includes('${CLAUDE_')) return handler.command;
+  try {
+    const { substituteForShell } = await import('./shell-placeholders.js');
+    return substituteForShell(handler.command, vars, handler.shell ?? 'sh');
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return makeResult({
+      status: 'error',
+      error: `cannot substitute the \${CLAUDE_…} placeholders: the shell parser did not load (${why})`,
+    });
+  }
 }

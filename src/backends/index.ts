@@ -8,10 +8,10 @@ export {
 export {
   buildHookEnv,
   substitutePlaceholders,
-  substituteForShell,
   INHERITED_ENV_KEYS,
   type HookEnvOptions,
   type PlaceholderVars,
 } from './env.js';
+export { substituteForShell } from './shell-placeholders.js';
 export { encodePayload, truncationMarker, STDIN_LIMIT_BYTES, type EncodedPayload } from './payload.js';
 export { spawnerReady, spawnerPid } from './spawner.js';

@@ -48,9 +48,11 @@ export async function loadDiscoveredDialects(
   files: LoadedFile[],
   diagnostics: Diagnostic[],
 ): Promise<void> {
-  const { discoveryFilesOf, foreignDialects } = await import('../dialects/discovery.js');
+  // The registry of every dialect (discovery.js) loads only when another dialect is discovered.
+  const { foreignDialects } = await import('../dialects/locations.js');
   const dialects = foreignDialects(discoverDialectsOf(opts, layers, diagnostics));
   if (dialects.length === 0) return;
+  const { discoveryFilesOf } = await import('../dialects/discovery.js');
   const { loadForeignSettings } = await import('./readers/load.js');
   const found: SettingsLayer[] = [];
   for (const d of discoveryFilesOf(dialects, ctx)) {

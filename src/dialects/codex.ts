@@ -13,6 +13,7 @@ import type { ExecutionResult, HookBridge } from '../types.js';
 import { groupEvents } from './claude.js';
 import { aliasedMatchValue, claudeResult, isObject, jsonObjectOf, str, toolTable, TOOL_EVENTS } from './shared.js';
 import type { Dialect, EventMapping, ToolMapping } from './types.js';
+import { DETECTORS } from './detect.js';
 
 const EVENTS: readonly EventMapping[] = [
   { native: 'PreToolUse', event: 'PreToolUse' },
@@ -29,9 +30,8 @@ const EVENTS: readonly EventMapping[] = [
   { native: 'SessionEnd', event: 'SessionEnd', note: 'listed in the Codex docs; not in the hook_config.rs versions we read' },
   { native: 'Interrupt', event: 'Interrupt', note: 'listed in the Codex docs; not in the hook_config.rs versions we read' },
 ];
-/** Native event name → mapping (detection here, payload decoding in src/dispatch/wire/codex.ts). */
+/** Native event name → mapping (payload decoding in src/dispatch/wire/codex.ts; detection in detect.ts). */
 export const CODEX_NATIVE_EVENTS: ReadonlyMap<string, EventMapping> = new Map(EVENTS.map((e) => [e.native, e]));
-const NATIVE = CODEX_NATIVE_EVENTS;
 
 /**
  * Codex names its patch tool apply_patch (tool_input `{command: <patch>}`) and lets a `Write` or
@@ -113,15 +113,7 @@ export const codex: Dialect = {
   events: EVENTS,
   tools: CODEX_TOOLS,
   matcherMode: () => 'claude-narrow',
-  detect(file, doc) {
-    if (!isObject(doc)) return 0;
-    const inCodexDir = /(^|[\\/])\.codex[\\/]/.test(file);
-    if (/\.toml$/i.test(file)) return isObject(doc.hooks) ? (inCodexDir ? 0.95 : 0.8) : 0;
-    if (!isObject(doc.hooks)) return 0;
-    const events = groupEvents(doc.hooks);
-    if (events.length && !events.every((e) => NATIVE.has(e))) return 0.1;
-    return inCodexDir ? 0.95 : 0.3;
-  },
+  detect: DETECTORS.codex,
   configuredEvents: (doc) => (isObject(doc) ? groupEvents(doc.hooks).filter((e) => e !== 'state') : []),
   bridge: codexBridge,
 };

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import type { ExecutionResult, HookBridge, NormalizedHook } from '../types.js';
 import { claudeResult, isObject, jsonObjectOf, mapKeys, snakeToCamel, str, toolTable, TOOL_EVENTS } from './shared.js';
 import type { Dialect, EventMapping, ToolMapping } from './types.js';
+import { DETECTORS } from './detect.js';
 
 const EVENTS: readonly EventMapping[] = [
   { native: 'sessionStart', event: 'SessionStart', note: 'additionalContext read by Copilot CLI 1.0.102 (test/agents)' },
@@ -215,14 +216,7 @@ export const copilot: Dialect = {
   events: EVENTS,
   tools: COPILOT_TOOLS,
   matcherMode: () => 'regex-anchored',
-  detect(file, doc) {
-    if (!isObject(doc) || !isObject(doc.hooks)) return 0;
-    if (/(^|[\\/])(\.github|\.copilot)[\\/]hooks[\\/][^\\/]+\.json$/.test(file)) return 1;
-    const entries = Object.values(doc.hooks).flatMap((v) => (Array.isArray(v) ? v : []));
-    if (entries.some((x) => isObject(x) && (typeof x.bash === 'string' || typeof x.powershell === 'string' || x.timeoutSec !== undefined)))
-      return 0.95;
-    return Object.keys(doc.hooks).some((e) => ['agentStop', 'userPromptSubmitted', 'errorOccurred'].includes(e)) ? 0.8 : 0;
-  },
+  detect: DETECTORS.copilot,
   configuredEvents: (doc) =>
     isObject(doc) && isObject(doc.hooks)
       ? Object.keys(doc.hooks).filter(

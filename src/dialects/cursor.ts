@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import type { ExecutionResult, HookBridge, NormalizedHook } from '../types.js';
 import { claudeResult, isObject, jsonObjectOf, str, toolTable, TOOL_EVENTS } from './shared.js';
 import type { Dialect, EventMapping, ToolMapping } from './types.js';
+import { DETECTORS } from './detect.js';
 
 const MCP_MATCHER = 'mcp__.*';
 
@@ -46,7 +47,7 @@ const EVENTS: readonly EventMapping[] = [
   { native: 'workspaceOpen', note: 'no equivalent' },
 ];
 const NATIVE = new Map(EVENTS.map((e) => [e.native, e]));
-/** Native event name → mapping (detection here, payload decoding in src/dispatch/wire/cursor.ts). */
+/** Native event name → mapping (payload decoding in src/dispatch/wire/cursor.ts; detection in detect.ts). */
 export const CURSOR_NATIVE_EVENTS: ReadonlyMap<string, EventMapping> = NATIVE;
 /** Events whose entries take a matcher on tool names (others have the tool implied or no matcher). */
 export const CURSOR_MATCHER_EVENTS: ReadonlySet<string> = new Set(['preToolUse', 'postToolUse', 'postToolUseFailure']);
@@ -200,33 +201,7 @@ export const cursor: Dialect = {
   events: EVENTS,
   tools: CURSOR_TOOLS,
   matcherMode: () => 'regex',
-  detect(file, doc) {
-    if (!isObject(doc) || !isObject(doc.hooks)) return 0;
-    if (/(^|[\\/])\.cursor[\\/]hooks\.json$/.test(file)) return 1;
-    const events = Object.keys(doc.hooks);
-    const entries = events.flatMap((e) =>
-      Array.isArray((doc.hooks as Record<string, unknown>)[e]) ? ((doc.hooks as Record<string, unknown[]>)[e] as unknown[]) : [],
-    );
-    const flat =
-      entries.length > 0 &&
-      entries.every((x) => isObject(x) && !Array.isArray(x.hooks) && (typeof x.command === 'string' || x.type === 'prompt'));
-    if (!flat) return 0;
-    const cursorOnly = events.some(
-      (e) =>
-        NATIVE.has(e) &&
-        ![
-          'preToolUse',
-          'postToolUse',
-          'postToolUseFailure',
-          'sessionStart',
-          'sessionEnd',
-          'subagentStart',
-          'subagentStop',
-          'preCompact',
-        ].includes(e),
-    );
-    return cursorOnly ? 0.9 : doc.version === 1 ? 0.6 : 0.4;
-  },
+  detect: DETECTORS.cursor,
   configuredEvents: (doc) =>
     isObject(doc) && isObject(doc.hooks)
       ? Object.keys(doc.hooks).filter(

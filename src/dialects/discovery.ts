@@ -1,47 +1,16 @@
 /**
  * Discovery of other agents' hook files: which dialects to read (`discoverDialects`) and the
- * concrete files of each (the adapters' `configLocations`). Lean like the adapters (no zod, no
- * TOML): dispatch's no-hooks fast path uses it too.
+ * concrete files of each (the adapters' `configLocations`), over the whole registry. Dispatch's
+ * no-hooks fast path uses locations.ts and load.ts instead, which load only the dialects named.
  *
  * Claude's locations are always read by the native loader (they also carry the engine's own
  * settings and managed policy); this module lists the other dialects' files.
  */
-import { readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { DIALECTS } from './index.js';
-import { DIALECT_NAMES, isDialectName, type DialectName } from './types.js';
+import { dialectFiles, type DiscoveredFile } from './locations.js';
+import type { DialectName } from './types.js';
 
-export type DiscoverDialects = readonly DialectName[] | 'all';
-
-export interface DiscoveredFile {
-  dialect: DialectName;
-  kind: 'user' | 'project' | 'local';
-  file: string;
-}
-
-/** `'all'`, or a list; unknown names are reported, never guessed. */
-export function parseDiscoverDialects(value: string): { ok: true; value: DiscoverDialects } | { ok: false; message: string } {
-  const v = value.trim();
-  if (v === 'all') return { ok: true, value: 'all' };
-  const names = v
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-  const bad = names.filter((n) => !isDialectName(n));
-  if (bad.length > 0)
-    return {
-      ok: false,
-      message: `unknown dialect ${bad.map((b) => JSON.stringify(b)).join(', ')} in --discover-dialects (one of ${DIALECT_NAMES.join(', ')}, or all)`,
-    };
-  return { ok: true, value: names as DialectName[] };
-}
-
-/** The dialects other than Claude to discover, in registry order. */
-export function foreignDialects(which: DiscoverDialects | undefined): DialectName[] {
-  if (which === undefined) return [];
-  const wanted = which === 'all' ? new Set<string>(DIALECT_NAMES) : new Set<string>(which);
-  return DIALECT_NAMES.filter((n) => n !== 'claude' && wanted.has(n));
-}
+export { foreignDialects, parseDiscoverDialects, type DiscoverDialects, type DiscoveredFile } from './locations.js';
 
 /**
  * The files to read for `dialects`, in order: per dialect, user files then project files.
@@ -52,29 +21,8 @@ export function discoveryFilesOf(
   dialects: readonly DialectName[],
   ctx: { projectDir: string; homeDir: string; env?: Readonly<Record<string, string | undefined>> },
 ): DiscoveredFile[] {
-  const out: DiscoveredFile[] = [];
-  const seen = new Set<string>();
-  const lctx = { projectDir: resolve(ctx.projectDir), homeDir: resolve(ctx.homeDir), env: ctx.env ?? process.env };
-  for (const name of dialects) {
-    for (const loc of DIALECTS[name].configLocations(lctx)) {
-      const files = 'file' in loc ? [loc.file] : jsonFilesIn(loc.dir);
-      for (const file of files) {
-        if (seen.has(file)) continue;
-        seen.add(file);
-        out.push({ dialect: name, kind: loc.kind, file });
-      }
-    }
-  }
-  return out;
-}
-
-function jsonFilesIn(dir: string): string[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((e) => (e.isFile() || e.isSymbolicLink()) && /\.json$/i.test(e.name))
-      .map((e) => join(dir, e.name))
-      .sort();
-  } catch {
-    return []; // no such directory (or unreadable): nothing to discover there
-  }
+  return dialectFiles(
+    dialects.map((n) => DIALECTS[n]),
+    ctx,
+  );
 }

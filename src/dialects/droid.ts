@@ -15,6 +15,7 @@ import type { HookBridge } from '../types.js';
 import { groupEvents } from './claude.js';
 import { isObject, toolTable, TOOL_EVENTS } from './shared.js';
 import type { Dialect, EventMapping, ToolMapping } from './types.js';
+import { DETECTORS } from './detect.js';
 
 const DROID_EVENTS: readonly EventName[] = [
   'PreToolUse',
@@ -76,10 +77,7 @@ export const droid: Dialect = {
   events: EVENTS,
   tools: DROID_TOOLS,
   matcherMode: () => 'claude',
-  detect(file, doc) {
-    if (!isObject(doc) || !isObject(doc.hooks)) return 0;
-    return /(^|[\\/])\.factory[\\/]/.test(file) ? 0.95 : 0;
-  },
+  detect: DETECTORS.droid,
   configuredEvents: (doc) => (isObject(doc) ? groupEvents(doc.hooks) : []),
   undeliverable: DROID_UNDELIVERABLE,
   bridge: droidBridge,

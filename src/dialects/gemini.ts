@@ -19,6 +19,7 @@ import type { ExecutionResult, HookBridge, MatcherMode, NormalizedHook } from '.
 import { groupEvents } from './claude.js';
 import { claudeResult, isObject, jsonObjectOf, str, toolTable, TOOL_EVENTS } from './shared.js';
 import type { Dialect, EventMapping, ToolMapping } from './types.js';
+import { DETECTORS } from './detect.js';
 
 const EVENTS: readonly EventMapping[] = [
   { native: 'BeforeTool', event: 'PreToolUse' },
@@ -209,13 +210,7 @@ export const gemini: Dialect = {
   events: EVENTS,
   tools: GEMINI_TOOLS,
   matcherMode: geminiLikeMatcherMode,
-  detect(file, doc) {
-    if (!isObject(doc) || !isObject(doc.hooks)) return 0;
-    if (/(^|[\\/])\.gemini[\\/]/.test(file)) return 0.95;
-    const events = groupEvents(doc.hooks);
-    if (events.some((e) => EVENTS.some((m) => m.native === e && !['SessionStart', 'SessionEnd', 'Notification'].includes(e)))) return 0.9;
-    return isObject(doc.hooksConfig) ? 0.6 : 0;
-  },
+  detect: DETECTORS.gemini,
   configuredEvents: (doc) =>
     isObject(doc) ? groupEvents(doc.hooks).filter((e) => !['enabled', 'disabled', 'notifications'].includes(e)) : [],
   undeliverable: GEMINI_UNDELIVERABLE,

@@ -18,6 +18,7 @@ import type { EventName } from '../events/catalog.js';
 import type { ExecutionResult, HookBridge } from '../types.js';
 import { claudeResult, isObject, jsonObjectOf, str } from './shared.js';
 import type { Dialect, EventMapping } from './types.js';
+import { DETECTORS, isKimiPluginManifest } from './detect.js';
 
 export const KIMI_EVENTS: readonly EventName[] = [
   'PreToolUse',
@@ -124,9 +125,7 @@ export const kimiBridge: HookBridge = {
 };
 
 /** Whether a file is a Kimi Code plugin manifest (`kimi.plugin.json`, or `.kimi-plugin/plugin.json`). */
-export function isKimiPluginManifest(file: string): boolean {
-  return /(^|[\\/])kimi\.plugin\.json$/.test(file) || /(^|[\\/])\.kimi-plugin[\\/]plugin\.json$/.test(file);
-}
+export { isKimiPluginManifest };
 
 /**
  * Manifests of the enabled plugins recorded in `<home>/plugins/installed.json` (Kimi Code's
@@ -180,11 +179,7 @@ export const kimi: Dialect = {
   events: EVENTS,
   tools: [],
   matcherMode: () => 'regex',
-  detect(file, doc) {
-    if (!isObject(doc) || !Array.isArray(doc.hooks)) return 0;
-    if (isKimiPluginManifest(file)) return 1;
-    return /(^|[\\/])\.kimi(-code)?[\\/]/.test(file) ? 1 : 0.9;
-  },
+  detect: DETECTORS.kimi,
   configuredEvents(doc) {
     if (!isObject(doc) || !Array.isArray(doc.hooks)) return [];
     return doc.hooks.flatMap((h) => (isObject(h) && typeof h.event === 'string' ? [h.event] : []));

@@ -18,6 +18,7 @@ import type { HookBridge, MatcherMode } from '../types.js';
 import { groupEvents } from './claude.js';
 import { aliasedMatchValue, isObject, toolTable, TOOL_EVENTS } from './shared.js';
 import type { Dialect, EventMapping, ToolMapping } from './types.js';
+import { DETECTORS } from './detect.js';
 
 const EVENTS: readonly EventMapping[] = [
   { native: 'PreToolUse', event: 'PreToolUse' },
@@ -101,12 +102,7 @@ export const qwen: Dialect = {
   events: EVENTS,
   tools: QWEN_TOOLS,
   matcherMode: qwenMatcherMode,
-  detect(file, doc) {
-    if (!isObject(doc) || !isObject(doc.hooks)) return 0;
-    if (/(^|[\\/])\.qwen[\\/]/.test(file)) return 0.95;
-    const events = groupEvents(doc.hooks);
-    return events.some((e) => e === 'SessionDelete' || e === 'TodoCreated' || e === 'TodoCompleted') ? 0.9 : 0;
-  },
+  detect: DETECTORS.qwen,
   configuredEvents: (doc) => (isObject(doc) ? groupEvents(doc.hooks) : []),
   undeliverable: QWEN_UNDELIVERABLE,
   bridge: qwenBridge,

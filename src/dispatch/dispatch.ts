@@ -4,18 +4,20 @@
  * backends), and answers in D's output and exit-code convention.
  *
  * Kept lean on purpose: when no config file has a hook for the event, the answer comes from this
- * module and the dialect adapters alone (no zod, no engine, no TOML unless a TOML file is read).
- * Only when a hook may run is src/dispatch/run.ts imported.
+ * module, the dialect detectors and the adapters of the agent and of the files found (no zod, no
+ * engine, no TOML unless a TOML file is read, no other dialect's tables). Only when a hook may run
+ * is src/dispatch/run.ts imported.
  */
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { discoveryFilesOf, foreignDialects, parseDiscoverDialects, type DiscoverDialects } from '../dialects/discovery.js';
-import { detectDialect, getDialect, isJsoncFile, readDocument, DIALECT_NAMES } from '../dialects/index.js';
-import { isDialectName, type DialectName } from '../dialects/types.js';
+import { detectDialectName } from '../dialects/detect.js';
+import { isJsoncFile, readDocument } from '../dialects/document.js';
+import { loadDialect } from '../dialects/load.js';
+import { dialectFiles, foreignDialects, parseDiscoverDialects, type DiscoverDialects } from '../dialects/locations.js';
+import { DIALECT_NAMES, isDialectName, type DialectName } from '../dialects/types.js';
 import { isObject } from '../util/is-object.js';
-import type { Dialect } from '../dialects/types.js';
-import { WIRE } from './wire/index.js';
+import { loadWire } from './wire/load.js';
 import type { DispatchInput, DispatchOutput, WireAdapter } from './wire/types.js';
 import type { EventName } from '../events/catalog.js';
 import { eventFacts, isEventName } from '../events/facts.js';
@@ -77,16 +79,17 @@ export async function mayHaveHooks(event: EventName, flags: DispatchFlags): Prom
     // Conservative: any value set anywhere it could count widens the search; a malformed one is "all".
     const wanted = new Set<DialectName>();
     for (const v of settingValues) {
-      if (v === 'all' || !Array.isArray(v)) return anyMayFire(event, foreignCandidates('all', cwd), []);
+      if (v === 'all' || !Array.isArray(v)) return anyMayFire(event, await foreignCandidates('all', cwd), []);
       for (const n of v) if (typeof n === 'string' && isDialectName(n)) wanted.add(n);
     }
     which = [...wanted];
   }
-  return anyMayFire(event, foreignCandidates(which, cwd), []);
+  return anyMayFire(event, await foreignCandidates(which, cwd), []);
 }
 
-function foreignCandidates(which: DiscoverDialects, cwd: string): Array<{ file: string; forced: string }> {
-  return discoveryFilesOf(foreignDialects(which), { projectDir: cwd, homeDir: homedir() }).map((d) => ({
+async function foreignCandidates(which: DiscoverDialects, cwd: string): Promise<Array<{ file: string; forced: string }>> {
+  const dialects = await Promise.all(foreignDialects(which).map(loadDialect));
+  return dialectFiles(dialects, { projectDir: cwd, homeDir: homedir() }).map((d) => ({
     file: d.file,
     forced: d.dialect,
   }));
@@ -112,8 +115,9 @@ async function anyMayFire(
     if (!read.ok) return true;
     if (c.setting && isObject(read.doc) && isObject(read.doc.agentHooks) && read.doc.agentHooks.discoverDialects !== undefined)
       settingValues.push(read.doc.agentHooks.discoverDialects);
-    const dialect = c.forced ? getDialect(c.forced) : detectDialect(c.file, read.doc).dialect;
-    if (!dialect) return true;
+    const name = c.forced ?? detectDialectName(c.file, read.doc).name;
+    if (!isDialectName(name)) return true;
+    const dialect = await loadDialect(name);
     for (const native of dialect.configuredEvents(read.doc)) {
       const canonical = dialect.events.filter((e) => e.native === native).map((e) => e.event);
       if (canonical.includes(event) || (dialect.name === 'claude' && native === event)) return true;
@@ -146,14 +150,18 @@ export function guardStderr(wire: WireAdapter, o: DispatchOutput): DispatchOutpu
 
 /** The whole dispatch, from stdin text to what to print; never throws. */
 export async function dispatch(flags: DispatchFlags, stdinText: string): Promise<DispatchOutput> {
-  const dialect: Dialect | undefined = getDialect(flags.agent);
-  if (!dialect)
+  if (!isDialectName(flags.agent))
     return {
       stdout: '',
       stderr: `agent-hooks dispatch: unknown agent ${JSON.stringify(flags.agent)} (one of ${DIALECT_NAMES.join(', ')})\n`,
       exitCode: 1,
     };
-  const wire = WIRE[dialect.name];
+  let wire: WireAdapter;
+  try {
+    wire = await loadWire(flags.agent);
+  } catch (err) {
+    return internalError(err);
+  }
   return guardStderr(wire, await dispatchWith(wire, flags, stdinText));
 }
 
@@ -188,9 +196,13 @@ async function dispatchWith(wire: WireAdapter, flags: DispatchFlags, stdinText: 
     const { runDispatch } = await import('./run.js');
     return await runDispatch(wire, input, flags);
   } catch (err) {
-    // Exit 1 is a non-blocking error for every supported agent: the agent goes on and shows the message.
-    return { stdout: '', stderr: `agent-hooks dispatch: internal error: ${(err as Error)?.stack ?? String(err)}\n`, exitCode: 1 };
+    return internalError(err);
   }
+}
+
+// Exit 1 is a non-blocking error for every supported agent: the agent goes on and shows the message.
+function internalError(err: unknown): DispatchOutput {
+  return { stdout: '', stderr: `agent-hooks dispatch: internal error: ${(err as Error)?.stack ?? String(err)}\n`, exitCode: 1 };
 }
 
 /** Read stdin, dispatch, print, set the exit code. */

@@ -16,7 +16,7 @@ import { createEnvFile, evaluateEnvFile } from './env-file.js';
 import { applyStopCap, emptyDecision } from './event-rules.js';
 import { permissionModeOf, skipsInPlanMode } from '../events/facts.js';
 import { execute, parseResult } from './execute.js';
-import { currentIndex } from './hooks.js';
+import { currentIndex, readyIndex } from './hooks.js';
 import { completeInput, InvalidHookInputError } from './input.js';
 import { planHooks, type PlannedHook } from './plan.js';
 import { auditEntry, captureIo, makeRecord } from './records.js';
@@ -57,7 +57,11 @@ export async function runFiring(
   if (options.skipToolHooksInPlanMode && skipsInPlanMode(event, mode)) return emptyDecision(event);
 
   const cwd = ctx.cwd ?? (typeof rawInput.cwd === 'string' && rawInput.cwd ? rawInput.cwd : state.baseCwd);
-  const matched = planHooks(currentIndex(state.hooks), event, rawInput, {
+  let index = currentIndex(state.hooks);
+  let unloaded: string | undefined;
+  // An `if` not parsed yet: its module (unbash, picomatch) loads now, once per process (plan.ts).
+  if (index.unloadedRules) ({ index, failure: unloaded } = await readyIndex(state.hooks));
+  const matched = planHooks(index, event, rawInput, {
     cwd,
     homeDir: state.homeDir,
     projectDir: state.projectDir,
@@ -110,6 +114,10 @@ export async function runFiring(
       if (Object.keys(env).length > 0) defineOwn(decision.eventOutput, 'env', env);
     }
     applyStopCap(state.stopCap, event, decision, f.sessionId);
+    if (unloaded !== undefined)
+      for (const p of matched)
+        if (p.rule && p.rule.kind === 'unloaded')
+          decision.warnings.push(`hook ${p.hook.id}: \`if\` ${JSON.stringify(p.rule.source)} not decided, the hook ran: ${unloaded}`);
     for (const w of decision.warnings) state.warn(w);
     return decision;
   } finally {

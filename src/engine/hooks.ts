@@ -4,6 +4,8 @@
  */
 import type { EventName } from '../events/catalog.js';
 import type { NormalizedHook } from '../types.js';
+import { ensureIfRules } from '../matching/lazy-rules.js';
+import { ifRules } from '../matching/rule-slot.js';
 import { buildPlanIndex, type CompiledHooks, type PlanIndex } from './plan.js';
 import type { FunctionHookRegistration } from './types.js';
 
@@ -24,7 +26,22 @@ export function createHookSet(hooks: readonly NormalizedHook[] = []): HookSet {
 }
 
 export function currentIndex(set: HookSet): PlanIndex {
+  // Built while the `if`-rule module was not loaded, and it is now (another engine or a caller
+  // loaded it): rebuilt here, synchronously, so planning never waits once the module is in.
+  if (set.index?.unloadedRules && ifRules()) set.index = undefined;
   return (set.index ??= buildPlanIndex(set.functions.size === 0 ? set.config : [...set.config, ...set.functions.values()], set.compiled));
+}
+
+/**
+ * The index with every `if` parsed: when some hook's rule waited for the rule module (plan.ts),
+ * load it and rebuild once. If it cannot load, the index stays as built (those hooks run, their
+ * rule undecided) and `failure` says why.
+ */
+export async function readyIndex(set: HookSet): Promise<{ index: PlanIndex; failure?: string }> {
+  const index = currentIndex(set);
+  if (!index.unloadedRules) return { index };
+  const failure = await ensureIfRules();
+  return failure === undefined ? { index: currentIndex(set) } : { index: currentIndex(set), failure };
 }
 
 /** Adds an in-process function hook; returns its unregister function. */

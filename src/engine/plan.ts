@@ -9,12 +9,22 @@
  *
  * A hook's compiled matcher and rule are kept per hook object, so rebuilding the index
  * after a registration is a walk over the hooks, not a recompilation.
+ *
+ * `if` rules are parsed and matched through src/matching/rule-slot.ts, not a static import: the
+ * rule module brings the shell parser and picomatch, which dispatch and run load only when a hook
+ * has an `if`. An index built before that module is loaded marks such hooks `unloaded`
+ * (PlanIndex.unloadedRules); the engine loads it and rebuilds before planning (hooks.ts readyIndex).
  */
 import { createRequire } from 'node:module';
 import type { LRUCache } from 'lru-cache';
 import { catalog, matcherValue, type EventName } from '../events/catalog.js';
 import type { EventSpec } from '../events/spec.js';
-import { compileMatcherFor, matchRule, parseRule, MAX_REGEX_MATCH_LENGTH, type CompiledMatcher, type Rule } from '../matching/index.js';
+import { MAX_REGEX_MATCH_LENGTH, type CompiledMatcher } from '../matching/matcher.js';
+import { compileMatcherFor } from '../matching/modes.js';
+import type { Rule } from '../matching/if-rule.js';
+import { ifRules } from '../matching/rule-slot.js';
+
+export { ensureIfRules } from '../matching/lazy-rules.js';
 import { compileAny, type LinearRegex } from '../matching/linear-regex.js';
 import type { NormalizedHook } from '../types.js';
 import { firingKeyFor } from '../config/registry.js';
@@ -24,8 +34,11 @@ export interface PlannedHook {
   /** Position in config order (merges are deterministic in this order). */
   seq: number;
   matcher: CompiledMatcher;
-  /** undefined: no `if`; null: an `if` that can never run (invalid rule or non-tool event). */
-  rule?: Rule | null;
+  /**
+   * undefined: no `if`; null: an `if` that can never run (invalid rule or non-tool event);
+   * `unloaded`: the rule module could not be loaded, so the rule is not decided and the hook runs.
+   */
+  rule?: Rule | UnloadedRule | null;
   /** Hooks matched for one firing with an equal key run once (config/registry.ts firingKeyFor). */
   firingKey: string;
 }
@@ -58,18 +71,27 @@ const REGEXES_PER_AUTOMATON = 512;
 /** Below this many regex matchers, testing them one by one is as cheap as the automaton. */
 const MIN_REGEXES_FOR_AUTOMATON = 4;
 
+/** An `if` written on a hook while the rule module (rule-slot.ts) is not loaded: never cached. */
+export interface UnloadedRule {
+  readonly kind: 'unloaded';
+  readonly source: string;
+}
+
 /** Compiled matcher and rule per hook object (hooks are immutable once normalized); owned by the engine. */
-export type CompiledHooks = Map<NormalizedHook, { matcher: CompiledMatcher; rule: Rule | null | undefined }>;
+export type CompiledHooks = Map<NormalizedHook, { matcher: CompiledMatcher; rule: Rule | UnloadedRule | null | undefined }>;
 
 export interface PlanIndex {
   byEvent: Map<EventName, EventIndex>;
   size: number;
+  /** Some hook's `if` waits for the rule module: load it (hooks.ts readyIndex) and rebuild. */
+  unloadedRules: boolean;
 }
 
 export const NO_HOOKS: readonly PlannedHook[] = Object.freeze([]);
 
 export function buildPlanIndex(hooks: readonly NormalizedHook[], compiled?: CompiledHooks): PlanIndex {
   const byEvent = new Map<EventName, EventIndex>();
+  let unloadedRules = false;
   hooks.forEach((hook, seq) => {
     const spec = catalog[hook.event] as EventSpec;
     let index = byEvent.get(hook.event);
@@ -80,7 +102,8 @@ export function buildPlanIndex(hooks: readonly NormalizedHook[], compiled?: Comp
     let known = compiled?.get(hook);
     if (!known) {
       known = compileHook(hook, spec);
-      compiled?.set(hook, known);
+      if (known.rule?.kind === 'unloaded') unloadedRules = true;
+      else compiled?.set(hook, known);
     }
     const { matcher, rule } = known;
     const planned: PlannedHook = { hook, seq, matcher, rule, firingKey: firingKeyFor(hook) };
@@ -100,10 +123,10 @@ export function buildPlanIndex(hooks: readonly NormalizedHook[], compiled?: Comp
       index.all.push(planned);
     }
   });
-  return { byEvent, size: hooks.length };
+  return { byEvent, size: hooks.length, unloadedRules };
 }
 
-function compileHook(hook: NormalizedHook, spec: EventSpec): { matcher: CompiledMatcher; rule: Rule | null | undefined } {
+function compileHook(hook: NormalizedHook, spec: EventSpec): { matcher: CompiledMatcher; rule: Rule | UnloadedRule | null | undefined } {
   // Events without matcher support ignore the matcher (it is silently ignored per the reference).
   // A dialect hook keeps its agent's matcher rules (hook.matcherMode).
   // A hook with its own match field (Kimi's UserPromptSubmit) keeps its matcher where the catalog has none.
@@ -111,11 +134,13 @@ function compileHook(hook: NormalizedHook, spec: EventSpec): { matcher: Compiled
     spec.matcher || hook.matchField
       ? compileMatcherFor(hook.matcher, hook.matcherMode, spec.matcher?.exactSet)
       : compileMatcherFor(undefined);
-  let rule: Rule | null | undefined;
+  let rule: Rule | UnloadedRule | null | undefined;
   if (hook.handler.if !== undefined) {
+    const rules = ifRules<Rule>();
     if (!spec.ifCondition) rule = null;
+    else if (!rules) rule = { kind: 'unloaded', source: String(hook.handler.if) };
     else {
-      const parsed = parseRule(hook.handler.if);
+      const parsed = rules.parseRule(hook.handler.if);
       rule = parsed.ok ? parsed.rule : null;
     }
   }
@@ -241,12 +266,16 @@ function dedupeFiring(list: PlannedHook[]): PlannedHook[] {
   return out.length === list.length ? list : out;
 }
 
-function ruleMatches(rule: Rule, input: Record<string, unknown>, ctx: PlanContext): boolean {
+function ruleMatches(rule: Rule | UnloadedRule, input: Record<string, unknown>, ctx: PlanContext): boolean {
+  // Not decided (the rule module did not load): the hook runs, as for an internal error below.
+  if (rule.kind === 'unloaded') return true;
+  const rules = ifRules<Rule>();
+  if (!rules) return true;
   const toolName = typeof input.tool_name === 'string' ? input.tool_name : '';
   const toolInput = input.tool_input;
   const cwd = typeof input.cwd === 'string' && input.cwd ? input.cwd : ctx.cwd;
   try {
-    return matchRule(rule, toolName, toolInput, { cwd, homeDir: ctx.homeDir, projectDir: ctx.projectDir });
+    return rules.matchRule(rule, toolName, toolInput, { cwd, homeDir: ctx.homeDir, projectDir: ctx.projectDir });
   } catch {
     return true; // best-effort filter: fail open, as the reference says for unparsable commands
   }

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '../config/index.js';
 import type { ConfigGateInput } from '../config/load.js';
 import type { Diagnostic, SourceKind } from '../types.js';
-import { parseDiscoverDialects, type DiscoverDialects } from '../dialects/discovery.js';
+import { parseDiscoverDialects, type DiscoverDialects } from '../dialects/locations.js';
 import type { TrustReport } from '../trust/index.js';
 
 export interface LoadFlags {

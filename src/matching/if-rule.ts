@@ -24,6 +24,7 @@
 import { APPLY_PATCH_TOOLS, extractToolPaths } from './paths.js';
 import { compilePathPattern, type PathMatchContext, type PathPattern } from './file-pattern.js';
 import { analyzeShellCommand } from './shell.js';
+import { provideIfRules } from './rule-slot.js';
 
 export interface RuleContext {
   /** Working directory of the tool call: relative patterns and paths resolve against it. */
@@ -322,3 +323,7 @@ function matchDomain(host: CommandPattern, url: unknown): boolean {
   if (hostname.startsWith('[') && hostname.endsWith(']')) hostname = hostname.slice(1, -1);
   return host.test(hostname);
 }
+
+// The plan stage reaches these through the slot, so that the lean CLI paths load this module
+// (and unbash and picomatch with it) only for a hook that has an `if` (rule-slot.ts).
+provideIfRules({ parseRule, matchRule });

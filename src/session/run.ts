@@ -1,7 +1,7 @@
 /** Firing an event in a session: the switches that pass everything through, and `once` hooks retired as they are planned. */
 import { emptyDecision, InvalidHookInputError, type RunContext } from '../engine/engine.js';
 import { permissionModeOf, skipsInPlanMode } from '../events/facts.js';
-import { planHooks } from '../engine/plan.js';
+import { ensureIfRules, planHooks } from '../engine/plan.js';
 import { isEventName, type EventName } from '../events/catalog.js';
 import type { Decision } from '../reduce/reduce.js';
 import type { NormalizedHook } from '../types.js';
@@ -18,6 +18,9 @@ export async function runEvent(
   if (!isEventName(event)) throw new InvalidHookInputError(String(event), 'unknown event');
   if (!m.processEnabled || s.snapshot.config.disabled.all || s.paused) return emptyDecision(event);
 
+  // A once-hook's `if` waits for the rule module (engine/plan.ts): load it first, so that planning
+  // here and in the engine below stays synchronous (recompose rebuilds the index with the rules).
+  if (s.onceIndex?.unloadedRules && (await ensureIfRules()) === undefined && !s.disposed) recompose(s);
   // `once`: find the once-hooks this firing will run and retire them as soon as the engine has
   // planned (synchronously, inside run()), so a concurrent firing cannot run them again.
   const spent = s.onceIndex ? plannedOnce(s, event, input, ctx) : [];

@@ -28,7 +28,8 @@
  * *unpinned*. An unpinned hook is never silently pinned to nothing: trusting it takes an
  * explicit acknowledgement (gate.ts).
  */
-import { substituteForShell, substitutePlaceholders, type PlaceholderVars } from '../backends/env.js';
+import { substitutePlaceholders, type PlaceholderVars } from '../backends/env.js';
+import { substituteForShell } from '../backends/shell-placeholders.js';
 import type { CommandHandler } from '../types.js';
 import { referencedArgs, unpin, type PinContext, type Pins, type Run, type State } from './pins/model.js';
 import { execArgv, modelScript } from './pins/shell.js';

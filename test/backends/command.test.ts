@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand, type CommandSpec } from '../../src/backends/command.js';
-import { buildHookEnv, substituteForShell } from '../../src/backends/env.js';
+import { buildHookEnv } from '../../src/backends/env.js';
+import { substituteForShell } from '../../src/backends/shell-placeholders.js';
 import { encodePayload } from '../../src/backends/payload.js';
 import { HAS_PROC, ProcessTracker, fixture, isPidLive, liveGroupMembers, prepareFixtures, waitUntil } from './helpers.js';
 

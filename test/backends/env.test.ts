@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildHookEnv, substituteForShell, substitutePlaceholders } from '../../src/backends/env.js';
+import { buildHookEnv, substitutePlaceholders } from '../../src/backends/env.js';
+import { substituteForShell } from '../../src/backends/shell-placeholders.js';
 
 describe('buildHookEnv', () => {
   const base = {

@@ -334,3 +334,78 @@ test('the light copies of catalog and toolkit values match their sources', () =>
   expect(FIRST_EVENT_NAMES).toEqual(EVENT_NAMES.slice(0, 4));
   expect(LANG_CHOICES).toEqual(LANGS);
 });
+
+/** Bundled `dispatch --agent claude` of CLAUDE_PRE_TOOL_USE (`ls`, or `command`) with these user-level PreToolUse hooks. */
+function bundledDispatch(hooks: unknown[] | undefined, command = 'ls') {
+  if (hooks) dir.json('home/.claude/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks }] } });
+  const payload = JSON.parse(CLAUDE_PRE_TOOL_USE(dir.root)) as Record<string, unknown>;
+  const r = resolvedByWith([BIN, 'dispatch', '--agent', 'claude'], JSON.stringify({ ...payload, tool_input: { command } }), {
+    HOME: dir.path('home'),
+    AGENT_HOOKS_TRUST_STORE: dir.path('trust.json'),
+  });
+  return { ...r, sources: bundledSources(r.dist) };
+}
+const SHELL_PARSER = 'node_modules/unbash/';
+const GLOBS = 'node_modules/picomatch/';
+const ofPackage = (sources: string[], prefix: string) => sources.filter((f) => f.startsWith(prefix));
+/** The tables of every dialect but Claude's (src/dialects/detect.ts and the shared helpers are not tables). */
+const OTHER_DIALECTS = ['codex', 'gemini', 'qwen', 'kimi', 'cursor', 'copilot', 'droid'].map((d) => `dist/dialects/${d}.js`);
+
+test('bundled dispatch with one plain command hook loads neither the shell parser nor picomatch', () => {
+  const r = bundledDispatch([{ type: 'command', command: 'echo plain-hook >&2; exit 2' }]);
+  expect(JSON.parse(r.stdout)).toMatchObject({
+    hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'plain-hook' },
+  });
+  expect(r.sources).toContain('dist/engine/engine.js');
+  expect(ofPackage(r.sources, SHELL_PARSER)).toEqual([]);
+  expect(ofPackage(r.sources, GLOBS)).toEqual([]);
+  expect(r.sources.filter((f) => f.startsWith('dist/matching/if-rule') || f.startsWith('dist/backends/shell-placeholders'))).toEqual([]);
+  expect(r.sources.filter((f) => OTHER_DIALECTS.includes(f))).toEqual([]);
+});
+
+test('bundled dispatch with a Bash `if` rule loads the parser and matches as before', () => {
+  const hooks = [{ type: 'command', command: 'echo if-hook >&2; exit 2', if: 'Bash(git push *)' }];
+  const push = bundledDispatch(hooks, 'cd x && git push origin main');
+  expect(JSON.parse(push.stdout)).toMatchObject({
+    hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'if-hook' },
+  });
+  expect(ofPackage(push.sources, SHELL_PARSER)).not.toEqual([]);
+  expect(push.sources).toContain('dist/matching/if-rule.js');
+  const other = bundledDispatch(undefined, 'git status');
+  expect([other.stdout, other.code]).toEqual(['', 0]);
+  expect(other.stderr).not.toContain('if-hook');
+  expect(other.stderr).not.toContain('not decided');
+  // Edit rules need picomatch, not the shell parser; a Bash rule needs the parser (one chunk holds the rule module).
+  const edit = bundledDispatch([{ type: 'command', command: 'true', if: 'Edit(src/**)' }]);
+  expect(edit.code).toBe(0);
+  expect(ofPackage(edit.sources, GLOBS)).not.toEqual([]);
+});
+
+test('bundled dispatch with a ${CLAUDE_PROJECT_DIR} placeholder loads the shell parser only', () => {
+  const r = bundledDispatch([{ type: 'command', command: 'echo "${CLAUDE_PROJECT_DIR}" >&2; exit 2' }]);
+  expect(JSON.parse(r.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: dir.root } });
+  expect(ofPackage(r.sources, SHELL_PARSER)).not.toEqual([]);
+  expect(ofPackage(r.sources, GLOBS)).toEqual([]);
+});
+
+test('bundled dispatch with nothing to run loads no dialect tables but Claude’s, and one wire adapter', () => {
+  const r = bundledDispatch(undefined);
+  expect([r.stdout, r.code]).toEqual(['', 0]);
+  expect(r.sources).toContain('dist/dialects/detect.js');
+  expect(r.sources.filter((f) => OTHER_DIALECTS.includes(f) || f === 'dist/dialects/index.js')).toEqual([]);
+  expect(r.sources.filter((f) => f.startsWith('dist/dispatch/wire/') && !f.endsWith('/shared.js') && !f.endsWith('/load.js'))).toEqual([
+    'dist/dispatch/wire/claude.js',
+  ]);
+  // A Codex file in the project (a forced --dialect here) loads Codex's tables, and no others.
+  const codex = dir.json('codex-hooks.json', { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] } });
+  const forced = resolvedByWith(
+    [BIN, 'dispatch', '--agent', 'claude', '--settings', codex, '--dialect', 'codex'],
+    CLAUDE_PRE_TOOL_USE(dir.root),
+    {
+      HOME: dir.path('nohome'),
+    },
+  );
+  expect([forced.stdout, forced.code]).toEqual(['', 0]);
+  const sources = bundledSources(forced.dist);
+  expect(sources.filter((f) => OTHER_DIALECTS.includes(f))).toEqual(['dist/dialects/codex.js']);
+});

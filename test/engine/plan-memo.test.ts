@@ -1,6 +1,6 @@
 /** The plan stage remembers which scanned (regex / match-all) matchers pass per matcher value. */
 import { describe, expect, it } from 'vitest';
-import { buildPlanIndex, planHooks } from '../../src/engine/plan.js';
+import { buildPlanIndex, ensureIfRules, planHooks } from '../../src/engine/plan.js';
 import type { EventName } from '../../src/events/catalog.js';
 import type { NormalizedHook } from '../../src/types.js';
 
@@ -50,7 +50,9 @@ describe('plan memo of scanned matchers', () => {
     expect(ids(planHooks(index, 'PreToolUse', tool(long), ctx))).toEqual(['h0', 'h2']);
   });
 
-  it('does not cache the per-input checks that follow the matcher (if rules, project)', () => {
+  it('does not cache the per-input checks that follow the matcher (if rules, project)', async () => {
+    // The engine loads the `if`-rule module before planning (engine/hooks.ts readyIndex); a bare index needs it loaded.
+    expect(await ensureIfRules()).toBeUndefined();
     const index = buildPlanIndex([
       hook(0, 'PreToolUse', 'Ba.*', { handler: { type: 'command', command: 'x', if: 'Bash(git commit:*)' } }),
       hook(1, 'PreToolUse', '.*', { projectDir: '/other' }),

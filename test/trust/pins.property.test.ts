@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { substituteForShell } from '../../src/backends/env.js';
+import { substituteForShell } from '../../src/backends/shell-placeholders.js';
 import { loadTrustedConfig, trustWorkspace, type TrustReport } from '../../src/trust/index.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
 import { git } from './helpers.js';
