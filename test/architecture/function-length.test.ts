@@ -30,8 +30,6 @@ const KNOWN_LONG: Record<string, number> = {
   'dispatch/wire/copilot.ts encode': 81,
   'trust/assess.ts assessTrust': 81,
   // Mine, not yet split:
-  'cli/main.ts buildProgram': 144,
-  'cli/commands/mcp-proxy.ts mcpProxyMain': 138,
   'toolkit/runner.ts runFixtures': 92,
   'toolkit/fixture.ts parseFixture': 84,
 };
