@@ -29,9 +29,6 @@ const KNOWN_LONG: Record<string, number> = {
   'config/readers/codex.ts parseCodex': 92,
   'dispatch/wire/copilot.ts encode': 81,
   'trust/assess.ts assessTrust': 81,
-  // Mine, not yet split:
-  'toolkit/runner.ts runFixtures': 92,
-  'toolkit/fixture.ts parseFixture': 84,
 };
 
 type FunctionNode = ts.FunctionDeclaration | ts.MethodDeclaration | ts.ArrowFunction | ts.FunctionExpression;
