@@ -133,6 +133,31 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .exitOverride();
 
+  registerRunCommand(program);
+  registerCheckCommand(program);
+  registerListCommand(program);
+  registerDoctorCommand(program);
+  registerHooksCommand(program);
+
+  // <feature-command-registrations> one `registerXCommand(program);` per feature module, below this line
+  registerServeCommand(program);
+  registerDemoCommand(program);
+  registerTestCommand(program);
+  registerInitCommand(program);
+  registerDispatchCommand(program);
+  registerConvertCommand(program);
+  registerTrustCommand(program);
+  registerMcpProxyCommand(program);
+  registerPolicyServerCommand(program);
+
+  registerCompletionCommand(program);
+  registerSchemaCommand(program);
+  addHelpTexts(program);
+  return program;
+}
+
+/** `run <event>`: fire one event and print the decision. */
+function registerRunCommand(program: Command): void {
   addLoadOptions(
     program
       .command('run')
@@ -169,7 +194,10 @@ export function buildProgram(): Command {
       throw err;
     }
   });
+}
 
+/** `check [paths...]`: validate settings files; exit 1 on any error. */
+function registerCheckCommand(program: Command): void {
   program
     .command('check')
     .description('validate settings files, plugin hooks and directories of them')
@@ -190,7 +218,10 @@ export function buildProgram(): Command {
       }
       process.exitCode = result.diagnostics.some((d) => d.level === 'error') ? 1 : 0;
     });
+}
 
+/** `list`: the effective hooks with provenance. */
+function registerListCommand(program: Command): void {
   addLoadOptions(
     program
       .command('list')
@@ -200,7 +231,10 @@ export function buildProgram(): Command {
   ).action(async (flags: LoadFlags & { event?: string; json?: boolean }) => {
     process.exitCode = await listCommand(flags);
   });
+}
 
+/** `doctor`: per-hook health report; exit 1 on any error. */
+function registerDoctorCommand(program: Command): void {
   addLoadOptions(
     program
       .command('doctor')
@@ -214,7 +248,10 @@ export function buildProgram(): Command {
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctor(report));
     process.exitCode = report.errors > 0 ? 1 : 0;
   });
+}
 
+/** `hooks`: the terminal UI (interactive only). */
+function registerHooksCommand(program: Command): void {
   program
     .command('hooks')
     .description(
@@ -227,18 +264,10 @@ export function buildProgram(): Command {
       const { hooksTui } = await import('./tui/hooks-tui.js');
       process.exitCode = await hooksTui(flags);
     });
+}
 
-  // <feature-command-registrations> one `registerXCommand(program);` per feature module, below this line
-  registerServeCommand(program);
-  registerDemoCommand(program);
-  registerTestCommand(program);
-  registerInitCommand(program);
-  registerDispatchCommand(program);
-  registerConvertCommand(program);
-  registerTrustCommand(program);
-  registerMcpProxyCommand(program);
-  registerPolicyServerCommand(program);
-
+/** `completion <shell>`: a completion script built from the program itself. */
+function registerCompletionCommand(program: Command): void {
   program
     .command('completion')
     .description('print a shell completion script (commands, flags, event names)')
@@ -249,7 +278,10 @@ export function buildProgram(): Command {
       if (script === undefined) throw new UsageError(`unknown shell "${shell}" (one of ${SHELLS.join(', ')})`);
       process.stdout.write(script);
     });
+}
 
+/** `schema`: the settings file's JSON Schema. */
+function registerSchemaCommand(program: Command): void {
   program
     .command('schema')
     .description('print the JSON Schema of the settings file')
@@ -257,7 +289,10 @@ export function buildProgram(): Command {
       const { settingsJsonSchema } = await import('../config/index.js');
       process.stdout.write(`${JSON.stringify(settingsJsonSchema(), null, 2)}\n`);
     });
+}
 
+/** Each command's examples and exit codes, and the program's own examples. */
+function addHelpTexts(program: Command): void {
   for (const cmd of program.commands) {
     const text = helpText(cmd.name());
     if (text) cmd.addHelpText('after', text);
@@ -266,7 +301,6 @@ export function buildProgram(): Command {
     'after',
     '\nExamples:\n  $ agent-hooks run PreToolUse --tool Bash --input \'{"command":"ls"}\' --verbose\n  $ agent-hooks doctor\n  $ agent-hooks <command> --help   # examples and exit codes of one command\n\nShell completion: source <(agent-hooks completion bash)   (zsh, fish: see completion --help)\nFull reference: docs/cli.md\n',
   );
-  return program;
 }
 
 export async function main(argv: string[]): Promise<void> {

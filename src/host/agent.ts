@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { CompactionService } from './compaction.js';
 import { CompactionBlockedError } from './compaction.js';
-import { ModelError, type Message, type Model } from './model.js';
+import { ModelError, type Message, type Model, type ModelReply } from './model.js';
 import type { PermissionEngine } from './permissions.js';
 import type { Actor, RuntimeSlots } from './runtime-slots.js';
 import type { ToolPipeline } from './tool-pipeline.js';
@@ -71,108 +71,156 @@ const contextMessage = (texts: readonly string[], source: string): Message => ({
   content: texts.map((t) => `<hook-context source="${source}">${t}</hook-context>`).join('\n'),
 });
 
+/** One loop's running state: its options and arguments, and what the steps so far left behind. */
+interface LoopState {
+  opts: LoopOptions;
+  args: RunLoopArgs;
+  /** Stop continuations through additionalContext alone, at most. */
+  maxCont: number;
+  stopHookActive: boolean;
+  continuations: number;
+  finalText: string;
+  steps: number;
+}
+
 /** Run model steps until the agent stops (shared by the main agent and subagents). */
 export async function runLoop(opts: LoopOptions, args: RunLoopArgs): Promise<TurnResult> {
-  const { messages, signal, actor } = args;
+  const { messages, signal } = args;
   const maxSteps = opts.maxSteps ?? 50;
-  const maxCont = opts.maxStopContinuations ?? 8;
-  const mode = () => opts.permissions.mode;
-  const push = (m: Message) => {
-    messages.push(m);
-    opts.onMessage?.(m, actor);
+  const st: LoopState = {
+    opts,
+    args,
+    maxCont: opts.maxStopContinuations ?? 8,
+    stopHookActive: false,
+    continuations: 0,
+    finalText: '',
+    steps: 0,
   };
-  let stopHookActive = false;
-  let continuations = 0;
-  let finalText = '';
-  let steps = 0;
-  const interrupted = (): TurnResult => ({ status: 'interrupted', finalText, steps, reason: reasonOf(signal) });
 
-  while (steps < maxSteps) {
-    if (signal.aborted) return interrupted();
-    if (opts.compaction && opts.autoCompactChars !== undefined && size(messages) > opts.autoCompactChars) {
-      try {
-        await opts.compaction.compact(messages, { trigger: 'auto' });
-      } catch (e) {
-        // Proactive auto-compaction that a hook blocks is skipped: the conversation goes on uncompacted.
-        if (!(e instanceof CompactionBlockedError)) throw e;
-        opts.onWarning?.(`auto-compaction skipped: ${e.reason}`);
-      }
-    }
-    steps++;
-    let reply;
+  while (st.steps < maxSteps) {
+    if (signal.aborted) return interrupted(st);
+    await autoCompact(opts, messages);
+    st.steps++;
+    const called = await callModel(st);
+    if ('end' in called) return called.end;
+    const { reply } = called;
+    push(st, { role: 'assistant', content: reply.text, ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}) });
+    if (reply.text) await showText(st, reply.text);
+    // Tool calls: run them and call the model again, unless the batch ended the turn.
+    const end = reply.toolCalls.length > 0 ? await runTools(st, reply.toolCalls) : await askStop(st, reply.text);
+    if (end) return end;
+  }
+  return { status: 'max_steps', finalText: st.finalText, steps: st.steps, reason: `stopped after ${maxSteps} model calls` };
+}
+
+function push(st: LoopState, m: Message): void {
+  st.args.messages.push(m);
+  st.opts.onMessage?.(m, st.args.actor);
+}
+
+function interrupted(st: LoopState): TurnResult {
+  return { status: 'interrupted', finalText: st.finalText, steps: st.steps, reason: reasonOf(st.args.signal) };
+}
+
+async function autoCompact(opts: LoopOptions, messages: Message[]): Promise<void> {
+  if (opts.compaction && opts.autoCompactChars !== undefined && size(messages) > opts.autoCompactChars) {
     try {
-      reply = await opts.model.complete({
-        messages,
-        tools: opts.tools(),
-        signal,
-        ...(actor.agentId ? { agent: { id: actor.agentId, type: actor.agentType ?? '' } } : {}),
-      });
+      await opts.compaction.compact(messages, { trigger: 'auto' });
     } catch (e) {
-      if (signal.aborted) return interrupted();
-      const err = e instanceof ModelError ? e : new ModelError('unknown', (e as Error)?.message ?? String(e));
-      await opts.slots.stopFailure.fire({
-        mode: mode(),
-        cwd: opts.cwd,
-        error: err.kind,
-        errorDetails: err.details ?? err.message,
-        lastAssistantMessage: `API Error: ${err.message}`,
-        ...actor,
-      });
-      return { status: 'failed', finalText, steps, reason: err.message, error: err.kind };
+      // Proactive auto-compaction that a hook blocks is skipped: the conversation goes on uncompacted.
+      if (!(e instanceof CompactionBlockedError)) throw e;
+      opts.onWarning?.(`auto-compaction skipped: ${e.reason}`);
     }
-    push({ role: 'assistant', content: reply.text, ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}) });
-    if (reply.text) {
-      finalText = reply.text;
-      const shown = await opts.slots.messageDisplay.fire({
-        turnId: args.turnId,
-        messageId: randomUUID(),
-        text: reply.text,
-        display: reply.text,
-        mode: mode(),
-        cwd: opts.cwd,
-        ...actor,
-      });
-      opts.display?.(shown.event.display, actor);
-    }
+  }
+}
 
-    if (reply.toolCalls.length > 0) {
-      const batch = await opts.pipeline.runBatch(reply.toolCalls, { signal, actor, ...(args.cwd !== undefined ? { cwd: args.cwd } : {}) });
-      for (const o of batch.outcomes) push({ role: 'tool', toolCallId: o.toolUseId, content: o.content });
-      if (batch.additionalContext.length) push(contextMessage(batch.additionalContext, 'PostToolBatch'));
-      if (signal.aborted) return interrupted();
-      if (batch.stop) {
-        push({ role: 'user', content: `<hook-stop>${batch.stop}</hook-stop>` });
-        return { status: 'stopped', finalText, steps, reason: batch.stop };
-      }
-      continue;
-    }
-
-    // The model is done: Stop (or SubagentStop) hooks decide whether it may stop.
-    const stop = await opts.slots[args.stopSlot].fire({
-      mode: mode(),
+/** One model call; a failure fires StopFailure and ends the turn (an abort ends it as interrupted). */
+async function callModel(st: LoopState): Promise<{ reply: ModelReply } | { end: TurnResult }> {
+  const { opts, args } = st;
+  const { messages, signal, actor } = args;
+  try {
+    const reply = await opts.model.complete({
+      messages,
+      tools: opts.tools(),
+      signal,
+      ...(actor.agentId ? { agent: { id: actor.agentId, type: actor.agentType ?? '' } } : {}),
+    });
+    return { reply };
+  } catch (e) {
+    if (signal.aborted) return { end: interrupted(st) };
+    const err = e instanceof ModelError ? e : new ModelError('unknown', (e as Error)?.message ?? String(e));
+    await opts.slots.stopFailure.fire({
+      mode: opts.permissions.mode,
       cwd: opts.cwd,
-      stopHookActive,
-      lastAssistantMessage: reply.text,
-      additionalContext: [],
-      ...(args.agentTranscriptPath !== undefined ? { agentTranscriptPath: args.agentTranscriptPath } : {}),
+      error: err.kind,
+      errorDetails: err.details ?? err.message,
+      lastAssistantMessage: `API Error: ${err.message}`,
       ...actor,
     });
-    if (stop.event.stop) return { status: 'stopped', finalText, steps, reason: stop.event.stop };
-    if (stop.vetoed) {
-      // Continue with the reason as the next user message (for a subagent: its next instruction).
-      push({ role: 'user', content: stop.vetoed.reason });
-      stopHookActive = true;
-      continue;
-    }
-    if (stop.event.additionalContext.length > 0 && continuations < maxCont) {
-      continuations++;
-      push(contextMessage(stop.event.additionalContext, args.stopSlot === 'beforeStop' ? 'Stop' : 'SubagentStop'));
-      stopHookActive = true;
-      continue;
-    }
-    return { status: 'completed', finalText, steps };
+    return { end: { status: 'failed', finalText: st.finalText, steps: st.steps, reason: err.message, error: err.kind } };
   }
-  return { status: 'max_steps', finalText, steps, reason: `stopped after ${maxSteps} model calls` };
+}
+
+/** The assistant's text through MessageDisplay hooks, then to the display. */
+async function showText(st: LoopState, text: string): Promise<void> {
+  const { opts, args } = st;
+  st.finalText = text;
+  const shown = await opts.slots.messageDisplay.fire({
+    turnId: args.turnId,
+    messageId: randomUUID(),
+    text,
+    display: text,
+    mode: opts.permissions.mode,
+    cwd: opts.cwd,
+    ...args.actor,
+  });
+  opts.display?.(shown.event.display, args.actor);
+}
+
+/** The tool batch through the pipeline; undefined when the loop goes on to the next model call. */
+async function runTools(st: LoopState, toolCalls: ModelReply['toolCalls']): Promise<TurnResult | undefined> {
+  const { opts, args } = st;
+  const batch = await opts.pipeline.runBatch(toolCalls, {
+    signal: args.signal,
+    actor: args.actor,
+    ...(args.cwd !== undefined ? { cwd: args.cwd } : {}),
+  });
+  for (const o of batch.outcomes) push(st, { role: 'tool', toolCallId: o.toolUseId, content: o.content });
+  if (batch.additionalContext.length) push(st, contextMessage(batch.additionalContext, 'PostToolBatch'));
+  if (args.signal.aborted) return interrupted(st);
+  if (batch.stop) {
+    push(st, { role: 'user', content: `<hook-stop>${batch.stop}</hook-stop>` });
+    return { status: 'stopped', finalText: st.finalText, steps: st.steps, reason: batch.stop };
+  }
+  return undefined;
+}
+
+/** The model is done: Stop (or SubagentStop) hooks decide whether it may stop; undefined = go on. */
+async function askStop(st: LoopState, lastText: string): Promise<TurnResult | undefined> {
+  const { opts, args } = st;
+  const stop = await opts.slots[args.stopSlot].fire({
+    mode: opts.permissions.mode,
+    cwd: opts.cwd,
+    stopHookActive: st.stopHookActive,
+    lastAssistantMessage: lastText,
+    additionalContext: [],
+    ...(args.agentTranscriptPath !== undefined ? { agentTranscriptPath: args.agentTranscriptPath } : {}),
+    ...args.actor,
+  });
+  if (stop.event.stop) return { status: 'stopped', finalText: st.finalText, steps: st.steps, reason: stop.event.stop };
+  if (stop.vetoed) {
+    // Continue with the reason as the next user message (for a subagent: its next instruction).
+    push(st, { role: 'user', content: stop.vetoed.reason });
+    st.stopHookActive = true;
+    return undefined;
+  }
+  if (stop.event.additionalContext.length > 0 && st.continuations < st.maxCont) {
+    st.continuations++;
+    push(st, contextMessage(stop.event.additionalContext, args.stopSlot === 'beforeStop' ? 'Stop' : 'SubagentStop'));
+    st.stopHookActive = true;
+    return undefined;
+  }
+  return { status: 'completed', finalText: st.finalText, steps: st.steps };
 }
 
 function reasonOf(signal: AbortSignal): string {

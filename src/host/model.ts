@@ -190,76 +190,90 @@ export function openAIChatModel(options: OpenAIChatModelOptions): Model {
   return {
     name: options.model,
     async complete(req) {
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
-      const body = {
-        model: options.model,
-        messages: toWire(req.messages),
-        ...(req.tools.length ? { tools: req.tools.map(toolSpec) } : {}),
-        ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
-      };
-      let res;
-      try {
-        res = await request(endpoint, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify(body),
-          signal: req.signal,
-          headersTimeout: timeoutMs,
-          bodyTimeout: timeoutMs,
-        });
-      } catch (err) {
-        if (req.signal.aborted) throw err;
-        const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-        throw new ModelError('unknown', `model endpoint ${endpoint.origin} unreachable: ${e.cause?.code ?? e.code ?? e.message}`);
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.body.on('error', () => {});
-      for await (const chunk of res.body) {
-        size += (chunk as Buffer).length;
-        if (size > limit) {
-          res.body.destroy();
-          throw new ModelError('unknown', `model endpoint response exceeds ${limit} bytes`);
-        }
-        chunks.push(chunk as Buffer);
-      }
-      const text = Buffer.concat(chunks).toString('utf8');
+      const res = await postCompletion(endpoint, options, req, timeoutMs);
+      const text = await readCapped(res.body, limit);
       if (res.statusCode < 200 || res.statusCode >= 300) {
         // The body may carry the provider's message; never the API key (we never echo headers).
         throw new ModelError(kindForStatus(res.statusCode), `model endpoint answered HTTP ${res.statusCode}`, text.slice(0, 500));
       }
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        throw new ModelError('unknown', 'model endpoint answered with a body that is not JSON');
-      }
-      const parsed = completionSchema.safeParse(json);
-      if (!parsed.success)
-        throw new ModelError('unknown', `model endpoint answer is not a chat completion: ${formatZodIssues(parsed.error)}`);
-      const choice = parsed.data.choices[0]!;
-      if (choice.finish_reason === 'length' && !choice.message.tool_calls?.length) {
-        throw new ModelError('max_output_tokens', 'the model hit its output token limit');
-      }
-      const toolCalls: ToolCall[] = [];
-      for (const c of choice.message.tool_calls ?? []) {
-        let input: unknown;
-        try {
-          input = c.function.arguments.trim() === '' ? {} : JSON.parse(c.function.arguments);
-        } catch {
-          input = { __invalid_arguments__: c.function.arguments };
-        }
-        toolCalls.push({
-          id: c.id || `call_${randomUUID()}`,
-          name: c.function.name,
-          input:
-            typeof input === 'object' && input !== null && !Array.isArray(input)
-              ? (input as Record<string, unknown>)
-              : { __invalid_arguments__: c.function.arguments },
-        });
-      }
-      return { text: choice.message.content ?? '', toolCalls };
+      return replyOf(text);
     },
+  };
+}
+
+async function postCompletion(endpoint: URL, options: OpenAIChatModelOptions, req: ModelRequest, timeoutMs: number) {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+  const body = {
+    model: options.model,
+    messages: toWire(req.messages),
+    ...(req.tools.length ? { tools: req.tools.map(toolSpec) } : {}),
+    ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+  };
+  try {
+    return await request(endpoint, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+      signal: req.signal,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+  } catch (err) {
+    // The caller's abort is its own error; anything else is the endpoint being unreachable.
+    if (req.signal.aborted) throw err;
+    const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+    throw new ModelError('unknown', `model endpoint ${endpoint.origin} unreachable: ${e.cause?.code ?? e.code ?? e.message}`);
+  }
+}
+
+/** The whole body as text, refused (and the stream destroyed) past `limit` bytes. */
+async function readCapped(body: Awaited<ReturnType<typeof request>>['body'], limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  body.on('error', () => {});
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > limit) {
+      body.destroy();
+      throw new ModelError('unknown', `model endpoint response exceeds ${limit} bytes`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A 2xx body as the model's reply: JSON, a chat completion, not cut off before any tool call. */
+function replyOf(text: string): ModelReply {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ModelError('unknown', 'model endpoint answered with a body that is not JSON');
+  }
+  const parsed = completionSchema.safeParse(json);
+  if (!parsed.success) throw new ModelError('unknown', `model endpoint answer is not a chat completion: ${formatZodIssues(parsed.error)}`);
+  const choice = parsed.data.choices[0]!;
+  if (choice.finish_reason === 'length' && !choice.message.tool_calls?.length) {
+    throw new ModelError('max_output_tokens', 'the model hit its output token limit');
+  }
+  return { text: choice.message.content ?? '', toolCalls: (choice.message.tool_calls ?? []).map(toolCallOf) };
+}
+
+/** Arguments that are not a JSON object reach the tool as `__invalid_arguments__` (its validation reports them). */
+function toolCallOf(c: { id?: string | null; function: { name: string; arguments: string } }): ToolCall {
+  let input: unknown;
+  try {
+    input = c.function.arguments.trim() === '' ? {} : JSON.parse(c.function.arguments);
+  } catch {
+    input = { __invalid_arguments__: c.function.arguments };
+  }
+  return {
+    id: c.id || `call_${randomUUID()}`,
+    name: c.function.name,
+    input:
+      typeof input === 'object' && input !== null && !Array.isArray(input)
+        ? (input as Record<string, unknown>)
+        : { __invalid_arguments__: c.function.arguments },
   };
 }

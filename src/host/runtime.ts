@@ -13,12 +13,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { EventName } from '../events/catalog.js';
-import { createHookManager, type SessionHandle } from '../session/manager.js';
+import { createHookManager, type HookManager, type SessionHandle } from '../session/manager.js';
 import type { LoopOptions } from './agent.js';
 import { CompactionBlockedError, type CompactionService } from './compaction.js';
 import { addDirectory, changeCwd, createChangeWatcher } from './directories.js';
 import { createConfigWatcher } from './config-watch.js';
 import { attachHooks } from './hook-listeners.js';
+import type { PatchAwareRunner } from './patch-views.js';
 import { createPermissionEngine } from './permissions.js';
 import { createRuntimeSlots } from './runtime-slots.js';
 import { addContext, isOver, type RuntimeState } from './session-state.js';
@@ -51,27 +52,14 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
 
   // 1. SessionStart first: nothing has started yet, so a refusal leaves nothing behind.
   const owned = !options.manager;
-  const manager =
-    options.manager ??
-    createHookManager({
-      loadOptions: (projectDir) => ({ ...options.config, cwd: projectDir, projectDir }),
-      ...(options.trust ? { trust: options.trust } : {}),
-      ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
-      onWarning: (m) => warn(m),
-    });
+  const manager = options.manager ?? ownManager(options, warn);
   const begun = await beginHooks({ options, manager, owned, sessionId, workspace, transcriptPath, trace });
   if (!begun.ok) return begun;
   const hooks = begun.hooks;
 
   // 2. Slots, permissions and the hooks engine as a listener of every slot.
   const slots = createRuntimeSlots();
-  const runner = transcriptPath
-    ? {
-        run: (e: EventName, input: Record<string, unknown>, ctx?: Parameters<SessionHandle['run']>[2]) =>
-          hooks.run(e, { transcript_path: transcriptPath, ...input }, ctx),
-        hooks: (e: EventName) => hooks.hooks(e),
-      }
-    : hooks;
+  const runner = withTranscriptPath(hooks, transcriptPath);
   attachHooks(slots, runner, {
     stopGuardMs: options.stopGuardMs,
     onDecision: (event, decision) => trace({ kind: 'hooks', event, decision }),
@@ -104,7 +92,33 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
   if (begun.setup) addContext(st, begun.setup.additionalContext, 'Setup');
   addContext(st, begun.start.additionalContext, 'SessionStart');
   await loadInstructions(st);
+  return { ok: true, session: await startServices(st, begun) };
+}
 
+/** A session without a manager of its host's gets its own, loading hooks as the config says. */
+function ownManager(options: HostSessionOptions, warn: (text: string) => void): HookManager {
+  return createHookManager({
+    loadOptions: (projectDir) => ({ ...options.config, cwd: projectDir, projectDir }),
+    ...(options.trust ? { trust: options.trust } : {}),
+    ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
+    onWarning: (m) => warn(m),
+  });
+}
+
+/** With a transcript, every hook input carries its path (an input's own transcript_path wins). */
+function withTranscriptPath(hooks: SessionHandle, transcriptPath: string | undefined): PatchAwareRunner {
+  return transcriptPath
+    ? {
+        run: (e: EventName, input: Record<string, unknown>, ctx?: Parameters<SessionHandle['run']>[2]) =>
+          hooks.run(e, { transcript_path: transcriptPath, ...input }, ctx),
+        hooks: (e: EventName) => hooks.hooks(e),
+      }
+    : hooks;
+}
+
+/** Steps 3 to 5, after the hooks said yes: tools and MCP, the loop, watchers, heartbeat, signals. */
+async function startServices(st: RuntimeState, begun: { start: HostSession['start']; setup?: HostSession['setup'] }): Promise<HostSession> {
+  const { options } = st;
   const prompter = options.prompter ?? {};
   const elicitUI: ElicitUI = async (request, signal = new AbortController().signal): Promise<ElicitationResponse> =>
     prompter.elicit ? prompter.elicit(request, signal) : { action: 'decline' };
@@ -123,7 +137,7 @@ export async function startHostSession(options: HostSessionOptions): Promise<Sta
   // 5. Turns, queueing, heartbeat, shutdown.
   startHeartbeat(st);
   if (options.handleSignals) installSignalHandlers(st);
-  return { ok: true, session: hostSession(st, { registry, pipeline, loop, compaction, taskList, elicitUI, begun }) };
+  return hostSession(st, { registry, pipeline, loop, compaction, taskList, elicitUI, begun });
 }
 
 /** The session a host holds: a view of the state record and the functions of its modules. */

@@ -57,77 +57,23 @@ export function eventDeadlineMs(event: EventName, graceMs: number): number {
 
 export function createPolicyApp(o: PolicyAppOptions): PolicyApp {
   const app = new Hono();
-  let inFlight = 0;
-  let draining = false;
-  let idle: Array<() => void> = [];
+  const st: Flight = { inFlight: 0, draining: false, idle: [] };
   const graceMs = o.graceMs ?? 1000;
 
   app.get('/healthz', (c) => c.json({ ok: true }));
   app.get('/readyz', (c) => {
-    const ready = o.config.ready && !draining;
+    const ready = o.config.ready && !st.draining;
     // Audit sink health for operators and load balancers' dashboards: queued, written, dropped.
-    return c.json({ ready, configVersion: o.config.version, draining, inFlight, audit: o.auditWriter?.stats() ?? [] }, ready ? 200 : 503);
+    return c.json(
+      { ready, configVersion: o.config.version, draining: st.draining, inFlight: st.inFlight, audit: o.auditWriter?.stats() ?? [] },
+      ready ? 200 : 503,
+    );
   });
 
   const decide = async (c: Context, shape: 'decision' | 'hook') => {
-    const client = authenticate(o.clients(), c.req.header('authorization'));
-    if (!client) return c.json({ error: 'missing or unknown bearer token' }, 401);
-    if (draining) return c.json({ error: 'server is shutting down; retry on another instance' }, 503, { 'retry-after': '1' });
-    if (!o.limiter.take(client.id, client.ratePerSec))
-      return c.json({ error: `rate limit for client ${client.id}` }, 429, { 'retry-after': '1' });
-    let payload: unknown;
-    try {
-      payload = await c.req.json();
-    } catch {
-      return c.json({ error: 'body is not JSON' }, 400);
-    }
-    if (payload === null || typeof payload !== 'object' || Array.isArray(payload))
-      return c.json({ error: 'body must be a JSON object (the event payload)' }, 400);
-    const input = payload as Record<string, unknown>;
-    const event = input.hook_event_name;
-    if (typeof event !== 'string' || !isEventName(event))
-      return c.json({ error: `unknown or missing hook_event_name ${JSON.stringify(event)}` }, 400);
-    const headerId = c.req.header('x-agent-hooks-event-id');
-    if (headerId !== undefined && !EVENT_ID.test(headerId))
-      return c.json({ error: 'X-Agent-Hooks-Event-Id must be 1–128 of A-Z a-z 0-9 . _ : -' }, 400);
-    const eventId = headerId ?? randomUUID();
-    const lease = o.config.acquire();
-    if (!lease) return c.json({ error: 'no config loaded' }, 503);
-    inFlight++;
-    const signal = AbortSignal.timeout(eventDeadlineMs(event, graceMs));
-    try {
-      const run = lease.engine.run(event, input, {
-        signal,
-        client: client.id,
-        // Namespaced by client: one client's ids can never collide with another's in the audit.
-        firingId: `${client.id}:${eventId}`,
-        ...(typeof input.cwd === 'string' && input.cwd ? { project: input.cwd } : {}),
-        // Hooks run in the server's directory, not the agent's (which does not exist here).
-        cwd: o.workDir,
-      });
-      const timedOut = new Promise<'timeout'>((resolve) => signal.addEventListener('abort', () => resolve('timeout'), { once: true }));
-      const decision = await Promise.race([run, timedOut]);
-      if (decision === 'timeout') {
-        void run.catch(() => {});
-        return c.json({ error: `${event} took longer than its ${eventDeadlineMs(event, 0) / 1000} s timeout`, eventId }, 504);
-      }
-      const audited = o.auditWriter ? await o.auditWriter.settled(o.auditWaitMs ?? 2000) : false;
-      if (shape === 'hook')
-        return c.json(claudeOutput(decision, { toolName: typeof input.tool_name === 'string' ? input.tool_name : undefined }) ?? {});
-      return c.json({ decision: toJson(decision), client: client.id, eventId, configVersion: lease.version, audited });
-    } catch (err) {
-      if (err instanceof InvalidHookInputError) return c.json({ error: err.message }, 400);
-      o.onWarning?.(`event ${eventId}: ${(err as Error)?.message ?? String(err)}`);
-      return c.json({ error: 'internal error', eventId }, 500);
-    } finally {
-      lease.release();
-      inFlight--;
-      if (inFlight === 0) {
-        const w = idle;
-        idle = [];
-        for (const f of w) f();
-      }
-    }
+    const admitted = await admit(c, o, st);
+    if ('rejected' in admitted) return admitted.rejected;
+    return runEvent(c, shape, o, st, graceMs, admitted);
   };
 
   const limit = bodyLimit({ maxSize: o.maxBodyBytes ?? 1024 * 1024, onError: (c) => c.json({ error: 'request body too large' }, 413) });
@@ -137,12 +83,102 @@ export function createPolicyApp(o: PolicyAppOptions): PolicyApp {
   return {
     fetch: app.fetch,
     get inFlight() {
-      return inFlight;
+      return st.inFlight;
     },
     drain() {
-      draining = true;
-      if (inFlight === 0) return Promise.resolve();
-      return new Promise<void>((resolve) => idle.push(resolve));
+      st.draining = true;
+      if (st.inFlight === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => st.idle.push(resolve));
     },
   };
+}
+
+/** The app's running events: how many, whether it drains, and who waits for the last one. */
+interface Flight {
+  inFlight: number;
+  draining: boolean;
+  idle: Array<() => void>;
+}
+
+/** An event that passed the checks: who sent it, what it is, under which id. */
+interface Admitted {
+  client: ClientEntry;
+  input: Record<string, unknown>;
+  event: EventName;
+  eventId: string;
+}
+
+/** Authentication, draining, the rate limit, then the payload and its event id: the first failure answers. */
+async function admit(c: Context, o: PolicyAppOptions, st: Flight): Promise<Admitted | { rejected: Response }> {
+  const client = authenticate(o.clients(), c.req.header('authorization'));
+  if (!client) return { rejected: c.json({ error: 'missing or unknown bearer token' }, 401) };
+  if (st.draining)
+    return { rejected: c.json({ error: 'server is shutting down; retry on another instance' }, 503, { 'retry-after': '1' }) };
+  if (!o.limiter.take(client.id, client.ratePerSec))
+    return { rejected: c.json({ error: `rate limit for client ${client.id}` }, 429, { 'retry-after': '1' }) };
+  let payload: unknown;
+  try {
+    payload = await c.req.json();
+  } catch {
+    return { rejected: c.json({ error: 'body is not JSON' }, 400) };
+  }
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload))
+    return { rejected: c.json({ error: 'body must be a JSON object (the event payload)' }, 400) };
+  const input = payload as Record<string, unknown>;
+  const event = input.hook_event_name;
+  if (typeof event !== 'string' || !isEventName(event))
+    return { rejected: c.json({ error: `unknown or missing hook_event_name ${JSON.stringify(event)}` }, 400) };
+  const headerId = c.req.header('x-agent-hooks-event-id');
+  if (headerId !== undefined && !EVENT_ID.test(headerId))
+    return { rejected: c.json({ error: 'X-Agent-Hooks-Event-Id must be 1–128 of A-Z a-z 0-9 . _ : -' }, 400) };
+  return { client, input, event, eventId: headerId ?? randomUUID() };
+}
+
+/** Run one admitted event under its deadline on a config lease; 504 when the deadline passes first. */
+async function runEvent(
+  c: Context,
+  shape: 'decision' | 'hook',
+  o: PolicyAppOptions,
+  st: Flight,
+  graceMs: number,
+  a: Admitted,
+): Promise<Response> {
+  const { client, input, event, eventId } = a;
+  const lease = o.config.acquire();
+  if (!lease) return c.json({ error: 'no config loaded' }, 503);
+  st.inFlight++;
+  const signal = AbortSignal.timeout(eventDeadlineMs(event, graceMs));
+  try {
+    const run = lease.engine.run(event, input, {
+      signal,
+      client: client.id,
+      // Namespaced by client: one client's ids can never collide with another's in the audit.
+      firingId: `${client.id}:${eventId}`,
+      ...(typeof input.cwd === 'string' && input.cwd ? { project: input.cwd } : {}),
+      // Hooks run in the server's directory, not the agent's (which does not exist here).
+      cwd: o.workDir,
+    });
+    const timedOut = new Promise<'timeout'>((resolve) => signal.addEventListener('abort', () => resolve('timeout'), { once: true }));
+    const decision = await Promise.race([run, timedOut]);
+    if (decision === 'timeout') {
+      void run.catch(() => {});
+      return c.json({ error: `${event} took longer than its ${eventDeadlineMs(event, 0) / 1000} s timeout`, eventId }, 504);
+    }
+    const audited = o.auditWriter ? await o.auditWriter.settled(o.auditWaitMs ?? 2000) : false;
+    if (shape === 'hook')
+      return c.json(claudeOutput(decision, { toolName: typeof input.tool_name === 'string' ? input.tool_name : undefined }) ?? {});
+    return c.json({ decision: toJson(decision), client: client.id, eventId, configVersion: lease.version, audited });
+  } catch (err) {
+    if (err instanceof InvalidHookInputError) return c.json({ error: err.message }, 400);
+    o.onWarning?.(`event ${eventId}: ${(err as Error)?.message ?? String(err)}`);
+    return c.json({ error: 'internal error', eventId }, 500);
+  } finally {
+    lease.release();
+    st.inFlight--;
+    if (st.inFlight === 0) {
+      const w = st.idle;
+      st.idle = [];
+      for (const f of w) f();
+    }
+  }
 }

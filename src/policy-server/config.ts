@@ -39,93 +39,116 @@ interface Generation {
   retired: boolean;
 }
 
+/** One live config's state, shared by its loader, its watchers and its handle. */
+interface LiveState {
+  o: LiveConfigOptions;
+  warn: (message: string) => void;
+  files: string[];
+  current: Generation | undefined;
+  version: number;
+  closed: boolean;
+  timer: NodeJS.Timeout | undefined;
+  watchers: FSWatcher[];
+}
+
 export async function liveConfig(o: LiveConfigOptions): Promise<LiveConfig> {
-  const warn = o.onWarning ?? (() => {});
-  const files = o.files.map((f) => resolve(f));
-  let current: Generation | undefined;
-  let version = 0;
-  let closed = false;
-
-  const retire = (g: Generation) => {
-    g.retired = true;
-    if (g.inFlight === 0) void g.engine.close();
+  const st: LiveState = {
+    o,
+    warn: o.onWarning ?? (() => {}),
+    files: o.files.map((f) => resolve(f)),
+    current: undefined,
+    version: 0,
+    closed: false,
+    timer: undefined,
+    watchers: [],
   };
-
-  const load = async (): Promise<boolean> => {
-    const config = await loadConfig({ cwd: o.workDir, projectDir: o.workDir, discover: false, settingsFiles: files });
-    const errors = config.diagnostics.filter((d) => d.level === 'error');
-    for (const d of config.diagnostics) warn(`config: ${formatDiagnostic(d)}`);
-    if (errors.length > 0) {
-      warn(
-        current
-          ? `config reload failed (${errors.length} error(s)); still serving version ${current.version}`
-          : `config failed to load (${errors.length} error(s)); not ready`,
-      );
-      return false;
-    }
-    if (closed) return false;
-    // The settings override the server's defaults.
-    const fromConfig = engineOptionsFromConfig(config);
-    const engine = createHookEngine({
-      ...o.engine,
-      ...fromConfig,
-      hooks: config.hooks,
-      projectDir: o.workDir,
-      cwd: o.workDir,
-      http: { ...o.engine.http, ...fromConfig.http },
-    });
-    const prev = current;
-    current = { engine, version: ++version, inFlight: 0, retired: false };
-    if (prev) retire(prev);
-    return true;
-  };
-
+  const load = () => loadGeneration(st);
   await load();
-
-  const watchers: FSWatcher[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  if (o.watch !== false) {
-    // Editors replace files (rename over): watch the directories and filter by name.
-    for (const dir of new Set(files.map((f) => dirname(f)))) {
-      try {
-        const w = watch(dir, (_event, name) => {
-          if (name && !files.some((f) => f === resolve(dir, name.toString()))) return;
-          if (timer) clearTimeout(timer);
-          timer = setTimeout(() => void load(), 100);
-        });
-        watchers.push(w);
-      } catch (err) {
-        warn(`cannot watch ${dir} for changes: ${(err as Error).message}`);
-      }
-    }
-  }
+  if (o.watch !== false) watchFiles(st, load);
 
   return {
-    acquire() {
-      const g = current;
-      if (!g || closed) return undefined;
-      g.inFlight++;
-      return {
-        engine: g.engine,
-        version: g.version,
-        release() {
-          g.inFlight--;
-          if (g.retired && g.inFlight === 0) void g.engine.close();
-        },
-      };
-    },
+    acquire: () => acquire(st),
     reload: load,
     get version() {
-      return current?.version ?? 0;
+      return st.current?.version ?? 0;
     },
     get ready() {
-      return current !== undefined && !closed;
+      return st.current !== undefined && !st.closed;
     },
     async close() {
-      closed = true;
-      if (timer) clearTimeout(timer);
-      for (const w of watchers) w.close();
-      if (current) await current.engine.close();
+      st.closed = true;
+      if (st.timer) clearTimeout(st.timer);
+      for (const w of st.watchers) w.close();
+      if (st.current) await st.current.engine.close();
+    },
+  };
+}
+
+/** A retired generation closes its engine once its last event is answered. */
+function retire(g: Generation): void {
+  g.retired = true;
+  if (g.inFlight === 0) void g.engine.close();
+}
+
+/** Load the files into a new generation; a config with errors keeps the current one. */
+async function loadGeneration(st: LiveState): Promise<boolean> {
+  const { o, warn } = st;
+  const config = await loadConfig({ cwd: o.workDir, projectDir: o.workDir, discover: false, settingsFiles: st.files });
+  const errors = config.diagnostics.filter((d) => d.level === 'error');
+  for (const d of config.diagnostics) warn(`config: ${formatDiagnostic(d)}`);
+  if (errors.length > 0) {
+    warn(
+      st.current
+        ? `config reload failed (${errors.length} error(s)); still serving version ${st.current.version}`
+        : `config failed to load (${errors.length} error(s)); not ready`,
+    );
+    return false;
+  }
+  if (st.closed) return false;
+  // The settings override the server's defaults.
+  const fromConfig = engineOptionsFromConfig(config);
+  const engine = createHookEngine({
+    ...o.engine,
+    ...fromConfig,
+    hooks: config.hooks,
+    projectDir: o.workDir,
+    cwd: o.workDir,
+    http: { ...o.engine.http, ...fromConfig.http },
+  });
+  const prev = st.current;
+  st.current = { engine, version: ++st.version, inFlight: 0, retired: false };
+  if (prev) retire(prev);
+  return true;
+}
+
+/** Reload 100 ms after the last change to one of the files. */
+function watchFiles(st: LiveState, load: () => Promise<boolean>): void {
+  const { files } = st;
+  // Editors replace files (rename over): watch the directories and filter by name.
+  for (const dir of new Set(files.map((f) => dirname(f)))) {
+    try {
+      const w = watch(dir, (_event, name) => {
+        if (name && !files.some((f) => f === resolve(dir, name.toString()))) return;
+        if (st.timer) clearTimeout(st.timer);
+        st.timer = setTimeout(() => void load(), 100);
+      });
+      st.watchers.push(w);
+    } catch (err) {
+      st.warn(`cannot watch ${dir} for changes: ${(err as Error).message}`);
+    }
+  }
+}
+
+function acquire(st: LiveState): ReturnType<LiveConfig['acquire']> {
+  const g = st.current;
+  if (!g || st.closed) return undefined;
+  g.inFlight++;
+  return {
+    engine: g.engine,
+    version: g.version,
+    release() {
+      g.inFlight--;
+      if (g.retired && g.inFlight === 0) void g.engine.close();
     },
   };
 }

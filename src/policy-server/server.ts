@@ -57,15 +57,7 @@ export async function startPolicyServer(o: PolicyServerOptions): Promise<Running
   const tokensFile = resolve(o.tokensFile);
   let clients: readonly ClientEntry[] = readTokensFile(tokensFile);
 
-  // Sinks and telemetry come from the config files unless given: read them once, up front.
-  let sinks = o.auditSinks;
-  let settingsEnv = o.settingsEnv;
-  if (!sinks || !settingsEnv) {
-    const { loadConfig } = await import('../config/index.js');
-    const c = await loadConfig({ cwd: workDir, projectDir: workDir, discover: false, settingsFiles: o.configFiles.map((f) => resolve(f)) });
-    sinks ??= c.options.auditSinks;
-    settingsEnv ??= c.env;
-  }
+  const { sinks, settingsEnv } = await teamSettings(o, workDir);
   const observability = await setupObservability({ audit: sinks ? { sinks } : undefined, settingsEnv, baseDir: workDir, onWarning: warn });
   const config = await liveConfig({
     files: o.configFiles,
@@ -78,19 +70,13 @@ export async function startPolicyServer(o: PolicyServerOptions): Promise<Running
     await observability.close();
     throw new Error('the team config failed to load (see the messages above)');
   }
-
-  let tokensWatch: FSWatcher | undefined;
-  try {
-    tokensWatch = watch(tokensFile, () => {
-      try {
-        clients = readTokensFile(tokensFile);
-      } catch (err) {
-        warn(`tokens file reload failed, keeping the previous clients: ${(err as Error).message}`);
-      }
-    });
-  } catch (err) {
-    warn(`cannot watch ${tokensFile}: ${(err as Error).message}`);
-  }
+  const tokensWatch = watchTokens(
+    tokensFile,
+    (next) => {
+      clients = next;
+    },
+    warn,
+  );
 
   const app = createPolicyApp({
     config,
@@ -101,19 +87,11 @@ export async function startPolicyServer(o: PolicyServerOptions): Promise<Running
     auditWriter: observability.auditWriter,
     onWarning: warn,
   });
-  const host = o.host ?? '127.0.0.1';
   const tls = o.tls ? { cert: readFileSync(o.tls.cert), key: readFileSync(o.tls.key) } : undefined;
-  const server = await new Promise<Server>((resolveServer, reject) => {
-    const s = serve(
-      { fetch: app.fetch, hostname: host, port: o.port ?? 0, ...(tls ? { createServer: createHttpsServer, serverOptions: tls } : {}) },
-      () => resolveServer(s as Server),
-    ) as Server;
-    s.once('error', reject);
-  });
-  // Keep-alive connections from many agents: idle ones are closed on shutdown, busy ones finish.
-  server.keepAliveTimeout = 5000;
+  const server = await listen(app, o.host ?? '127.0.0.1', o.port ?? 0, tls);
   const addr = server.address() as AddressInfo;
   const hostInUrl = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  const parts: ServerParts = { server, app, config, observability, tokensWatch, options: o };
   let closing: Promise<void> | undefined;
   return {
     url: `${tls ? 'https' : 'http'}://${hostInUrl}:${addr.port}`,
@@ -122,24 +100,82 @@ export async function startPolicyServer(o: PolicyServerOptions): Promise<Running
     app,
     config,
     observability,
-    close: () =>
-      (closing ??= (async () => {
-        const closed = new Promise<void>((r) => server.close(() => r()));
-        server.closeIdleConnections?.();
-        let t: NodeJS.Timeout | undefined;
-        await Promise.race([app.drain(), new Promise<void>((r) => (t = setTimeout(r, o.drainTimeoutMs ?? 30_000)))]);
-        if (t) clearTimeout(t);
-        // The last answers are still being written: let their connections go idle, then close them.
-        const idle = setInterval(() => server.closeIdleConnections?.(), 50);
-        let hard: NodeJS.Timeout | undefined;
-        await Promise.race([closed, new Promise<void>((r) => (hard = setTimeout(r, 2000)))]);
-        clearInterval(idle);
-        if (hard) clearTimeout(hard);
-        server.closeAllConnections?.();
-        await closed;
-        tokensWatch?.close();
-        await config.close();
-        await observability.close();
-      })()),
+    close: () => (closing ??= gracefulClose(parts)),
   };
+}
+
+/** Sinks and telemetry come from the config files unless given: read them once, up front. */
+async function teamSettings(
+  o: PolicyServerOptions,
+  workDir: string,
+): Promise<{ sinks: SinkSettings[] | undefined; settingsEnv: Record<string, string> | undefined }> {
+  let sinks = o.auditSinks;
+  let settingsEnv = o.settingsEnv;
+  if (!sinks || !settingsEnv) {
+    const { loadConfig } = await import('../config/index.js');
+    const c = await loadConfig({ cwd: workDir, projectDir: workDir, discover: false, settingsFiles: o.configFiles.map((f) => resolve(f)) });
+    sinks ??= c.options.auditSinks;
+    settingsEnv ??= c.env;
+  }
+  return { sinks, settingsEnv };
+}
+
+/** Reload the tokens file on change; a bad reload keeps the previous clients. */
+function watchTokens(tokensFile: string, set: (clients: readonly ClientEntry[]) => void, warn: (m: string) => void): FSWatcher | undefined {
+  try {
+    return watch(tokensFile, () => {
+      try {
+        set(readTokensFile(tokensFile));
+      } catch (err) {
+        warn(`tokens file reload failed, keeping the previous clients: ${(err as Error).message}`);
+      }
+    });
+  } catch (err) {
+    warn(`cannot watch ${tokensFile}: ${(err as Error).message}`);
+    return undefined;
+  }
+}
+
+async function listen(app: PolicyApp, host: string, port: number, tls: { cert: Buffer; key: Buffer } | undefined): Promise<Server> {
+  const server = await new Promise<Server>((resolveServer, reject) => {
+    const s = serve(
+      { fetch: app.fetch, hostname: host, port, ...(tls ? { createServer: createHttpsServer, serverOptions: tls } : {}) },
+      () => resolveServer(s as Server),
+    ) as Server;
+    s.once('error', reject);
+  });
+  // Keep-alive connections from many agents: idle ones are closed on shutdown, busy ones finish.
+  server.keepAliveTimeout = 5000;
+  return server;
+}
+
+/** What close() stops, in order. */
+interface ServerParts {
+  server: Server;
+  app: PolicyApp;
+  config: LiveConfig;
+  observability: Observability;
+  tokensWatch: FSWatcher | undefined;
+  options: PolicyServerOptions;
+}
+
+/** Stop taking events, answer those running (up to the drain timeout), then stop the rest. */
+async function gracefulClose(p: ServerParts): Promise<void> {
+  const { server } = p;
+  const closed = new Promise<void>((r) => server.close(() => r()));
+  server.closeIdleConnections?.();
+  let t: NodeJS.Timeout | undefined;
+  await Promise.race([p.app.drain(), new Promise<void>((r) => (t = setTimeout(r, p.options.drainTimeoutMs ?? 30_000)))]);
+  if (t) clearTimeout(t);
+  // The last answers are still being written: let their connections go idle, then close them.
+  const idle = setInterval(() => server.closeIdleConnections?.(), 50);
+  let hard: NodeJS.Timeout | undefined;
+  await Promise.race([closed, new Promise<void>((r) => (hard = setTimeout(r, 2000)))]);
+  clearInterval(idle);
+  if (hard) clearTimeout(hard);
+  server.closeAllConnections?.();
+  await closed;
+  p.tokensWatch?.close();
+  await p.config.close();
+  await p.observability.close();
 }

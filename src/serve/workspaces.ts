@@ -229,67 +229,10 @@ async function scriptView(
 export async function workspaceView(a: Assessment, opts: { copiesDir?: string } = {}): Promise<WorkspaceView> {
   const r = a.report;
   const { decode } = rootCodec(r.workspace.root);
-  let trustedConfig: CanonicalConfig | undefined;
-  try {
-    const rec = (await readTrustStore(r.store)).workspaces[r.workspace.identity];
-    // Only the record this report was assessed against: a newer one would misattribute the changes.
-    if (rec?.hooks && rec.hooks.digest === r.trustedDigest) trustedConfig = rec.hooks.config;
-  } catch {
-    // the report already carries the store error
-  }
-
+  const trustedConfig = await trustedConfigOf(r);
   const current = r.config;
-  const gatedIdx: number[] = [];
-  r.hooks.forEach((h, i) => {
-    if (h.needsTrust) gatedIdx.push(i);
-  });
-  const hookDiffs = new Map<number, LineDiff>();
-  if (current && trustedConfig) {
-    gatedIdx.forEach((i, gi) => {
-      const st = r.hooks[i]!;
-      const cur = current.hooks[gi];
-      if (!cur) return;
-      if (st.changes.some((c) => c.kind === 'added')) {
-        const d = lineDiff('', prettyJson(displayHook(cur, decode)));
-        if (d) hookDiffs.set(i, d);
-      } else if (st.changes.some((c) => c.kind === 'config')) {
-        const old = trustedConfig!.hooks.find((t) => t.source.file === cur.source.file && t.source.path === cur.source.path);
-        if (old) {
-          const d = lineDiff(prettyJson(displayHook(old, decode)), prettyJson(displayHook(cur, decode)));
-          if (d) hookDiffs.set(i, d);
-        }
-      }
-    });
-  }
-
-  const hooks: HookView[] = r.hooks.map((h, i) => {
-    const handler = a.hooks[i]?.id === h.id ? a.hooks[i]!.handler : undefined;
-    const changes = h.changes.map(redactChange).map((c) => ({ ...c, description: describeChange(c) }));
-    return {
-      id: h.id,
-      event: h.event,
-      ...(h.matcher !== undefined ? { matcher: h.matcher } : {}),
-      type: h.type,
-      source: {
-        kind: h.source.kind,
-        ...(h.source.file !== undefined ? { file: h.source.file } : {}),
-        path: h.source.path,
-        ...(h.source.pluginName !== undefined ? { pluginName: h.source.pluginName } : {}),
-        ...(h.source.skillName !== undefined ? { skillName: h.source.skillName } : {}),
-        ...(h.source.managed ? { managed: true } : {}),
-      },
-      needsTrust: h.needsTrust,
-      state: h.state,
-      run: handler ? runOf(handler as unknown as Record<string, unknown>) : { kind: 'function', text: h.type },
-      details: handler ? detailsOf(handler) : {},
-      changes,
-      ...(hookDiffs.has(i) ? { diff: hookDiffs.get(i)! } : {}),
-      scripts: h.scripts,
-      unpinned: h.unpinned,
-      outside: h.outside,
-      errors: h.errors,
-    };
-  });
+  const hookDiffs = current && trustedConfig ? hookDiffsOf(r, current, trustedConfig, decode) : new Map<number, LineDiff>();
+  const hooks: HookView[] = r.hooks.map((h, i) => hookView(a, h, i, hookDiffs.get(i)));
 
   const neverTrusted = r.trustedDigest === undefined;
   const scripts = await Promise.all(
@@ -312,25 +255,99 @@ export async function workspaceView(a: Assessment, opts: { copiesDir?: string } 
     ...(r.trustedDigest ? { trustedDigest: r.trustedDigest, trustedAt: r.trustedAt } : {}),
     store: r.store,
     hooks,
-    removed: r.removed.map((h) => {
-      const shown = displayHook(redactHook(h), decode) as {
-        source: { kind: string; file?: string; path: string };
-        handler: Record<string, unknown>;
-      };
-      return {
-        event: h.event,
-        ...(h.matcher !== undefined ? { matcher: h.matcher } : {}),
-        type: String(h.handler.type),
-        source: shown.source,
-        run: runOf(shown.handler),
-      };
-    }),
+    removed: r.removed.map((h) => removedView(h, decode)),
     settingsChanges: r.settingsChanges.map((c) => ({ ...c, description: describeChange(c) })),
     scripts,
     unpinned: r.unpinned,
     ...(configDiff ? { configDiff } : {}),
     errors: r.errors,
     diagnostics: a.diagnostics,
+  };
+}
+
+/** The trusted configuration the report was assessed against, when the store still has it. */
+async function trustedConfigOf(r: TrustReport): Promise<CanonicalConfig | undefined> {
+  try {
+    const rec = (await readTrustStore(r.store)).workspaces[r.workspace.identity];
+    // Only the record this report was assessed against: a newer one would misattribute the changes.
+    if (rec?.hooks && rec.hooks.digest === r.trustedDigest) return rec.hooks.config;
+  } catch {
+    // the report already carries the store error
+  }
+  return undefined;
+}
+
+/** Per gated hook (by its index in the report): an added hook in full, a changed one against its trusted form. */
+function hookDiffsOf(
+  r: TrustReport,
+  current: CanonicalConfig,
+  trustedConfig: CanonicalConfig,
+  decode: (s: string) => string,
+): Map<number, LineDiff> {
+  const gatedIdx: number[] = [];
+  r.hooks.forEach((h, i) => {
+    if (h.needsTrust) gatedIdx.push(i);
+  });
+  const hookDiffs = new Map<number, LineDiff>();
+  // The canonical config holds only the gated hooks, in report order: the gi-th of them is report hook i.
+  gatedIdx.forEach((i, gi) => {
+    const st = r.hooks[i]!;
+    const cur = current.hooks[gi];
+    if (!cur) return;
+    if (st.changes.some((c) => c.kind === 'added')) {
+      const d = lineDiff('', prettyJson(displayHook(cur, decode)));
+      if (d) hookDiffs.set(i, d);
+    } else if (st.changes.some((c) => c.kind === 'config')) {
+      const old = trustedConfig.hooks.find((t) => t.source.file === cur.source.file && t.source.path === cur.source.path);
+      if (old) {
+        const d = lineDiff(prettyJson(displayHook(old, decode)), prettyJson(displayHook(cur, decode)));
+        if (d) hookDiffs.set(i, d);
+      }
+    }
+  });
+  return hookDiffs;
+}
+
+function hookView(a: Assessment, h: TrustReport['hooks'][number], i: number, diff: LineDiff | undefined): HookView {
+  const handler = a.hooks[i]?.id === h.id ? a.hooks[i]!.handler : undefined;
+  const changes = h.changes.map(redactChange).map((c) => ({ ...c, description: describeChange(c) }));
+  return {
+    id: h.id,
+    event: h.event,
+    ...(h.matcher !== undefined ? { matcher: h.matcher } : {}),
+    type: h.type,
+    source: {
+      kind: h.source.kind,
+      ...(h.source.file !== undefined ? { file: h.source.file } : {}),
+      path: h.source.path,
+      ...(h.source.pluginName !== undefined ? { pluginName: h.source.pluginName } : {}),
+      ...(h.source.skillName !== undefined ? { skillName: h.source.skillName } : {}),
+      ...(h.source.managed ? { managed: true } : {}),
+    },
+    needsTrust: h.needsTrust,
+    state: h.state,
+    run: handler ? runOf(handler as unknown as Record<string, unknown>) : { kind: 'function', text: h.type },
+    details: handler ? detailsOf(handler) : {},
+    changes,
+    ...(diff !== undefined ? { diff } : {}),
+    scripts: h.scripts,
+    unpinned: h.unpinned,
+    outside: h.outside,
+    errors: h.errors,
+  };
+}
+
+function removedView(h: TrustReport['removed'][number], decode: (s: string) => string): WorkspaceView['removed'][number] {
+  const shown = displayHook(redactHook(h), decode) as {
+    source: { kind: string; file?: string; path: string };
+    handler: Record<string, unknown>;
+  };
+  return {
+    event: h.event,
+    ...(h.matcher !== undefined ? { matcher: h.matcher } : {}),
+    type: String(h.handler.type),
+    source: shown.source,
+    run: runOf(shown.handler),
   };
 }
 

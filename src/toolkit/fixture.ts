@@ -169,87 +169,102 @@ export async function loadFixture(file: string): Promise<{ fixture?: Fixture; er
 /** Validate a fixture's text; `file` resolves relative paths and labels errors. */
 export function parseFixture(file: string, textContent: string): { fixture?: Fixture; errors: FixtureError[] } {
   const format = fixtureFormat(file) ?? 'yaml';
-  const errors: FixtureError[] = [];
-  const err = (path: readonly PropertyKey[], message: string) => errors.push({ file, path: formatPath(path), message });
   const parsed = parseFixtureText(textContent, format);
   if (!parsed.ok) return { errors: [{ file, path: '(root)', message: parsed.message }] };
-  const raw = parsed.value ?? {};
-
-  const report = (issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]) => {
-    for (const issue of issues) {
-      const path = [...prefix, ...issue.path];
-      if (issue.code === 'unrecognized_keys') {
-        const keys = keysAt(path);
-        for (const k of issue.keys) {
-          const hint = closest(k, keys);
-          err([...path, k], `unknown key${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}`);
-        }
-      } else if (issue.code === 'invalid_union' && listElementProblem(raw, path)) {
-        // A list with a non-string item: name the item (`additionalContext[0]`), not the list.
-        const { index, message } = listElementProblem(raw, path)!;
-        err([...path, index], message);
-      } else err(path, describeIssue({ ...issue, path } as z.core.$ZodIssue, raw));
-    }
-  };
-  const top = fileShapeSchema.safeParse(raw);
+  const p: FixtureParse = { file, raw: parsed.value ?? {}, errors: [], base: dirname(resolve(file)), seen: new Map() };
+  const top = fileShapeSchema.safeParse(p.raw);
   if (!top.success) {
-    report(top.error.issues, []);
-    return { errors };
+    reportIssues(p, top.error.issues, []);
+    return { errors: p.errors };
   }
-  const base = dirname(resolve(file));
   const defaults = top.data.defaults ?? {};
-  if (defaults.hooks) checkHooks(defaults.hooks, ['defaults', 'hooks'], file, errors);
+  if (defaults.hooks) checkHooks(defaults.hooks, ['defaults', 'hooks'], file, p.errors);
 
-  const seen = new Map<string, number>();
   const cases: FixtureCase[] = [];
   top.data.cases.forEach((rawCase, i) => {
-    const at = (...p: PropertyKey[]) => ['cases', i, ...p];
-    const parsedCase = caseSchema.safeParse(rawCase);
-    if (!parsedCase.success) {
-      report(parsedCase.error.issues, at());
-      return;
-    }
-    const c = parsedCase.data;
-    const prev = seen.get(c.name);
-    if (prev !== undefined) err(at('name'), `duplicate case name ${JSON.stringify(c.name)} (also cases[${prev}])`);
-    else seen.set(c.name, i);
-
-    if (!isEventName(c.event)) {
-      const hint = closest(c.event, EVENT_NAMES);
-      err(at('event'), `unknown event ${JSON.stringify(c.event)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}`);
-      return;
-    }
-    if (c.hooks) checkHooks(c.hooks, at('hooks'), file, errors);
-    checkMatchers(c, i, file, errors);
-
-    const merged = mergeDefaults(c, defaults);
-    if (!merged.hooks && merged.settings.length === 0 && merged.plugins.length === 0) {
-      err(at(), 'no hooks under test: give "hooks", "settings" or "plugins" (here or in "defaults")');
-    }
-    const cwd = resolve(base, merged.cwd ?? '.');
-    const fc: FixtureCase = {
-      index: i,
-      name: c.name,
-      event: c.event,
-      payload: c.payload ?? {},
-      ...(merged.hooks ? { hooks: { value: merged.hooks, at: c.hooks ? `cases[${i}].hooks` : 'defaults.hooks' } } : {}),
-      settings: merged.settings.map((s) => resolve(base, s)),
-      plugins: merged.plugins.map((p) => resolve(base, p)),
-      cwd,
-      env: merged.env,
-      ...(merged.permissionMode !== undefined ? { permissionMode: merged.permissionMode } : {}),
-      ...(c.skip ? { skip: typeof c.skip === 'string' ? c.skip : 'skipped' } : {}),
-      ...(c.expect ? { expect: c.expect } : {}),
-    };
-    const full = { ...completePayload(fc), hook_execution_id: '', timestamp: '' };
-    const check = inputSchema(fc.event).safeParse(full);
-    if (!check.success) {
-      for (const issue of check.error.issues) err(at('payload', ...issue.path), describeIssue(issue, full));
-    }
-    cases.push(fc);
+    const fc = parseCase(p, rawCase, i, defaults);
+    if (fc) cases.push(fc);
   });
-  if (errors.length > 0) return { errors };
-  return { fixture: { file, format, text: textContent, cases }, errors };
+  if (p.errors.length > 0) return { errors: p.errors };
+  return { fixture: { file, format, text: textContent, cases }, errors: p.errors };
+}
+
+/** One file's parse: where errors go, the raw data they point into, case names seen so far. */
+interface FixtureParse {
+  file: string;
+  raw: unknown;
+  errors: FixtureError[];
+  /** The fixture's directory: relative paths resolve against it. */
+  base: string;
+  seen: Map<string, number>;
+}
+
+function fail(p: FixtureParse, path: readonly PropertyKey[], message: string): void {
+  p.errors.push({ file: p.file, path: formatPath(path), message });
+}
+
+function reportIssues(p: FixtureParse, issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]): void {
+  for (const issue of issues) {
+    const path = [...prefix, ...issue.path];
+    if (issue.code === 'unrecognized_keys') {
+      const keys = keysAt(path);
+      for (const k of issue.keys) {
+        const hint = closest(k, keys);
+        fail(p, [...path, k], `unknown key${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}`);
+      }
+    } else if (issue.code === 'invalid_union' && listElementProblem(p.raw, path)) {
+      // A list with a non-string item: name the item (`additionalContext[0]`), not the list.
+      const { index, message } = listElementProblem(p.raw, path)!;
+      fail(p, [...path, index], message);
+    } else fail(p, path, describeIssue({ ...issue, path } as z.core.$ZodIssue, p.raw));
+  }
+}
+
+/** One case: its shape, a unique name, a known event, its hooks and matchers, then its completed payload. */
+function parseCase(p: FixtureParse, rawCase: unknown, i: number, defaults: NonNullable<RawFixture['defaults']>): FixtureCase | undefined {
+  const at = (...path: PropertyKey[]) => ['cases', i, ...path];
+  const parsedCase = caseSchema.safeParse(rawCase);
+  if (!parsedCase.success) {
+    reportIssues(p, parsedCase.error.issues, at());
+    return undefined;
+  }
+  const c = parsedCase.data;
+  const prev = p.seen.get(c.name);
+  if (prev !== undefined) fail(p, at('name'), `duplicate case name ${JSON.stringify(c.name)} (also cases[${prev}])`);
+  else p.seen.set(c.name, i);
+
+  if (!isEventName(c.event)) {
+    const hint = closest(c.event, EVENT_NAMES);
+    fail(p, at('event'), `unknown event ${JSON.stringify(c.event)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}`);
+    return undefined;
+  }
+  if (c.hooks) checkHooks(c.hooks, at('hooks'), p.file, p.errors);
+  checkMatchers(c, i, p.file, p.errors);
+
+  const merged = mergeDefaults(c, defaults);
+  if (!merged.hooks && merged.settings.length === 0 && merged.plugins.length === 0) {
+    fail(p, at(), 'no hooks under test: give "hooks", "settings" or "plugins" (here or in "defaults")');
+  }
+  const fc: FixtureCase = {
+    index: i,
+    name: c.name,
+    event: c.event,
+    payload: c.payload ?? {},
+    ...(merged.hooks ? { hooks: { value: merged.hooks, at: c.hooks ? `cases[${i}].hooks` : 'defaults.hooks' } } : {}),
+    settings: merged.settings.map((s) => resolve(p.base, s)),
+    plugins: merged.plugins.map((pl) => resolve(p.base, pl)),
+    cwd: resolve(p.base, merged.cwd ?? '.'),
+    env: merged.env,
+    ...(merged.permissionMode !== undefined ? { permissionMode: merged.permissionMode } : {}),
+    ...(c.skip ? { skip: typeof c.skip === 'string' ? c.skip : 'skipped' } : {}),
+    ...(c.expect ? { expect: c.expect } : {}),
+  };
+  const full = { ...completePayload(fc), hook_execution_id: '', timestamp: '' };
+  const check = inputSchema(fc.event).safeParse(full);
+  if (!check.success) {
+    for (const issue of check.error.issues) fail(p, at('payload', ...issue.path), describeIssue(issue, full));
+  }
+  return fc;
 }
 
 function list(v: string | string[] | undefined): string[] {

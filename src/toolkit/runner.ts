@@ -133,11 +133,51 @@ export async function runFixtures(paths: readonly string[], opts: RunFixturesOpt
   const found = await findFixtureFiles(paths.length > 0 ? paths : ['.']);
   const fileResults: FileResult[] = found.errors.map((e) => ({ file: e.file, errors: [e], cases: [] }));
   for (const f of fileResults) opts.onFileError?.(f);
+  const { jobs, fixtures } = await loadJobs(found.files, accept, fileResults, opts);
 
-  type Job = { fixture: Fixture; fc: FixtureCase; result?: CaseResult };
+  let problem: string | undefined;
+  if (found.files.length === 0 && found.errors.length === 0)
+    problem = `no fixture files (*.test.yaml, *.test.yml, *.test.json) found in ${paths.length ? paths.join(', ') : '.'}`;
+  else if (opts.filter !== undefined && jobs.length === 0 && fixtures.length > 0)
+    problem = `no case matches --filter ${JSON.stringify(opts.filter)}`;
+
+  const bailed = await runJobs(jobs, opts);
+  // Cases never started after a bail are dropped; report what ran, in order.
+  const ran = jobs.filter((j) => j.result);
+  if (opts.update && !bailed) await updateExpectations(fixtures, ran);
+
+  for (const j of ran) fileResults.find((f) => f.file === j.fixture.file)!.cases.push(j.result!);
+  const cases = ran.map((j) => j.result!);
+  const count = (s: CaseStatus) => cases.filter((c) => c.status === s).length;
+  const summary: TestSummary = {
+    files: fileResults.length,
+    total: cases.length,
+    passed: count('passed'),
+    failed: count('failed') + count('error'),
+    errors: count('error'),
+    skipped: count('skipped'),
+    fileErrors: fileResults.filter((f) => f.errors.length > 0).length,
+    updated: cases.filter((c) => c.updated).length,
+    bailed,
+    durationMs: Math.round(performance.now() - started),
+  };
+  return { files: fileResults, summary, ...(problem ? { problem } : {}) };
+}
+
+/** One case to run, with its result once it ran. */
+type Job = { fixture: Fixture; fc: FixtureCase; result?: CaseResult };
+type LoadedFixture = { fixture: Fixture; fileResult: FileResult };
+
+/** Load the files in order (each file's result is appended to `fileResults`); the cases the filter accepts become jobs. */
+async function loadJobs(
+  files: readonly string[],
+  accept: (name: string) => boolean,
+  fileResults: FileResult[],
+  opts: RunFixturesOptions,
+): Promise<{ jobs: Job[]; fixtures: LoadedFixture[] }> {
   const jobs: Job[] = [];
-  const fixtures: Array<{ fixture: Fixture; fileResult: FileResult }> = [];
-  for (const file of found.files) {
+  const fixtures: LoadedFixture[] = [];
+  for (const file of files) {
     const { fixture, errors } = await loadFixture(file);
     const fileResult: FileResult = { file, errors, cases: [] };
     fileResults.push(fileResult);
@@ -148,13 +188,11 @@ export async function runFixtures(paths: readonly string[], opts: RunFixturesOpt
     fixtures.push({ fixture, fileResult });
     for (const fc of fixture.cases) if (accept(fc.name)) jobs.push({ fixture, fc });
   }
+  return { jobs, fixtures };
+}
 
-  let problem: string | undefined;
-  if (found.files.length === 0 && found.errors.length === 0)
-    problem = `no fixture files (*.test.yaml, *.test.yml, *.test.json) found in ${paths.length ? paths.join(', ') : '.'}`;
-  else if (opts.filter !== undefined && jobs.length === 0 && fixtures.length > 0)
-    problem = `no case matches --filter ${JSON.stringify(opts.filter)}`;
-
+/** Run the jobs in parallel up to the limit, report each case in job order; true when a failure bailed. */
+async function runJobs(jobs: Job[], opts: RunFixturesOptions): Promise<boolean> {
   const configs = new Map<string, Promise<LoadedConfig>>();
   const limit = createSemaphore(Math.max(1, Math.floor(opts.jobs ?? Math.min(8, availableParallelism()))));
   let bailed = false;
@@ -179,45 +217,28 @@ export async function runFixtures(paths: readonly string[], opts: RunFixturesOpt
       emit();
     }),
   );
-  // Cases never started after a bail are dropped; report what ran, in order.
-  const ran = jobs.filter((j) => j.result);
+  return bailed;
+}
 
-  if (opts.update && !bailed) {
-    for (const { fixture, fileResult } of fixtures) {
-      const updates = new Map<number, Expectation>();
-      for (const j of ran) {
-        if (j.fixture !== fixture) continue;
-        const r = j.result!;
-        // Like snapshot tests: passing cases are left as written; failing ones and cases without `expect` are recorded.
-        if (!r.result || !(r.status === 'failed' || (r.status === 'passed' && !j.fc.expect))) continue;
-        const actual: Actual = { json: r.result, durationMs: r.durationMs, warnings: r.warnings };
-        const exp = mergeExpectation(j.fc.expect, actual);
-        if (JSON.stringify(exp) === JSON.stringify(j.fc.expect ?? null)) continue;
-        updates.set(j.fc.index, exp);
-        r.updated = true;
-        r.mismatches = compare(exp, actual);
-        r.status = r.mismatches.length === 0 ? 'passed' : 'failed';
-      }
-      fileResult.updated = await writeExpectations(fixture, updates);
+/** `--update`: record the actual result of failing cases and of cases without `expect`, then re-judge them. */
+async function updateExpectations(fixtures: LoadedFixture[], ran: Job[]): Promise<void> {
+  for (const { fixture, fileResult } of fixtures) {
+    const updates = new Map<number, Expectation>();
+    for (const j of ran) {
+      if (j.fixture !== fixture) continue;
+      const r = j.result!;
+      // Like snapshot tests: passing cases are left as written; failing ones and cases without `expect` are recorded.
+      if (!r.result || !(r.status === 'failed' || (r.status === 'passed' && !j.fc.expect))) continue;
+      const actual: Actual = { json: r.result, durationMs: r.durationMs, warnings: r.warnings };
+      const exp = mergeExpectation(j.fc.expect, actual);
+      if (JSON.stringify(exp) === JSON.stringify(j.fc.expect ?? null)) continue;
+      updates.set(j.fc.index, exp);
+      r.updated = true;
+      r.mismatches = compare(exp, actual);
+      r.status = r.mismatches.length === 0 ? 'passed' : 'failed';
     }
+    fileResult.updated = await writeExpectations(fixture, updates);
   }
-
-  for (const j of ran) fileResults.find((f) => f.file === j.fixture.file)!.cases.push(j.result!);
-  const cases = ran.map((j) => j.result!);
-  const count = (s: CaseStatus) => cases.filter((c) => c.status === s).length;
-  const summary: TestSummary = {
-    files: fileResults.length,
-    total: cases.length,
-    passed: count('passed'),
-    failed: count('failed') + count('error'),
-    errors: count('error'),
-    skipped: count('skipped'),
-    fileErrors: fileResults.filter((f) => f.errors.length > 0).length,
-    updated: cases.filter((c) => c.updated).length,
-    bailed,
-    durationMs: Math.round(performance.now() - started),
-  };
-  return { files: fileResults, summary, ...(problem ? { problem } : {}) };
 }
 
 /** Whether the run as a whole failed (the CLI exits 1). */

@@ -9,6 +9,9 @@
 import { randomUUID } from 'node:crypto';
 import { basename, extname, resolve } from 'node:path';
 import type { Command } from 'commander';
+import type { ProcessGroupStdioTransport, StdioServerProcess } from '../../backends/stdio-transport.js';
+import type { HookEngine } from '../../engine/engine.js';
+import type { McpProxy } from '../../host/mcp/proxy.js';
 import type { LoadFlags } from '../../load/from-flags.js';
 import { formatDiagnostic } from '../../util/format-diagnostic.js';
 import { forTerminal } from '../../util/terminal-text.js';
@@ -88,21 +91,8 @@ export async function mcpProxyMain(serverCommand: string[], flags: ProxyFlags): 
   const cwd = resolve(flags.cwd ?? process.cwd());
   const name = flags.name ?? defaultServerName(command);
   const sessionId = flags.sessionId ?? `mcp-proxy-${randomUUID()}`;
-  const { importMcpSdk } = await import('../../mcp/sdk.js');
-  let modules;
-  try {
-    modules = await importMcpSdk('agent-hooks mcp-proxy', () =>
-      Promise.all([
-        import('../../engine/engine.js'),
-        import('../../host/mcp/proxy.js'),
-        import('../../backends/stdio-transport.js'),
-        import('@modelcontextprotocol/sdk/server/stdio.js'),
-      ]),
-    );
-  } catch (err) {
-    say((err as Error).message);
-    return 1;
-  }
+  const modules = await proxyModules(say);
+  if (!modules) return 1;
   const [{ createHookEngine }, { createMcpProxy }, { ProcessGroupStdioTransport }, { StdioServerTransport }] = modules;
   const engine = createHookEngine({
     hooks: config.hooks,
@@ -113,25 +103,7 @@ export async function mcpProxyMain(serverCommand: string[], flags: ProxyFlags): 
     audit: flags.audit ? resolve(flags.audit) : undefined,
     onWarning: flags.quiet ? undefined : (m) => say(`warning: ${m}`),
   });
-
-  // The server is the client's own: it gets our whole environment and working directory, as it
-  // would without the proxy. Only hooks get the minimal environment.
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  const serverTransport = new ProcessGroupStdioTransport({
-    command,
-    args,
-    cwd: process.cwd(),
-    env,
-    // A server that just started may need a moment to answer what it read before EOF; but a client
-    // that closed our stdin signals us after ~2 s and kills us after ~4 s (then the server's group
-    // could no longer be ended), so a signal during shutdown hurries it (see `stop`).
-    shutdownGraceMs: drainMs ?? 1500,
-    killGraceMs: 500,
-    maxMessageBytes: 64 * 1024 * 1024,
-    stderrTailBytes: 4096,
-    onStderr: (chunk) => process.stderr.write(forTerminal(String(chunk))),
-  });
+  const serverTransport = new ProcessGroupStdioTransport(serverTransportOptions(command, args, drainMs));
   const clientTransport = new StdioServerTransport(process.stdin, process.stdout);
   const proxy = createMcpProxy({
     name,
@@ -144,22 +116,80 @@ export async function mcpProxyMain(serverCommand: string[], flags: ProxyFlags): 
     drainMs,
     onLog: flags.quiet ? undefined : say,
   });
+  return relay({ proxy, engine, serverTransport, command, say });
+}
 
-  // Last resort if we die without closing (an uncaught error): the server's group goes with us.
-  const killServer = () => {
-    const pid = serverTransport.pid;
-    if (pid === undefined || serverTransport.exit) return;
-    try {
-      process.kill(process.platform === 'win32' ? pid : -pid, 'SIGKILL');
-    } catch {
-      // gone
-    }
+/** The engine, the relay and both transports, behind the MCP SDK's own "is it installed" check. */
+async function proxyModules(say: (line: string) => void) {
+  const { importMcpSdk } = await import('../../mcp/sdk.js');
+  try {
+    return await importMcpSdk('agent-hooks mcp-proxy', () =>
+      Promise.all([
+        import('../../engine/engine.js'),
+        import('../../host/mcp/proxy.js'),
+        import('../../backends/stdio-transport.js'),
+        import('@modelcontextprotocol/sdk/server/stdio.js'),
+      ]),
+    );
+  } catch (err) {
+    say((err as Error).message);
+    return undefined;
+  }
+}
+
+/**
+ * The server is the client's own: it gets our whole environment and working directory, as it
+ * would without the proxy. Only hooks get the minimal environment.
+ */
+function serverTransportOptions(command: string, args: string[], drainMs: number | undefined): StdioServerProcess {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  return {
+    command,
+    args,
+    cwd: process.cwd(),
+    env,
+    // A server that just started may need a moment to answer what it read before EOF; but a client
+    // that closed our stdin signals us after ~2 s and kills us after ~4 s (then the server's group
+    // could no longer be ended), so a signal during shutdown hurries it (see `relay`).
+    shutdownGraceMs: drainMs ?? 1500,
+    killGraceMs: 500,
+    maxMessageBytes: 64 * 1024 * 1024,
+    stderrTailBytes: 4096,
+    onStderr: (chunk) => process.stderr.write(forTerminal(String(chunk))),
   };
+}
+
+/** What `relay` runs and ends. */
+interface Relay {
+  proxy: McpProxy;
+  engine: HookEngine;
+  serverTransport: ProcessGroupStdioTransport;
+  command: string;
+  say: (line: string) => void;
+}
+
+/** Signal the server's process group (gone already is fine). */
+function signalServer(t: ProcessGroupStdioTransport, signal: NodeJS.Signals): void {
+  const pid = t.pid;
+  if (pid === undefined || t.exit) return;
+  try {
+    process.kill(process.platform === 'win32' ? pid : -pid, signal);
+  } catch {
+    // gone
+  }
+}
+
+/** Start the relay, end it when the client goes away or a signal comes, and answer the exit code. */
+async function relay(r: Relay): Promise<number> {
+  const { proxy, engine, serverTransport, say } = r;
+  // Last resort if we die without closing (an uncaught error): the server's group goes with us.
+  const killServer = () => signalServer(serverTransport, 'SIGKILL');
   process.once('exit', killServer);
   try {
     await proxy.start();
   } catch (err) {
-    say(`could not start the server (${command}): ${(err as Error).message}`);
+    say(`could not start the server (${r.command}): ${(err as Error).message}`);
     await proxy.close();
     await engine.close();
     return 1;
@@ -171,13 +201,7 @@ export async function mcpProxyMain(serverCommand: string[], flags: ProxyFlags): 
   };
   // A signal while we are already stopping (the client's SIGTERM after it closed our stdin): no more grace.
   const onSignal = () => {
-    if (stopping && serverTransport.pid !== undefined && !serverTransport.exit) {
-      try {
-        process.kill(process.platform === 'win32' ? serverTransport.pid : -serverTransport.pid, 'SIGTERM');
-      } catch {
-        // gone
-      }
-    }
+    if (stopping) signalServer(serverTransport, 'SIGTERM');
     stop();
   };
   // The SDK's stdio server transport does not notice the client going away; we do.
