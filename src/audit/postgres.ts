@@ -119,36 +119,9 @@ export async function postgresAudit(options: PostgresSinkOptions): Promise<Postg
   // An idle client losing its server (a restart) must not crash the process; the next query fails and is retried.
   pool.on('error', () => {});
   let migrated: Promise<void> | undefined;
-
-  const migrate = async () => {
-    const client = await pool.connect();
-    try {
-      // One fixed lock key per table: instances starting together migrate one after the other.
-      await client.query('SELECT pg_advisory_lock(hashtext($1))', [`agent-hooks:${table}`]);
-      try {
-        await client.query(
-          `CREATE TABLE IF NOT EXISTS ${table}_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
-        );
-        const done = new Set((await client.query(`SELECT version FROM ${table}_migrations`)).rows.map((r) => Number(r.version)));
-        const steps = migrations(table);
-        for (let v = 1; v <= steps.length; v++) {
-          if (done.has(v)) continue;
-          await client.query('BEGIN');
-          await client.query(steps[v - 1]!);
-          await client.query(`INSERT INTO ${table}_migrations (version) VALUES ($1)`, [v]);
-          await client.query('COMMIT');
-        }
-      } finally {
-        await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`agent-hooks:${table}`]);
-      }
-    } catch (err) {
-      client.release(err);
-      throw err;
-    }
-    client.release();
-  };
+  // Migrate once; a failed migration is tried again by the next insert or query.
   const ensure = () => {
-    migrated ??= migrate().catch((err: unknown) => {
+    migrated ??= migrate(pool, table).catch((err: unknown) => {
       migrated = undefined;
       throw err;
     });
@@ -161,35 +134,8 @@ export async function postgresAudit(options: PostgresSinkOptions): Promise<Postg
     async insert(records) {
       if (records.length === 0) return;
       await ensure();
-      const params: unknown[] = [];
-      const rows: string[] = [];
-      for (const r of records) {
-        const base = params.length;
-        params.push(
-          r.id,
-          r.kind,
-          r.ts,
-          r.project,
-          r.session_id,
-          r.client,
-          r.event,
-          r.firing_id,
-          r.tool_name ?? null,
-          r.hook?.id ?? null,
-          r.hook?.type ?? null,
-          r.hook ? JSON.stringify(r.hook.source) : null,
-          r.hook?.matcher ?? null,
-          r.outcome,
-          r.exitCode ?? null,
-          r.durationMs,
-          r.decision ?? null,
-          r.reason ?? null,
-          r.error ?? null,
-          JSON.stringify(r),
-        );
-        rows.push(`(${COLUMNS.map((_, i) => `$${base + i + 1}`).join(',')})`);
-      }
-      await pool.query(`INSERT INTO ${table} (${COLUMNS.join(',')}) VALUES ${rows.join(',')} ON CONFLICT (id) DO NOTHING`, params);
+      const { sql, params } = insertStatement(table, records);
+      await pool.query(sql, params);
     },
     async query(sql, params) {
       await ensure();
@@ -197,4 +143,66 @@ export async function postgresAudit(options: PostgresSinkOptions): Promise<Postg
     },
     close: () => pool.end(),
   };
+}
+
+/** Apply the migrations not yet recorded, each in its own transaction, under a per-table advisory lock. */
+async function migrate(pool: PgPool, table: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    // One fixed lock key per table: instances starting together migrate one after the other.
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [`agent-hooks:${table}`]);
+    try {
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${table}_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
+      const done = new Set((await client.query(`SELECT version FROM ${table}_migrations`)).rows.map((r) => Number(r.version)));
+      const steps = migrations(table);
+      for (let v = 1; v <= steps.length; v++) {
+        if (done.has(v)) continue;
+        await client.query('BEGIN');
+        await client.query(steps[v - 1]!);
+        await client.query(`INSERT INTO ${table}_migrations (version) VALUES ($1)`, [v]);
+        await client.query('COMMIT');
+      }
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`agent-hooks:${table}`]);
+    }
+  } catch (err) {
+    client.release(err);
+    throw err;
+  }
+  client.release();
+}
+
+/** One multi-row INSERT for a batch; a record already stored (same id, a retried batch) is skipped. */
+function insertStatement(table: string, records: readonly AuditRecord[]): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const rows: string[] = [];
+  for (const r of records) {
+    const base = params.length;
+    params.push(
+      r.id,
+      r.kind,
+      r.ts,
+      r.project,
+      r.session_id,
+      r.client,
+      r.event,
+      r.firing_id,
+      r.tool_name ?? null,
+      r.hook?.id ?? null,
+      r.hook?.type ?? null,
+      r.hook ? JSON.stringify(r.hook.source) : null,
+      r.hook?.matcher ?? null,
+      r.outcome,
+      r.exitCode ?? null,
+      r.durationMs,
+      r.decision ?? null,
+      r.reason ?? null,
+      r.error ?? null,
+      JSON.stringify(r),
+    );
+    rows.push(`(${COLUMNS.map((_, i) => `$${base + i + 1}`).join(',')})`);
+  }
+  return { sql: `INSERT INTO ${table} (${COLUMNS.join(',')}) VALUES ${rows.join(',')} ON CONFLICT (id) DO NOTHING`, params };
 }

@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_FILE_MAX_AGE_MS, DEFAULT_FILE_MAX_BYTES, rotatingFile } from './file-sink.js';
-import { createBatchQueue, type BatchQueue, type QueueStats } from './queue.js';
+import { createBatchQueue, type BatchQueue, type BatchQueueOptions, type QueueStats } from './queue.js';
 import type { AuditRecord } from './record.js';
 import { OTLP_PROTOCOLS, otlpProtocol, type OtlpProtocol } from '../telemetry/protocol.js';
 
@@ -86,89 +86,132 @@ export function describeSink(s: SinkSettings): string {
   return `postgres${s.table ? ` ${s.table}` : ''}`;
 }
 
+/** One configured sink: its queue, and what closes the connection behind it (otlp, postgres). */
+interface SinkQueue {
+  name: string;
+  queue: BatchQueue<AuditRecord>;
+  close?: () => Promise<void>;
+}
+
+type QueueCommon = Omit<BatchQueueOptions<AuditRecord>, 'write'>;
+
 /** Builds the writers for the configured sinks; a sink that cannot be set up is reported and skipped. */
 export function createAuditWriter(settings: AuditSettings, options: AuditWriterOptions = {}): AuditWriter {
   const warn = options.onWarning ?? (() => {});
-  const queues: Array<{ name: string; queue: BatchQueue<AuditRecord>; close?: () => Promise<void> }> = [];
+  const queues: SinkQueue[] = [];
   for (const s of settings.sinks) {
     const name = describeSink(s);
-    const common = {
-      capacity: s.buffer,
-      batchSize: s.batchSize,
-      flushMs: s.flushMs,
-      onError: (err: Error) =>
-        warn(`audit sink ${name} failed: ${err.message}; records are held (up to ${s.buffer ?? 10_000}) and retried`),
-      onDrop: (n: number, total: number) => {
-        options.onDrop?.(name, n);
-        // Every power of two: loud at the start of an outage, not one line per record.
-        if ((total & (total - 1)) === 0)
-          warn(`audit sink ${name}: ${total} record(s) dropped so far (buffer full or sink closed while down)`);
-      },
-    };
-    if (s.type === 'file') {
-      const file = rotatingFile({
-        path: resolve(options.baseDir ?? process.cwd(), s.path),
-        maxBytes: s.maxBytes ?? DEFAULT_FILE_MAX_BYTES,
-        maxAgeMs: s.maxAgeHours !== undefined ? s.maxAgeHours * 3_600_000 : DEFAULT_FILE_MAX_AGE_MS,
-        keep: s.keep,
-      });
-      queues.push({
-        name,
-        queue: createBatchQueue({ ...common, write: (batch) => file.append(batch.map((r) => `${JSON.stringify(r)}\n`).join('')) }),
-      });
-    } else if (s.type === 'otlp') {
-      const otel = options.otelEnv ?? options.env ?? process.env;
-      const sinkOptions = {
-        endpoint: s.endpoint ?? otel.OTEL_EXPORTER_OTLP_ENDPOINT,
-        protocol: s.protocol ?? otlpProtocol(otel.OTEL_EXPORTER_OTLP_PROTOCOL, warn),
-        serviceName: s.serviceName ?? otel.OTEL_SERVICE_NAME,
-        timeoutMs: s.timeoutMs,
-      };
-      // The logs SDK and exporter load on the first batch; a missing package fails that batch
-      // (held, retried, then dropped and counted) with a message naming what to install.
-      let sink: Promise<import('./otlp-sink.js').OtlpLogSink> | undefined;
-      const open = () =>
-        (sink ??= import('./otlp-sink.js')
-          .then((m) => m.otlpLogSink(sinkOptions))
-          .catch((err: unknown) => {
-            sink = undefined;
-            throw err;
-          }));
-      queues.push({
-        name,
-        queue: createBatchQueue({ ...common, write: async (batch) => (await open()).export(batch) }),
-        close: async () => {
-          if (sink) await (await sink.catch(() => undefined))?.close();
-        },
-      });
-    } else {
-      const url = s.url ?? (s.urlEnv ? (options.env ?? process.env)[s.urlEnv] : undefined);
-      if (!url) {
-        warn(`audit sink ${name}: no connection string (set "url", or "urlEnv" to a variable that is set); records for it are dropped`);
-        queues.push({
-          name,
-          queue: createBatchQueue({ ...common, capacity: 1, write: () => Promise.reject(new Error('not configured')) }),
-        });
-        continue;
-      }
-      // The pg client loads on the first batch, so a CLI run with a PostgreSQL sink starts as fast as without.
-      let db: Promise<import('./postgres.js').PostgresAudit> | undefined;
-      const open = () =>
-        (db ??= import('./postgres.js')
-          .then((m) => m.postgresAudit({ url, table: s.table, maxConnections: s.maxConnections }))
-          .catch((err: unknown) => {
-            db = undefined;
-            throw err;
-          }));
-      queues.push({
-        name,
-        queue: createBatchQueue({ ...common, write: async (batch) => (await open()).insert(batch) }),
-        close: async () => {
-          if (db) await (await db.catch(() => undefined))?.close();
-        },
-      });
-    }
+    const common = queueCommon(s, name, warn, options);
+    if (s.type === 'file') queues.push(fileSinkQueue(s, name, common, options));
+    else if (s.type === 'otlp') queues.push(otlpSinkQueue(s, name, common, warn, options));
+    else queues.push(postgresSinkQueue(s, name, common, warn, options));
   }
+  return writerOver(queues);
+}
+
+/** Queue settings shared by every sink type: sizes, and how failures and drops are reported. */
+function queueCommon(s: SinkSettings, name: string, warn: (message: string) => void, options: AuditWriterOptions): QueueCommon {
+  return {
+    capacity: s.buffer,
+    batchSize: s.batchSize,
+    flushMs: s.flushMs,
+    onError: (err: Error) => warn(`audit sink ${name} failed: ${err.message}; records are held (up to ${s.buffer ?? 10_000}) and retried`),
+    onDrop: (n: number, total: number) => {
+      options.onDrop?.(name, n);
+      // Every power of two: loud at the start of an outage, not one line per record.
+      if ((total & (total - 1)) === 0)
+        warn(`audit sink ${name}: ${total} record(s) dropped so far (buffer full or sink closed while down)`);
+    },
+  };
+}
+
+function fileSinkQueue(
+  s: Extract<SinkSettings, { type: 'file' }>,
+  name: string,
+  common: QueueCommon,
+  options: AuditWriterOptions,
+): SinkQueue {
+  const file = rotatingFile({
+    path: resolve(options.baseDir ?? process.cwd(), s.path),
+    maxBytes: s.maxBytes ?? DEFAULT_FILE_MAX_BYTES,
+    maxAgeMs: s.maxAgeHours !== undefined ? s.maxAgeHours * 3_600_000 : DEFAULT_FILE_MAX_AGE_MS,
+    keep: s.keep,
+  });
+  return {
+    name,
+    queue: createBatchQueue({ ...common, write: (batch) => file.append(batch.map((r) => `${JSON.stringify(r)}\n`).join('')) }),
+  };
+}
+
+function otlpSinkQueue(
+  s: Extract<SinkSettings, { type: 'otlp' }>,
+  name: string,
+  common: QueueCommon,
+  warn: (message: string) => void,
+  options: AuditWriterOptions,
+): SinkQueue {
+  const otel = options.otelEnv ?? options.env ?? process.env;
+  const sinkOptions = {
+    endpoint: s.endpoint ?? otel.OTEL_EXPORTER_OTLP_ENDPOINT,
+    protocol: s.protocol ?? otlpProtocol(otel.OTEL_EXPORTER_OTLP_PROTOCOL, warn),
+    serviceName: s.serviceName ?? otel.OTEL_SERVICE_NAME,
+    timeoutMs: s.timeoutMs,
+  };
+  // The logs SDK and exporter load on the first batch; a missing package fails that batch
+  // (held, retried, then dropped and counted) with a message naming what to install.
+  let sink: Promise<import('./otlp-sink.js').OtlpLogSink> | undefined;
+  const open = () =>
+    (sink ??= import('./otlp-sink.js')
+      .then((m) => m.otlpLogSink(sinkOptions))
+      .catch((err: unknown) => {
+        sink = undefined;
+        throw err;
+      }));
+  return {
+    name,
+    queue: createBatchQueue({ ...common, write: async (batch) => (await open()).export(batch) }),
+    close: async () => {
+      if (sink) await (await sink.catch(() => undefined))?.close();
+    },
+  };
+}
+
+function postgresSinkQueue(
+  s: Extract<SinkSettings, { type: 'postgres' }>,
+  name: string,
+  common: QueueCommon,
+  warn: (message: string) => void,
+  options: AuditWriterOptions,
+): SinkQueue {
+  const url = s.url ?? (s.urlEnv ? (options.env ?? process.env)[s.urlEnv] : undefined);
+  if (!url) {
+    warn(`audit sink ${name}: no connection string (set "url", or "urlEnv" to a variable that is set); records for it are dropped`);
+    // A queue of one that always fails: every record is dropped and counted, never silently.
+    return {
+      name,
+      queue: createBatchQueue({ ...common, capacity: 1, write: () => Promise.reject(new Error('not configured')) }),
+    };
+  }
+  // The pg client loads on the first batch, so a CLI run with a PostgreSQL sink starts as fast as without.
+  let db: Promise<import('./postgres.js').PostgresAudit> | undefined;
+  const open = () =>
+    (db ??= import('./postgres.js')
+      .then((m) => m.postgresAudit({ url, table: s.table, maxConnections: s.maxConnections }))
+      .catch((err: unknown) => {
+        db = undefined;
+        throw err;
+      }));
+  return {
+    name,
+    queue: createBatchQueue({ ...common, write: async (batch) => (await open()).insert(batch) }),
+    close: async () => {
+      if (db) await (await db.catch(() => undefined))?.close();
+    },
+  };
+}
+
+/** One writer over every sink's queue: a record goes to each; flush, close and settled wait for all. */
+function writerOver(queues: SinkQueue[]): AuditWriter {
   return {
     write(record) {
       for (const q of queues) q.queue.push(record);

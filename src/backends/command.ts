@@ -101,6 +101,37 @@ export async function runCommand(spec: CommandSpec): Promise<ExecutionResult> {
   return supervise(child, spec, target, started);
 }
 
+type EndReason = 'timeout' | 'aborted' | 'drain';
+type RunResult = Omit<ExecutionResult, 'durationMs' | 'stdinTruncated'>;
+
+/** One supervised hook process: its settings, what happened so far, and the timers in flight. */
+interface Run {
+  child: ChildProcess | HookChild;
+  spec: CommandSpec;
+  target: { file: string; args: string[] };
+  started: number;
+  grace: number;
+  drainMs: number;
+  hasTimeout: boolean;
+  deadline: number;
+  stdout: Capture;
+  stderr: Capture;
+  pid: number | undefined;
+  resolve: (result: ExecutionResult) => void;
+  /** The one listener registered on spec.signal, kept so finish() can remove that very function. */
+  onAbort: () => void;
+  phase: 'running' | 'terminating' | 'done';
+  endReason: EndReason;
+  exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  closed: boolean;
+  lastSignal: NodeJS.Signals | null;
+  owned: ProcEntry[];
+  timeoutTimer: NodeJS.Timeout | undefined;
+  drainTimer: NodeJS.Timeout | undefined;
+  graceTimer: NodeJS.Timeout | undefined;
+  pollTimer: NodeJS.Timeout | undefined;
+}
+
 function supervise(
   child: ChildProcess | HookChild,
   spec: CommandSpec,
@@ -116,162 +147,196 @@ function supervise(
   const stderr = new Capture(maxOut);
 
   return new Promise<ExecutionResult>((resolve) => {
-    let phase: 'running' | 'terminating' | 'done' = 'running';
-    let endReason: 'timeout' | 'aborted' | 'drain' = 'timeout';
-    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-    let closed = false;
-    let lastSignal: NodeJS.Signals | null = null;
-    let owned: ProcEntry[] = [];
-    let timeoutTimer: NodeJS.Timeout | undefined;
-    let drainTimer: NodeJS.Timeout | undefined;
-    let graceTimer: NodeJS.Timeout | undefined;
-    let pollTimer: NodeJS.Timeout | undefined;
-    const pid = child.pid;
-
-    const finish = (result: Omit<ExecutionResult, 'durationMs' | 'stdinTruncated'>): void => {
-      if (phase === 'done') return;
-      phase = 'done';
-      clearTimeout(timeoutTimer);
-      clearTimeout(drainTimer);
-      clearTimeout(graceTimer);
-      clearInterval(pollTimer);
-      spec.signal?.removeEventListener('abort', onAbort);
-      // A descendant outside our reach may still hold the pipes: stop waiting for it.
-      child.stdin?.destroy();
-      child.stdout?.destroy();
-      child.stderr?.destroy();
-      resolve({ ...result, stdinTruncated: false, durationMs: performance.now() - started });
+    const run: Run = {
+      child,
+      spec,
+      target,
+      started,
+      grace,
+      drainMs,
+      hasTimeout,
+      deadline,
+      stdout,
+      stderr,
+      pid: child.pid,
+      resolve,
+      onAbort: () => terminate(run, 'aborted'),
+      phase: 'running',
+      endReason: 'timeout',
+      exit: undefined,
+      closed: false,
+      lastSignal: null,
+      owned: [],
+      timeoutTimer: undefined,
+      drainTimer: undefined,
+      graceTimer: undefined,
+      pollTimer: undefined,
     };
-
-    const output = () => ({
-      stdout: stdout.text(),
-      stderr: stderr.text(),
-      stdoutTruncated: stdout.truncated,
-      stderrTruncated: stderr.truncated,
-    });
-
-    const finishTerminated = (): void => {
-      if (endReason === 'drain') {
-        finish({ status: 'completed', exitCode: exit?.code ?? null, signal: exit?.signal ?? null, ...output() });
-      } else {
-        finish({
-          status: endReason,
-          exitCode: null,
-          signal: exit?.signal ?? lastSignal,
-          ...output(),
-          error: endReason === 'timeout' ? `timed out after ${spec.timeoutMs} ms` : 'aborted',
-        });
-      }
-    };
-
-    const sendToTree = (signal: NodeJS.Signals): void => {
-      if (pid === undefined) return;
-      lastSignal = signal;
-      if (process.platform === 'win32') {
-        child.kill(signal); // no process groups on Windows; only the direct child is reached
-        return;
-      }
-      signalGroup(pid, signal);
-      signalEscaped(owned, pid, signal);
-    };
-
-    const killNow = (): void => {
-      // Also reaches anything forked after the snapshot; harmless to what already exited.
-      sendToTree('SIGKILL');
-      finishTerminated();
-    };
-
-    const treeGone = (): boolean => {
-      if (pid === undefined) return true;
-      if (hasProcFs()) return owned.every((entry) => !isLive(entry));
-      // Without /proc a zombie still counts as a member, so this may only turn true at the grace end.
-      return exit !== undefined && closed && !groupExists(pid);
-    };
-
-    const checkGone = (): void => {
-      if (phase === 'terminating' && treeGone()) killNow();
-    };
-
-    const terminate = (reason: 'timeout' | 'aborted' | 'drain'): void => {
-      if (phase !== 'running') return;
-      phase = 'terminating';
-      endReason = reason;
-      clearTimeout(timeoutTimer);
-      clearTimeout(drainTimer);
-      // Snapshot while parent links are intact, so descendants that left the group are found.
-      if (pid !== undefined && hasProcFs()) owned = ownedProcesses(pid);
-      sendToTree('SIGTERM');
-      if (grace === 0) {
-        killNow();
-        return;
-      }
-      graceTimer = setTimeout(killNow, grace);
-      pollTimer = setInterval(checkGone, EXIT_POLL_MS);
-    };
-
-    function onAbort(): void {
-      terminate('aborted');
-    }
-
-    child.on('error', (err: NodeJS.ErrnoException) => {
-      // After a successful spawn, 'error' only reports failed signals; ignore those.
-      if (child.pid !== undefined) return;
-      finish({
-        status: 'error',
-        exitCode: null,
-        signal: null,
-        ...output(),
-        error: describeSpawnError(err, spec, target.file),
-      });
-    });
-
-    if (pid === undefined) return; // spawn failed; 'error' follows
-
-    try {
-      spec.onSpawn?.(pid);
-    } catch {
-      // An observer's bug must not break the run.
-    }
-
-    child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
-    child.stdout!.on('error', () => {});
-    child.stderr!.on('error', () => {});
-    // A hook may exit or close stdin without reading it: EPIPE / ECONNRESET are expected.
-    child.stdin!.on('error', () => {});
-    child.stdin!.end(spec.stdin);
-
-    child.on('exit', (code, signal) => {
-      exit = { code, signal };
-      if (phase === 'running') {
-        clearTimeout(timeoutTimer);
-        // Output still in flight arrives within moments; a descendant holding the pipes
-        // (e.g. `sleep 100 &`) would keep them open indefinitely.
-        // Never past the timeout, but always a few ms: EOF can trail the exit a little even
-        // when nothing holds the pipes, and cutting it short would lose the last output.
-        const wait = Math.min(drainMs, Math.max(MIN_DRAIN_MS, deadline - performance.now()));
-        drainTimer = setTimeout(() => terminate('drain'), wait);
-      } else {
-        checkGone();
-      }
-    });
-
-    child.on('close', () => {
-      closed = true;
-      if (phase === 'running') {
-        const code = exit?.code ?? child.exitCode;
-        const signal = exit?.signal ?? child.signalCode;
-        finish({ status: 'completed', exitCode: code, signal, ...output() });
-      } else {
-        checkGone();
-      }
-    });
-
-    if (hasTimeout) timeoutTimer = setTimeout(() => terminate('timeout'), Math.max(0, spec.timeoutMs));
-    spec.signal?.addEventListener('abort', onAbort, { once: true });
-    // A spawner child holds its events back until the listeners above are attached.
-    if ('flush' in child && typeof child.flush === 'function') child.flush();
+    watch(run);
   });
+}
+
+/**
+ * Attach every listener and timer, in this order: spawn error, stdio, stdin write, exit, close,
+ * timeout, abort; a spawner child releases its held-back events only after all of them.
+ */
+function watch(run: Run): void {
+  const { child, spec, pid } = run;
+  child.on('error', (err: NodeJS.ErrnoException) => {
+    // After a successful spawn, 'error' only reports failed signals; ignore those.
+    if (child.pid !== undefined) return;
+    finish(run, {
+      status: 'error',
+      exitCode: null,
+      signal: null,
+      ...output(run),
+      error: describeSpawnError(err, spec, run.target.file),
+    });
+  });
+
+  if (pid === undefined) return; // spawn failed; 'error' follows
+
+  try {
+    spec.onSpawn?.(pid);
+  } catch {
+    // An observer's bug must not break the run.
+  }
+
+  watchStdio(run);
+  child.on('exit', (code, signal) => onExit(run, code, signal));
+  child.on('close', () => onClose(run));
+
+  if (run.hasTimeout) run.timeoutTimer = setTimeout(() => terminate(run, 'timeout'), Math.max(0, spec.timeoutMs));
+  spec.signal?.addEventListener('abort', run.onAbort, { once: true });
+  // A spawner child holds its events back until the listeners above are attached.
+  if ('flush' in child && typeof child.flush === 'function') child.flush();
+}
+
+function watchStdio(run: Run): void {
+  const { child } = run;
+  child.stdout!.on('data', (chunk: Buffer) => run.stdout.push(chunk));
+  child.stderr!.on('data', (chunk: Buffer) => run.stderr.push(chunk));
+  child.stdout!.on('error', () => {});
+  child.stderr!.on('error', () => {});
+  // A hook may exit or close stdin without reading it: EPIPE / ECONNRESET are expected.
+  child.stdin!.on('error', () => {});
+  child.stdin!.end(run.spec.stdin);
+}
+
+function onExit(run: Run, code: number | null, signal: NodeJS.Signals | null): void {
+  run.exit = { code, signal };
+  if (run.phase === 'running') {
+    clearTimeout(run.timeoutTimer);
+    // Output still in flight arrives within moments; a descendant holding the pipes
+    // (e.g. `sleep 100 &`) would keep them open indefinitely.
+    // Never past the timeout, but always a few ms: EOF can trail the exit a little even
+    // when nothing holds the pipes, and cutting it short would lose the last output.
+    const wait = Math.min(run.drainMs, Math.max(MIN_DRAIN_MS, run.deadline - performance.now()));
+    run.drainTimer = setTimeout(() => terminate(run, 'drain'), wait);
+  } else {
+    // Terminating: the leader's exit may be the last sign the tree is gone.
+    checkGone(run);
+  }
+}
+
+function onClose(run: Run): void {
+  run.closed = true;
+  if (run.phase === 'running') {
+    const code = run.exit?.code ?? run.child.exitCode;
+    const signal = run.exit?.signal ?? run.child.signalCode;
+    finish(run, { status: 'completed', exitCode: code, signal, ...output(run) });
+  } else {
+    checkGone(run);
+  }
+}
+
+/** Settle once: stop every timer and listener, let go of the pipes, resolve. */
+function finish(run: Run, result: RunResult): void {
+  if (run.phase === 'done') return;
+  run.phase = 'done';
+  clearTimeout(run.timeoutTimer);
+  clearTimeout(run.drainTimer);
+  clearTimeout(run.graceTimer);
+  clearInterval(run.pollTimer);
+  run.spec.signal?.removeEventListener('abort', run.onAbort);
+  // A descendant outside our reach may still hold the pipes: stop waiting for it.
+  run.child.stdin?.destroy();
+  run.child.stdout?.destroy();
+  run.child.stderr?.destroy();
+  run.resolve({ ...result, stdinTruncated: false, durationMs: performance.now() - run.started });
+}
+
+function output(run: Run) {
+  return {
+    stdout: run.stdout.text(),
+    stderr: run.stderr.text(),
+    stdoutTruncated: run.stdout.truncated,
+    stderrTruncated: run.stderr.truncated,
+  };
+}
+
+/** The result of a run we ended: a drain is a completion; a timeout or abort says so. */
+function finishTerminated(run: Run): void {
+  const { endReason, exit } = run;
+  if (endReason === 'drain') {
+    finish(run, { status: 'completed', exitCode: exit?.code ?? null, signal: exit?.signal ?? null, ...output(run) });
+  } else {
+    finish(run, {
+      status: endReason,
+      exitCode: null,
+      signal: exit?.signal ?? run.lastSignal,
+      ...output(run),
+      error: endReason === 'timeout' ? `timed out after ${run.spec.timeoutMs} ms` : 'aborted',
+    });
+  }
+}
+
+function sendToTree(run: Run, signal: NodeJS.Signals): void {
+  const { pid } = run;
+  if (pid === undefined) return;
+  run.lastSignal = signal;
+  if (process.platform === 'win32') {
+    run.child.kill(signal); // no process groups on Windows; only the direct child is reached
+    return;
+  }
+  signalGroup(pid, signal);
+  signalEscaped(run.owned, pid, signal);
+}
+
+function killNow(run: Run): void {
+  // Also reaches anything forked after the snapshot; harmless to what already exited.
+  sendToTree(run, 'SIGKILL');
+  finishTerminated(run);
+}
+
+function treeGone(run: Run): boolean {
+  const { pid } = run;
+  if (pid === undefined) return true;
+  if (hasProcFs()) return run.owned.every((entry) => !isLive(entry));
+  // Without /proc a zombie still counts as a member, so this may only turn true at the grace end.
+  return run.exit !== undefined && run.closed && !groupExists(pid);
+}
+
+function checkGone(run: Run): void {
+  if (run.phase === 'terminating' && treeGone(run)) killNow(run);
+}
+
+/** SIGTERM the tree, then SIGKILL at the grace end or as soon as the tree is seen gone. */
+function terminate(run: Run, reason: EndReason): void {
+  if (run.phase !== 'running') return;
+  run.phase = 'terminating';
+  run.endReason = reason;
+  clearTimeout(run.timeoutTimer);
+  clearTimeout(run.drainTimer);
+  // Snapshot while parent links are intact, so descendants that left the group are found.
+  if (run.pid !== undefined && hasProcFs()) run.owned = ownedProcesses(run.pid);
+  sendToTree(run, 'SIGTERM');
+  if (run.grace === 0) {
+    killNow(run);
+    return;
+  }
+  run.graceTimer = setTimeout(() => killNow(run), run.grace);
+  run.pollTimer = setInterval(() => checkGone(run), EXIT_POLL_MS);
 }
 
 /** Bounded capture of one output stream; bytes past the cap are read and dropped. */

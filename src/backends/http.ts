@@ -123,16 +123,32 @@ function describeError(err: unknown): string {
   return code && !msg.includes(code) ? `${code}: ${msg}` : msg;
 }
 
+type Checked = Extract<Awaited<ReturnType<typeof checkHttpTarget>>, { ok: true }>;
+type HttpCtx = Pick<BackendContext, 'timeoutMs' | 'signal' | 'sessionEnv' | 'stdinLimitBytes'>;
+
+/** Everything one request needs once the target and headers passed their checks. */
+interface PreparedRequest {
+  url: URL;
+  /** The URL as messages show it (`describeUrl`: no userinfo, no query). */
+  shown: string;
+  headers: Record<string, string>;
+  body: { text: string; truncated: boolean };
+  connect: buildConnector.connector;
+  limit: number;
+}
+
+function httpFailure(start: number, error: string, extra: Partial<ExecutionResult> = {}): ExecutionResult {
+  return result({ status: 'error', error: `HTTP hook: ${error}`, ...extra }, start);
+}
+
 /** Run one HTTP hook. Exposed for direct use; `httpBackend` wraps it for the engine. */
 export async function runHttpHook(
   handler: HttpHandler,
   payload: Record<string, unknown>,
-  ctx: Pick<BackendContext, 'timeoutMs' | 'signal' | 'sessionEnv' | 'stdinLimitBytes'>,
+  ctx: HttpCtx,
   options: HttpBackendOptions = {},
 ): Promise<ExecutionResult> {
   const start = performance.now();
-  const fail = (error: string, extra: Partial<ExecutionResult> = {}) =>
-    result({ status: 'error', error: `HTTP hook: ${error}`, ...extra }, start);
   if (ctx.signal?.aborted) return result({ status: 'aborted', error: 'HTTP hook: cancelled before it started' }, start);
 
   const target = await checkHttpTarget({
@@ -141,29 +157,77 @@ export async function runHttpHook(
     allowedHttpHookUrls: options.allowedHttpHookUrls,
     resolve: options.resolve,
   });
-  if (!target.ok) return fail(target.reason);
+  if (!target.ok) return httpFailure(start, target.reason);
+  const req = prepareRequest(handler, payload, ctx, options, target);
+  if ('reason' in req) return httpFailure(start, req.reason);
+
+  const deadline = startDeadline(ctx.timeoutMs, ctx.signal);
+  const client = new Client(req.url.origin, {
+    connect: req.connect,
+    headersTimeout: ctx.timeoutMs + 1000,
+    bodyTimeout: ctx.timeoutMs + 1000,
+    pipelining: 0,
+  });
+  const stdinTruncated = req.body.truncated;
+  try {
+    return await exchange(client, req, deadline.signal, start);
+  } catch (err) {
+    if (deadline.timedOut)
+      return result(
+        { status: 'timeout', error: `HTTP hook: ${req.shown} did not answer within ${ctx.timeoutMs} ms`, stdinTruncated },
+        start,
+      );
+    if (ctx.signal?.aborted) return result({ status: 'aborted', error: 'HTTP hook: cancelled', stdinTruncated }, start);
+    return httpFailure(start, `request to ${req.shown} failed: ${describeError(err)}`, { stdinTruncated });
+  } finally {
+    deadline.dispose();
+    client.destroy().catch(() => {});
+  }
+}
+
+/** Headers, body and the pinned connector for a checked target, or why the request is not sent. */
+function prepareRequest(
+  handler: HttpHandler,
+  payload: Record<string, unknown>,
+  ctx: HttpCtx,
+  options: HttpBackendOptions,
+  target: Checked,
+): PreparedRequest | { reason: string } {
   const { url } = target;
   const shown = describeUrl(url);
-
   const env = { ...(options.env ?? process.env), ...ctx.sessionEnv };
   const built = buildHeaders(handler, env, options.httpHookAllowedEnvVars);
-  if (!built.ok) return fail(built.reason);
-
+  if (!built.ok) return { reason: built.reason };
   const body = encodePayload(payload, ctx.stdinLimitBytes);
   const tls = url.protocol === 'https:';
   const insecureTLS = tls && handler.allowInsecureTLS === true;
-  const port = Number(url.port || (tls ? 443 : 80));
-  const servername = target.addresses.some((a) => a.address === target.host) ? undefined : target.host;
+  const connect = pinnedConnector(target, {
+    port: Number(url.port || (tls ? 443 : 80)),
+    tls,
+    insecureTLS,
+    timeoutMs: ctx.timeoutMs,
+    onConnect: options.onConnect,
+  });
+  const limit = options.maxResponseBytes ?? DEFAULT_HTTP_RESPONSE_LIMIT_BYTES;
+  return { url, shown, headers: built.headers, body, connect, limit };
+}
 
-  // Connect only to the checked addresses, in order; DNS is never consulted again.
+/** A connector that opens sockets only to the checked addresses, in order; DNS is never consulted again. */
+function pinnedConnector(
+  target: Checked,
+  how: { port: number; tls: boolean; insecureTLS: boolean; timeoutMs: number; onConnect: HttpBackendOptions['onConnect'] },
+): buildConnector.connector {
+  const { port, tls, insecureTLS } = how;
+  // An IP-literal URL has no name to send as SNI.
+  const servername = target.addresses.some((a) => a.address === target.host) ? undefined : target.host;
   const base = buildConnector({
     rejectUnauthorized: !insecureTLS,
-    timeout: Math.max(1, ctx.timeoutMs),
+    timeout: Math.max(1, how.timeoutMs),
     lookup: () => {
       throw new Error('unexpected DNS lookup on a pinned connection');
     },
   } as buildConnector.BuildOptions);
-  const pinnedConnect: buildConnector.connector = (opts, callback) => {
+  return (opts, callback) => {
     const tryAt = (i: number, lastErr?: Error): void => {
       const addr: ResolvedAddress | undefined = target.addresses[i];
       if (!addr) {
@@ -171,7 +235,7 @@ export async function runHttpHook(
         return;
       }
       try {
-        options.onConnect?.({ address: addr.address, family: addr.family, port, host: target.host, tls, insecureTLS });
+        how.onConnect?.({ address: addr.address, family: addr.family, port, host: target.host, tls, insecureTLS });
       } catch (err) {
         callback(err as Error, null);
         return;
@@ -192,77 +256,75 @@ export async function runHttpHook(
     };
     tryAt(0);
   };
+}
 
-  const deadline = startDeadline(ctx.timeoutMs, ctx.signal);
-  const client = new Client(url.origin, {
-    connect: pinnedConnect,
-    headersTimeout: ctx.timeoutMs + 1000,
-    bodyTimeout: ctx.timeoutMs + 1000,
-    pipelining: 0,
+/** POST the payload and turn the reply into a result; a failed request rejects (the caller words it). */
+async function exchange(client: Client, req: PreparedRequest, signal: AbortSignal, start: number): Promise<ExecutionResult> {
+  const { shown, limit } = req;
+  const stdinTruncated = req.body.truncated;
+  const res = await client.request({
+    path: `${req.url.pathname}${req.url.search}`,
+    method: 'POST',
+    headers: { ...req.headers, 'content-type': 'application/json' },
+    body: req.body.text,
+    signal,
   });
-  const limit = options.maxResponseBytes ?? DEFAULT_HTTP_RESPONSE_LIMIT_BYTES;
-  const stdinTruncated = body.truncated;
-
-  try {
-    const res = await client.request({
-      path: `${url.pathname}${url.search}`,
-      method: 'POST',
-      headers: { ...built.headers, 'content-type': 'application/json' },
-      body: body.text,
-      signal: deadline.signal,
-    });
-    const status = res.statusCode;
-    // Dropping a body early makes undici emit an abort error on it; nobody else listens.
-    res.body.on('error', () => {});
-    if (status < 200 || status >= 300) {
-      res.body.destroy();
-      if (status >= 300 && status < 400) {
-        const loc = res.headers.location;
-        const where = typeof loc === 'string' ? `; Location: ${loc.slice(0, 200)}` : '';
-        return fail(`${shown} answered HTTP ${status}: redirects are not followed${where}`, { exitCode: 1, stdinTruncated });
-      }
-      return fail(`${shown} answered HTTP ${status}`, { exitCode: 1, stdinTruncated });
+  const status = res.statusCode;
+  // Dropping a body early makes undici emit an abort error on it; nobody else listens.
+  res.body.on('error', () => {});
+  if (status < 200 || status >= 300) {
+    res.body.destroy();
+    if (status >= 300 && status < 400) {
+      const loc = res.headers.location;
+      const where = typeof loc === 'string' ? `; Location: ${loc.slice(0, 200)}` : '';
+      return httpFailure(start, `${shown} answered HTTP ${status}: redirects are not followed${where}`, { exitCode: 1, stdinTruncated });
     }
-
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let truncated = false;
-    for await (const chunk of res.body) {
-      const buf = chunk as Buffer;
-      if (size + buf.length > limit) {
-        chunks.push(buf.subarray(0, limit - size));
-        size = limit;
-        truncated = true;
-        res.body.destroy();
-        break;
-      }
-      chunks.push(buf);
-      size += buf.length;
-    }
-    if (truncated) {
-      return fail(`${shown}: response body exceeds ${limit} bytes; reading stopped and the response is ignored`, {
-        exitCode: 0,
-        stdoutTruncated: true,
-        stdinTruncated,
-      });
-    }
-    const text = Buffer.concat(chunks).toString('utf8');
-    if (text.trim() === '') return result({ status: 'completed', exitCode: 0, stdinTruncated }, start);
-    if (!parseJsonObject(text)) {
-      const type = res.headers['content-type'];
-      const kind = typeof type === 'string' ? type.split(';')[0] : 'no content type';
-      return fail(`${shown}: 2xx response body is not a JSON object (${kind}, ${size} bytes); ignored`, { exitCode: 0, stdinTruncated });
-    }
-    return result({ status: 'completed', exitCode: 0, stdout: text, stdinTruncated }, start);
-  } catch (err) {
-    if (deadline.timedOut)
-      return result({ status: 'timeout', error: `HTTP hook: ${shown} did not answer within ${ctx.timeoutMs} ms`, stdinTruncated }, start);
-    if (ctx.signal?.aborted) return result({ status: 'aborted', error: 'HTTP hook: cancelled', stdinTruncated }, start);
-    return fail(`request to ${shown} failed: ${describeError(err)}`, { stdinTruncated });
-  } finally {
-    deadline.dispose();
-    client.destroy().catch(() => {});
+    return httpFailure(start, `${shown} answered HTTP ${status}`, { exitCode: 1, stdinTruncated });
   }
+
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let truncated = false;
+  for await (const chunk of res.body) {
+    const buf = chunk as Buffer;
+    if (size + buf.length > limit) {
+      chunks.push(buf.subarray(0, limit - size));
+      size = limit;
+      truncated = true;
+      res.body.destroy();
+      break;
+    }
+    chunks.push(buf);
+    size += buf.length;
+  }
+  if (truncated) {
+    return httpFailure(start, `${shown}: response body exceeds ${limit} bytes; reading stopped and the response is ignored`, {
+      exitCode: 0,
+      stdoutTruncated: true,
+      stdinTruncated,
+    });
+  }
+  return replyResult(Buffer.concat(chunks).toString('utf8'), size, res.headers['content-type'], shown, stdinTruncated, start);
+}
+
+/** A 2xx body: empty → nothing to say; one JSON object → the hook's output; anything else is ignored. */
+function replyResult(
+  text: string,
+  size: number,
+  type: string | string[] | undefined,
+  shown: string,
+  stdinTruncated: boolean,
+  start: number,
+): ExecutionResult {
+  if (text.trim() === '') return result({ status: 'completed', exitCode: 0, stdinTruncated }, start);
+  if (!parseJsonObject(text)) {
+    const kind = typeof type === 'string' ? type.split(';')[0] : 'no content type';
+    return httpFailure(start, `${shown}: 2xx response body is not a JSON object (${kind}, ${size} bytes); ignored`, {
+      exitCode: 0,
+      stdinTruncated,
+    });
+  }
+  return result({ status: 'completed', exitCode: 0, stdout: text, stdinTruncated }, start);
 }
 
 /** The engine backend for `type: "http"` hooks. */

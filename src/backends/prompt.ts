@@ -258,86 +258,20 @@ function baseResult(start: number, partial: Partial<ExecutionResult> & Pick<Exec
   return makeResult(partial, start);
 }
 
+/** What every call of one pair of backends shares: the options and the resolution cache. */
+interface PromptState {
+  options: PromptBackendOptions;
+  cache: LRUCache<string, Resolved>;
+}
+
 export function createPromptBackends(options: PromptBackendOptions = {}): PromptBackends {
   const cache = new LRUCache<string, Resolved>({ max: Math.max(1, options.cacheSize ?? 64) });
-
-  function resolve(handler: PromptHandler, sessionId: string, projectDir: string, session?: SessionSnapshot): Resolved | string {
-    const requested = handler.model ?? session?.model ?? '';
-    const key = `${sessionId}\0${projectDir}\0${requested}`;
-    const hit = cache.get(key);
-    if (hit) return hit;
-    const live = options.env ?? process.env;
-    const frozen = session?.env;
-    const pick = (name: string, explicit?: string) => frozen?.[name] ?? explicit ?? live[name];
-    const globalDefault = typeof options.defaultModel === 'function' ? options.defaultModel() : options.defaultModel;
-    const model = requested || frozen?.[MODEL_ENV.model] || globalDefault || live[MODEL_ENV.model];
-    if (!model) return `no model for prompt hooks: set the hook's "model", ${MODEL_ENV.model}, or the engine's prompt.defaultModel`;
-    let provider = options.provider;
-    if (!provider) {
-      const baseUrl = pick(MODEL_ENV.baseUrl, options.baseUrl);
-      if (!baseUrl) return `no model provider for prompt hooks: set ${MODEL_ENV.baseUrl} or the engine's prompt.provider`;
-      try {
-        provider = openAICompatibleProvider({ baseUrl, apiKey: pick(MODEL_ENV.apiKey, options.apiKey), defaultModel: model });
-      } catch (err) {
-        return (err as Error).message;
-      }
-    }
-    const resolved = { provider, model };
-    cache.set(key, resolved);
-    return resolved;
-  }
-
-  async function judge(
-    hook: NormalizedHook,
-    payload: Record<string, unknown>,
-    ctx: BackendContext,
-    agent: boolean,
-  ): Promise<ExecutionResult> {
-    const start = performance.now();
-    const handler = hook.handler as PromptHandler;
-    const kind = agent ? 'agent hook' : 'prompt hook';
-    if (ctx.signal?.aborted) return baseResult(start, { status: 'aborted', error: `${kind}: cancelled before it started` });
-    const sessionId = ctx.session?.sessionId ?? (typeof payload.session_id === 'string' ? payload.session_id : 'default');
-    const resolved = resolve(handler, sessionId, ctx.projectDir, ctx.session);
-    if (typeof resolved === 'string') return baseResult(start, { status: 'error', error: `${kind}: ${resolved}` });
-
-    const input = encodePayload(payload, ctx.stdinLimitBytes);
-    const prompt = renderPrompt(handler.prompt, input.text);
-    const deadline = startDeadline(ctx.timeoutMs, ctx.signal);
-    const stdinTruncated = input.truncated;
-    try {
-      // The race makes the timeout hold even against a provider that ignores its signal.
-      const aborted = new Promise<never>((_, reject) => {
-        deadline.signal.addEventListener('abort', () => reject(deadline.signal.reason), { once: true });
-      });
-      const { text } = await Promise.race([
-        resolved.provider.complete({
-          model: resolved.model,
-          system: SYSTEM_PROMPT,
-          prompt,
-          signal: deadline.signal,
-          timeoutMs: ctx.timeoutMs,
-        }),
-        aborted,
-      ]);
-      const answer = parseModelAnswer(text);
-      if (!answer.ok) return baseResult(start, { status: 'error', error: `${kind}: ${answer.error}`, stdinTruncated });
-      const out = verdictOutput(hook.event, answer.answer, { continueOnBlock: handler.continueOnBlock, agent });
-      return baseResult(start, { status: 'completed', ...out, stdinTruncated });
-    } catch (err) {
-      if (deadline.timedOut)
-        return baseResult(start, { status: 'timeout', error: `${kind}: model did not answer within ${ctx.timeoutMs} ms`, stdinTruncated });
-      if (ctx.signal?.aborted) return baseResult(start, { status: 'aborted', error: `${kind}: cancelled`, stdinTruncated });
-      return baseResult(start, { status: 'error', error: `${kind}: ${(err as Error)?.message ?? String(err)}`, stdinTruncated });
-    } finally {
-      deadline.dispose();
-    }
-  }
+  const backends: PromptState = { options, cache };
 
   return {
-    prompt: (hook, payload, ctx) => judge(hook, payload, ctx, false),
+    prompt: (hook, payload, ctx) => judge(backends, hook, payload, ctx, false),
     agent: async (hook, payload, ctx) => {
-      if (options.agentAsSingleTurn) return judge(hook, payload, ctx, true);
+      if (options.agentAsSingleTurn) return judge(backends, hook, payload, ctx, true);
       return baseResult(performance.now(), {
         status: 'error',
         error:
@@ -352,4 +286,87 @@ export function createPromptBackends(options: PromptBackendOptions = {}): Prompt
       keys: () => [...cache.keys()],
     },
   };
+}
+
+/** The provider and model for a hook, cached per session, project and requested model; a string says what is missing. */
+function resolveModel(
+  backends: PromptState,
+  handler: PromptHandler,
+  sessionId: string,
+  projectDir: string,
+  session?: SessionSnapshot,
+): Resolved | string {
+  const requested = handler.model ?? session?.model ?? '';
+  const key = `${sessionId}\0${projectDir}\0${requested}`;
+  const { options, cache } = backends;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const live = options.env ?? process.env;
+  const frozen = session?.env;
+  const pick = (name: string, explicit?: string) => frozen?.[name] ?? explicit ?? live[name];
+  const globalDefault = typeof options.defaultModel === 'function' ? options.defaultModel() : options.defaultModel;
+  const model = requested || frozen?.[MODEL_ENV.model] || globalDefault || live[MODEL_ENV.model];
+  if (!model) return `no model for prompt hooks: set the hook's "model", ${MODEL_ENV.model}, or the engine's prompt.defaultModel`;
+  let provider = options.provider;
+  if (!provider) {
+    const baseUrl = pick(MODEL_ENV.baseUrl, options.baseUrl);
+    if (!baseUrl) return `no model provider for prompt hooks: set ${MODEL_ENV.baseUrl} or the engine's prompt.provider`;
+    try {
+      provider = openAICompatibleProvider({ baseUrl, apiKey: pick(MODEL_ENV.apiKey, options.apiKey), defaultModel: model });
+    } catch (err) {
+      return (err as Error).message;
+    }
+  }
+  const resolved = { provider, model };
+  cache.set(key, resolved);
+  return resolved;
+}
+
+/** One model call judging a prompt (or single-turn agent) hook, within the hook's timeout. */
+async function judge(
+  backends: PromptState,
+  hook: NormalizedHook,
+  payload: Record<string, unknown>,
+  ctx: BackendContext,
+  agent: boolean,
+): Promise<ExecutionResult> {
+  const start = performance.now();
+  const handler = hook.handler as PromptHandler;
+  const kind = agent ? 'agent hook' : 'prompt hook';
+  if (ctx.signal?.aborted) return baseResult(start, { status: 'aborted', error: `${kind}: cancelled before it started` });
+  const sessionId = ctx.session?.sessionId ?? (typeof payload.session_id === 'string' ? payload.session_id : 'default');
+  const resolved = resolveModel(backends, handler, sessionId, ctx.projectDir, ctx.session);
+  if (typeof resolved === 'string') return baseResult(start, { status: 'error', error: `${kind}: ${resolved}` });
+
+  const input = encodePayload(payload, ctx.stdinLimitBytes);
+  const prompt = renderPrompt(handler.prompt, input.text);
+  const deadline = startDeadline(ctx.timeoutMs, ctx.signal);
+  const stdinTruncated = input.truncated;
+  try {
+    // The race makes the timeout hold even against a provider that ignores its signal.
+    const aborted = new Promise<never>((_, reject) => {
+      deadline.signal.addEventListener('abort', () => reject(deadline.signal.reason), { once: true });
+    });
+    const { text } = await Promise.race([
+      resolved.provider.complete({
+        model: resolved.model,
+        system: SYSTEM_PROMPT,
+        prompt,
+        signal: deadline.signal,
+        timeoutMs: ctx.timeoutMs,
+      }),
+      aborted,
+    ]);
+    const answer = parseModelAnswer(text);
+    if (!answer.ok) return baseResult(start, { status: 'error', error: `${kind}: ${answer.error}`, stdinTruncated });
+    const out = verdictOutput(hook.event, answer.answer, { continueOnBlock: handler.continueOnBlock, agent });
+    return baseResult(start, { status: 'completed', ...out, stdinTruncated });
+  } catch (err) {
+    if (deadline.timedOut)
+      return baseResult(start, { status: 'timeout', error: `${kind}: model did not answer within ${ctx.timeoutMs} ms`, stdinTruncated });
+    if (ctx.signal?.aborted) return baseResult(start, { status: 'aborted', error: `${kind}: cancelled`, stdinTruncated });
+    return baseResult(start, { status: 'error', error: `${kind}: ${(err as Error)?.message ?? String(err)}`, stdinTruncated });
+  } finally {
+    deadline.dispose();
+  }
 }

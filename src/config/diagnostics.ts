@@ -39,7 +39,7 @@ export function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let cur = root;
   for (const seg of path) {
     if (cur === null || typeof cur !== 'object') return undefined;
-    if (!Object.prototype.hasOwnProperty.call(cur, seg)) return undefined;
+    if (!Object.hasOwn(cur, seg)) return undefined;
     cur = (cur as Record<PropertyKey, unknown>)[seg];
   }
   return cur;
@@ -57,7 +57,7 @@ function allowedKeys(doc: DocumentKind, path: readonly PropertyKey[], raw: unkno
   if (p.length === 3 && p[0] === 'hooks') return { keys: Object.keys(matcherGroupSchema.shape), what: 'key' };
   if (p.length === 5 && p[0] === 'hooks') {
     const type = (valueAt(raw, path) as { type?: unknown } | undefined)?.type;
-    if (typeof type === 'string' && Object.prototype.hasOwnProperty.call(HANDLER_KEYS, type)) {
+    if (typeof type === 'string' && Object.hasOwn(HANDLER_KEYS, type)) {
       return { keys: HANDLER_KEYS[type as keyof typeof HANDLER_KEYS], what: `key for a '${type}' hook` };
     }
     return { keys: [...new Set(Object.values(HANDLER_KEYS).flat())], what: 'key' };
@@ -154,123 +154,147 @@ export function lineColumn(text: string, offset: number): { line: number; column
   return { line, column: offset - lineStart + 1 };
 }
 
+type Want = 'value' | 'valueOrEnd' | 'keyOrEnd' | 'key' | 'colon' | 'commaOrEnd' | 'eof';
+type SyntaxProblem = { offset: number; message: string };
+
+/** The scanner's position: the open containers, what may come next, the last comma seen. */
+interface Scan {
+  text: string;
+  n: number;
+  i: number;
+  stack: Array<'{' | '['>;
+  want: Want;
+  lastComma: number;
+}
+
+const JSON_NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+
+const problem = (offset: number, message: string): SyntaxProblem => ({ offset, message });
+const show = (c: string) => (c === '\n' ? 'newline' : `'${c}'`);
+/** After a complete value: a separator inside a container, else the end of the text. */
+const after = (s: Scan): Want => (s.stack.length ? 'commaOrEnd' : 'eof');
+
 /**
  * Locate the first JSON syntax error. Iterative (an explicit stack), so pathological
  * nesting cannot overflow the call stack. Returns undefined when the text is valid JSON.
  */
-export function findJsonSyntaxError(text: string): { offset: number; message: string } | undefined {
-  type Want = 'value' | 'valueOrEnd' | 'keyOrEnd' | 'key' | 'colon' | 'commaOrEnd' | 'eof';
-  const stack: Array<'{' | '['> = [];
-  let want: Want = 'value';
-  let i = 0;
-  const n = text.length;
-  const after = (): Want => (stack.length ? 'commaOrEnd' : 'eof');
-  const err = (offset: number, message: string) => ({ offset, message });
-  const show = (c: string) => (c === '\n' ? 'newline' : `'${c}'`);
-
-  const scanString = (): { offset: number; message: string } | undefined => {
-    const start = i;
-    i++; // opening quote
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      if (c === 34) {
-        i++;
-        return undefined;
-      }
-      if (c < 0x20) return err(i, 'control character in string (escape it)');
-      if (c === 92) {
-        const e = text[i + 1];
-        if (e === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) return err(i, 'invalid \\u escape');
-          i += 6;
-        } else if (e !== undefined && '"\\/bfnrt'.includes(e)) i += 2;
-        else return err(i, `invalid escape '\\${e ?? ''}'`);
-      } else i++;
-    }
-    return err(start, 'unterminated string');
-  };
-  const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
-
-  let lastComma = -1;
+export function findJsonSyntaxError(text: string): SyntaxProblem | undefined {
+  const s: Scan = { text, n: text.length, i: 0, stack: [], want: 'value', lastComma: -1 };
   for (;;) {
-    while (i < n && ' \t\n\r'.includes(text[i]!)) i++;
-    if (i >= n) return want === 'eof' ? undefined : err(n, 'unexpected end of input');
-    const c = text[i]!;
-    switch (want) {
-      case 'eof':
-        return err(i, `unexpected ${show(c)} after the end of the JSON value`);
-      case 'colon':
-        if (c !== ':') return err(i, `expected ':' after property name, got ${show(c)}`);
-        i++;
-        want = 'value';
-        continue;
-      case 'commaOrEnd': {
-        const close = stack[stack.length - 1] === '{' ? '}' : ']';
-        if (c === ',') {
-          lastComma = i;
-          i++;
-          want = close === '}' ? 'key' : 'value';
-        } else if (c === close) {
-          stack.pop();
-          i++;
-          want = after();
-        } else return err(i, `expected ',' or '${close}', got ${show(c)}`);
-        continue;
-      }
-      case 'keyOrEnd':
-      case 'key':
-        if (want === 'keyOrEnd' && c === '}') {
-          stack.pop();
-          i++;
-          want = after();
-          continue;
-        }
-        if (c === '}' && lastComma >= 0) return err(lastComma, 'trailing comma is not allowed');
-        if (c !== '"') return err(i, `expected a property name in double quotes, got ${show(c)}`);
-        {
-          const e = scanString();
-          if (e) return e;
-        }
-        want = 'colon';
-        continue;
-      case 'valueOrEnd':
-      case 'value':
-        if (want === 'valueOrEnd' && c === ']') {
-          stack.pop();
-          i++;
-          want = after();
-          continue;
-        }
-        if (c === ']' && lastComma >= 0 && stack[stack.length - 1] === '[') return err(lastComma, 'trailing comma is not allowed');
-        if (c === '{' || c === '[') {
-          stack.push(c);
-          i++;
-          want = c === '{' ? 'keyOrEnd' : 'valueOrEnd';
-          continue;
-        }
-        if (c === '"') {
-          const e = scanString();
-          if (e) return e;
-          want = after();
-          continue;
-        }
-        {
-          const lit = ['true', 'false', 'null'].find((l) => text.startsWith(l, i));
-          if (lit) {
-            i += lit.length;
-            want = after();
-            continue;
-          }
-          NUMBER.lastIndex = i;
-          if (NUMBER.test(text)) {
-            i = NUMBER.lastIndex;
-            want = after();
-            continue;
-          }
-        }
-        return err(i, `unexpected ${show(c)} where a value was expected`);
-    }
+    while (s.i < s.n && ' \t\n\r'.includes(text[s.i]!)) s.i++;
+    if (s.i >= s.n) return s.want === 'eof' ? undefined : problem(s.n, 'unexpected end of input');
+    const found = step(s, text[s.i]!);
+    if (found) return found;
   }
+}
+
+/** One token at s.i (c, not whitespace) for what the scanner wants; a problem ends the scan. */
+function step(s: Scan, c: string): SyntaxProblem | undefined {
+  switch (s.want) {
+    case 'eof':
+      return problem(s.i, `unexpected ${show(c)} after the end of the JSON value`);
+    case 'colon':
+      if (c !== ':') return problem(s.i, `expected ':' after property name, got ${show(c)}`);
+      s.i++;
+      s.want = 'value';
+      return undefined;
+    case 'commaOrEnd':
+      return commaOrEnd(s, c);
+    case 'keyOrEnd':
+    case 'key':
+      return keyOrEnd(s, c);
+    case 'valueOrEnd':
+    case 'value':
+      return valueOrEnd(s, c);
+  }
+}
+
+function commaOrEnd(s: Scan, c: string): SyntaxProblem | undefined {
+  const close = s.stack[s.stack.length - 1] === '{' ? '}' : ']';
+  if (c === ',') {
+    s.lastComma = s.i;
+    s.i++;
+    s.want = close === '}' ? 'key' : 'value';
+  } else if (c === close) {
+    s.stack.pop();
+    s.i++;
+    s.want = after(s);
+  } else return problem(s.i, `expected ',' or '${close}', got ${show(c)}`);
+  return undefined;
+}
+
+function keyOrEnd(s: Scan, c: string): SyntaxProblem | undefined {
+  if (s.want === 'keyOrEnd' && c === '}') {
+    s.stack.pop();
+    s.i++;
+    s.want = after(s);
+    return undefined;
+  }
+  if (c === '}' && s.lastComma >= 0) return problem(s.lastComma, 'trailing comma is not allowed');
+  if (c !== '"') return problem(s.i, `expected a property name in double quotes, got ${show(c)}`);
+  const e = scanString(s);
+  if (e) return e;
+  s.want = 'colon';
+  return undefined;
+}
+
+function valueOrEnd(s: Scan, c: string): SyntaxProblem | undefined {
+  if (s.want === 'valueOrEnd' && c === ']') {
+    s.stack.pop();
+    s.i++;
+    s.want = after(s);
+    return undefined;
+  }
+  if (c === ']' && s.lastComma >= 0 && s.stack[s.stack.length - 1] === '[') return problem(s.lastComma, 'trailing comma is not allowed');
+  if (c === '{' || c === '[') {
+    s.stack.push(c);
+    s.i++;
+    s.want = c === '{' ? 'keyOrEnd' : 'valueOrEnd';
+    return undefined;
+  }
+  if (c === '"') {
+    const e = scanString(s);
+    if (e) return e;
+    s.want = after(s);
+    return undefined;
+  }
+  const lit = ['true', 'false', 'null'].find((l) => s.text.startsWith(l, s.i));
+  if (lit) {
+    s.i += lit.length;
+    s.want = after(s);
+    return undefined;
+  }
+  JSON_NUMBER.lastIndex = s.i;
+  if (JSON_NUMBER.test(s.text)) {
+    s.i = JSON_NUMBER.lastIndex;
+    s.want = after(s);
+    return undefined;
+  }
+  return problem(s.i, `unexpected ${show(c)} where a value was expected`);
+}
+
+/** A string from its opening quote at s.i; leaves s.i after the closing quote. */
+function scanString(s: Scan): SyntaxProblem | undefined {
+  const { text, n } = s;
+  const start = s.i;
+  s.i++; // opening quote
+  while (s.i < n) {
+    const c = text.charCodeAt(s.i);
+    if (c === 34) {
+      s.i++;
+      return undefined;
+    }
+    if (c < 0x20) return problem(s.i, 'control character in string (escape it)');
+    if (c === 92) {
+      const e = text[s.i + 1];
+      if (e === 'u') {
+        if (!/^[0-9a-fA-F]{4}$/.test(text.slice(s.i + 2, s.i + 6))) return problem(s.i, 'invalid \\u escape');
+        s.i += 6;
+      } else if (e !== undefined && '"\\/bfnrt'.includes(e)) s.i += 2;
+      else return problem(s.i, `invalid escape '\\${e ?? ''}'`);
+    } else s.i++;
+  }
+  return problem(start, 'unterminated string');
 }
 
 /** Parse JSON; on failure return a message with line:column. */

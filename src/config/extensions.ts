@@ -13,8 +13,19 @@ import { closest } from '../util/did-you-mean.js';
 import { dedupKeyFor } from './registry.js';
 import { dropUnknownHookKeys } from './liberal.js';
 import { hooksObjectSchema, pluginHooksFileSchema } from './schema.js';
-import { type LoadedFile, type PluginSpec, type SkillSpec } from './options.js';
+import type { LoadedFile, PluginSpec, SkillSpec } from './options.js';
 import { normalizeHooks, parseDocument, readText, validate, type SourceContext } from './settings.js';
+
+/** One plugin being loaded: where it lives, what its hooks are read with, and what came of it. */
+interface PluginLoad {
+  manifestFile: string;
+  ctx: SourceContext;
+  diagnostics: Diagnostic[];
+  files: LoadedFile[];
+  hooks: NormalizedHook[];
+  /** False once any hook source is broken: the plugin then contributes nothing. */
+  ok: boolean;
+}
 
 export async function loadPlugin(
   spec: PluginSpec,
@@ -23,53 +34,86 @@ export async function loadPlugin(
   files: LoadedFile[],
 ): Promise<NormalizedHook[]> {
   const root = path.resolve(opts.cwd, spec.root);
-  try {
-    if (!(await fs.stat(root)).isDirectory()) {
-      diagnostics.push({ level: 'error', file: root, path: ROOT_PATH, message: 'plugin root is not a directory' });
-      return [];
-    }
-  } catch {
-    diagnostics.push({ level: 'error', file: root, path: ROOT_PATH, message: 'plugin directory not found' });
-    return [];
-  }
+  if (!(await isPluginRoot(root, diagnostics))) return [];
 
   // The manifest supplies the name and, optionally, more hook files (`"hooks": "./x.json"` or a
   // list of them) or inline hooks (`"hooks": {...}`), besides the standard hooks/hooks.json.
   const manifestFile = path.join(root, '.claude-plugin', 'plugin.json');
-  const manifest = await readText(manifestFile);
-  let manifestDoc: Record<string, unknown> | undefined;
-  if (manifest.status === 'ok') {
-    const parsed = parseJson(manifest.text);
-    if (parsed.ok && parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value))
-      manifestDoc = parsed.value as Record<string, unknown>;
-    else if (spec.name === undefined) {
-      diagnostics.push({
-        level: 'warning',
-        file: manifestFile,
-        path: ROOT_PATH,
-        message: parsed.ok ? 'plugin manifest is not a JSON object; using the directory name' : parsed.message,
-      });
+  const manifestDoc = await readManifest(manifestFile, spec, diagnostics);
+  const name = pluginName(spec, manifestDoc, root, manifestFile, diagnostics);
+  const ctx = pluginContext(spec, opts, root, name);
+  const { hookFiles, inline } = hookSources(root, manifestDoc, manifestFile, diagnostics);
+
+  const load: PluginLoad = { manifestFile, ctx, diagnostics, files, hooks: [], ok: true };
+  for (const [i, file] of hookFiles.entries()) await loadHooksFile(load, file, i > 0);
+  for (const doc of inline) loadInlineHooks(load, doc);
+  // A plugin with any broken hook source contributes nothing (as a settings file with an error).
+  return load.ok ? load.hooks : [];
+}
+
+async function isPluginRoot(root: string, diagnostics: Diagnostic[]): Promise<boolean> {
+  try {
+    if (!(await fs.stat(root)).isDirectory()) {
+      diagnostics.push({ level: 'error', file: root, path: ROOT_PATH, message: 'plugin root is not a directory' });
+      return false;
     }
+  } catch {
+    diagnostics.push({ level: 'error', file: root, path: ROOT_PATH, message: 'plugin directory not found' });
+    return false;
   }
-  let name = spec.name;
-  if (name === undefined) {
-    const n = manifestDoc?.name;
-    if (typeof n === 'string' && n.trim() !== '') name = n;
-    else if (manifestDoc)
-      diagnostics.push({
-        level: 'warning',
-        file: manifestFile,
-        path: 'name',
-        message: 'plugin manifest has no string "name"; using the directory name',
-      });
-    name ??= path.basename(root);
+  return true;
+}
+
+/** The manifest as an object; absent or unusable → undefined (a warning only when it would have named the plugin). */
+async function readManifest(
+  manifestFile: string,
+  spec: PluginSpec,
+  diagnostics: Diagnostic[],
+): Promise<Record<string, unknown> | undefined> {
+  const manifest = await readText(manifestFile);
+  if (manifest.status !== 'ok') return undefined;
+  const parsed = parseJson(manifest.text);
+  if (parsed.ok && parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value))
+    return parsed.value as Record<string, unknown>;
+  if (spec.name === undefined) {
+    diagnostics.push({
+      level: 'warning',
+      file: manifestFile,
+      path: ROOT_PATH,
+      message: parsed.ok ? 'plugin manifest is not a JSON object; using the directory name' : parsed.message,
+    });
   }
+  return undefined;
+}
+
+/** The spec's name, else the manifest's, else the directory's. */
+function pluginName(
+  spec: PluginSpec,
+  manifestDoc: Record<string, unknown> | undefined,
+  root: string,
+  manifestFile: string,
+  diagnostics: Diagnostic[],
+): string {
+  if (spec.name !== undefined) return spec.name;
+  const n = manifestDoc?.name;
+  if (typeof n === 'string' && n.trim() !== '') return n;
+  if (manifestDoc)
+    diagnostics.push({
+      level: 'warning',
+      file: manifestFile,
+      path: 'name',
+      message: 'plugin manifest has no string "name"; using the directory name',
+    });
+  return path.basename(root);
+}
+
+function pluginContext(spec: PluginSpec, opts: { cwd: string; configDir: string }, root: string, name: string): SourceContext {
   const id = spec.id ?? `${name}@local`;
   // The name becomes a directory component: keep it to a safe character set.
   const dataDir = spec.dataDir
     ? path.resolve(opts.cwd, spec.dataDir)
     : path.join(opts.configDir, 'plugins', 'data', name.replace(/[^A-Za-z0-9_-]/g, '-'));
-  const ctx: SourceContext = {
+  return {
     kind: 'plugin',
     file: '',
     pluginRoot: root,
@@ -79,7 +123,15 @@ export async function loadPlugin(
     ...(spec.managed ? { managed: true } : {}),
     substitutions: { CLAUDE_PLUGIN_ROOT: root, CLAUDE_PLUGIN_DATA: dataDir },
   };
+}
 
+/** hooks/hooks.json first, then the files and inline objects the manifest's `hooks` declares. */
+function hookSources(
+  root: string,
+  manifestDoc: Record<string, unknown> | undefined,
+  manifestFile: string,
+  diagnostics: Diagnostic[],
+): { hookFiles: string[]; inline: unknown[] } {
   const hookFiles = [path.join(root, 'hooks', 'hooks.json')];
   const inline: unknown[] = [];
   const declared = manifestDoc?.hooks;
@@ -96,47 +148,50 @@ export async function loadPlugin(
         message: `expected a path to a hooks file or a hooks object, got ${v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v}`,
       });
   };
-  if (Array.isArray(declared)) declared.forEach((v, i) => declare(v, ['hooks', i]));
+  if (Array.isArray(declared))
+    declared.forEach((v, i) => {
+      declare(v, ['hooks', i]);
+    });
   else if (declared !== undefined) declare(declared, ['hooks']);
+  return { hookFiles, inline };
+}
 
-  const hooks: NormalizedHook[] = [];
-  let ok = true;
-  for (const [i, file] of hookFiles.entries()) {
-    const read = await readText(file);
-    if (read.status === 'missing') {
-      // The standard file is optional; one the manifest names must exist.
-      if (i > 0) {
-        diagnostics.push({ level: 'error', file: manifestFile, path: 'hooks', message: `hooks file not found: ${file}` });
-        ok = false;
-      }
-      continue;
+/** One hooks file; `named` when the manifest named it (then it must exist). */
+async function loadHooksFile(load: PluginLoad, file: string, named: boolean): Promise<void> {
+  const { diagnostics, files } = load;
+  const read = await readText(file);
+  if (read.status === 'missing') {
+    // The standard file is optional; one the manifest names must exist.
+    if (named) {
+      diagnostics.push({ level: 'error', file: load.manifestFile, path: 'hooks', message: `hooks file not found: ${file}` });
+      load.ok = false;
     }
-    if (read.status === 'error') {
-      diagnostics.push({ level: 'error', file, path: ROOT_PATH, message: read.message });
-      files.push({ file, kind: 'plugin', ok: false });
-      ok = false;
-      continue;
-    }
-    const local: Diagnostic[] = [];
-    const { raw } = parseDocument(read.text, file, local);
-    const got = raw === undefined ? undefined : pluginHooksDocument(raw, { ...ctx, file }, local);
-    const fileOk = got !== undefined && !local.some((d) => d.level === 'error');
-    diagnostics.push(...local);
-    files.push({ file, kind: 'plugin', ok: fileOk });
-    if (fileOk) hooks.push(...got);
-    else ok = false;
+    return;
   }
-  for (const doc of inline) {
-    const local: Diagnostic[] = [];
-    // Inline hooks: the hooks.json shape, or the bare hooks object.
-    const wrapped = Object.hasOwn(doc as object, 'hooks') ? doc : { hooks: doc };
-    const got = pluginHooksDocument(wrapped, { ...ctx, file: manifestFile }, local, ['hooks']);
-    diagnostics.push(...local);
-    if (got !== undefined && !local.some((d) => d.level === 'error')) hooks.push(...got);
-    else ok = false;
+  if (read.status === 'error') {
+    diagnostics.push({ level: 'error', file, path: ROOT_PATH, message: read.message });
+    files.push({ file, kind: 'plugin', ok: false });
+    load.ok = false;
+    return;
   }
-  // A plugin with any broken hook source contributes nothing (as a settings file with an error).
-  return ok ? hooks : [];
+  const local: Diagnostic[] = [];
+  const { raw } = parseDocument(read.text, file, local);
+  const got = raw === undefined ? undefined : pluginHooksDocument(raw, { ...load.ctx, file }, local);
+  const fileOk = got !== undefined && !local.some((d) => d.level === 'error');
+  diagnostics.push(...local);
+  files.push({ file, kind: 'plugin', ok: fileOk });
+  if (fileOk) load.hooks.push(...got);
+  else load.ok = false;
+}
+
+function loadInlineHooks(load: PluginLoad, doc: unknown): void {
+  const local: Diagnostic[] = [];
+  // Inline hooks: the hooks.json shape, or the bare hooks object.
+  const wrapped = Object.hasOwn(doc as object, 'hooks') ? doc : { hooks: doc };
+  const got = pluginHooksDocument(wrapped, { ...load.ctx, file: load.manifestFile }, local, ['hooks']);
+  load.diagnostics.push(...local);
+  if (got !== undefined && !local.some((d) => d.level === 'error')) load.hooks.push(...got);
+  else load.ok = false;
 }
 
 /** One plugin hooks document (`{ description?, hooks }`): unknown keys warned about and dropped, then validated. */

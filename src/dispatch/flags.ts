@@ -1,18 +1,14 @@
 /** What a `dispatch` call is given, shared by its fast path (dispatch.ts) and the part that runs hooks (run.ts). */
+import type { LoadFlags } from '../load/from-flags.js';
 
-export interface DispatchFlags {
+/**
+ * The loading options are LoadFlags' own (settings, plugin, cwd, discover, managedSettings, dialect,
+ * discoverDialects: as on `run`), so the two cannot drift; the rest is dispatch's.
+ */
+export interface DispatchFlags extends LoadFlags {
   agent: string;
   /** Native event name, for agents whose payload does not carry it (Copilot CLI's camelCase format). */
   event?: string;
-  settings?: string[];
-  plugin?: string[];
-  cwd?: string;
-  discover?: boolean;
-  managedSettings?: string;
-  /** Force the dialect of --settings files. */
-  dialect?: string;
-  /** Other agents' hook files to discover, as on `run` (default: as `run`: the `agentHooks.discoverDialects` setting, else Claude's only). */
-  discoverDialects?: string;
   audit?: string;
   /** The team's policy server decides (src/dispatch/remote.ts); token from AGENT_HOOKS_REMOTE_TOKEN. */
   remote?: string;

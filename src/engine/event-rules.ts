@@ -7,18 +7,8 @@ import type { EventName } from '../events/catalog.js';
 import { DEFAULT_CONTINUATION_CAP, eventFacts } from '../events/facts.js';
 import type { Decision } from '../reduce/reduce.js';
 
-export function emptyDecision(event: EventName): Decision {
-  return {
-    event,
-    blocked: false,
-    additionalContext: [],
-    systemMessages: [],
-    continue: true,
-    eventOutput: {},
-    hooks: [],
-    warnings: [],
-  };
-}
+// The reducer owns the Decision shape; the engine's pass-through default is its empty Decision.
+export { emptyDecision } from '../reduce/reduce.js';
 
 /** Consecutive Stop/SubagentStop blocks per event and session, and the cap that lets the agent stop. */
 export interface StopCapState {

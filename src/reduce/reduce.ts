@@ -113,6 +113,25 @@ export function effectiveVerdict(
   return { verdict, reason, policy, warning };
 }
 
+/** The pass-through Decision of an event no hook decided on: nothing blocked, nothing added. */
+export function emptyDecision(event: EventName): Decision {
+  return startDecision(event, []);
+}
+
+/** The one place a Decision's shape is built (fields in this order: it is what JSON output shows). */
+function startDecision(event: EventName, hooks: HookRecord[]): Decision {
+  return {
+    event,
+    blocked: false,
+    additionalContext: [],
+    systemMessages: [],
+    continue: true,
+    eventOutput: {},
+    hooks,
+    warnings: [],
+  };
+}
+
 export function reduce(
   event: EventName,
   entries: readonly ReduceEntry[],
@@ -120,16 +139,7 @@ export function reduce(
   ctx: { permissionMode?: string } = {},
 ): Decision {
   const spec = catalog[event] as EventSpec;
-  const decision: Decision = {
-    event,
-    blocked: false,
-    additionalContext: [],
-    systemMessages: [],
-    continue: true,
-    eventOutput: {},
-    hooks: records,
-    warnings: [],
-  };
+  const decision = startDecision(event, records);
   let verdict: Verdict | undefined;
   let reason: string | undefined;
 

@@ -32,11 +32,41 @@ function canonicalConfigOf(
   return { version: 1, hooks: canonicalHooks, settings, scripts: ev.scripts };
 }
 
+/** What an assessment read: the workspace, the store record, the selection and the script evidence. */
+interface Gathered {
+  workspace: Awaited<ReturnType<typeof resolveWorkspace>>;
+  storePath: string;
+  encode: (p: string) => string;
+  decode: (p: string) => string;
+  sel: Awaited<ReturnType<typeof selectGated>>;
+  store: Awaited<ReturnType<typeof readStoreRecord>>;
+  workspaceTrusted: boolean;
+  trusted: NonNullable<Awaited<ReturnType<typeof readStoreRecord>>['record']>['hooks'] | undefined;
+  ev: ScriptEvidence;
+}
+
 /**
  * Compute the trust state of a workspace's hooks. Never throws: store problems and unreadable
  * scripts become state `error` (fail closed).
  */
 export async function assessTrust(input: TrustGateInput, opts: TrustOptions): Promise<TrustReport> {
+  const g = await gather(input, opts);
+  const { sel, ev, store, trusted } = g;
+  const config = canonicalConfigOf(input.hooks, sel.gated, ev, sel.settings, g.encode, sel.real);
+  const digest = config ? digestOf(config) : undefined;
+  const verdict = verdictOf({
+    ...(store.error ? { storeError: store.error } : {}),
+    ...(ev.errors.length > 0 ? { scriptError: ev.errors[0]! } : {}),
+    workspaceTrusted: g.workspaceTrusted,
+    hostDecided: opts.workspaceTrusted === false,
+    trusted,
+    digest,
+  });
+  return reportOf(input, opts, g, config, digest, verdict);
+}
+
+/** Workspace, selection, store record, then the scripts: the order the store decides what is read. */
+async function gather(input: TrustGateInput, opts: TrustOptions): Promise<Gathered> {
   const workspace = await resolveWorkspace(opts.workspaceDir);
   const storePath = opts.storePath ?? defaultTrustStorePath(process.env, opts.homeDir ?? os.homedir());
   const homeDir = opts.homeDir ?? os.homedir();
@@ -58,21 +88,21 @@ export async function assessTrust(input: TrustGateInput, opts: TrustOptions): Pr
     decode,
     real: sel.real,
   });
+  return { workspace, storePath, encode, decode, sel, store, workspaceTrusted, trusted, ev };
+}
 
-  const config = canonicalConfigOf(input.hooks, sel.gated, ev, sel.settings, encode, sel.real);
-  const digest = config ? digestOf(config) : undefined;
+function reportOf(
+  input: TrustGateInput,
+  opts: TrustOptions,
+  g: Gathered,
+  config: CanonicalConfig | undefined,
+  digest: string | undefined,
+  verdict: ReturnType<typeof verdictOf>,
+): TrustReport {
+  const { workspace, sel, ev, store, trusted } = g;
   const errors = store.error ? [store.error, ...ev.errors] : [...ev.errors];
-  const verdict = verdictOf({
-    ...(store.error ? { storeError: store.error } : {}),
-    ...(ev.errors.length > 0 ? { scriptError: ev.errors[0]! } : {}),
-    workspaceTrusted,
-    hostDecided: opts.workspaceTrusted === false,
-    trusted,
-    digest,
-  });
-
   // Equal digests mean equal configs: nothing to diff.
-  const diff = trusted && config && trusted.digest !== digest ? diffConfigs(trusted.config, config, decode) : undefined;
+  const diff = trusted && config && trusted.digest !== digest ? diffConfigs(trusted.config, config, g.decode) : undefined;
   const hooks = hookStatuses(input.hooks, {
     gated: sel.gated,
     state: verdict.state,
@@ -97,8 +127,8 @@ export async function assessTrust(input: TrustGateInput, opts: TrustOptions): Pr
 
   return {
     workspace,
-    store: storePath,
-    workspaceTrusted,
+    store: g.storePath,
+    workspaceTrusted: g.workspaceTrusted,
     state: verdict.state,
     reason: verdict.reason,
     ...(digest ? { digest } : {}),
@@ -106,7 +136,7 @@ export async function assessTrust(input: TrustGateInput, opts: TrustOptions): Pr
     hooks,
     removed: diff?.removed ?? [],
     settingsChanges: diff?.settings ?? [],
-    scripts: scriptStatuses(ev.allRecords, ev.deferred, trusted, encode),
+    scripts: scriptStatuses(ev.allRecords, ev.deferred, trusted, g.encode),
     gatedSources: [...sel.gatedSources],
     excludedSources: verdict.state === 'trusted' ? [] : [...sel.gatedSources],
     skipped,

@@ -4,6 +4,7 @@
  * handlers, timeouts in seconds for every type (0.24; ≥ 1000 = legacy ms), `async`, `shell`, `args`, `if`, and `disableAllHooks`.
  */
 import { z } from 'zod';
+import type { EventName } from '../../events/catalog.js';
 import type { CommandHandler, HookHandler, NormalizedHook } from '../../types.js';
 import { compileMatcherFor } from '../../matching/modes.js';
 import { isObject } from '../../dialects/shared.js';
@@ -89,132 +90,185 @@ export function qwenSeconds(value: number): number {
 /** Qwen's non-command timeouts have their own defaults. */
 const QWEN_SECONDS_DEFAULT: Record<string, number> = { http: 600, prompt: 30 };
 
+/** One file being read: where diagnostics and hooks go, and the file-wide switches. */
+interface FileParse {
+  dialect: Dialect;
+  ctx: ParseContext;
+  diags: Diags;
+  hooks: NormalizedHook[];
+  isQwen: boolean;
+  /** Gemini's hooksConfig.disabled: hook names (or commands) not to load. */
+  disabled: string[];
+}
+
+/** One group of one event: its path, the mapped event and how its matcher reads. */
+interface GroupParse {
+  native: string;
+  event: EventName;
+  mode: ReturnType<Dialect['matcherMode']>;
+  gp: (string | number)[];
+  g: z.infer<typeof groupSchema>;
+}
+
+type HandlerType = 'command' | 'http' | 'prompt';
+
 export async function parseGeminiLike(dialect: Dialect, doc: unknown, ctx: ParseContext): Promise<ParseResult> {
   const diags = new Diags(ctx.file);
   const hooks: NormalizedHook[] = [];
   const isQwen = dialect.name === 'qwen';
-  if (!isObject(doc)) {
-    diags.error([], 'expected a JSON object');
-    return { hooks, diagnostics: diags.list, ok: false };
-  }
-  const events = doc.hooks;
-  if (events === undefined) return { hooks, diagnostics: diags.list, ok: true };
-  if (!isObject(events)) {
-    diags.error(['hooks'], `expected an object of events, got ${Array.isArray(events) ? 'array' : typeof events}`);
-    return { hooks, diagnostics: diags.list, ok: false };
-  }
-  // Switches: Gemini's hooksConfig (or the same fields inside hooks), Qwen's disableAllHooks.
-  const switches = isObject(doc.hooksConfig) ? doc.hooksConfig : events;
-  const at = isObject(doc.hooksConfig) ? ['hooksConfig'] : ['hooks'];
-  if (!isQwen && switches.enabled === false) {
-    diags.warn([...at, 'enabled'], 'hooks are disabled in this file (enabled: false); none loaded');
-    return { hooks, diagnostics: diags.list, ok: true };
-  }
-  if (isQwen && doc.disableAllHooks === true) {
-    diags.warn(['disableAllHooks'], 'disableAllHooks is true in this file; none of its hooks loaded');
-    return { hooks, diagnostics: diags.list, ok: true };
-  }
-  const disabled = !isQwen && Array.isArray(switches.disabled) ? switches.disabled.filter((x): x is string => typeof x === 'string') : [];
+  const opened = openHooks(doc, isQwen, diags);
+  if ('ok' in opened) return { hooks, diagnostics: diags.list, ok: opened.ok };
+  const file: FileParse = { dialect, ctx, diags, hooks, isQwen, disabled: opened.disabled };
 
-  for (const [native, rawGroups] of Object.entries(events)) {
+  for (const [native, rawGroups] of Object.entries(opened.events)) {
     if (!isQwen && GEMINI_HOOKS_FIELDS.includes(native)) continue;
     const mapped = mappedEvent(dialect, native, rawGroups, diags, { agent: dialect.title, entries: 'hook definitions' });
     if (!mapped) continue;
     const { event, entries: groups } = mapped;
     const mode = dialect.matcherMode(event);
     groups.forEach((group, gi) => {
-      const gp = ['hooks', native, gi];
-      const g = validate(groupSchema, group, gp, diags);
-      if (!g) return;
-      checkKeys(group, KEYS[isQwen ? 'qwen' : 'gemini'].group, gp, diags, 'warning', 'key', dialect.title);
-      if (g.matcher !== undefined && eventSpec(event).matcher === null && g.matcher.trim() !== '' && g.matcher.trim() !== '*') {
-        diags.warn([...gp, 'matcher'], `agent-hooks has no matcher on ${event}; the hooks run for every ${native}`);
-      }
-      if (g.matcher !== undefined && compileMatcherFor(g.matcher, mode).kind === 'invalid') {
-        diags.warn([...gp, 'matcher'], `invalid regular expression ${JSON.stringify(g.matcher)}; it never matches`);
-      }
-      g.hooks.forEach((raw, hi) => {
-        const hp = [...gp, 'hooks', hi];
-        const type = isObject(raw) ? raw.type : undefined;
-        const allowed = isQwen ? ['command', 'http', 'prompt'] : ['command'];
-        if (typeof type !== 'string' || !allowed.includes(type)) {
-          if (isQwen && type === 'function')
-            diags.warn([...hp, 'type'], 'function hooks cannot be configured in settings (Qwen registers them in code); skipped');
-          else if (!isQwen && type === 'plugin')
-            diags.warn([...hp, 'type'], "Gemini 'plugin' hooks are not supported by agent-hooks; skipped");
-          else
-            diags.error(
-              [...hp, 'type'],
-              `expected one of ${allowed.map((t) => JSON.stringify(t)).join(', ')}, got ${type === undefined ? 'nothing' : JSON.stringify(type)}`,
-            );
-          return;
-        }
-        const schema = type === 'http' ? httpSchema : type === 'prompt' ? promptSchema : commandSchema;
-        const h = validate(schema as z.ZodType<Record<string, unknown>>, raw, hp, diags);
-        if (!h) return;
-        const keys = isQwen ? KEYS.qwen[type as 'command' | 'http' | 'prompt'] : KEYS.gemini.command;
-        checkKeys(raw, keys, hp, diags, 'warning', 'field', dialect.title);
-        const name = typeof h.name === 'string' ? h.name : undefined;
-        if (disabled.length && disabled.includes(name ?? String(h.command ?? ''))) {
-          diags.warn(hp, `hook ${JSON.stringify(name ?? h.command)} is in the disabled list; not loaded`);
-          return;
-        }
-        const given = typeof h.timeout === 'number' ? h.timeout : undefined;
-        const timeout =
-          given === undefined
-            ? isQwen && type !== 'command'
-              ? QWEN_SECONDS_DEFAULT[type]!
-              : dialect.defaults.timeoutSec!
-            : isQwen
-              ? qwenSeconds(given)
-              : given / 1000;
-        const common = {
-          timeout,
-          ...(typeof h.statusMessage === 'string' ? { statusMessage: h.statusMessage } : {}),
-          ...(typeof h.if === 'string' ? { if: h.if } : {}),
-        };
-        let handler: HookHandler;
-        if (type === 'http') {
-          handler = {
-            type: 'http',
-            url: h.url as string,
-            ...(h.headers ? { headers: h.headers as Record<string, string> } : {}),
-            ...(h.allowedEnvVars ? { allowedEnvVars: h.allowedEnvVars as string[] } : {}),
-            ...(h.once === true ? { once: true } : {}),
-            ...common,
-          };
-        } else if (type === 'prompt') {
-          handler = { type: 'prompt', prompt: h.prompt as string, ...(typeof h.model === 'string' ? { model: h.model } : {}), ...common };
-        } else {
-          const c: CommandHandler = { type: 'command', command: h.command as string, ...common };
-          if (h.args) c.args = h.args as string[];
-          if (h.env) c.env = h.env as Record<string, string>;
-          if (h.shell) c.shell = h.shell as 'bash' | 'powershell';
-          if (h.async === true || g.async === true) c.async = true;
-          handler = c;
-        }
-        const data: Record<string, unknown> = { nativeEvent: native };
-        if (given === undefined) data.timeoutDefaulted = true;
-        if (name !== undefined) data.name = name;
-        if (typeof h.description === 'string') data.description = h.description;
-        if (g.sequential !== undefined) data.sequential = g.sequential;
-        hooks.push(
-          makeHook({
-            dialect,
-            ctx,
-            event,
-            ...(g.matcher !== undefined ? { matcher: g.matcher } : {}),
-            matcherMode: mode,
-            handler,
-            path: hp,
-            data,
-          }),
-        );
-      });
+      parseGroup(file, native, event, mode, group, gi);
     });
   }
   const ok = diags.ok;
   return { hooks: ok ? hooks : [], diagnostics: diags.list, ok };
+}
+
+/**
+ * The file's `hooks` object and disabled list, or the outcome when there is nothing to read:
+ * not an object (error), no hooks (fine), or hooks switched off in this file (a warning).
+ */
+function openHooks(doc: unknown, isQwen: boolean, diags: Diags): { ok: boolean } | { events: Record<string, unknown>; disabled: string[] } {
+  if (!isObject(doc)) {
+    diags.error([], 'expected a JSON object');
+    return { ok: false };
+  }
+  const events = doc.hooks;
+  if (events === undefined) return { ok: true };
+  if (!isObject(events)) {
+    diags.error(['hooks'], `expected an object of events, got ${Array.isArray(events) ? 'array' : typeof events}`);
+    return { ok: false };
+  }
+  // Switches: Gemini's hooksConfig (or the same fields inside hooks), Qwen's disableAllHooks.
+  const switches = isObject(doc.hooksConfig) ? doc.hooksConfig : events;
+  const at = isObject(doc.hooksConfig) ? ['hooksConfig'] : ['hooks'];
+  if (!isQwen && switches.enabled === false) {
+    diags.warn([...at, 'enabled'], 'hooks are disabled in this file (enabled: false); none loaded');
+    return { ok: true };
+  }
+  if (isQwen && doc.disableAllHooks === true) {
+    diags.warn(['disableAllHooks'], 'disableAllHooks is true in this file; none of its hooks loaded');
+    return { ok: true };
+  }
+  const disabled = !isQwen && Array.isArray(switches.disabled) ? switches.disabled.filter((x): x is string => typeof x === 'string') : [];
+  return { events, disabled };
+}
+
+function parseGroup(file: FileParse, native: string, event: EventName, mode: GroupParse['mode'], group: unknown, gi: number): void {
+  const { diags, dialect } = file;
+  const gp = ['hooks', native, gi];
+  const g = validate(groupSchema, group, gp, diags);
+  if (!g) return;
+  checkKeys(group, KEYS[file.isQwen ? 'qwen' : 'gemini'].group, gp, diags, 'warning', 'key', dialect.title);
+  if (g.matcher !== undefined && eventSpec(event).matcher === null && g.matcher.trim() !== '' && g.matcher.trim() !== '*') {
+    diags.warn([...gp, 'matcher'], `agent-hooks has no matcher on ${event}; the hooks run for every ${native}`);
+  }
+  if (g.matcher !== undefined && compileMatcherFor(g.matcher, mode).kind === 'invalid') {
+    diags.warn([...gp, 'matcher'], `invalid regular expression ${JSON.stringify(g.matcher)}; it never matches`);
+  }
+  const at: GroupParse = { native, event, mode, gp, g };
+  g.hooks.forEach((raw, hi) => {
+    parseEntry(file, at, raw, hi);
+  });
+}
+
+/** One handler entry: type check, validation, the disabled list, then one NormalizedHook. */
+function parseEntry(file: FileParse, at: GroupParse, raw: unknown, hi: number): void {
+  const { diags, dialect, isQwen } = file;
+  const { g } = at;
+  const hp = [...at.gp, 'hooks', hi];
+  const type = handlerType(file, raw, hp);
+  if (!type) return;
+  const schema = type === 'http' ? httpSchema : type === 'prompt' ? promptSchema : commandSchema;
+  const h = validate(schema as z.ZodType<Record<string, unknown>>, raw, hp, diags);
+  if (!h) return;
+  const keys = isQwen ? KEYS.qwen[type] : KEYS.gemini.command;
+  checkKeys(raw, keys, hp, diags, 'warning', 'field', dialect.title);
+  const name = typeof h.name === 'string' ? h.name : undefined;
+  if (file.disabled.length && file.disabled.includes(name ?? String(h.command ?? ''))) {
+    diags.warn(hp, `hook ${JSON.stringify(name ?? h.command)} is in the disabled list; not loaded`);
+    return;
+  }
+  const given = typeof h.timeout === 'number' ? h.timeout : undefined;
+  const handler = buildHandler(type, h, g, timeoutSeconds(file, type, given));
+  const data: Record<string, unknown> = { nativeEvent: at.native };
+  if (given === undefined) data.timeoutDefaulted = true;
+  if (name !== undefined) data.name = name;
+  if (typeof h.description === 'string') data.description = h.description;
+  if (g.sequential !== undefined) data.sequential = g.sequential;
+  file.hooks.push(
+    makeHook({
+      dialect,
+      ctx: file.ctx,
+      event: at.event,
+      ...(g.matcher !== undefined ? { matcher: g.matcher } : {}),
+      matcherMode: at.mode,
+      handler,
+      path: hp,
+      data,
+    }),
+  );
+}
+
+/** The entry's handler type when this dialect supports it; otherwise says why it is skipped. */
+function handlerType(file: FileParse, raw: unknown, hp: (string | number)[]): HandlerType | undefined {
+  const { diags, isQwen } = file;
+  const type = isObject(raw) ? raw.type : undefined;
+  const allowed = isQwen ? ['command', 'http', 'prompt'] : ['command'];
+  if (typeof type === 'string' && allowed.includes(type)) return type as HandlerType;
+  if (isQwen && type === 'function')
+    diags.warn([...hp, 'type'], 'function hooks cannot be configured in settings (Qwen registers them in code); skipped');
+  else if (!isQwen && type === 'plugin') diags.warn([...hp, 'type'], "Gemini 'plugin' hooks are not supported by agent-hooks; skipped");
+  else
+    diags.error(
+      [...hp, 'type'],
+      `expected one of ${allowed.map((t) => JSON.stringify(t)).join(', ')}, got ${type === undefined ? 'nothing' : JSON.stringify(type)}`,
+    );
+  return undefined;
+}
+
+/** Seconds: Gemini writes milliseconds; Qwen seconds (legacy ms ≥ 1000), with its own non-command defaults. */
+function timeoutSeconds(file: FileParse, type: HandlerType, given: number | undefined): number {
+  if (given === undefined) return file.isQwen && type !== 'command' ? QWEN_SECONDS_DEFAULT[type]! : file.dialect.defaults.timeoutSec!;
+  return file.isQwen ? qwenSeconds(given) : given / 1000;
+}
+
+function buildHandler(type: HandlerType, h: Record<string, unknown>, g: GroupParse['g'], timeout: number): HookHandler {
+  const common = {
+    timeout,
+    ...(typeof h.statusMessage === 'string' ? { statusMessage: h.statusMessage } : {}),
+    ...(typeof h.if === 'string' ? { if: h.if } : {}),
+  };
+  if (type === 'http') {
+    return {
+      type: 'http',
+      url: h.url as string,
+      ...(h.headers ? { headers: h.headers as Record<string, string> } : {}),
+      ...(h.allowedEnvVars ? { allowedEnvVars: h.allowedEnvVars as string[] } : {}),
+      ...(h.once === true ? { once: true } : {}),
+      ...common,
+    };
+  }
+  if (type === 'prompt') {
+    return { type: 'prompt', prompt: h.prompt as string, ...(typeof h.model === 'string' ? { model: h.model } : {}), ...common };
+  }
+  const c: CommandHandler = { type: 'command', command: h.command as string, ...common };
+  if (h.args) c.args = h.args as string[];
+  if (h.env) c.env = h.env as Record<string, string>;
+  if (h.shell) c.shell = h.shell as 'bash' | 'powershell';
+  // A group's async applies to each of its command hooks (Qwen).
+  if (h.async === true || g.async === true) c.async = true;
+  return c;
 }
 
 export async function serializeGeminiLike(dialect: Dialect, hooks: readonly NormalizedHook[]): Promise<SerializeResult> {

@@ -68,40 +68,23 @@ function decodePayload(raw: Record<string, unknown>, nativeEvent?: string): Disp
   return { event, nativeEvent: name, payload: p, raw };
 }
 
+/** The answer object being built, and notes for stderr about what Copilot CLI will not read. */
+interface Answer {
+  o: Record<string, unknown>;
+  notes: string[];
+  context: string | undefined;
+}
+
 function encode(d: Decision, input: DispatchInput) {
-  const o: Record<string, unknown> = {};
-  const notes: string[] = [];
-  const context = joinContext(d);
+  const a: Answer = { o: {}, notes: [], context: joinContext(d) };
+  const { o, notes, context } = a;
   switch (d.event) {
-    case 'PreToolUse': {
-      const deny = (reason: string) => {
-        o.permissionDecision = 'deny';
-        o.permissionDecisionReason = reason;
-      };
-      if (d.decision === 'deny' || d.decision === 'block') deny(reasonOf(d));
-      else if (!d.continue) deny(d.stopReason?.trim() || 'stopped by hook');
-      else if (d.decision === 'ask' || d.decision === 'defer') {
-        o.permissionDecision = 'ask';
-        if (d.reason !== undefined) o.permissionDecisionReason = d.reason;
-      } else if (d.decision === 'allow' || d.updatedInput) {
-        o.permissionDecision = 'allow';
-        if (d.reason !== undefined) o.permissionDecisionReason = d.reason;
-        if (d.updatedInput) o.modifiedArgs = TOOLS.inputToNative(str(input.payload.tool_name) ?? '', d.updatedInput);
-      }
-      if (context !== undefined) o.additionalContext = context;
+    case 'PreToolUse':
+      encodePreToolUse(a, d, input);
       break;
-    }
-    case 'PostToolUse': {
-      // Copilot CLI 1.0 reads additionalContext and modifiedResult (the result the model sees).
-      const feedback = [d.blocked ? reasonOf(d) : undefined, context].filter((x): x is string => x !== undefined);
-      if (feedback.length) o.additionalContext = feedback.join('\n\n');
-      if (d.updatedOutput !== undefined)
-        o.modifiedResult = {
-          resultType: 'success',
-          textResultForLlm: typeof d.updatedOutput === 'string' ? d.updatedOutput : JSON.stringify(d.updatedOutput),
-        };
+    case 'PostToolUse':
+      encodePostToolUse(a, d);
       break;
-    }
     case 'Stop':
     case 'SubagentStop':
       if (d.blocked) {
@@ -110,15 +93,7 @@ function encode(d: Decision, input: DispatchInput) {
       }
       break;
     case 'PermissionRequest':
-      if (d.decision === 'allow' && d.updatedInput) {
-        o.behavior = 'deny';
-        o.message = failClosedReason(d, 'rewrite', 'Copilot CLI');
-      } else if (d.decision === 'allow') o.behavior = 'allow';
-      else if (d.decision === 'deny') {
-        o.behavior = 'deny';
-        o.message = reasonOf(d, 'denied by hook');
-        if (d.eventOutput.interrupt === true || !d.continue) o.interrupt = true;
-      }
+      encodePermissionRequest(a, d);
       break;
     case 'Notification':
     case 'SubagentStart':
@@ -126,28 +101,83 @@ function encode(d: Decision, input: DispatchInput) {
       break;
     case 'UserPromptSubmit':
     case 'SessionStart':
-      // Copilot CLI 1.0.102 refuses a prompt on decision:"block" and adds additionalContext on both
-      // (test/agents); the VS Code-format PascalCase events are not verified, so they keep the note.
-      if (input.nativeEvent !== 'userPromptSubmitted' && input.nativeEvent !== 'sessionStart') {
-        if (d.blocked) notes.push(`Copilot CLI does not read ${input.nativeEvent} output; the block was not passed on`);
-        if (context !== undefined) notes.push(`Copilot CLI does not read ${input.nativeEvent} output; the context was not passed on`);
-        break;
-      }
-      if (d.event === 'UserPromptSubmit' && (d.blocked || !d.continue)) {
-        o.decision = 'block';
-        o.reason = d.blocked ? reasonOf(d) : d.stopReason?.trim() || 'stopped by hook';
-      } else if (d.blocked || !d.continue) notes.push('Copilot CLI cannot refuse a session at sessionStart; the block was not passed on');
-      if (context !== undefined) o.additionalContext = context;
+      encodePromptOrSessionStart(a, d, input);
       break;
     case 'PostToolUseFailure':
       // Exit 2 hands stderr to the model as recovery guidance.
       if (context !== undefined) return out(undefined, 2, context);
       break;
     default:
-      if (d.blocked) notes.push(`Copilot CLI does not read ${input.nativeEvent} output; the block was not passed on`);
-      if (context !== undefined) notes.push(`Copilot CLI does not read ${input.nativeEvent} output; the context was not passed on`);
+      noteUnread(a, d, input);
   }
   return out(Object.keys(o).length ? o : undefined, 0, notes.map((n) => `agent-hooks: ${n}`).join('\n'));
+}
+
+/** An event whose output Copilot CLI does not read: say what was not passed on. */
+function noteUnread(a: Answer, d: Decision, input: DispatchInput): void {
+  if (d.blocked) a.notes.push(`Copilot CLI does not read ${input.nativeEvent} output; the block was not passed on`);
+  if (a.context !== undefined) a.notes.push(`Copilot CLI does not read ${input.nativeEvent} output; the context was not passed on`);
+}
+
+/** deny (a block or continue:false) > ask (defer too) > allow (or a rewrite, as modifiedArgs). */
+function encodePreToolUse(a: Answer, d: Decision, input: DispatchInput): void {
+  const { o } = a;
+  const deny = (reason: string) => {
+    o.permissionDecision = 'deny';
+    o.permissionDecisionReason = reason;
+  };
+  if (d.decision === 'deny' || d.decision === 'block') deny(reasonOf(d));
+  else if (!d.continue) deny(d.stopReason?.trim() || 'stopped by hook');
+  else if (d.decision === 'ask' || d.decision === 'defer') {
+    o.permissionDecision = 'ask';
+    if (d.reason !== undefined) o.permissionDecisionReason = d.reason;
+  } else if (d.decision === 'allow' || d.updatedInput) {
+    o.permissionDecision = 'allow';
+    if (d.reason !== undefined) o.permissionDecisionReason = d.reason;
+    if (d.updatedInput) o.modifiedArgs = TOOLS.inputToNative(str(input.payload.tool_name) ?? '', d.updatedInput);
+  }
+  if (a.context !== undefined) o.additionalContext = a.context;
+}
+
+function encodePostToolUse(a: Answer, d: Decision): void {
+  const { o } = a;
+  // Copilot CLI 1.0 reads additionalContext and modifiedResult (the result the model sees).
+  const feedback = [d.blocked ? reasonOf(d) : undefined, a.context].filter((x): x is string => x !== undefined);
+  if (feedback.length) o.additionalContext = feedback.join('\n\n');
+  if (d.updatedOutput !== undefined)
+    o.modifiedResult = {
+      resultType: 'success',
+      textResultForLlm: typeof d.updatedOutput === 'string' ? d.updatedOutput : JSON.stringify(d.updatedOutput),
+    };
+}
+
+function encodePermissionRequest(a: Answer, d: Decision): void {
+  const { o } = a;
+  // Copilot CLI has no way to apply a rewritten input here: fail closed rather than allow the original.
+  if (d.decision === 'allow' && d.updatedInput) {
+    o.behavior = 'deny';
+    o.message = failClosedReason(d, 'rewrite', 'Copilot CLI');
+  } else if (d.decision === 'allow') o.behavior = 'allow';
+  else if (d.decision === 'deny') {
+    o.behavior = 'deny';
+    o.message = reasonOf(d, 'denied by hook');
+    if (d.eventOutput.interrupt === true || !d.continue) o.interrupt = true;
+  }
+}
+
+function encodePromptOrSessionStart(a: Answer, d: Decision, input: DispatchInput): void {
+  const { o } = a;
+  // Copilot CLI 1.0.102 refuses a prompt on decision:"block" and adds additionalContext on both
+  // (test/agents); the VS Code-format PascalCase events are not verified, so they keep the note.
+  if (input.nativeEvent !== 'userPromptSubmitted' && input.nativeEvent !== 'sessionStart') {
+    noteUnread(a, d, input);
+    return;
+  }
+  if (d.event === 'UserPromptSubmit' && (d.blocked || !d.continue)) {
+    o.decision = 'block';
+    o.reason = d.blocked ? reasonOf(d) : d.stopReason?.trim() || 'stopped by hook';
+  } else if (d.blocked || !d.continue) a.notes.push('Copilot CLI cannot refuse a session at sessionStart; the block was not passed on');
+  if (a.context !== undefined) o.additionalContext = a.context;
 }
 
 export const copilotWire: WireAdapter = {
