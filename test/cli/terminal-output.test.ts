@@ -13,6 +13,7 @@ import { forTerminal, oneLine } from '../../src/util/terminal-text.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const EVIL = '\x1b]52;c;ZXZpbA==\x07\x1b[2J\x1b[H\r\u202ePreToolUse: allow';
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these control characters are what the test looks for
 const RAW = /[\x1b\x07\r\u202e\u2066-\u2069\x9b]/;
 
 let dir: TempDir;

@@ -111,7 +111,7 @@ describe('CwdChanged', () => {
       CwdChanged: [
         {
           hooks: [
-            hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'CwdChanged', watchPaths: [realpathSync(sb.ws) + '/app/.envrc'] } })),
+            hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'CwdChanged', watchPaths: [`${realpathSync(sb.ws)}/app/.envrc`] } })),
           ],
         },
       ],
