@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startHostSession, type HostSession, type HostSessionOptions } from '../../src/host/index.js';
+import { startHostSession, type HostSession, type HostSessionOptions, type HostTool, type ToolContext } from '../../src/host/index.js';
 import { tempDir } from '../helpers/tmp.js';
 
 export const HOOK = fileURLToPath(new URL('./fixtures/hook.mjs', import.meta.url));
@@ -65,3 +65,15 @@ export function hostSandbox() {
   };
 }
 export type HostSandbox = ReturnType<typeof hostSandbox>;
+
+/** The context a host tool runs in: workspace and cwd `ws`, an empty environment. */
+export function toolContext(ws: string): ToolContext {
+  return { workspace: ws, cwd: ws, env: {}, signal: new AbortController().signal, toolUseId: 't', sessionId: 's' };
+}
+
+/** Checks `input` against the tool's own schema first, as the host does, then runs the tool. */
+export async function runTool<I extends Record<string, unknown>>(tool: HostTool<I>, input: unknown, ctx: ToolContext) {
+  const parsed = tool.inputSchema.safeParse(input);
+  if (!parsed.success) throw new Error(`invalid input: ${parsed.error.message}`);
+  return tool.run(parsed.data, ctx);
+}
