@@ -16,7 +16,7 @@ import {
 } from '../../src/host/index.js';
 import { isolationProblem } from '../../src/host/tools/index.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
-import { hook, hostSandbox, runTool, toolContext, type HostSandbox } from './helpers.js';
+import { hook, runTool, toolContext, useHostSandbox } from './helpers.js';
 
 let dir: TempDir;
 let ws: string;
@@ -79,13 +79,7 @@ describe('dangling symlink out of the workspace', () => {
 });
 
 describe('a hook rewrite to a dangling link out of the workspace', () => {
-  let sb: HostSandbox;
-  beforeEach(() => {
-    sb = hostSandbox();
-  });
-  afterEach(async () => {
-    await sb.cleanup();
-  });
+  const sb = useHostSandbox();
 
   it('is rejected and writes nothing outside', async () => {
     const outside = sb.dir.path('outside-target.txt');

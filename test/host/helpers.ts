@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startHostSession, type HostSession, type HostSessionOptions, type HostTool, type ToolContext } from '../../src/host/index.js';
-import { tempDir } from '../helpers/tmp.js';
+import { afterEach, beforeEach } from 'vitest';
+import { perTest, tempDir } from '../helpers/tmp.js';
 
 export const HOOK = fileURLToPath(new URL('./fixtures/hook.mjs', import.meta.url));
 
@@ -65,6 +66,34 @@ export function hostSandbox() {
   };
 }
 export type HostSandbox = ReturnType<typeof hostSandbox>;
+
+/** A fresh `hostSandbox()` for each test (its sessions closed and files removed after it), registered where it is called. */
+export function useHostSandbox(): HostSandbox {
+  let current: HostSandbox | undefined;
+  beforeEach(() => {
+    current = hostSandbox();
+  });
+  afterEach(async () => {
+    await current?.cleanup();
+    current = undefined;
+  });
+  return perTest(() => current, 'useHostSandbox');
+}
+
+/** A hook action (see fixtures/hook.mjs) that prints `o` as the hook's JSON output. */
+export const json = (o: unknown) => `json:${JSON.stringify(o)}`;
+
+/** Resolves once `cond()` holds; fails after `ms`. */
+export async function until(cond: () => boolean, ms = 5000) {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** A user who allows every tool the session asks about. */
+export const allowAll = { confirmTool: async () => ({ behavior: 'allow' as const }) };
 
 /** The context a host tool runs in: workspace and cwd `ws`, an empty environment. */
 export function toolContext(ws: string): ToolContext {
