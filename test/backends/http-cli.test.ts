@@ -1,12 +1,9 @@
 /** `agent-hooks run` with HTTP hooks: the CLI passes the settings' allowlists to the engine. */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { tempDir, type TempDir } from '../helpers/tmp.js';
+import { CLI, requireBuiltCli } from '../helpers/cli.js';
+import { useTempDir } from '../helpers/tmp.js';
 import { sendJson, startServer, type TestServer } from './http-servers.js';
-
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 // Async: the loopback server lives in this process and must keep answering while the CLI runs.
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -17,10 +14,10 @@ function cli(args: string[]): Promise<{ code: number | null; stdout: string; std
   });
 }
 
+requireBuiltCli();
+const dir = useTempDir();
 let server: TestServer;
-let dir: TempDir;
 beforeAll(async () => {
-  if (!existsSync(CLI)) throw new Error('dist/cli/main.js is missing: run `npm run build` first (npm test does)');
   server = await startServer((_req, res) =>
     sendJson(res, 200, {
       hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'from cli http' },
@@ -29,10 +26,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 beforeEach(() => {
-  dir = tempDir();
   server.requests.length = 0;
 });
-afterEach(() => dir.cleanup());
 
 const hook = () => ({ type: 'http', url: `${server.origin}/hook`, allowedHosts: ['127.0.0.1'] });
 const run = (settings: string) =>

@@ -115,7 +115,7 @@ describe('encodePayload', () => {
   });
 
   it('keeps a "__proto__" key from JSON as data', () => {
-    const payload = JSON.parse('{"__proto__": {"x": "' + 'p'.repeat(3_000) + '"}, "n": 1}');
+    const payload = JSON.parse(`{"__proto__": {"x": "${'p'.repeat(3_000)}"}, "n": 1}`);
     const r = encodePayload(payload, 1_000);
     const parsed = JSON.parse(r.text);
     expect(Object.keys(parsed)).toEqual(['__proto__', 'n']);

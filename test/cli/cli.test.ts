@@ -1,24 +1,11 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { tempDir, type TempDir } from '../helpers/tmp.js';
+import { describe, expect, it } from 'vitest';
+import { requireBuiltCli, runCli } from '../helpers/cli.js';
+import { useTempDir } from '../helpers/tmp.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const cli = (args: string[], opts: { cwd?: string; input?: string } = {}) => runCli(args, { ...opts, timeout: 30_000 });
 
-function cli(args: string[], opts: { cwd?: string; input?: string } = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: opts.cwd, input: opts.input ?? '', encoding: 'utf8', timeout: 30_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-let dir: TempDir;
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli/main.js is missing: run `npm run build` first (npm test does)');
-});
-beforeEach(() => {
-  dir = tempDir();
-});
-afterEach(() => dir.cleanup());
+requireBuiltCli();
+const dir = useTempDir();
 
 const denyRm = {
   hooks: {

@@ -1,33 +1,26 @@
 /** CLI conventions: colour by NO_COLOR/FORCE_COLOR, aligned `list`, completion in a real bash, --help, did-you-mean, `test --watch`. */
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 // Each test spawns the CLI many times; on a loaded machine that takes a while.
 vi.setConfig({ testTimeout: 120000 });
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { writeFileSync } from 'node:fs';
 import { colourEnabled, table } from '../../src/cli/style.js';
-import { tempDir, type TempDir } from '../helpers/tmp.js';
+import { CLI, requireBuiltCli, runCli } from '../helpers/cli.js';
+import { useTempDir } from '../helpers/tmp.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const ESC = '\x1b[';
 
+/** Colour is decided by what each test puts in env alone: the caller's NO_COLOR/FORCE_COLOR are dropped. */
 function cli(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string) {
   const base = { ...process.env };
   delete base.NO_COLOR;
   delete base.FORCE_COLOR;
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, cwd, env: { ...base, ...env } });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return runCli(args, { cwd, env: { ...base, ...env } });
 }
 
-let dir: TempDir;
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli/main.js is missing: run `npm run build` first (npm test does)');
-});
-beforeEach(() => {
-  dir = tempDir();
-});
-afterEach(() => dir.cleanup());
+requireBuiltCli();
+const dir = useTempDir();
 
 const deny = {
   hooks: {

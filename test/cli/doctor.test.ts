@@ -1,32 +1,16 @@
 /** `agent-hooks doctor` on a project with each problem it looks for, through the real CLI. */
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 // Each test spawns the CLI many times; on a loaded machine that takes a while.
 vi.setConfig({ testTimeout: 120000 });
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { tempDir, type TempDir } from '../helpers/tmp.js';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { requireBuiltCli, runCli } from '../helpers/cli.js';
+import { useTempDir } from '../helpers/tmp.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { env: { ...process.env, NO_COLOR: '1', ...env } });
 
-function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...args], {
-    encoding: 'utf8',
-    timeout: 60_000,
-    env: { ...process.env, NO_COLOR: '1', ...env },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-let dir: TempDir;
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli/main.js is missing: run `npm run build` first (npm test does)');
-});
-beforeEach(() => {
-  dir = tempDir();
-});
-afterEach(() => dir.cleanup());
+requireBuiltCli();
+const dir = useTempDir();
 
 /** A PATH with only sh and cat on it: jq, python3 and friends are "missing". */
 function barePath(): string {

@@ -39,27 +39,36 @@ async function waitFor(re: RegExp, ms = 30_000): Promise<string> {
   }
 }
 
+/**
+ * A project with one UserPromptSubmit hook, a HOME with its own trust store, and `agent-hooks
+ * hooks` started in it in a 150x50 tmux session "t" (the shell prints TUI-EXITED-<code> after it).
+ */
+function startTui() {
+  const home = dir.path('home');
+  mkdirSync(home, { recursive: true });
+  dir.json('proj/.claude/settings.json', {
+    hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo from-the-hook' }] }] },
+  });
+  const store = `${home}/trust.json`;
+  const env = `HOME='${home}' AGENT_HOOKS_TRUST_STORE='${store}' NO_COLOR=1`;
+  const started = tmux(
+    'new-session',
+    '-d',
+    '-s',
+    't',
+    '-x',
+    '150',
+    '-y',
+    '50',
+    `cd '${dir.path('proj')}' && env ${env} '${process.execPath}' '${CLI}' hooks; echo TUI-EXITED-$?; sleep 60`,
+  );
+  expect(started.status, started.stderr).toBe(0);
+  return { home, store };
+}
+
 describe('agent-hooks hooks (TUI in tmux)', () => {
   it('lists the hook with its state, trusts with the shown digest, fires its event, revokes', async () => {
-    const home = dir.path('home');
-    mkdirSync(home, { recursive: true });
-    dir.json('proj/.claude/settings.json', {
-      hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo from-the-hook' }] }] },
-    });
-    const store = `${home}/trust.json`;
-    const env = `HOME='${home}' AGENT_HOOKS_TRUST_STORE='${store}' NO_COLOR=1`;
-    const started = tmux(
-      'new-session',
-      '-d',
-      '-s',
-      't',
-      '-x',
-      '150',
-      '-y',
-      '50',
-      `cd '${dir.path('proj')}' && env ${env} '${process.execPath}' '${CLI}' hooks; echo TUI-EXITED-$?; sleep 60`,
-    );
-    expect(started.status, started.stderr).toBe(0);
+    const { store } = startTui();
 
     const first = await waitFor(/Trust these 1 hook\(s\)/);
     expect(first).toMatch(/UserPromptSubmit {2}command: echo from-the-hook {2}\(project, untrusted\)/);
@@ -95,26 +104,8 @@ describe('agent-hooks hooks (TUI in tmux)', () => {
   }, 120_000);
 
   it('pauses a session and resumes it (the pause file the engine reads)', async () => {
-    const home = dir.path('home');
-    mkdirSync(home, { recursive: true });
-    dir.json('proj/.claude/settings.json', {
-      hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo from-the-hook' }] }] },
-    });
-    const store = `${home}/trust.json`;
+    const { home } = startTui();
     const pauseFile = `${home}/paused-sessions.json`;
-    const env = `HOME='${home}' AGENT_HOOKS_TRUST_STORE='${store}' NO_COLOR=1`;
-    const started = tmux(
-      'new-session',
-      '-d',
-      '-s',
-      't',
-      '-x',
-      '150',
-      '-y',
-      '50',
-      `cd '${dir.path('proj')}' && env ${env} '${process.execPath}' '${CLI}' hooks; echo TUI-EXITED-$?; sleep 60`,
-    );
-    expect(started.status, started.stderr).toBe(0);
     await waitFor(/Pause or resume a session/);
     // Menu: the hook, Trust…, Fire…, Pause…, Quit.
     tmux('send-keys', '-t', 't', 'Down', 'Down', 'Down', 'Enter');

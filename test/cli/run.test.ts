@@ -2,37 +2,21 @@
  * `agent-hooks run` for every event without a payload, its field flags, --example, plain-English
  * payload errors, --verbose with each trap, the skipped-hooks summary and exit code 3 for ask.
  */
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 // Each test spawns the CLI many times; on a loaded machine that takes a while.
 vi.setConfig({ testTimeout: 120000 });
-import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EVENT_NAMES } from '../../src/events/catalog.js';
-import { tempDir, type TempDir } from '../helpers/tmp.js';
+import { requireBuiltCli, runCli } from '../helpers/cli.js';
+import { useTempDir } from '../helpers/tmp.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const cli = (args: string[], opts: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}) =>
+  runCli(args, { ...opts, env: { ...process.env, NO_COLOR: '1', ...opts.env } });
 
-function cli(args: string[], opts: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...args], {
-    cwd: opts.cwd,
-    input: opts.input ?? '',
-    encoding: 'utf8',
-    timeout: 60_000,
-    env: { ...process.env, NO_COLOR: '1', ...opts.env },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-let dir: TempDir;
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli/main.js is missing: run `npm run build` first (npm test does)');
-});
-beforeEach(() => {
-  dir = tempDir();
-});
-afterEach(() => dir.cleanup());
+requireBuiltCli();
+const dir = useTempDir();
 
 describe('run EVENT with no payload', () => {
   it('fires every event of the catalog: each hook runs and gets a payload valid for its event', () => {

@@ -4,39 +4,28 @@
  * terminal control sequences (CR + erase line, OSC 52 clipboard write, screen clear, cursor
  * home, BEL, a bidi override). No raw ESC, CR, BEL or override may come out; JSON stays exact.
  */
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { tempDir, type TempDir } from '../helpers/tmp.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { mkdirSync } from 'node:fs';
+import { requireBuiltCli, runCli } from '../helpers/cli.js';
+import { useTempDir } from '../helpers/tmp.js';
 import { forTerminal, oneLine } from '../../src/util/terminal-text.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const EVIL = '\x1b]52;c;ZXZpbA==\x07\x1b[2J\x1b[H\r\u202ePreToolUse: allow';
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these control characters are what the test looks for
 const RAW = /[\x1b\x07\r\u202e\u2066-\u2069\x9b]/;
 
-let dir: TempDir;
+requireBuiltCli();
+const dir = useTempDir('agent-hooks-terminal-');
 let env: NodeJS.ProcessEnv;
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli/main.js is missing: run `npm run build` first (npm test does)');
-});
 beforeEach(() => {
-  dir = tempDir('agent-hooks-terminal-');
   mkdirSync(dir.path('home'));
   env = { ...process.env, HOME: dir.path('home'), AGENT_HOOKS_TRUST_STORE: dir.path('home', 'trust.json') };
   delete env.XDG_CONFIG_HOME;
 });
-afterEach(() => dir.cleanup());
 
 function cli(args: string[], opts: { cwd?: string; input?: string } = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...args], {
-    cwd: opts.cwd ?? dir.root,
-    input: opts.input ?? '',
-    encoding: 'utf8',
-    env,
-    timeout: 60_000,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, all: `${r.stdout}${r.stderr}` };
+  const r = runCli(args, { cwd: opts.cwd ?? dir.root, input: opts.input, env });
+  return { ...r, all: `${r.stdout}${r.stderr}` };
 }
 
 function expectSafe(out: string, what: string) {

@@ -3,35 +3,23 @@
  * broken file or plugin is skipped with a path-qualified error while every other source keeps
  * deciding, through `run` and `dispatch --agent claude` alike (the built CLI in dist/).
  */
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config/index.js';
-import { tempDir, type TempDir } from '../helpers/tmp.js';
+import { requireBuiltCli, runCli } from '../helpers/cli.js';
+import { useTempDir } from '../helpers/tmp.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-
-function cli(args: string[], opts: { cwd?: string; input?: string; env?: Record<string, string> } = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...args], {
-    cwd: opts.cwd,
-    input: opts.input ?? '',
-    encoding: 'utf8',
+/** The child sees PATH and HOME only, so no setting of the machine's environment leaks in. */
+const cli = (args: string[], opts: { cwd?: string; input?: string; env?: Record<string, string> } = {}) =>
+  runCli(args, {
+    ...opts,
     timeout: 30_000,
     env: { PATH: process.env.PATH ?? '', HOME: opts.env?.HOME ?? process.env.HOME ?? '', ...opts.env },
   });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
-let dir: TempDir;
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli/main.js is missing: run `npm run build` first (npm test does)');
-});
-beforeEach(() => {
-  dir = tempDir();
-});
-afterEach(() => dir.cleanup());
+requireBuiltCli();
+const dir = useTempDir();
 
 const deny = (reason: string) =>
   `printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"${reason}"}}'`;

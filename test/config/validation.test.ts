@@ -119,7 +119,7 @@ describe('strict validation', () => {
     expect(byPath['agentHooks.maxConcurrentHooks']).toBe('must be >= 1');
     expect(byPath['agentHooks.stdinLimitBytes']).toMatch(/expected int/);
     expect(byPath['agentHooks.retries']).toMatch(/unknown option "retries"/);
-    expect(byPath['disableAllHooks']).toBe('expected boolean, got string');
+    expect(byPath.disableAllHooks).toBe('expected boolean, got string');
   });
 
   it('quotes non-identifier keys in paths', async () => {
@@ -180,7 +180,7 @@ describe('JSON syntax errors', () => {
   });
 
   it('locates errors in pathologically deep nesting without overflowing', () => {
-    const text = '['.repeat(200_000) + '}';
+    const text = `${'['.repeat(200_000)}}`;
     expect(findJsonSyntaxError(text)).toEqual({ offset: 200_000, message: expect.stringMatching(/where a value was expected/) });
   });
 });

@@ -126,7 +126,7 @@ describe('serial PreToolUse', () => {
       expect(Object.getPrototypeOf(d.updatedInput)).toBe(Object.prototype);
     }
     const d2 = await engine2.run('PreToolUse', bash('x'));
-    expect(Object.prototype.hasOwnProperty.call(d2.updatedInput, '__proto__')).toBe(true);
+    expect(Object.hasOwn(d2.updatedInput!, '__proto__')).toBe(true);
   });
 });
 

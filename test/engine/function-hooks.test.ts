@@ -48,6 +48,7 @@ describe('function hooks', () => {
     engine.register({
       event: 'PreToolUse',
       fn: () => ({
+        // biome-ignore lint/suspicious/noThenProperty: a thenable is what this hook must return
         then: (resolve: (v: unknown) => void) =>
           resolve({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask' } }),
       }),
@@ -98,7 +99,12 @@ describe('input completion', () => {
   it('copies the input without mutating it; the event name always wins; undefined fields get defaults', async () => {
     const engine = createHookEngine({ cwd: '/work', sessionId: 'default-session' });
     let seen: Record<string, unknown> | undefined;
-    engine.register({ event: 'PreToolUse', fn: (input) => void (seen = input) });
+    engine.register({
+      event: 'PreToolUse',
+      fn: (input) => {
+        seen = input;
+      },
+    });
     const raw = { ...bash('ls'), hook_event_name: 'PostToolUse', session_id: undefined, extra_field: [1, 2] };
     const before = JSON.stringify(raw);
     await engine.run('PreToolUse', raw);
@@ -110,11 +116,16 @@ describe('input completion', () => {
   it('an own "__proto__" key of a JSON payload stays a plain own key', async () => {
     const engine = createHookEngine({ cwd: '/tmp' });
     let seen: Record<string, unknown> | undefined;
-    engine.register({ event: 'PreToolUse', fn: (input) => void (seen = input) });
+    engine.register({
+      event: 'PreToolUse',
+      fn: (input) => {
+        seen = input;
+      },
+    });
     const raw = JSON.parse('{"tool_name":"Bash","tool_input":{"command":"ls"},"__proto__":{"polluted":1}}') as Record<string, unknown>;
     await engine.run('PreToolUse', raw);
     expect(Object.getPrototypeOf(seen)).toBe(Object.prototype);
-    expect(Object.prototype.hasOwnProperty.call(seen, '__proto__')).toBe(true);
+    expect(Object.hasOwn(seen!, '__proto__')).toBe(true);
     expect((seen as { polluted?: unknown }).polluted).toBeUndefined();
     expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
   });

@@ -24,6 +24,7 @@ function cli(args: string[], input?: string | Buffer): Promise<CliResult> {
   return runCli(args, { cwd: dir.root, input, env: { TMPDIR: dir.path('tmp') } });
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the decision is read field by field in each test, as untyped JSON
 function decisionOf(r: CliResult): Record<string, any> {
   expectNoCrash(r);
   expect(r.stdout.startsWith('{'), `stdout is not the decision; stderr: ${r.stderr.slice(0, 2000)}`).toBe(true);

@@ -142,6 +142,6 @@ describe(`${EVENTS} events fired at once`, () => {
     const result = await Promise.all(ids.map((id) => engine.run('UserPromptSubmit', { prompt: id })));
     expect(peak).toBe(LIMIT);
     expect(engine.concurrency).toMatchObject({ active: 0, waiting: 0 });
-    result.forEach((d, i) => expect(d.additionalContext).toEqual([`f1:${ids[i]}`, `f2:${ids[i]}`, `f3:${ids[i]}`]));
+    for (const [i, d] of result.entries()) expect(d.additionalContext).toEqual([`f1:${ids[i]}`, `f2:${ids[i]}`, `f3:${ids[i]}`]);
   });
 });

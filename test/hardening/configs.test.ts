@@ -64,6 +64,7 @@ function mutate(doc: unknown, muts: Array<{ pick: number; op: string; value: unk
     const paths = containerPaths(root);
     if (paths.length === 0) return m.value;
     const p = paths[m.pick % paths.length]!;
+    // biome-ignore lint/suspicious/noExplicitAny: walks a generated document of any shape, by its own paths
     const parent = p.slice(0, -1).reduce<any>((v, s) => v[s], root);
     const last = p[p.length - 1]!;
     const define = (obj: object, key: Seg, value: unknown) =>
@@ -211,7 +212,7 @@ for (const dialect of DIALECTS) {
               spillDir: dir.path('spill'),
             });
             for (const event of new Set(loaded.hooks.map((h) => h.event))) {
-              let d;
+              let d: Awaited<ReturnType<typeof engine.run>>;
               try {
                 d = await engine.run(event, inputFor(event), { permissionMode: mode });
               } catch (err) {

@@ -9,17 +9,7 @@ import { EVENT_NAMES, InvalidHookInputError, type EventName } from '../../src/in
 // The untyped engine: adversarial payloads that the typed run() would not let compile.
 import { createHookEngine } from '../../src/engine/engine.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
-import {
-  bash,
-  emit,
-  engineFor,
-  expectNoLeak,
-  expectPrototypeClean,
-  loadSettings,
-  newTag,
-  prepareFixtures,
-  writeSettings,
-} from './helpers.js';
+import { bash, engineFor, expectNoLeak, expectPrototypeClean, loadSettings, newTag, prepareFixtures, writeSettings } from './helpers.js';
 
 let dir: TempDir;
 let tag: string;

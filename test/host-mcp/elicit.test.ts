@@ -34,9 +34,23 @@ function setup(
   const engine: HookEngine = createHookEngine({ projectDir: '/tmp' });
   const seen: Array<Record<string, unknown>> = [];
   if (hooks.elicitation)
-    engine.register({ event: 'Elicitation', matcher: hooks.matcher ?? 'fx', fn: (i) => (seen.push(i), hooks.elicitation!(i)) });
+    engine.register({
+      event: 'Elicitation',
+      matcher: hooks.matcher ?? 'fx',
+      fn: (i) => {
+        seen.push(i);
+        return hooks.elicitation!(i);
+      },
+    });
   if (hooks.result)
-    engine.register({ event: 'ElicitationResult', matcher: hooks.matcher ?? 'fx', fn: (i) => (seen.push(i), hooks.result!(i)) });
+    engine.register({
+      event: 'ElicitationResult',
+      matcher: hooks.matcher ?? 'fx',
+      fn: (i) => {
+        seen.push(i);
+        return hooks.result!(i);
+      },
+    });
   const asked: ElicitationRequest[] = [];
   const prompter =
     (answer: ElicitationAnswer | (() => Promise<ElicitationAnswer>)): ElicitationPrompter =>
@@ -230,7 +244,10 @@ describe('elicit: failures', () => {
     const asked: unknown[] = [];
     const o = await elicit(request(), {
       hooks: { run: async () => Promise.reject(new Error('engine gone')) },
-      prompter: async (r) => (asked.push(r), { action: 'accept', content: { username: 'ada' } }),
+      prompter: async (r) => {
+        asked.push(r);
+        return { action: 'accept', content: { username: 'ada' } };
+      },
     });
     expect(o).toMatchObject({ action: 'decline', decidedBy: 'error', message: 'engine gone' });
     expect(asked).toEqual([]);

@@ -54,7 +54,7 @@ export function hook(
   const body = ['input=$(cat)', `printf '%s\\n' "$input" >> ${q(logFile)}`];
   if (response && 'cases' in response) {
     body.push('case "$input" in');
-    response.cases.forEach((c, i) => body.push(`  *${q(c.when)}*) ${answer(c, String(i))};;`));
+    for (const [i, c] of response.cases.entries()) body.push(`  *${q(c.when)}*) ${answer(c, String(i))};;`);
     body.push(`  *) ${answer(response.otherwise, 'otherwise')};;`, 'esac');
   } else {
     body.push(answer(response, 'only'));

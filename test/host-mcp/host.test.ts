@@ -207,7 +207,10 @@ describe('mcpProvider in the host runtime', () => {
       env: { SESSION_VAR: 'frozen' },
       permissions: { allow: ['mcp__fx__ask', 'mcp__fx__proc'] },
       prompter: {
-        elicit: async (req) => (ui.push(req), { action: 'accept', content: { username: 'typed' } }),
+        elicit: async (req) => {
+          ui.push(req);
+          return { action: 'accept', content: { username: 'typed' } };
+        },
       },
       mcp: mcpProvider({ servers: { fx: fixture() } }),
     });

@@ -522,7 +522,7 @@ describe('mcp-proxy: modes and start-up errors', () => {
         process.execPath,
         [CLI, 'mcp-proxy', '--settings', settings, '--name', 'fx', '--drain-ms', '600000', '--', process.execPath, SERVER],
         {
-          input: lines.map((l) => JSON.stringify(l)).join('\n') + '\n',
+          input: `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`,
           encoding: 'utf8',
           timeout: 60_000,
         },

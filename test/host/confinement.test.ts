@@ -16,7 +16,7 @@ import {
 } from '../../src/host/index.js';
 import { isolationProblem } from '../../src/host/tools/index.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
-import { hook, hostSandbox, type HostSandbox } from './helpers.js';
+import { hook, runTool, toolContext, useHostSandbox } from './helpers.js';
 
 let dir: TempDir;
 let ws: string;
@@ -26,15 +26,11 @@ beforeEach(() => {
   mkdirSync(dir.path('ws'));
   mkdirSync(dir.path('outside'));
   ws = realpathSync(dir.path('ws'));
-  ctx = { workspace: ws, cwd: ws, env: {}, signal: new AbortController().signal, toolUseId: 't', sessionId: 's' };
+  ctx = toolContext(ws);
 });
 afterEach(() => dir.cleanup());
 
-async function run<I extends Record<string, unknown>>(tool: HostTool<I>, input: unknown) {
-  const parsed = tool.inputSchema.safeParse(input);
-  if (!parsed.success) throw new Error(`invalid input: ${parsed.error.message}`);
-  return tool.run(parsed.data, ctx);
-}
+const run = <I extends Record<string, unknown>>(tool: HostTool<I>, input: unknown) => runTool(tool, input, ctx);
 
 describe('dangling symlink out of the workspace', () => {
   it('Write, Edit (empty old_string), MultiEdit and ApplyPatch refuse it and create nothing outside', async () => {
@@ -83,13 +79,7 @@ describe('dangling symlink out of the workspace', () => {
 });
 
 describe('a hook rewrite to a dangling link out of the workspace', () => {
-  let sb: HostSandbox;
-  beforeEach(() => {
-    sb = hostSandbox();
-  });
-  afterEach(async () => {
-    await sb.cleanup();
-  });
+  const sb = useHostSandbox();
 
   it('is rejected and writes nothing outside', async () => {
     const outside = sb.dir.path('outside-target.txt');

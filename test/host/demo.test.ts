@@ -2,12 +2,10 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { CLI, requireBuiltCli } from '../helpers/cli.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli/main.js is missing: run `npm run build` first (npm test does)');
-});
+requireBuiltCli();
 
 describe('agent-hooks demo', () => {
   it('runs the scripted session, prints each event, hook and decision, exits 0 and cleans up', () => {

@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startHostSession, type HostSession, type HostSessionOptions } from '../../src/host/index.js';
-import { tempDir } from '../helpers/tmp.js';
+import { startHostSession, type HostSession, type HostSessionOptions, type HostTool, type ToolContext } from '../../src/host/index.js';
+import { afterEach, beforeEach } from 'vitest';
+import { perTest, tempDir } from '../helpers/tmp.js';
 
 export const HOOK = fileURLToPath(new URL('./fixtures/hook.mjs', import.meta.url));
 
@@ -65,3 +66,43 @@ export function hostSandbox() {
   };
 }
 export type HostSandbox = ReturnType<typeof hostSandbox>;
+
+/** A fresh `hostSandbox()` for each test (its sessions closed and files removed after it), registered where it is called. */
+export function useHostSandbox(): HostSandbox {
+  let current: HostSandbox | undefined;
+  beforeEach(() => {
+    current = hostSandbox();
+  });
+  afterEach(async () => {
+    await current?.cleanup();
+    current = undefined;
+  });
+  return perTest(() => current, 'useHostSandbox');
+}
+
+/** A hook action (see fixtures/hook.mjs) that prints `o` as the hook's JSON output. */
+export const json = (o: unknown) => `json:${JSON.stringify(o)}`;
+
+/** Resolves once `cond()` holds; fails after `ms`. */
+export async function until(cond: () => boolean, ms = 5000) {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** A user who allows every tool the session asks about. */
+export const allowAll = { confirmTool: async () => ({ behavior: 'allow' as const }) };
+
+/** The context a host tool runs in: workspace and cwd `ws`, an empty environment. */
+export function toolContext(ws: string): ToolContext {
+  return { workspace: ws, cwd: ws, env: {}, signal: new AbortController().signal, toolUseId: 't', sessionId: 's' };
+}
+
+/** Checks `input` against the tool's own schema first, as the host does, then runs the tool. */
+export async function runTool<I extends Record<string, unknown>>(tool: HostTool<I>, input: unknown, ctx: ToolContext) {
+  const parsed = tool.inputSchema.safeParse(input);
+  if (!parsed.success) throw new Error(`invalid input: ${parsed.error.message}`);
+  return tool.run(parsed.data, ctx);
+}

@@ -3,17 +3,11 @@
  * stops with the hook's stopReason (a deliberate difference: Claude Code runs the tool first).
  */
 import { existsSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scriptedModel } from '../../src/host/index.js';
-import { hook, hostSandbox, type HostSandbox } from './helpers.js';
+import { hook, useHostSandbox } from './helpers.js';
 
-let sb: HostSandbox;
-beforeEach(() => {
-  sb = hostSandbox();
-});
-afterEach(async () => {
-  await sb.cleanup();
-});
+const sb = useHostSandbox();
 
 describe('PreToolUse continue:false', () => {
   it('stops the agent before the tool runs, with the stop reason', async () => {

@@ -14,6 +14,7 @@ import {
   type ToolContext,
 } from '../../src/host/index.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
+import { runTool, toolContext } from './helpers.js';
 
 let dir: TempDir;
 let ws: string;
@@ -22,15 +23,11 @@ beforeEach(() => {
   dir = tempDir('agent-hooks-tools-');
   mkdirSync(dir.path('ws'));
   ws = realpathSync(dir.path('ws'));
-  ctx = { workspace: ws, cwd: ws, env: {}, signal: new AbortController().signal, toolUseId: 't', sessionId: 's' };
+  ctx = toolContext(ws);
 });
 afterEach(() => dir.cleanup());
 
-async function run<I extends Record<string, unknown>>(tool: HostTool<I>, input: unknown) {
-  const parsed = tool.inputSchema.safeParse(input);
-  if (!parsed.success) throw new Error(`invalid input: ${parsed.error.message}`);
-  return tool.run(parsed.data, ctx);
-}
+const run = <I extends Record<string, unknown>>(tool: HostTool<I>, input: unknown) => runTool(tool, input, ctx);
 
 describe('file tools', () => {
   it('need absolute paths (schema) and stay inside the workspace, symlinks included', async () => {
@@ -116,8 +113,8 @@ describe('ApplyPatch', () => {
     const bad = ['*** Begin Patch', '*** Add File: b.txt', '+b', '*** Update File: a.txt', '@@', '-zzz', '+y', '*** End Patch'].join('\n');
     await expect(run(applyPatchTool(), { patch: bad })).rejects.toThrow(/does not apply/);
     expect(() => readFileSync(`${ws}/b.txt`)).toThrow();
-    const escape = ['*** Begin Patch', '*** Update File: a.txt', '*** Move to: ../../x.txt', '@@', '-a', '+b', '*** End Patch'].join('\n');
-    await expect(run(applyPatchTool(), { patch: escape })).rejects.toThrow(/outside the workspace/);
+    const outside = ['*** Begin Patch', '*** Update File: a.txt', '*** Move to: ../../x.txt', '@@', '-a', '+b', '*** End Patch'].join('\n');
+    await expect(run(applyPatchTool(), { patch: outside })).rejects.toThrow(/outside the workspace/);
     await expect(run(applyPatchTool(), { patch: 'garbage' })).rejects.toThrow(/Begin Patch/);
   });
 });

@@ -17,14 +17,14 @@ describe('regex matchers on the linear-time engine', () => {
     const m = compileMatcher('(a+)+$', 'standard');
     expect(m.kind).toBe('regex');
     expect(m.linear).toBeDefined();
-    expect(m.test('a'.repeat(40) + '!')).toBe(false);
+    expect(m.test(`${'a'.repeat(40)}!`)).toBe(false);
     expect(m.test('a'.repeat(40))).toBe(true);
   });
 
   it('dialect regex modes use it too (Kimi regex, Codex anchored)', () => {
-    expect(compileMatcherFor('(a+)+$', 'regex').test('a'.repeat(40) + '!')).toBe(false);
+    expect(compileMatcherFor('(a+)+$', 'regex').test(`${'a'.repeat(40)}!`)).toBe(false);
     const anchored = compileMatcherFor('(a|aa)+', 'regex-anchored');
-    expect(anchored.test('a'.repeat(60) + 'b')).toBe(false);
+    expect(anchored.test(`${'a'.repeat(60)}b`)).toBe(false);
     expect(anchored.test('aaaa')).toBe(true);
   });
 
@@ -74,7 +74,7 @@ describe('patterns RE2 cannot express', () => {
     expect(m.kind).toBe('regex');
     expect(m.refused).toMatch(/cannot be matched in bounded time/);
     // Never silently skipped: a guard that never matched would fail open.
-    expect(m.test('a'.repeat(40) + '!')).toBe(true);
+    expect(m.test(`${'a'.repeat(40)}!`)).toBe(true);
     const hook: NormalizedHook = {
       id: 'h',
       event: 'PreToolUse',
@@ -109,8 +109,8 @@ describe('if globs on the linear-time engine', () => {
   it('`**/*a*a*b` on a 4 KB path answers', () => {
     const r = compilePathPattern('**/*a*a*b');
     if (!r.ok) throw new Error(r.error);
-    expect(r.pattern.testFile('/w/' + 'a'.repeat(4096), { cwd: '/w' })).toBe(false);
-    expect(r.pattern.testFile('/w/x/' + 'a'.repeat(4096) + 'b', { cwd: '/w' })).toBe(true);
+    expect(r.pattern.testFile(`/w/${'a'.repeat(4096)}`, { cwd: '/w' })).toBe(false);
+    expect(r.pattern.testFile(`/w/x/${'a'.repeat(4096)}b`, { cwd: '/w' })).toBe(true);
   });
 
   it('agrees with picomatch on normalized paths (generated globs)', () => {

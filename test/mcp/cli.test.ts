@@ -1,36 +1,40 @@
 /** `agent-hooks run --mcp-config FILE`: the built CLI against the fixture MCP server. */
-import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { isPidLive, liveGroupMembers, waitUntil } from '../backends/helpers.js';
-import { tempDir, type TempDir } from '../helpers/tmp.js';
+import { requireBuiltCli, runCli } from '../helpers/cli.js';
+import { useTempDir } from '../helpers/tmp.js';
 import { pidBook, SERVER } from './helpers.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const book = pidBook();
+const cli = (args: string[]) => runCli(args, { timeout: 30_000 });
 
-function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { input: '', encoding: 'utf8', timeout: 30_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-let dir: TempDir;
+requireBuiltCli();
+const dir = useTempDir();
 let mcpConfig: string;
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli/main.js is missing: run `npm run build` first (npm test does)');
-});
 beforeEach(() => {
-  dir = tempDir();
   mcpConfig = dir.json('mcp.json', {
     mcpServers: { fx: { command: process.execPath, args: [SERVER], env: { FIXTURE_VAR: 'from-config' } } },
   });
 });
-afterEach(() => dir.cleanup());
 afterAll(async () => {
   expect(await book.leftovers()).toEqual([]);
 });
 
+/** UserPromptSubmit with the prompt "hi", the settings `s` and the fixture server's config. */
+const prompt = (s: string) =>
+  cli([
+    'run',
+    'UserPromptSubmit',
+    '--settings',
+    s,
+    '--cwd',
+    dir.root,
+    '--mcp-config',
+    mcpConfig,
+    '--payload',
+    dir.json('p.json', { prompt: 'hi' }),
+    '--json',
+  ]);
 const settings = (hooks: Record<string, unknown>) => dir.json('settings.json', { hooks });
 const mcp = (tool: string, input?: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   type: 'mcp_tool',
@@ -78,19 +82,7 @@ describe('agent-hooks run --mcp-config', () => {
 
   it('allow and context; the server gets the env of the config file and CLAUDE_PROJECT_DIR', () => {
     const s = settings({ UserPromptSubmit: [{ hooks: [mcp('text', { text: 'ctx from mcp' }), mcp('info')] }] });
-    const r = cli([
-      'run',
-      'UserPromptSubmit',
-      '--settings',
-      s,
-      '--cwd',
-      dir.root,
-      '--mcp-config',
-      mcpConfig,
-      '--payload',
-      dir.json('p.json', { prompt: 'hi' }),
-      '--json',
-    ]);
+    const r = prompt(s);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.additionalContext).toEqual(['ctx from mcp']);
@@ -132,19 +124,7 @@ describe('agent-hooks run --mcp-config', () => {
 
   it('leaves no server process behind when it exits (grandchildren included)', async () => {
     const s = settings({ UserPromptSubmit: [{ hooks: [mcp('info'), mcp('spawn')] }] });
-    const r = cli([
-      'run',
-      'UserPromptSubmit',
-      '--settings',
-      s,
-      '--cwd',
-      dir.root,
-      '--mcp-config',
-      mcpConfig,
-      '--payload',
-      dir.json('p.json', { prompt: 'hi' }),
-      '--json',
-    ]);
+    const r = prompt(s);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     const pid = JSON.parse(out.systemMessages[0]).pid as number;

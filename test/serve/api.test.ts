@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: the API's bodies are untyped JSON (json(): any), read field by field; their callbacks take any
 /**
  * The serve API over real HTTP on 127.0.0.1: the request guard (Host, Origin, token, same-origin
  * for state changes), the workspace views (secrets never served), trust/revoke with expected

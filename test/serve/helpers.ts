@@ -137,6 +137,7 @@ export interface RawResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
   text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: the body is untyped JSON that each test reads field by field
   json: () => any;
 }
 

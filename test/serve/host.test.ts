@@ -52,7 +52,7 @@ describe('serve with a HookManager', () => {
       expect.objectContaining({ id: 's1', source: 'host', projectDir: sb.ws, paused: false }),
       expect.objectContaining({ id: 's2', source: 'host', projectDir: sb.ws, paused: false }),
     ]);
-    expect((await api.get('/api/workspaces')).json().workspaces.map((w: any) => w.dir)).toEqual([sb.ws]);
+    expect((await api.get('/api/workspaces')).json().workspaces.map((w: { dir: string }) => w.dir)).toEqual([sb.ws]);
     // The engine's audit sink writes asynchronously: the run shows up in the audit stats shortly.
     await expect.poll(async () => (await api.get('/api/sessions')).json().sessions[0].runs).toBe(1);
 

@@ -1,6 +1,9 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { afterEach, beforeEach } from 'vitest';
 import { loadConfig, type LoadedConfig } from '../../src/config/index.js';
-import { tempDir } from '../helpers/tmp.js';
+import { createHookManager } from '../../src/session/manager.js';
+import type { HookManager, HookManagerOptions } from '../../src/session/types.js';
+import { perTest, tempDir } from '../helpers/tmp.js';
 
 /**
  * A sandbox for session tests: projects with real settings files, a fake home, an optional
@@ -44,6 +47,32 @@ export function sessionSandbox() {
   };
 }
 export type SessionSandbox = ReturnType<typeof sessionSandbox>;
+
+/**
+ * Registered at the top of a session test file: a fresh `sb` for each test; after it, every
+ * manager made through `manager()` is closed (its sessions disposed) and the sandbox removed.
+ */
+export function useSessionSandbox() {
+  let current: SessionSandbox | undefined;
+  const managers: HookManager[] = [];
+  beforeEach(() => {
+    current = sessionSandbox();
+  });
+  afterEach(async () => {
+    for (const m of managers.splice(0)) await m.close();
+    current?.cleanup();
+    current = undefined;
+  });
+  return {
+    sb: perTest(() => current, 'useSessionSandbox'),
+    /** `createHookManager(opts)`, closed after the test. */
+    manager(opts: HookManagerOptions = {}) {
+      const m = createHookManager(opts);
+      managers.push(m);
+      return m;
+    },
+  };
+}
 
 /** A command hook that appends `text` (shell-expanded) as one line to `file`. */
 export function appendHook(file: string, text: string, extra: Record<string, unknown> = {}) {

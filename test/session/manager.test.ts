@@ -3,24 +3,16 @@
  * one test per sentence, named after it (the Chinese original is quoted above each test).
  * Real settings files, real hook processes writing to real log files.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { realpathSync } from 'node:fs';
 import { EVENT_NAMES } from '../../src/events/catalog.js';
 import { emptyDecision, type Backend } from '../../src/engine/engine.js';
-import { createHookManager, type HookManager } from '../../src/session/manager.js';
-import { appendHook, bash, lines, sessionSandbox, type SessionSandbox } from './helpers.js';
+import { createHookManager } from '../../src/session/manager.js';
+import type { HookManagerOptions } from '../../src/session/types.js';
+import { appendHook, bash, lines, useSessionSandbox } from './helpers.js';
 
-let sb: SessionSandbox;
-let manager: HookManager | undefined;
-beforeEach(() => {
-  sb = sessionSandbox();
-});
-afterEach(async () => {
-  await manager?.close();
-  manager = undefined;
-  sb.cleanup();
-});
-const newManager = (opts: Parameters<typeof createHookManager>[0] = {}) => (manager = createHookManager({ load: sb.load, ...opts }));
+const { sb, manager } = useSessionSandbox();
+const newManager = (opts: HookManagerOptions = {}) => manager({ load: sb.load, ...opts });
 
 describe('sessions', () => {
   // `HookManager.bindSessionConfig()` — 冻结并关联 source/worktree 的 Session 配置
@@ -335,7 +327,12 @@ describe('sessions', () => {
           // The real prompt backend, with a recording provider in place of a model server.
           prompt: {
             defaultModel: () => liveModel,
-            provider: { complete: async (req) => (asked.push(req.model), { text: '{"ok": true}' }) },
+            provider: {
+              complete: async (req) => {
+                asked.push(req.model);
+                return { text: '{"ok": true}' };
+              },
+            },
           },
         };
       },

@@ -1,18 +1,8 @@
 /** RunContext.onlyHooks through a session: a skill's `once` hook left out of the firing is not spent. */
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { createHookManager, type HookManager } from '../../src/session/manager.js';
-import { appendHook, bash, lines, sessionSandbox, type SessionSandbox } from './helpers.js';
+import { expect, it } from 'vitest';
+import { appendHook, bash, lines, useSessionSandbox } from './helpers.js';
 
-let sb: SessionSandbox;
-let manager: HookManager | undefined;
-beforeEach(() => {
-  sb = sessionSandbox();
-});
-afterEach(async () => {
-  await manager?.close();
-  manager = undefined;
-  sb.cleanup();
-});
+const { sb, manager: newManager } = useSessionSandbox();
 
 it('runs only the named hooks, and a once hook it leaves out stays for a later firing', async () => {
   const log = sb.dir.path('log');
@@ -22,7 +12,7 @@ it('runs only the named hooks, and a once hook it leaves out stays for a later f
     'proj/.claude/skills/setup/SKILL.md',
     `---\nname: setup\ndescription: setup skill\nhooks: ${JSON.stringify(hooks)}\n---\nBody.\n`,
   );
-  manager = createHookManager({ load: sb.load });
+  const manager = newManager({ load: sb.load });
   const s = await manager.bindSession({ sessionId: 's1', projectDir: p });
   await s.addSkill(file);
   const always = s.hooks('PreToolUse').find((h) => !h.handler.once)!;

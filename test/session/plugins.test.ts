@@ -3,22 +3,12 @@
  * Hook 追加后一次 load，刷新时再恢复 base，避免残留已卸载插件行为" — real plugin directories,
  * real hook processes.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { createPluginIntegrator } from '../../src/config/plugins.js';
-import { createHookManager, type HookManager } from '../../src/session/manager.js';
-import { appendHook, lines, sessionSandbox, type SessionSandbox } from './helpers.js';
+import { appendHook, lines, useSessionSandbox } from './helpers.js';
 
-let sb: SessionSandbox;
-let manager: HookManager | undefined;
-beforeEach(() => {
-  sb = sessionSandbox();
-});
-afterEach(async () => {
-  await manager?.close();
-  manager = undefined;
-  sb.cleanup();
-});
+const { sb, manager: newManager } = useSessionSandbox();
 
 /** A plugin whose UserPromptSubmit hook runs ${CLAUDE_PLUGIN_ROOT}/hook.sh, which logs the plugin's name. */
 function plugin(name: string, log: string) {
@@ -61,7 +51,7 @@ describe('plugin integration', () => {
     expect(baseLoads()).toBe(1);
     expect(integrator.active()).toEqual([b]);
 
-    manager = createHookManager({ load: () => integrator.load() });
+    const manager = newManager({ load: () => integrator.load() });
     const s = await manager.bindSession({ sessionId: 's1', projectDir: sb.dir.path('proj') });
     await s.run('UserPromptSubmit', prompt);
     expect(lines(log).sort()).toEqual(['base', 'beta']);
@@ -73,7 +63,7 @@ describe('plugin integration', () => {
     const b = plugin('beta', log);
     const { project, integrator, baseLoads } = setup(log);
     await integrator.setActivePlugins([a, b]);
-    manager = createHookManager({ load: () => integrator.load() });
+    const manager = newManager({ load: () => integrator.load() });
     const before = await manager.bindSession({ sessionId: 'before', projectDir: project });
 
     // Uninstall beta (its files stay on disk), then refresh.

@@ -3,21 +3,14 @@
  * hooks registered into a live session, `once`, CLAUDE_PLUGIN_ROOT = skill root, dedup namespaced
  * by skill root, a subagent's Stop → SubagentStop and its hooks living only while it runs.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadFrontmatterHooks, parseFrontmatter } from '../../src/config/frontmatter.js';
-import { createHookManager, type HookManager } from '../../src/session/manager.js';
-import { appendHook, bash, lines, sessionSandbox, type SessionSandbox } from './helpers.js';
+import type { HookManager, HookManagerOptions } from '../../src/session/types.js';
+import { appendHook, bash, lines, useSessionSandbox } from './helpers.js';
 
-let sb: SessionSandbox;
+const { sb, manager: newManager } = useSessionSandbox();
+/** The manager of the test's last `session()` (closed after the test with the others). */
 let manager: HookManager | undefined;
-beforeEach(() => {
-  sb = sessionSandbox();
-});
-afterEach(async () => {
-  await manager?.close();
-  manager = undefined;
-  sb.cleanup();
-});
 
 /** Frontmatter text with a JSON-compatible hooks value (JSON is YAML). */
 function md(front: Record<string, unknown>, body = '\nBody text.\n') {
@@ -31,13 +24,9 @@ function skill(name: string, hooks: Record<string, unknown>, extra: Record<strin
 function agent(name: string, hooks: Record<string, unknown>) {
   return sb.dir.write(`proj/.claude/agents/${name}.md`, md({ name, description: `${name} agent`, hooks }));
 }
-async function session(
-  settingsHooks: Record<string, unknown> = {},
-  extra: Record<string, unknown> = {},
-  opts: Parameters<typeof createHookManager>[0] = {},
-) {
+async function session(settingsHooks: Record<string, unknown> = {}, extra: Record<string, unknown> = {}, opts: HookManagerOptions = {}) {
   const p = sb.project('proj', settingsHooks, extra);
-  manager = createHookManager({ load: sb.load, ...opts });
+  manager = newManager({ load: sb.load, ...opts });
   return manager.bindSession({ sessionId: 's1', projectDir: p });
 }
 
@@ -155,9 +144,10 @@ describe('skill hooks', () => {
       {},
       {},
       {
-        gate: (hooks, dir) => (
-          gated.push(...hooks.map((h) => `${h.source.kind}@${dir}`)), { allowed: [], warnings: ['untrusted skill hook'] }
-        ),
+        gate: (hooks, dir) => {
+          gated.push(...hooks.map((h) => `${h.source.kind}@${dir}`));
+          return { allowed: [], warnings: ['untrusted skill hook'] };
+        },
       },
     );
     const reg = await s.addSkill(file);

@@ -3,20 +3,10 @@
  * HookExecutor，因此启动后修改配置不会追改这些子进程" — with real SessionStart hooks writing
  * CLAUDE_ENV_FILE and real later hooks reading their environment.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHookManager, type HookManager } from '../../src/session/manager.js';
-import { appendHook, bash, lines, sessionSandbox, type SessionSandbox } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { appendHook, bash, lines, useSessionSandbox } from './helpers.js';
 
-let sb: SessionSandbox;
-let manager: HookManager | undefined;
-beforeEach(() => {
-  sb = sessionSandbox();
-});
-afterEach(async () => {
-  await manager?.close();
-  manager = undefined;
-  sb.cleanup();
-});
+const { sb, manager: newManager } = useSessionSandbox();
 
 /** SessionStart (matcher `startup`) exports STAGE=<stage>; PreToolUse logs what it sees. */
 function project(log: string, stage: string) {
@@ -40,7 +30,7 @@ describe('SessionStart may block initialisation or add environment, frozen befor
   it('SessionStart adds environment: session.env (for the tools) exposes it frozen; later hooks do not see it, as in Claude Code', async () => {
     const log = sb.dir.path('log');
     const p = project(log, 'one');
-    const m = (manager = createHookManager({ load: sb.load }));
+    const m = newManager({ load: sb.load });
     const r = await m.startSession({ sessionId: 's1', projectDir: p, env: { BASE: 'host' } });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
@@ -56,7 +46,7 @@ describe('SessionStart may block initialisation or add environment, frozen befor
   it('the SessionStart environment is not visible to other sessions of the same workspace', async () => {
     const log = sb.dir.path('log');
     const p = project(log, 'one');
-    const m = (manager = createHookManager({ load: sb.load }));
+    const m = newManager({ load: sb.load });
     const started = await m.startSession({ sessionId: 'started', projectDir: p });
     // Same workspace, resumed (the startup matcher does not fire) and plainly bound sessions.
     const resumed = await m.startSession({ sessionId: 'resumed', projectDir: p, source: 'resume' });
@@ -74,7 +64,7 @@ describe('SessionStart may block initialisation or add environment, frozen befor
   it('the environment is frozen at start: a later config change (even after rebind) does not alter it', async () => {
     const log = sb.dir.path('log');
     const p = project(log, 'one');
-    const m = (manager = createHookManager({ load: sb.load }));
+    const m = newManager({ load: sb.load });
     const r = await m.startSession({ sessionId: 's1', projectDir: p });
     if (!r.ok) throw new Error('refused');
     project(log, 'two');
@@ -97,7 +87,7 @@ describe('SessionStart may block initialisation or add environment, frozen befor
       SessionStart: [{ hooks: [{ type: 'command', command: `printf '%s' '{"continue":false,"stopReason":"repository is locked"}'` }] }],
       PreToolUse: [{ hooks: [appendHook(log, 'ran')] }],
     });
-    const m = (manager = createHookManager({ load: sb.load }));
+    const m = newManager({ load: sb.load });
     const r = await m.startSession({ sessionId: 's1', projectDir: p, worktreeDir: sb.mkdir('wt') });
     expect(r.ok).toBe(false);
     if (r.ok) return;
@@ -122,7 +112,7 @@ describe('SessionStart may block initialisation or add environment, frozen befor
         },
       ],
     });
-    const m = (manager = createHookManager({ load: sb.load }));
+    const m = newManager({ load: sb.load });
     const r = await m.startSession({ sessionId: 's1', projectDir: p });
     expect(r.ok).toBe(true);
   });
@@ -130,7 +120,7 @@ describe('SessionStart may block initialisation or add environment, frozen befor
   it('a paused or disabled process starts sessions without running SessionStart', async () => {
     const log = sb.dir.path('log');
     const p = sb.project('proj', { SessionStart: [{ hooks: [appendHook(log, 'start')] }] });
-    const m = (manager = createHookManager({ load: sb.load }));
+    const m = newManager({ load: sb.load });
     m.setProcessEnabled(false);
     const r = await m.startSession({ sessionId: 's1', projectDir: p });
     expect(r.ok).toBe(true);

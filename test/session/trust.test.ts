@@ -3,21 +3,12 @@
  * warnings are kept, and trusting later changes new sessions, never a bound one. Real trust store
  * in a temp dir, real hook processes.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadTrustedConfig, trustWorkspace } from '../../src/trust/index.js';
-import { createHookManager, type HookManager } from '../../src/session/manager.js';
-import { appendHook, lines, sessionSandbox, type SessionSandbox } from './helpers.js';
+import { createHookManager } from '../../src/session/manager.js';
+import { appendHook, lines, useSessionSandbox } from './helpers.js';
 
-let sb: SessionSandbox;
-let manager: HookManager | undefined;
-beforeEach(() => {
-  sb = sessionSandbox();
-});
-afterEach(async () => {
-  await manager?.close();
-  manager = undefined;
-  sb.cleanup();
-});
+const { sb, manager: newManager } = useSessionSandbox();
 
 describe('sessions with hook trust', () => {
   it('untrusted project hooks stay out of the snapshot with a warning; trusting affects new sessions only', async () => {
@@ -32,11 +23,11 @@ describe('sessions with hook trust', () => {
       managedSettingsPath: sb.dir.path('no-managed.json'),
     });
     const warnings: string[] = [];
-    const m = (manager = createHookManager({
+    const m = newManager({
       loadOptions,
       trust: { storePath: store, homeDir: sb.home },
       onWarning: (w) => warnings.push(w),
-    }));
+    });
 
     const before = await m.bindSession({ sessionId: 'before', projectDir: project });
     expect(before.snapshot.trust?.state).toBe('untrusted');
@@ -79,7 +70,7 @@ describe('sessions with hook trust', () => {
       homeDir: sb.home,
       managedSettingsPath: sb.dir.path('no-managed.json'),
     });
-    const m = (manager = createHookManager({ loadOptions, trust: { storePath: store, homeDir: sb.home } }));
+    const m = newManager({ loadOptions, trust: { storePath: store, homeDir: sb.home } });
     const s = await m.bindSession({ sessionId: 's', projectDir: project });
 
     const denied = await s.addSkill(inside);

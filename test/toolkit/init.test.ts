@@ -3,33 +3,25 @@
  * The project gets agent-hooks the way a user's would (node_modules/agent-hooks → this package),
  * so the TypeScript template's `agent-hooks/sdk` import resolves through the package exports.
  */
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EVENT_NAMES, catalog } from '../../src/events/catalog.js';
 import type { EventSpec } from '../../src/events/spec.js';
 import { initHook, InitError, modeFor } from '../../src/toolkit/init.js';
 import { runFixtures, reportFailed } from '../../src/toolkit/runner.js';
-import { tempDir, type TempDir } from '../helpers/tmp.js';
+import { requireBuiltCli, runCli } from '../helpers/cli.js';
+import { tempDir, useTempDir } from '../helpers/tmp.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CLI = `${ROOT}dist/cli/main.js`;
-function cli(args: string[], cwd: string) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (args: string[], cwd: string) => runCli(args, { cwd });
 
-let dir: TempDir;
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli/main.js is missing: run `npm run build` first (npm test does)');
-});
+requireBuiltCli();
+const dir = useTempDir();
 beforeEach(() => {
-  dir = tempDir();
   mkdirSync(dir.path('node_modules'));
   symlinkSync(ROOT, dir.path('node_modules', 'agent-hooks'), 'dir');
 });
-afterEach(() => dir.cleanup());
 
 const LANGS = ['ts', 'python', 'bash'] as const;
 

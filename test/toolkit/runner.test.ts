@@ -1,26 +1,15 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { stringify } from 'yaml';
 import { formatCase, toJunitXml } from '../../src/toolkit/report.js';
 import { findFixtureFiles, reportFailed, runFixtures } from '../../src/toolkit/runner.js';
-import { tempDir, type TempDir } from '../helpers/tmp.js';
+import { requireBuiltCli, runCli } from '../helpers/cli.js';
+import { useTempDir } from '../helpers/tmp.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-function cli(args: string[], cwd: string) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (args: string[], cwd: string) => runCli(args, { cwd });
 
-let dir: TempDir;
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli/main.js is missing: run `npm run build` first (npm test does)');
-});
-beforeEach(() => {
-  dir = tempDir();
-});
-afterEach(() => dir.cleanup());
+requireBuiltCli();
+const dir = useTempDir();
 
 const echoJson = (obj: unknown) => `echo '${JSON.stringify(obj)}'`;
 const deny = (reason: string) =>

@@ -2,35 +2,22 @@
  * The acceptance of hook trust, through the real CLI: real files, real git worktrees, a temp
  * HOME and trust store, real hook processes.
  */
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir, type TempDir } from '../helpers/tmp.js';
-import { git, makeProject } from './helpers.js';
+import { requireBuiltCli, runCli } from '../helpers/cli.js';
+import { useTempDir } from '../helpers/tmp.js';
+import { git, makeProject, trustHome } from './helpers.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-
-let dir: TempDir;
+requireBuiltCli();
+const dir = useTempDir('agent-hooks-trust-cli-');
 let env: NodeJS.ProcessEnv;
 let store: string;
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli/main.js is missing: run `npm run build` first (npm test does)');
-});
 beforeEach(() => {
-  dir = tempDir('agent-hooks-trust-cli-');
-  mkdirSync(dir.path('home'));
-  store = dir.path('home', '.config', 'agent-hooks', 'trust.json');
-  env = { ...process.env, HOME: dir.path('home'), AGENT_HOOKS_TRUST_STORE: store };
-  delete env.XDG_CONFIG_HOME;
+  ({ env, store } = trustHome(dir));
 });
-afterEach(() => dir.cleanup());
 
-function cli(args: string[], input = '') {
-  const r = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8', env, timeout: 30_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (args: string[], input = '') => runCli(args, { input, env, timeout: 30_000 });
 
 /** Fire UserPromptSubmit the way a hook author would: no --settings, so layers are discovered. */
 function fire(cwd: string, extra: string[] = []) {

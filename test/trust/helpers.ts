@@ -3,6 +3,18 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TempDir } from '../helpers/tmp.js';
 
+/**
+ * A HOME inside `dir` with the trust store under it, and an environment for the CLI that points at
+ * both (XDG_CONFIG_HOME dropped so the machine's own config is never read).
+ */
+export function trustHome(dir: TempDir): { store: string; env: NodeJS.ProcessEnv } {
+  mkdirSync(dir.path('home'));
+  const store = dir.path('home', '.config', 'agent-hooks', 'trust.json');
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: dir.path('home'), AGENT_HOOKS_TRUST_STORE: store };
+  delete env.XDG_CONFIG_HOME;
+  return { store, env };
+}
+
 /** Run git in `cwd` with a fixed identity; throws on failure. */
 export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'init.defaultBranch=main', ...args], {

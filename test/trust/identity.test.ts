@@ -4,37 +4,24 @@
  * space and a `$`, unpinned hooks that need an explicit acknowledgement, and the library's
  * loadConfig gating by default.
  */
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/index.js';
 import { loadTrustedConfig, trustWorkspace } from '../../src/trust/index.js';
-import { tempDir, type TempDir } from '../helpers/tmp.js';
-import { git, makeProject } from './helpers.js';
+import { CLI_BIN, requireBuiltCli, runCli } from '../helpers/cli.js';
+import { useTempDir } from '../helpers/tmp.js';
+import { git, makeProject, trustHome } from './helpers.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
-
-let dir: TempDir;
+requireBuiltCli(CLI_BIN);
+const dir = useTempDir('agent-hooks-trust-id-');
 let env: NodeJS.ProcessEnv;
 let store: string;
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli/bin.js is missing: run `npm run build` first (npm test does)');
-});
 beforeEach(() => {
-  dir = tempDir('agent-hooks-trust-id-');
-  mkdirSync(dir.path('home'));
-  store = dir.path('home', '.config', 'agent-hooks', 'trust.json');
-  env = { ...process.env, HOME: dir.path('home'), AGENT_HOOKS_TRUST_STORE: store };
-  delete env.XDG_CONFIG_HOME;
+  ({ env, store } = trustHome(dir));
 });
-afterEach(() => dir.cleanup());
 
-function cli(args: string[], input = '') {
-  const r = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8', env, timeout: 30_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (args: string[], input = '') => runCli(args, { input, env, timeout: 30_000, entry: CLI_BIN });
 const status = (cwd: string) => JSON.parse(cli(['status', '--cwd', cwd, '--json']).stdout);
 function fire(cwd: string) {
   const r = cli(['run', 'UserPromptSubmit', '--cwd', cwd, '--payload', '-', '--json'], '{"prompt":"hi"}');

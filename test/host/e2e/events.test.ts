@@ -4,27 +4,11 @@
  * PermissionResult, PermissionDenied and Notification are also covered by pipeline-order.test.ts.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CompactionBlockedError, scriptedModel, type TraceEntry } from '../../../src/host/index.js';
-import { hook, hostSandbox, type HostSandbox } from '../helpers.js';
+import { hook, useHostSandbox, json, until, allowAll } from '../helpers.js';
 
-let sb: HostSandbox;
-beforeEach(() => {
-  sb = hostSandbox();
-});
-afterEach(async () => {
-  await sb.cleanup();
-});
-
-const json = (o: unknown) => `json:${JSON.stringify(o)}`;
-const until = async (cond: () => boolean, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
-const allowAll = { confirmTool: async () => ({ behavior: 'allow' as const }) };
+const sb = useHostSandbox();
 
 describe('sessions', () => {
   it('SessionStart adds context and environment, frozen before the tools run; later hooks do not get it (as in Claude Code)', async () => {

@@ -7,27 +7,12 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scriptedModel } from '../../../src/host/index.js';
-import { hook, hostSandbox, type HostSandbox } from '../helpers.js';
+import { hook, useHostSandbox, json, until, allowAll } from '../helpers.js';
 
-let sb: HostSandbox;
-beforeEach(() => {
-  sb = hostSandbox();
-});
-afterEach(async () => {
-  await sb.cleanup();
-});
+const sb = useHostSandbox();
 
-const json = (o: unknown) => `json:${JSON.stringify(o)}`;
-const until = async (cond: () => boolean, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
-const allowAll = { confirmTool: async () => ({ behavior: 'allow' as const }) };
 const ctxOf = (o: { hookSpecificOutput: Record<string, unknown> }) => json(o);
 
 describe('Setup', () => {
@@ -111,7 +96,7 @@ describe('CwdChanged', () => {
       CwdChanged: [
         {
           hooks: [
-            hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'CwdChanged', watchPaths: [realpathSync(sb.ws) + '/app/.envrc'] } })),
+            hook(sb.log, json({ hookSpecificOutput: { hookEventName: 'CwdChanged', watchPaths: [`${realpathSync(sb.ws)}/app/.envrc`] } })),
           ],
         },
       ],

@@ -5,21 +5,14 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scriptedModel } from '../../../src/host/index.js';
-import { hook, hostSandbox, type HostSandbox } from '../helpers.js';
+import { hook, useHostSandbox, allowAll } from '../helpers.js';
 
 const GUARD = fileURLToPath(new URL('../fixtures/env-guard.mjs', import.meta.url));
 
-let sb: HostSandbox;
-beforeEach(() => {
-  sb = hostSandbox();
-});
-afterEach(async () => {
-  await sb.cleanup();
-});
+const sb = useHostSandbox();
 
-const allowAll = { confirmTool: async () => ({ behavior: 'allow' as const }) };
 const envGuard = (log: string) => ({ type: 'command', command: process.execPath, args: [GUARD, log] });
 const patchCall = (patch: string) => ({ toolCalls: [{ id: 't1', name: 'ApplyPatch', input: { patch } }] });
 const patchOf = (...lines: string[]) => ['*** Begin Patch', ...lines, '*** End Patch'].join('\n');

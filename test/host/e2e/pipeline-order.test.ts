@@ -4,21 +4,13 @@
  * PermissionRequest (only when still ask, serialized) → user → execute → PostToolUse.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scriptedModel, type ToolApprovalRequest } from '../../../src/host/index.js';
-import { hook, hostSandbox, type HostSandbox } from '../helpers.js';
+import { hook, useHostSandbox, json, allowAll } from '../helpers.js';
 
-let sb: HostSandbox;
-beforeEach(() => {
-  sb = hostSandbox();
-});
-afterEach(async () => {
-  await sb.cleanup();
-});
+const sb = useHostSandbox();
 
-const json = (o: unknown) => `json:${JSON.stringify(o)}`;
 const pre = (o: Record<string, unknown>) => json({ hookSpecificOutput: { hookEventName: 'PreToolUse', ...o } });
-const allowAll = { confirmTool: async () => ({ behavior: 'allow' as const }) };
 const bash = (command: string, id = 't1') => ({ id, name: 'Bash', input: { command } });
 
 describe('rule permissions come first', () => {

@@ -27,7 +27,11 @@ async function endBy(signal: 'SIGINT' | 'SIGTERM') {
   try {
     await new Promise<void>((resolve, reject) => {
       const t = setTimeout(() => reject(new Error('session did not start')), 10_000);
-      child.stdout.on('data', () => out.includes('ready') && (clearTimeout(t), resolve()));
+      child.stdout.on('data', () => {
+        if (!out.includes('ready')) return;
+        clearTimeout(t);
+        resolve();
+      });
     });
     child.kill(signal);
     return await exited;
