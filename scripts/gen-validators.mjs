@@ -1,6 +1,6 @@
 // Build step after tsc: compiles the zod schemas that accept hook input, hook output and settings
 // files into standalone validators (dist/validators/validators.js), so an accepting path can
-// validate without evaluating zod (docs/performance.md, "Compiled validators"). zod stays the
+// validate without evaluating zod (docs/performance.md, "Start-up with hooks to run"). zod stays the
 // authority: a compiled validator may only accept what zod accepts; what it rejects goes to zod,
 // which decides and words the diagnostics. test/events/compiled-validators.test.ts checks that
 // on random and mutated values.
