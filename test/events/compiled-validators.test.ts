@@ -260,3 +260,47 @@ describe('compiled validators agree with zod', () => {
     });
   }
 });
+
+describe('the engine with compiled validators (dist) and without (src) decides and words the same', () => {
+  const cases: Array<[string, Record<string, unknown>, unknown]> = [
+    [
+      'valid input, valid output',
+      { tool_name: 'Bash', tool_input: { command: 'ls' } },
+      { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no' } },
+    ],
+    ['rejected input', { tool_name: 'Bash', tool_input: [], session_id: 7 }, undefined],
+    [
+      'rejected output',
+      { tool_name: 'Bash', tool_input: {} },
+      { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'maybe' }, continue: 'yes' },
+    ],
+  ];
+  it.each(cases)('%s', async (_, extra, output) => {
+    const distIndex = new URL('dist/index.js', root);
+    if (!existsSync(distIndex)) throw new Error('dist/ is missing: run npm run build');
+    const outcome = async (mod: typeof import('../../src/index.js')) => {
+      const engine = mod.createHookEngine({ cwd: '/tmp', projectDir: '/tmp' });
+      engine.register({ event: 'PreToolUse', matcher: 'Bash', name: 'h', fn: () => output as never });
+      try {
+        // Untyped on purpose: the rejected cases send what the types forbid.
+        const run = engine.run as (event: string, input: Record<string, unknown>) => ReturnType<typeof engine.run>;
+        const d = await run.call(engine, 'PreToolUse', {
+          session_id: 's',
+          transcript_path: '',
+          cwd: '/tmp',
+          hook_event_name: 'PreToolUse',
+          ...extra,
+        });
+        return { decision: d.decision, reason: d.reason, warnings: d.warnings };
+      } catch (e) {
+        return { error: (e as Error).message };
+      } finally {
+        await engine.close();
+      }
+    };
+    const fromDist = await outcome((await import(distIndex.href)) as typeof import('../../src/index.js'));
+    const fromSrc = await outcome(await import('../../src/index.js'));
+    expect(fromDist).toEqual(fromSrc);
+    expect(JSON.stringify(fromSrc)).toMatch(output === undefined ? /invalid PreToolUse input: session_id/ : /deny|permissionDecision/);
+  });
+});
