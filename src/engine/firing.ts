@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { buildHookEnv } from '../backends/env.js';
 import type { BackendContext } from '../backends/types.js';
 import { catalog, inputSchema, isEventName, type EventName } from '../events/catalog.js';
+import { compiledCheck, loadCompiledCheck } from '../events/compiled.js';
 import type { EventSpec } from '../events/spec.js';
 import { formatZodIssues, type ParsedHook } from '../parse/output.js';
 import { defineOwn, effectiveVerdict, policyVerdict, reduce, type Decision, type HookRecord, type ReduceEntry } from '../reduce/reduce.js';
@@ -70,8 +71,14 @@ export async function runFiring(
   if (matched.length === 0) return emptyDecision(event);
 
   const input = completeInput(event, rawInput, { cwd, sessionId: ctx.sessionId ?? options.sessionId, mode });
-  const check = inputSchema(event).safeParse(input);
-  if (!check.success) throw new InvalidHookInputError(event, formatZodIssues(check.error, input));
+  // The compiled validator accepts first; zod decides whatever it does not (src/events/compiled.ts).
+  // The output's is loaded with it, for src/parse/output.ts, which checks synchronously.
+  let fast = compiledCheck(`input_${event}`);
+  if (fast === undefined) [fast] = await Promise.all([loadCompiledCheck(`input_${event}`), loadCompiledCheck(`output_${event}`)]);
+  if (!fast?.(input)) {
+    const check = inputSchema(event).safeParse(input);
+    if (!check.success) throw new InvalidHookInputError(event, formatZodIssues(check.error, input));
+  }
 
   const envFile = spec.envFile && matched.some((p) => p.hook.handler.type === 'command') ? createEnvFile() : undefined;
   const bctx: BackendContext = {

@@ -12,6 +12,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import type { z } from 'zod';
 import { catalog, outputSchema, type EventName } from '../events/catalog.js';
+import { compiledCheck } from '../events/compiled.js';
 import { mergeRuleOf, OUTPUT_FIELD_MERGE } from '../events/facts.js';
 import type { EventSpec } from '../events/spec.js';
 import type { ExecutionResult } from '../types.js';
@@ -170,8 +171,9 @@ function parseCompleted(
     validationError = `JSON output exceeded the output cap and was truncated at ${Buffer.byteLength(stdoutText, 'utf8')} bytes`;
   } else if (shapeProblem) validationError = `JSON output ${shapeProblem}`;
   else if (json) {
-    const check = outputSchema(event).safeParse(json);
-    if (!check.success) validationError = formatZodIssues(check.error, json);
+    // Compiled first when loaded (the engine loads it with the input's, src/engine/firing.ts); zod decides the rest.
+    const check = compiledCheck(`output_${event}`)?.(json) ? undefined : outputSchema(event).safeParse(json);
+    if (check && !check.success) validationError = formatZodIssues(check.error, json);
     else {
       const hso = json.hookSpecificOutput;
       if (isObject(hso) && hso.hookEventName !== undefined && hso.hookEventName !== event) {

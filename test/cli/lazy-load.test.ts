@@ -253,6 +253,8 @@ test('bundled dispatch with one user-level command hook loads no trust, HTTP, pr
   expect(JSON.parse(r.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'one-hook' } });
   const sources = bundledSources(r.dist);
   expect(sources).toContain('dist/engine/engine.js');
+  // The event's compiled validators are used (src/events/compiled.ts); zod itself is still imported (below).
+  expect(r.dist).toEqual(expect.arrayContaining(['validators/input_PreToolUse.js', 'validators/output_PreToolUse.js']));
   const off = [
     'dist/trust/',
     'dist/backends/http.js',
@@ -313,7 +315,12 @@ test('agent-hooks run runs from its bundle without commander, and with the same 
   expect(r.code).toBe(0);
   expect(r.stdout).toContain('success');
   expect(r.packages).toEqual([]);
-  expect(r.dist.filter((f) => !f.startsWith('cli/bundle-run/'))).toEqual(['cli/bin.js']);
+  // Besides the bundle: bin.js and the event's compiled validators (src/events/compiled.ts).
+  expect(r.dist.filter((f) => !f.startsWith('cli/bundle-run/') && !/^validators\/chunk-\w+\.js$/.test(f))).toEqual([
+    'cli/bin.js',
+    'validators/input_PreToolUse.js',
+    'validators/output_PreToolUse.js',
+  ]);
   const sources = bundledSources(r.dist);
   expect(sources).toContain('dist/cli/run.js');
   for (const s of [

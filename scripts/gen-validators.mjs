@@ -1,0 +1,157 @@
+// Build step after tsc: compiles the zod schemas that accept hook input, hook output and settings
+// files into standalone validators (dist/validators/validators.js), so an accepting path can
+// validate without evaluating zod (docs/performance.md, "Start-up with hooks to run"). zod stays the
+// authority: a compiled validator may only accept what zod accepts; what it rejects goes to zod,
+// which decides and words the diagnostics. test/events/compiled-validators.test.ts checks that
+// on random and mutated values.
+//
+// Route: z.toJSONSchema() → a few rewrites where JSON Schema and zod differ (below) → ajv's
+// standalone code (ESM) → esbuild inlines ajv's small runtime helpers, so the output needs no
+// package at run time (ajv and esbuild are dev dependencies).
+import { createHash } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** Exported name of each validator: `input_<Event>`, `output_<Event>`, `settings`, `pluginHooks`. */
+export function validatorNames(eventNames) {
+  return [...eventNames.flatMap((e) => [`input_${e}`, `output_${e}`]), 'settings', 'pluginHooks'];
+}
+
+/**
+ * Where JSON Schema would accept more than zod, the schema is narrowed (never widened):
+ * - a record (`propertyNames` without `properties`): zod accepts plain objects only (not a Date
+ *   or a class instance, which JSON Schema's "object" admits) → keyword `plainObject`;
+ * - a `format` (z.url(): zod parses with `new URL()` and a protocol check JSON Schema cannot
+ *   say) → always rejected, so such values are decided by zod.
+ */
+export function narrow(node) {
+  if (Array.isArray(node)) return node.map(narrow);
+  if (!node || typeof node !== 'object') return node;
+  if (typeof node.format === 'string') return { not: {} };
+  const out = {};
+  for (const [k, v] of Object.entries(node)) out[k] = k === 'const' || k === 'enum' ? v : narrow(v);
+  if (out.propertyNames && !out.properties) out.plainObject = true;
+  return collapse(out);
+}
+
+/**
+ * A strict object whose optional properties all share one schema (the settings' `hooks`: one key
+ * per event, each an array of matcher groups) → the same constraint as a key enumeration, so
+ * the code checks the shared schema once instead of once per event (a third of the size).
+ * Narrower only for a key present with the value `undefined` (zod: absent), which JSON text
+ * cannot give; settings files are only ever read from JSON.
+ */
+function collapse(node) {
+  const keys = node.properties ? Object.keys(node.properties) : [];
+  if (node.additionalProperties !== false || keys.length < 2 || (node.required?.length ?? 0) > 0) return node;
+  const first = JSON.stringify(node.properties[keys[0]]);
+  if (!keys.every((k) => JSON.stringify(node.properties[k]) === first)) return node;
+  const { properties, additionalProperties, required, ...rest } = node;
+  return { ...rest, propertyNames: { enum: keys }, additionalProperties: properties[keys[0]] };
+}
+
+/** JSON Schemas, by validator name, derived from the zod schemas (src/events/schemas.ts, src/config/schema.ts). */
+export function validatorSchemas({ z, eventNames, inputSchema, outputSchema, settingsJsonSchema, pluginHooksJsonSchema }) {
+  const strip = ({ $schema, $id, title, ...rest }) => narrow(rest);
+  const out = {};
+  for (const e of eventNames) {
+    out[`input_${e}`] = strip(z.toJSONSchema(inputSchema(e), { target: 'draft-2020-12', io: 'input', unrepresentable: 'throw' }));
+    out[`output_${e}`] = strip(z.toJSONSchema(outputSchema(e), { target: 'draft-2020-12', io: 'input', unrepresentable: 'throw' }));
+  }
+  // The published derivations: shared parts once in `$defs`, handlers chosen by `type` (the
+  // same accept/reject as zod's discriminated union; the differential test checks it).
+  out.settings = strip(settingsJsonSchema());
+  out.pluginHooks = strip(pluginHooksJsonSchema());
+  return out;
+}
+
+/**
+ * `plainObject`: what zod's records accept (util.isPlainObject), narrowed to what is cheap to
+ * check: prototype Object.prototype or null, and no own function-valued `constructor`.
+ */
+function plainObjectKeyword(_) {
+  return {
+    keyword: 'plainObject',
+    type: 'object',
+    schemaType: 'boolean',
+    code(cxt) {
+      const d = cxt.data;
+      cxt.fail(
+        _`(Object.getPrototypeOf(${d}) !== Object.prototype && Object.getPrototypeOf(${d}) !== null) || (Object.prototype.hasOwnProperty.call(${d}, "constructor") && typeof ${d}.constructor === "function")`,
+      );
+    },
+  };
+}
+
+/** sha256 of each validator's JSON Schema, by name. */
+export function schemaDigests(schemas) {
+  return Object.fromEntries(Object.entries(schemas).map(([n, s]) => [n, createHash('sha256').update(JSON.stringify(s)).digest('hex')]));
+}
+
+/** An ajv instance with the options the generated code uses (the test compiles with the same). */
+export async function createAjv({ standalone }) {
+  const { default: Ajv2020 } = await import('ajv/dist/2020.js');
+  const { _ } = await import('ajv');
+  const ajv = new Ajv2020({
+    // zod rejects NaN and ±Infinity as numbers.
+    strictNumbers: true,
+    allowUnionTypes: true,
+    strict: true,
+    allErrors: false,
+    // Shared parts ($defs: matcher group, handlers) compiled once, not once per event.
+    inlineRefs: false,
+    validateFormats: false,
+    code: standalone ? { source: true, esm: true, optimize: true } : { optimize: true },
+  });
+  ajv.addKeyword(plainObjectKeyword(_));
+  return ajv;
+}
+
+/** A standalone module's source (before bundling): its default export validates `schema`. */
+export async function standaloneSource(schema) {
+  const ajv = await createAjv({ standalone: true });
+  const { default: standaloneCode } = await import('ajv/dist/standalone/index.js');
+  return standaloneCode(ajv, ajv.compile(schema));
+}
+
+async function main() {
+  const dist = new URL('../dist/', import.meta.url);
+  const { z } = await import('zod');
+  const { EVENT_NAMES } = await import(new URL('events/facts.js', dist).href);
+  const { inputSchema, outputSchema } = await import(new URL('events/schemas.js', dist).href);
+  const { settingsJsonSchema, pluginHooksJsonSchema } = await import(new URL('config/schema.js', dist).href);
+  const schemas = validatorSchemas({ z, eventNames: EVENT_NAMES, inputSchema, outputSchema, settingsJsonSchema, pluginHooksJsonSchema });
+  const outDir = new URL('validators/', dist);
+  const tmp = new URL('.src/', outDir);
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  const entryPoints = {};
+  for (const [name, schema] of Object.entries(schemas)) {
+    const file = fileURLToPath(new URL(`${name}.mjs`, tmp));
+    writeFileSync(file, await standaloneSource(schema));
+    entryPoints[name] = file;
+  }
+  const { build } = await import('esbuild');
+  // One file per validator (a process loads the one or three it needs); ajv's runtime helpers
+  // (ucs2length, deep equal), which its code require()s, are inlined into a shared chunk.
+  await build({
+    entryPoints,
+    outdir: fileURLToPath(outDir),
+    nodePaths: [fileURLToPath(new URL('../node_modules/', import.meta.url))],
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.10',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  rmSync(tmp, { recursive: true, force: true });
+  // What the validators were generated from: a test compares it with the current schemas.
+  writeFileSync(new URL('manifest.json', outDir), `${JSON.stringify(schemaDigests(schemas), null, 1)}\n`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
