@@ -1,6 +1,6 @@
 /**
- * Seed 000, every sentence about sessions, aliases, the host switch, the LRU and snapshots:
- * one test per sentence, named after it (the Chinese original is quoted above each test).
+ * Sessions, aliases, the host switch, the LRU and snapshots: one test per rule, named after it
+ * (the rule is stated above each test).
  * Real settings files, real hook processes writing to real log files.
  */
 import { describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ const { sb, manager } = useSessionSandbox();
 const newManager = (opts: HookManagerOptions = {}) => manager({ load: sb.load, ...opts });
 
 describe('sessions', () => {
-  // `HookManager.bindSessionConfig()` — 冻结并关联 source/worktree 的 Session 配置
+  // `HookManager.bindSessionConfig()`: freezes a session's config and ties its source project and worktree to it
   it('bindSessionConfig freezes the session config and associates it with the source project and the worktree', async () => {
     const log = sb.dir.path('log');
     const project = sb.project('proj', {
@@ -56,7 +56,7 @@ describe('sessions', () => {
     ).toEqual(['v2', 'v1']);
   });
 
-  // 配置与宿主开关 | config disabled、进程禁用或 Session 暂停 | 所有事件返回各自的 pass-through 默认值，不调用 executor
+  // Config and host switch: hooks disabled in config, disabled for the process, or the session paused: every event returns its pass-through default and no executor runs
   describe('config disabled, process disabled or session paused: every event returns its pass-through default without calling the executor', () => {
     async function setup(policy?: Record<string, unknown>) {
       const marker = sb.dir.path('ran');
@@ -129,7 +129,7 @@ describe('sessions', () => {
     });
   });
 
-  // source project 与 Session worktree 通过 alias 共享暂停状态，但同 workspace 的其他 Session 不受影响
+  // A source project and its session worktree share the pause state through an alias; other sessions of the same workspace are not affected
   it('the source project and the session worktree share the pause state through aliases, but other sessions of the same workspace are unaffected', async () => {
     const log = sb.dir.path('log');
     const script = sb.dir.write(
@@ -167,7 +167,7 @@ describe('sessions', () => {
     expect(lines(log)).toEqual(['s2', 's1']);
   });
 
-  // 释放 Runtime 时必须按 Session ID 清掉全部 alias
+  // Releasing the runtime clears every alias of the session ID
   it('disposing a runtime clears all aliases by session id', async () => {
     const log = sb.dir.path('log');
     const project = sb.project('proj', { UserPromptSubmit: [{ hooks: [appendHook(log, 'ran')] }] });
@@ -206,7 +206,7 @@ describe('sessions', () => {
     expect(other.paused).toBe(true);
   });
 
-  // HookManager 保留进程级宿主开关、LRU 有界项目配置和不受 LRU 淘汰影响的 Session 快照；活动 Session 即使项目配置缓存被逐出仍保持原行为
+  // The manager keeps a process-wide host switch, an LRU-bounded project-config cache and session snapshots the LRU never evicts: an active session behaves the same after its project config is evicted
   it('the process-level host switch applies to every session of every project', async () => {
     const log = sb.dir.path('log');
     const a = sb.project('a', { UserPromptSubmit: [{ hooks: [appendHook(log, 'a')] }] });
@@ -252,7 +252,7 @@ describe('sessions', () => {
     expect(lines(log)).toEqual(['p1-v1', 'p1-v2', 'p1-v1']);
   });
 
-  // 项目配置缓存限制为 64 项而 Session 配置独立持有，是为了给长期 serve 进程设驻留上限，同时不改变活动会话快照
+  // The project-config cache holds at most 64 entries while sessions hold their own config: a bound for a long-running serve process that leaves active sessions' snapshots as they are
   it('the project config cache is limited to 64 entries while session configs are held independently', async () => {
     const m = newManager();
     expect(m.cache.max).toBe(64);
@@ -286,7 +286,7 @@ describe('sessions', () => {
     expect(() => createHookManager({ projectCacheSize: 0 })).toThrow(/projectCacheSize/);
   });
 
-  // 不带 projectDir 注册的 Function Hook 是 manager 级 managed matcher，会作用于所有启用了 Hooks 的项目；带 projectDir 才只进入该项目配置
+  // A function hook registered without projectDir is a manager-level managed matcher for every project with hooks enabled; with projectDir it joins that project's config only
   it('a function hook registered without projectDir applies to every project; with projectDir only to that project', async () => {
     const a = sb.project('a');
     const b = sb.project('b');
@@ -314,7 +314,7 @@ describe('sessions', () => {
     expect(seen).toEqual(['a:sa', 'late', 'late']);
   });
 
-  // Prompt Hook 的模型与环境来自 Session 冻结资源并按 `session + project + model` 缓存；直接回退实时全局模型会破坏恢复 Session 的一致性
+  // A prompt hook's model and environment come from the session's frozen resources, cached per `session + project + model`; falling back to the live global model would make a resumed session behave differently
   it('prompt hooks take their model and environment from the session’s frozen resources, never the live global model', async () => {
     const p = sb.project('p', { UserPromptSubmit: [{ hooks: [{ type: 'prompt', prompt: 'judge $ARGUMENTS' }] }] });
     let liveModel = 'live-1';

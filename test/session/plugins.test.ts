@@ -1,7 +1,7 @@
 /**
- * Seed 000: "插件 Hooks 不逐个热插拔；Integrator 保存无插件 base config，将所有 active plugins 的
- * Hook 追加后一次 load，刷新时再恢复 base，避免残留已卸载插件行为" — real plugin directories,
- * real hook processes.
+ * Plugin hooks are not hot-swapped one by one: the integrator keeps a plugin-free base config,
+ * appends every active plugin's hooks and loads once; a refresh starts again from the base, so an
+ * uninstalled plugin leaves nothing behind. Real plugin directories, real hook processes.
  */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';

@@ -1,7 +1,8 @@
 /**
- * Seed 000: "SessionStart 可阻止初始化或追加环境；其环境在 LSP 和 stdio MCP 创建前冻结并绑定给
- * HookExecutor，因此启动后修改配置不会追改这些子进程" — with real SessionStart hooks writing
- * CLAUDE_ENV_FILE and real later hooks reading their environment.
+ * SessionStart can block start-up or add environment; that environment is frozen and bound to the
+ * hook executor before LSP and stdio MCP servers start, so a config change after start-up does not
+ * reach those child processes. Real SessionStart hooks write CLAUDE_ENV_FILE and real later hooks
+ * read their environment.
  */
 import { describe, expect, it } from 'vitest';
 import { appendHook, bash, lines, useSessionSandbox } from './helpers.js';

@@ -1,5 +1,5 @@
 /**
- * Seed 000's orderings, tested as orderings with real hook processes:
+ * The tool pipeline's orderings, tested as orderings with real hook processes:
  * rules → PreToolUse → rewrite re-validated (schema, isolation, rules) → merge →
  * PermissionRequest (only when still ask, serialized) → user → execute → PostToolUse.
  */
