@@ -71,27 +71,10 @@ export async function runFiring(
   if (matched.length === 0) return emptyDecision(event);
 
   const input = completeInput(event, rawInput, { cwd, sessionId: ctx.sessionId ?? options.sessionId, mode });
-  // The compiled validator accepts first; zod decides whatever it does not (src/events/compiled.ts).
-  // The output's is loaded with it, for src/parse/output.ts, which checks synchronously.
-  let fast = compiledCheck(`input_${event}`);
-  if (fast === undefined) [fast] = await Promise.all([loadCompiledCheck(`input_${event}`), loadCompiledCheck(`output_${event}`)]);
-  if (!fast?.(input)) {
-    const check = inputSchema(event).safeParse(input);
-    if (!check.success) throw new InvalidHookInputError(event, formatZodIssues(check.error, input));
-  }
+  await validateInput(event, input);
 
   const envFile = spec.envFile && matched.some((p) => p.hook.handler.type === 'command') ? createEnvFile() : undefined;
-  const bctx: BackendContext = {
-    timeoutMs: 0,
-    signal: ctx.signal,
-    cwd,
-    projectDir: state.projectDir,
-    sessionEnv: options.sessionEnv ?? {},
-    envFile: envFile?.path,
-    stdinLimitBytes: options.stdinLimitBytes ?? 100 * 1024,
-    outputLimitBytes: options.outputLimitBytes ?? 1024 * 1024,
-    session: ctx.session,
-  };
+  const bctx = backendContext(state, ctx, cwd, envFile?.path);
   const f: Firing = {
     event,
     spec,
@@ -130,6 +113,34 @@ export async function runFiring(
   } finally {
     envFile?.dispose();
   }
+}
+
+/**
+ * The compiled validator accepts first; zod decides whatever it does not (src/events/compiled.ts).
+ * The output's validator is loaded with it, for src/parse/output.ts, which checks synchronously.
+ */
+async function validateInput(event: EventName, input: Record<string, unknown>): Promise<void> {
+  let fast = compiledCheck(`input_${event}`);
+  if (fast === undefined) [fast] = await Promise.all([loadCompiledCheck(`input_${event}`), loadCompiledCheck(`output_${event}`)]);
+  if (fast?.(input)) return;
+  const check = inputSchema(event).safeParse(input);
+  if (!check.success) throw new InvalidHookInputError(event, formatZodIssues(check.error, input));
+}
+
+/** What every backend of this firing is given (each execution sets its own timeout). */
+function backendContext(state: EngineState, ctx: RunContext, cwd: string, envFile: string | undefined): BackendContext {
+  const { options } = state;
+  return {
+    timeoutMs: 0,
+    signal: ctx.signal,
+    cwd,
+    projectDir: state.projectDir,
+    sessionEnv: options.sessionEnv ?? {},
+    envFile,
+    stdinLimitBytes: options.stdinLimitBytes ?? 100 * 1024,
+    outputLimitBytes: options.outputLimitBytes ?? 1024 * 1024,
+    session: ctx.session,
+  };
 }
 
 /** Serial: config order, each hook sees the input as rewritten so far; stop at the first deny. */
