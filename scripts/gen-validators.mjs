@@ -22,7 +22,9 @@ export function validatorNames(eventNames) {
  * - a record (`propertyNames` without `properties`): zod accepts plain objects only (not a Date
  *   or a class instance, which JSON Schema's "object" admits) → keyword `plainObject`;
  * - a `format` (z.url(): zod parses with `new URL()` and a protocol check JSON Schema cannot
- *   say) → always rejected, so such values are decided by zod.
+ *   say) → always rejected, so such values are decided by zod;
+ * - not a rewrite, ajv's own: a required key present with the value `undefined` counts as
+ *   missing, while zod accepts it for a z.unknown() field (JSON text cannot give `undefined`).
  */
 export function narrow(node) {
   if (Array.isArray(node)) return node.map(narrow);

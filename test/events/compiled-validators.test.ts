@@ -161,7 +161,11 @@ function mutate(v: unknown, m: Mutation): unknown {
   return holder.root;
 }
 
-/** The narrowings of scripts/gen-validators.mjs: a URL field (http hook, OTLP endpoint) or a record that is not a plain object. */
+/**
+ * The narrowings of scripts/gen-validators.mjs: a URL field (http hook, OTLP endpoint), a record
+ * that is not a plain object, or a key present with the value `undefined` (which JSON text cannot
+ * give): ajv's `required` counts it as missing, while zod accepts it for a z.unknown() field.
+ */
 function inNarrowing(v: unknown): boolean {
   if (!v || typeof v !== 'object') return false;
   if (!Array.isArray(v)) {
@@ -169,6 +173,7 @@ function inNarrowing(v: unknown): boolean {
     if (proto !== Object.prototype && proto !== null) return true;
     const o = v as Record<string, unknown>;
     if (o.type === 'http' || 'endpoint' in o) return true;
+    if (Object.values(o).includes(undefined)) return true;
   }
   return Object.values(v).some(inNarrowing);
 }
