@@ -276,7 +276,7 @@ export function spawnViaHelper(req: SpawnRequest): Promise<HookChild | SpawnFail
   if (disabled || process.platform === 'win32') return undefined;
   if (!helper) start();
   const h = helper;
-  if (!h || !h.ready || !h.proc.connected) return undefined;
+  if (!h?.ready || !h.proc.connected) return undefined;
   const id = nextId++;
   const child = new RemoteChild(() => {
     if (h.kids.has(id) && h.proc.connected) h.proc.send({ t: 'release', id }, () => {});

@@ -43,7 +43,7 @@ export function patchTextOf(toolInput: unknown): string | undefined {
     const input = toolInput as Record<string, unknown>;
     for (const field of PATCH_FIELDS) {
       const text = patchText(input[field]);
-      if (text !== undefined && text.includes('*** ')) return text;
+      if (text?.includes('*** ')) return text;
     }
   } catch {
     // A hostile input object: no patch.

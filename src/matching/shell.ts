@@ -122,7 +122,7 @@ function commandStarts(words: readonly (Word | Assignment)[]): number[] {
   for (let guard = 0; guard < 8; guard++) {
     const name = valueOf(i);
     let next = i + 1;
-    const isOption = (v: string | undefined) => v !== undefined && v.startsWith('-') && v !== '--';
+    const isOption = (v: string | undefined) => v?.startsWith('-') === true && v !== '--';
     const skipDashDash = () => {
       if (valueOf(next) === '--') next++;
     };

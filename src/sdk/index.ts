@@ -20,7 +20,7 @@
  */
 import { z } from 'zod';
 import { catalog, inputSchema, isEventName, EVENT_NAMES, type Catalog, type EventInput, type EventName } from '../events/catalog.js';
-import { commonInputShape } from '../events/common.js';
+import type { commonInputShape } from '../events/common.js';
 import { outputFields, strictOutputSchema } from '../events/honoured.js';
 import type { EventSpec } from '../events/spec.js';
 import { lintOutput } from '../lint/output.js';

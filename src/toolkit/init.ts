@@ -22,7 +22,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, parse, relative, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { parseJson } from '../config/diagnostics.js';
-import { catalog, EVENT_NAMES, isEventName, type EventName } from '../events/catalog.js';
+import { catalog, isEventName, type EventName } from '../events/catalog.js';
 import { eventFacts } from '../events/facts.js';
 import { outputFields } from '../events/honoured.js';
 import type { EventSpec } from '../events/spec.js';

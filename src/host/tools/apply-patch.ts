@@ -12,7 +12,6 @@
  * included) must lie inside the workspace.
  */
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import { ToolError, type HostTool } from '../types.js';
 import { confine, writeInside } from './workspace.js';
