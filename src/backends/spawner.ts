@@ -53,7 +53,7 @@ const RESTART_WINDOW_MS = 60_000;
  * or the sources). Messages: in `spawn`/`release`; out `ready`, `spawned`, `error`, `out`,
  * `exit`, `close`. It loads nothing but node:child_process.
  */
-const HELPER_SOURCE = String.raw`
+const HELPER_SOURCE = `
 'use strict';
 const { spawn } = require('node:child_process');
 const kids = new Map();

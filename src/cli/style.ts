@@ -46,7 +46,7 @@ export function outcomeStyle(s: Styles, outcome: string): (text: string) => stri
 
 /** Visible width of text that may hold escape sequences (for aligned columns). */
 export function visibleWidth(text: string): number {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts the ANSI colour sequences being stripped
   return text.replace(/\x1b\[[0-9;]*m/g, '').length;
 }
 
@@ -56,7 +56,10 @@ export function visibleWidth(text: string): number {
  */
 export function table(rows: string[][], maxWidth = 40): string[] {
   const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, Math.min(visibleWidth(cell), maxWidth))));
+  for (const row of rows)
+    row.forEach((cell, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, Math.min(visibleWidth(cell), maxWidth));
+    });
   return rows.map((row) =>
     row
       .map((cell, i) => {

@@ -188,6 +188,7 @@ export function settingsJsonSchema(): Record<string, unknown> {
     properties: { type: { enum: variants.map(([t]) => t) } },
     allOf: variants.map(([type, id]) => ({
       if: { properties: { type: { const: type } }, required: ['type'] },
+      // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword, not a thenable
       then: { $ref: `#/$defs/${id}` },
     })),
   };

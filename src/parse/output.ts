@@ -196,7 +196,7 @@ function parseCompleted(
   }
 
   if (code === 2) {
-    if (validJson) applyJson(parsed, validJson, event, spec, opts, { ignoreSpecific: spec.decision === 'elicitation' });
+    if (validJson) applyJson(parsed, validJson, spec, opts, { ignoreSpecific: spec.decision === 'elicitation' });
     if (spec.exit2 === 'block') {
       parsed.outcome = 'blocking';
       const jsonReason = parsed.verdict === 'deny' || parsed.verdict === 'block' ? parsed.reason : undefined;
@@ -214,7 +214,7 @@ function parseCompleted(
   }
 
   if (validJson) {
-    applyJson(parsed, validJson, event, spec, opts, { ignoreSpecific: false });
+    applyJson(parsed, validJson, spec, opts, { ignoreSpecific: false });
     return parsed;
   }
 
@@ -258,7 +258,6 @@ function describeExit(result: ExecutionResult): string {
 function applyJson(
   parsed: ParsedHook,
   json: Record<string, unknown>,
-  event: EventName,
   spec: EventSpec,
   opts: ParseOptions,
   { ignoreSpecific }: { ignoreSpecific: boolean },

@@ -105,7 +105,7 @@ export async function initHook(opts: InitOptions): Promise<InitResult> {
   const existed = [script, fixture, settings].filter((f) => existsSync(f));
   await mkdir(hooksDir, { recursive: true });
   await writeFile(script, SCRIPTS[lang](opts.name, event, mode), { mode: 0o755 });
-  await writeFile(fixture, fixtureText(opts.name, event, mode, lang, group));
+  await writeFile(fixture, fixtureText(event, mode, lang, group));
   const written = [script, fixture];
   if (merged !== undefined) {
     await writeFile(settings, merged);
@@ -251,7 +251,7 @@ function toPython(v: unknown): string {
 
 // --- fixtures -------------------------------------------------------------------------------
 
-function fixtureText(name: string, event: EventName, mode: Mode, lang: Lang, group: Record<string, unknown>): string {
+function fixtureText(event: EventName, mode: Mode, lang: Lang, group: Record<string, unknown>): string {
   const sample = sampleInput(event);
   const bash = (command: string) => ({ ...sample, tool_name: 'Bash', tool_input: { command } });
   type Case = { name: string; event: EventName; payload: Record<string, unknown>; expect: Record<string, unknown> };

@@ -90,9 +90,9 @@ export async function gatherScripts(hooks: readonly NormalizedHook[], c: Evidenc
     if (stand) {
       hookScripts[i] = stand.scripts.map(c.decode);
       hookUnpinned[i] = (stand.unpinned ?? []).map(c.decode);
-      stand.scripts.forEach((k, j) =>
-        deferredRecords.set(hookScripts[i]![j]!, { key: hookScripts[i]![j]!, record: trusted!.config.scripts[k]! }),
-      );
+      stand.scripts.forEach((k, j) => {
+        deferredRecords.set(hookScripts[i]![j]!, { key: hookScripts[i]![j]!, record: trusted!.config.scripts[k]! });
+      });
       continue;
     }
     const pluginRoot = h.source.pluginRoot ?? h.source.skillRoot;

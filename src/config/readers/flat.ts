@@ -81,10 +81,14 @@ export async function parseCursor(doc: unknown, ctx: ParseContext): Promise<Pars
       if (!e) return;
       checkKeys(raw, CURSOR_KEYS, p, diags, 'warning', 'field', 'Cursor');
       const type = e.type ?? 'command';
-      if (type === 'command' && !e.command?.trim())
-        return diags.error([...p, 'command'], e.command === undefined ? 'missing required field (expected string)' : 'must not be empty');
-      if (type === 'prompt' && !e.prompt?.trim())
-        return diags.error([...p, 'prompt'], e.prompt === undefined ? 'missing required field (expected string)' : 'must not be empty');
+      if (type === 'command' && !e.command?.trim()) {
+        diags.error([...p, 'command'], e.command === undefined ? 'missing required field (expected string)' : 'must not be empty');
+        return;
+      }
+      if (type === 'prompt' && !e.prompt?.trim()) {
+        diags.error([...p, 'prompt'], e.prompt === undefined ? 'missing required field (expected string)' : 'must not be empty');
+        return;
+      }
       const data: Record<string, unknown> = { nativeEvent: native };
       let matcher: string | undefined;
       let mode: 'claude' | 'regex' = 'regex';
@@ -246,7 +250,10 @@ export async function parseCopilot(doc: unknown, ctx: ParseContext): Promise<Par
       if (!e) return;
       checkKeys(raw, COPILOT_KEYS, p, diags, 'warning', 'field', 'Copilot CLI');
       const script = e.bash ?? e.powershell;
-      if (!script?.trim()) return diags.error(p, 'needs a non-empty "bash" or "powershell" command');
+      if (!script?.trim()) {
+        diags.error(p, 'needs a non-empty "bash" or "powershell" command');
+        return;
+      }
       const data: Record<string, unknown> = { nativeEvent: native };
       if (e.timeoutSec === undefined) data.timeoutDefaulted = true;
       if (e.powershell !== undefined && e.bash !== undefined) data.powershell = e.powershell;
