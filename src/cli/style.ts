@@ -20,12 +20,14 @@ let err: Styles | undefined;
 
 /** Styles for stdout. */
 export function styles(): Styles {
-  return (out ??= pc.createColors(colourEnabled(process.stdout)));
+  out ??= pc.createColors(colourEnabled(process.stdout));
+  return out;
 }
 
 /** Styles for stderr (its own TTY check: `run 2>log` keeps colour on stdout). */
 export function errStyles(): Styles {
-  return (err ??= pc.createColors(colourEnabled(process.stderr)));
+  err ??= pc.createColors(colourEnabled(process.stderr));
+  return err;
 }
 
 /** Colour of a verdict: deny/block red, ask yellow, allow green, the rest plain. */

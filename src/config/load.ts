@@ -62,8 +62,10 @@ function passEnvOf(layers: readonly SettingsLayer[], managedOnly: boolean, diagn
       continue;
     }
     list.forEach((name, i) => {
-      if (passableEnvName(name)) (names ??= []).includes(name) || names.push(name);
-      else
+      if (passableEnvName(name)) {
+        names ??= [];
+        if (!names.includes(name)) names.push(name);
+      } else
         diagnostics.push({
           level: 'warning',
           file: l.file,

@@ -109,10 +109,14 @@ export function parsePatchFiles(patch: string): PatchFile[] {
       if (line.startsWith('+')) addLines.push(line.slice(1));
     } else if (current?.kind === 'update') {
       if (line.startsWith('@@')) {
-        hunks.push((hunk = { old: [], neu: [] }));
+        hunk = { old: [], neu: [] };
+        hunks.push(hunk);
         continue;
       }
-      if (!hunk) hunks.push((hunk = { old: [], neu: [] }));
+      if (!hunk) {
+        hunk = { old: [], neu: [] };
+        hunks.push(hunk);
+      }
       const op = line[0];
       const text = op === '+' || op === '-' || op === ' ' ? line.slice(1) : line;
       if (op !== '+') hunk.old.push(text);

@@ -324,7 +324,10 @@ function applyJson(
   if ('updatedMCPToolOutput' in hso && 'updatedMCPToolOutput' in honoured) {
     // The reference: "for MCP tools only"; on any other tool it is ignored (updatedToolOutput works for all).
     if (opts.toolName === undefined || opts.toolName.startsWith('mcp__')) parsed.updatedOutput = hso.updatedMCPToolOutput;
-    else (parsed.lint ??= []).push(`updatedMCPToolOutput (${opts.toolName} is not an MCP tool; use updatedToolOutput)`);
+    else {
+      parsed.lint ??= [];
+      parsed.lint.push(`updatedMCPToolOutput (${opts.toolName} is not an MCP tool; use updatedToolOutput)`);
+    }
   }
 
   for (const key of Object.keys(hso)) {

@@ -141,10 +141,12 @@ async function mergeSettings(file: string, event: EventName, group: Record<strin
       data = parsed.value as Record<string, unknown>;
     }
   }
-  const hooks = (data.hooks ??= {}) as Record<string, unknown>;
+  data.hooks ??= {};
+  const hooks = data.hooks as Record<string, unknown>;
   if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks))
     throw new InitError(`${file}: "hooks" is not an object; nothing was written`);
-  const groups = (hooks[event] ??= []) as unknown[];
+  hooks[event] ??= [];
+  const groups = hooks[event] as unknown[];
   if (!Array.isArray(groups)) throw new InitError(`${file}: hooks.${event} is not an array; nothing was written`);
   if (groups.some((g) => JSON.stringify(g) === JSON.stringify(group))) return undefined;
   groups.push(group);

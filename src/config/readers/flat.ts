@@ -214,7 +214,10 @@ export async function serializeCursor(hooks: readonly NormalizedHook[]): Promise
       if (data.loop_limit !== undefined) entry.loop_limit = data.loop_limit;
       if (typeof data.matcher === 'string') entry.matcher = data.matcher;
     } else reportDataLosses(hook, [], log, 'Cursor');
-    for (const matcher of matchers) (out[native] ??= []).push({ ...entry, ...(matcher !== undefined ? { matcher } : {}) });
+    for (const matcher of matchers) {
+      out[native] ??= [];
+      out[native].push({ ...entry, ...(matcher !== undefined ? { matcher } : {}) });
+    }
   }
   return { text: sortedJson({ version: 1, hooks: out }), losses: log.losses };
 }
@@ -355,7 +358,10 @@ export async function serializeCopilot(hooks: readonly NormalizedHook[]): Promis
     );
     if (hook.dialect !== 'copilot') reportDataLosses(hook, [], log, 'Copilot CLI');
     else if (typeof data.matcher === 'string') entry.matcher = data.matcher;
-    for (const matcher of matchers) (out[native] ??= []).push({ ...entry, ...(matcher !== undefined ? { matcher } : {}) });
+    for (const matcher of matchers) {
+      out[native] ??= [];
+      out[native].push({ ...entry, ...(matcher !== undefined ? { matcher } : {}) });
+    }
   }
   return { text: sortedJson({ version: 1, hooks: out }), losses: log.losses };
 }
