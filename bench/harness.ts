@@ -62,7 +62,10 @@ export async function interleaveAll(
       const j = (k + i) % n;
       round[j] = await sides[j]!();
     }
-    if (i >= opts.warmup) round.forEach((v, j) => out[j]!.push(v));
+    if (i >= opts.warmup)
+      round.forEach((v, j) => {
+        out[j]!.push(v);
+      });
   }
   return out;
 }

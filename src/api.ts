@@ -52,7 +52,8 @@ export type Decision<E extends EventName = EventName> = EventName extends E
  */
 export type FunctionHookOutput<E extends EventName> = Omit<HookOutput<E>, 'hookSpecificOutput'> &
   (keyof Catalog[E]['output']['shape'] extends never
-    ? {}
+    ? // biome-ignore lint/complexity/noBannedTypes: the empty member of the intersection (no specific output)
+      {}
     : { hookSpecificOutput?: Flat<z.output<Strict<Catalog[E]['output']['shape']>> & { hookEventName: E }> });
 /** One object type instead of an intersection, so an object literal's unknown key is an excess property. */
 type Flat<T> = { [K in keyof T]: T[K] };
@@ -61,6 +62,7 @@ type Flat<T> = { [K in keyof T]: T[K] };
  * What a function hook of event E returns: the event's JSON output (exactly the fields it
  * honours), plain text (read like a command hook's stdout), or nothing (no opinion).
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: a handler that returns nothing is a valid hook (void, not only undefined)
 export type FunctionHookResult<E extends EventName> = FunctionHookOutput<E> | string | undefined | null | void;
 
 /** register() for event E: the handler's input and result are typed by the event. */

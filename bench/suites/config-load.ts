@@ -27,7 +27,8 @@ function hooksObject(tag: string, count: number): Record<string, unknown[]> {
     if (tool && event !== 'PermissionRequest' && i % 4 === 1) handler.if = IF_RULES[i % IF_RULES.length];
     const group: Record<string, unknown> = { hooks: [handler] };
     if (tool) group.matcher = MATCHERS[i % MATCHERS.length];
-    (hooks[event] ??= []).push(group);
+    hooks[event] ??= [];
+    hooks[event].push(group);
   }
   return hooks;
 }

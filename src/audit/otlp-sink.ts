@@ -69,7 +69,7 @@ function severity(r: AuditRecord): number {
 }
 
 export async function otlpLogSink(o: OtlpLogSinkOptions): Promise<OtlpLogSink> {
-  let sdk;
+  let sdk: [typeof import('@opentelemetry/sdk-logs'), typeof import('@opentelemetry/resources')];
   try {
     sdk = await Promise.all([import('@opentelemetry/sdk-logs'), import('@opentelemetry/resources')]);
   } catch (err) {

@@ -87,7 +87,7 @@ function shortened(leaf: StringLeaf, c: number): string {
 function savedAt(leaf: StringLeaf, c: number): number {
   if (leaf.value.length <= c) return 0;
   const saved = leaf.bytes - encodedBytes(shortened(leaf, c));
-  return saved > 0 ? saved : 0;
+  return Math.max(saved, 0);
 }
 
 function shortenStrings(root: { value: Json }, leaves: StringLeaf[], full: string, limitBytes: number): EncodedPayload {

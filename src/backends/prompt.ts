@@ -73,7 +73,7 @@ export function openAICompatibleProvider(opts: OpenAICompatibleOptions): ModelPr
       const messages = [...(req.system ? [{ role: 'system', content: req.system }] : []), { role: 'user', content: req.prompt }];
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
-      let res;
+      let res: Awaited<ReturnType<typeof request>>;
       try {
         res = await request(endpoint, {
           method: 'POST',

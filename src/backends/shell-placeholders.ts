@@ -27,7 +27,7 @@ type QuoteContext = 'unquoted' | 'double' | 'single' | 'literal';
  */
 function placeholderContexts(command: string): Map<number, QuoteContext> {
   const out = new Map<number, QuoteContext>();
-  let script;
+  let script: ReturnType<typeof parse>;
   try {
     script = parse(command);
   } catch {

@@ -53,7 +53,7 @@ const RESTART_WINDOW_MS = 60_000;
  * or the sources). Messages: in `spawn`/`release`; out `ready`, `spawned`, `error`, `out`,
  * `exit`, `close`. It loads nothing but node:child_process.
  */
-const HELPER_SOURCE = String.raw`
+const HELPER_SOURCE = `
 'use strict';
 const { spawn } = require('node:child_process');
 const kids = new Map();
@@ -276,7 +276,7 @@ export function spawnViaHelper(req: SpawnRequest): Promise<HookChild | SpawnFail
   if (disabled || process.platform === 'win32') return undefined;
   if (!helper) start();
   const h = helper;
-  if (!h || !h.ready || !h.proc.connected) return undefined;
+  if (!h?.ready || !h.proc.connected) return undefined;
   const id = nextId++;
   const child = new RemoteChild(() => {
     if (h.kids.has(id) && h.proc.connected) h.proc.send({ t: 'release', id }, () => {});

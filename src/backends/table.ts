@@ -22,7 +22,10 @@ export interface BackendTableOptions extends CommandBackendOptions {
 /** A backend whose implementation is imported on its first call. */
 function lazyBackend(load: () => Promise<Backend>): Backend {
   let loaded: Promise<Backend> | undefined;
-  return async (hook, payload, ctx) => (await (loaded ??= load()))(hook, payload, ctx);
+  return async (hook, payload, ctx) => {
+    loaded ??= load();
+    return (await loaded)(hook, payload, ctx);
+  };
 }
 
 export function createBackendTable(options: BackendTableOptions): BackendTable {

@@ -2,6 +2,7 @@
  * `agent-hooks check`: validate settings files, plugin hooks.json files and directories of
  * them. Errors are path-qualified (`file: hooks.PreToolUse[0].hooks[1].tipe: unknown key`).
  */
+import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { loadConfig } from '../config/index.js';
@@ -103,7 +104,7 @@ async function checkPathsFor(paths: readonly string[], executableTypes: readonly
   const files: string[] = [];
   for (const p of paths) {
     const full = resolve(p);
-    let info;
+    let info: Stats;
     try {
       info = await stat(full);
     } catch {

@@ -8,6 +8,7 @@
  * Exit codes: 0 no errors (warnings allowed), 1 at least one error (a hook that cannot run as
  * configured, or a config error), 1 on usage errors.
  */
+import type { Stats } from 'node:fs';
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join, basename, resolve } from 'node:path';
@@ -222,7 +223,7 @@ function commandFindings(hook: NormalizedHook, h: CommandHandler, projectDir: st
   }
 
   if (script) {
-    let st;
+    let st: Stats | undefined;
     try {
       st = statSync(script);
     } catch {

@@ -20,12 +20,14 @@ let err: Styles | undefined;
 
 /** Styles for stdout. */
 export function styles(): Styles {
-  return (out ??= pc.createColors(colourEnabled(process.stdout)));
+  out ??= pc.createColors(colourEnabled(process.stdout));
+  return out;
 }
 
 /** Styles for stderr (its own TTY check: `run 2>log` keeps colour on stdout). */
 export function errStyles(): Styles {
-  return (err ??= pc.createColors(colourEnabled(process.stderr)));
+  err ??= pc.createColors(colourEnabled(process.stderr));
+  return err;
 }
 
 /** Colour of a verdict: deny/block red, ask yellow, allow green, the rest plain. */
@@ -46,7 +48,7 @@ export function outcomeStyle(s: Styles, outcome: string): (text: string) => stri
 
 /** Visible width of text that may hold escape sequences (for aligned columns). */
 export function visibleWidth(text: string): number {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts the ANSI colour sequences being stripped
   return text.replace(/\x1b\[[0-9;]*m/g, '').length;
 }
 
@@ -56,7 +58,10 @@ export function visibleWidth(text: string): number {
  */
 export function table(rows: string[][], maxWidth = 40): string[] {
   const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, Math.min(visibleWidth(cell), maxWidth))));
+  for (const row of rows)
+    row.forEach((cell, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, Math.min(visibleWidth(cell), maxWidth));
+    });
   return rows.map((row) =>
     row
       .map((cell, i) => {

@@ -14,10 +14,10 @@ import { ROOT_PATH } from './diagnostics.js';
 import { dedupeHooks, isManagedHook } from './registry.js';
 import { claudeConfigDir } from '../util/claude-dir.js';
 import { passableEnvName } from '../backends/env.js';
-import { type AgentHooksOptions } from './schema.js';
+import type { AgentHooksOptions } from './schema.js';
 import { DISCOVER_SETTING_KINDS, loadDiscoveredDialects } from './discovered.js';
 import { loadPlugin, loadSkill } from './extensions.js';
-import { optionErrors, type LoadConfigOptions, type LoadedConfig, type LoadedFile, type PluginSpec, type SkillSpec } from './options.js';
+import { optionErrors, type LoadConfigOptions, type LoadedConfig, type LoadedFile } from './options.js';
 import { loadSettingsText, readText, type ReadResult, type SettingsLayer } from './settings.js';
 
 export type { ConfigGateInput, GateSource, LoadConfigOptions, LoadedConfig, LoadedFile, PluginSpec, SkillSpec } from './options.js';
@@ -62,8 +62,10 @@ function passEnvOf(layers: readonly SettingsLayer[], managedOnly: boolean, diagn
       continue;
     }
     list.forEach((name, i) => {
-      if (passableEnvName(name)) (names ??= []).includes(name) || names.push(name);
-      else
+      if (passableEnvName(name)) {
+        names ??= [];
+        if (!names.includes(name)) names.push(name);
+      } else
         diagnostics.push({
           level: 'warning',
           file: l.file,

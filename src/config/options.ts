@@ -141,7 +141,10 @@ export function optionErrors(opts: unknown): string[] {
     const v = o[key];
     if (v === undefined) return;
     if (!Array.isArray(v)) errors.push(`options.${key}: expected an array, got ${kindOf(v)}`);
-    else v.forEach((x, i) => each(x, `options.${key}[${i}]`));
+    else
+      v.forEach((x, i) => {
+        each(x, `options.${key}[${i}]`);
+      });
   };
   want('options.cwd', o.cwd, 'string', true);
   for (const k of ['projectDir', 'homeDir', 'managedSettingsPath', 'dialect'] as const) want(`options.${k}`, o[k], 'string');

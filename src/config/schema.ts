@@ -140,7 +140,8 @@ function buildSettingsSchema() {
 }
 let settingsSchema: ReturnType<typeof buildSettingsSchema> | undefined;
 export function settingsFileSchema(): ReturnType<typeof buildSettingsSchema> {
-  return (settingsSchema ??= buildSettingsSchema());
+  settingsSchema ??= buildSettingsSchema();
+  return settingsSchema;
 }
 export type SettingsFile = z.infer<ReturnType<typeof buildSettingsSchema>>;
 
@@ -149,7 +150,8 @@ function buildPluginHooksSchema() {
 }
 let pluginSchema: ReturnType<typeof buildPluginHooksSchema> | undefined;
 export function pluginHooksFileSchema(): ReturnType<typeof buildPluginHooksSchema> {
-  return (pluginSchema ??= buildPluginHooksSchema());
+  pluginSchema ??= buildPluginHooksSchema();
+  return pluginSchema;
 }
 export type PluginHooksFile = z.infer<ReturnType<typeof buildPluginHooksSchema>>;
 
@@ -188,6 +190,7 @@ export function settingsJsonSchema(): Record<string, unknown> {
     properties: { type: { enum: variants.map(([t]) => t) } },
     allOf: variants.map(([type, id]) => ({
       if: { properties: { type: { const: type } }, required: ['type'] },
+      // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword, not a thenable
       then: { $ref: `#/$defs/${id}` },
     })),
   };

@@ -3,7 +3,7 @@
  * conversion, and reading hook results (the bridges). Lean: no zod, no engine. The output of a
  * decision in each agent's convention is dispatch's (src/dispatch/wire/shared.ts).
  */
-import { TOOL_NAME_EVENTS, type EventName } from '../events/facts.js';
+import { TOOL_NAME_EVENTS } from '../events/facts.js';
 import type { ExecutionResult, MatcherMode, NormalizedHook } from '../types.js';
 import type { ToolMapping } from './types.js';
 import { isObject } from '../util/is-object.js';
@@ -36,7 +36,7 @@ function renameFields(input: unknown, map: Readonly<Record<string, string>> | un
   if (!map || !isObject(input)) return input;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(input)) {
-    const to = Object.prototype.hasOwnProperty.call(map, k) ? map[k]! : k;
+    const to = Object.hasOwn(map, k) ? map[k]! : k;
     // A field that is already present under its target name wins over a renamed one.
     if (!(to in out) || to === k) out[to] = v;
   }
@@ -146,8 +146,6 @@ export function readMatcher(matcher: string | undefined, mode: MatcherMode): Mat
       if (NAME_LIST.test(matcher)) return { kind: 'names', names: namesOf(matcher, /\|/) };
       return { kind: 'regex', pattern: matcher, anchored: true };
     }
-    case 'regex':
-    case 'regex-or-exact':
     default: {
       const p = mode === 'regex-or-exact' ? trimmed : matcher;
       if (p === '' || (mode === 'regex-or-exact' && p === '*')) return { kind: 'all' };
@@ -193,8 +191,6 @@ export function writeMatcher(shape: MatcherShape, mode: MatcherMode): WrittenMat
               matchers: [...names],
               loss: `matcher ${JSON.stringify(names.join('|'))} written as ${names.length} entries (exact matchers name one value)`,
             };
-      case 'regex':
-      case 'regex-or-exact':
       default:
         return { matchers: [names.length === 1 ? `^${escapeRegex(names[0]!)}$` : alternation] };
     }

@@ -54,16 +54,19 @@ export async function mayHaveHooks(event: EventName, flags: DispatchFlags): Prom
   const discover = flags.discover ?? explicit.length === 0;
   const candidates: Array<{ file: string; text?: string; forced?: string; setting?: boolean }> = [];
   // Managed and user settings (and --settings) may carry agentHooks.discoverDialects: read it on the way.
-  if (discover) discoveryFiles(cwd).forEach((f, i) => candidates.push({ file: f, setting: i < 2 }));
+  if (discover)
+    discoveryFiles(cwd).forEach((f, i) => {
+      candidates.push({ file: f, setting: i < 2 });
+    });
   else if (flags.managedSettings) candidates.push({ file: resolve(flags.managedSettings) });
   if (discover && flags.managedSettings) candidates[0] = { file: resolve(flags.managedSettings), setting: true };
-  explicit.forEach((s, i) =>
+  explicit.forEach((s, i) => {
     candidates.push(
       s.trimStart().startsWith('{')
         ? { file: `<--settings #${i + 1}>`, text: s, forced: flags.dialect, setting: true }
         : { file: resolve(s), forced: flags.dialect, setting: true },
-    ),
-  );
+    );
+  });
   for (const p of flags.plugin ?? []) candidates.push({ file: join(resolve(p), 'hooks', 'hooks.json'), forced: 'claude' });
 
   let which: DiscoverDialects | undefined;

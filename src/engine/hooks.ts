@@ -29,7 +29,8 @@ export function currentIndex(set: HookSet): PlanIndex {
   // Built while the `if`-rule module was not loaded, and it is now (another engine or a caller
   // loaded it): rebuilt here, synchronously, so planning never waits once the module is in.
   if (set.index?.unloadedRules && ifRules()) set.index = undefined;
-  return (set.index ??= buildPlanIndex(set.functions.size === 0 ? set.config : [...set.config, ...set.functions.values()], set.compiled));
+  set.index ??= buildPlanIndex(set.functions.size === 0 ? set.config : [...set.config, ...set.functions.values()], set.compiled);
+  return set.index;
 }
 
 /**

@@ -172,7 +172,8 @@ export function planHooks(index: PlanIndex, event: EventName, input: Record<stri
     if (planned.rule && !ruleMatches(planned.rule, input, ctx)) return;
     const only = planned.hook.projectDir;
     if (only !== undefined && only !== ctx.projectDir && only !== ctx.cwd) return;
-    (out ??= []).push(planned);
+    out ??= [];
+    out.push(planned);
   };
   for (const planned of scanned) admit(planned);
   if (exact) for (const planned of exact) if (matcherPasses(planned, value)) admit(planned);
@@ -206,7 +207,10 @@ function scan(entry: EventIndex, value: string | undefined): readonly PlannedHoo
   const result = passed.length > 0 ? passed : NO_HOOKS;
   // Only short values are kept (tool names, agent types, sources); anything else is recomputed.
   if (value === undefined) entry.scannedMissing = result;
-  else if (value.length <= 256 && ++entry.misses > 1) (entry.scanned ??= newMemo()).set(value, result);
+  else if (value.length <= 256 && ++entry.misses > 1) {
+    entry.scanned ??= newMemo();
+    entry.scanned.set(value, result);
+  }
   return remember(entry, value, result);
 }
 

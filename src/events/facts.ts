@@ -21,7 +21,7 @@ export type EventName = keyof Facts;
 export const EVENT_NAMES = Object.keys(EVENT_FACTS) as EventName[];
 
 export function isEventName(name: string): name is EventName {
-  return Object.prototype.hasOwnProperty.call(EVENT_FACTS, name);
+  return Object.hasOwn(EVENT_FACTS, name);
 }
 
 /** The facts of one event, widened to the interface (optional rules read as undefined). */

@@ -315,10 +315,12 @@ function entry(event: EventName): EventSpec {
   return {
     ...EVENT_FACTS[event],
     get input() {
-      return (input ??= z.looseObject(nullTolerant(shapes.input())));
+      input ??= z.looseObject(nullTolerant(shapes.input()));
+      return input;
     },
     get output() {
-      return (output ??= z.looseObject(shapes.output()));
+      output ??= z.looseObject(shapes.output());
+      return output;
     },
   };
 }

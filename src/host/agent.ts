@@ -323,7 +323,7 @@ export function taskTool(options: TaskToolOptions): HostTool<z.infer<typeof task
         );
         return { result, messages };
       };
-      let ran;
+      let ran: Awaited<ReturnType<typeof go>>;
       try {
         ran = def.file && options.withAgent ? await options.withAgent(def.file, go) : await go();
       } finally {

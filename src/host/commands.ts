@@ -48,7 +48,7 @@ export function resolveSlashCommand(workspace: string, prompt: string): SlashCom
   const name = m[1]!;
   const args = (m[2] ?? '').trim();
   const candidates: Array<[SlashCommand['source'], string]> = [
-    ['project', path.join(workspace, '.claude', 'commands', ...name.split(':')) + '.md'],
+    ['project', `${path.join(workspace, '.claude', 'commands', ...name.split(':'))}.md`],
     ['skill', path.join(workspace, '.claude', 'skills', name, 'SKILL.md')],
   ];
   for (const [source, file] of candidates) {

@@ -19,6 +19,7 @@ function hookWorktree(st: RuntimeState, d: Decision): Worktree {
   const printed =
     typeof raw === 'string'
       ? raw
+          // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts the terminal escape sequences being stripped
           .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
           .split(/\r?\n/)
           .map((l) => l.trim())

@@ -17,7 +17,10 @@ const q = (s: string) => JSON.stringify(s.length > 60 ? `${s.slice(0, 60)}…` :
 export function lintOutput(event: EventName, json: Record<string, unknown>): string[] {
   const fields = outputFields(event);
   let out: string[] | undefined;
-  const warn = (msg: string) => (out ??= []).push(msg);
+  const warn = (msg: string) => {
+    out ??= [];
+    out.push(msg);
+  };
 
   for (const key of Object.keys(json)) {
     if (fields.top.has(key)) continue;

@@ -107,7 +107,7 @@ export function compilePathPattern(pattern: string): { ok: true; pattern: PathPa
     if (rel === '' || base === '') return true;
     // The search covers the pattern's fixed base, or lies inside it (an over-approximation
     // for patterns like `src/*.ts` searched from `src/deep`: best effort, the hook runs).
-    return base === rel || base.startsWith(rel + '/') || rel.startsWith(base + '/');
+    return base === rel || base.startsWith(`${rel}/`) || rel.startsWith(`${base}/`);
   };
 
   return { ok: true, pattern: { source, testFile, testDir } };

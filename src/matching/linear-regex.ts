@@ -25,7 +25,8 @@ type SafeRegex = (pattern: string, opts?: { limit?: number }) => boolean;
 const require = createRequire(import.meta.url);
 let loaded: Re2Module | undefined;
 function re2(): Re2Module {
-  return (loaded ??= require('re2js') as Re2Module);
+  loaded ??= require('re2js') as Re2Module;
+  return loaded;
 }
 
 /**

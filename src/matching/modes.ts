@@ -48,7 +48,6 @@ export function compileMatcherFor(
       if (matcher === '' || matcher === '*') return { kind: 'all', test: () => true, source };
       return regexMatcher(source, `^(?:${matcher})$`, 'never');
     }
-    case 'regex':
     default: {
       // Kimi: missing or empty matches all; everything else is a regex, invalid never matches.
       if (matcher === '') return { kind: 'all', test: () => true, source };

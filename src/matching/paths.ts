@@ -43,7 +43,7 @@ export function patchTextOf(toolInput: unknown): string | undefined {
     const input = toolInput as Record<string, unknown>;
     for (const field of PATCH_FIELDS) {
       const text = patchText(input[field]);
-      if (text !== undefined && text.includes('*** ')) return text;
+      if (text?.includes('*** ')) return text;
     }
   } catch {
     // A hostile input object: no patch.
@@ -109,10 +109,14 @@ export function parsePatchFiles(patch: string): PatchFile[] {
       if (line.startsWith('+')) addLines.push(line.slice(1));
     } else if (current?.kind === 'update') {
       if (line.startsWith('@@')) {
-        hunks.push((hunk = { old: [], neu: [] }));
+        hunk = { old: [], neu: [] };
+        hunks.push(hunk);
         continue;
       }
-      if (!hunk) hunks.push((hunk = { old: [], neu: [] }));
+      if (!hunk) {
+        hunk = { old: [], neu: [] };
+        hunks.push(hunk);
+      }
       const op = line[0];
       const text = op === '+' || op === '-' || op === ' ' ? line.slice(1) : line;
       if (op !== '+') hunk.old.push(text);

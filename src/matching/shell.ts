@@ -114,30 +114,30 @@ function subcommandOf(cmd: Command, source: string): SubCommand | undefined {
  */
 function commandStarts(words: readonly (Word | Assignment)[]): number[] {
   const starts = [0];
-  const valueOf = (i: number): string | undefined => {
+  const wordAt = (i: number): string | undefined => {
     const w = words[i];
     return w === undefined ? undefined : w.type === 'Word' ? w.value : w.text;
   };
   let i = 0;
   for (let guard = 0; guard < 8; guard++) {
-    const name = valueOf(i);
+    const name = wordAt(i);
     let next = i + 1;
-    const isOption = (v: string | undefined) => v !== undefined && v.startsWith('-') && v !== '--';
+    const isOption = (v: string | undefined) => v?.startsWith('-') === true && v !== '--';
     const skipDashDash = () => {
-      if (valueOf(next) === '--') next++;
+      if (wordAt(next) === '--') next++;
     };
     if (name === 'nohup') {
       skipDashDash();
     } else if (name === 'nice') {
-      while (isOption(valueOf(next))) next += valueOf(next) === '-n' ? 2 : 1;
+      while (isOption(wordAt(next))) next += wordAt(next) === '-n' ? 2 : 1;
       skipDashDash();
     } else if (name === 'timeout') {
-      while (isOption(valueOf(next))) next += valueOf(next) === '-s' || valueOf(next) === '-k' ? 2 : 1;
+      while (isOption(wordAt(next))) next += wordAt(next) === '-s' || wordAt(next) === '-k' ? 2 : 1;
       skipDashDash();
       next++; // the duration
     } else if (name === 'env') {
       for (;;) {
-        const v = valueOf(next);
+        const v = wordAt(next);
         if (v === undefined) break;
         if (v === '-u' || v === '-C' || v === '-S') next += 2;
         else if (isOption(v) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(v) || words[next]?.type === 'Assignment') next++;

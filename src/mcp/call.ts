@@ -64,7 +64,7 @@ export async function callTool(
     if (opts.signal?.aborted) return fail('aborted', `aborted during the call to MCP tool "${tool}" on server "${server}"`);
     const code = (err as { code?: unknown })?.code;
     if (code === REQUEST_TIMEOUT) return fail('timeout', `MCP tool "${tool}" on server "${server}" did not answer within ${timeoutMs} ms`);
-    if (code === CONNECTION_CLOSED || (transport && transport.exit)) {
+    if (code === CONNECTION_CLOSED || transport?.exit) {
       if (transport) {
         // onclose fires after the exit is recorded; give the exit event a moment if it lags.
         for (let i = 0; i < 20 && !transport.exit; i++) await new Promise((r) => setTimeout(r, 5));

@@ -50,11 +50,12 @@ let clientSdk: Promise<McpClientSdk> | undefined;
 
 /** The SDK client, our stdio transport (which uses the SDK's framing) and the SDK's types, loaded once. */
 export function loadMcpClientSdk(feature: string): Promise<McpClientSdk> {
-  const p = (clientSdk ??= Promise.all([
+  clientSdk ??= Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),
     import('../backends/stdio-transport.js'),
     import('@modelcontextprotocol/sdk/types.js'),
-  ]).then(([c, t, types]) => ({ Client: c.Client, Transport: t.ProcessGroupStdioTransport, types })));
+  ]).then(([c, t, types]) => ({ Client: c.Client, Transport: t.ProcessGroupStdioTransport, types }));
+  const p = clientSdk;
   // A failed load is not cached: installing the SDK while a long-lived host runs is enough.
   p.catch(() => {
     if (clientSdk === p) clientSdk = undefined;

@@ -15,7 +15,7 @@
  */
 
 const PLACEHOLDER = /\$\{([^{}]*)\}/g;
-const PATH = /^\s*([A-Za-z0-9_\-]+(?:\.[A-Za-z0-9_\-]+|\[\d+\])*)\s*$/;
+const PATH = /^\s*([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+|\[\d+\])*)\s*$/;
 const MAX_DEPTH = 64;
 
 /** Split a path into keys: `a.b[0].c` → ['a', 'b', '0', 'c']; undefined when not a path. */

@@ -196,7 +196,7 @@ function parseCompleted(
   }
 
   if (code === 2) {
-    if (validJson) applyJson(parsed, validJson, event, spec, opts, { ignoreSpecific: spec.decision === 'elicitation' });
+    if (validJson) applyJson(parsed, validJson, spec, opts, { ignoreSpecific: spec.decision === 'elicitation' });
     if (spec.exit2 === 'block') {
       parsed.outcome = 'blocking';
       const jsonReason = parsed.verdict === 'deny' || parsed.verdict === 'block' ? parsed.reason : undefined;
@@ -214,7 +214,7 @@ function parseCompleted(
   }
 
   if (validJson) {
-    applyJson(parsed, validJson, event, spec, opts, { ignoreSpecific: false });
+    applyJson(parsed, validJson, spec, opts, { ignoreSpecific: false });
     return parsed;
   }
 
@@ -258,7 +258,6 @@ function describeExit(result: ExecutionResult): string {
 function applyJson(
   parsed: ParsedHook,
   json: Record<string, unknown>,
-  event: EventName,
   spec: EventSpec,
   opts: ParseOptions,
   { ignoreSpecific }: { ignoreSpecific: boolean },
@@ -325,7 +324,10 @@ function applyJson(
   if ('updatedMCPToolOutput' in hso && 'updatedMCPToolOutput' in honoured) {
     // The reference: "for MCP tools only"; on any other tool it is ignored (updatedToolOutput works for all).
     if (opts.toolName === undefined || opts.toolName.startsWith('mcp__')) parsed.updatedOutput = hso.updatedMCPToolOutput;
-    else (parsed.lint ??= []).push(`updatedMCPToolOutput (${opts.toolName} is not an MCP tool; use updatedToolOutput)`);
+    else {
+      parsed.lint ??= [];
+      parsed.lint.push(`updatedMCPToolOutput (${opts.toolName} is not an MCP tool; use updatedToolOutput)`);
+    }
   }
 
   for (const key of Object.keys(hso)) {

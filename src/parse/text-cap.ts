@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -30,7 +31,7 @@ export function defaultSpillDir(): string {
  * symlink), owned by this user, and writable by no one else.
  */
 export function spillDirProblem(dir: string): string | undefined {
-  let info;
+  let info: Stats;
   try {
     info = lstatSync(dir);
   } catch (err) {

@@ -29,7 +29,7 @@ const ARTICLE: Record<string, string> = {
 function valueAtPath(root: unknown, path: readonly PropertyKey[]): { found: boolean; value?: unknown } {
   let cur = root;
   for (const seg of path) {
-    if (cur === null || typeof cur !== 'object' || !Object.prototype.hasOwnProperty.call(cur, seg)) return { found: false };
+    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, seg)) return { found: false };
     cur = (cur as Record<PropertyKey, unknown>)[seg];
   }
   return { found: true, value: cur };

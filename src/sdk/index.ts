@@ -20,7 +20,7 @@
  */
 import { z } from 'zod';
 import { catalog, inputSchema, isEventName, EVENT_NAMES, type Catalog, type EventInput, type EventName } from '../events/catalog.js';
-import { commonInputShape } from '../events/common.js';
+import type { commonInputShape } from '../events/common.js';
 import { outputFields, strictOutputSchema } from '../events/honoured.js';
 import type { EventSpec } from '../events/spec.js';
 import { lintOutput } from '../lint/output.js';
@@ -39,16 +39,19 @@ type UniversalFields<E extends EventName> = { suppressOutput?: boolean; terminal
   ? { continue?: boolean; stopReason?: string; systemMessage?: string }
   : Spec<E> extends { keepsSystemMessage: true }
     ? { systemMessage?: string }
-    : {});
+    : // biome-ignore lint/complexity/noBannedTypes: the empty member of the intersection
+      {});
 
 type TopDecision<E extends EventName> = E extends 'PreToolUse'
   ? { /** Deprecated: use hookSpecificOutput.permissionDecision. */ decision?: 'approve' | 'block'; reason?: string }
   : Spec<E>['topLevelBlock'] extends true
     ? { decision?: 'block'; reason?: string }
-    : {};
+    : // biome-ignore lint/complexity/noBannedTypes: the empty member of the intersection
+      {};
 
 type SpecificFields<E extends EventName> = keyof SpecificShape<E> extends never
-  ? {}
+  ? // biome-ignore lint/complexity/noBannedTypes: the empty member of the intersection (no specific output)
+    {}
   : {
       hookSpecificOutput?: z.output<z.ZodObject<SpecificShape<E>, z.core.$strict>> & {
         /** Filled in by the SDK when omitted. */
@@ -118,6 +121,7 @@ export type HookResult<E extends EventName> =
   | ReadonlyArray<HookIntent<IntentFor<E>>>
   | undefined
   | null
+  // biome-ignore lint/suspicious/noConfusingVoidType: a handler that returns nothing is a valid hook
   | void;
 
 export interface HookContext<E extends EventName = EventName> {

@@ -11,6 +11,7 @@
  * Default directory: `trusted-scripts/` next to the trust store. It is created 0700 and refused
  * (no copies kept or read) when it is a symlink or not owned by the current user.
  */
+import type { FileHandle } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -45,7 +46,7 @@ async function usableDir(dir: string, create: boolean): Promise<boolean> {
 /** Read a regular file up to `max` bytes; undefined when missing, special, larger or unreadable. */
 export async function readSmallFile(file: string, max = MAX_SCRIPT_COPY): Promise<Buffer | undefined> {
   // O_NOFOLLOW: a path that became a symlink since it was judged showable is not read through.
-  let fh;
+  let fh: FileHandle | undefined;
   try {
     fh = await fs.open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
     const st = await fh.stat();

@@ -106,7 +106,7 @@ export async function createState(m: ManagerState, opts: BindOptions): Promise<S
 
 export async function dispose(m: ManagerState, sessionId: string): Promise<boolean> {
   const s = m.sessions.get(sessionId);
-  if (!s || !s.ready) return false;
+  if (!s?.ready) return false;
   s.disposed = true;
   s.ready = false;
   m.sessions.delete(sessionId);

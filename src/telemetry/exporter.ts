@@ -26,7 +26,11 @@ export async function startOtlpExporter(
   onWarning: (m: string) => void = () => {},
 ): Promise<TelemetryExporter> {
   const protocol = otlpProtocol(env.OTEL_EXPORTER_OTLP_PROTOCOL, onWarning);
-  let sdk;
+  let sdk: [
+    typeof import('@opentelemetry/sdk-trace-base'),
+    typeof import('@opentelemetry/sdk-metrics'),
+    typeof import('@opentelemetry/resources'),
+  ];
   try {
     sdk = await Promise.all([
       import('@opentelemetry/sdk-trace-base'),

@@ -66,7 +66,9 @@ export function diffValues(path: string, expected: unknown, actual: unknown, out
       out.push({ path, expected: show(expected), actual: show(actual) });
       return;
     }
-    expected.forEach((v, i) => diffValues(join(path, i), v, actual[i], out));
+    expected.forEach((v, i) => {
+      diffValues(join(path, i), v, actual[i], out);
+    });
     return;
   }
   const e = expected as Record<string, unknown>;

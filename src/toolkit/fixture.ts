@@ -314,7 +314,10 @@ function checkMatchers(c: RawCase, i: number, file: string, errors: FixtureError
     if (m.kind === 'invalid') errors.push({ file, path: formatPath(['cases', i, 'expect', ...path]), message: m.error });
   };
   const checkList = (value: unknown, key: string) => {
-    if (Array.isArray(value)) value.forEach((v, j) => check(v, [key, j]));
+    if (Array.isArray(value))
+      value.forEach((v, j) => {
+        check(v, [key, j]);
+      });
     else check(value, [key]);
   };
   check(e.reason, ['reason']);

@@ -22,7 +22,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, parse, relative, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { parseJson } from '../config/diagnostics.js';
-import { catalog, EVENT_NAMES, isEventName, type EventName } from '../events/catalog.js';
+import { catalog, isEventName, type EventName } from '../events/catalog.js';
 import { eventFacts } from '../events/facts.js';
 import { outputFields } from '../events/honoured.js';
 import type { EventSpec } from '../events/spec.js';
@@ -105,7 +105,7 @@ export async function initHook(opts: InitOptions): Promise<InitResult> {
   const existed = [script, fixture, settings].filter((f) => existsSync(f));
   await mkdir(hooksDir, { recursive: true });
   await writeFile(script, SCRIPTS[lang](opts.name, event, mode), { mode: 0o755 });
-  await writeFile(fixture, fixtureText(opts.name, event, mode, lang, group));
+  await writeFile(fixture, fixtureText(event, mode, lang, group));
   const written = [script, fixture];
   if (merged !== undefined) {
     await writeFile(settings, merged);
@@ -141,10 +141,12 @@ async function mergeSettings(file: string, event: EventName, group: Record<strin
       data = parsed.value as Record<string, unknown>;
     }
   }
-  const hooks = (data.hooks ??= {}) as Record<string, unknown>;
+  data.hooks ??= {};
+  const hooks = data.hooks as Record<string, unknown>;
   if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks))
     throw new InitError(`${file}: "hooks" is not an object; nothing was written`);
-  const groups = (hooks[event] ??= []) as unknown[];
+  hooks[event] ??= [];
+  const groups = hooks[event] as unknown[];
   if (!Array.isArray(groups)) throw new InitError(`${file}: hooks.${event} is not an array; nothing was written`);
   if (groups.some((g) => JSON.stringify(g) === JSON.stringify(group))) return undefined;
   groups.push(group);
@@ -251,7 +253,7 @@ function toPython(v: unknown): string {
 
 // --- fixtures -------------------------------------------------------------------------------
 
-function fixtureText(name: string, event: EventName, mode: Mode, lang: Lang, group: Record<string, unknown>): string {
+function fixtureText(event: EventName, mode: Mode, lang: Lang, group: Record<string, unknown>): string {
   const sample = sampleInput(event);
   const bash = (command: string) => ({ ...sample, tool_name: 'Bash', tool_input: { command } });
   type Case = { name: string; event: EventName; payload: Record<string, unknown>; expect: Record<string, unknown> };

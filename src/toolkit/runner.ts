@@ -3,9 +3,10 @@
  * through the library (loadConfig, createHookEngine — no CLI per case), run the cases in parallel
  * with a bound, compare with the expectations, optionally record results (--update).
  */
+import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { toJson } from '../reduce/json.js';
 import { walkFiles } from '../util/walk.js';
@@ -104,7 +105,7 @@ export async function findFixtureFiles(paths: readonly string[]): Promise<{ file
     walkFiles(dir, { maxDepth: MAX_DEPTH, skipDirs: SKIP_DIRS, accept: (_file, name) => FIXTURE_NAME.test(name) }, 0, files);
   for (const p of paths) {
     const full = resolve(p);
-    let info;
+    let info: Stats;
     try {
       info = await stat(full);
     } catch {

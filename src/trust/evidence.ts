@@ -66,7 +66,7 @@ function standInFinder(c: EvidenceContext): (h: NormalizedHook) => CanonicalHook
     if (!events || events.has(h.event) || trustedShapes.size === 0) return undefined;
     const t = trustedShapes.get(hookShape(canonicalHook(h, c.encode, [], c.real)));
     // Every record it needs must be in the trusted config, or there is nothing to stand in.
-    return t && t.scripts.every((k) => trusted!.config.scripts[k] !== undefined) ? t : undefined;
+    return t?.scripts.every((k) => trusted!.config.scripts[k] !== undefined) ? t : undefined;
   };
 }
 
@@ -90,9 +90,9 @@ export async function gatherScripts(hooks: readonly NormalizedHook[], c: Evidenc
     if (stand) {
       hookScripts[i] = stand.scripts.map(c.decode);
       hookUnpinned[i] = (stand.unpinned ?? []).map(c.decode);
-      stand.scripts.forEach((k, j) =>
-        deferredRecords.set(hookScripts[i]![j]!, { key: hookScripts[i]![j]!, record: trusted!.config.scripts[k]! }),
-      );
+      stand.scripts.forEach((k, j) => {
+        deferredRecords.set(hookScripts[i]![j]!, { key: hookScripts[i]![j]!, record: trusted!.config.scripts[k]! });
+      });
       continue;
     }
     const pluginRoot = h.source.pluginRoot ?? h.source.skillRoot;

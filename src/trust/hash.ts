@@ -17,6 +17,8 @@
  * `hash-cache.json` next to the trust store (same directory, same owner and mode checks: a file
  * someone else can write is ignored and never written).
  */
+import type { FileHandle } from 'node:fs/promises';
+import type { BigIntStats } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { constants, createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -48,7 +50,7 @@ export class HashCache {
   async load(): Promise<void> {
     if (this.loaded || !this.file) return;
     this.loaded = true;
-    let fh;
+    let fh: FileHandle | undefined;
     try {
       fh = await fs.open(this.file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
       const st = await fh.stat();
@@ -86,7 +88,7 @@ export class HashCache {
     try {
       const dir = path.dirname(this.file);
       const dst = await fs.lstat(dir).catch(() => undefined);
-      if (!dst || !dst.isDirectory() || !trustworthy(dst)) return;
+      if (!dst?.isDirectory() || !trustworthy(dst)) return;
       const existing = await fs.lstat(this.file).catch(() => undefined);
       if (existing && (!existing.isFile() || !trustworthy(existing))) return;
       const all = [...this.entries];
@@ -114,7 +116,7 @@ const statKey = (st: { dev: bigint; ino: bigint; size: bigint; mtimeNs: bigint; 
 
 /** sha256 of a regular file, through the cache. */
 export async function hashFile(file: string, cache?: HashCache): Promise<HashResult> {
-  let before;
+  let before: BigIntStats;
   try {
     before = await fs.stat(file, { bigint: true });
   } catch (e) {

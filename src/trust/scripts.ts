@@ -8,6 +8,7 @@
  * its target gets its own record, a missing path is recorded as `missing` so creating it later
  * is a change.
  */
+import type { Stats } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -86,7 +87,7 @@ export async function pinRecords(pins: Pins, cache?: HashCache): Promise<{ recor
   const visit = async (p: string, tree: boolean, hops: number): Promise<void> => {
     const c = await canonicalLinkPath(p);
     if (seen.has(c)) return;
-    let lst;
+    let lst: Stats;
     try {
       lst = await fs.lstat(c);
     } catch (e) {
@@ -143,7 +144,7 @@ export async function pinRecords(pins: Pins, cache?: HashCache): Promise<{ recor
 
 /** Hash a referenced path. Never throws. */
 export async function hashScript(file: string): Promise<ScriptState> {
-  let stat;
+  let stat: Stats;
   try {
     stat = await fs.stat(file);
   } catch (e) {

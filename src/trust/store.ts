@@ -11,6 +11,8 @@
  * through a lock (`trust.json.lock`), a temp file and an atomic rename; the file is mode 0600
  * and a missing directory is created mode 0700.
  */
+import type { Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { constants, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -86,7 +88,7 @@ function checkOwnerAndMode(what: string, p: string, st: { mode: number; uid: num
 
 /** Check the store's directory; false when it does not exist. */
 async function checkDirectory(dir: string): Promise<boolean> {
-  let st;
+  let st: Stats;
   try {
     st = await fs.lstat(dir);
   } catch (e) {
@@ -107,7 +109,7 @@ function emptyStore(): TrustStoreData {
 /** Read and validate the store; a missing store is empty. Throws TrustStoreError. */
 export async function readTrustStore(file: string): Promise<TrustStoreData> {
   if (!(await checkDirectory(path.dirname(file)))) return emptyStore();
-  let handle;
+  let handle: FileHandle;
   try {
     handle = await fs.open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   } catch (e) {

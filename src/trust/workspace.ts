@@ -11,6 +11,7 @@
  * names points back at this checkout (`pointsBack`); otherwise the identity is `dir:<realpath>`. The identity only selects a record; what may
  * run is decided by the digest, which binds the hook config and script contents.
  */
+import type { Stats } from 'node:fs';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 
@@ -52,7 +53,7 @@ async function readIfFile(p: string): Promise<string | undefined> {
 async function findGit(dir: string): Promise<Workspace['git'] | undefined> {
   for (let cur = dir; ; ) {
     const dotGit = path.join(cur, '.git');
-    let stat;
+    let stat: Stats | undefined;
     try {
       stat = await fs.stat(dotGit);
     } catch {
@@ -100,7 +101,7 @@ async function pointsBack(gitDir: string, checkout: string): Promise<boolean> {
 
 async function commonDirOf(gitDir: string): Promise<string> {
   const common = await readIfFile(path.join(gitDir, 'commondir'));
-  const target = common && common.trim() ? path.resolve(gitDir, common.trim()) : gitDir;
+  const target = common?.trim() ? path.resolve(gitDir, common.trim()) : gitDir;
   return realpathOrResolve(target);
 }
 

@@ -1,3 +1,4 @@
+import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -16,7 +17,7 @@ export interface WalkOptions {
  */
 export async function walkFiles(dir: string, opts: WalkOptions, depth = 0, out: string[] = []): Promise<string[]> {
   if (depth > opts.maxDepth) return out;
-  let entries;
+  let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch {

@@ -37,6 +37,7 @@ function decision(event: EventName, over: Partial<Decision>): Decision {
 function input(event: EventName, nativeEvent: string, payload: Record<string, unknown> = {}): DispatchInput {
   return { event, nativeEvent, payload: { hook_event_name: event, ...payload }, raw: {} };
 }
+// biome-ignore lint/suspicious/noExplicitAny: the tests read nested fields of arbitrary JSON output
 const json = (s: string) => JSON.parse(s) as Record<string, any>;
 
 /** A Claude-format settings file whose hooks print `out` (JSON) for the given events. */

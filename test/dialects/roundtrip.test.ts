@@ -24,7 +24,7 @@ async function parse(name: string, file: string, text: string): Promise<Normaliz
 
 const key = (h: NormalizedHook) => JSON.stringify([h.event, h.matcher ?? null, h.handler]);
 
-export async function roundTrip(target: string, sourceText: string) {
+async function roundTrip(target: string, sourceText: string) {
   const original = await parse('claude', SOURCE, sourceText);
   const there = await serializeDialect(target as DialectName, original);
   const ext = target === 'kimi' ? 'config.toml' : 'hooks.json';

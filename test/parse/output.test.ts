@@ -223,7 +223,7 @@ describe('parseExecution: JSON output', () => {
       '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"command":"ls"}}}';
     const p = parseExecution('PreToolUse', res({ stdout }));
     expect(p.updatedInput!.command).toBe('ls');
-    expect(Object.prototype.hasOwnProperty.call(p.updatedInput, '__proto__')).toBe(true);
+    expect(Object.hasOwn(p.updatedInput!, '__proto__')).toBe(true);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.getPrototypeOf(p.updatedInput)).toBe(Object.prototype);
   });

@@ -44,7 +44,7 @@ async function convertCommand(file: string, flags: ConvertFlags): Promise<number
   if (flags.out) await writeFile(resolve(flags.out), r.text);
   else process.stdout.write(r.text);
   for (const l of r.losses)
-    process.stderr.write(oneLine(`loss: ${path}: ${l.path}: ${l.scope === 'hook' ? 'hook left out: ' : ''}${l.message}`) + '\n');
+    process.stderr.write(`${oneLine(`loss: ${path}: ${l.path}: ${l.scope === 'hook' ? 'hook left out: ' : ''}${l.message}`)}\n`);
   if (r.losses.length)
     process.stderr.write(`${r.losses.length} construct(s) of ${r.from} could not be expressed in ${r.to} (listed above)\n`);
   return r.losses.length ? 3 : 0;

@@ -33,7 +33,7 @@ async function policyServerCommand(flags: PolicyServerFlags): Promise<number> {
     return n;
   };
   const { startPolicyServer } = await import('../../policy-server/server.js');
-  let running;
+  let running: Awaited<ReturnType<typeof startPolicyServer>>;
   try {
     running = await startPolicyServer({
       configFiles: flags.config,

@@ -51,7 +51,7 @@ async function serveCommand(flags: ServeFlags): Promise<number> {
     return 1;
   }
   const { startServe } = await import('../../serve/index.js');
-  let running;
+  let running: Awaited<ReturnType<typeof startServe>>;
   try {
     running = await startServe({
       workspaces,

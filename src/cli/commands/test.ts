@@ -35,7 +35,7 @@ async function testCommand(paths: string[], flags: TestFlags): Promise<number> {
     import('../../toolkit/report.js'),
     import('../../toolkit/runner.js'),
   ]);
-  let report;
+  let report: Awaited<ReturnType<typeof runFixtures>>;
   try {
     report = await runFixtures(paths, {
       filter: flags.filter,

@@ -35,7 +35,8 @@ export function buildGroups(entries: readonly GroupEntry[]): Record<string, Arra
       ...(e.group ?? {}),
       hooks: [e.handler],
     };
-    (hooks[e.event] ??= []).push(group);
+    hooks[e.event] ??= [];
+    hooks[e.event]!.push(group);
     last = { event: e.event, key, group };
   }
   return hooks;

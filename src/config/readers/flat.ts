@@ -81,10 +81,14 @@ export async function parseCursor(doc: unknown, ctx: ParseContext): Promise<Pars
       if (!e) return;
       checkKeys(raw, CURSOR_KEYS, p, diags, 'warning', 'field', 'Cursor');
       const type = e.type ?? 'command';
-      if (type === 'command' && !e.command?.trim())
-        return diags.error([...p, 'command'], e.command === undefined ? 'missing required field (expected string)' : 'must not be empty');
-      if (type === 'prompt' && !e.prompt?.trim())
-        return diags.error([...p, 'prompt'], e.prompt === undefined ? 'missing required field (expected string)' : 'must not be empty');
+      if (type === 'command' && !e.command?.trim()) {
+        diags.error([...p, 'command'], e.command === undefined ? 'missing required field (expected string)' : 'must not be empty');
+        return;
+      }
+      if (type === 'prompt' && !e.prompt?.trim()) {
+        diags.error([...p, 'prompt'], e.prompt === undefined ? 'missing required field (expected string)' : 'must not be empty');
+        return;
+      }
       const data: Record<string, unknown> = { nativeEvent: native };
       let matcher: string | undefined;
       let mode: 'claude' | 'regex' = 'regex';
@@ -210,7 +214,10 @@ export async function serializeCursor(hooks: readonly NormalizedHook[]): Promise
       if (data.loop_limit !== undefined) entry.loop_limit = data.loop_limit;
       if (typeof data.matcher === 'string') entry.matcher = data.matcher;
     } else reportDataLosses(hook, [], log, 'Cursor');
-    for (const matcher of matchers) (out[native] ??= []).push({ ...entry, ...(matcher !== undefined ? { matcher } : {}) });
+    for (const matcher of matchers) {
+      out[native] ??= [];
+      out[native].push({ ...entry, ...(matcher !== undefined ? { matcher } : {}) });
+    }
   }
   return { text: sortedJson({ version: 1, hooks: out }), losses: log.losses };
 }
@@ -246,7 +253,10 @@ export async function parseCopilot(doc: unknown, ctx: ParseContext): Promise<Par
       if (!e) return;
       checkKeys(raw, COPILOT_KEYS, p, diags, 'warning', 'field', 'Copilot CLI');
       const script = e.bash ?? e.powershell;
-      if (!script?.trim()) return diags.error(p, 'needs a non-empty "bash" or "powershell" command');
+      if (!script?.trim()) {
+        diags.error(p, 'needs a non-empty "bash" or "powershell" command');
+        return;
+      }
       const data: Record<string, unknown> = { nativeEvent: native };
       if (e.timeoutSec === undefined) data.timeoutDefaulted = true;
       if (e.powershell !== undefined && e.bash !== undefined) data.powershell = e.powershell;
@@ -348,7 +358,10 @@ export async function serializeCopilot(hooks: readonly NormalizedHook[]): Promis
     );
     if (hook.dialect !== 'copilot') reportDataLosses(hook, [], log, 'Copilot CLI');
     else if (typeof data.matcher === 'string') entry.matcher = data.matcher;
-    for (const matcher of matchers) (out[native] ??= []).push({ ...entry, ...(matcher !== undefined ? { matcher } : {}) });
+    for (const matcher of matchers) {
+      out[native] ??= [];
+      out[native].push({ ...entry, ...(matcher !== undefined ? { matcher } : {}) });
+    }
   }
   return { text: sortedJson({ version: 1, hooks: out }), losses: log.losses };
 }

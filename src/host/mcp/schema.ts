@@ -31,9 +31,10 @@ export type CompileResult = { ok: true; compiled: CompiledElicitationSchema } | 
 
 let subsetSchema: Promise<z.ZodType> | undefined;
 function loadSubsetSchema(): Promise<z.ZodType> {
-  const p = (subsetSchema ??= loadMcpTypes('MCP elicitation').then(
+  subsetSchema ??= loadMcpTypes('MCP elicitation').then(
     (t) => t.ElicitRequestFormParamsSchema.shape.requestedSchema as unknown as z.ZodType,
-  ));
+  );
+  const p = subsetSchema;
   p.catch(() => {
     if (subsetSchema === p) subsetSchema = undefined; // not cached: the SDK may be installed later
   });

@@ -12,7 +12,6 @@
  * included) must lie inside the workspace.
  */
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import { ToolError, type HostTool } from '../types.js';
 import { confine, writeInside } from './workspace.js';
@@ -72,7 +71,10 @@ export function parsePatch(text: string): PatchOp[] {
         }
         const c = l[0] ?? ' ';
         if (c !== ' ' && c !== '-' && c !== '+') throw new PatchParseError(`line ${n + i + 1}: hunk lines must start with " ", "-" or "+"`);
-        if (!hunk) op.hunks.push((hunk = { lines: [] }));
+        if (!hunk) {
+          hunk = { lines: [] };
+          op.hunks.push(hunk);
+        }
         hunk.lines.push({ op: c, text: l.slice(1) });
       }
       if (op.hunks.length === 0 && !op.moveTo) throw new PatchParseError(`Update File ${upd}: no hunks`);

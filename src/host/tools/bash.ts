@@ -33,7 +33,7 @@ export function bashTool(): HostTool<BashInput> {
       const markerDir = ctx.onCwd ? mkdtempSync(path.join(tmpdir(), 'agent-hooks-cwd-')) : undefined;
       const marker = markerDir ? path.join(markerDir, 'cwd') : undefined;
       const command = marker ? `trap 'pwd -P > "${marker}" 2>/dev/null' EXIT\n${args.command}` : args.command;
-      let r;
+      let r: Awaited<ReturnType<typeof runCommand>>;
       let note: string | undefined;
       try {
         r = await runCommand({ command, shell: 'bash', cwd: ctx.cwd, env, stdin: '', timeoutMs, signal: ctx.signal });

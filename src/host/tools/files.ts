@@ -1,4 +1,5 @@
 /** Read, Write, Edit, MultiEdit: absolute `file_path` inside the workspace (the reference's file-tool inputs). */
+import type { Stats } from 'node:fs';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -12,7 +13,7 @@ const absolutePath = z
 const MAX_READ_BYTES = 10 * 1024 * 1024;
 
 async function readText(file: string): Promise<string> {
-  let stat;
+  let stat: Stats;
   try {
     stat = await fs.stat(file);
   } catch (e) {

@@ -1,4 +1,5 @@
 /** Glob (picomatch) and Grep (JavaScript RegExp): searches confined to the workspace. */
+import type { Dirent } from 'node:fs';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
@@ -21,7 +22,7 @@ async function walk(root: string, signal: AbortSignal): Promise<string[]> {
   while (stack.length > 0) {
     if (signal.aborted) throw new ToolError('search was interrupted');
     const rel = stack.pop()!;
-    let entries;
+    let entries: Dirent[];
     try {
       entries = await fs.readdir(path.join(root, rel), { withFileTypes: true });
     } catch {

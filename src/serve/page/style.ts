@@ -1,5 +1,5 @@
 /** The panel's stylesheet (served as /assets/style.css). Plain CSS, no framework. */
-export const STYLE_CSS = String.raw`
+export const STYLE_CSS = `
 :root {
   --fg: #1d232b; --muted: #5d6875; --line: #d9dee4; --bg: #f6f7f9; --card: #fff;
   --ok: #1a7f37; --ok-bg: #dafbe1; --warn: #9a6700; --warn-bg: #fff8c5;

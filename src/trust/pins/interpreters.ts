@@ -27,7 +27,10 @@ export function stdinScript(
   if (input.type === 'Redirect') {
     const target = input.target;
     const v = target ? evalWord(run, st, target) : [];
-    if (v.length !== 1 || !isKnown(v[0])) return unpin(run, `${base} reads its script from a file that cannot be determined`);
+    if (v.length !== 1 || !isKnown(v[0])) {
+      unpin(run, `${base} reads its script from a file that cannot be determined`);
+      return;
+    }
     pinScript(run, st, v[0], base);
     return;
   }
@@ -41,16 +44,25 @@ export function stdinScript(
 export function modelPython(run: Run, st: State, base: string, args: Arg[], redirects: readonly Redirection[]): void {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (!isKnown(a)) return unpin(run, `${base} is given an argument that cannot be determined (${a.unknown})`);
+    if (!isKnown(a)) {
+      unpin(run, `${base} is given an argument that cannot be determined (${a.unknown})`);
+      return;
+    }
     if (a === '-c' || (a.startsWith('-c') && !a.startsWith('--'))) {
       referencedArgs(run, st, args.slice(i + 2));
       return; // inline code: it is in the config itself
     }
     if (a === '-m') {
       const mod = args[i + 1];
-      if (!isKnown(mod)) return unpin(run, `${base} -m runs a module that cannot be determined`);
+      if (!isKnown(mod)) {
+        unpin(run, `${base} -m runs a module that cannot be determined`);
+        return;
+      }
       // sys.path[0] is the current directory for -m: a module there is the one that runs.
-      if (st.cwd === undefined) return unpin(run, `${base} -m ${mod}: the directory it searches cannot be determined`);
+      if (st.cwd === undefined) {
+        unpin(run, `${base} -m ${mod}: the directory it searches cannot be determined`);
+        return;
+      }
       const rel = mod.split('.').join('/');
       const asDir = path.resolve(st.cwd, rel);
       const asFile = path.resolve(st.cwd, `${rel}.py`);
@@ -63,7 +75,10 @@ export function modelPython(run: Run, st: State, base: string, args: Arg[], redi
       i++;
       continue;
     }
-    if (a === '-') return unpin(run, `${base} - reads its script from stdin`);
+    if (a === '-') {
+      unpin(run, `${base} - reads its script from stdin`);
+      return;
+    }
     if (a.startsWith('-')) continue;
     pinScript(run, st, a, base);
     referencedArgs(run, st, args.slice(i + 1));
@@ -75,19 +90,28 @@ export function modelPython(run: Run, st: State, base: string, args: Arg[], redi
 export function modelNode2(run: Run, st: State, base: string, args: Arg[], redirects: readonly Redirection[]): void {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (!isKnown(a)) return unpin(run, `${base} is given an argument that cannot be determined (${a.unknown})`);
+    if (!isKnown(a)) {
+      unpin(run, `${base} is given an argument that cannot be determined (${a.unknown})`);
+      return;
+    }
     if (a === '-e' || a === '--eval' || a === '-p' || a === '--print') {
       referencedArgs(run, st, args.slice(i + 2));
       return;
     }
     if (a === '-r' || a === '--require' || a === '--import' || a === '--loader' || a === '--experimental-loader' || a === '--preload') {
       const m = args[i + 1];
-      if (!isKnown(m)) return unpin(run, `${base} ${a} loads a module that cannot be determined`);
+      if (!isKnown(m)) {
+        unpin(run, `${base} ${a} loads a module that cannot be determined`);
+        return;
+      }
       if (m.startsWith('.') || m.startsWith('/')) pinScript(run, st, m, base);
       i++;
       continue;
     }
-    if (a === '-') return unpin(run, `${base} - reads its script from stdin`);
+    if (a === '-') {
+      unpin(run, `${base} - reads its script from stdin`);
+      return;
+    }
     if (a.startsWith('-')) continue;
     pinScript(run, st, a, base);
     referencedArgs(run, st, args.slice(i + 1));
@@ -100,11 +124,17 @@ export function modelScripted(run: Run, st: State, base: string, args: Arg[], re
   const awk = base === 'awk' || base === 'gawk';
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (!isKnown(a)) return unpin(run, `${base} is given an argument that cannot be determined (${a.unknown})`);
+    if (!isKnown(a)) {
+      unpin(run, `${base} is given an argument that cannot be determined (${a.unknown})`);
+      return;
+    }
     if (awk) {
       if (a === '-f') {
         const f = args[i + 1];
-        if (!isKnown(f)) return unpin(run, `${base} -f of a file that cannot be determined`);
+        if (!isKnown(f)) {
+          unpin(run, `${base} -f of a file that cannot be determined`);
+          return;
+        }
         pinScript(run, st, f, base);
         i++;
         continue;
@@ -137,9 +167,18 @@ export function modelNpx(run: Run, st: State, base: string, args: Arg[]): void {
   let i = 0;
   while (isKnown(args[i]) && (args[i] as string).startsWith('-')) i += args[i] === '-p' || args[i] === '--package' ? 2 : 1;
   const bin = args[i];
-  if (!isKnown(bin)) return unpin(run, `${base} runs a package that cannot be determined`);
-  if (bin.includes('/')) return pinScript(run, st, bin, base);
-  if (st.cwd === undefined) return unpin(run, `${base} ${bin}: the directory it searches cannot be determined`);
+  if (!isKnown(bin)) {
+    unpin(run, `${base} runs a package that cannot be determined`);
+    return;
+  }
+  if (bin.includes('/')) {
+    pinScript(run, st, bin, base);
+    return;
+  }
+  if (st.cwd === undefined) {
+    unpin(run, `${base} ${bin}: the directory it searches cannot be determined`);
+    return;
+  }
   // npx looks in node_modules/.bin of the current directory and its parents within the package.
   for (let dir = st.cwd; ; dir = path.dirname(dir)) {
     const cand = path.join(dir, 'node_modules', '.bin', bin);
@@ -159,6 +198,6 @@ export function modelPackageRunner(run: Run, st: State, base: string, args: Arg[
   const sub = args.find((a) => !(isKnown(a) && a.startsWith('-')));
   if (st.cwd !== undefined) pinFile(run, path.join(st.cwd, 'package.json'));
   if (isKnown(sub) && (sub === 'exec' || sub === 'dlx' || sub === 'x'))
-    return modelNpx(run, st, `${base} ${sub}`, args.slice(args.indexOf(sub) + 1));
-  unpin(run, `${base} ${isKnown(sub) ? sub : '…'} runs what package.json (or the package manager) says; that is not modelled`);
+    modelNpx(run, st, `${base} ${sub}`, args.slice(args.indexOf(sub) + 1));
+  else unpin(run, `${base} ${isKnown(sub) ? sub : '…'} runs what package.json (or the package manager) says; that is not modelled`);
 }

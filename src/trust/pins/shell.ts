@@ -34,7 +34,7 @@ export function modelScript(run: Run, st: State, source: string, depth: number):
     unpin(run, `commands nest deeper than ${MAX_DEPTH} levels`);
     return;
   }
-  let script;
+  let script: ReturnType<typeof parse>;
   try {
     script = parse(source);
   } catch {
@@ -78,7 +78,7 @@ export function modelNode(run: Run, st: State, node: SyntaxNode, depth: number):
     }
     case 'Pipeline':
       // Every member runs in its own subshell; a shell reading from a pipe runs what it is fed.
-      node.commands.forEach((c, i) => modelNode(run, clone(st), c, depth + (i > 0 ? 0 : 0)));
+      for (const c of node.commands) modelNode(run, clone(st), c, depth);
       node.commands.forEach((c, i) => {
         if (i > 0 && c.type === 'Command' && readsStdinScript(run, st, c))
           unpin(run, `a ${c.name?.value} reads the commands it runs from a pipe`);
@@ -136,7 +136,7 @@ export function nestedScripts(run: Run, st: State, node: SyntaxNode, depth: numb
   visit(node);
 }
 
-export function readsStdinScript(run: Run, st: State, cmd: Command): boolean {
+export function readsStdinScript(_run: Run, _st: State, cmd: Command): boolean {
   const argv = cmd.name ? [cmd.name, ...cmd.args.filter((a): a is Word => a.type === 'Word')].map((w) => w.value) : [];
   const name = path.basename(argv[0] ?? '');
   if (!SHELLS.has(name) && !PYTHON.test(name) && !NODE_LIKE.has(name) && !SCRIPTED.has(name)) return false;
@@ -305,29 +305,22 @@ function modelProgram(
     return;
   }
 
-  if (SHELLS.has(base)) return modelShell(run, st, base, args, env, redirects, depth);
-  if (PYTHON.test(base)) return modelPython(run, st, base, args, redirects);
-  if (NODE_LIKE.has(base) || base === 'deno') {
-    if (base === 'deno' || (base === 'bun' && (args[0] === 'run' || args[0] === 'x'))) {
-      if (isKnown(args[0]) && (args[0] === 'run' || args[0] === 'x')) return modelNode2(run, st, base, args.slice(1), redirects);
-      if (base === 'deno') return unpin(run, `deno ${isKnown(args[0]) ? args[0] : '…'} is not modelled`);
-    }
-    if (base === 'bun' && isKnown(args[0]) && !args[0].startsWith('-') && !/[./]/.test(args[0]))
-      return modelPackageRunner(run, st, base, args);
-    return modelNode2(run, st, base, args, redirects);
-  }
-  if (SCRIPTED.has(base)) return modelScripted(run, st, base, args, redirects);
-  if (base === 'npx' || base === 'pnpx' || base === 'bunx') return modelNpx(run, st, base, args);
-  if (PACKAGE_RUNNERS.has(base)) return modelPackageRunner(run, st, base, args);
-  if (RECIPE_RUNNERS.has(base)) {
-    unpin(run, `${base} runs recipes its own file defines; they are not modelled`);
-    return;
-  }
-  if (base === 'xargs' || (base === 'find' && args.some((a) => a === '-exec' || a === '-execdir'))) {
+  if (SHELLS.has(base)) modelShell(run, st, base, args, env, redirects, depth);
+  else if (PYTHON.test(base)) modelPython(run, st, base, args, redirects);
+  else if (NODE_LIKE.has(base) || base === 'deno') {
+    const sub = isKnown(args[0]) && (args[0] === 'run' || args[0] === 'x');
+    if ((base === 'deno' || base === 'bun') && sub) modelNode2(run, st, base, args.slice(1), redirects);
+    else if (base === 'deno') unpin(run, `deno ${isKnown(args[0]) ? args[0] : '…'} is not modelled`);
+    else if (base === 'bun' && isKnown(args[0]) && !args[0].startsWith('-') && !/[./]/.test(args[0]))
+      modelPackageRunner(run, st, base, args);
+    else modelNode2(run, st, base, args, redirects);
+  } else if (SCRIPTED.has(base)) modelScripted(run, st, base, args, redirects);
+  else if (base === 'npx' || base === 'pnpx' || base === 'bunx') modelNpx(run, st, base, args);
+  else if (PACKAGE_RUNNERS.has(base)) modelPackageRunner(run, st, base, args);
+  else if (RECIPE_RUNNERS.has(base)) unpin(run, `${base} runs recipes its own file defines; they are not modelled`);
+  else if (base === 'xargs' || (base === 'find' && args.some((a) => a === '-exec' || a === '-execdir')))
     unpin(run, `${base} runs commands built from its input`);
-    return;
-  }
-  referencedArgs(run, st, args);
+  else referencedArgs(run, st, args);
 }
 
 export function modelShell(
@@ -348,7 +341,10 @@ export function modelShell(
     if (a === '--') {
       const script = args[i + 1];
       if (script === undefined) break;
-      if (!isKnown(script)) return unpin(run, `${base} runs a script that cannot be determined`);
+      if (!isKnown(script)) {
+        unpin(run, `${base} runs a script that cannot be determined`);
+        return;
+      }
       pinScript(run, st, script, base);
       return;
     }
@@ -361,8 +357,14 @@ export function modelShell(
       if (a.includes('s')) break; // -s: commands from stdin
       if (a.includes('c') && a.startsWith('-')) {
         const text = args[i + 1];
-        if (text === undefined) return unpin(run, `${base} -c without a command`);
-        if (!isKnown(text)) return unpin(run, `${base} -c runs text that cannot be determined (${text.unknown})`);
+        if (text === undefined) {
+          unpin(run, `${base} -c without a command`);
+          return;
+        }
+        if (!isKnown(text)) {
+          unpin(run, `${base} -c runs text that cannot be determined (${text.unknown})`);
+          return;
+        }
         modelScript(run, childState(st, env), text, depth + 1);
         return;
       }

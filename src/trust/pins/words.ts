@@ -16,7 +16,7 @@ export interface Piece {
 
 export const GLOB_CHARS = /[*?[]/;
 
-export function paramValue(run: Run, st: State, name: string): string | undefined {
+export function paramValue(_run: Run, st: State, name: string): string | undefined {
   if (name === 'PWD') return st.cwd;
   return st.vars.get(name);
 }
