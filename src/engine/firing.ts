@@ -5,10 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import { buildHookEnv } from '../backends/env.js';
 import type { BackendContext } from '../backends/types.js';
-import { catalog, inputSchema, isEventName, type EventName } from '../events/catalog.js';
+import { catalog, isEventName, type EventName } from '../events/catalog.js';
 import { compiledCheck, loadCompiledCheck } from '../events/compiled.js';
 import type { EventSpec } from '../events/spec.js';
-import { formatZodIssues, type ParsedHook } from '../parse/output.js';
+import type { ParsedHook } from '../parse/output.js';
 import { defineOwn, effectiveVerdict, policyVerdict, reduce, type Decision, type HookRecord, type ReduceEntry } from '../reduce/reduce.js';
 import type { FiringObservation } from '../telemetry/observe.js';
 import type { ExecutionResult } from '../types.js';
@@ -18,7 +18,7 @@ import { applyStopCap, emptyDecision } from './event-rules.js';
 import { permissionModeOf, skipsInPlanMode } from '../events/facts.js';
 import { execute, parseResult } from './execute.js';
 import { currentIndex, readyIndex } from './hooks.js';
-import { completeInput, InvalidHookInputError } from './input.js';
+import { completeInput, inputIssues, InvalidHookInputError } from './input.js';
 import { planHooks, type PlannedHook } from './plan.js';
 import { auditEntry, captureIo, makeRecord } from './records.js';
 import type { EngineState } from './state.js';
@@ -116,15 +116,14 @@ export async function runFiring(
 }
 
 /**
- * The compiled validator accepts first; zod decides whatever it does not (src/events/compiled.ts).
- * The output's validator is loaded with it, for src/parse/output.ts, which checks synchronously.
+ * The event's compiled validators load on its first firing, the output's with the input's, for
+ * src/parse/output.ts, which checks synchronously; then the input is checked (input.ts).
  */
 async function validateInput(event: EventName, input: Record<string, unknown>): Promise<void> {
-  let fast = compiledCheck(`input_${event}`);
-  if (fast === undefined) [fast] = await Promise.all([loadCompiledCheck(`input_${event}`), loadCompiledCheck(`output_${event}`)]);
-  if (fast?.(input)) return;
-  const check = inputSchema(event).safeParse(input);
-  if (!check.success) throw new InvalidHookInputError(event, formatZodIssues(check.error, input));
+  if (compiledCheck(`input_${event}`) === undefined)
+    await Promise.all([loadCompiledCheck(`input_${event}`), loadCompiledCheck(`output_${event}`)]);
+  const issues = inputIssues(event, input);
+  if (issues !== undefined) throw new InvalidHookInputError(event, issues);
 }
 
 /** What every backend of this firing is given (each execution sets its own timeout). */

@@ -1,5 +1,6 @@
 /** A firing's input: completed with the common fields, then checked against the event's schema. */
 import { inputSchema, type EventName } from '../events/catalog.js';
+import { compiledCheck } from '../events/compiled.js';
 import { formatZodIssues } from '../parse/output.js';
 import { defineOwn } from '../reduce/reduce.js';
 
@@ -24,6 +25,15 @@ export function checkInput(
   defaults: { cwd?: string; sessionId?: string } = {},
 ): string | undefined {
   const full = completeInput(event, input, { cwd: defaults.cwd ?? process.cwd(), sessionId: defaults.sessionId });
+  return inputIssues(event, full);
+}
+
+/**
+ * What is wrong with a completed input, or undefined. The compiled validator, when loaded
+ * (src/events/compiled.ts), accepts first; zod decides whatever it does not and words the issues.
+ */
+export function inputIssues(event: EventName, full: Record<string, unknown>): string | undefined {
+  if (compiledCheck(`input_${event}`)?.(full)) return undefined;
   const check = inputSchema(event).safeParse(full);
   return check.success ? undefined : formatZodIssues(check.error, full);
 }
