@@ -15,7 +15,7 @@ import { detectDialectName } from '../dialects/detect.js';
 import { isJsoncFile, readDocument } from '../dialects/document.js';
 import { loadDialect } from '../dialects/load.js';
 import { dialectFiles, foreignDialects, parseDiscoverDialects, type DiscoverDialects } from '../dialects/locations.js';
-import { DIALECT_NAMES, isDialectName, type DialectName } from '../dialects/types.js';
+import { DIALECT_NAMES, isDialectName, type Dialect, type DialectName } from '../dialects/types.js';
 import { isObject } from '../util/is-object.js';
 import { loadWire } from './wire/load.js';
 import type { DispatchInput, DispatchOutput, WireAdapter } from './wire/types.js';
@@ -82,17 +82,24 @@ export async function mayHaveHooks(event: EventName, flags: DispatchFlags): Prom
     // Conservative: any value set anywhere it could count widens the search; a malformed one is "all".
     const wanted = new Set<DialectName>();
     for (const v of settingValues) {
-      if (v === 'all' || !Array.isArray(v)) return anyMayFire(event, await foreignCandidates('all', cwd), []);
+      if (v === 'all' || !Array.isArray(v)) return foreignMayFire(event, 'all', cwd);
       for (const n of v) if (typeof n === 'string' && isDialectName(n)) wanted.add(n);
     }
     which = [...wanted];
   }
-  return anyMayFire(event, await foreignCandidates(which, cwd), []);
+  return foreignMayFire(event, which, cwd);
 }
 
-async function foreignCandidates(which: DiscoverDialects, cwd: string): Promise<Array<{ file: string; forced: string }>> {
-  const dialects = await Promise.all(foreignDialects(which).map(loadDialect));
-  return dialectFiles(dialects, { projectDir: cwd, homeDir: homedir() }).map((d) => ({
+async function foreignMayFire(event: EventName, which: DiscoverDialects, cwd: string): Promise<boolean> {
+  const foreign = await foreignCandidates(which, cwd);
+  return foreign === undefined || anyMayFire(event, foreign, []);
+}
+
+/** The discovery files of the other dialects; undefined when an adapter cannot load (then: maybe). */
+async function foreignCandidates(which: DiscoverDialects, cwd: string): Promise<Array<{ file: string; forced: string }> | undefined> {
+  const dialects = await Promise.all(foreignDialects(which).map((n) => loadDialect(n).catch(() => undefined)));
+  if (dialects.some((d) => d === undefined)) return undefined;
+  return dialectFiles(dialects as Dialect[], { projectDir: cwd, homeDir: homedir() }).map((d) => ({
     file: d.file,
     forced: d.dialect,
   }));
@@ -120,7 +127,9 @@ async function anyMayFire(
       settingValues.push(read.doc.agentHooks.discoverDialects);
     const name = c.forced ?? detectDialectName(c.file, read.doc).name;
     if (!isDialectName(name)) return true;
-    const dialect = await loadDialect(name);
+    // An adapter that cannot load cannot say which events the file configures: maybe (the full load reports it).
+    const dialect = await loadDialect(name).catch(() => undefined);
+    if (!dialect) return true;
     for (const native of dialect.configuredEvents(read.doc)) {
       const canonical = dialect.events.filter((e) => e.native === native).map((e) => e.event);
       if (canonical.includes(event) || (dialect.name === 'claude' && native === event)) return true;
