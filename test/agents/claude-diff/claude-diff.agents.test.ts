@@ -121,7 +121,10 @@ async function runOnce(bin: string, c: DiffCase, payload: DiffPayload, mode: 'na
   try {
     denials = ((JSON.parse(outcome.stdout) as { permission_denials?: unknown[] }).permission_denials ?? []).length;
   } catch {}
-  const turns = outcome.requests.filter((r) => Array.isArray(r.body?.tools) && r.body.tools.length > 0).length;
+  const turns = outcome.requests.filter((r) => {
+    const tools = (r.body as { tools?: unknown } | undefined)?.tools;
+    return Array.isArray(tools) && tools.length > 0;
+  }).length;
   const error = outcome.timedOut ? 'timed out' : (outcome.spawnError ?? undefined);
   // Matched hooks run in parallel in both, so the order they log in is a race: compared as a set.
   const observed: Observed = {
@@ -164,7 +167,7 @@ describe.concurrent(`Claude Code ${PINS.claude.version}: native hooks vs agent-h
       for (const p of c.payloads)
         if (results[`${c.id}/${p.id}`] ?? kept[`${c.id}/${p.id}`])
           cases[`${c.id}/${p.id}`] = results[`${c.id}/${p.id}`] ?? kept[`${c.id}/${p.id}`];
-    writeFileSync(RESULTS, JSON.stringify({ agent: 'claude', version: PINS.claude.version, notRunnable: why, cases }, null, 2) + '\n');
+    writeFileSync(RESULTS, `${JSON.stringify({ agent: 'claude', version: PINS.claude.version, notRunnable: why, cases }, null, 2)}\n`);
   });
 
   for (const c of CASES) {

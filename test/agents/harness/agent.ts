@@ -41,6 +41,13 @@ export const RESULTS_DIR = join(import.meta.dirname, '..', 'results');
  * Writes the agent's results file. A filtered run (vitest -t) updates only the cells it ran:
  * the others are kept from the file while the agent version is the same.
  */
+/** The list under `key`, made on first use (config writers group hooks by event). */
+export function listAt<T>(map: Record<string, T[]>, key: string): T[] {
+  const list = map[key] ?? [];
+  map[key] = list;
+  return list;
+}
+
 export function writeResults(results: AgentResults): void {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const file = join(RESULTS_DIR, `${results.agent}.json`);
@@ -55,7 +62,7 @@ export function writeResults(results: AgentResults): void {
     const cell = { ...keep[s.id], ...results.cells[s.id] };
     if (Object.keys(cell).length) ordered.cells[s.id] = { ...cell, title: s.title };
   }
-  writeFileSync(file, JSON.stringify(ordered, null, 2) + '\n');
+  writeFileSync(file, `${JSON.stringify(ordered, null, 2)}\n`);
 }
 
 export function scenariosFor(agent: AgentName): Scenario[] {

@@ -68,7 +68,7 @@ export function ensureAgent(name: AgentName): string {
     timeout: 600_000,
   });
   if (!existsSync(bin)) throw new Error(`${PINS[name].packages.join(' ')} installed, but ${PINS[name].bin} is missing`);
-  writeFileSync(stamp, new Date().toISOString() + '\n');
+  writeFileSync(stamp, `${new Date().toISOString()}\n`);
   return bin;
 }
 

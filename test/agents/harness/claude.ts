@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentAdapter } from './agent.js';
+import { listAt, type AgentAdapter } from './agent.js';
 import { baseEnv, tracedDispatchCommand, FAKE_URL, hookCommand, type RunDirs } from './run.js';
 import type { HookSpec } from './scenarios.js';
 
@@ -14,7 +14,7 @@ import type { HookSpec } from './scenarios.js';
 export function claudeHooks(hooks: HookSpec[], command: (h: HookSpec) => string): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
   for (const h of hooks) {
-    (out[h.event] ??= []).push({
+    listAt(out, h.event).push({
       ...(h.matcher ? { matcher: h.matcher } : {}),
       hooks: [{ type: 'command', command: command(h), timeout: 60 }],
     });

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentAdapter } from './agent.js';
+import { listAt, type AgentAdapter } from './agent.js';
 import { copilotPkgCache } from './cache.js';
 import { writeEngineConfig } from './claude.js';
 import { baseEnv, tracedDispatchCommand, FAKE_URL, hookCommand } from './run.js';
@@ -40,7 +40,7 @@ export const copilot: AgentAdapter = {
     const hooks: Record<string, unknown[]> = {};
     if (mode === 'native') {
       for (const h of scenario.hooks)
-        (hooks[EVENTS[h.event]!] ??= []).push({ type: 'command', bash: hookCommand(dirs, 'copilot', h.mode, h.token), timeoutSec: 60 });
+        listAt(hooks, EVENTS[h.event]!).push({ type: 'command', bash: hookCommand(dirs, 'copilot', h.mode, h.token), timeoutSec: 60 });
     } else {
       const engine = writeEngineConfig(dirs, scenario.hooks);
       for (const e of new Set(scenario.hooks.map((h) => EVENTS[h.event]!))) {

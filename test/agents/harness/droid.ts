@@ -7,7 +7,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentAdapter } from './agent.js';
+import { listAt, type AgentAdapter } from './agent.js';
 import { writeEngineConfig } from './claude.js';
 import { baseEnv, tracedDispatchCommand, FAKE_URL, hookCommand } from './run.js';
 
@@ -40,7 +40,7 @@ export const droid: AgentAdapter = {
     if (mode === 'native') {
       for (const h of scenario.hooks) {
         const matcher = nativeMatcher(h.matcher);
-        (hooks[h.event] ??= []).push({
+        listAt(hooks, h.event).push({
           ...(matcher ? { matcher } : {}),
           hooks: [{ type: 'command', command: hookCommand(dirs, 'claude', h.mode, h.token), timeout: 60 }],
         });

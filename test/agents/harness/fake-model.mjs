@@ -234,7 +234,7 @@ export function startFakeModel({ api, script, logFile, port }) {
       } catch {
         body = { unparsed: raw };
       }
-      appendFileSync(logFile, JSON.stringify({ method: req.method, path: req.url, body }) + '\n');
+      appendFileSync(logFile, `${JSON.stringify({ method: req.method, path: req.url, body })}\n`);
       if (req.method !== 'POST') {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify(listing(api)));

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentAdapter } from './agent.js';
+import { listAt, type AgentAdapter } from './agent.js';
 import { writeEngineConfig } from './claude.js';
 import { baseEnv, tracedDispatchCommand, FAKE_URL, hookCommand } from './run.js';
 import type { HookSpec } from './scenarios.js';
@@ -50,7 +50,7 @@ export const gemini: AgentAdapter = {
     if (mode === 'native') {
       for (const h of scenario.hooks) {
         const matcher = nativeMatcher(h.matcher);
-        (hooks[EVENTS[h.event]!] ??= []).push({
+        listAt(hooks, EVENTS[h.event]!).push({
           ...(matcher ? { matcher } : {}),
           hooks: [{ type: 'command', command: hookCommand(dirs, 'gemini', h.mode, h.token), timeout: 60_000 }],
         });

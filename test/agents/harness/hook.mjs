@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 const [runDir, dialect, mode, token] = process.argv.slice(2);
 const raw = readFileSync(0, 'utf8');
-appendFileSync(join(runDir, 'hook-payloads.jsonl'), JSON.stringify({ mode, dialect, raw }) + '\n');
+appendFileSync(join(runDir, 'hook-payloads.jsonl'), `${JSON.stringify({ mode, dialect, raw })}\n`);
 let payload = {};
 try {
   payload = JSON.parse(raw);
@@ -41,7 +41,7 @@ function claude() {
   switch (mode) {
     case 'deny-exit2':
       process.stderr.write(token);
-      process.exit(2);
+      return process.exit(2);
     case 'deny-json':
       return say({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: token } });
     case 'allow':

@@ -38,7 +38,9 @@ export function agentMatrix(adapter: AgentAdapter, notRunnable?: () => string | 
         it(`${scenario.id} ${mode}`, async (ctx) => {
           if (why) ctx.skip(`not runnable here: ${why}`);
           const cell = await runCell(adapter, bin, scenario, mode);
-          (results.cells[scenario.id] ??= {})[mode] = { verdict: cell.verdict, detail: cell.detail };
+          const cells = results.cells[scenario.id] ?? {};
+          results.cells[scenario.id] = cells;
+          cells[mode] = { verdict: cell.verdict, detail: cell.detail };
           if (cell.verdict === 'error' || cell.verdict === 'open')
             console.log(`[${name} ${scenario.id} ${mode}] ${cell.verdict}: ${cell.detail}\n${cell.log ?? ''}`);
           if (mode === 'dispatch') expect(cell.verdict, `${scenario.id} under dispatch: ${cell.detail}`).not.toBe('open');

@@ -55,7 +55,8 @@ export interface NamespaceRun {
 export interface RequestLogEntry {
   method: string;
   path: string;
-  body: any;
+  /** The request's JSON body as the agent sent it (each agent's own API shape). */
+  body: unknown;
 }
 
 export interface RunOutcome {
