@@ -173,6 +173,12 @@ const problem = (offset: number, message: string): SyntaxProblem => ({ offset, m
 const show = (c: string) => (c === '\n' ? 'newline' : `'${c}'`);
 /** After a complete value: a separator inside a container, else the end of the text. */
 const after = (s: Scan): Want => (s.stack.length ? 'commaOrEnd' : 'eof');
+/** The closing bracket at s.i ends the innermost container. */
+function closeContainer(s: Scan): void {
+  s.stack.pop();
+  s.i++;
+  s.want = after(s);
+}
 
 /**
  * Locate the first JSON syntax error. Iterative (an explicit stack), so pathological
@@ -216,18 +222,14 @@ function commaOrEnd(s: Scan, c: string): SyntaxProblem | undefined {
     s.i++;
     s.want = close === '}' ? 'key' : 'value';
   } else if (c === close) {
-    s.stack.pop();
-    s.i++;
-    s.want = after(s);
+    closeContainer(s);
   } else return problem(s.i, `expected ',' or '${close}', got ${show(c)}`);
   return undefined;
 }
 
 function keyOrEnd(s: Scan, c: string): SyntaxProblem | undefined {
   if (s.want === 'keyOrEnd' && c === '}') {
-    s.stack.pop();
-    s.i++;
-    s.want = after(s);
+    closeContainer(s);
     return undefined;
   }
   if (c === '}' && s.lastComma >= 0) return problem(s.lastComma, 'trailing comma is not allowed');
@@ -240,9 +242,7 @@ function keyOrEnd(s: Scan, c: string): SyntaxProblem | undefined {
 
 function valueOrEnd(s: Scan, c: string): SyntaxProblem | undefined {
   if (s.want === 'valueOrEnd' && c === ']') {
-    s.stack.pop();
-    s.i++;
-    s.want = after(s);
+    closeContainer(s);
     return undefined;
   }
   if (c === ']' && s.lastComma >= 0 && s.stack[s.stack.length - 1] === '[') return problem(s.lastComma, 'trailing comma is not allowed');
