@@ -6,6 +6,7 @@
  * so a retried batch (or a retried firing, src/audit/record.ts) is recorded once.
  */
 import type { AuditRecord } from './record.js';
+import { memoUntilRejected } from '../util/memo-until-rejected.js';
 
 export interface PostgresSinkOptions {
   /** A connection string (`postgres://user@host:port/db`). */
@@ -118,15 +119,9 @@ export async function postgresAudit(options: PostgresSinkOptions): Promise<Postg
   });
   // An idle client losing its server (a restart) must not crash the process; the next query fails and is retried.
   pool.on('error', () => {});
-  let migrated: Promise<void> | undefined;
   // Migrate once; a failed migration is tried again by the next insert or query.
-  const ensure = () => {
-    migrated ??= migrate(pool, table).catch((err: unknown) => {
-      migrated = undefined;
-      throw err;
-    });
-    return migrated;
-  };
+  const migration = memoUntilRejected(() => migrate(pool, table));
+  const ensure = () => migration.get();
 
   return {
     table,

@@ -11,6 +11,7 @@ import { DEFAULT_FILE_MAX_AGE_MS, DEFAULT_FILE_MAX_BYTES, rotatingFile } from '.
 import { createBatchQueue, type BatchQueue, type BatchQueueOptions, type QueueStats } from './queue.js';
 import type { AuditRecord } from './record.js';
 import { OTLP_PROTOCOLS, otlpProtocol, type OtlpProtocol } from '../telemetry/protocol.js';
+import { memoUntilRejected } from '../util/memo-until-rejected.js';
 
 const queueFields = {
   /** Records held while the sink is slow or down; beyond it records are dropped and counted. */
@@ -159,19 +160,12 @@ function otlpSinkQueue(
   };
   // The logs SDK and exporter load on the first batch; a missing package fails that batch
   // (held, retried, then dropped and counted) with a message naming what to install.
-  let sink: Promise<import('./otlp-sink.js').OtlpLogSink> | undefined;
-  const open = () =>
-    (sink ??= import('./otlp-sink.js')
-      .then((m) => m.otlpLogSink(sinkOptions))
-      .catch((err: unknown) => {
-        sink = undefined;
-        throw err;
-      }));
+  const sink = memoUntilRejected(() => import('./otlp-sink.js').then((m) => m.otlpLogSink(sinkOptions)));
   return {
     name,
-    queue: createBatchQueue({ ...common, write: async (batch) => (await open()).export(batch) }),
+    queue: createBatchQueue({ ...common, write: async (batch) => (await sink.get()).export(batch) }),
     close: async () => {
-      if (sink) await (await sink.catch(() => undefined))?.close();
+      await (await sink.current()?.catch(() => undefined))?.close();
     },
   };
 }
@@ -193,19 +187,14 @@ function postgresSinkQueue(
     };
   }
   // The pg client loads on the first batch, so a CLI run with a PostgreSQL sink starts as fast as without.
-  let db: Promise<import('./postgres.js').PostgresAudit> | undefined;
-  const open = () =>
-    (db ??= import('./postgres.js')
-      .then((m) => m.postgresAudit({ url, table: s.table, maxConnections: s.maxConnections }))
-      .catch((err: unknown) => {
-        db = undefined;
-        throw err;
-      }));
+  const db = memoUntilRejected(() =>
+    import('./postgres.js').then((m) => m.postgresAudit({ url, table: s.table, maxConnections: s.maxConnections })),
+  );
   return {
     name,
-    queue: createBatchQueue({ ...common, write: async (batch) => (await open()).insert(batch) }),
+    queue: createBatchQueue({ ...common, write: async (batch) => (await db.get()).insert(batch) }),
     close: async () => {
-      if (db) await (await db.catch(() => undefined))?.close();
+      await (await db.current()?.catch(() => undefined))?.close();
     },
   };
 }
