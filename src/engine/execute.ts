@@ -3,7 +3,7 @@ import { makeResult } from '../backends/result.js';
 import type { BackendContext } from '../backends/types.js';
 import { parseExecution, type ParsedHook } from '../parse/output.js';
 import type { ExecutionResult } from '../types.js';
-import type { PlannedHook } from './plan.js';
+import { undecided, type PlannedHook } from './plan.js';
 import type { EngineState } from './state.js';
 
 export async function execute(
@@ -16,8 +16,9 @@ export async function execute(
   if (!backend) {
     return errorResult(`no backend for hook type "${planned.hook.handler.type}" in this engine`);
   }
-  // A matcher that cannot be run in bounded time (matcher.ts): reported, never run; `finish` fails it closed.
-  if (planned.matcher.refused) return errorResult(planned.matcher.refused);
+  // Whether the hook applies is unknown (plan.ts `undecided`): reported, never run; `finish` fails it closed.
+  const unknown = undecided(planned);
+  if (unknown !== undefined) return errorResult(unknown);
   const release = await state.semaphore.acquire();
   try {
     // A dialect hook (Gemini, Kimi, …) gets its own agent's payload, and its answer is read in that agent's convention.

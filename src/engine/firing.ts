@@ -19,7 +19,7 @@ import { permissionModeOf, skipsInPlanMode } from '../events/facts.js';
 import { execute, parseResult } from './execute.js';
 import { currentIndex, readyIndex } from './hooks.js';
 import { completeInput, inputIssues, InvalidHookInputError } from './input.js';
-import { planHooks, type PlannedHook } from './plan.js';
+import { planHooks, undecided, type PlannedHook } from './plan.js';
 import { auditEntry, captureIo, makeRecord } from './records.js';
 import type { EngineState } from './state.js';
 import { timeoutFor } from './timeouts.js';
@@ -107,7 +107,9 @@ export async function runFiring(
     if (unloaded !== undefined)
       for (const p of matched)
         if (p.rule && p.rule.kind === 'unloaded')
-          decision.warnings.push(`hook ${p.hook.id}: \`if\` ${JSON.stringify(p.rule.source)} not decided, the hook ran: ${unloaded}`);
+          decision.warnings.push(
+            `hook ${p.hook.id}: \`if\` ${JSON.stringify(p.rule.source)} not decided, the hook did not run: ${unloaded}`,
+          );
     for (const w of decision.warnings) state.warn(w);
     return decision;
   } finally {
@@ -206,10 +208,10 @@ function finish(
   const entry: ReduceEntry = {
     hookId: hook.id,
     parsed,
-    // A matcher that could not be evaluated (matcher.ts `refused`) on an event that can block:
-    // whether the guard applies is unknown, so fail closed whatever the failure policy says.
+    // A matcher or `if` that could not be evaluated (plan.ts `undecided`) on an event that can
+    // block: whether the guard applies is unknown, so fail closed whatever the failure policy says.
     failureBehavior:
-      planned.matcher.refused && policyVerdict(spec, 'deny')
+      undecided(planned) !== undefined && policyVerdict(spec, 'deny')
         ? 'deny'
         : (hook.handler.failureBehavior ?? options.failureBehavior ?? 'ignore'),
     timeoutBehavior: hook.handler.timeoutBehavior ?? options.timeoutBehavior ?? 'ignore',

@@ -36,7 +36,7 @@ export interface PlannedHook {
   matcher: CompiledMatcher;
   /**
    * undefined: no `if`; null: an `if` that can never run (invalid rule or non-tool event);
-   * `unloaded`: the rule module could not be loaded, so the rule is not decided and the hook runs.
+   * `unloaded`: the rule module could not be loaded, so the rule is not decided (see `undecided`).
    */
   rule?: Rule | UnloadedRule | null;
   /** Hooks matched for one firing with an equal key run once (config/registry.ts firingKeyFor). */
@@ -88,6 +88,20 @@ export interface PlanIndex {
 }
 
 export const NO_HOOKS: readonly PlannedHook[] = Object.freeze([]);
+
+/**
+ * Why the engine cannot tell whether this hook applies, if it cannot: a matcher refused as
+ * unbounded (matcher.ts) or an `if` whose rule module did not load. Such a hook is planned but
+ * not run: it reports this as its error (execute.ts), and on an event that can block it denies
+ * whatever its failure policy (firing.ts), since running it where it may not apply could let an
+ * allow or a rewrite through.
+ */
+export function undecided(planned: PlannedHook): string | undefined {
+  if (planned.matcher.refused) return planned.matcher.refused;
+  if (planned.rule?.kind === 'unloaded')
+    return `\`if\` ${JSON.stringify(planned.rule.source)} could not be decided: the rule module did not load`;
+  return undefined;
+}
 
 export function buildPlanIndex(hooks: readonly NormalizedHook[], compiled?: CompiledHooks): PlanIndex {
   const byEvent = new Map<EventName, EventIndex>();
@@ -271,7 +285,7 @@ function dedupeFiring(list: PlannedHook[]): PlannedHook[] {
 }
 
 function ruleMatches(rule: Rule | UnloadedRule, input: Record<string, unknown>, ctx: PlanContext): boolean {
-  // Not decided (the rule module did not load): the hook runs, as for an internal error below.
+  // Not decided (the rule module did not load): planned, so that it fails closed (`undecided`), never skipped.
   if (rule.kind === 'unloaded') return true;
   const rules = ifRules<Rule>();
   if (!rules) return true;

@@ -29,17 +29,17 @@ afterEach(() => {
 });
 
 describe('the `if`-rule module loads on demand', () => {
-  it('an index built before it loads marks the rule undecided, and the hook runs (fail closed)', async () => {
+  it('an index built before it loads marks the rule undecided, and the hook stays planned (never skipped)', async () => {
     expect(ifRules()).toBeUndefined();
     const index = buildPlanIndex([guard('g', 'Bash(git push *)')]);
     expect(index.unloadedRules).toBe(true);
-    // Undecided is not "no match": the guard runs rather than being skipped.
+    // Undecided is not "no match": the hook stays in the plan, where the engine fails it closed.
     expect(planHooks(index, 'PreToolUse', bash('ls'), ctx).map((p) => p.hook.id)).toEqual(['g']);
     expect(await ensureIfRules(() => Promise.reject(new Error('no such module')))).toBe('no such module');
     expect(ifRules()).toBeUndefined();
   });
 
-  it('an engine whose rule module cannot load runs the hook and says why', async () => {
+  it('an engine whose rule module cannot load does not run the hook, denies (fail closed) and says why', async () => {
     vi.doMock('../../src/matching/if-rule.js', () => {
       throw new Error('simulated load failure');
     });
@@ -54,8 +54,31 @@ describe('the `if`-rule module loads on demand', () => {
     });
     const d = await engine.run('PreToolUse', { session_id: 's', transcript_path: '', cwd: '/tmp', ...bash('ls') });
     expect(d.decision).toBe('deny');
-    expect(d.warnings.join('\n')).toMatch(/^hook g: `if` "Bash\(git push \*\)" not decided, the hook ran: \S/);
+    expect(d.hooks[0]?.error).toBe('`if` "Bash(git push *)" could not be decided: the rule module did not load');
+    expect(d.warnings.join('\n')).toMatch(/^hook g: `if` "Bash\(git push \*\)" not decided, the hook did not run: \S/);
     expect(warnings.join('\n')).toContain('not decided');
+    await engine.close();
+  });
+
+  it('an allow or a rewrite behind an undecided `if` never takes effect: the call is denied', async () => {
+    vi.doMock('../../src/matching/if-rule.js', () => {
+      throw new Error('simulated load failure');
+    });
+    const { createHookEngine } = await import('../../src/engine/engine.js');
+    const allow = JSON.stringify({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'git status' } },
+    });
+    const engine = createHookEngine({
+      hooks: [{ ...guard('a', 'Bash(git status)'), handler: { type: 'command', command: `echo '${allow}'`, if: 'Bash(git status)' } }],
+      onWarning: () => {},
+      spawner: false,
+    });
+    const d = await engine.run('PreToolUse', { session_id: 's', transcript_path: '', cwd: '/tmp', ...bash('rm -rf build') });
+    expect(d.decision).toBe('deny');
+    expect(d.blocked).toBe(true);
+    expect(d.eventOutput).not.toHaveProperty('updatedInput');
+    expect(d.hooks).toHaveLength(1);
+    expect(d.hooks[0]?.outcome).toBe('error');
     await engine.close();
   });
 
