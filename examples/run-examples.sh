@@ -3,7 +3,7 @@
 # Usage: bash examples/run-examples.sh   (after `npm run build`; `npm run examples` does both)
 set -u
 cd "$(dirname "$0")/.."
-cli=(node dist/cli/bin.js)
+cli=(node dist/cli/bin.cjs)
 ex=(--cwd examples --settings examples/settings.json)
 failures=0
 

@@ -10,7 +10,7 @@
 //
 // Both checkouts must be built (`npm run build`). Needs valgrind; not part of `npm run bench`.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -85,32 +85,27 @@ const PROCESSES = {
   node: { title: 'node -e 0', args: () => ['-e', '0'] },
   'dispatch-none': {
     title: 'dispatch --agent claude, nothing to run',
-    args: (root) => [join(root, 'dist/cli/bin.js'), 'dispatch', '--agent', 'claude'],
+    args: (root) => [binOf(root), 'dispatch', '--agent', 'claude'],
     env: { HOME: emptyHome },
     input: payload,
   },
   'dispatch-one': {
     title: 'dispatch --agent claude, 1 user-level command hook',
-    args: (root) => [join(root, 'dist/cli/bin.js'), 'dispatch', '--agent', 'claude'],
+    args: (root) => [binOf(root), 'dispatch', '--agent', 'claude'],
     env: { HOME: home },
     input: payload,
   },
   'run-one': {
     title: 'run PreToolUse --settings <1 command hook>',
-    args: (root) => [
-      join(root, 'dist/cli/bin.js'),
-      'run',
-      'PreToolUse',
-      '--settings',
-      settingsFile,
-      '--tool',
-      'Bash',
-      '--input',
-      '{"command":"ls"}',
-    ],
+    args: (root) => [binOf(root), 'run', 'PreToolUse', '--settings', settingsFile, '--tool', 'Bash', '--input', '{"command":"ls"}'],
     env: { HOME: emptyHome },
   },
 };
+
+/** The package's executable under `root` (its name changed from bin.js to bin.cjs; either side may be older). */
+function binOf(root) {
+  return join(root, JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).bin['agent-hooks']);
+}
 
 function instructions(args, { env = {}, input = '' } = {}) {
   const r = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--single-threaded', ...args], {

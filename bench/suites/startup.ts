@@ -96,7 +96,7 @@ export async function startupSuite(opts: BenchOptions): Promise<Row[]> {
         go: () => run(process.execPath, [cli, 'run', ...runArgs], env, empty),
         goal: 1.5,
       },
-      // The same `run` through the full CLI (commander, plain modules), which bin.js skips now:
+      // The same `run` through the full CLI (commander, plain modules), which bin.cjs skips now:
       // what the lean bundled entry saves, side by side in one run.
       {
         name: 'run PreToolUse, same, through the full CLI (dist/cli/main.js)',

@@ -13,8 +13,8 @@ import { batchUs, calibrateBatch, interleave, pairedRow, round, type BenchOption
 import { preToolUseInput, scratch } from '../fixtures.js';
 import { quantile } from '../stats.js';
 
-// bench/dist/suites → the package root's dist/cli/bin.js.
-const BIN = join(import.meta.dirname, '..', '..', '..', 'dist', 'cli', 'bin.js');
+// bench/dist/suites → the package root's dist/cli/bin.cjs.
+const BIN = join(import.meta.dirname, '..', '..', '..', 'dist', 'cli', 'bin.cjs');
 
 function noop(): undefined {
   return undefined;

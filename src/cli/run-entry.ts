@@ -1,12 +1,12 @@
 /**
- * `agent-hooks run EVENT …` without commander and the command table: dist/cli/bin.js routes
+ * `agent-hooks run EVENT …` without commander and the command table: dist/cli/bin.cjs routes
  * `run` here first (from the bundle scripts/bundle-dispatch.mjs makes) so that a hook author's
  * edit-run loop starts about as cheaply as `dispatch`.
  *
  * This entry accepts only what it can read exactly as the full CLI would: one exact event name
  * and the options of `run` spelled out, each at most once. Anything else — help, version, an
  * unknown or repeated option, a value that looks like an option, a misspelt event, `--` — is
- * declined (undefined), and bin.js hands the arguments to the full CLI, which parses, suggests and
+ * declined (undefined), and bin.cjs hands the arguments to the full CLI, which parses, suggests and
  * prints its usual errors. Declining happens before any hook runs.
  */
 import { parseArgs } from 'node:util';

@@ -15,12 +15,12 @@ import { FIRST_EVENT_NAMES } from '../../src/cli/main.js';
 import { LANG_CHOICES } from '../../src/cli/commands/init.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = `${ROOT}dist/cli/bin.js`;
+const BIN = `${ROOT}dist/cli/bin.cjs`;
 const MAIN = `${ROOT}dist/cli/main.js`;
 
 let dir: TempDir;
 beforeAll(() => {
-  if (!existsSync(BIN)) throw new Error('dist/cli/bin.js is missing: run `npm run build` first (npm test does)');
+  if (!existsSync(BIN)) throw new Error('dist/cli/bin.cjs is missing: run `npm run build` first (npm test does)');
 });
 beforeEach(() => {
   dir = tempDir();
@@ -36,6 +36,21 @@ export async function resolve(specifier, context, next) {
 `,
   );
   dir.write('register.mjs', `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n`);
+  // CommonJS files (bin.cjs, dispatch's no-hooks check) load through require(), which the ES hooks
+  // above do not see on Node 20: a preload records what require() resolves, to the same log.
+  dir.write(
+    'register.cjs',
+    `const Module = require('node:module');
+const { appendFileSync } = require('node:fs');
+const { pathToFileURL } = require('node:url');
+const resolveFilename = Module._resolveFilename;
+Module._resolveFilename = function (...args) {
+  const file = resolveFilename.apply(this, args);
+  if (file.startsWith('/')) appendFileSync(process.env.AGENT_HOOKS_RESOLVE_LOG, pathToFileURL(file).href + '\\n');
+  return file;
+};
+`,
+  );
 });
 afterEach(() => dir.cleanup());
 
@@ -51,13 +66,17 @@ function resolvedByWith(
 ): { dist: string[]; packages: string[]; stdout: string; stderr: string; code: number | null } {
   const log = dir.path('resolved.log');
   rmSync(log, { force: true });
-  const r = spawnSync(process.execPath, ['--import', pathToFileURL(dir.path('register.mjs')).href, ...args], {
-    cwd: dir.root,
-    encoding: 'utf8',
-    timeout: 30_000,
-    input,
-    env: { ...process.env, ...env, AGENT_HOOKS_RESOLVE_LOG: log },
-  });
+  const r = spawnSync(
+    process.execPath,
+    ['--require', dir.path('register.cjs'), '--import', pathToFileURL(dir.path('register.mjs')).href, ...args],
+    {
+      cwd: dir.root,
+      encoding: 'utf8',
+      timeout: 30_000,
+      input,
+      env: { ...process.env, ...env, AGENT_HOOKS_RESOLVE_LOG: log },
+    },
+  );
   const urls = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
   const dist = new Set<string>();
   const packages = new Set<string>();
@@ -124,7 +143,7 @@ test('--version and every command --help stay light', () => {
 
 test('run with command hooks loads the engine but not the HTTP client, trust store, server, toolkit, YAML or MCP SDK', () => {
   const settings = dir.json('settings.json', { hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'true' }] }] } });
-  // The plain-module entry (same code as the bundle bin.js runs) shows which modules load.
+  // The plain-module entry (same code as the bundle bin.cjs runs) shows which modules load.
   const entry = pathToFileURL(`${ROOT}dist/cli/run-entry.js`).href;
   const r = resolvedBy([
     '--input-type=module',
@@ -156,7 +175,7 @@ test('dispatch with a user-level hook loads no trust code; a project hook loads 
     tool_name: 'Bash',
     tool_input: { command: 'ls' },
   });
-  // The plain-module entry (same code as the bundle bin.js runs) shows which modules load.
+  // The plain-module entry (same code as the bundle bin.cjs runs) shows which modules load.
   const run = () =>
     resolvedByWith([`${ROOT}dist/cli/dispatch.js`, '--agent', 'claude'], payload, {
       HOME: home,
@@ -179,8 +198,8 @@ test('dispatch with a user-level hook loads no trust code; a project hook loads 
   expect(project.stderr).toContain('trust');
 });
 
-test('agent-hooks dispatch runs from the bundle the build makes', () => {
-  expect(existsSync(`${ROOT}dist/cli/bundle/dispatch.js`)).toBe(true);
+test('agent-hooks dispatch runs from the bundles the build makes', () => {
+  expect(existsSync(`${ROOT}dist/cli/bundle-check/dispatch.cjs`)).toBe(true);
   const settings = dir.json('settings.json', {
     hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo bundled-hook >&2; exit 2' }] }] },
   });
@@ -198,7 +217,8 @@ test('agent-hooks dispatch runs from the bundle the build makes', () => {
     hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'bundled-hook' },
   });
   expect(r.code).toBe(0);
-  expect(r.dist.some((f) => f.startsWith('cli/bundle/'))).toBe(true);
+  // The CommonJS no-hooks check, then the ES bundle's hook-running entry.
+  expect(r.dist).toEqual(expect.arrayContaining(['cli/bin.cjs', 'cli/bundle-check/dispatch.cjs', 'cli/bundle/dispatch/run.js']));
   expect(r.dist.filter((f) => f.startsWith('engine/') || f.startsWith('events/'))).toEqual([]);
   expect(r.packages).toEqual([]);
 });
@@ -225,6 +245,8 @@ test('bundled dispatch with nothing to run loads neither the engine nor zod nor 
   const r = resolvedByWith([BIN, 'dispatch', '--agent', 'claude'], CLAUDE_PRE_TOOL_USE(dir.root), { HOME: dir.path('nohome') });
   expect(r.code).toBe(0);
   expect(r.stdout).toBe('');
+  // One CommonJS file besides bin.cjs: no ES bundle file, no plain module.
+  expect(r.dist).toEqual(['cli/bin.cjs', 'cli/bundle-check/dispatch.cjs']);
   const sources = bundledSources(r.dist);
   expect(sources).toContain('dist/dispatch/dispatch.js');
   for (const s of [
@@ -315,9 +337,9 @@ test('agent-hooks run runs from its bundle without commander, and with the same 
   expect(r.code).toBe(0);
   expect(r.stdout).toContain('success');
   expect(r.packages).toEqual([]);
-  // Besides the bundle: bin.js and the event's compiled validators (src/events/compiled.ts).
+  // Besides the bundle: bin.cjs and the event's compiled validators (src/events/compiled.ts).
   expect(r.dist.filter((f) => !f.startsWith('cli/bundle-run/') && !/^validators\/chunk-\w+\.js$/.test(f))).toEqual([
-    'cli/bin.js',
+    'cli/bin.cjs',
     'validators/input_PreToolUse.js',
     'validators/output_PreToolUse.js',
   ]);

@@ -1,7 +1,7 @@
 /**
  * The lean `run` entry (src/cli/run-entry.ts) reads arguments exactly as the full CLI does, or
  * declines them: its option table matches commander's, and the built CLI answers the same through
- * both (dist/cli/bin.js routes `run` to the lean entry; dist/cli/main.js is the full CLI).
+ * both (dist/cli/bin.cjs routes `run` to the lean entry; dist/cli/main.js is the full CLI).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -12,12 +12,12 @@ import { buildProgram } from '../../src/cli/main.js';
 import { readRunArgs, RUN_OPTIONS } from '../../src/cli/run-entry.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = `${ROOT}dist/cli/bin.js`;
+const BIN = `${ROOT}dist/cli/bin.cjs`;
 const MAIN = `${ROOT}dist/cli/main.js`;
 
 let dir: TempDir;
 beforeAll(() => {
-  if (!existsSync(BIN)) throw new Error('dist/cli/bin.js is missing: run `npm run build` first (npm test does)');
+  if (!existsSync(BIN)) throw new Error('dist/cli/bin.cjs is missing: run `npm run build` first (npm test does)');
 });
 beforeEach(() => {
   dir = tempDir();

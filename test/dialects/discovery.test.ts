@@ -12,7 +12,7 @@ import { discoveryFilesOf, parseDiscoverDialects } from '../../src/dialects/disc
 import { DIALECT_NAMES } from '../../src/dialects/types.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
 
-const BIN = join(resolve(__dirname, '../..'), 'dist/cli/bin.js');
+const BIN = join(resolve(__dirname, '../..'), 'dist/cli/bin.cjs');
 
 function cli(
   args: string[],

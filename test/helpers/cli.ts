@@ -7,7 +7,7 @@ import { beforeAll } from 'vitest';
 /** The built CLI: these tests drive dist/, as a user would, so `npm run build` comes first. */
 export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 /** The `bin` entry of package.json, the file an installed `agent-hooks` runs. */
-export const CLI_BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+export const CLI_BIN = fileURLToPath(new URL('../../dist/cli/bin.cjs', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Fails the file's tests up front, with the fix, when dist/ has not been built. */

@@ -8,7 +8,7 @@ import type { TempDir } from '../helpers/tmp.js';
 const here = dirname(fileURLToPath(import.meta.url));
 export const SERVER = join(here, 'fixtures', 'server.mjs');
 /** The package's executable (package.json bin). */
-export const CLI = join(here, '..', '..', 'dist', 'cli', 'bin.js');
+export const CLI = join(here, '..', '..', 'dist', 'cli', 'bin.cjs');
 
 export const ACCOUNT = {
   type: 'object',

@@ -21,7 +21,7 @@ import { tempDir, type TempDir } from '../helpers/tmp.js';
 import { ACCOUNT, CLI, SERVER, hook, leakBook, logged } from './helpers.js';
 
 beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli/bin.js is missing: run `npm run build` first (npm test does)');
+  if (!existsSync(CLI)) throw new Error('dist/cli/bin.cjs is missing: run `npm run build` first (npm test does)');
 });
 
 interface Session {

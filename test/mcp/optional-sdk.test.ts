@@ -11,7 +11,7 @@ import { tempDir, type TempDir } from '../helpers/tmp.js';
 import { SERVER } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = `${ROOT}dist/cli/bin.js`;
+const BIN = `${ROOT}dist/cli/bin.cjs`;
 const INDEX = pathToFileURL(`${ROOT}dist/index.js`).href;
 const HIDE = fileURLToPath(new URL('../fixtures/mcp/hide-sdk.mjs', import.meta.url));
 const MISSING = 'install @modelcontextprotocol/sdk to use';
@@ -23,7 +23,7 @@ function node(args: string[], input = '') {
 
 let dir: TempDir;
 beforeAll(() => {
-  if (!existsSync(BIN)) throw new Error('dist/cli/bin.js is missing: run `npm run build` first (npm test does)');
+  if (!existsSync(BIN)) throw new Error('dist/cli/bin.cjs is missing: run `npm run build` first (npm test does)');
 });
 beforeEach(() => {
   dir = tempDir();

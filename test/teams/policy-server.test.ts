@@ -14,7 +14,7 @@ import { hashToken, newToken } from '../../src/policy-server/tokens.js';
 import { createRateLimiter } from '../../src/policy-server/rate-limit.js';
 import type { AuditRecord } from '../../src/audit/record.js';
 
-const BIN = join(import.meta.dirname, '../../dist/cli/bin.js');
+const BIN = join(import.meta.dirname, '../../dist/cli/bin.cjs');
 let dir = '';
 const servers: RunningPolicyServer[] = [];
 const alice = newToken('alice');

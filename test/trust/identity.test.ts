@@ -1,5 +1,5 @@
 /**
- * Trust that cannot be talked around, through the real CLI (`node dist/cli/bin.js`) in temp
+ * Trust that cannot be talked around, through the real CLI (`node dist/cli/bin.cjs`) in temp
  * dirs: a borrowed `.git` file, a workspace reached through a symlink, a project directory with a
  * space and a `$`, unpinned hooks that need an explicit acknowledgement, and the library's
  * loadConfig gating by default.

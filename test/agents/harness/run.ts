@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 export const HARNESS_DIR = dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = join(HARNESS_DIR, '..', '..', '..');
 /** The worktree's built CLI, as the dispatch line of every agent config names it. */
-export const CLI = join(REPO_ROOT, 'dist', 'cli', 'bin.js');
+export const CLI = join(REPO_ROOT, 'dist', 'cli', 'bin.cjs');
 export const HOOK = join(HARNESS_DIR, 'hook.mjs');
 export const FAKE_PORT = 18_080;
 export const FAKE_URL = `http://127.0.0.1:${FAKE_PORT}`;
@@ -165,7 +165,7 @@ export function hookCommand(dirs: RunDirs, dialect: string, mode: string, token:
   return [process.execPath, HOOK, dirs.root, dialect, mode, token].map(shq).join(' ');
 }
 
-/** `node <worktree>/dist/cli/bin.js dispatch --agent D --settings <engine.json>` */
+/** `node <worktree>/dist/cli/bin.cjs dispatch --agent D --settings <engine.json>` */
 export function dispatchCommand(agent: string, engineFile: string, extra: string[] = []): string {
   return [process.execPath, CLI, 'dispatch', '--agent', agent, ...extra, '--settings', engineFile].map(shq).join(' ');
 }

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request, type Server } from 'node:http';
 import { join } from 'node:path';
 
-const BIN = join(import.meta.dirname, '../../../dist/cli/bin.js');
+const BIN = join(import.meta.dirname, '../../../dist/cli/bin.cjs');
 
 export interface Instance {
   url: string;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grpcReceiver, httpReceiver, logsOf, metricsOf, spansOf, type Receiver } from './otlp-receiver.js';
 
-const BIN = join(import.meta.dirname, '../../../dist/cli/bin.js');
+const BIN = join(import.meta.dirname, '../../../dist/cli/bin.cjs');
 
 let dir = '';
 let http: Receiver;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const BIN = join(import.meta.dirname, '../../../dist/cli/bin.js');
+const BIN = join(import.meta.dirname, '../../../dist/cli/bin.cjs');
 
 interface OtlpAttr {
   key: string;

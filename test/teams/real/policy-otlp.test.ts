@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newToken } from '../../../src/policy-server/tokens.js';
 import { httpReceiver, metricsOf, spansOf, type Receiver } from './otlp-receiver.js';
 
-const BIN = join(import.meta.dirname, '../../../dist/cli/bin.js');
+const BIN = join(import.meta.dirname, '../../../dist/cli/bin.cjs');
 let dir = '';
 let rx: Receiver;
 let child: ChildProcess | undefined;
