@@ -171,4 +171,10 @@ export interface ExecutionResult {
   error?: string;
   /** Function hooks return a value directly instead of stdout. */
   value?: unknown;
+  /**
+   * The engine, not the hook, failed: the hook could not be prepared to run (a module it needs did
+   * not load). On an event that can block the hook denies whatever its failure policy says, as an
+   * undecided matcher does: whether the guard would have allowed is unknown.
+   */
+  engineFault?: true;
 }

@@ -54,7 +54,8 @@ export function commandBackend(options: CommandBackendOptions): Backend {
  * Shell form: a path with shell metacharacters is left as ${VAR} for the shell to expand from the
  * environment, so a project directory name can never inject a command. Placing a placeholder
  * needs the shell parser, loaded only when the command holds one (without one, substituteForShell
- * returns the command unchanged); if it cannot load, the hook does not run and fails with the reason.
+ * returns the command unchanged); if it cannot load, the hook does not run and fails with the reason,
+ * closed on events that can block (`engineFault`: a broken install is not the hook's failure).
  */
 async function shellCommand(handler: CommandHandler, vars: PlaceholderVars): Promise<string | ExecutionResult> {
   if (!handler.command.includes('${CLAUDE_')) return handler.command;
@@ -66,6 +67,7 @@ async function shellCommand(handler: CommandHandler, vars: PlaceholderVars): Pro
     return makeResult({
       status: 'error',
       error: `cannot substitute the \${CLAUDE_…} placeholders: the shell parser did not load (${why})`,
+      engineFault: true,
     });
   }
 }

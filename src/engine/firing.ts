@@ -208,10 +208,11 @@ function finish(
   const entry: ReduceEntry = {
     hookId: hook.id,
     parsed,
-    // A matcher or `if` that could not be evaluated (plan.ts `undecided`) on an event that can
-    // block: whether the guard applies is unknown, so fail closed whatever the failure policy says.
+    // A matcher or `if` that could not be evaluated (plan.ts `undecided`), or a hook the engine
+    // could not prepare (`engineFault`), on an event that can block: whether the guard would allow
+    // is unknown, so fail closed whatever the failure policy says.
     failureBehavior:
-      undecided(planned) !== undefined && policyVerdict(spec, 'deny')
+      (undecided(planned) !== undefined || result.engineFault) && policyVerdict(spec, 'deny')
         ? 'deny'
         : (hook.handler.failureBehavior ?? options.failureBehavior ?? 'ignore'),
     timeoutBehavior: hook.handler.timeoutBehavior ?? options.timeoutBehavior ?? 'ignore',

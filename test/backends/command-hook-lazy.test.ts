@@ -50,3 +50,36 @@ it('a placeholder whose parser cannot load fails the hook with the reason, witho
     dir.cleanup();
   }
 });
+
+it('on an event that can block, a guard whose placeholders cannot be placed denies whatever its failure policy', async () => {
+  const dir = tempDir();
+  try {
+    vi.doMock('../../src/backends/shell-placeholders.js', () => {
+      throw new Error('simulated load failure');
+    });
+    const { createHookEngine } = await import('../../src/engine/engine.js');
+    const allow = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } });
+    const marker = dir.path('ran');
+    const command = `touch ${marker}; cd "\${CLAUDE_PROJECT_DIR}" && echo '${allow}'`;
+    const hook = (event: NormalizedHook['event']): NormalizedHook => ({
+      ...hookOf(command),
+      event,
+      handler: { type: 'command', command, failureBehavior: 'ignore' },
+    });
+    const engine = createHookEngine({ hooks: [hook('PreToolUse'), hook('SessionStart')], projectDir: dir.root, spawner: false });
+    const base = { session_id: 's', transcript_path: '', cwd: dir.root };
+    const d = await engine.run('PreToolUse', { ...base, tool_name: 'Bash', tool_input: { command: 'rm -rf build' } });
+    expect(d.decision).toBe('deny');
+    expect(d.blocked).toBe(true);
+    expect(d.reason).toContain('the shell parser did not load');
+    expect(existsSync(marker)).toBe(false);
+    // Where nothing can be blocked, the hook's own failure policy still applies (ignore: no block).
+    const s = await engine.run('SessionStart', { ...base, source: 'startup' });
+    expect(s.blocked).toBe(false);
+    expect(s.hooks[0]?.outcome).toBe('error');
+    expect(s.hooks[0]?.error).toContain('the shell parser did not load');
+    await engine.close();
+  } finally {
+    dir.cleanup();
+  }
+});
