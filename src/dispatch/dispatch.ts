@@ -20,7 +20,8 @@ import { isObject } from '../util/is-object.js';
 import { loadWire } from './wire/load.js';
 import type { DispatchInput, DispatchOutput, WireAdapter } from './wire/types.js';
 import type { EventName } from '../events/catalog.js';
-import { eventFacts, isEventName } from '../events/facts.js';
+import { eventFacts, failsClosedWhenUnjudged, isEventName } from '../events/facts.js';
+import { stoppingDecision } from './fail-closed.js';
 import { isSessionPaused } from '../session/pause-file.js';
 import { forTerminal } from '../util/terminal-text.js';
 import { claudeConfigDir } from '../util/claude-dir.js';
@@ -178,6 +179,8 @@ export async function dispatch(flags: DispatchFlags, stdinText: string): Promise
 }
 
 async function dispatchWith(wire: WireAdapter, flags: DispatchFlags, stdinText: string): Promise<DispatchOutput> {
+  // Known once the payload is decoded: an internal error after that fails closed where the event can block.
+  let input: DispatchInput | undefined;
   try {
     if (process.env[DISPATCH_ENV])
       return note(wire.noop(flags.event), 'called from a hook that dispatch itself runs; doing nothing (recursion guard)');
@@ -188,7 +191,7 @@ async function dispatchWith(wire: WireAdapter, flags: DispatchFlags, stdinText: 
     if ('skip' in decoded && decoded.nativeEvent === undefined && flags.event === undefined)
       return { stdout: '', stderr: `agent-hooks dispatch: invalid payload: ${decoded.skip}\n`, exitCode: 1 };
     if ('skip' in decoded) return note(wire.noop(decoded.nativeEvent ?? flags.event), decoded.skip);
-    const input: DispatchInput = decoded;
+    input = decoded;
     // A session paused in `agent-hooks serve` runs no hooks (pause file: src/session/pause-file.ts).
     const sid = input.payload.session_id;
     if (typeof sid === 'string' && isSessionPaused(sid).paused)
@@ -208,13 +211,38 @@ async function dispatchWith(wire: WireAdapter, flags: DispatchFlags, stdinText: 
     const { runDispatch } = await import('./run.js');
     return await runDispatch(wire, input, flags);
   } catch (err) {
-    return internalError(err);
+    return input ? unjudged(wire, input, err) : internalError(err);
   }
 }
 
 // Exit 1 is a non-blocking error for every supported agent: the agent goes on and shows the message.
 function internalError(err: unknown): DispatchOutput {
   return { stdout: '', stderr: `agent-hooks dispatch: internal error: ${(err as Error)?.stack ?? String(err)}\n`, exitCode: 1 };
+}
+
+/**
+ * dispatch failed after the event was known (a bug, a bundle file missing from a broken install):
+ * the hooks that were to judge it did not. Where a block stops the guarded action the event is
+ * denied in the agent's convention, the error as the reason (`failsClosedWhenUnjudged`); elsewhere,
+ * or if even the encoding fails, the non-blocking exit 1.
+ */
+function unjudged(wire: WireAdapter, input: DispatchInput, err: unknown): DispatchOutput {
+  const plain = internalError(err);
+  if (!failsClosedWhenUnjudged(input.event)) return plain;
+  const why = (err as Error)?.message ?? String(err);
+  try {
+    const o = wire.encodeDecision(
+      stoppingDecision(
+        input.event,
+        `agent-hooks dispatch failed (internal error: ${why}), so the hooks for ${input.event} could not judge it; failing closed`,
+      ),
+      input,
+    );
+    // On exit 2 stderr is the reason the agent shows the model: the stack stays out of it.
+    return o.exitCode === 2 ? o : { ...o, stderr: o.stderr + plain.stderr };
+  } catch {
+    return plain;
+  }
 }
 
 /** Read stdin, dispatch, print, set the exit code. */

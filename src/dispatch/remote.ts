@@ -11,6 +11,7 @@ import { catalog, type EventName } from '../events/catalog.js';
 import type { EventSpec } from '../events/spec.js';
 import type { Decision } from '../reduce/reduce.js';
 import type { DispatchInput, DispatchOutput, WireAdapter } from './wire/types.js';
+import { noDecision, stoppingDecision } from './fail-closed.js';
 
 export type RemoteFailure = 'deny' | 'ask' | 'ignore';
 
@@ -24,23 +25,17 @@ export interface RemoteOptions {
   eventId?: string;
 }
 
-function baseDecision(event: EventName): Decision {
-  return { event, blocked: false, additionalContext: [], systemMessages: [], continue: true, eventOutput: {}, hooks: [], warnings: [] };
-}
-
 /** The decision of the local failure policy when the policy server gave none. */
 export function failureDecision(event: EventName, policy: RemoteFailure, why: string): Decision {
-  const d = baseDecision(event);
   const spec = catalog[event] as EventSpec;
   const reason = `policy server unavailable (${why}); local failure policy: ${policy}`;
+  const d =
+    policy === 'ignore' || !spec.canBlock
+      ? noDecision(event)
+      : policy === 'ask' && (spec.decision === 'permission' || spec.decision === 'permission-request')
+        ? { ...noDecision(event), decision: 'ask' as const, reason }
+        : stoppingDecision(event, reason);
   d.warnings.push(reason);
-  if (policy === 'ignore' || !spec.canBlock) return d;
-  if (policy === 'ask' && (spec.decision === 'permission' || spec.decision === 'permission-request')) d.decision = 'ask';
-  else {
-    d.decision = spec.decision === 'permission' || spec.decision === 'permission-request' ? 'deny' : 'block';
-    d.blocked = true;
-  }
-  d.reason = reason;
   return d;
 }
 
@@ -65,7 +60,7 @@ export async function remoteDecision(event: EventName, payload: Record<string, u
       });
       const body = (await res.json().catch(() => ({}))) as { decision?: Decision; error?: string };
       if (res.ok && body.decision && typeof body.decision === 'object') {
-        const d = { ...baseDecision(event), ...body.decision, event };
+        const d = { ...noDecision(event), ...body.decision, event };
         return d;
       }
       why = `HTTP ${res.status}${body.error ? `: ${body.error}` : ''}`;

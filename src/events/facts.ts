@@ -74,6 +74,18 @@ export function askMeetsBypass(event: EventName, mode: string | undefined): bool
   return eventFacts(event).bypassAsk === true && isBypassMode(mode);
 }
 
+/**
+ * Whether the event is denied (or blocked) when the hooks that judge it could not run at all — the
+ * engine itself failed, not a hook. Yes where a block stops the guarded action (a tool call, a
+ * prompt, a compaction, a config change, …): running it unjudged would fail open. No where nothing
+ * can be blocked, and where a block makes the agent go on (Stop, SubagentStop, TeammateIdle,
+ * TaskCompleted): blocking on an error that repeats would keep the agent from ever stopping.
+ */
+export function failsClosedWhenUnjudged(event: EventName): boolean {
+  const f = eventFacts(event);
+  return f.canBlock && f.continuationCap !== true && f.decision !== 'exit-or-continue';
+}
+
 /** Consecutive blocks of a `continuationCap` event before the agent is let stop anyway (engine default). */
 export const DEFAULT_CONTINUATION_CAP = 8;
 

@@ -20,6 +20,7 @@ import {
   EVENT_FACTS,
   EVENT_NAMES,
   eventFacts,
+  failsClosedWhenUnjudged,
   isEventName,
   llmVerdictOf,
   OUTPUT_FIELD_MERGE,
@@ -213,3 +214,25 @@ function listTs(dir: string): string[] {
     return statSync(p).isDirectory() ? listTs(p) : p.endsWith('.ts') ? [p] : [];
   });
 }
+
+describe('failsClosedWhenUnjudged', () => {
+  it('holds for the events where a block stops an action, not where it keeps the agent going', () => {
+    expect(EVENT_NAMES.filter(failsClosedWhenUnjudged)).toEqual([
+      'UserPromptSubmit',
+      'UserPromptExpansion',
+      'PreToolUse',
+      'PermissionRequest',
+      'PostToolBatch',
+      'TaskCreated',
+      'ConfigChange',
+      'WorktreeCreate',
+      'PreCompact',
+      'Elicitation',
+      'ElicitationResult',
+    ]);
+    for (const e of EVENT_NAMES) {
+      const f = eventFacts(e);
+      if (!f.canBlock || f.continuationCap) expect(failsClosedWhenUnjudged(e), e).toBe(false);
+    }
+  });
+});

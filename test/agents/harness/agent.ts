@@ -4,7 +4,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PINS, type AgentName } from './cache.js';
-import { makeRunDirs, runInNamespace, type NamespaceRun, type RunDirs, type WireApi } from './run.js';
+import { brokenInstall, makeRunDirs, runInNamespace, type NamespaceRun, type RunDirs, type WireApi } from './run.js';
 import { observe, SCENARIOS, type AgentTools, type HookSpec, type Scenario, type Verdict } from './scenarios.js';
 
 export type Mode = 'native' | 'dispatch';
@@ -75,7 +75,9 @@ export async function runCell(adapter: AgentAdapter, bin: string, scenario: Scen
     const why = adapter.nativeUnsupported(scenario.hooks);
     if (why) return { verdict: 'na', detail: `n/a natively: ${why}` };
   }
+  if (scenario.brokenInstall && mode === 'native') return { verdict: 'na', detail: 'n/a natively: concerns an agent-hooks install only' };
   const dirs = makeRunDirs(`${adapter.name}-${scenario.id}-${mode}`);
+  if (scenario.brokenInstall) dirs.cli = brokenInstall(dirs.root);
   try {
     const calls = scenario.calls(adapter.tools, dirs);
     if (calls === null) return { verdict: 'na', detail: 'the agent has no such tool' };

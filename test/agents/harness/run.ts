@@ -4,7 +4,7 @@
  * spawns the agent. Every namespace has its own loopback, so one fixed port serves all runs.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +39,8 @@ export interface RunDirs {
   home: string;
   /** The agent's working directory (marker files land here). */
   work: string;
+  /** The `agent-hooks` executable the dispatch line names, when not the worktree's (`brokenInstall`). */
+  cli?: string;
 }
 
 export interface NamespaceRun {
@@ -166,8 +168,8 @@ export function hookCommand(dirs: RunDirs, dialect: string, mode: string, token:
 }
 
 /** `node <worktree>/dist/cli/bin.cjs dispatch --agent D --settings <engine.json>` */
-export function dispatchCommand(agent: string, engineFile: string, extra: string[] = []): string {
-  return [process.execPath, CLI, 'dispatch', '--agent', agent, ...extra, '--settings', engineFile].map(shq).join(' ');
+export function dispatchCommand(agent: string, engineFile: string, extra: string[] = [], cli = CLI): string {
+  return [process.execPath, cli, 'dispatch', '--agent', agent, ...extra, '--settings', engineFile].map(shq).join(' ');
 }
 
 /**
@@ -175,7 +177,21 @@ export function dispatchCommand(agent: string, engineFile: string, extra: string
  * agent that never ran its hook from a dispatch that ran and let the call through.
  */
 export function tracedDispatchCommand(dirs: RunDirs, agent: string, engineFile: string, extra: string[] = []): string {
-  return `echo x >> ${shq(join(dirs.root, 'dispatch-calls'))}; exec ${dispatchCommand(agent, engineFile, extra)}`;
+  return `echo x >> ${shq(join(dirs.root, 'dispatch-calls'))}; exec ${dispatchCommand(agent, engineFile, extra, dirs.cli)}`;
+}
+
+/**
+ * A copy of the worktree's package inside `root` with the hook-running bundle file removed, as a
+ * half-updated install would be: dispatch starts, finds the hooks, and cannot load what runs them.
+ * Returns its executable.
+ */
+export function brokenInstall(root: string): string {
+  const pkg = join(root, 'broken-agent-hooks');
+  cpSync(join(REPO_ROOT, 'dist'), join(pkg, 'dist'), { recursive: true });
+  cpSync(join(REPO_ROOT, 'package.json'), join(pkg, 'package.json'));
+  symlinkSync(join(REPO_ROOT, 'node_modules'), join(pkg, 'node_modules'), 'dir');
+  rmSync(join(pkg, 'dist', 'cli', 'bundle', 'dispatch', 'run.js'));
+  return join(pkg, 'dist', 'cli', 'bin.cjs');
 }
 
 export function shq(s: string): string {

@@ -57,6 +57,8 @@ export interface Scenario {
   judge(obs: Observation): { verdict: Verdict; detail: string };
   /** Only for these agents (PermissionRequest is Claude's). */
   only?: string[];
+  /** Under dispatch, the dispatch line names a copy of the package missing its hook-running bundle file (run.ts `brokenInstall`). */
+  brokenInstall?: true;
 }
 
 export const SECRET = 'secret-value-42';
@@ -264,6 +266,24 @@ export const SCENARIOS: Scenario[] = [
       return call && [call];
     },
     judge: (o) => (o.envWritten ? { verdict: 'open', detail: '.env was written' } : { verdict: 'honoured', detail: '.env not written' }),
+  },
+  {
+    id: 'engine-broken',
+    title: 'agent-hooks cannot run the hooks (an install missing a bundle file): the call is denied',
+    hooks: [{ event: 'PreToolUse', matcher: 'Bash', mode: 'allow', token: 'ENGINE-BROKEN' }],
+    permissive: true,
+    prompt: 'Run the shell command.',
+    calls: (t) => [t.shell(RUN)],
+    brokenInstall: true,
+    judge: (o) =>
+      o.ran
+        ? { verdict: 'open', detail: 'the command ran although no hook could judge it' }
+        : {
+            verdict: 'closed',
+            detail: o.allRequests.includes('failing closed')
+              ? 'not run; the reason reached the model'
+              : 'not run; reason not seen by the model',
+          },
   },
 ];
 
