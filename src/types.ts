@@ -172,9 +172,9 @@ export interface ExecutionResult {
   /** Function hooks return a value directly instead of stdout. */
   value?: unknown;
   /**
-   * The engine, not the hook, failed: the hook could not be prepared to run (a module it needs did
-   * not load). On an event that can block the hook denies whatever its failure policy says, as an
-   * undecided matcher does: whether the guard would have allowed is unknown.
+   * The engine, not the hook, failed: it could not run the hook as configured (its matcher or `if`
+   * could not be decided, or a module it needs did not load). On an event that can block the hook
+   * denies whatever its failure policy says: whether the guard would have allowed is unknown.
    */
   engineFault?: true;
 }

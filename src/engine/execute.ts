@@ -16,9 +16,10 @@ export async function execute(
   if (!backend) {
     return errorResult(`no backend for hook type "${planned.hook.handler.type}" in this engine`);
   }
-  // Whether the hook applies is unknown (plan.ts `undecided`): reported, never run; `finish` fails it closed.
+  // Whether the hook applies is unknown (plan.ts `undecided`): reported, never run, and an engine
+  // fault, which `finish` fails closed.
   const unknown = undecided(planned);
-  if (unknown !== undefined) return errorResult(unknown);
+  if (unknown !== undefined) return makeResult({ status: 'error', error: unknown, engineFault: true });
   const release = await state.semaphore.acquire();
   try {
     // A dialect hook (Gemini, Kimi, …) gets its own agent's payload, and its answer is read in that agent's convention.

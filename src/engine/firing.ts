@@ -19,7 +19,7 @@ import { permissionModeOf, skipsInPlanMode } from '../events/facts.js';
 import { execute, parseResult } from './execute.js';
 import { currentIndex, readyIndex } from './hooks.js';
 import { completeInput, inputIssues, InvalidHookInputError } from './input.js';
-import { planHooks, undecided, type PlannedHook } from './plan.js';
+import { planHooks, type PlannedHook } from './plan.js';
 import { auditEntry, captureIo, makeRecord } from './records.js';
 import type { EngineState } from './state.js';
 import { timeoutFor } from './timeouts.js';
@@ -208,13 +208,11 @@ function finish(
   const entry: ReduceEntry = {
     hookId: hook.id,
     parsed,
-    // A matcher or `if` that could not be evaluated (plan.ts `undecided`), or a hook the engine
-    // could not prepare (`engineFault`), on an event that can block: whether the guard would allow
-    // is unknown, so fail closed whatever the failure policy says.
+    // The engine could not run the hook as configured (`engineFault`: its matcher or `if` not
+    // decided, a module it needs not loaded) on an event that can block: whether the guard would
+    // allow is unknown, so fail closed whatever the failure policy says.
     failureBehavior:
-      (undecided(planned) !== undefined || result.engineFault) && policyVerdict(spec, 'deny')
-        ? 'deny'
-        : (hook.handler.failureBehavior ?? options.failureBehavior ?? 'ignore'),
+      result.engineFault && policyVerdict(spec, 'deny') ? 'deny' : (hook.handler.failureBehavior ?? options.failureBehavior ?? 'ignore'),
     timeoutBehavior: hook.handler.timeoutBehavior ?? options.timeoutBehavior ?? 'ignore',
   };
   // An invalid rewrite is a validation error that denies the call, never a silent fallback.
