@@ -11,7 +11,11 @@ export function noDecision(event: EventName): Decision {
   return { event, blocked: false, additionalContext: [], systemMessages: [], continue: true, eventOutput: {}, hooks: [], warnings: [] };
 }
 
-/** The action does not proceed, with `reason`: deny on the permission events, block elsewhere. */
+/**
+ * The action does not proceed, with `reason`: deny on the permission events, block elsewhere — the
+ * verdict reduce.ts `policyVerdict(spec, 'deny')` gives on an event that can block, restated from
+ * the facts because reduce.ts loads the zod catalog (a test keeps the two equal).
+ */
 export function stoppingDecision(event: EventName, reason: string): Decision {
   const model = eventFacts(event).decision;
   const decision = model === 'permission' || model === 'permission-request' ? 'deny' : 'block';

@@ -6,6 +6,10 @@
  */
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
+import { stoppingDecision } from '../../src/dispatch/fail-closed.js';
+import { catalog, EVENT_NAMES } from '../../src/events/catalog.js';
+import type { EventSpec } from '../../src/events/spec.js';
+import { policyVerdict } from '../../src/reduce/reduce.js';
 
 let dir: TempDir;
 let settings: string;
@@ -72,4 +76,13 @@ it('other agents get the deny in their own convention', async () => {
   const codex = await run('codex', { hook_event_name: 'PreToolUse', ...bash, turn_id: 't', model: 'm', permission_mode: 'default' });
   expect(codex.stdout + codex.stderr).toContain('failing closed');
   expect(codex.exitCode === 2 || JSON.parse(codex.stdout).hookSpecificOutput?.permissionDecision === 'deny').toBe(true);
+});
+
+it('the stopping decision is the verdict a deny failure policy gives, on every event that can block', () => {
+  const blocking = EVENT_NAMES.filter((e) => (catalog[e] as EventSpec).canBlock);
+  expect(blocking.length).toBeGreaterThan(5);
+  for (const e of blocking) {
+    const d = stoppingDecision(e, 'why');
+    expect([d.decision, d.blocked, d.reason], e).toEqual([policyVerdict(catalog[e] as EventSpec, 'deny'), true, 'why']);
+  }
 });
