@@ -5,9 +5,8 @@
  * "Default payloads").
  */
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
-import { catalog, type EventName } from '../events/catalog.js';
-import type { EventSpec } from '../events/spec.js';
+import { EVENT_NAMES, type EventName } from '../events/facts.js';
+import { INPUT_KEYS } from '../events/tables.generated.js';
 import { sampleInput } from '../toolkit/sample.js';
 
 export class PayloadError extends Error {}
@@ -37,13 +36,13 @@ export const FIELD_FLAGS = [
   { flag: '--message', key: 'message', field: 'message' },
 ] as const satisfies readonly { flag: string; key: keyof PayloadFlags; field: string }[];
 
-function inputFields(event: EventName): string[] {
-  return Object.keys(((catalog[event] as EventSpec).input as z.ZodObject).shape);
+function inputFields(event: EventName): readonly string[] {
+  return INPUT_KEYS[event];
 }
 
 /** Events whose input has `field` (for "--prompt applies to UserPromptSubmit, …"). */
 function eventsWith(field: string): EventName[] {
-  return (Object.keys(catalog) as EventName[]).filter((e) => inputFields(e).includes(field));
+  return EVENT_NAMES.filter((e) => inputFields(e).includes(field));
 }
 
 /**

@@ -91,7 +91,7 @@ export function readRunArgs(args: string[]): { event: string; flags: RunFlags } 
 export async function main(args: string[]): Promise<number | undefined> {
   const read = readRunArgs(args);
   if (!read) return undefined;
-  const { isEventName } = await import('../events/catalog.js');
+  const { isEventName } = await import('../events/facts.js');
   // Case-insensitive names and "did you mean" are the full CLI's.
   if (!isEventName(read.event)) return undefined;
   // As in the full CLI: a closed pipe is a normal way for output to end.

@@ -12,8 +12,8 @@ import type { EventName } from '../events/catalog.js';
 import type { Decision } from '../reduce/reduce.js';
 import { engineOptionsFromConfig } from '../load/engine-options.js';
 import { loadFromFlags, type LoadFlags } from '../load/from-flags.js';
-import { loadMcpConfigFile } from '../mcp/config.js';
-import { checkInput, createHookEngine, InvalidHookInputError } from '../engine/engine.js';
+import { createHookEngine, InvalidHookInputError } from '../engine/engine.js';
+import { checkInputLoaded } from '../engine/input.js';
 import { toJson } from '../reduce/json.js';
 import { formatDiagnostic } from '../util/format-diagnostic.js';
 import { addCommonFields, buildPayload, examplePayload, PayloadError, type PayloadFlags } from './payload.js';
@@ -98,7 +98,7 @@ export function runPayload(event: EventName, flags: RunFlags, cwd: string): Reco
 export async function runCommand(event: EventName, flags: RunFlags): Promise<number> {
   const cwd = resolve(flags.cwd ?? process.cwd());
   const payload = runPayload(event, flags, cwd);
-  const problem = checkInput(event, payload, { cwd });
+  const problem = await checkInputLoaded(event, payload, { cwd });
   if (problem) throw new RunUsageError(`invalid ${event} payload: ${problem}`);
   if (flags.example) {
     process.stdout.write(`${JSON.stringify(examplePayload(event, payload), null, 2)}\n`);
@@ -119,7 +119,8 @@ export async function runCommand(event: EventName, flags: RunFlags): Promise<num
   // deny of theirs is never lost. Exit: 2 when blocked, else 1 for the skipped source.
   if (errors.length > 0)
     process.stderr.write(`agent-hooks: ${errors.length} config error(s): the sources that have them were skipped; the others ran\n`);
-  const mcpConfig = flags.mcpConfig ? loadMcpConfigFile(flags.mcpConfig) : undefined;
+  // Loaded only with --mcp-config: the MCP definitions are checked by zod.
+  const mcpConfig = flags.mcpConfig ? (await import('../mcp/config.js')).loadMcpConfigFile(flags.mcpConfig) : undefined;
   for (const d of mcpConfig?.diagnostics ?? []) process.stderr.write(`${formatDiagnostic(d)}\n`);
   if (mcpConfig?.diagnostics.some((d) => d.level === 'error')) return 1;
 

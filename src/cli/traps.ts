@@ -4,8 +4,7 @@
  * exit 126/127 or "command not found" on an event the hook could block, and a crash of such
  * a hook that the failure policy turned into "proceed".
  */
-import { catalog, type EventName } from '../events/catalog.js';
-import type { EventSpec } from '../events/spec.js';
+import { eventFacts, type EventName } from '../events/facts.js';
 import type { Decision, HookRecord } from '../reduce/reduce.js';
 
 function isJsonObject(text: string): boolean {
@@ -39,7 +38,7 @@ function hookName(h: HookRecord): string {
 }
 
 export function traps(decision: Decision): string[] {
-  const spec = catalog[decision.event as EventName] as EventSpec;
+  const spec = eventFacts(decision.event as EventName);
   const out: string[] = [];
   for (const h of decision.hooks) {
     const name = hookName(h);

@@ -5,8 +5,8 @@
  */
 import type { z } from 'zod';
 import type { Diagnostic } from '../types.js';
-import { EVENT_NAMES } from '../events/catalog.js';
-import { HANDLER_KEYS, SETTINGS_KEYS, agentHooksOptionsSchema, matcherGroupSchema } from './schema.js';
+import { EVENT_NAMES } from '../events/facts.js';
+import { AGENT_HOOKS_OPTION_KEYS, GROUP_KEYS, HANDLER_KEYS, PLUGIN_HOOKS_KEYS, SETTINGS_KEYS } from './keys.js';
 import { closest } from '../util/did-you-mean.js';
 
 /** Path of the whole document; a Diagnostic path is never empty. */
@@ -51,10 +51,10 @@ export type DocumentKind = 'settings' | 'plugin' | 'hooks';
 function allowedKeys(doc: DocumentKind, path: readonly PropertyKey[], raw: unknown): { keys: readonly string[]; what: string } {
   // In a 'hooks' document (skill frontmatter) the hooks object is the root.
   const p = doc === 'hooks' ? ['hooks', ...path] : path;
-  if (p.length === 0) return { keys: doc === 'plugin' ? ['description', 'hooks'] : SETTINGS_KEYS, what: 'key' };
+  if (p.length === 0) return { keys: doc === 'plugin' ? PLUGIN_HOOKS_KEYS : SETTINGS_KEYS, what: 'key' };
   if (p.length === 1 && p[0] === 'hooks') return { keys: EVENT_NAMES, what: 'event' };
-  if (p.length === 1 && p[0] === 'agentHooks') return { keys: Object.keys(agentHooksOptionsSchema.shape), what: 'option' };
-  if (p.length === 3 && p[0] === 'hooks') return { keys: Object.keys(matcherGroupSchema.shape), what: 'key' };
+  if (p.length === 1 && p[0] === 'agentHooks') return { keys: AGENT_HOOKS_OPTION_KEYS, what: 'option' };
+  if (p.length === 3 && p[0] === 'hooks') return { keys: GROUP_KEYS, what: 'key' };
   if (p.length === 5 && p[0] === 'hooks') {
     const type = (valueAt(raw, path) as { type?: unknown } | undefined)?.type;
     if (typeof type === 'string' && Object.hasOwn(HANDLER_KEYS, type)) {

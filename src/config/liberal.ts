@@ -8,10 +8,8 @@
 import type { Diagnostic } from '../types.js';
 import { formatPath } from './diagnostics.js';
 import { closest } from '../util/did-you-mean.js';
-import { HANDLER_KEYS, matcherGroupSchema } from './schema.js';
+import { GROUP_KEYS, HANDLER_KEYS } from './keys.js';
 import { isObject as isRecord } from '../util/is-object.js';
-
-const GROUP_KEYS: readonly string[] = Object.keys(matcherGroupSchema.shape);
 
 /** Own keys of `obj` outside `allowed`, as warnings; returns a copy without them (or obj itself). */
 function dropUnknown(

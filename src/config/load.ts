@@ -16,9 +16,10 @@ import { claudeConfigDir } from '../util/claude-dir.js';
 import { passableEnvName } from '../backends/env.js';
 import type { AgentHooksOptions } from './schema.js';
 import { DISCOVER_SETTING_KINDS, loadDiscoveredDialects } from './discovered.js';
-import { loadPlugin, loadSkill } from './extensions.js';
 import { optionErrors, type LoadConfigOptions, type LoadedConfig, type LoadedFile } from './options.js';
 import { loadSettingsText, readText, type ReadResult, type SettingsLayer } from './settings.js';
+import { compiledCheck, loadCompiledCheck } from '../events/compiled.js';
+import { loadZodSchemas } from '../util/load-zod.js';
 
 export type { ConfigGateInput, GateSource, LoadConfigOptions, LoadedConfig, LoadedFile, PluginSpec, SkillSpec } from './options.js';
 export { optionErrors } from './options.js';
@@ -155,7 +156,13 @@ async function readLayers(
         continue;
       }
     }
-    const layer = loadSettingsText(c.kind, c.file, read.text, diagnostics);
+    // The compiled settings validator accepts first; zod is loaded only for a file it does not accept.
+    if (compiledCheck('settings') === undefined) await loadCompiledCheck('settings');
+    let layer = loadSettingsText(c.kind, c.file, read.text, diagnostics);
+    if (layer.unjudged) {
+      await loadZodSchemas();
+      layer = loadSettingsText(c.kind, c.file, read.text, diagnostics);
+    }
     layers.push(layer);
     files.push({ file: c.file, kind: c.kind, ok: layer.data !== undefined });
   }
@@ -285,10 +292,15 @@ async function loadConfigUnsafe(opts: LoadConfigOptions, diagnostics: Diagnostic
   if (discover) await loadDiscoveredDialects(opts, { projectDir, homeDir }, layers, files, diagnostics);
 
   const pluginHooks: NormalizedHook[] = [];
-  for (const p of opts.plugins ?? []) {
-    pluginHooks.push(...(await loadPlugin(typeof p === 'string' ? { root: p } : p, { cwd, configDir }, diagnostics, files)));
+  const skillHooks: NormalizedHook[] = [];
+  // Plugins and skills are checked by zod (src/config/extensions.ts): loaded only when there are some.
+  if (opts.plugins?.length || opts.skills?.length) {
+    const { loadPlugin, loadSkill } = await import('./extensions.js');
+    for (const p of opts.plugins ?? []) {
+      pluginHooks.push(...(await loadPlugin(typeof p === 'string' ? { root: p } : p, { cwd, configDir }, diagnostics, files)));
+    }
+    for (const s of opts.skills ?? []) skillHooks.push(...loadSkill(s, cwd, diagnostics, files));
   }
-  const skillHooks = (opts.skills ?? []).flatMap((s) => loadSkill(s, cwd, diagnostics, files));
   await applyGate(opts, { projectDir, homeDir, discover }, layers, pluginHooks, skillHooks, diagnostics);
   return mergeLayers(layers, pluginHooks, skillHooks, files, diagnostics);
 }

@@ -5,9 +5,11 @@
  * Event names come from the catalog at runtime, so schemas are built lazily.
  */
 import { z } from 'zod';
-import { EVENT_NAMES } from '../events/catalog.js';
+import { EVENT_NAMES } from '../events/facts.js';
+export { HANDLER_KEYS, SETTINGS_KEYS } from './keys.js';
 import { DIALECT_NAMES } from '../dialects/types.js';
 import { auditSettingsSchema } from '../audit/sinks.js';
+import { provideConfigSchemas } from '../util/zod-slot.js';
 
 const behavior = z.enum(['ignore', 'ask', 'deny']);
 
@@ -73,15 +75,6 @@ export const handlerSchema = z.discriminatedUnion('type', [
 ]);
 export type HandlerConfig = z.infer<typeof handlerSchema>;
 
-/** Keys each handler type accepts; used for "did you mean" hints. */
-export const HANDLER_KEYS: Record<HandlerConfig['type'], readonly string[]> = {
-  command: Object.keys(commandHandlerSchema.shape),
-  http: Object.keys(httpHandlerSchema.shape),
-  mcp_tool: Object.keys(mcpToolHandlerSchema.shape),
-  prompt: Object.keys(promptHandlerSchema.shape),
-  agent: Object.keys(agentHandlerSchema.shape),
-};
-
 export const matcherGroupSchema = z.strictObject({
   matcher: z.string().optional().describe('Tool name, exact list (A|B) or regular expression; "*" or omitted = all.'),
   hooks: z.array(handlerSchema),
@@ -117,16 +110,6 @@ export function hooksObjectSchema(): HooksObjectSchema {
   return hooksObject;
 }
 export type HooksConfig = Partial<Record<string, MatcherGroupConfig[]>>;
-
-/** Our own top-level keys of a settings file (others belong to other features). */
-export const SETTINGS_KEYS = [
-  'hooks',
-  'disableAllHooks',
-  'allowManagedHooksOnly',
-  'allowedHttpHookUrls',
-  'httpHookAllowedEnvVars',
-  'agentHooks',
-] as const;
 
 function buildSettingsSchema() {
   return z.looseObject({
@@ -205,3 +188,5 @@ export function pluginHooksJsonSchema(): Record<string, unknown> {
     title: 'agent-hooks plugin hooks/hooks.json',
   };
 }
+
+provideConfigSchemas({ settingsFileSchema });

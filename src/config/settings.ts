@@ -5,14 +5,16 @@
  */
 import { promises as fs } from 'node:fs';
 import type { z } from 'zod';
-import { catalog, isEventName, type EventName } from '../events/catalog.js';
-import type { EventSpec } from '../events/spec.js';
+import { compiledCheck } from '../events/compiled.js';
+import { EVENT_NAMES, eventFacts, isEventName, type EventName } from '../events/facts.js';
 import type { Diagnostic, HookHandler, NormalizedHook, Provenance, SourceKind } from '../types.js';
 import { ROOT_PATH, formatPath, issuesToDiagnostics, nestingProblem, parseJson, type DocumentKind } from './diagnostics.js';
 import { closest } from '../util/did-you-mean.js';
 import { dedupKeyFor, normalizeMatcher } from './registry.js';
 import { dropUnknownHookKeys } from './liberal.js';
-import { SETTINGS_KEYS, settingsFileSchema, type HooksConfig, type SettingsFile } from './schema.js';
+import { AGENT_HOOKS_OPTION_KEYS, GROUP_KEYS, HANDLER_KEYS, SETTINGS_KEYS, type HandlerTypeName } from './keys.js';
+import type { HooksConfig, SettingsFile } from './schema.js';
+import { configZodSchemas } from '../util/zod-slot.js';
 
 export type ReadResult = { status: 'ok'; text: string } | { status: 'missing' } | { status: 'error'; message: string };
 
@@ -64,7 +66,7 @@ export function normalizeHooks(
 
   for (const event of Object.keys(rawHooks)) {
     if (!isEventName(event)) continue; // unreachable after validation; keeps types honest
-    const spec = catalog[event] as EventSpec;
+    const spec = eventFacts(event);
     const groups = hooks[event] ?? [];
     groups.forEach((group, gi) => {
       if (spec.matcher === null && normalizeMatcher(group.matcher) !== '') {
@@ -135,6 +137,53 @@ export function validate<T>(
   return undefined;
 }
 
+const UNJUDGED = Symbol('unjudged');
+
+/**
+ * A settings document checked as zod's settings schema would, with zod loaded only where the
+ * compiled validator (dist/validators/settings.js) does not accept it. An accepted document is
+ * returned in zod's key order (our keys first, handlers' keys in schema order), as zod's copy
+ * would be. A document holding an own `__proto__` key anywhere goes to zod, whose copy turns it
+ * into a prototype. UNJUDGED: neither could decide (see SettingsLayer.unjudged).
+ */
+function validateSettings(doc: unknown, file: string, diagnostics: Diagnostic[]): SettingsFile | undefined | typeof UNJUDGED {
+  if (compiledCheck('settings')?.(doc) && !hasProtoKey(doc)) return inSchemaOrder(doc as SettingsFile);
+  const zod = configZodSchemas();
+  return zod ? validate(zod.settingsFileSchema() as z.ZodType<SettingsFile>, doc, file, 'settings', diagnostics) : UNJUDGED;
+}
+
+function hasProtoKey(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasProtoKey);
+  if (!value || typeof value !== 'object') return false;
+  for (const key of Object.keys(value)) {
+    if (key === '__proto__' || hasProtoKey((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}
+
+/** Own keys listed in `order` first, in that order, then the others as they were (a loose object's). */
+function ordered<T extends object>(obj: T, order: readonly string[]): T {
+  const out: Record<string, unknown> = {};
+  const src = obj as Record<string, unknown>;
+  for (const k of order) if (Object.hasOwn(src, k)) out[k] = src[k];
+  for (const k of Object.keys(src)) if (!Object.hasOwn(out, k)) out[k] = src[k];
+  return out as T;
+}
+
+function inSchemaOrder(doc: SettingsFile): SettingsFile {
+  const out = ordered(doc, SETTINGS_KEYS);
+  if (out.agentHooks) out.agentHooks = ordered(out.agentHooks, AGENT_HOOKS_OPTION_KEYS);
+  if (!out.hooks) return out;
+  const hooks: Record<string, unknown> = {};
+  for (const [event, groups] of Object.entries(ordered(out.hooks, EVENT_NAMES))) {
+    hooks[event] = groups?.map((g) => ({
+      ...ordered(g, GROUP_KEYS),
+      hooks: g.hooks.map((h) => ordered(h, HANDLER_KEYS[h.type as HandlerTypeName] ?? [])),
+    }));
+  }
+  return { ...out, hooks: hooks as HooksConfig };
+}
+
 export function parseDocument(text: string, file: string, diagnostics: Diagnostic[]): { raw?: unknown } {
   if (text.trim() === '') {
     diagnostics.push({ level: 'warning', file, path: ROOT_PATH, message: 'file is empty; treated as {}' });
@@ -164,6 +213,11 @@ function withLiberalHooks(raw: unknown, file: string, diagnostics: Diagnostic[])
 export interface SettingsLayer {
   kind: SourceKind;
   file: string;
+  /**
+   * The compiled validator did not accept the file and zod is not loaded: nothing was decided
+   * and no diagnostic reported; the caller loads the schemas (loadZodSchemas) and reads it again.
+   */
+  unjudged?: true;
   /** Valid settings; undefined when the file was rejected. */
   data?: SettingsFile;
   /** Policy switches salvaged from a rejected managed file (policy must not fail open on a typo). */
@@ -191,7 +245,9 @@ export function loadSettingsText(kind: SourceKind, file: string, text: string, d
       }
     }
     const liberal = withLiberalHooks(raw, file, local);
-    const data = validate(settingsFileSchema(), liberal, file, 'settings', local);
+    const checked = validateSettings(liberal, file, local);
+    if (checked === UNJUDGED) return { kind, file, hooks: [], unjudged: true };
+    const data = checked;
     if (data && !local.some((d) => d.level === 'error')) {
       layer.data = data;
       if (kind !== 'managed' && data.allowManagedHooksOnly !== undefined) {

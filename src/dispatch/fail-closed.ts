@@ -1,10 +1,11 @@
 /**
  * Decisions dispatch makes itself, when no hook answered: none at all, or the one that stops the
- * event's guarded action. Zod-free (event facts only), so the no-hooks check can use them.
+ * event's guarded action. Zod-free (event facts and the reducer's failure policy), so the no-hooks
+ * check can use them.
  */
 import type { EventName } from '../events/facts.js';
 import { eventFacts } from '../events/facts.js';
-import type { Decision } from '../reduce/reduce.js';
+import { policyVerdict, type Decision } from '../reduce/reduce.js';
 
 /** No hook decided anything. */
 export function noDecision(event: EventName): Decision {
@@ -12,12 +13,11 @@ export function noDecision(event: EventName): Decision {
 }
 
 /**
- * The action does not proceed, with `reason`: deny on the permission events, block elsewhere — the
- * verdict reduce.ts `policyVerdict(spec, 'deny')` gives on an event that can block, restated from
- * the facts because reduce.ts loads the zod catalog (a test keeps the two equal).
+ * The action does not proceed, with `reason`: the verdict of the deny failure policy
+ * (reduce.ts `policyVerdict`), deny on the permission events and block elsewhere. Meant for
+ * events that can block; on another the policy gives no verdict and this still says block.
  */
 export function stoppingDecision(event: EventName, reason: string): Decision {
-  const model = eventFacts(event).decision;
-  const decision = model === 'permission' || model === 'permission-request' ? 'deny' : 'block';
+  const decision = policyVerdict(eventFacts(event), 'deny') === 'deny' ? 'deny' : 'block';
   return { ...noDecision(event), decision, blocked: true, reason };
 }

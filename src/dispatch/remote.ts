@@ -7,8 +7,7 @@
  * never fail open), `ask`, or `ignore`, always with a note on stderr.
  */
 import { randomUUID } from 'node:crypto';
-import { catalog, type EventName } from '../events/catalog.js';
-import type { EventSpec } from '../events/spec.js';
+import { eventFacts, type EventName } from '../events/facts.js';
 import type { Decision } from '../reduce/reduce.js';
 import type { DispatchInput, DispatchOutput, WireAdapter } from './wire/types.js';
 import { noDecision, stoppingDecision } from './fail-closed.js';
@@ -27,7 +26,7 @@ export interface RemoteOptions {
 
 /** The decision of the local failure policy when the policy server gave none. */
 export function failureDecision(event: EventName, policy: RemoteFailure, why: string): Decision {
-  const spec = catalog[event] as EventSpec;
+  const spec = eventFacts(event);
   const reason = `policy server unavailable (${why}); local failure policy: ${policy}`;
   const d =
     policy === 'ignore' || !spec.canBlock
@@ -41,7 +40,7 @@ export function failureDecision(event: EventName, policy: RemoteFailure, why: st
 
 export async function remoteDecision(event: EventName, payload: Record<string, unknown>, o: RemoteOptions): Promise<Decision> {
   const eventId = o.eventId ?? randomUUID();
-  const spec = catalog[event] as EventSpec;
+  const spec = eventFacts(event);
   const deadline = (spec.defaultTimeoutSec ?? 60) * 1000 + 2000;
   const attempts = Math.max(1, o.attempts ?? 3);
   let why = '';

@@ -5,33 +5,27 @@
  */
 import { observabilityFor } from '../telemetry/observe.js';
 import { resolve } from 'node:path';
-import type { z } from 'zod';
 import { engineOptionsFromConfig } from '../load/engine-options.js';
 import { loadFromFlags } from '../load/from-flags.js';
 import { formatDiagnostic } from '../util/format-diagnostic.js';
 import { createHookEngine, InvalidHookInputError } from '../engine/engine.js';
-import { inputSchema, type EventName } from '../events/catalog.js';
-import { askMeetsBypass } from '../events/facts.js';
+import { askMeetsBypass, type EventName } from '../events/facts.js';
+import { FILLERS } from '../events/tables.generated.js';
 import type { DispatchInput, DispatchOutput, WireAdapter } from './wire/types.js';
 import { isBypassMode, type Decision } from '../reduce/reduce.js';
 import { DISPATCH_ENV, type DispatchFlags } from './flags.js';
 import { combinePatchDecisions, denyUndeterminedPatch, patchViewPlan, runPatchViews } from '../engine/patch-views.js';
 
-const FILLERS: unknown[] = ['', false, 0, [], {}];
-
 /**
  * Agents send fewer fields than Claude's schemas require (Cursor has no transcript, Copilot no
  * stop_hook_active): fill each missing required field with the first neutral value its schema
  * accepts, so hooks see a complete canonical payload instead of the engine refusing the event.
+ * The values come from the schemas by src/events/derive.ts, read from the generated table.
  */
 export function completePayload(event: EventName, payload: Record<string, unknown>): Record<string, unknown> {
-  const schema = inputSchema(event) as z.ZodObject;
   const out = { ...payload };
-  for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
-    if (out[key] !== undefined || key === 'hook_event_name' || key === 'hook_execution_id' || key === 'timestamp') continue;
-    if (field.safeParse(undefined).success) continue;
-    const filler = FILLERS.find((f) => field.safeParse(f).success);
-    if (filler !== undefined) out[key] = structuredClone(filler);
+  for (const [key, filler] of Object.entries(FILLERS[event])) {
+    if (out[key] === undefined) out[key] = structuredClone(filler);
   }
   return out;
 }

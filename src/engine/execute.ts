@@ -1,7 +1,8 @@
 /** Running one planned hook: its backend, under the engine-wide bound, through its dialect bridge. */
 import { makeResult } from '../backends/result.js';
 import type { BackendContext } from '../backends/types.js';
-import { parseExecution, type ParsedHook } from '../parse/output.js';
+import { outputNeedsZod, parseExecution, type ParsedHook } from '../parse/output.js';
+import { loadZodSchemas } from '../util/load-zod.js';
 import type { ExecutionResult } from '../types.js';
 import { undecided, type PlannedHook } from './plan.js';
 import type { EngineState } from './state.js';
@@ -24,9 +25,12 @@ export async function execute(
   try {
     // A dialect hook (Gemini, Kimi, …) gets its own agent's payload, and its answer is read in that agent's convention.
     const bridge = planned.hook.bridge;
-    if (bridge)
-      return bridge.decodeResult(planned.hook, payload, await backend(planned.hook, bridge.encodePayload(planned.hook, payload), ctx));
-    return await backend(planned.hook, payload, ctx);
+    const result = bridge
+      ? bridge.decodeResult(planned.hook, payload, await backend(planned.hook, bridge.encodePayload(planned.hook, payload), ctx))
+      : await backend(planned.hook, payload, ctx);
+    // The output is parsed synchronously (parseResult): zod is loaded first if it will decide.
+    if (outputNeedsZod(planned.hook.event, result)) await loadZodSchemas();
+    return result;
   } catch (err) {
     return errorResult(`backend failed: ${(err as Error)?.message ?? String(err)}`);
   } finally {

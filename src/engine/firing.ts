@@ -5,9 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { buildHookEnv } from '../backends/env.js';
 import type { BackendContext } from '../backends/types.js';
-import { catalog, isEventName, type EventName } from '../events/catalog.js';
-import { compiledCheck, loadCompiledCheck } from '../events/compiled.js';
-import type { EventSpec } from '../events/spec.js';
+import { eventFacts, isEventName, type EventName } from '../events/facts.js';
+import type { EventFacts } from '../events/spec.js';
 import type { ParsedHook } from '../parse/output.js';
 import { defineOwn, effectiveVerdict, policyVerdict, reduce, type Decision, type HookRecord, type ReduceEntry } from '../reduce/reduce.js';
 import type { FiringObservation } from '../telemetry/observe.js';
@@ -18,7 +17,7 @@ import { applyStopCap, emptyDecision } from './event-rules.js';
 import { permissionModeOf, skipsInPlanMode } from '../events/facts.js';
 import { execute, parseResult } from './execute.js';
 import { currentIndex, readyIndex } from './hooks.js';
-import { completeInput, inputIssues, InvalidHookInputError } from './input.js';
+import { completeInput, inputIssues, InvalidHookInputError, prepareInputCheck } from './input.js';
 import { planHooks, type PlannedHook } from './plan.js';
 import { auditEntry, captureIo, makeRecord } from './records.js';
 import type { EngineState } from './state.js';
@@ -28,7 +27,7 @@ import type { RunContext } from './types.js';
 /** What one firing carries from planning to its Decision. */
 interface Firing {
   readonly event: EventName;
-  readonly spec: EventSpec;
+  readonly spec: EventFacts;
   readonly mode: string | undefined;
   readonly input: Record<string, unknown>;
   readonly matched: readonly PlannedHook[];
@@ -53,7 +52,7 @@ export async function runFiring(
   if (typeof rawInput !== 'object' || rawInput === null || Array.isArray(rawInput))
     throw new InvalidHookInputError(event, 'input must be a JSON object');
   if (options.disabled) return emptyDecision(event);
-  const spec = catalog[event] as EventSpec;
+  const spec = eventFacts(event);
   const mode = permissionModeOf(ctx.permissionMode, rawInput);
   if (options.skipToolHooksInPlanMode && skipsInPlanMode(event, mode)) return emptyDecision(event);
 
@@ -117,13 +116,9 @@ export async function runFiring(
   }
 }
 
-/**
- * The event's compiled validators load on its first firing, the output's with the input's, for
- * src/parse/output.ts, which checks synchronously; then the input is checked (input.ts).
- */
+/** The input checked (input.ts), with what the check needs loaded first. */
 async function validateInput(event: EventName, input: Record<string, unknown>): Promise<void> {
-  if (compiledCheck(`input_${event}`) === undefined)
-    await Promise.all([loadCompiledCheck(`input_${event}`), loadCompiledCheck(`output_${event}`)]);
+  await prepareInputCheck(event, input);
   const issues = inputIssues(event, input);
   if (issues !== undefined) throw new InvalidHookInputError(event, issues);
 }

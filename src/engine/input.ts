@@ -1,7 +1,9 @@
 /** A firing's input: completed with the common fields, then checked against the event's schema. */
-import { inputSchema, type EventName } from '../events/catalog.js';
-import { compiledCheck } from '../events/compiled.js';
-import { formatZodIssues } from '../parse/output.js';
+import { compiledCheck, loadCompiledCheck } from '../events/compiled.js';
+import type { EventName } from '../events/facts.js';
+import { formatZodIssues } from '../parse/zod-issues.js';
+import { eventZodSchemas, requireEventZodSchemas } from '../util/zod-slot.js';
+import { loadZodSchemas } from '../util/load-zod.js';
 import { defineOwn } from '../reduce/reduce.js';
 
 export class InvalidHookInputError extends Error {
@@ -28,13 +30,35 @@ export function checkInput(
   return inputIssues(event, full);
 }
 
+/** checkInput on a lean path: loads what the check needs first (prepareInputCheck). */
+export async function checkInputLoaded(
+  event: EventName,
+  input: Record<string, unknown>,
+  defaults: { cwd?: string; sessionId?: string } = {},
+): Promise<string | undefined> {
+  const full = completeInput(event, input, { cwd: defaults.cwd ?? process.cwd(), sessionId: defaults.sessionId });
+  await prepareInputCheck(event, full);
+  return inputIssues(event, full);
+}
+
+/**
+ * Loads what inputIssues needs for this input: the event's compiled validators (the output's
+ * with the input's, for src/parse/output.ts), and zod only when the compiled one does not accept
+ * the input or none is available.
+ */
+export async function prepareInputCheck(event: EventName, full: Record<string, unknown>): Promise<void> {
+  if (compiledCheck(`input_${event}`) === undefined)
+    await Promise.all([loadCompiledCheck(`input_${event}`), loadCompiledCheck(`output_${event}`)]);
+  if (!compiledCheck(`input_${event}`)?.(full) && !eventZodSchemas()) await loadZodSchemas();
+}
+
 /**
  * What is wrong with a completed input, or undefined. The compiled validator, when loaded
  * (src/events/compiled.ts), accepts first; zod decides whatever it does not and words the issues.
  */
 export function inputIssues(event: EventName, full: Record<string, unknown>): string | undefined {
   if (compiledCheck(`input_${event}`)?.(full)) return undefined;
-  const check = inputSchema(event).safeParse(full);
+  const check = requireEventZodSchemas().inputSchema(event).safeParse(full);
   return check.success ? undefined : formatZodIssues(check.error, full);
 }
 

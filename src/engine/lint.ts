@@ -5,8 +5,7 @@
  * bounded at all), hook types this engine has no backend for, and mcp_tool hooks that name a server
  * that is not configured.
  */
-import { catalog } from '../events/catalog.js';
-import type { EventSpec } from '../events/spec.js';
+import { eventFacts } from '../events/facts.js';
 import { compileMatcher, parseRule } from '../matching/index.js';
 import type { Diagnostic, NormalizedHook } from '../types.js';
 import { lintNetworkHook } from '../net/lint.js';
@@ -24,7 +23,7 @@ export function lintHooks(hooks: readonly NormalizedHook[], executableTypes: rea
   const executable = opts.mcpServers ? [...executableTypes, 'mcp_tool'] : executableTypes;
   const out: Diagnostic[] = [];
   for (const hook of hooks) {
-    const spec = catalog[hook.event] as EventSpec;
+    const spec = eventFacts(hook.event);
     const at = { level: 'warning' as const, file: hook.source.file, path: hook.source.path };
     if (spec.matcher && hook.matcher !== undefined) {
       const m = compileMatcher(hook.matcher, spec.matcher.exactSet);

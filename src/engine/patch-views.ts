@@ -10,8 +10,7 @@
  * per-file hook answers that cannot go back onto the patch fails closed: a rewritten per-file
  * tool_input denies the whole patch, with a reason and a note.
  */
-import { catalog, type EventName } from '../events/catalog.js';
-import type { EventSpec } from '../events/spec.js';
+import { eventFacts, type EventName } from '../events/facts.js';
 import { compileMatcherFor } from '../matching/modes.js';
 import { strongerVerdict, type Decision } from '../reduce/reduce.js';
 import { fileViewsOf, FILE_TOOLS, viewInput, viewToolFor, type FileTool } from '../dialects/patch-view.js';
@@ -28,7 +27,7 @@ export interface PatchViewRun {
 
 /** Does the hook's matcher (read by its own dialect's rules and tool names) select `tool`? */
 function selector(hook: NormalizedHook): (tool: string) => boolean {
-  const spec = catalog[hook.event] as EventSpec;
+  const spec = eventFacts(hook.event);
   const matcher = compileMatcherFor(hook.matcher, hook.matcherMode, spec.matcher?.exactSet);
   const toValue = hook.bridge?.matchValue;
   return (tool) => matcher.test(toValue ? toValue(hook, tool) : tool);

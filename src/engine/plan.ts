@@ -17,8 +17,8 @@
  */
 import { createRequire } from 'node:module';
 import type { LRUCache } from 'lru-cache';
-import { catalog, matcherValue, type EventName } from '../events/catalog.js';
-import type { EventSpec } from '../events/spec.js';
+import { eventFacts, matcherValue, type EventName } from '../events/facts.js';
+import type { EventFacts } from '../events/spec.js';
 import { MAX_REGEX_MATCH_LENGTH, type CompiledMatcher } from '../matching/matcher.js';
 import { compileMatcherFor } from '../matching/modes.js';
 import type { Rule } from '../matching/if-rule.js';
@@ -107,7 +107,7 @@ export function buildPlanIndex(hooks: readonly NormalizedHook[], compiled?: Comp
   const byEvent = new Map<EventName, EventIndex>();
   let unloadedRules = false;
   hooks.forEach((hook, seq) => {
-    const spec = catalog[hook.event] as EventSpec;
+    const spec = eventFacts(hook.event);
     let index = byEvent.get(hook.event);
     if (!index) {
       index = { all: [], exact: new Map(), fields: [], count: 0, misses: 0 };
@@ -140,7 +140,7 @@ export function buildPlanIndex(hooks: readonly NormalizedHook[], compiled?: Comp
   return { byEvent, size: hooks.length, unloadedRules };
 }
 
-function compileHook(hook: NormalizedHook, spec: EventSpec): { matcher: CompiledMatcher; rule: Rule | UnloadedRule | null | undefined } {
+function compileHook(hook: NormalizedHook, spec: EventFacts): { matcher: CompiledMatcher; rule: Rule | UnloadedRule | null | undefined } {
   // Events without matcher support ignore the matcher (it is silently ignored per the reference).
   // A dialect hook keeps its agent's matcher rules (hook.matcherMode).
   // A hook with its own match field (Kimi's UserPromptSubmit) keeps its matcher where the catalog has none.

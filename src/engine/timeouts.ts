@@ -1,5 +1,5 @@
 /** How long a hook may run: its own timeout, else its event's (catalog), else its type's default. */
-import type { EventSpec } from '../events/spec.js';
+import type { EventFacts } from '../events/spec.js';
 import type { HookHandler } from '../types.js';
 
 /**
@@ -15,7 +15,7 @@ export const DEFAULT_TIMEOUTS: Record<HookHandler['type'], number> = {
   function: 10,
 };
 
-export function timeoutFor(handler: HookHandler, spec: EventSpec): number {
+export function timeoutFor(handler: HookHandler, spec: EventFacts): number {
   if (typeof handler.timeout === 'number' && handler.timeout > 0) return handler.timeout;
   if (spec.defaultTimeoutSec !== undefined && (handler.type === 'command' || handler.type === 'http' || handler.type === 'mcp_tool')) {
     return Math.min(spec.defaultTimeoutSec, DEFAULT_TIMEOUTS[handler.type]);

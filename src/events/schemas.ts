@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { commonInputShape, toolCallShape } from './common.js';
 import { EVENT_FACTS, EVENT_NAMES, type EventName, type Facts } from './facts.js';
 import type { EventSpec } from './spec.js';
+import { provideEventSchemas } from '../util/zod-slot.js';
 
 const s = z.string();
 const bool = z.boolean();
@@ -383,3 +384,5 @@ export function outputSchema(event: EventName): z.ZodType {
 type CommonInput = z.infer<z.ZodObject<typeof commonInputShape>>;
 export type EventInput<E extends EventName> = Omit<CommonInput, 'hook_event_name'> & z.infer<Catalog[E]['input']> & { hook_event_name: E };
 export type EventOutput<E extends EventName> = z.infer<Catalog[E]['output']>;
+
+provideEventSchemas({ inputSchema, outputSchema });

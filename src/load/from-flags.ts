@@ -4,7 +4,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '../config/index.js';
+import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '../config/load.js';
 import type { ConfigGateInput } from '../config/load.js';
 import type { Diagnostic, SourceKind } from '../types.js';
 import { parseDiscoverDialects, type DiscoverDialects } from '../dialects/locations.js';

@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import type { Diagnostic } from '../types.js';
+import { provideMcpServerSchema } from '../util/zod-slot.js';
 
 export interface McpServerConfig {
   command: string;
@@ -135,3 +136,5 @@ export function expandEnv(text: string, env: NodeJS.ProcessEnv, onMissing?: (nam
     return match;
   });
 }
+
+provideMcpServerSchema(mcpServerConfigSchema);

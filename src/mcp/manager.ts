@@ -20,9 +20,9 @@
  * connection only, so an engine that has MCP servers configured but fires no mcp_tool hook pays
  * nothing for them, and works without the SDK installed.
  */
-import { formatZodIssues } from '../parse/output.js';
+import { formatZodIssues } from '../parse/zod-issues.js';
 import { callTool } from './call.js';
-import { mcpServerConfigSchema } from './config.js';
+import { requireMcpServerSchema } from '../util/zod-slot.js';
 import { errorMessage } from './messages.js';
 import { createReaper } from './reaper.js';
 import { McpSdkMissingError } from './sdk.js';
@@ -77,7 +77,7 @@ export function createMcpClientManager(options: McpClientManagerOptions = {}): M
 function createSlots(options: McpClientManagerOptions): Map<string, Slot> {
   const slots = new Map<string, Slot>();
   for (const [name, config] of Object.entries(options.servers ?? {})) {
-    const check = mcpServerConfigSchema.safeParse(config);
+    const check = requireMcpServerSchema().safeParse(config);
     if (!check.success) throw new McpConfigError(`MCP server "${name}": ${formatZodIssues(check.error)}`);
     slots.set(name, { kind: 'stdio', name, config, failures: 0 });
   }

@@ -10,11 +10,11 @@
  *   (the hook's failure policy then applies).
  */
 import { stripVTControlCharacters } from 'node:util';
-import type { z } from 'zod';
-import { catalog, outputSchema, type EventName } from '../events/catalog.js';
 import { compiledCheck } from '../events/compiled.js';
-import { mergeRuleOf, OUTPUT_FIELD_MERGE } from '../events/facts.js';
-import type { EventSpec } from '../events/spec.js';
+import { eventFacts, mergeRuleOf, OUTPUT_FIELD_MERGE, type EventName } from '../events/facts.js';
+import { outputFields } from '../events/honoured.js';
+import type { EventFacts } from '../events/spec.js';
+import { eventZodSchemas, requireEventZodSchemas } from '../util/zod-slot.js';
 import type { ExecutionResult } from '../types.js';
 import { capOutputString } from './text-cap.js';
 import { lintOutput } from '../lint/output.js';
@@ -128,6 +128,19 @@ function firstLine(text: string): string {
   return line.length > 500 ? `${line.slice(0, 500)}…` : line;
 }
 
+/**
+ * Whether parseExecution would need zod for this result: its JSON output is an object of the
+ * right shape that the compiled validator does not accept (or none is loaded). The engine loads
+ * the schemas before parsing such a result (src/engine/execute.ts); an accepted output, plain
+ * text or no output never loads zod.
+ */
+export function outputNeedsZod(event: EventName, result: ExecutionResult): boolean {
+  if (eventZodSchemas() || result.status !== 'completed') return false;
+  const json = result.value !== undefined ? (isObject(result.value) ? result.value : undefined) : parseJsonObject(result.stdout);
+  if (!json || result.stdoutTruncated || outputShapeProblem(json)) return false;
+  return !compiledCheck(`output_${event}`)?.(json);
+}
+
 export function parseExecution(event: EventName, result: ExecutionResult, opts: ParseOptions = {}): ParsedHook {
   if (result.status === 'timeout') {
     return { outcome: 'timeout', specific: {}, message: result.error ?? 'hook timed out' };
@@ -161,7 +174,7 @@ function parseCompleted(
   stdoutText: string,
   opts: ParseOptions,
 ): ParsedHook {
-  const spec = catalog[event] as EventSpec;
+  const spec = eventFacts(event);
   const parsed: ParsedHook = { outcome: 'success', specific: {} };
 
   let validationError: string | undefined;
@@ -172,7 +185,7 @@ function parseCompleted(
   } else if (shapeProblem) validationError = `JSON output ${shapeProblem}`;
   else if (json) {
     // Compiled first when loaded (the engine loads it with the input's, src/engine/firing.ts); zod decides the rest.
-    const check = compiledCheck(`output_${event}`)?.(json) ? undefined : outputSchema(event).safeParse(json);
+    const check = compiledCheck(`output_${event}`)?.(json) ? undefined : requireEventZodSchemas().outputSchema(event).safeParse(json);
     if (check && !check.success) validationError = formatZodIssues(check.error, json);
     else {
       const hso = json.hookSpecificOutput;
@@ -196,7 +209,7 @@ function parseCompleted(
   }
 
   if (code === 2) {
-    if (validJson) applyJson(parsed, validJson, spec, opts, { ignoreSpecific: spec.decision === 'elicitation' });
+    if (validJson) applyJson(parsed, validJson, event, spec, opts, { ignoreSpecific: spec.decision === 'elicitation' });
     if (spec.exit2 === 'block') {
       parsed.outcome = 'blocking';
       const jsonReason = parsed.verdict === 'deny' || parsed.verdict === 'block' ? parsed.reason : undefined;
@@ -214,7 +227,7 @@ function parseCompleted(
   }
 
   if (validJson) {
-    applyJson(parsed, validJson, spec, opts, { ignoreSpecific: false });
+    applyJson(parsed, validJson, event, spec, opts, { ignoreSpecific: false });
     return parsed;
   }
 
@@ -258,7 +271,8 @@ function describeExit(result: ExecutionResult): string {
 function applyJson(
   parsed: ParsedHook,
   json: Record<string, unknown>,
-  spec: EventSpec,
+  event: EventName,
+  spec: EventFacts,
   opts: ParseOptions,
   { ignoreSpecific }: { ignoreSpecific: boolean },
 ): void {
@@ -285,9 +299,9 @@ function applyJson(
 
   const hso = json.hookSpecificOutput;
   if (!isObject(hso) || ignoreSpecific) return;
-  const honoured = (spec.output as z.ZodObject).shape as Record<string, unknown>;
+  const honoured = outputFields(event).specific;
 
-  if (typeof hso.additionalContext === 'string' && 'additionalContext' in honoured) {
+  if (typeof hso.additionalContext === 'string' && honoured.has('additionalContext')) {
     parsed.additionalContext = cap(hso.additionalContext, opts);
   }
 
@@ -320,8 +334,8 @@ function applyJson(
       break;
   }
 
-  if ('updatedToolOutput' in hso && 'updatedToolOutput' in honoured) parsed.updatedOutput = hso.updatedToolOutput;
-  if ('updatedMCPToolOutput' in hso && 'updatedMCPToolOutput' in honoured) {
+  if ('updatedToolOutput' in hso && honoured.has('updatedToolOutput')) parsed.updatedOutput = hso.updatedToolOutput;
+  if ('updatedMCPToolOutput' in hso && honoured.has('updatedMCPToolOutput')) {
     // The reference: "for MCP tools only"; on any other tool it is ignored (updatedToolOutput works for all).
     if (opts.toolName === undefined || opts.toolName.startsWith('mcp__')) parsed.updatedOutput = hso.updatedMCPToolOutput;
     else {
@@ -332,7 +346,7 @@ function applyJson(
 
   for (const key of Object.keys(hso)) {
     // Own keys only: `in` would let "__proto__" (replacing specific's prototype) or "constructor" through.
-    if (HANDLED_SPECIFIC.has(key) || !Object.hasOwn(honoured, key)) continue;
+    if (HANDLED_SPECIFIC.has(key) || key === 'hookEventName' || !honoured.has(key)) continue;
     parsed.specific[key] = hso[key];
   }
   // The event's blockField (PreCompact's blockCompaction): an explicit true blocks.

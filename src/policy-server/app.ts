@@ -11,8 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { catalog, isEventName, type EventName } from '../events/catalog.js';
-import type { EventSpec } from '../events/spec.js';
+import { eventFacts, isEventName, type EventName } from '../events/facts.js';
 import { claudeOutput } from '../dispatch/wire/shared.js';
 import { InvalidHookInputError } from '../engine/engine.js';
 import { toJson } from '../reduce/json.js';
@@ -51,7 +50,7 @@ const EVENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** How long an event may take on the server: its hooks' catalog default (else 60 s), plus grace. */
 export function eventDeadlineMs(event: EventName, graceMs: number): number {
-  const spec = catalog[event] as EventSpec;
+  const spec = eventFacts(event);
   return (spec.defaultTimeoutSec ?? 60) * 1000 + graceMs;
 }
 

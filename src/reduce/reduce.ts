@@ -2,9 +2,9 @@
  * Reduce stage: per-hook parsed results (in config order) → one Decision.
  * Pure: no processes, no clocks — unit-testable from plain data.
  */
-import { catalog, type EventName } from '../events/catalog.js';
+import { eventFacts, type EventName } from '../events/facts.js';
 import { askMeetsBypass, mergeRuleOf } from '../events/facts.js';
-import type { EventSpec } from '../events/spec.js';
+import type { EventFacts } from '../events/spec.js';
 import type { ParsedHook, Verdict } from '../parse/output.js';
 import type { FailureBehavior } from '../types.js';
 
@@ -74,7 +74,7 @@ export function strongerVerdict(a: Verdict | undefined, b: Verdict | undefined):
  * Turn an error/timeout into the verdict its policy asks for.
  * ask on an event without an ask branch fails closed (block) where the event can block.
  */
-export function policyVerdict(spec: EventSpec, behavior: FailureBehavior): Verdict | undefined {
+export function policyVerdict(spec: EventFacts, behavior: FailureBehavior): Verdict | undefined {
   if (behavior === 'ignore') return undefined;
   switch (spec.decision) {
     case 'permission':
@@ -95,7 +95,7 @@ export function effectiveVerdict(
   entry: ReduceEntry,
   permissionMode?: string,
 ): { verdict?: Verdict; reason?: string; policy?: FailureBehavior; warning?: string } {
-  const spec = catalog[event] as EventSpec;
+  const spec = eventFacts(event);
   const { parsed } = entry;
   let verdict = parsed.verdict;
   let reason = parsed.reason;
@@ -138,7 +138,7 @@ export function reduce(
   records: HookRecord[],
   ctx: { permissionMode?: string } = {},
 ): Decision {
-  const spec = catalog[event] as EventSpec;
+  const spec = eventFacts(event);
   const decision = startDecision(event, records);
   let verdict: Verdict | undefined;
   let reason: string | undefined;
@@ -180,7 +180,7 @@ export function reduce(
   return decision;
 }
 
-function isBlocking(spec: EventSpec, verdict: Verdict | undefined): boolean {
+function isBlocking(spec: EventFacts, verdict: Verdict | undefined): boolean {
   switch (spec.decision) {
     case 'permission':
       return verdict === 'deny' || verdict === 'defer';

@@ -18,11 +18,12 @@
  *
  * Types and schemas come from the event catalog, the engine's single source of truth.
  */
+import '../util/zod-schemas.js'; // the schema slot, for this entry's synchronous functions (src/util/zod-slot.ts)
 import { z } from 'zod';
-import { catalog, inputSchema, isEventName, EVENT_NAMES, type Catalog, type EventInput, type EventName } from '../events/catalog.js';
+import { eventFacts, inputSchema, isEventName, EVENT_NAMES, type Catalog, type EventInput, type EventName } from '../events/catalog.js';
 import type { commonInputShape } from '../events/common.js';
-import { outputFields, strictOutputSchema } from '../events/honoured.js';
-import type { EventSpec } from '../events/spec.js';
+import { outputFields } from '../events/honoured.js';
+import { strictOutputSchema } from '../events/strict-output.js';
 import { lintOutput } from '../lint/output.js';
 import { isObject } from '../util/is-object.js';
 
@@ -200,7 +201,7 @@ export function intentsToOutput(
   event: EventName,
   intents: readonly HookIntent[],
 ): { output: Record<string, unknown>; exitCode: 0 | 2; stderr: string } {
-  const spec = catalog[event] as EventSpec;
+  const spec = eventFacts(event);
   const fields = outputFields(event);
   const output: Record<string, unknown> = {};
   const hso: Record<string, unknown> = {};

@@ -22,10 +22,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, parse, relative, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { parseJson } from '../config/diagnostics.js';
-import { catalog, isEventName, type EventName } from '../events/catalog.js';
-import { eventFacts } from '../events/facts.js';
+import { eventFacts, isEventName, type EventName } from '../events/facts.js';
 import { outputFields } from '../events/honoured.js';
-import type { EventSpec } from '../events/spec.js';
 import { sampleInput } from './sample.js';
 
 export const LANGS = ['ts', 'python', 'bash'] as const;
@@ -77,7 +75,7 @@ export async function initHook(opts: InitOptions): Promise<InitResult> {
   if (!(LANGS as readonly string[]).includes(lang))
     throw new InitError(`unknown language ${JSON.stringify(lang)} (expected ${LANGS.join(', ')})`);
   if (!isEventName(event)) throw new InitError(`unknown event ${JSON.stringify(event)}`);
-  const spec = catalog[event] as EventSpec;
+  const spec = eventFacts(event);
   if (spec.hookTypes && !spec.hookTypes.includes('command')) throw new InitError(`${event} does not run command hooks`);
 
   const dir = resolve(opts.dir ?? '.');

@@ -4,8 +4,8 @@
  * Used by `init` to scaffold fixtures and by tests that must cover every event.
  */
 import type { z } from 'zod';
-import { catalog, type EventName } from '../events/catalog.js';
-import type { EventSpec } from '../events/spec.js';
+import type { EventName } from '../events/facts.js';
+import { SAMPLE_INPUT } from '../events/tables.generated.js';
 
 /** Plausible values for well-known fields; anything else gets a generic value of its type. */
 const KNOWN: Record<string, unknown> = {
@@ -69,13 +69,13 @@ function valueFor(key: string, schema: z.ZodType): unknown {
     case 'literal':
       return def.values?.[0];
     case 'object':
-      return sampleObject((schema as unknown as { shape: Record<string, z.ZodType> }).shape);
+      return sampleFromSchema((schema as unknown as { shape: Record<string, z.ZodType> }).shape);
     default:
       return null;
   }
 }
 
-function sampleObject(shape: Record<string, z.ZodType>): Record<string, unknown> {
+export function sampleFromSchema(shape: Record<string, z.ZodType>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, schema] of Object.entries(shape)) {
     // Optional keys are left out; z.unknown() is a required key that accepts anything.
@@ -86,8 +86,10 @@ function sampleObject(shape: Record<string, z.ZodType>): Record<string, unknown>
   return out;
 }
 
-/** Required event-specific fields of the event's input, with plausible values. */
+/**
+ * Required event-specific fields of the event's input, with plausible values: sampleFromSchema of
+ * the event's input shape, read from the table generated from it (src/events/derive.ts).
+ */
 export function sampleInput(event: EventName): Record<string, unknown> {
-  const shape = ((catalog[event] as EventSpec).input as z.ZodObject).shape as Record<string, z.ZodType>;
-  return sampleObject(shape);
+  return structuredClone(SAMPLE_INPUT[event]);
 }

@@ -5,7 +5,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { SETTINGS_KEYS } from '../config/schema.js';
+import { SETTINGS_KEYS } from '../config/keys.js';
 import type { NormalizedHook } from '../types.js';
 import type { CanonicalSettings } from './digest.js';
 import type { GatedSource, TrustGateInput, TrustSource } from './types.js';

@@ -22,7 +22,8 @@ test(`no file in src/ over ${MAX_LINES} lines beyond the known ones of other own
   let seen = 0;
   for (const entry of readdirSync(SRC, { recursive: true, encoding: 'utf8' })) {
     const rel = entry.replace(/\\/g, '/');
-    if (!rel.endsWith('.ts')) continue;
+    // Generated data (src/events/tables.generated.ts) is not a module of one job.
+    if (!rel.endsWith('.ts') || rel.endsWith('.generated.ts')) continue;
     seen++;
     if (lineCount(readFileSync(join(SRC, rel), 'utf8')) > MAX_LINES) long.push(rel);
   }

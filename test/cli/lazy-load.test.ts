@@ -275,8 +275,13 @@ test('bundled dispatch with one user-level command hook loads no trust, HTTP, pr
   expect(JSON.parse(r.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'one-hook' } });
   const sources = bundledSources(r.dist);
   expect(sources).toContain('dist/engine/engine.js');
-  // The event's compiled validators are used (src/events/compiled.ts); zod itself is still imported (below).
-  expect(r.dist).toEqual(expect.arrayContaining(['validators/input_PreToolUse.js', 'validators/output_PreToolUse.js']));
+  // The compiled validators accept the settings, the input and the output (src/events/compiled.ts):
+  // zod is not loaded at all (src/util/zod-slot.ts).
+  expect(r.dist).toEqual(
+    expect.arrayContaining(['validators/settings.js', 'validators/input_PreToolUse.js', 'validators/output_PreToolUse.js']),
+  );
+  expect(sources.filter((f) => f.startsWith('node_modules/zod/'))).toEqual([]);
+  expect(r.packages).not.toContain('zod');
   const off = [
     'dist/trust/',
     'dist/backends/http.js',
@@ -297,9 +302,24 @@ test('bundled dispatch with one user-level command hook loads no trust, HTTP, pr
       sources.filter((f) => f.startsWith(s)),
       s,
     ).toEqual([]);
-  // zod is still on this path, but without its ~60 translations (scripts/bundle-dispatch.mjs).
+});
+
+test('bundled dispatch loads zod only for what the compiled validators do not accept, and words it as before', () => {
+  // A PreToolUse output with updatedInput of the wrong type: the compiled validator rejects it, zod words why.
+  const out = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: 5 } });
+  dir.json('home/.claude/settings.json', {
+    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `echo '${out}'` }] }] },
+  });
+  const env = { HOME: dir.path('home'), AGENT_HOOKS_TRUST_STORE: dir.path('trust.json') };
+  const payload = CLAUDE_PRE_TOOL_USE(dir.root);
+  const bundled = resolvedByWith([BIN, 'dispatch', '--agent', 'claude'], payload, env);
+  const plain = resolvedByWith([`${ROOT}dist/cli/dispatch.js`, '--agent', 'claude'], payload, env);
+  const sources = bundledSources(bundled.dist);
+  // zod came in for the output, without its ~60 translations (scripts/bundle-dispatch.mjs).
   expect(sources).toContain('node_modules/zod/v4/locales/en.js');
   expect(sources.filter((f) => f.startsWith('node_modules/zod/v4/locales/') && !f.endsWith('/en.js'))).toEqual([]);
+  expect(bundled.stderr).toContain('updatedInput');
+  expect([bundled.stdout, bundled.stderr, bundled.code]).toEqual([plain.stdout, plain.stderr, plain.code]);
 });
 
 test('bundled and plain dispatch word a rejected config the same (zod English messages)', () => {
@@ -342,11 +362,13 @@ test('agent-hooks run runs from its bundle without commander, and with the same 
     'cli/bin.cjs',
     'validators/input_PreToolUse.js',
     'validators/output_PreToolUse.js',
+    'validators/settings.js',
   ]);
   const sources = bundledSources(r.dist);
   expect(sources).toContain('dist/cli/run.js');
   for (const s of [
     'dist/cli/main.js',
+    'node_modules/zod/',
     'node_modules/commander/',
     'dist/trust/',
     'dist/backends/http.js',

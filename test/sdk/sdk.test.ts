@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { catalog, EVENT_NAMES, type EventName } from '../../src/events/catalog.js';
 import type { EventSpec } from '../../src/events/spec.js';
-import { outputFields, strictOutputSchema } from '../../src/events/honoured.js';
+import { outputFields } from '../../src/events/honoured.js';
+import { strictOutputSchema } from '../../src/events/strict-output.js';
 import { parseExecution } from '../../src/parse/output.js';
 import {
   addContext,

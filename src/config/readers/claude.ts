@@ -1,5 +1,7 @@
 /** Claude Code settings.json: parsed by the native loader, written from any dialect's hooks. */
 import { loadSettingsText } from '../settings.js';
+// Foreign Claude-shaped documents are checked by zod itself: the schema module fills the slot.
+import '../schema.js';
 import type { Diagnostic, HookHandler, NormalizedHook } from '../../types.js';
 import { claude } from '../../dialects/claude.js';
 import type { Dialect } from '../../dialects/types.js';

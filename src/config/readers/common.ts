@@ -4,8 +4,8 @@
  * and loss reporting. Imported lazily (it pulls in zod), never by dispatch's fast path.
  */
 import type { z } from 'zod';
-import { catalog, isEventName, type EventName } from '../../events/catalog.js';
-import type { EventSpec } from '../../events/spec.js';
+import { eventFacts, isEventName, type EventName } from '../../events/facts.js';
+import type { EventFacts } from '../../events/spec.js';
 import { formatPath, valueAt } from '../diagnostics.js';
 import { closest } from '../../util/did-you-mean.js';
 import { dedupKeyFor } from '../registry.js';
@@ -186,8 +186,8 @@ export function timeoutOut(hook: NormalizedHook, unit: 's' | 'ms'): number | und
   return unit === 'ms' ? Math.round(t * 1000) : t;
 }
 
-export function eventSpec(event: EventName): EventSpec {
-  return catalog[event] as EventSpec;
+export function eventSpec(event: EventName): EventFacts {
+  return eventFacts(event);
 }
 
 export function isKnownEvent(name: string): name is EventName {
