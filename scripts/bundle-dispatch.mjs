@@ -1,12 +1,13 @@
 // Build step after tsc: bundles what `dispatch` and `run` load. `dispatch` runs once per agent
 // event in a fresh process, where most of the start-up was resolving, reading and compiling
 // small modules (docs/performance.md, "Start-up with hooks to run"): its no-hooks check becomes
-// one CommonJS file (dist/cli/bundle-check/), what it loads lazily an ES bundle with split lazy
+// one CommonJS file (dist/cli/bundle-check/), what it loads lazily a bundle with split lazy
 // chunks (dist/cli/bundle/); the lean `run` entry (dist/cli/run-entry.js) is bundled on its own
-// into dist/cli/bundle-run/. dist/cli/bin.cjs falls back to the plain modules when a bundle is
-// missing.
-import { build } from 'esbuild';
-import { chmodSync, rmSync, writeFileSync } from 'node:fs';
+// into dist/cli/bundle-run/. Both are split as ES modules and then turned into CommonJS files, so
+// no dispatch or `run` with hooks starts Node's ES loader for our code. dist/cli/bin.cjs falls
+// back to the plain modules when a bundle is missing.
+import { build, transform } from 'esbuild';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 
 /**
@@ -29,6 +30,9 @@ const zodEnglishOnly = {
     }));
   },
 };
+
+/** The one import.meta our sources read in a CommonJS file: the file's URL. */
+const MODULE_URL_BANNER = "const __agentHooksModuleUrl = require('node:url').pathToFileURL(__filename).href;";
 
 /** Options both formats share. */
 const COMMON = {
@@ -56,13 +60,13 @@ const record = (result) => {
 // 1. dispatch's no-hooks check: dist/cli/dispatch.js and its static imports, one CommonJS file.
 //    Node loads a CommonJS file without the ES loader's resolve, link and evaluate steps for each
 //    of a dozen chunks, which was most of what a dispatch with nothing to run cost over `node -e 0`.
-//    Every lazy import() stays lazy: of our own modules it becomes an import() of the ES bundle
+//    Every lazy import() stays lazy: of our own modules it becomes a require() of the lazy bundle
 //    built in step 2, with the same path under dist/cli/bundle/ as the module has under dist/.
 const CHECK_DIR = 'dist/cli/bundle-check';
-const ES_DIR = 'dist/cli/bundle';
+const LAZY_DIR = 'dist/cli/bundle';
 const lazyTargets = new Set();
-const lazyToEsBundle = {
-  name: 'lazy-to-es-bundle',
+const lazyToBundle = {
+  name: 'lazy-to-bundle',
   setup(b) {
     b.onResolve({ filter: /.*/ }, (args) => {
       if (args.kind !== 'dynamic-import') return undefined;
@@ -86,35 +90,64 @@ record(
     format: 'cjs',
     // The sources are ES modules; the one import.meta they read in this file is the URL.
     define: { 'import.meta.url': '__agentHooksModuleUrl' },
-    banner: { js: "const __agentHooksModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
-    plugins: [lazyToEsBundle, zodEnglishOnly],
+    banner: { js: MODULE_URL_BANNER },
+    plugins: [lazyToBundle, zodEnglishOnly],
   }),
 );
 
-// 2. The ES bundles: what the check imports lazily (the hook-running path, other dialects' tables
-//    and wire adapters), and the lean `run` entry. ESM with code splitting, so every lazy import()
-//    inside stays a lazy chunk (no engine before a hook may run). Two builds, not one with shared
-//    chunks: a process runs one of the two, and sharing splits the hot path into more, smaller files.
-const ES_BUNDLES = [
-  { entryPoints: [...lazyTargets].map((rel) => `dist/${rel}`), outdir: ES_DIR, outbase: 'dist' },
+// 2. The lazy bundles: what the check imports lazily (the hook-running path, other dialects' tables
+//    and wire adapters), and the lean `run` entry. Code-split by esbuild as ES modules, so every
+//    lazy import() inside stays a lazy chunk (no engine before a hook may run), then each file is
+//    turned into CommonJS (below). Two builds, not one with shared chunks: a process runs one of
+//    the two, and sharing splits the hot path into more, smaller files.
+const LAZY_BUNDLES = [
+  { entryPoints: [...lazyTargets].map((rel) => `dist/${rel}`), outdir: LAZY_DIR, outbase: 'dist' },
   { entryPoints: { 'run-entry': 'dist/cli/run-entry.js' }, outdir: 'dist/cli/bundle-run' },
 ];
-for (const b of ES_BUNDLES) {
+for (const b of LAZY_BUNDLES) {
   rmSync(b.outdir, { recursive: true, force: true });
-  record(
-    await build({
-      ...COMMON,
-      ...b,
-      splitting: true,
-      format: 'esm',
-      chunkNames: 'chunk-[hash]',
-      // CommonJS dependencies (picomatch, proper-lockfile) require Node built-ins.
-      banner: {
-        js: "import { createRequire as __agentHooksRequire } from 'node:module'; const require = __agentHooksRequire(import.meta.url);",
-      },
-      plugins: [zodEnglishOnly],
-    }),
-  );
+  const result = await build({ ...COMMON, ...b, splitting: true, format: 'esm', chunkNames: 'chunk-[hash]', plugins: [zodEnglishOnly] });
+  record(result);
+  await toCommonJs(b.outdir, Object.keys(result.metafile.outputs));
+}
+// The check's lazy imports of those files become require()s too.
+const checkFile = `${CHECK_DIR}/dispatch.cjs`;
+writeFileSync(checkFile, requireOwnChunks(readFileSync(checkFile, 'utf8'), checkFile));
+
+/**
+ * Each file of a split ES bundle as a CommonJS file, in place. A process that runs a hook loads
+ * some thirty of them: as CommonJS they load without the ES loader's resolve, link and evaluate
+ * steps per file (12 ms of a one-hook dispatch here; docs/performance.md, item 9). The split
+ * chunks import each other without cycles (esbuild groups modules by the set of entries that
+ * reach them, and a module's imports are reached from at least those entries), so require()'s
+ * order is the ES order; exports stay live through esbuild's getters.
+ */
+async function toCommonJs(dir, outputs) {
+  for (const file of outputs.filter((f) => f.endsWith('.js'))) {
+    const { code } = await transform(readFileSync(file, 'utf8'), {
+      format: 'cjs',
+      platform: 'node',
+      target: COMMON.target,
+      minifyWhitespace: true,
+      minifySyntax: true,
+      define: { 'import.meta.url': '__agentHooksModuleUrl' },
+      banner: MODULE_URL_BANNER,
+    });
+    writeFileSync(file, requireOwnChunks(code, file));
+  }
+  // The files keep their names (chunks refer to each other by them); this makes them CommonJS.
+  writeFileSync(`${dir}/package.json`, '{ "type": "commonjs" }\n');
+}
+
+/**
+ * A lazy import() of one of our own files, in CommonJS output, as a require() on the next tick
+ * (what the ES form did, without the ES loader). Packages stay import(): some of them are ES only.
+ */
+function requireOwnChunks(code, file) {
+  const out = code.replace(/\bimport\("(\.\.?\/[^"]+\.js)"\)/g, 'Promise.resolve().then(()=>require("$1"))');
+  const left = /\bimport\("\.|\bimport\.meta\b/.exec(out);
+  if (left) throw new Error(`${file}: cannot turn into CommonJS: ${out.slice(left.index, left.index + 60)}`);
+  return out;
 }
 writeFileSync('dist/cli/bundle-inputs.json', `${JSON.stringify(inputsOf)}\n`);
 

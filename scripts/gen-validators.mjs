@@ -1,5 +1,5 @@
 // Build step after tsc: compiles the zod schemas that accept hook input, hook output and settings
-// files into standalone validators (dist/validators/validators.js), so an accepting path can
+// files into standalone validators (dist/validators/<name>.cjs), so an accepting path can
 // validate without evaluating zod (docs/performance.md, "Start-up with hooks to run"). zod stays the
 // authority: a compiled validator may only accept what zod accepts; what it rejects goes to zod,
 // which decides and words the diagnostics. test/events/compiled-validators.test.ts checks that
@@ -116,6 +116,36 @@ export async function standaloneSource(schema) {
   return standaloneCode(ajv, ajv.compile(schema));
 }
 
+/**
+ * The settings validator in two files: `settings-core` checks everything but the value of
+ * `agentHooks` (any value there passes), `settings-agentHooks` checks that value alone. Few
+ * settings files set engine options, and the options' part (audit sinks, limits, dialects) is
+ * 40 % of the code, which every dispatch with a hook to run compiled (docs/performance.md, item 9).
+ */
+export function splitSettings(settings) {
+  const { agentHooks, ...props } = settings.properties;
+  if (!agentHooks) throw new Error('settings schema: no agentHooks property to split off');
+  const usesDefs = JSON.stringify(agentHooks).includes('"$ref"');
+  return {
+    'settings-core': { ...settings, properties: { ...props, agentHooks: {} } },
+    'settings-agentHooks': usesDefs ? { ...agentHooks, $defs: settings.$defs } : agentHooks,
+  };
+}
+
+/** dist/validators/settings.cjs: both parts as the one settings validator, the second required only when needed. */
+const SETTINGS_VALIDATOR = `"use strict";
+// Written by scripts/gen-validators.mjs: the settings file's validator, in two parts (splitSettings).
+Object.defineProperty(exports, "__esModule", { value: true });
+const core = require("./settings-core.cjs").default;
+let agentHooks;
+exports.default = function validate(doc) {
+  if (!core(doc)) return false;
+  if (doc.agentHooks === undefined) return true;
+  agentHooks ??= require("./settings-agentHooks.cjs").default;
+  return agentHooks(doc.agentHooks);
+};
+`;
+
 async function main() {
   const dist = new URL('../dist/', import.meta.url);
   const { z } = await import('zod');
@@ -128,22 +158,23 @@ async function main() {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   const entryPoints = {};
-  for (const [name, schema] of Object.entries(schemas)) {
+  const { settings, ...others } = schemas;
+  for (const [name, schema] of Object.entries({ ...others, ...splitSettings(settings) })) {
     const file = fileURLToPath(new URL(`${name}.mjs`, tmp));
     writeFileSync(file, await standaloneSource(schema));
     entryPoints[name] = file;
   }
   const { build } = await import('esbuild');
-  // One file per validator (a process loads the one or three it needs); ajv's runtime helpers
-  // (ucs2length, deep equal), which its code require()s, are inlined into a shared chunk.
+  // One CommonJS file per validator (a process loads the one or three it needs), required
+  // synchronously (src/events/compiled.ts) so a CommonJS hook path never starts the ES loader.
+  // ajv's runtime helpers (ucs2length, deep equal; under 1 KB) are inlined into each file.
   await build({
     entryPoints,
     outdir: fileURLToPath(outDir),
+    outExtension: { '.js': '.cjs' },
     nodePaths: [fileURLToPath(new URL('../node_modules/', import.meta.url))],
-    splitting: true,
-    chunkNames: 'chunk-[hash]',
     bundle: true,
-    format: 'esm',
+    format: 'cjs',
     platform: 'node',
     target: 'node20.10',
     minifyWhitespace: true,
@@ -152,6 +183,7 @@ async function main() {
     logLevel: 'warning',
   });
   rmSync(tmp, { recursive: true, force: true });
+  writeFileSync(new URL('settings.cjs', outDir), SETTINGS_VALIDATOR);
   // What the validators were generated from: a test compares it with the current schemas.
   writeFileSync(new URL('manifest.json', outDir), `${JSON.stringify(schemaDigests(schemas), null, 1)}\n`);
 }

@@ -7,9 +7,9 @@
  * and then the full CLI takes the arguments. Every other command loads the full CLI.
  *
  * CommonJS, unlike the rest of the package: Node starts a CommonJS entry without its ES loader,
- * and dispatch's no-hooks check is one CommonJS file (scripts/bundle-dispatch.mjs), so a dispatch
- * with nothing to run never starts the ES loader at all. Both fall back to the plain modules when
- * the build made no bundle.
+ * and the bundles dispatch and `run` load are CommonJS files (scripts/bundle-dispatch.mjs), so
+ * neither starts the ES loader for our code. Both fall back to the plain modules when the build
+ * made no bundle.
  */
 const args = process.argv.slice(2);
 
@@ -25,13 +25,12 @@ async function dispatchEntry(): Promise<Main> {
   }
 }
 
+/** `run`'s lean entry, bundled as CommonJS, or the plain module when there is no bundle. */
 async function runEntry(): Promise<Main> {
-  // A variable specifier: the bundle is a build output tsc does not see.
-  const bundled = './bundle-run/run-entry.js';
   try {
-    return ((await import(bundled)) as { main: Main }).main;
+    return (require('./bundle-run/run-entry.js') as { main: Main }).main;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    if ((err as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND' || !String((err as Error).message).includes('bundle-run')) throw err;
     return ((await import('./run-entry.js')) as { main: Main }).main;
   }
 }

@@ -18,7 +18,6 @@ import type { AgentHooksOptions } from './schema.js';
 import { DISCOVER_SETTING_KINDS, loadDiscoveredDialects } from './discovered.js';
 import { optionErrors, type LoadConfigOptions, type LoadedConfig, type LoadedFile } from './options.js';
 import { loadSettingsText, readText, type ReadResult, type SettingsLayer } from './settings.js';
-import { compiledCheck, loadCompiledCheck } from '../events/compiled.js';
 import { loadZodSchemas } from '../util/load-zod.js';
 
 export type { ConfigGateInput, GateSource, LoadConfigOptions, LoadedConfig, LoadedFile, PluginSpec, SkillSpec } from './options.js';
@@ -157,7 +156,6 @@ async function readLayers(
       }
     }
     // The compiled settings validator accepts first; zod is loaded only for a file it does not accept.
-    if (compiledCheck('settings') === undefined) await loadCompiledCheck('settings');
     let layer = loadSettingsText(c.kind, c.file, read.text, diagnostics);
     if (layer.unjudged) {
       await loadZodSchemas();

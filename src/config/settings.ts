@@ -141,7 +141,7 @@ const UNJUDGED = Symbol('unjudged');
 
 /**
  * A settings document checked as zod's settings schema would, with zod loaded only where the
- * compiled validator (dist/validators/settings.js) does not accept it. An accepted document is
+ * compiled validator (dist/validators/settings.cjs) does not accept it. An accepted document is
  * returned in zod's key order (our keys first, handlers' keys in schema order), as zod's copy
  * would be. A document holding an own `__proto__` key anywhere goes to zod, whose copy turns it
  * into a prototype. UNJUDGED: neither could decide (see SettingsLayer.unjudged).

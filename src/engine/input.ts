@@ -1,5 +1,5 @@
 /** A firing's input: completed with the common fields, then checked against the event's schema. */
-import { compiledCheck, loadCompiledCheck } from '../events/compiled.js';
+import { compiledCheck } from '../events/compiled.js';
 import type { EventName } from '../events/facts.js';
 import { formatZodIssues } from '../parse/zod-issues.js';
 import { eventZodSchemas, requireEventZodSchemas } from '../util/zod-slot.js';
@@ -42,13 +42,10 @@ export async function checkInputLoaded(
 }
 
 /**
- * Loads what inputIssues needs for this input: the event's compiled validators (the output's
- * with the input's, for src/parse/output.ts), and zod only when the compiled one does not accept
- * the input or none is available.
+ * Loads what inputIssues needs for this input: zod, only when the event's compiled validator
+ * (required on first use) does not accept the input or none is available.
  */
 export async function prepareInputCheck(event: EventName, full: Record<string, unknown>): Promise<void> {
-  if (compiledCheck(`input_${event}`) === undefined)
-    await Promise.all([loadCompiledCheck(`input_${event}`), loadCompiledCheck(`output_${event}`)]);
   if (!compiledCheck(`input_${event}`)?.(full) && !eventZodSchemas()) await loadZodSchemas();
 }
 

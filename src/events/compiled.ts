@@ -7,36 +7,38 @@
  */
 export type CompiledCheck = (value: unknown) => boolean;
 
+import { createRequire } from 'node:module';
+
+// The validators are CommonJS files, so a process whose hook path is CommonJS (the CLI's
+// bundles) loads them without starting Node's ES loader; a plain ES module requires them too.
+const require = createRequire(import.meta.url);
+
 const loaded = new Map<string, CompiledCheck | null>();
-const pending = new Map<string, Promise<CompiledCheck | null>>();
 
 // Relative to this module: dist/events/ (plain modules) or a bundle's directory, dist/cli/bundle*/.
 const BASES = ['../validators/', '../../validators/'];
 
-/** The validator if loaded; null if none is available; undefined if not looked for yet. */
-export function compiledCheck(name: string): CompiledCheck | null | undefined {
-  return loaded.get(name);
+/**
+ * The validator (`input_<Event>`, `output_<Event>`, `settings`, `pluginHooks`), required on first
+ * use and kept; null if none is available.
+ */
+export function compiledCheck(name: string): CompiledCheck | null {
+  let check = loaded.get(name);
+  if (check === undefined) {
+    check = requireCompiled(name);
+    loaded.set(name, check);
+  }
+  return check;
 }
 
-/** Loads a validator (`input_<Event>`, `output_<Event>`, `settings`, `pluginHooks`) once; null if none is available. */
-export function loadCompiledCheck(name: string): Promise<CompiledCheck | null> {
-  let p = pending.get(name);
-  if (!p) {
-    p = (async () => {
-      for (const base of BASES) {
-        try {
-          const mod = (await import(new URL(`${base}${name}.js`, import.meta.url).href)) as { default?: unknown };
-          if (typeof mod.default === 'function') return mod.default as CompiledCheck;
-        } catch {
-          // Not at this place: try the next, then zod alone.
-        }
-      }
-      return null;
-    })().then((check) => {
-      loaded.set(name, check);
-      return check;
-    });
-    pending.set(name, p);
+function requireCompiled(name: string): CompiledCheck | null {
+  for (const base of BASES) {
+    try {
+      const mod = require(`${base}${name}.cjs`) as { default?: unknown };
+      if (typeof mod.default === 'function') return mod.default as CompiledCheck;
+    } catch {
+      // Not at this place: try the next, then zod alone.
+    }
   }
-  return p;
+  return null;
 }

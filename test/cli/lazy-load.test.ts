@@ -30,7 +30,7 @@ beforeEach(() => {
     `import { appendFileSync } from 'node:fs';
 export async function resolve(specifier, context, next) {
   const r = await next(specifier, context);
-  appendFileSync(process.env.AGENT_HOOKS_RESOLVE_LOG, r.url + '\\n');
+  appendFileSync(process.env.AGENT_HOOKS_RESOLVE_LOG, 'esm ' + r.url + '\\n');
   return r;
 }
 `,
@@ -54,8 +54,11 @@ Module._resolveFilename = function (...args) {
 });
 afterEach(() => dir.cleanup());
 
-/** The modules a process resolved: files under dist/ relative to it, packages by name. */
-function resolvedBy(args: string[]): { dist: string[]; packages: string[]; stdout: string; code: number | null } {
+/**
+ * The modules a process resolved: files under dist/ relative to it, packages by name; `esm`, the
+ * files under dist/ that went through the ES loader.
+ */
+function resolvedBy(args: string[]): { dist: string[]; esm: string[]; packages: string[]; stdout: string; code: number | null } {
   return resolvedByWith(args, '', {});
 }
 
@@ -63,7 +66,7 @@ function resolvedByWith(
   args: string[],
   input: string,
   env: Record<string, string>,
-): { dist: string[]; packages: string[]; stdout: string; stderr: string; code: number | null } {
+): { dist: string[]; esm: string[]; packages: string[]; stdout: string; stderr: string; code: number | null } {
   const log = dir.path('resolved.log');
   rmSync(log, { force: true });
   const r = spawnSync(
@@ -79,15 +82,28 @@ function resolvedByWith(
   );
   const urls = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
   const dist = new Set<string>();
+  const esm = new Set<string>();
   const packages = new Set<string>();
-  for (const url of urls) {
+  for (const line of urls) {
+    const url = line.replace(/^esm /, '');
     if (!url.startsWith('file:')) continue;
     const path = fileURLToPath(url);
     const pkg = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(path);
     if (pkg) packages.add(pkg[1]!.replace(/\\/g, '/'));
-    else if (path.startsWith(`${ROOT}dist`)) dist.add(path.slice(ROOT.length + 'dist/'.length).replace(/\\/g, '/'));
+    else if (path.startsWith(`${ROOT}dist`)) {
+      const rel = path.slice(ROOT.length + 'dist/'.length).replace(/\\/g, '/');
+      dist.add(rel);
+      if (line !== url) esm.add(rel);
+    }
   }
-  return { dist: [...dist].sort(), packages: [...packages].sort(), stdout: r.stdout, stderr: r.stderr, code: r.status };
+  return {
+    dist: [...dist].sort(),
+    esm: [...esm].sort(),
+    packages: [...packages].sort(),
+    stdout: r.stdout,
+    stderr: r.stderr,
+    code: r.status,
+  };
 }
 
 const HEAVY_PACKAGES = ['zod', 'undici', 'hono', 'yaml', '@modelcontextprotocol/sdk', 'smol-toml', 'diff', 'lru-cache'];
@@ -217,8 +233,11 @@ test('agent-hooks dispatch runs from the bundles the build makes', () => {
     hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'bundled-hook' },
   });
   expect(r.code).toBe(0);
-  // The CommonJS no-hooks check, then the ES bundle's hook-running entry.
+  // The CommonJS no-hooks check, then the lazy bundle's hook-running entry, all through require():
+  // none of our files but the entry (which `--import` sends through the ES loader) went through
+  // the ES loader (scripts/bundle-dispatch.mjs).
   expect(r.dist).toEqual(expect.arrayContaining(['cli/bin.cjs', 'cli/bundle-check/dispatch.cjs', 'cli/bundle/dispatch/run.js']));
+  expect(r.esm.filter((f) => f !== 'cli/bin.cjs')).toEqual([]);
   expect(r.dist.filter((f) => f.startsWith('engine/') || f.startsWith('events/'))).toEqual([]);
   expect(r.packages).toEqual([]);
 });
@@ -276,10 +295,13 @@ test('bundled dispatch with one user-level command hook loads no trust, HTTP, pr
   const sources = bundledSources(r.dist);
   expect(sources).toContain('dist/engine/engine.js');
   // The compiled validators accept the settings, the input and the output (src/events/compiled.ts):
-  // zod is not loaded at all (src/util/zod-slot.ts).
+  // zod is not loaded at all (src/util/zod-slot.ts). Each is required on first use: no engine
+  // options, no options' part of the settings validator; no JSON output, no output validator.
   expect(r.dist).toEqual(
-    expect.arrayContaining(['validators/settings.js', 'validators/input_PreToolUse.js', 'validators/output_PreToolUse.js']),
+    expect.arrayContaining(['validators/settings.cjs', 'validators/settings-core.cjs', 'validators/input_PreToolUse.cjs']),
   );
+  expect(r.dist).not.toContain('validators/settings-agentHooks.cjs');
+  expect(r.esm.filter((f) => f !== 'cli/bin.cjs')).toEqual([]);
   expect(sources.filter((f) => f.startsWith('node_modules/zod/'))).toEqual([]);
   expect(r.packages).not.toContain('zod');
   const off = [
@@ -348,6 +370,26 @@ test('bundled and plain dispatch word a rejected config the same (zod English me
   expect([bundled.stdout, bundled.stderr, bundled.code]).toEqual([plain.stdout, plain.stderr, plain.code]);
 });
 
+test('engine options in settings: their validator loads only then, and zod only for a rejected value', () => {
+  const hooks = { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo opts-hook >&2; exit 2' }] }] };
+  const payload = CLAUDE_PRE_TOOL_USE(dir.root);
+  const env = { HOME: dir.path('nohome') };
+  const good = dir.json('good.json', { hooks, agentHooks: { failureBehavior: 'deny', maxConcurrentHooks: 2 } });
+  const accepted = resolvedByWith([BIN, 'dispatch', '--agent', 'claude', '--settings', good], payload, env);
+  expect(JSON.parse(accepted.stdout)).toMatchObject({
+    hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'opts-hook' },
+  });
+  expect(accepted.dist).toContain('validators/settings-agentHooks.cjs');
+  expect(bundledSources(accepted.dist).filter((f) => f.startsWith('node_modules/zod/'))).toEqual([]);
+  // A rejected option: zod decides and words it, as the plain modules do.
+  const bad = dir.json('bad-options.json', { hooks, agentHooks: { maxConcurrentHooks: 0 } });
+  const bundled = resolvedByWith([BIN, 'dispatch', '--agent', 'claude', '--settings', bad], payload, env);
+  const plain = resolvedByWith([`${ROOT}dist/cli/dispatch.js`, '--agent', 'claude', '--settings', bad], payload, env);
+  expect(bundledSources(bundled.dist)).toContain('node_modules/zod/v4/locales/en.js');
+  expect(bundled.stderr).toContain('maxConcurrentHooks');
+  expect([bundled.stdout, bundled.stderr, bundled.code]).toEqual([plain.stdout, plain.stderr, plain.code]);
+});
+
 test('agent-hooks run runs from its bundle without commander, and with the same light graph', () => {
   expect(existsSync(`${ROOT}dist/cli/bundle-run/run-entry.js`)).toBe(true);
   const settings = dir.json('settings.json', {
@@ -357,13 +399,14 @@ test('agent-hooks run runs from its bundle without commander, and with the same 
   expect(r.code).toBe(0);
   expect(r.stdout).toContain('success');
   expect(r.packages).toEqual([]);
-  // Besides the bundle: bin.cjs and the event's compiled validators (src/events/compiled.ts).
-  expect(r.dist.filter((f) => !f.startsWith('cli/bundle-run/') && !/^validators\/chunk-\w+\.js$/.test(f))).toEqual([
+  // Besides the bundle: bin.cjs and the event's compiled validators (src/events/compiled.ts), all required.
+  expect(r.dist.filter((f) => !f.startsWith('cli/bundle-run/'))).toEqual([
     'cli/bin.cjs',
-    'validators/input_PreToolUse.js',
-    'validators/output_PreToolUse.js',
-    'validators/settings.js',
+    'validators/input_PreToolUse.cjs',
+    'validators/settings-core.cjs',
+    'validators/settings.cjs',
   ]);
+  expect(r.esm.filter((f) => f !== 'cli/bin.cjs')).toEqual([]);
   const sources = bundledSources(r.dist);
   expect(sources).toContain('dist/cli/run.js');
   for (const s of [

@@ -6,7 +6,8 @@
  * object): there it rejects and zod decides. It must never accept what zod rejects.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -183,13 +184,14 @@ function inNarrowing(v: unknown): boolean {
 const names = gen.validatorNames(EVENT_NAMES);
 const compiled = new Map<string, Validate>();
 const distDir = new URL('dist/validators/', root);
+const requireDist = createRequire(import.meta.url);
 const dist = new Map<string, Validate>();
 
 beforeAll(async () => {
   const ajv = await gen.createAjv({ standalone: false });
   for (const n of names) compiled.set(n, ajv.compile(schemas[n]!));
   if (existsSync(new URL('manifest.json', distDir)))
-    for (const n of names) dist.set(n, (await import(pathToFileURL(fileURLToPath(new URL(`${n}.js`, distDir))).href)).default as Validate);
+    for (const n of names) dist.set(n, (requireDist(fileURLToPath(new URL(`${n}.cjs`, distDir))) as { default: Validate }).default);
 });
 
 const seen = { accepted: 0, rejected: 0 };
