@@ -102,7 +102,9 @@ record(
 //    the two, and sharing splits the hot path into more, smaller files.
 const LAZY_BUNDLES = [
   { entryPoints: [...lazyTargets].map((rel) => `dist/${rel}`), outdir: LAZY_DIR, outbase: 'dist' },
-  { entryPoints: { 'run-entry': 'dist/cli/run-entry.js' }, outdir: 'dist/cli/bundle-run' },
+  // `run`'s hook path (dist/cli/run.js, imported lazily by the entry) is an entry of its own, to
+  // have a file name to take its chunks in (mergeStaticChunks below).
+  { entryPoints: { 'run-entry': 'dist/cli/run-entry.js', run: 'dist/cli/run.js' }, outdir: 'dist/cli/bundle-run' },
 ];
 for (const b of LAZY_BUNDLES) {
   rmSync(b.outdir, { recursive: true, force: true });
@@ -113,6 +115,8 @@ for (const b of LAZY_BUNDLES) {
 // The check's lazy imports of those files become require()s too.
 const checkFile = `${CHECK_DIR}/dispatch.cjs`;
 writeFileSync(checkFile, requireOwnChunks(readFileSync(checkFile, 'utf8'), checkFile));
+// The two files every process with a hook to run loads take their static chunks in.
+for (const entry of ['dist/cli/bundle/dispatch/run.js', 'dist/cli/bundle-run/run.js']) mergeStaticChunks(entry);
 
 /**
  * Each file of a split ES bundle as a CommonJS file, in place. A process that runs a hook loads
@@ -131,9 +135,9 @@ async function toCommonJs(dir, outputs) {
       minifyWhitespace: true,
       minifySyntax: true,
       define: { 'import.meta.url': '__agentHooksModuleUrl' },
-      banner: MODULE_URL_BANNER,
     });
-    writeFileSync(file, requireOwnChunks(code, file));
+    // The URL is made only in the files that read it: pathToFileURL costs ~40 µs a file.
+    writeFileSync(file, requireOwnChunks(code.includes('__agentHooksModuleUrl') ? `${MODULE_URL_BANNER}\n${code}` : code, file));
   }
   // The files keep their names (chunks refer to each other by them); this makes them CommonJS.
   writeFileSync(`${dir}/package.json`, '{ "type": "commonjs" }\n');
@@ -141,13 +145,60 @@ async function toCommonJs(dir, outputs) {
 
 /**
  * A lazy import() of one of our own files, in CommonJS output, as a require() on the next tick
- * (what the ES form did, without the ES loader). Packages stay import(): some of them are ES only.
+ * (what the ES form did, without the ES loader). Packages stay import() (some of them are ES
+ * only), made by dist/cli/import-package.cjs: code compiled with a V8 code cache
+ * (src/cli/code-cache.cts) runs through node:vm, where Node 20 has no import() of its own.
  */
 function requireOwnChunks(code, file) {
-  const out = code.replace(/\bimport\("(\.\.?\/[^"]+\.js)"\)/g, 'Promise.resolve().then(()=>require("$1"))');
-  const left = /\bimport\("\.|\bimport\.meta\b/.exec(out);
+  const importer = relative(dirname(file), 'dist/cli/import-package.cjs').split(sep).join('/');
+  const out = code
+    .replace(/\bimport\("(\.\.?\/[^"]+\.js)"\)/g, 'Promise.resolve().then(()=>require("$1"))')
+    .replace(/\bimport\(("[^".][^"]*")\)/g, `require(${JSON.stringify(importer)}).importPackage($1)`);
+  const left = /\bimport\(|\bimport\.meta\b/.exec(out);
   if (left) throw new Error(`${file}: cannot turn into CommonJS: ${out.slice(left.index, left.index + 60)}`);
   return out;
+}
+
+/**
+ * `entry` with the chunks it requires statically, transitively, inside it: one file to resolve,
+ * read and compile where there were two dozen (docs/performance.md, item 11). Each chunk stays a
+ * function that runs on its first require, as its own module registered in require.cache under
+ * its own file's name, so a file that requires that chunk from disk later (another dialect's
+ * module) gets the same instance, and a chunk loaded before the entry is not run twice. Lazy
+ * requires (behind a promise) stay files of their own.
+ */
+function mergeStaticChunks(entry) {
+  const STATIC = /(?<!\(\)=>)\brequire\("(\.\.?\/[^"]+\.js)"\)/g;
+  const base = dirname(entry);
+  const order = [];
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const m of readFileSync(file, 'utf8').matchAll(STATIC)) visit(resolve(dirname(file), m[1]));
+    order.push(file);
+  };
+  visit(resolve(entry));
+  const key = (file) => relative(base, file).split(sep).join('/');
+  const inline = (code, file) =>
+    code.replace(STATIC, (_, spec) => `__agentHooksChunk(${JSON.stringify(key(resolve(dirname(file), spec)))})`);
+  const chunks = order
+    .slice(0, -1)
+    .map(
+      (file) =>
+        `${JSON.stringify(key(file))}:function(exports,require,module,__filename,__dirname){${inline(readFileSync(file, 'utf8'), file)}\n}`,
+    );
+  const loader =
+    'const __agentHooksChunk=((chunks)=>{const Module=require("node:module"),{dirname,join}=require("node:path");' +
+    'return(name)=>{const filename=join(__dirname,name),hit=require.cache[filename];if(hit)return hit.exports;' +
+    'const m=new Module(filename,module);m.filename=filename;m.paths=Module._nodeModulePaths(dirname(filename));require.cache[filename]=m;' +
+    'try{chunks[name].call(m.exports,m.exports,(id)=>m.require(id),m,filename,dirname(filename))}catch(e){delete require.cache[filename];throw e}' +
+    `m.loaded=!0;return m.exports}})({${chunks.join(',\n')}});\n`;
+  const merged = loader + inline(readFileSync(entry, 'utf8'), resolve(entry));
+  if (new RegExp(STATIC.source).test(merged)) throw new Error(`${entry}: a static require of a chunk was left after merging`);
+  writeFileSync(entry, merged);
+  const rel = entry.slice('dist/'.length);
+  inputsOf[rel] = [...new Set(order.flatMap((file) => inputsOf[relative(resolve('dist'), file).split(sep).join('/')] ?? []))];
 }
 writeFileSync('dist/cli/bundle-inputs.json', `${JSON.stringify(inputsOf)}\n`);
 

@@ -10,7 +10,7 @@
  * - a leader that exits while a descendant still holds stdout/stderr does not stall us.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { performance } from 'node:perf_hooks';
+import { nowMs } from '../util/clock.js';
 import { StringDecoder } from 'node:string_decoder';
 import type { ExecutionResult } from '../types.js';
 import { describeSpawnError, resolveTarget, type CommandSpec } from './command-target.js';
@@ -38,7 +38,7 @@ function useSpawner(spec: CommandSpec): boolean {
 
 /** Run one command hook. Never throws; every failure is a result. */
 export async function runCommand(spec: CommandSpec): Promise<ExecutionResult> {
-  const started = performance.now();
+  const started = nowMs();
   const blank = {
     exitCode: null,
     signal: null,
@@ -51,7 +51,7 @@ export async function runCommand(spec: CommandSpec): Promise<ExecutionResult> {
   const early = (status: 'error' | 'aborted', error: string): ExecutionResult => ({
     status,
     ...blank,
-    durationMs: performance.now() - started,
+    durationMs: nowMs() - started,
     error,
   });
 
@@ -231,7 +231,7 @@ function onExit(run: Run, code: number | null, signal: NodeJS.Signals | null): v
     // (e.g. `sleep 100 &`) would keep them open indefinitely.
     // Never past the timeout, but always a few ms: EOF can trail the exit a little even
     // when nothing holds the pipes, and cutting it short would lose the last output.
-    const wait = Math.min(run.drainMs, Math.max(MIN_DRAIN_MS, run.deadline - performance.now()));
+    const wait = Math.min(run.drainMs, Math.max(MIN_DRAIN_MS, run.deadline - nowMs()));
     run.drainTimer = setTimeout(() => terminate(run, 'drain'), wait);
   } else {
     // Terminating: the leader's exit may be the last sign the tree is gone.
@@ -263,7 +263,7 @@ function finish(run: Run, result: RunResult): void {
   run.child.stdin?.destroy();
   run.child.stdout?.destroy();
   run.child.stderr?.destroy();
-  run.resolve({ ...result, stdinTruncated: false, durationMs: performance.now() - run.started });
+  run.resolve({ ...result, stdinTruncated: false, durationMs: nowMs() - run.started });
 }
 
 function output(run: Run) {

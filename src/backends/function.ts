@@ -3,7 +3,7 @@
  * Per event this is the hot path of dispatch, so a handler that returns synchronously gets no
  * timer, and the AbortController is only made when the handler reads `signal`.
  */
-import { performance } from 'node:perf_hooks';
+import { nowMs } from '../util/clock.js';
 import type { ExecutionResult, FunctionHandler } from '../types.js';
 import type { Backend } from './types.js';
 
@@ -11,7 +11,7 @@ const TIMED_OUT = Symbol('timed out');
 
 export const functionBackend: Backend = async (hook, payload, ctx) => {
   const handler = hook.handler as FunctionHandler;
-  const start = performance.now();
+  const start = nowMs();
   let controller: AbortController | undefined;
   let abortReason: { reason: unknown } | undefined;
   const abort = (reason: unknown) => {
@@ -39,7 +39,7 @@ export const functionBackend: Backend = async (hook, payload, ctx) => {
       stdoutTruncated: false,
       stderrTruncated: false,
       stdinTruncated: false,
-      durationMs: performance.now() - start,
+      durationMs: nowMs() - start,
     };
     if (error !== undefined) r.error = error;
     return r;

@@ -18,7 +18,7 @@
  */
 import { makeResult } from './result.js';
 import { startDeadline } from './deadline.js';
-import { performance } from 'node:perf_hooks';
+import { nowMs } from '../util/clock.js';
 import { buildConnector, Client } from 'undici';
 import type { Backend, BackendContext } from './types.js';
 import { checkHttpTarget, describeUrl, type ResolvedAddress, type Resolver } from '../net/target-policy.js';
@@ -148,7 +148,7 @@ export async function runHttpHook(
   ctx: HttpCtx,
   options: HttpBackendOptions = {},
 ): Promise<ExecutionResult> {
-  const start = performance.now();
+  const start = nowMs();
   if (ctx.signal?.aborted) return result({ status: 'aborted', error: 'HTTP hook: cancelled before it started' }, start);
 
   const target = await checkHttpTarget({

@@ -12,7 +12,7 @@
  *   bounded by the same cap as a command hook's stdin.
  */
 import { makeResult } from './result.js';
-import { performance } from 'node:perf_hooks';
+import { nowMs } from '../util/clock.js';
 import type { Backend } from './types.js';
 import type { McpClientManager } from '../mcp/manager.js';
 import { substituteInput } from '../mcp/substitute.js';
@@ -21,7 +21,7 @@ import { encodePayload } from './payload.js';
 
 export function mcpToolBackend(manager: McpClientManager): Backend {
   return async (hook, payload, ctx) => {
-    const started = performance.now();
+    const started = nowMs();
     const handler = hook.handler as McpToolHandler;
     const base = { stdinTruncated: false };
     const result = (r: Partial<ExecutionResult> & Pick<ExecutionResult, 'status'>): ExecutionResult =>

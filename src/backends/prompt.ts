@@ -14,7 +14,7 @@
  */
 import { makeResult } from './result.js';
 import { startDeadline } from './deadline.js';
-import { performance } from 'node:perf_hooks';
+import { nowMs } from '../util/clock.js';
 import { LRUCache } from 'lru-cache';
 import { request } from 'undici';
 import { z } from 'zod';
@@ -272,7 +272,7 @@ export function createPromptBackends(options: PromptBackendOptions = {}): Prompt
     prompt: (hook, payload, ctx) => judge(backends, hook, payload, ctx, false),
     agent: async (hook, payload, ctx) => {
       if (options.agentAsSingleTurn) return judge(backends, hook, payload, ctx, true);
-      return baseResult(performance.now(), {
+      return baseResult(nowMs(), {
         status: 'error',
         error:
           'agent hooks (a multi-turn verifier with tool access) are not implemented in this engine; ' +
@@ -330,7 +330,7 @@ async function judge(
   ctx: BackendContext,
   agent: boolean,
 ): Promise<ExecutionResult> {
-  const start = performance.now();
+  const start = nowMs();
   const handler = hook.handler as PromptHandler;
   const kind = agent ? 'agent hook' : 'prompt hook';
   if (ctx.signal?.aborted) return baseResult(start, { status: 'aborted', error: `${kind}: cancelled before it started` });

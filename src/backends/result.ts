@@ -1,9 +1,9 @@
-import { performance } from 'node:perf_hooks';
+import { nowMs } from '../util/clock.js';
 import type { ExecutionResult } from '../types.js';
 
 /**
  * An ExecutionResult with the empty defaults filled in (no exit code, no output, nothing
- * truncated). With `start` (a performance.now() reading) the duration is measured up to now.
+ * truncated). With `start` (a nowMs() reading) the duration is measured up to now.
  */
 export function makeResult(partial: Partial<ExecutionResult> & Pick<ExecutionResult, 'status'>, start?: number): ExecutionResult {
   const result: ExecutionResult = {
@@ -16,6 +16,6 @@ export function makeResult(partial: Partial<ExecutionResult> & Pick<ExecutionRes
     durationMs: 0,
     ...partial,
   };
-  if (start !== undefined) result.durationMs = performance.now() - start;
+  if (start !== undefined) result.durationMs = nowMs() - start;
   return result;
 }

@@ -36,6 +36,9 @@ async function runEntry(): Promise<Main> {
 }
 
 async function main(): Promise<void> {
+  // Both run in a fresh process per event or per try: their files compile from a code cache.
+  if (args[0] === 'dispatch' || args[0] === 'run')
+    (require('./code-cache.cjs') as typeof import('./code-cache.cjs')).useCodeCache(`${__dirname}/..`);
   if (args[0] === 'dispatch' && !args.includes('--help') && !args.includes('-h')) {
     process.exitCode = (await (await dispatchEntry())(args.slice(1))) ?? 0;
     return;

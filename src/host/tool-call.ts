@@ -4,7 +4,7 @@
  * the afterTool slot; the model-facing outcome.
  */
 import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
+import { nowMs } from '../util/clock.js';
 import { formatZodIssues } from '../parse/output.js';
 import type { HostPermissionMode } from './permissions.js';
 import type { PipelineState } from './pipeline-state.js';
@@ -76,7 +76,7 @@ async function execute(
   signal: AbortSignal,
 ): Promise<Execution> {
   const actor = opts.actor ?? {};
-  const started = performance.now();
+  const started = nowMs();
   let r: Omit<Execution, 'durationMs'>;
   try {
     const trackCwd = opts.cwd === undefined && !actor.agentId && ps.options.onCwd;
@@ -98,7 +98,7 @@ async function execute(
     if (!(err instanceof ToolError)) error = `${tool.name} failed: ${error}`;
     r = { ok: false, error, output: err instanceof ToolError ? err.output : undefined, content: error, isInterrupt: signal.aborted };
   }
-  return { ...r, durationMs: Math.round(performance.now() - started) };
+  return { ...r, durationMs: Math.round(nowMs() - started) };
 }
 
 export async function runOne(ps: PipelineState, call: ToolCall, opts: RunOpts): Promise<ToolOutcome> {

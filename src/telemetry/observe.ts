@@ -4,7 +4,7 @@
  * wraps run() with observeRun(); with neither configured it gets run() back untouched, so an
  * engine without audit sinks or telemetry pays nothing (bench: "telemetry off").
  */
-import { performance } from 'node:perf_hooks';
+import { nowMs } from '../util/clock.js';
 import { decisionAuditRecord, hookAuditRecord, newFiringContext, type FiringContext } from '../audit/record.js';
 import type { AuditSettings, AuditWriter } from '../audit/sinks.js';
 import type { Observability } from './setup.js';
@@ -54,7 +54,7 @@ export function observeRun<C extends ObserveContext>(run: RunFiring<C>, options:
 
   return async (event, input, ctx) => {
     if (telLoad && !tel) await telLoad;
-    const start = performance.now();
+    const start = nowMs();
     const f: FiringContext = newFiringContext({
       firingId: ctx?.firingId,
       project: ctx?.project ?? (typeof input.cwd === 'string' && input.cwd ? input.cwd : options.projectDir),
@@ -80,7 +80,7 @@ export function observeRun<C extends ObserveContext>(run: RunFiring<C>, options:
       error = (err as Error)?.message ?? String(err);
       throw err;
     } finally {
-      const ms = performance.now() - start;
+      const ms = nowMs() - start;
       writer?.write(decisionAuditRecord(f, decision, ms, error));
       tel?.endFiring(span, f, decision, ms, error);
     }

@@ -7,7 +7,7 @@ import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { nowMs } from '../util/clock.js';
 import { toJson } from '../reduce/json.js';
 import { walkFiles } from '../util/walk.js';
 import { loadConfig, type LoadedConfig } from '../config/index.js';
@@ -129,7 +129,7 @@ function nameFilter(filter: string | undefined): (name: string) => boolean {
 }
 
 export async function runFixtures(paths: readonly string[], opts: RunFixturesOptions = {}): Promise<TestReport> {
-  const started = performance.now();
+  const started = nowMs();
   const accept = nameFilter(opts.filter);
   const found = await findFixtureFiles(paths.length > 0 ? paths : ['.']);
   const fileResults: FileResult[] = found.errors.map((e) => ({ file: e.file, errors: [e], cases: [] }));
@@ -160,7 +160,7 @@ export async function runFixtures(paths: readonly string[], opts: RunFixturesOpt
     fileErrors: fileResults.filter((f) => f.errors.length > 0).length,
     updated: cases.filter((c) => c.updated).length,
     bailed,
-    durationMs: Math.round(performance.now() - started),
+    durationMs: Math.round(nowMs() - started),
   };
   return { files: fileResults, summary, ...(problem ? { problem } : {}) };
 }
@@ -312,7 +312,7 @@ async function runCase(fixture: Fixture, fc: FixtureCase, configs: Map<string, P
     stdinLimitBytes: config.options.stdinLimitBytes,
     outputLimitBytes: config.options.outputLimitBytes,
   });
-  const t0 = performance.now();
+  const t0 = nowMs();
   let json: Record<string, unknown>;
   let durationMs: number;
   try {
@@ -321,12 +321,12 @@ async function runCase(fixture: Fixture, fc: FixtureCase, configs: Map<string, P
       completePayload(fc),
       fc.permissionMode !== undefined ? { permissionMode: fc.permissionMode } : {},
     );
-    durationMs = performance.now() - t0;
+    durationMs = nowMs() - t0;
     json = toJson(decision);
     warnings.push(...decision.warnings);
   } catch (err) {
     const message = err instanceof InvalidHookInputError ? err.message : `engine failed: ${(err as Error)?.message ?? String(err)}`;
-    return { ...base, status: 'error', durationMs: performance.now() - t0, warnings, error: message };
+    return { ...base, status: 'error', durationMs: nowMs() - t0, warnings, error: message };
   } finally {
     await engine.close();
   }

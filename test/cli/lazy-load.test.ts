@@ -264,8 +264,8 @@ test('bundled dispatch with nothing to run loads neither the engine nor zod nor 
   const r = resolvedByWith([BIN, 'dispatch', '--agent', 'claude'], CLAUDE_PRE_TOOL_USE(dir.root), { HOME: dir.path('nohome') });
   expect(r.code).toBe(0);
   expect(r.stdout).toBe('');
-  // One CommonJS file besides bin.cjs: no ES bundle file, no plain module.
-  expect(r.dist).toEqual(['cli/bin.cjs', 'cli/bundle-check/dispatch.cjs']);
+  // One CommonJS file besides bin.cjs and its code cache loader: no ES bundle file, no plain module.
+  expect(r.dist).toEqual(['cli/bin.cjs', 'cli/bundle-check/dispatch.cjs', 'cli/code-cache.cjs']);
   const sources = bundledSources(r.dist);
   expect(sources).toContain('dist/dispatch/dispatch.js');
   for (const s of [
@@ -399,9 +399,11 @@ test('agent-hooks run runs from its bundle without commander, and with the same 
   expect(r.code).toBe(0);
   expect(r.stdout).toContain('success');
   expect(r.packages).toEqual([]);
-  // Besides the bundle: bin.cjs and the event's compiled validators (src/events/compiled.ts), all required.
+  // Besides the bundle: bin.cjs, its code cache loader and the event's compiled validators
+  // (src/events/compiled.ts), all required.
   expect(r.dist.filter((f) => !f.startsWith('cli/bundle-run/'))).toEqual([
     'cli/bin.cjs',
+    'cli/code-cache.cjs',
     'validators/input_PreToolUse.cjs',
     'validators/settings-core.cjs',
     'validators/settings.cjs',

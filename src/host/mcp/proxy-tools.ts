@@ -3,7 +3,7 @@
  * the server sees a call; PostToolUse or PostToolUseFailure on its result.
  */
 import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
+import { nowMs } from '../../util/clock.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Decision } from '../../reduce/reduce.js';
 import {
@@ -99,7 +99,7 @@ export async function onToolCall(s: ProxyState, msg: Msg & { id: Id }) {
   }
   call.input = input;
   call.forwarded = true;
-  call.startedAt = performance.now();
+  call.startedAt = nowMs();
   void toServer(s, rewritten ? { ...msg, params: { ...params, arguments: input } } : msg);
 }
 
@@ -143,7 +143,7 @@ async function askPermission(
 }
 
 export async function onToolResult(s: ProxyState, call: PendingCall, msg: Msg) {
-  const duration_ms = Math.round(performance.now() - call.startedAt);
+  const duration_ms = Math.round(nowMs() - call.startedAt);
   const base = { tool_name: call.toolName, tool_input: call.input, tool_use_id: call.toolUseId, duration_ms };
   const signal = new AbortController().signal;
   if (isObject(msg.error)) {

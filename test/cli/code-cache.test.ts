@@ -1,0 +1,224 @@
+/**
+ * The V8 code cache of the CommonJS files dispatch and `run` load (src/cli/code-cache.cts), and
+ * the hook path's chunks taken into one file (scripts/bundle-dispatch.mjs, mergeStaticChunks).
+ * Each test works on its own copy of the built package, so the caches it writes and damages are
+ * its own. A cache's file is replaced (a new inode) exactly when it is written, so an inode that
+ * stays the same across a dispatch means the cache was used as it was.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
+import { tempDir, type TempDir } from '../helpers/tmp.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+let pkg: TempDir;
+beforeAll(() => {
+  if (!existsSync(`${ROOT}dist/cli/bin.cjs`)) throw new Error('dist/cli/bin.cjs is missing: run `npm run build` first (npm test does)');
+});
+beforeEach(() => {
+  pkg = tempDir('agent-hooks-code-cache-');
+  cpSync(`${ROOT}dist`, pkg.path('dist'), { recursive: true, filter: (src) => !src.endsWith('.v8cache') });
+  cpSync(`${ROOT}package.json`, pkg.path('package.json'));
+  symlinkSync(`${ROOT}node_modules`, pkg.path('node_modules'));
+  // A user-level hook that denies: its answer goes through the engine's whole hook path.
+  pkg.json('home/.claude/settings.json', {
+    hooks: {
+      PreToolUse: [
+        {
+          matcher: 'Bash',
+          hooks: [
+            {
+              type: 'command',
+              command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"cached"}}'`,
+            },
+          ],
+        },
+      ],
+    },
+  });
+  mkdirSync(pkg.path('work'));
+});
+afterEach(() => pkg.cleanup());
+
+const DENY = '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"cached"}}';
+
+function dispatch(env: Record<string, string> = {}, args: string[] = ['--agent', 'claude']) {
+  const payload = JSON.stringify({
+    session_id: 's',
+    transcript_path: '',
+    cwd: pkg.path('work'),
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command: 'ls' },
+  });
+  const r = spawnSync(process.execPath, [pkg.path('dist/cli/bin.cjs'), 'dispatch', ...args], {
+    cwd: pkg.path('work'),
+    input: payload,
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { PATH: process.env.PATH ?? '', HOME: pkg.path('home'), ...env },
+  });
+  return { code: r.status, stdout: r.stdout.trim(), stderr: r.stderr };
+}
+
+/** The caches under dist/, by the path of the file they cache, with their inode. */
+function caches(): Map<string, number> {
+  const out = new Map<string, number>();
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const full = join(dir, e.name);
+      if (e.isDirectory()) walk(full);
+      else if (e.name.endsWith('.v8cache')) out.set(full.slice(pkg.path('dist/').length, -'.v8cache'.length), statSync(full).ino);
+    }
+  };
+  walk(pkg.path('dist'));
+  return out;
+}
+
+const RUN_JS = 'cli/bundle/dispatch/run.js';
+
+test('the first dispatch writes a cache for each file it compiled, the next ones use them, and the answer is the same', () => {
+  const off = dispatch({ AGENT_HOOKS_CODE_CACHE: '0' });
+  expect(off).toMatchObject({ code: 0, stdout: DENY });
+  expect(caches().size).toBe(0);
+
+  expect(dispatch()).toMatchObject({ code: 0, stdout: DENY });
+  const first = caches();
+  expect([...first.keys()].sort()).toEqual(
+    expect.arrayContaining([
+      'cli/bundle-check/dispatch.cjs',
+      RUN_JS,
+      'validators/settings-core.cjs',
+      'validators/input_PreToolUse.cjs',
+      'validators/output_PreToolUse.cjs',
+    ]),
+  );
+  // No file outside the bundles and the validators goes through the cache.
+  for (const file of first.keys()) expect(file).toMatch(/^(cli\/bundle(-check|-run)?|validators)\//);
+
+  expect(dispatch()).toMatchObject({ code: 0, stdout: DENY });
+  expect(caches()).toEqual(first);
+});
+
+test('a damaged cache is rejected by V8, the file compiles from source, and the cache is written again', () => {
+  dispatch();
+  const file = pkg.path(`dist/${RUN_JS}.v8cache`);
+  const blob = readFileSync(file);
+  // The header (the source's size and mtime) still matches; V8's data is garbage.
+  writeFileSync(file, Buffer.concat([blob.subarray(0, 16), Buffer.alloc(blob.length - 16, 0x5a)]));
+  const damaged = statSync(file).ino;
+  expect(dispatch()).toMatchObject({ code: 0, stdout: DENY });
+  const rewritten = statSync(file).ino;
+  expect(rewritten).not.toBe(damaged);
+  expect(dispatch()).toMatchObject({ code: 0, stdout: DENY });
+  expect(statSync(file).ino).toBe(rewritten);
+  // Only the header, and nothing at all.
+  for (const bytes of [blob.subarray(0, 16), Buffer.alloc(0)]) {
+    writeFileSync(file, bytes);
+    expect(dispatch()).toMatchObject({ code: 0, stdout: DENY });
+    expect(readFileSync(file).length).toBeGreaterThan(16);
+  }
+});
+
+test('an edited file compiles from its new source, even with the same length, and its cache is made again', () => {
+  dispatch();
+  const check = pkg.path('dist/cli/bundle-check/dispatch.cjs');
+  const before = statSync(`${check}.v8cache`).ino;
+  // A message of the check's, changed without changing the file's length: V8 alone, which
+  // checks only the length, would take the old code from the cache.
+  const source = readFileSync(check, 'utf8');
+  const word = 'unknown agent';
+  expect(source).toContain(word);
+  writeFileSync(check, source.replaceAll(word, 'UNKNOWN AGENT'));
+  utimesSync(check, new Date(), new Date(Date.now() + 5_000));
+  const r = dispatch({}, ['--agent', 'no-such-agent']);
+  expect(r.stderr).toContain('UNKNOWN AGENT');
+  expect(statSync(`${check}.v8cache`).ino).not.toBe(before);
+  expect(readFileSync(`${check}.v8cache`).readDoubleLE(0)).toBe(statSync(check).mtimeMs);
+  expect(dispatch({}, ['--agent', 'no-such-agent']).stderr).toContain('UNKNOWN AGENT');
+});
+
+test('a cache that can be neither read nor written changes nothing but the speed', () => {
+  // A folder where the cache would be: reading it fails, and so does renaming a file onto it.
+  mkdirSync(pkg.path(`dist/${RUN_JS}.v8cache`));
+  expect(dispatch()).toMatchObject({ code: 0, stdout: DENY });
+  expect(statSync(pkg.path(`dist/${RUN_JS}.v8cache`)).isDirectory()).toBe(true);
+  expect(readdirSync(pkg.path('dist/cli/bundle/dispatch')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  expect(dispatch()).toMatchObject({ code: 0, stdout: DENY });
+});
+
+test('run writes and uses the caches of its own bundle', () => {
+  const settings = pkg.json('one-hook.json', {
+    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] },
+  });
+  const run = () =>
+    spawnSync(
+      process.execPath,
+      [pkg.path('dist/cli/bin.cjs'), 'run', 'PreToolUse', '--settings', settings, '--tool', 'Bash', '--input', '{"command":"ls"}'],
+      {
+        cwd: pkg.path('work'),
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: { PATH: process.env.PATH ?? '', HOME: pkg.path('home') },
+      },
+    );
+  const r1 = run();
+  expect(r1.status).toBe(0);
+  expect(r1.stdout).toContain('success');
+  const first = caches();
+  expect([...first.keys()]).toEqual(expect.arrayContaining(['cli/bundle-run/run.js', 'cli/bundle-run/run-entry.js']));
+  const r2 = run();
+  const untimed = (s: string) => s.replace(/\d+ms/g, 'N ms');
+  expect(untimed(r2.stdout)).toBe(untimed(r1.stdout));
+  expect(caches()).toEqual(first);
+});
+
+/** Runs `script` in a fresh Node with the copy's dispatch/run.js at hand; returns what it prints. */
+function node(script: string): string {
+  const r = spawnSync(process.execPath, ['-e', script], {
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { PATH: process.env.PATH ?? '', RUN_JS: pkg.path(`dist/${RUN_JS}`) },
+  });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return r.stdout.trim();
+}
+
+test('run.js holds its static chunks, and each is one module with its file on disk, whichever loads first', () => {
+  const merged = readFileSync(pkg.path(`dist/${RUN_JS}`), 'utf8');
+  const inside = [...merged.matchAll(/"(\.\.\/chunk-[A-Z0-9]+\.js)":function\(/g)].map((m) => m[1] as string);
+  expect(inside.length).toBeGreaterThan(5);
+  // No static require of a chunk file is left: the file loads none of them from disk.
+  expect(merged).not.toMatch(/(?<!\(\)=>)\brequire\("\.\.?\/chunk-/);
+  const chunk = inside[0] as string;
+  // The chunk loaded from disk first: run.js takes that module, and does not run its own copy.
+  expect(
+    node(`
+      const path = require('node:path');
+      const file = path.join(path.dirname(process.env.RUN_JS), ${JSON.stringify(chunk)});
+      require(file);
+      const first = require.cache[file];
+      require(process.env.RUN_JS);
+      console.log(require.cache[file] === first);
+    `),
+  ).toBe('true');
+  // run.js first: every chunk it holds is registered under its own file's name, and a require of
+  // that file afterwards returns that module without compiling the file.
+  expect(
+    node(`
+      const path = require('node:path');
+      const Module = require('node:module');
+      const compiled = [];
+      const compile = Module.prototype._compile;
+      Module.prototype._compile = function (content, filename) { compiled.push(filename); return compile.call(this, content, filename); };
+      require(process.env.RUN_JS);
+      const names = ${JSON.stringify(inside)}.map((c) => path.join(path.dirname(process.env.RUN_JS), c));
+      const registered = names.every((f) => require.cache[f] && require.cache[f].loaded);
+      const same = names.every((f) => require(f) === require.cache[f].exports);
+      console.log(registered, same, compiled.filter((f) => names.includes(f)).length);
+    `),
+  ).toBe('true true 0');
+});
