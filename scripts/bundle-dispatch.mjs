@@ -7,8 +7,9 @@
 // no dispatch or `run` with hooks starts Node's ES loader for our code. dist/cli/bin.cjs falls
 // back to the plain modules when a bundle is missing.
 import { build, transform } from 'esbuild';
-import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { createHash } from 'node:crypto';
+import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 
 /**
  * zod's `z.locales` namespace re-exports all of its ~60 translations of the error messages
@@ -201,6 +202,18 @@ function mergeStaticChunks(entry) {
   inputsOf[rel] = [...new Set(order.flatMap((file) => inputsOf[relative(resolve('dist'), file).split(sep).join('/')] ?? []))];
 }
 writeFileSync('dist/cli/bundle-inputs.json', `${JSON.stringify(inputsOf)}\n`);
+
+// The digest of what this build made for the code cache's files (src/cli/code-cache.cts): a cache
+// is used only under the build it was made for, so a new version or a rebuild that keeps a file's
+// size and mtime (package managers set one fixed mtime) never runs another build's code.
+const cached = ['dist/cli/bundle', 'dist/cli/bundle-check', 'dist/cli/bundle-run', 'dist/validators'].flatMap((d) =>
+  readdirSync(d, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && /\.c?js$/.test(e.name))
+    .map((e) => join(e.parentPath ?? e.path, e.name)),
+);
+const digest = createHash('sha256');
+for (const file of cached.sort()) digest.update(`${file}\0`).update(readFileSync(file)).update('\0');
+writeFileSync('dist/cli/build-id', `${digest.digest('hex')}\n`);
 
 // tsc writes its output 0644; the `bin` must be executable for `npx agent-hooks` in this checkout
 // (an installed package gets its mode from npm's bin linking).

@@ -9,9 +9,11 @@
  * - A file's cache is `<file>.v8cache`, next to it, written when the process exits if there was
  *   none or V8 rejected it (another Node version or V8 flags), through a temporary file renamed
  *   into place, so a reader never sees half a cache.
- * - A cache holds the size and modification time of the source it was made from, and is used
- *   only while they still match: an edited file is compiled from source (V8's own check is only
- *   the source's length).
+ * - A cache holds the size and modification time of the source it was made from and the build's
+ *   digest (dist/cli/build-id, written by scripts/bundle-dispatch.mjs), and is used only while
+ *   all three still match: an edited file, or a file of another build that happens to keep its
+ *   size and mtime (package managers give every file one fixed mtime), is compiled from source.
+ *   V8's own check is only the source's length. Without a build id there is no cache.
  * - A cache runs as code, so it lives where the code lives: whoever can write it can replace the
  *   file it caches. Where the package's folder is not writable nothing is written, silently.
  * - AGENT_HOOKS_CODE_CACHE=0 turns it off (no cache read, none written).
@@ -21,14 +23,13 @@ import path = require('node:path');
 import vm = require('node:vm');
 import Module = require('node:module');
 
-/** Source size and mtime (two float64) ahead of V8's data. */
-const HEADER_BYTES = 16;
+/** Source size and mtime (two float64) and the build's digest (32 bytes) ahead of V8's data. */
+const HEADER_BYTES = 48;
 
 interface Pending {
   script: vm.Script;
   cacheFile: string;
-  mtimeMs: number;
-  size: number;
+  header: Buffer;
 }
 
 type Compile = (this: Module, content: string, filename: string) => unknown;
@@ -39,41 +40,66 @@ type Compile = (this: Module, content: string, filename: string) => unknown;
  */
 export function useCodeCache(dist: string): void {
   if (process.env.AGENT_HOOKS_CODE_CACHE === '0') return;
+  const build = buildId(dist);
+  if (!build) return;
   const dirs = ['cli/bundle/', 'cli/bundle-check/', 'cli/bundle-run/', 'validators/'].map((d) => path.join(dist, d));
   const proto = Module.prototype as unknown as { _compile: Compile };
   const compile = proto._compile;
   const pending: Pending[] = [];
   proto._compile = function compileWithCache(content, filename) {
     if (!dirs.some((d) => filename.startsWith(d))) return compile.call(this, content, filename);
-    return runCached(this, content, filename, pending);
+    let header: Buffer;
+    try {
+      header = headerOf(fs.statSync(filename), build);
+    } catch {
+      return compile.call(this, content, filename); // gone since Node read it: as without a cache
+    }
+    return runCached(this, content, filename, header, pending);
   };
   process.once('exit', () => writeCaches(pending));
 }
 
+/** The digest the build wrote (64 hex digits), or undefined when it is missing or malformed. */
+function buildId(dist: string): Buffer | undefined {
+  try {
+    const hex = fs.readFileSync(path.join(dist, 'cli', 'build-id'), 'utf8').trim();
+    return /^[0-9a-f]{64}$/.test(hex) ? Buffer.from(hex, 'hex') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** What Node's own _compile does for a CommonJS file, with V8's cached data when there is some. */
-function runCached(mod: Module, content: string, filename: string, pending: Pending[]): unknown {
+function runCached(mod: Module, content: string, filename: string, header: Buffer, pending: Pending[]): unknown {
   const cacheFile = `${filename}.v8cache`;
-  const { mtimeMs, size } = fs.statSync(filename);
-  const cachedData = readCache(cacheFile, mtimeMs, size);
+  const cachedData = readCache(cacheFile, header);
   // A `#!` line is legal only at the very start of a script; the wrapper comes first here.
   const body = content.startsWith('#!') ? `//${content.slice(2)}` : content;
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${body}\n});`, {
     filename,
     cachedData,
   });
-  if (cachedData === undefined || script.cachedDataRejected) pending.push({ script, cacheFile, mtimeMs, size });
+  if (cachedData === undefined || script.cachedDataRejected) pending.push({ script, cacheFile, header });
   const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
   return wrapper.call(mod.exports, mod.exports, Module.createRequire(filename), mod, filename, path.dirname(filename));
 }
 
-function readCache(cacheFile: string, mtimeMs: number, size: number): Buffer | undefined {
+function headerOf(stat: fs.Stats, build: Buffer): Buffer {
+  const header = Buffer.alloc(HEADER_BYTES);
+  header.writeDoubleLE(stat.mtimeMs, 0);
+  header.writeDoubleLE(stat.size, 8);
+  build.copy(header, 16);
+  return header;
+}
+
+function readCache(cacheFile: string, header: Buffer): Buffer | undefined {
   let blob: Buffer;
   try {
     blob = fs.readFileSync(cacheFile);
   } catch {
     return undefined; // none yet (or unreadable): compiled from source, and written at exit
   }
-  if (blob.length <= HEADER_BYTES || blob.readDoubleLE(0) !== mtimeMs || blob.readDoubleLE(8) !== size) return undefined;
+  if (blob.length <= HEADER_BYTES || !blob.subarray(0, HEADER_BYTES).equals(header)) return undefined;
   return blob.subarray(HEADER_BYTES);
 }
 
@@ -83,11 +109,8 @@ function writeCaches(pending: Pending[]): void {
     const tmp = `${p.cacheFile}.${process.pid}.tmp`;
     let created = false;
     try {
-      const header = Buffer.alloc(HEADER_BYTES);
-      header.writeDoubleLE(p.mtimeMs, 0);
-      header.writeDoubleLE(p.size, 8);
       // `wx`: never write through a file someone left at the temporary name.
-      fs.writeFileSync(tmp, Buffer.concat([header, p.script.createCachedData()]), { flag: 'wx' });
+      fs.writeFileSync(tmp, Buffer.concat([p.header, p.script.createCachedData()]), { flag: 'wx' });
       created = true;
       fs.renameSync(tmp, p.cacheFile);
     } catch {

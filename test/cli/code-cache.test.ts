@@ -6,7 +6,18 @@
  * stays the same across a dispatch means the cache was used as it was.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
@@ -79,6 +90,8 @@ function caches(): Map<string, number> {
 }
 
 const RUN_JS = 'cli/bundle/dispatch/run.js';
+/** The source's mtime and size (two float64) and the build's digest, ahead of V8's data. */
+const HEADER = 48;
 
 test('the first dispatch writes a cache for each file it compiled, the next ones use them, and the answer is the same', () => {
   const off = dispatch({ AGENT_HOOKS_CODE_CACHE: '0' });
@@ -107,8 +120,8 @@ test('a damaged cache is rejected by V8, the file compiles from source, and the 
   dispatch();
   const file = pkg.path(`dist/${RUN_JS}.v8cache`);
   const blob = readFileSync(file);
-  // The header (the source's size and mtime) still matches; V8's data is garbage.
-  writeFileSync(file, Buffer.concat([blob.subarray(0, 16), Buffer.alloc(blob.length - 16, 0x5a)]));
+  // The header (the source's size and mtime, the build's digest) still matches; V8's data is garbage.
+  writeFileSync(file, Buffer.concat([blob.subarray(0, HEADER), Buffer.alloc(blob.length - HEADER, 0x5a)]));
   const damaged = statSync(file).ino;
   expect(dispatch()).toMatchObject({ code: 0, stdout: DENY });
   const rewritten = statSync(file).ino;
@@ -116,10 +129,10 @@ test('a damaged cache is rejected by V8, the file compiles from source, and the 
   expect(dispatch()).toMatchObject({ code: 0, stdout: DENY });
   expect(statSync(file).ino).toBe(rewritten);
   // Only the header, and nothing at all.
-  for (const bytes of [blob.subarray(0, 16), Buffer.alloc(0)]) {
+  for (const bytes of [blob.subarray(0, HEADER), Buffer.alloc(0)]) {
     writeFileSync(file, bytes);
     expect(dispatch()).toMatchObject({ code: 0, stdout: DENY });
-    expect(readFileSync(file).length).toBeGreaterThan(16);
+    expect(readFileSync(file).length).toBeGreaterThan(HEADER);
   }
 });
 
@@ -139,6 +152,34 @@ test('an edited file compiles from its new source, even with the same length, an
   expect(statSync(`${check}.v8cache`).ino).not.toBe(before);
   expect(readFileSync(`${check}.v8cache`).readDoubleLE(0)).toBe(statSync(check).mtimeMs);
   expect(dispatch({}, ['--agent', 'no-such-agent']).stderr).toContain('UNKNOWN AGENT');
+});
+
+test('a cache made under another build is not used, even for a file of the same size and mtime', () => {
+  dispatch();
+  const before = caches();
+  const id = pkg.path('dist/cli/build-id');
+  const other = 'f'.repeat(64);
+  expect(readFileSync(id, 'utf8').trim()).toMatch(/^[0-9a-f]{64}$/);
+  writeFileSync(id, `${other}\n`);
+  expect(dispatch()).toMatchObject({ code: 0, stdout: DENY });
+  const after = caches();
+  for (const [file, ino] of before) {
+    expect(after.get(file), file).not.toBe(ino);
+    expect(
+      readFileSync(pkg.path(`dist/${file}.v8cache`))
+        .subarray(16, HEADER)
+        .toString('hex'),
+    ).toBe(other);
+  }
+});
+
+test('without the build digest there is no cache', () => {
+  rmSync(pkg.path('dist/cli/build-id'));
+  expect(dispatch()).toMatchObject({ code: 0, stdout: DENY });
+  expect(caches().size).toBe(0);
+  writeFileSync(pkg.path('dist/cli/build-id'), 'not a digest\n');
+  expect(dispatch()).toMatchObject({ code: 0, stdout: DENY });
+  expect(caches().size).toBe(0);
 });
 
 test('a cache that can be neither read nor written changes nothing but the speed', () => {
