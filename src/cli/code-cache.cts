@@ -32,6 +32,9 @@ interface Pending {
   header: Buffer;
 }
 
+/** The CommonJS wrapper's head, as Node's own. */
+const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
+
 type Compile = (this: Module, content: string, filename: string) => unknown;
 
 /**
@@ -75,9 +78,11 @@ function runCached(mod: Module, content: string, filename: string, header: Buffe
   const cachedData = readCache(cacheFile, header);
   // A `#!` line is legal only at the very start of a script; the wrapper comes first here.
   const body = content.startsWith('#!') ? `//${content.slice(2)}` : content;
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${body}\n});`, {
+  const script = new vm.Script(`${WRAPPER_HEAD}${body}\n});`, {
     filename,
     cachedData,
+    // Columns on the first line as in the file (the bundles are long lines): stack traces stay exact.
+    columnOffset: -WRAPPER_HEAD.length,
   });
   if (cachedData === undefined || script.cachedDataRejected) pending.push({ script, cacheFile, header });
   const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;

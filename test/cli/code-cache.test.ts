@@ -217,6 +217,24 @@ test('run writes and uses the caches of its own bundle', () => {
   expect(caches()).toEqual(first);
 });
 
+test('code compiled with the cache reports the same lines and columns in stack traces', () => {
+  // One long line, as the bundles are: a column offset would show at once.
+  const source = "'use strict';const pad = 1;module.exports = () => { throw new Error('where'); };\n";
+  pkg.write('dist/cli/bundle/zz-stack.cjs', source);
+  pkg.write('dist/zz-stack.cjs', source);
+  const frame = (file: string) =>
+    node(`
+      require(${JSON.stringify(pkg.path('dist/cli/code-cache.cjs'))}).useCodeCache(${JSON.stringify(pkg.path('dist'))});
+      try { require(${JSON.stringify(file)})(); } catch (e) { console.log(e.stack.split('\\n')[1].replace(/^.*:(\\d+:\\d+)\\)?$/, '$1')); }
+    `);
+  const plain = frame(pkg.path('dist/zz-stack.cjs'));
+  expect(plain).toBe(`1:${source.indexOf('throw') + 7}`);
+  expect(frame(pkg.path('dist/cli/bundle/zz-stack.cjs'))).toBe(plain);
+  // Compiled with the cache this time: the one the first run wrote at exit.
+  expect(existsSync(pkg.path('dist/cli/bundle/zz-stack.cjs.v8cache'))).toBe(true);
+  expect(frame(pkg.path('dist/cli/bundle/zz-stack.cjs'))).toBe(plain);
+});
+
 /** Runs `script` in a fresh Node with the copy's dispatch/run.js at hand; returns what it prints. */
 function node(script: string): string {
   const r = spawnSync(process.execPath, ['-e', script], {
