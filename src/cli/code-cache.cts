@@ -114,13 +114,19 @@ function writeCaches(pending: Pending[]): void {
     const tmp = `${p.cacheFile}.${process.pid}.tmp`;
     let created = false;
     try {
+      const data = Buffer.concat([p.header, p.script.createCachedData()]);
       // `wx`: never write through a file someone left at the temporary name.
-      fs.writeFileSync(tmp, Buffer.concat([p.header, p.script.createCachedData()]), { flag: 'wx' });
+      const fd = fs.openSync(tmp, 'wx');
       created = true;
+      try {
+        fs.writeFileSync(fd, data);
+      } finally {
+        fs.closeSync(fd);
+      }
       fs.renameSync(tmp, p.cacheFile);
     } catch {
-      // Not writable here (a package installed read-only), or a race with another process: the
-      // cache is only an optimisation, and the next process tries again.
+      // Not writable here (a package installed read-only, a full disk), or a race with another
+      // process: the cache is only an optimisation, and the next process tries again.
       if (created) fs.rmSync(tmp, { force: true });
     }
   }
