@@ -205,8 +205,10 @@ writeFileSync('dist/cli/bundle-inputs.json', `${JSON.stringify(inputsOf)}\n`);
 
 // The digest of what this build made for the code cache's files (src/cli/code-cache.cts): a cache
 // is used only under the build it was made for, so a new version or a rebuild that keeps a file's
-// size and mtime (package managers set one fixed mtime) never runs another build's code.
-const cached = ['dist/cli/bundle', 'dist/cli/bundle-check', 'dist/cli/bundle-run', 'dist/validators'].flatMap((d) =>
+// size and mtime (package managers set one fixed mtime) never runs another build's code. It
+// covers all of dist/cli and dist/validators, a superset of the folders the cache compiles, so the
+// two lists cannot drift apart into a cache the digest does not vouch for.
+const cached = ['dist/cli', 'dist/validators'].flatMap((d) =>
   readdirSync(d, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && /\.c?js$/.test(e.name))
     .map((e) => join(e.parentPath ?? e.path, e.name)),
