@@ -3,7 +3,7 @@
  * decision (`kind: 'decision'`, the reduced answer of one event firing). Both carry the project,
  * session, client and event, so a team's audit from many machines reads as one timeline.
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../util/uuid.js';
 import type { Decision, HookRecord } from '../reduce/reduce.js';
 
 export interface AuditRecord {

@@ -4,7 +4,7 @@
  * fields. So `run Stop` or `run PostToolUse` work with no payload at all (docs/cli.md,
  * "Default payloads").
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../util/uuid.js';
 import { EVENT_NAMES, type EventName } from '../events/facts.js';
 import { INPUT_KEYS } from '../events/tables.generated.js';
 import { sampleInput } from '../toolkit/sample.js';

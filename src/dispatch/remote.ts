@@ -6,7 +6,7 @@
  * reached (or answers 5xx/429 on every try), the local failure policy decides: `deny` (default:
  * never fail open), `ask`, or `ignore`, always with a note on stderr.
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../util/uuid.js';
 import { eventFacts, type EventName } from '../events/facts.js';
 import type { Decision } from '../reduce/reduce.js';
 import type { DispatchInput, DispatchOutput, WireAdapter } from './wire/types.js';

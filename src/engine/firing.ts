@@ -2,7 +2,7 @@
  * One firing: plan the matching hooks, run them (serially or in parallel, per the catalog),
  * fail closed where a hook's answer cannot be trusted, then reduce to one Decision.
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../util/uuid.js';
 import { buildHookEnv } from '../backends/env.js';
 import type { BackendContext } from '../backends/types.js';
 import { eventFacts, isEventName, type EventName } from '../events/facts.js';

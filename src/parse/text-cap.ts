@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../util/uuid.js';
 
 /** Claude's cap on hook output strings (additionalContext, systemMessage, plain stdout). */
 export const OUTPUT_STRING_CAP = 10_000;

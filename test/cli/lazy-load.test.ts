@@ -505,3 +505,45 @@ test('bundled dispatch with nothing to run loads no dialect tables but Claude’
   const sources = bundledSources(forced.dist);
   expect(sources.filter((f) => OTHER_DIALECTS.includes(f))).toEqual(['dist/dialects/codex.js']);
 });
+
+/** Node's own modules a process loaded (`process.moduleLoadList`, written at exit by a preload). */
+function builtinsLoadedBy(args: string[], input: string, env: Record<string, string>): { builtins: string[]; stdout: string } {
+  const list = dir.path('builtins.txt');
+  const preload = dir.write(
+    'builtins.cjs',
+    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));\n`,
+  );
+  const r = spawnSync(process.execPath, ['--require', preload, ...args], {
+    cwd: dir.root,
+    encoding: 'utf8',
+    timeout: 30_000,
+    input,
+    env: { ...process.env, ...env },
+  });
+  const builtins = readFileSync(list, 'utf8')
+    .split('\n')
+    .flatMap((l) => (l.startsWith('NativeModule ') ? [l.slice('NativeModule '.length)] : []));
+  return { builtins, stdout: r.stdout };
+}
+
+test('dispatch and run with one command hook load neither node:crypto nor perf_hooks', () => {
+  dir.json('home/.claude/settings.json', {
+    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo one-hook >&2; exit 2' }] }] },
+  });
+  const env = { HOME: dir.path('home'), AGENT_HOOKS_TRUST_STORE: dir.path('trust.json') };
+  const d = builtinsLoadedBy([BIN, 'dispatch', '--agent', 'claude'], CLAUDE_PRE_TOOL_USE(dir.root), env);
+  // The hook ran (ids were made for its payload and the records) and the recorder saw the spawn.
+  expect(JSON.parse(d.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+  expect(d.builtins).toContain('child_process');
+  const r = builtinsLoadedBy(
+    [BIN, 'run', 'PreToolUse', '--settings', dir.path('home/.claude/settings.json'), '--tool', 'Bash', '--input', '{"command":"ls"}'],
+    '',
+    env,
+  );
+  expect(r.stdout).toContain('one-hook');
+  for (const { builtins } of [d, r]) {
+    expect(builtins.filter((b) => b === 'crypto' || b.startsWith('internal/crypto/'))).toEqual([]);
+    // `performance` itself (src/util/clock.ts); net's observer modules are Node's own and stay.
+    expect(builtins.filter((b) => b === 'perf_hooks' || b === 'internal/perf/performance')).toEqual([]);
+  }
+});
