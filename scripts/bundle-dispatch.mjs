@@ -58,7 +58,7 @@ const record = (result) => {
   for (const [out, o] of Object.entries(result.metafile.outputs)) inputsOf[out.slice('dist/'.length)] = Object.keys(o.inputs);
 };
 
-// 1. dispatch's no-hooks check: dist/cli/dispatch.js and its static imports, one CommonJS file.
+// 1. dispatch's no-hooks check: dist/cli/dispatch-main.js and its static imports, one CommonJS file.
 //    Node loads a CommonJS file without the ES loader's resolve, link and evaluate steps for each
 //    of a dozen chunks, which was most of what a dispatch with nothing to run cost over `node -e 0`.
 //    Every lazy import() stays lazy: of our own modules it becomes a require() of the lazy bundle
@@ -85,13 +85,12 @@ rmSync(CHECK_DIR, { recursive: true, force: true });
 record(
   await build({
     ...COMMON,
-    entryPoints: { dispatch: 'dist/cli/dispatch.js' },
+    entryPoints: { dispatch: 'dist/cli/dispatch-main.js' },
     outdir: CHECK_DIR,
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
-    // The sources are ES modules; the one import.meta they read in this file is the URL.
+    // The sources are ES modules; the one import.meta they may read is the URL (banner below).
     define: { 'import.meta.url': '__agentHooksModuleUrl' },
-    banner: { js: MODULE_URL_BANNER },
     plugins: [lazyToBundle, zodEnglishOnly],
   }),
 );
@@ -115,7 +114,7 @@ for (const b of LAZY_BUNDLES) {
 }
 // The check's lazy imports of those files become require()s too.
 const checkFile = `${CHECK_DIR}/dispatch.cjs`;
-writeFileSync(checkFile, requireOwnChunks(readFileSync(checkFile, 'utf8'), checkFile));
+writeFileSync(checkFile, requireOwnChunks(withUrlBanner(readFileSync(checkFile, 'utf8')), checkFile));
 // The two files every process with a hook to run loads take their static chunks in.
 for (const entry of ['dist/cli/bundle/dispatch/run.js', 'dist/cli/bundle-run/run.js']) mergeStaticChunks(entry);
 
@@ -137,11 +136,15 @@ async function toCommonJs(dir, outputs) {
       minifySyntax: true,
       define: { 'import.meta.url': '__agentHooksModuleUrl' },
     });
-    // The URL is made only in the files that read it: pathToFileURL costs ~40 µs a file.
-    writeFileSync(file, requireOwnChunks(code.includes('__agentHooksModuleUrl') ? `${MODULE_URL_BANNER}\n${code}` : code, file));
+    writeFileSync(file, requireOwnChunks(withUrlBanner(code), file));
   }
   // The files keep their names (chunks refer to each other by them); this makes them CommonJS.
   writeFileSync(`${dir}/package.json`, '{ "type": "commonjs" }\n');
+}
+
+/** The URL is made only in the files that read it: pathToFileURL costs ~40 µs a file, more the first time. */
+function withUrlBanner(code) {
+  return code.includes('__agentHooksModuleUrl') ? `${MODULE_URL_BANNER}\n${code}` : code;
 }
 
 /**
@@ -189,11 +192,13 @@ function mergeStaticChunks(entry) {
       (file) =>
         `${JSON.stringify(key(file))}:function(exports,require,module,__filename,__dirname){${inline(readFileSync(file, 'utf8'), file)}\n}`,
     );
+  // A chunk is asked for once per file that imports it (some fifty times for twenty chunks): its
+  // file name and its folder's module paths are worked out once, not on every ask.
   const loader =
-    'const __agentHooksChunk=((chunks)=>{const Module=require("node:module"),{dirname,join}=require("node:path");' +
-    'return(name)=>{const filename=join(__dirname,name),hit=require.cache[filename];if(hit)return hit.exports;' +
-    'const m=new Module(filename,module);m.filename=filename;m.paths=Module._nodeModulePaths(dirname(filename));require.cache[filename]=m;' +
-    'try{chunks[name].call(m.exports,m.exports,(id)=>m.require(id),m,filename,dirname(filename))}catch(e){delete require.cache[filename];throw e}' +
+    'const __agentHooksChunk=((chunks)=>{const Module=require("node:module"),{dirname,join}=require("node:path"),files={},paths={};' +
+    'return(name)=>{const filename=files[name]??=join(__dirname,name),hit=require.cache[filename];if(hit)return hit.exports;' +
+    'const dir=dirname(filename),m=new Module(filename,module);m.filename=filename;m.paths=(paths[dir]??=Module._nodeModulePaths(dir)).slice();require.cache[filename]=m;' +
+    'try{chunks[name].call(m.exports,m.exports,(id)=>m.require(id),m,filename,dir)}catch(e){delete require.cache[filename];throw e}' +
     `m.loaded=!0;return m.exports}})({${chunks.join(',\n')}});\n`;
   const merged = loader + inline(readFileSync(entry, 'utf8'), resolve(entry));
   if (new RegExp(STATIC.source).test(merged)) throw new Error(`${entry}: a static require of a chunk was left after merging`);

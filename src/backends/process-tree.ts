@@ -21,11 +21,13 @@ export interface ProcEntry {
   start: string;
 }
 
-const HAS_PROC = process.platform === 'linux' && readProcEntry(process.pid) !== undefined;
+// Found out at first use, not at import: a hook that exits by itself never needs /proc.
+let procFs: boolean | undefined;
 
 /** True when /proc-based tree tracking is available (Linux). */
 export function hasProcFs(): boolean {
-  return HAS_PROC;
+  procFs ??= process.platform === 'linux' && readProcEntry(process.pid) !== undefined;
+  return procFs;
 }
 
 export function readProcEntry(pid: number): ProcEntry | undefined {
@@ -52,7 +54,7 @@ export function readProcEntry(pid: number): ProcEntry | undefined {
 
 /** All processes visible in /proc (empty when /proc is unavailable). */
 export function listProcesses(): ProcEntry[] {
-  if (!HAS_PROC) return [];
+  if (!hasProcFs()) return [];
   let names: string[];
   try {
     names = readdirSync('/proc');

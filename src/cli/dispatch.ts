@@ -1,51 +1,14 @@
 #!/usr/bin/env node
 /**
- * Standalone entry of `dispatch` without the rest of the CLI (no commander, no engine until a
- * hook may run): `node dist/cli/dispatch.js --agent gemini --settings hooks.json`. Same flags
- * and behaviour as `agent-hooks dispatch`; it exists for the cold-start budget.
+ * Standalone entry of `dispatch` without the rest of the CLI:
+ * `node dist/cli/dispatch.js --agent gemini --settings hooks.json`. Same flags and behaviour as
+ * `agent-hooks dispatch`; the command line itself is src/cli/dispatch-main.ts.
  */
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
-import { dispatchMain, type DispatchFlags } from '../dispatch/dispatch.js';
+import { main } from './dispatch-main.js';
 
-export async function main(argv: string[]): Promise<number> {
-  let values: Record<string, unknown>;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        agent: { type: 'string' },
-        event: { type: 'string' },
-        settings: { type: 'string', multiple: true },
-        dialect: { type: 'string' },
-        plugin: { type: 'string', multiple: true },
-        cwd: { type: 'string' },
-        discover: { type: 'boolean' },
-        'managed-settings': { type: 'string' },
-        'discover-dialects': { type: 'string' },
-        audit: { type: 'string' },
-        remote: { type: 'string' },
-        'remote-failure': { type: 'string' },
-      },
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    process.stderr.write(`agent-hooks dispatch: ${(err as Error).message}\n`);
-    return 1;
-  }
-  if (typeof values.agent !== 'string') {
-    process.stderr.write('agent-hooks dispatch: --agent <name> is required\n');
-    return 1;
-  }
-  const { 'managed-settings': managedSettings, 'discover-dialects': discoverDialects, 'remote-failure': remoteFailure, ...rest } = values;
-  return dispatchMain({
-    ...(rest as unknown as DispatchFlags),
-    ...(typeof managedSettings === 'string' ? { managedSettings } : {}),
-    ...(typeof discoverDialects === 'string' ? { discoverDialects } : {}),
-    ...(typeof remoteFailure === 'string' ? { remoteFailure } : {}),
-  });
-}
+export { main };
 
 if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   void main(process.argv.slice(2)).then((code) => {
