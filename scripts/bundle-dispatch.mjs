@@ -32,6 +32,9 @@ const zodEnglishOnly = {
   },
 };
 
+/** A CommonJS file's first statement, so that it runs in strict mode as its ES sources did. */
+const STRICT = '"use strict";\n';
+
 /** The one import.meta our sources read in a CommonJS file: the file's URL. */
 const MODULE_URL_BANNER = "const __agentHooksModuleUrl = require('node:url').pathToFileURL(__filename).href;";
 
@@ -114,7 +117,7 @@ for (const b of LAZY_BUNDLES) {
 }
 // The check's lazy imports of those files become require()s too.
 const checkFile = `${CHECK_DIR}/dispatch.cjs`;
-writeFileSync(checkFile, requireOwnChunks(withUrlBanner(readFileSync(checkFile, 'utf8')), checkFile));
+writeFileSync(checkFile, requireOwnChunks(withHead(readFileSync(checkFile, 'utf8')), checkFile));
 // The two files every process with a hook to run loads take their static chunks in.
 for (const entry of ['dist/cli/bundle/dispatch/run.js', 'dist/cli/bundle-run/run.js']) mergeStaticChunks(entry);
 
@@ -136,15 +139,21 @@ async function toCommonJs(dir, outputs) {
       minifySyntax: true,
       define: { 'import.meta.url': '__agentHooksModuleUrl' },
     });
-    writeFileSync(file, requireOwnChunks(withUrlBanner(code), file));
+    writeFileSync(file, requireOwnChunks(withHead(code), file));
   }
   // The files keep their names (chunks refer to each other by them); this makes them CommonJS.
   writeFileSync(`${dir}/package.json`, '{ "type": "commonjs" }\n');
 }
 
-/** The URL is made only in the files that read it: pathToFileURL costs ~40 µs a file, more the first time. */
-function withUrlBanner(code) {
-  return code.includes('__agentHooksModuleUrl') ? `${MODULE_URL_BANNER}\n${code}` : code;
+/**
+ * A converted file's head: strict mode first, as its ES sources ran (a CommonJS file is sloppy
+ * unless it says so, and esbuild's transform does not), then the URL banner, made only in the
+ * files that read it (pathToFileURL costs ~40 µs a file, more the first time).
+ */
+function withHead(code) {
+  if (code.startsWith('#!')) throw new Error('a converted file starts with #!: its head would not come first');
+  const body = code.replace(/^"use strict";\n?/, '');
+  return `${STRICT}${body.includes('__agentHooksModuleUrl') ? `${MODULE_URL_BANNER}\n` : ''}${body}`;
 }
 
 /**
@@ -200,7 +209,8 @@ function mergeStaticChunks(entry) {
     'const dir=dirname(filename),m=new Module(filename,module);m.filename=filename;m.paths=(paths[dir]??=Module._nodeModulePaths(dir)).slice();require.cache[filename]=m;' +
     'try{chunks[name].call(m.exports,m.exports,(id)=>m.require(id),m,filename,dir)}catch(e){delete require.cache[filename];throw e}' +
     `m.loaded=!0;return m.exports}})({${chunks.join(',\n')}});\n`;
-  const merged = loader + inline(readFileSync(entry, 'utf8'), resolve(entry));
+  // Strict mode stays the first statement of the file; each chunk's own directive opens its function.
+  const merged = STRICT + loader + inline(readFileSync(entry, 'utf8').replace(/^"use strict";\n?/, ''), resolve(entry));
   if (new RegExp(STATIC.source).test(merged)) throw new Error(`${entry}: a static require of a chunk was left after merging`);
   writeFileSync(entry, merged);
   const rel = entry.slice('dist/'.length);

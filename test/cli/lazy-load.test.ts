@@ -5,7 +5,7 @@
  * `--import` records every URL the process resolves. (Figures: docs/performance.md.)
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
@@ -546,4 +546,16 @@ test('dispatch and run with one command hook load neither node:crypto nor perf_h
     // `performance` itself (src/util/clock.ts); net's observer modules are Node's own and stay.
     expect(builtins.filter((b) => b === 'perf_hooks' || b === 'internal/perf/performance')).toEqual([]);
   }
+});
+
+test('every CommonJS file dispatch and run load runs in strict mode, as its ES sources do', () => {
+  const files = ['dist/cli/bundle-check', 'dist/cli/bundle', 'dist/cli/bundle-run', 'dist/validators'].flatMap((d) =>
+    readdirSync(`${ROOT}${d}`, { recursive: true, encoding: 'utf8' })
+      .filter((f) => /\.c?js$/.test(f))
+      .map((f) => `${d}/${f}`),
+  );
+  expect(files).toContain('dist/cli/bundle/dispatch/run.js');
+  // A directive counts only as the first statement: a banner or loader above it would undo it.
+  const sloppy = files.filter((f) => !readFileSync(`${ROOT}${f}`, 'utf8').startsWith('"use strict";'));
+  expect(sloppy).toEqual([]);
 });
