@@ -34,6 +34,7 @@ const zodEnglishOnly = {
 
 /** A CommonJS file's first statement, so that it runs in strict mode as its ES sources did. */
 const STRICT = '"use strict";\n';
+const withoutStrict = (code) => code.replace(/^"use strict";\n?/, '');
 
 /** The one import.meta our sources read in a CommonJS file: the file's URL. */
 const MODULE_URL_BANNER = "const __agentHooksModuleUrl = require('node:url').pathToFileURL(__filename).href;";
@@ -152,7 +153,7 @@ async function toCommonJs(dir, outputs) {
  */
 function withHead(code) {
   if (code.startsWith('#!')) throw new Error('a converted file starts with #!: its head would not come first');
-  const body = code.replace(/^"use strict";\n?/, '');
+  const body = withoutStrict(code);
   return `${STRICT}${body.includes('__agentHooksModuleUrl') ? `${MODULE_URL_BANNER}\n` : ''}${body}`;
 }
 
@@ -210,7 +211,7 @@ function mergeStaticChunks(entry) {
     'try{chunks[name].call(m.exports,m.exports,(id)=>m.require(id),m,filename,dir)}catch(e){delete require.cache[filename];throw e}' +
     `m.loaded=!0;return m.exports}})({${chunks.join(',\n')}});\n`;
   // Strict mode stays the first statement of the file; each chunk's own directive opens its function.
-  const merged = STRICT + loader + inline(readFileSync(entry, 'utf8').replace(/^"use strict";\n?/, ''), resolve(entry));
+  const merged = STRICT + loader + inline(withoutStrict(readFileSync(entry, 'utf8')), resolve(entry));
   if (new RegExp(STATIC.source).test(merged)) throw new Error(`${entry}: a static require of a chunk was left after merging`);
   writeFileSync(entry, merged);
   const rel = entry.slice('dist/'.length);

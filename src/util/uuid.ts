@@ -14,8 +14,6 @@ const pool = Buffer.alloc(16 * IDS_PER_READ);
 let offset = pool.length;
 let device = process.platform !== 'win32';
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-
 /** Fills the pool from /dev/urandom; false when the device cannot be read in full. */
 function refill(): boolean {
   let fd: number | undefined;
@@ -46,6 +44,6 @@ export function randomUUID(): string {
   // RFC 9562, section 5.4: version 4 in the high nibble of byte 6, variant 10 in byte 8.
   b[6] = (b[6]! & 0x0f) | 0x40;
   b[8] = (b[8]! & 0x3f) | 0x80;
-  const h = (i: number) => HEX[b[i]!]!;
-  return `${h(0)}${h(1)}${h(2)}${h(3)}-${h(4)}${h(5)}-${h(6)}${h(7)}-${h(8)}${h(9)}-${h(10)}${h(11)}${h(12)}${h(13)}${h(14)}${h(15)}`;
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }

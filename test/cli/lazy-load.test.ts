@@ -49,6 +49,7 @@ Module._resolveFilename = function (...args) {
   if (file.startsWith('/')) appendFileSync(process.env.AGENT_HOOKS_RESOLVE_LOG, pathToFileURL(file).href + '\\n');
   return file;
 };
+process.on('exit', () => appendFileSync(process.env.AGENT_HOOKS_RESOLVE_LOG, process.moduleLoadList.map((m) => 'node ' + m).join('\\n') + '\\n'));
 `,
   );
 });
@@ -56,9 +57,9 @@ afterEach(() => dir.cleanup());
 
 /**
  * The modules a process resolved: files under dist/ relative to it, packages by name; `esm`, the
- * files under dist/ that went through the ES loader.
+ * files under dist/ that went through the ES loader; `builtins`, Node's own modules it loaded.
  */
-function resolvedBy(args: string[]): { dist: string[]; esm: string[]; packages: string[]; stdout: string; code: number | null } {
+function resolvedBy(args: string[]): ReturnType<typeof resolvedByWith> {
   return resolvedByWith(args, '', {});
 }
 
@@ -66,7 +67,7 @@ function resolvedByWith(
   args: string[],
   input: string,
   env: Record<string, string>,
-): { dist: string[]; esm: string[]; packages: string[]; stdout: string; stderr: string; code: number | null } {
+): { dist: string[]; esm: string[]; packages: string[]; builtins: string[]; stdout: string; stderr: string; code: number | null } {
   const log = dir.path('resolved.log');
   rmSync(log, { force: true });
   const r = spawnSync(
@@ -84,6 +85,7 @@ function resolvedByWith(
   const dist = new Set<string>();
   const esm = new Set<string>();
   const packages = new Set<string>();
+  const builtins = urls.flatMap((l) => (l.startsWith('node NativeModule ') ? [l.slice('node NativeModule '.length)] : []));
   for (const line of urls) {
     const url = line.replace(/^esm /, '');
     if (!url.startsWith('file:')) continue;
@@ -100,6 +102,7 @@ function resolvedByWith(
     dist: [...dist].sort(),
     esm: [...esm].sort(),
     packages: [...packages].sort(),
+    builtins,
     stdout: r.stdout,
     stderr: r.stderr,
     code: r.status,
@@ -506,36 +509,16 @@ test('bundled dispatch with nothing to run loads no dialect tables but Claude’
   expect(sources.filter((f) => OTHER_DIALECTS.includes(f))).toEqual(['dist/dialects/codex.js']);
 });
 
-/** Node's own modules a process loaded (`process.moduleLoadList`, written at exit by a preload). */
-function builtinsLoadedBy(args: string[], input: string, env: Record<string, string>): { builtins: string[]; stdout: string } {
-  const list = dir.path('builtins.txt');
-  const preload = dir.write(
-    'builtins.cjs',
-    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));\n`,
-  );
-  const r = spawnSync(process.execPath, ['--require', preload, ...args], {
-    cwd: dir.root,
-    encoding: 'utf8',
-    timeout: 30_000,
-    input,
-    env: { ...process.env, ...env },
-  });
-  const builtins = readFileSync(list, 'utf8')
-    .split('\n')
-    .flatMap((l) => (l.startsWith('NativeModule ') ? [l.slice('NativeModule '.length)] : []));
-  return { builtins, stdout: r.stdout };
-}
-
 test('dispatch and run with one command hook load neither node:crypto nor perf_hooks', () => {
   dir.json('home/.claude/settings.json', {
     hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo one-hook >&2; exit 2' }] }] },
   });
   const env = { HOME: dir.path('home'), AGENT_HOOKS_TRUST_STORE: dir.path('trust.json') };
-  const d = builtinsLoadedBy([BIN, 'dispatch', '--agent', 'claude'], CLAUDE_PRE_TOOL_USE(dir.root), env);
+  const d = resolvedByWith([BIN, 'dispatch', '--agent', 'claude'], CLAUDE_PRE_TOOL_USE(dir.root), env);
   // The hook ran (ids were made for its payload and the records) and the recorder saw the spawn.
   expect(JSON.parse(d.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
   expect(d.builtins).toContain('child_process');
-  const r = builtinsLoadedBy(
+  const r = resolvedByWith(
     [BIN, 'run', 'PreToolUse', '--settings', dir.path('home/.claude/settings.json'), '--tool', 'Bash', '--input', '{"command":"ls"}'],
     '',
     env,
