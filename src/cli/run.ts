@@ -105,7 +105,8 @@ export async function runCommand(event: EventName, flags: RunFlags): Promise<num
     return 0;
   }
 
-  const config = await loadFromFlags(flags);
+  // One try per process: the settings files are read in place (LoadConfigOptions.readFilesSync).
+  const config = await loadFromFlags(flags, { readFilesSync: true });
   const errors = config.diagnostics.filter((d) => d.level === 'error');
   const e = errStyles();
   for (const d of config.diagnostics)

@@ -56,7 +56,7 @@ export async function loadDiscoveredDialects(
   const { loadForeignSettings } = await import('./readers/load.js');
   const found: SettingsLayer[] = [];
   for (const d of discoveryFilesOf(dialects, ctx)) {
-    const read = await readText(d.file);
+    const read = await readText(d.file, opts.readFilesSync);
     if (read.status === 'missing') continue;
     if (read.status === 'error') {
       diagnostics.push({ level: 'error', file: d.file, path: ROOT_PATH, message: read.message });

@@ -131,7 +131,7 @@ async function readLayers(
 ): Promise<SettingsLayer[]> {
   const layers: SettingsLayer[] = [];
   for (const c of candidates) {
-    const read: ReadResult = c.inline !== undefined ? { status: 'ok', text: c.inline } : await readText(c.file);
+    const read: ReadResult = c.inline !== undefined ? { status: 'ok', text: c.inline } : await readText(c.file, opts.readFilesSync);
     if (read.status === 'missing') {
       if (c.required) {
         diagnostics.push({ level: 'error', file: c.file, path: ROOT_PATH, message: 'settings file not found' });

@@ -76,6 +76,15 @@ export interface LoadConfigOptions {
    * then run. Only for tools that inspect config without running it (`agent-hooks check`).
    */
   unsafeSkipTrustGate?: boolean;
+  /**
+   * Read the settings files (Claude's and the other agents' discovered ones, --settings) with
+   * synchronous calls. For a process with nothing else to run while it loads, as the CLI's
+   * dispatch and `run`: an asynchronous read goes through libuv's thread pool, whose four threads
+   * start at the first one, and costs a round trip per system call (docs/performance.md item 14).
+   * A host keeps the default, so that reading never blocks its event loop. Plugin files are read
+   * asynchronously either way.
+   */
+  readFilesSync?: boolean;
 }
 
 /** A settings file or hooks file, by kind: one path can be both discovered and named on a command line. */

@@ -3,7 +3,7 @@
  * validation into path-qualified diagnostics, and its hooks normalized with provenance. The
  * readers of other dialects use loadSettingsText for Claude-shaped files (src/config/readers/).
  */
-import { readFile } from 'node:fs';
+import { readFile, readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { compiledCheck } from '../events/compiled.js';
 import { EVENT_NAMES, eventFacts, isEventName, type EventName } from '../events/facts.js';
@@ -21,11 +21,14 @@ export type ReadResult = { status: 'ok'; text: string } | { status: 'missing' } 
 /**
  * One file's text. Through fs.readFile's callback, not fs.promises: the first use of fs.promises
  * loads its module (with readline and the directory and watcher classes), about 1.6 ms of every
- * dispatch with a hook to run here (docs/performance.md item 10).
+ * dispatch with a hook to run here (docs/performance.md item 10). `sync`: in place, for a
+ * process with nothing else to run meanwhile (LoadConfigOptions.readFilesSync).
  */
-export async function readText(file: string): Promise<ReadResult> {
+export async function readText(file: string, sync = false): Promise<ReadResult> {
   try {
-    const text = await new Promise<string>((resolve, reject) => readFile(file, 'utf8', (e, t) => (e ? reject(e) : resolve(t))));
+    const text = sync
+      ? readFileSync(file, 'utf8')
+      : await new Promise<string>((resolve, reject) => readFile(file, 'utf8', (e, t) => (e ? reject(e) : resolve(t))));
     return { status: 'ok', text };
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;

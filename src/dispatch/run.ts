@@ -47,8 +47,12 @@ export function askUnderBypass(d: Decision, mode: string | undefined): Decision 
 
 export async function runDispatch(wire: WireAdapter, input: DispatchInput, flags: DispatchFlags): Promise<DispatchOutput> {
   const cwd = resolve(flags.cwd ?? (typeof input.payload.cwd === 'string' && input.payload.cwd ? input.payload.cwd : process.cwd()));
-  // One event per process: the trust gate verifies the scripts of this event's hooks only.
-  const config = await loadFromFlags({ ...flags, cwd } as Parameters<typeof loadFromFlags>[0], { events: [input.event] });
+  // One event per process: the trust gate verifies the scripts of this event's hooks only, and
+  // the settings files are read in place (nothing else runs meanwhile; no thread pool to start).
+  const config = await loadFromFlags({ ...flags, cwd } as Parameters<typeof loadFromFlags>[0], {
+    events: [input.event],
+    readFilesSync: true,
+  });
   let stderr = config.diagnostics.map((d) => `agent-hooks dispatch: ${formatDiagnostic(d)}\n`).join('');
   // Audit sinks from settings and the opt-in OTLP exporter (docs/teams.md); nothing is loaded when neither is set.
   const obs = await observabilityFor(config, cwd, (m) => (stderr += `agent-hooks dispatch: warning: ${m}\n`));

@@ -7,8 +7,10 @@
  * matcher passes" in a single pass, so a miss among 1,000 regex matchers costs one test,
  * not 1,000; only when it says "some pass" are the matchers tested one by one.
  *
- * A hook's compiled matcher and rule are kept per hook object, so rebuilding the index
- * after a registration is a walk over the hooks, not a recompilation.
+ * A hook's planned entry (compiled matcher and rule, its position) is kept per hook object, so
+ * rebuilding the index after a registration is a walk over the hooks, not a recompilation, and
+ * allocates only for the hooks that are new or moved. A registry holds thousands of hooks, all
+ * alive at once, so what each one costs in objects is what the garbage collector copies.
  *
  * `if` rules are parsed and matched through src/matching/rule-slot.ts, not a static import: the
  * rule module brings the shell parser and picomatch, which dispatch and run load only when a hook
@@ -39,13 +41,18 @@ export interface PlannedHook {
    * `unloaded`: the rule module could not be loaded, so the rule is not decided (see `undecided`).
    */
   rule?: Rule | UnloadedRule | null;
-  /** Hooks matched for one firing with an equal key run once (config/registry.ts firingKeyFor). */
-  firingKey: string;
+  /**
+   * Hooks matched for one firing with an equal key run once (config/registry.ts firingKeyFor).
+   * Worked out on the first firing that matched this hook with another one: most never need it,
+   * and building it for every hook at every rebuild was a string per registration.
+   */
+  firingKey: string | undefined;
 }
 
 interface EventIndex {
   all: PlannedHook[]; // match-all + regex + invalid, in seq order
-  exact: Map<string, PlannedHook[]>;
+  /** One hook, or several in seq order, per exact name: most names have one hook, and need no array. */
+  exact: Map<string, PlannedHook | PlannedHook[]>;
   /** Hooks whose matcher tests another payload field (hook.matchField); never memoized. */
   fields: PlannedHook[];
   count: number;
@@ -77,8 +84,13 @@ export interface UnloadedRule {
   readonly source: string;
 }
 
-/** Compiled matcher and rule per hook object (hooks are immutable once normalized); owned by the engine. */
-export type CompiledHooks = Map<NormalizedHook, { matcher: CompiledMatcher; rule: Rule | UnloadedRule | null | undefined }>;
+/**
+ * The planned entry per hook object from the last build (hooks are immutable once normalized);
+ * owned by the engine. Reused as it is while the hook keeps its position; planned entries are
+ * never changed once built (but for the key filled in on first use), so a firing still holding
+ * one from an older index sees the same values.
+ */
+export type CompiledHooks = Map<NormalizedHook, PlannedHook>;
 
 export interface PlanIndex {
   byEvent: Map<EventName, EventIndex>;
@@ -113,14 +125,17 @@ export function buildPlanIndex(hooks: readonly NormalizedHook[], compiled?: Comp
       index = { all: [], exact: new Map(), fields: [], count: 0, misses: 0 };
       byEvent.set(hook.event, index);
     }
-    let known = compiled?.get(hook);
-    if (!known) {
-      known = compileHook(hook, spec);
-      if (known.rule?.kind === 'unloaded') unloadedRules = true;
-      else compiled?.set(hook, known);
+    const known = compiled?.get(hook);
+    let planned: PlannedHook;
+    if (known?.seq === seq) planned = known;
+    else if (known) planned = { hook, seq, matcher: known.matcher, rule: known.rule, firingKey: known.firingKey };
+    else {
+      const { matcher, rule } = compileHook(hook, spec);
+      planned = { hook, seq, matcher, rule, firingKey: undefined };
     }
-    const { matcher, rule } = known;
-    const planned: PlannedHook = { hook, seq, matcher, rule, firingKey: firingKeyFor(hook) };
+    if (planned.rule?.kind === 'unloaded') unloadedRules = true;
+    else if (planned !== known) compiled?.set(hook, planned);
+    const { matcher } = planned;
     index.count++;
     if (hook.matchField) {
       index.fields.push(planned);
@@ -129,9 +144,10 @@ export function buildPlanIndex(hooks: readonly NormalizedHook[], compiled?: Comp
     // Hooks that see another agent's tool names (bridge.matchValue) cannot use the canonical-name index.
     if (matcher.kind === 'exact' && matcher.names && !hook.bridge?.matchValue) {
       for (const name of matcher.names) {
-        const list = index.exact.get(name);
-        if (list) list.push(planned);
-        else index.exact.set(name, [planned]);
+        const prior = index.exact.get(name);
+        if (prior === undefined) index.exact.set(name, planned);
+        else if (Array.isArray(prior)) prior.push(planned);
+        else index.exact.set(name, [prior, planned]);
       }
     } else {
       index.all.push(planned);
@@ -190,7 +206,9 @@ export function planHooks(index: PlanIndex, event: EventName, input: Record<stri
     out.push(planned);
   };
   for (const planned of scanned) admit(planned);
-  if (exact) for (const planned of exact) if (matcherPasses(planned, value)) admit(planned);
+  if (Array.isArray(exact)) {
+    for (const planned of exact) if (matcherPasses(planned, value)) admit(planned);
+  } else if (exact && matcherPasses(exact, value)) admit(exact);
   for (const planned of fields) admit(planned);
   if (!out) return NO_HOOKS;
   if ((exact ? 1 : 0) + (scanned.length > 0 ? 1 : 0) + (fields.length > 0 ? 1 : 0) > 1) out.sort((a, b) => a.seq - b.seq);
@@ -275,6 +293,7 @@ function dedupeFiring(list: PlannedHook[]): PlannedHook[] {
   const at = new Map<string, number>();
   const out: PlannedHook[] = [];
   for (const planned of list) {
+    planned.firingKey ??= firingKeyFor(planned.hook);
     const i = at.get(planned.firingKey);
     if (i === undefined) {
       at.set(planned.firingKey, out.length);

@@ -32,7 +32,8 @@ export interface LoadFlags {
 export async function loadFromFlags(
   flags: LoadFlags,
   // events: the only events this process fires; the gate then reads only their hooks' scripts (TrustOptions.events).
-  opts: { eachSkippedHook?: boolean; events?: readonly string[] } = {},
+  // readFilesSync: LoadConfigOptions.readFilesSync, for the one-shot commands.
+  opts: { eachSkippedHook?: boolean; events?: readonly string[]; readFilesSync?: boolean } = {},
 ): Promise<LoadedConfig & { trust?: TrustReport }> {
   const built = loadOptionsFromFlags(flags);
   if ('error' in built)
@@ -44,7 +45,8 @@ export async function loadFromFlags(
       managedOnly: false,
       files: [],
     };
-  const { options, plugins, cwd } = built;
+  const { plugins, cwd } = built;
+  const options = opts.readFilesSync ? { ...built.options, readFilesSync: true } : built.options;
   if (!options.discover) return loadConfig(options);
   // Only discovered settings pass the trust gate. The gate's store, digests and script hashing
   // load only when a source it could gate was read: with user and managed settings alone

@@ -62,30 +62,57 @@ export function compileMatcher(matcher: string | undefined, exactSet: ExactSet =
   if (exact.test(matcher)) {
     const separators = exactSet === 'narrow' ? /\|/ : /[|,]/;
     // One name (the common case) needs no split.
-    const names = separators.test(matcher)
-      ? [
-          ...new Set(
-            matcher
-              .split(separators)
-              .map((s) => s.trim())
-              .filter((s) => s !== ''),
-          ),
-        ]
-      : [trimmed];
+    const names = separators.test(matcher) ? splitNames(matcher, separators) : [trimmed];
     if (names.length === 0) {
       return { kind: 'invalid', test: () => false, error: `matcher ${JSON.stringify(matcher)} names nothing (only separators)`, source };
     }
-    const set = new Set(names);
-    return {
-      kind: 'exact',
-      // A single name is the common case; skip the Set lookup for it.
-      test: names.length === 1 ? (v) => v === names[0] : (v) => v !== undefined && set.has(v),
-      source,
-      names,
-    };
+    return exactMatcher(names, source);
   }
 
   return compileRegexMatcher(source, matcher);
+}
+
+/** Lists longer than this are looked up in a Set; shorter ones (nearly all) are compared in place. */
+const MAX_LISTED_NAMES = 16;
+
+/**
+ * An exact-name matcher. `test` is a method on one shared prototype, not a closure per matcher,
+ * and a short list keeps no Set: a registry holds thousands of matchers, all alive at once, and
+ * every object each one costs is one more the garbage collector copies.
+ */
+class ExactMatcher implements CompiledMatcher {
+  readonly kind = 'exact';
+  readonly names: readonly string[];
+  readonly source: string | undefined;
+  readonly #set: ReadonlySet<string> | undefined;
+  constructor(names: readonly string[], source: string | undefined) {
+    this.names = names;
+    this.source = source;
+    this.#set = names.length > MAX_LISTED_NAMES ? new Set(names) : undefined;
+  }
+  test(value: string | undefined): boolean {
+    if (value === undefined) return false;
+    if (this.#set) return this.#set.has(value);
+    return this.names.length === 1 ? this.names[0] === value : this.names.includes(value);
+  }
+}
+
+/** An exact matcher for `names` (non-empty, without duplicates); `source` is the text as written. */
+export function exactMatcher(names: readonly string[], source: string | undefined): CompiledMatcher {
+  return new ExactMatcher(names, source);
+}
+
+/** The names of an exact list, trimmed, empty ones dropped, each once, in the order written. */
+function splitNames(matcher: string, separators: RegExp): string[] {
+  const parts = matcher.split(separators);
+  // A Set only for long lists: `includes` on a short one allocates nothing and is as fast.
+  if (parts.length > MAX_LISTED_NAMES) return [...new Set(parts.map((p) => p.trim()).filter((p) => p !== ''))];
+  const names: string[] = [];
+  for (const part of parts) {
+    const name = part.trim();
+    if (name !== '' && !names.includes(name)) names.push(name);
+  }
+  return names;
 }
 
 /** A regex matcher for `pattern` (`source` is the text as written, for messages). */

@@ -3,14 +3,14 @@
  * in matcher.ts; this only adds the variants a dialect loader can ask for on a hook.
  */
 import type { MatcherMode } from '../types.js';
-import { compileMatcher, compileRegexMatcher, type CompiledMatcher, type ExactSet } from './matcher.js';
+import { compileMatcher, compileRegexMatcher, exactMatcher, type CompiledMatcher, type ExactSet } from './matcher.js';
 
 const MATCH_ALL: CompiledMatcher = Object.freeze({ kind: 'all', test: () => true }) as CompiledMatcher;
 
 function regexMatcher(source: string, pattern: string, onInvalid: 'never' | 'exact'): CompiledMatcher {
   const compiled = compileRegexMatcher(source, pattern);
   if (compiled.kind === 'invalid' && onInvalid === 'exact') {
-    return { kind: 'exact', test: (v) => v === source, source, names: [source] };
+    return exactMatcher([source], source);
   }
   return compiled;
 }
@@ -36,7 +36,7 @@ export function compileMatcherFor(
     case 'exact': {
       const trimmed = matcher.trim();
       if (trimmed === '' || trimmed === '*') return { kind: 'all', test: () => true, source };
-      return { kind: 'exact', test: (v) => v === trimmed, source, names: [trimmed] };
+      return exactMatcher([trimmed], source);
     }
     case 'regex-or-exact': {
       // Gemini trims the matcher; empty and `*` match everything.

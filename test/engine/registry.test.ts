@@ -70,6 +70,39 @@ describe('registry', () => {
   });
 });
 
+describe('rebuilding the plan index', () => {
+  const names = (planned: readonly { hook: NormalizedHook }[]) => planned.map((p) => p.hook.id);
+
+  it('keeps the planned entry of every hook that kept its position, and gives a moved hook its new one', () => {
+    const [a, b, c, d] = [hook(0, 'Bash'), hook(1, 'Edit|Bash'), hook(2, 'Bash'), hook(3, 'Write')];
+    const compiled = new Map();
+    const first = planHooks(buildPlanIndex([a!, b!, c!], compiled), 'PreToolUse', bash('x'), ctx);
+    expect(names(first)).toEqual(['h0', 'h1', 'h2']);
+    // Appended: nothing moved, so nothing is planned anew.
+    const appended = planHooks(buildPlanIndex([a!, b!, c!, d!], compiled), 'PreToolUse', bash('x'), ctx);
+    expect(appended).toHaveLength(3);
+    for (const [i, p] of appended.entries()) expect(p).toBe(first[i]);
+    // b removed: c moves from 2 to 1 and gets an entry of its own; the old one is left as it was.
+    const moved = planHooks(buildPlanIndex([a!, c!, d!], compiled), 'PreToolUse', bash('x'), ctx);
+    expect(names(moved)).toEqual(['h0', 'h2']);
+    expect(moved[0]).toBe(first[0]);
+    expect(moved[1]).not.toBe(first[2]);
+    expect([moved[1]!.seq, first[2]!.seq]).toEqual([1, 2]);
+    expect(moved[1]!.matcher).toBe(first[2]!.matcher);
+    // Reordered: config order decides, whatever order the entries were built in.
+    expect(names(planHooks(buildPlanIndex([d!, c!, b!, a!], compiled), 'PreToolUse', bash('x'), ctx))).toEqual(['h2', 'h1', 'h0']);
+  });
+
+  it('a name with one hook and a name with several, mixed with regex matchers, plan in config order', () => {
+    const hooks = [hook(0, 'Bash'), hook(1, 'B.sh'), hook(2, 'Edit|Bash'), hook(3, 'Write'), hook(4, 'Bash'), hook(5, '.*')];
+    const index = buildPlanIndex(hooks);
+    expect(names(planHooks(index, 'PreToolUse', bash('x'), ctx))).toEqual(['h0', 'h1', 'h2', 'h4', 'h5']);
+    expect(names(planHooks(index, 'PreToolUse', tool('Edit'), ctx))).toEqual(['h2', 'h5']);
+    expect(names(planHooks(index, 'PreToolUse', tool('Write'), ctx))).toEqual(['h3', 'h5']);
+    expect(names(planHooks(index, 'PreToolUse', tool('Read'), ctx))).toEqual(['h5']);
+  });
+});
+
 describe('matcher index over many regex matchers', () => {
   const hooks = [
     ...Array.from({ length: 1000 }, (_, i) => hook(i, `^mcp__server${i}__.*`)),

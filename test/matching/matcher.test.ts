@@ -2,6 +2,8 @@ import { describe, it, expect } from 'vitest';
 import { compileMatcher, MAX_REGEX_MATCH_LENGTH } from '../../src/matching/index.js';
 
 const TOOLS = ['Bash', 'Edit', 'Write', 'MultiEdit', 'NotebookEdit', 'NotebookRead', 'Read', 'mcp__memory__create_entities'];
+/** Separators for a list of `n` names: `|`, and `,` for some lengths (both split in the standard set). */
+const i2s = (n: number) => (n % 2 ? '|' : ',');
 const matching = (matcher: string | undefined, values: string[], set: 'standard' | 'narrow' = 'standard') =>
   values.filter((v) => compileMatcher(matcher, set).test(v));
 
@@ -30,6 +32,28 @@ describe('compileMatcher: exact names (reference matcher table)', () => {
     expect(matching('Edit, Write', TOOLS)).toEqual(['Edit', 'Write']);
     expect(matching(' Edit ,Write | Read ', TOOLS)).toEqual(['Edit', 'Write', 'Read']);
     expect(compileMatcher('Edit, Write', 'standard').names).toEqual(['Edit', 'Write']);
+  });
+
+  it('a long list (past the in-place comparison) and a short one answer alike: trimmed, each name once, in order', () => {
+    const names = Array.from({ length: 40 }, (_, i) => `Tool${i}`);
+    for (const list of [names.slice(0, 3), names.slice(0, 16), names.slice(0, 17), names]) {
+      const written = [...list, ...list.slice(0, 5)].map((n, i) => (i % 3 ? ` ${n} ` : n)).join(i2s(list.length));
+      const c = compileMatcher(written, 'standard');
+      expect(c.kind).toBe('exact');
+      expect(c.names).toEqual(list);
+      for (const n of list) expect(c.test(n)).toBe(true);
+      for (const other of ['Tool', `Tool${list.length}`, ' Tool0', 'tool0', '']) expect(c.test(other)).toBe(false);
+      expect(c.test(undefined)).toBe(false);
+    }
+  });
+
+  it('exact matchers share one test function: a registry of thousands keeps no closure per matcher', () => {
+    const [a, b, c] = ['Bash', 'Edit|Write', Array.from({ length: 20 }, (_, i) => `T${i}`).join('|')].map((m) =>
+      compileMatcher(m, 'standard'),
+    );
+    expect(a!.test).toBe(b!.test);
+    expect(b!.test).toBe(c!.test);
+    expect([a!.test('Bash'), b!.test('Write'), c!.test('T19'), c!.test('Bash')]).toEqual([true, true, true, false]);
   });
 
   it('`code-reviewer` matches only that agent type (hyphen is in the exact set)', () => {
