@@ -46,7 +46,7 @@ export async function loadFromFlags(
       files: [],
     };
   const { plugins, cwd } = built;
-  const options = opts.readFilesSync ? { ...built.options, readFilesSync: true } : built.options;
+  const options = { ...built.options, readFilesSync: opts.readFilesSync };
   if (!options.discover) return loadConfig(options);
   // Only discovered settings pass the trust gate. The gate's store, digests and script hashing
   // load only when a source it could gate was read: with user and managed settings alone

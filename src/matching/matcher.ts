@@ -92,8 +92,7 @@ class ExactMatcher implements CompiledMatcher {
   }
   test(value: string | undefined): boolean {
     if (value === undefined) return false;
-    if (this.#set) return this.#set.has(value);
-    return this.names.length === 1 ? this.names[0] === value : this.names.includes(value);
+    return this.#set ? this.#set.has(value) : this.names.includes(value);
   }
 }
 
@@ -104,15 +103,14 @@ export function exactMatcher(names: readonly string[], source: string | undefine
 
 /** The names of an exact list, trimmed, empty ones dropped, each once, in the order written. */
 function splitNames(matcher: string, separators: RegExp): string[] {
-  const parts = matcher.split(separators);
-  // A Set only for long lists: `includes` on a short one allocates nothing and is as fast.
-  if (parts.length > MAX_LISTED_NAMES) return [...new Set(parts.map((p) => p.trim()).filter((p) => p !== ''))];
-  const names: string[] = [];
-  for (const part of parts) {
-    const name = part.trim();
-    if (name !== '' && !names.includes(name)) names.push(name);
-  }
-  return names;
+  return [
+    ...new Set(
+      matcher
+        .split(separators)
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    ),
+  ];
 }
 
 /** A regex matcher for `pattern` (`source` is the text as written, for messages). */
