@@ -5,6 +5,7 @@
  */
 import { randomUUID } from '../util/uuid.js';
 import type { Decision, HookRecord } from '../reduce/reduce.js';
+import { isoTime } from '../util/iso-time.js';
 
 export interface AuditRecord {
   /** Unique per record: sinks that can (PostgreSQL) write each id once, whatever the retries. */
@@ -51,7 +52,7 @@ export function hookAuditRecord(f: FiringContext, record: HookRecord, hookExecut
     // policy server) writes the same ids, which PostgreSQL keeps once.
     id: `${f.firingId}/${record.id}`,
     kind: 'hook',
-    ts: new Date().toISOString(),
+    ts: isoTime(),
     project: f.project,
     session_id: f.sessionId,
     client: f.client,
@@ -87,7 +88,7 @@ export function decisionAuditRecord(f: FiringContext, decision: Decision | undef
   const out: AuditRecord = {
     id: f.firingId,
     kind: 'decision',
-    ts: new Date().toISOString(),
+    ts: isoTime(),
     project: f.project,
     session_id: f.sessionId,
     client: f.client,

@@ -8,6 +8,7 @@ import { randomUUID } from '../util/uuid.js';
 import { EVENT_NAMES, type EventName } from '../events/facts.js';
 import { INPUT_KEYS } from '../events/tables.generated.js';
 import { sampleInput } from '../toolkit/sample.js';
+import { isoTime } from '../util/iso-time.js';
 
 export class PayloadError extends Error {}
 
@@ -92,6 +93,6 @@ export function examplePayload(event: EventName, payload: Record<string, unknown
     permission_mode,
     ...own,
     hook_execution_id: randomUUID(),
-    timestamp: new Date().toISOString(),
+    timestamp: isoTime(),
   };
 }

@@ -7,7 +7,7 @@
  * A file with any error contributes nothing (whole file rejected); other files still load.
  * loadConfig never throws: every problem becomes a path-qualified Diagnostic.
  */
-import os from 'node:os';
+import { userHome } from '../util/os-dirs.js';
 import path from 'node:path';
 import type { Diagnostic, NormalizedHook, SourceKind } from '../types.js';
 import { ROOT_PATH } from './diagnostics.js';
@@ -282,7 +282,7 @@ function mergeLayers(
 async function loadConfigUnsafe(opts: LoadConfigOptions, diagnostics: Diagnostic[]): Promise<LoadedConfig> {
   const cwd = path.resolve(opts.cwd);
   const projectDir = path.resolve(cwd, opts.projectDir ?? '.');
-  const homeDir = path.resolve(opts.homeDir ?? os.homedir());
+  const homeDir = path.resolve(opts.homeDir ?? userHome());
   const configDir = claudeConfigDir({ homeDir: opts.homeDir, configDir: opts.claudeConfigDir, defaultHome: homeDir });
   const discover = opts.discover ?? true;
   const files: LoadedFile[] = [];

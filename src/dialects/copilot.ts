@@ -18,6 +18,7 @@ import type { ExecutionResult, HookBridge, NormalizedHook } from '../types.js';
 import { claudeResult, isObject, jsonObjectOf, mapKeys, snakeToCamel, str, toolTable, TOOL_EVENTS } from './shared.js';
 import type { Dialect, EventMapping, ToolMapping } from './types.js';
 import { DETECTORS } from './detect.js';
+import { isoTime } from '../util/iso-time.js';
 
 const EVENTS: readonly EventMapping[] = [
   { native: 'sessionStart', event: 'SessionStart', note: 'additionalContext read by Copilot CLI 1.0.102 (test/agents)' },
@@ -193,7 +194,7 @@ function encodePayload(hook: NormalizedHook, p: Record<string, unknown>): Record
     default:
       break;
   }
-  if (isSnakeFormat(native)) return { hook_event_name: native, ...s, timestamp: new Date().toISOString() };
+  if (isSnakeFormat(native)) return { hook_event_name: native, ...s, timestamp: isoTime() };
   return { ...mapKeys(s, snakeToCamel), timestamp: Date.now() };
 }
 

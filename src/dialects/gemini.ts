@@ -20,6 +20,7 @@ import { groupEvents } from './claude.js';
 import { claudeResult, isObject, jsonObjectOf, str, toolTable, TOOL_EVENTS } from './shared.js';
 import type { Dialect, EventMapping, ToolMapping } from './types.js';
 import { DETECTORS } from './detect.js';
+import { isoTime } from '../util/iso-time.js';
 
 const EVENTS: readonly EventMapping[] = [
   { native: 'BeforeTool', event: 'PreToolUse' },
@@ -83,7 +84,7 @@ function encodePayload(hook: NormalizedHook, p: Record<string, unknown>): Record
     transcript_path: p.transcript_path,
     cwd: p.cwd,
     hook_event_name: native,
-    timestamp: typeof p.timestamp === 'string' && p.timestamp ? p.timestamp : new Date().toISOString(),
+    timestamp: typeof p.timestamp === 'string' && p.timestamp ? p.timestamp : isoTime(),
   };
   switch (hook.event) {
     case 'PreToolUse':

@@ -9,7 +9,7 @@
  * is src/dispatch/run.ts imported.
  */
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { userHome } from '../util/os-dirs.js';
 import { join, resolve } from 'node:path';
 import { detectDialectName } from '../dialects/detect.js';
 import { isJsoncFile, readDocument } from '../dialects/document.js';
@@ -41,7 +41,7 @@ export function discoveryFiles(cwd: string, home?: string, platform: NodeJS.Plat
       : platform === 'win32'
         ? 'C:\\Program Files\\ClaudeCode\\managed-settings.json'
         : '/etc/claude-code/managed-settings.json';
-  const user = join(claudeConfigDir({ homeDir: home, defaultHome: homedir() }), 'settings.json');
+  const user = join(claudeConfigDir({ homeDir: home, defaultHome: userHome() }), 'settings.json');
   return [managed, user, join(cwd, '.claude', 'settings.json'), join(cwd, '.claude', 'settings.local.json')];
 }
 
@@ -100,7 +100,7 @@ async function foreignMayFire(event: EventName, which: DiscoverDialects, cwd: st
 async function foreignCandidates(which: DiscoverDialects, cwd: string): Promise<Array<{ file: string; forced: string }> | undefined> {
   const dialects = await Promise.all(foreignDialects(which).map((n) => loadDialect(n).catch(() => undefined)));
   if (dialects.some((d) => d === undefined)) return undefined;
-  return dialectFiles(dialects as Dialect[], { projectDir: cwd, homeDir: homedir() }).map((d) => ({
+  return dialectFiles(dialects as Dialect[], { projectDir: cwd, homeDir: userHome() }).map((d) => ({
     file: d.file,
     forced: d.dialect,
   }));

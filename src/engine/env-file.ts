@@ -10,11 +10,11 @@
  */
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
+import { tempDir } from '../util/os-dirs.js';
 import { runCommand } from '../backends/command.js';
 
 export function createEnvFile(): { path: string; dispose: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'agent-hooks-env-'));
+  const dir = mkdtempSync(join(tempDir(), 'agent-hooks-env-'));
   const path = join(dir, 'env.sh');
   writeFileSync(path, '', { mode: 0o600 });
   return { path, dispose: () => rmSync(dir, { recursive: true, force: true }) };

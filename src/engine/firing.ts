@@ -23,6 +23,7 @@ import { auditEntry, captureIo, makeRecord } from './records.js';
 import type { EngineState } from './state.js';
 import { timeoutFor } from './timeouts.js';
 import type { RunContext } from './types.js';
+import { isoTime } from '../util/iso-time.js';
 
 /** What one firing carries from planning to its Decision. */
 interface Firing {
@@ -185,7 +186,7 @@ async function runOne(state: EngineState, f: Firing, planned: PlannedHook, curre
 
 /** Each execution's own id and time on top of the firing's input. */
 function hookPayload(input: Record<string, unknown>): Record<string, unknown> {
-  return { ...input, hook_execution_id: randomUUID(), timestamp: new Date().toISOString() };
+  return { ...input, hook_execution_id: randomUUID(), timestamp: isoTime() };
 }
 
 /** One hook's answer, judged (failure policy, rewrite validation), recorded and audited; returns its verdict. */

@@ -4,6 +4,7 @@ import type { ParsedHook } from '../parse/output.js';
 import type { HookRecord } from '../reduce/reduce.js';
 import type { AuditEntry } from './audit.js';
 import type { PlannedHook } from './plan.js';
+import { isoTime } from '../util/iso-time.js';
 
 export function makeRecord(
   planned: PlannedHook,
@@ -67,7 +68,7 @@ export function auditEntry(
   withIo = false,
 ): AuditEntry {
   const entry: AuditEntry = {
-    ts: new Date().toISOString(),
+    ts: isoTime(),
     session_id: sessionId,
     project: projectDir,
     ...record,

@@ -1,5 +1,5 @@
 /** The state one engine keeps between firings, as one plain record built from its options. */
-import { homedir } from 'node:os';
+import { userHome } from '../util/os-dirs.js';
 import { createBackendTable, type BackendTable } from '../backends/table.js';
 import { createMcpClientManager, isMcpClientManager, type McpClientManager } from '../mcp/manager.js';
 import { fileAuditSink, type AuditSink, type FileAuditSink } from './audit.js';
@@ -39,7 +39,7 @@ export function createEngineState(options: HookEngineOptions): EngineState {
     options,
     projectDir,
     baseCwd: options.cwd ?? projectDir,
-    homeDir: options.homeDir ?? homedir(),
+    homeDir: options.homeDir ?? userHome(),
     semaphore: createSemaphore(Math.max(1, options.maxConcurrentHooks ?? 8)),
     stopCap: createStopCap(options.stopHookMaxConsecutiveBlocks),
     pending: new Set(),

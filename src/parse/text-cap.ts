@@ -1,7 +1,7 @@
 import type { Stats } from 'node:fs';
 import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { tmpdir } from 'node:os';
+import { tempDir } from '../util/os-dirs.js';
 import { randomUUID } from '../util/uuid.js';
 
 /** Claude's cap on hook output strings (additionalContext, systemMessage, plain stdout). */
@@ -23,7 +23,7 @@ export const SPILL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
  */
 export function defaultSpillDir(): string {
   const uid = process.getuid?.();
-  return join(tmpdir(), uid === undefined ? 'agent-hooks' : `agent-hooks-${uid}`, 'output');
+  return join(tempDir(), uid === undefined ? 'agent-hooks' : `agent-hooks-${uid}`, 'output');
 }
 
 /**

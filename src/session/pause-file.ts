@@ -20,7 +20,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import os from 'node:os';
+import { userHome } from '../util/os-dirs.js';
 import path from 'node:path';
 
 export const PAUSE_FILE_ENV = 'AGENT_HOOKS_PAUSE_FILE';
@@ -44,7 +44,7 @@ export interface PauseFileRead {
 }
 
 /** Where the pause file lives (see the module comment). */
-export function defaultPauseFilePath(env: NodeJS.ProcessEnv = process.env, homeDir: string = os.homedir()): string {
+export function defaultPauseFilePath(env: NodeJS.ProcessEnv = process.env, homeDir: string = userHome()): string {
   const override = env[PAUSE_FILE_ENV];
   if (override) return path.resolve(override);
   const store = env[TRUST_STORE_ENV];

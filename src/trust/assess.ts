@@ -2,7 +2,7 @@
  * The assessment: selection (selection.ts), evidence (evidence.ts), digest (digest.ts) and report
  * (report.ts) in the order that matters, plus the two ways to apply it to a list of hooks.
  */
-import os from 'node:os';
+import { userHome } from '../util/os-dirs.js';
 import { canonicalHook, diffConfigs, digestOf, rootCodec, type CanonicalConfig, type CanonicalHook } from './digest.js';
 import { gatherScripts, readStoreRecord, type ScriptEvidence } from './evidence.js';
 import { hookStatuses, howToTrust, scriptStatuses, skippedHooks, skipWarnings, verdictOf } from './report.js';
@@ -68,8 +68,8 @@ export async function assessTrust(input: TrustGateInput, opts: TrustOptions): Pr
 /** Workspace, selection, store record, then the scripts: the order the store decides what is read. */
 async function gather(input: TrustGateInput, opts: TrustOptions): Promise<Gathered> {
   const workspace = await resolveWorkspace(opts.workspaceDir);
-  const storePath = opts.storePath ?? defaultTrustStorePath(process.env, opts.homeDir ?? os.homedir());
-  const homeDir = opts.homeDir ?? os.homedir();
+  const storePath = opts.storePath ?? defaultTrustStorePath(process.env, opts.homeDir ?? userHome());
+  const homeDir = opts.homeDir ?? userHome();
   const { encode, decode } = rootCodec(workspace.root);
   const sel = await selectGated(input, workspace, opts.needsTrust ?? defaultNeedsTrust, encode);
 

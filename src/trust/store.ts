@@ -14,7 +14,7 @@
 import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { constants, promises as fs } from 'node:fs';
-import os from 'node:os';
+import { userHome } from '../util/os-dirs.js';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
@@ -62,7 +62,7 @@ const recordSchema = z.object({
 const storeSchema = z.object({ version: z.number().int(), workspaces: z.record(z.string(), recordSchema) });
 
 /** Where the trust store lives (see the module comment). */
-export function defaultTrustStorePath(env: NodeJS.ProcessEnv = process.env, homeDir: string = os.homedir()): string {
+export function defaultTrustStorePath(env: NodeJS.ProcessEnv = process.env, homeDir: string = userHome()): string {
   const override = env[TRUST_STORE_ENV];
   if (override) return path.resolve(override);
   const xdg = env.XDG_CONFIG_HOME;

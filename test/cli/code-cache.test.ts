@@ -191,6 +191,39 @@ test('a cache that can be neither read nor written changes nothing but the speed
   expect(dispatch()).toMatchObject({ code: 0, stdout: DENY });
 });
 
+test('each file the cache compiles is read once, into the string V8 compiles, not by the loader of Node too', () => {
+  // Node's loader reads a CommonJS file with fs.readFileSync; the cache's loader reads the bytes
+  // into a buffer that already holds the wrapper, so the file's text is one string, not two.
+  const log = pkg.path('reads.log');
+  pkg.write(
+    'reads.cjs',
+    `const fs = require('fs');
+const read = fs.readFileSync;
+fs.readFileSync = function (file, ...rest) {
+  if (typeof file === 'string' && /[\\/](cli[\\/]bundle[^\\/]*|validators)[\\/].*\\.c?js$/.test(file)) fs.appendFileSync(process.env.READS_LOG, file + '\\n');
+  return read.call(this, file, ...rest);
+};
+`,
+  );
+  const reads = (env: Record<string, string>) => {
+    rmSync(log, { force: true });
+    expect(dispatch({ NODE_OPTIONS: `--require ${pkg.path('reads.cjs')}`, READS_LOG: log, ...env })).toMatchObject({
+      code: 0,
+      stdout: DENY,
+    });
+    return existsSync(log)
+      ? readFileSync(log, 'utf8')
+          .trim()
+          .split('\n')
+          .map((f) => f.slice(pkg.path('dist/').length))
+      : [];
+  };
+  // Without the cache Node reads them itself: what the recorder sees when a file is read twice.
+  expect(reads({ AGENT_HOOKS_CODE_CACHE: '0' })).toEqual(expect.arrayContaining(['cli/bundle-check/dispatch.cjs', RUN_JS]));
+  expect(reads({})).toEqual([]); // writes the caches
+  expect(reads({})).toEqual([]); // uses them
+});
+
 test('run writes and uses the caches of its own bundle', () => {
   const settings = pkg.json('one-hook.json', {
     hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] },

@@ -1,0 +1,26 @@
+import fc from 'fast-check';
+import { expect, test } from 'vitest';
+import { isoTime } from '../../src/util/iso-time.js';
+
+test('isoTime writes what toISOString writes, over the whole range of dates', () => {
+  // ±8.64e15 ms is the range of a Date; the years outside 0000–9999 take toISOString's own path.
+  fc.assert(
+    fc.property(fc.integer({ min: -8.64e15, max: 8.64e15 }), (ms) => {
+      expect(isoTime(ms)).toBe(new Date(ms).toISOString());
+    }),
+    { numRuns: 5000 },
+  );
+  for (const ms of [0, -1, 1, 253402300799999, 253402300800000, -62167219200000, -62167219200001, 8.64e15, -8.64e15, 1.5, -0.5]) {
+    expect(isoTime(ms)).toBe(new Date(ms).toISOString());
+  }
+});
+
+test('isoTime of now is now, and a time that is no date throws as toISOString does', () => {
+  const before = Date.now();
+  const t = Date.parse(isoTime());
+  expect(t).toBeGreaterThanOrEqual(before);
+  expect(t).toBeLessThanOrEqual(Date.now());
+  for (const bad of [Number.NaN, 8.64e15 + 1, Number.POSITIVE_INFINITY]) {
+    expect(() => isoTime(bad)).toThrow(RangeError);
+  }
+});
