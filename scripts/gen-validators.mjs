@@ -12,9 +12,9 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-/** Exported name of each validator: `input_<Event>`, `output_<Event>`, `settings`, `pluginHooks`. */
+/** Exported name of each validator: `input_<Event>`, `output_<Event>`, `settings`, `pluginHooks`, `trustStore`. */
 export function validatorNames(eventNames) {
-  return [...eventNames.flatMap((e) => [`input_${e}`, `output_${e}`]), 'settings', 'pluginHooks'];
+  return [...eventNames.flatMap((e) => [`input_${e}`, `output_${e}`]), 'settings', 'pluginHooks', 'trustStore'];
 }
 
 /**
@@ -53,7 +53,15 @@ function collapse(node) {
 }
 
 /** JSON Schemas, by validator name, derived from the zod schemas (src/events/schemas.ts, src/config/schema.ts). */
-export function validatorSchemas({ z, eventNames, inputSchema, outputSchema, settingsJsonSchema, pluginHooksJsonSchema }) {
+export function validatorSchemas({
+  z,
+  eventNames,
+  inputSchema,
+  outputSchema,
+  settingsJsonSchema,
+  pluginHooksJsonSchema,
+  trustStoreSchema,
+}) {
   const strip = ({ $schema, $id, title, ...rest }) => narrow(rest);
   const out = {};
   for (const e of eventNames) {
@@ -64,6 +72,10 @@ export function validatorSchemas({ z, eventNames, inputSchema, outputSchema, set
   // same accept/reject as zod's discriminated union; the differential test checks it).
   out.settings = strip(settingsJsonSchema());
   out.pluginHooks = strip(pluginHooksJsonSchema());
+  // The trust store's objects strip unknown keys in zod; its output form closes them, so the
+  // compiled validator accepts only what zod accepts and returns unchanged (src/trust/store.ts
+  // uses the document as it is when accepted).
+  out.trustStore = strip(z.toJSONSchema(trustStoreSchema(), { target: 'draft-2020-12', io: 'output', unrepresentable: 'throw' }));
   return out;
 }
 
@@ -152,7 +164,16 @@ async function main() {
   const { EVENT_NAMES } = await import(new URL('events/facts.js', dist).href);
   const { inputSchema, outputSchema } = await import(new URL('events/schemas.js', dist).href);
   const { settingsJsonSchema, pluginHooksJsonSchema } = await import(new URL('config/schema.js', dist).href);
-  const schemas = validatorSchemas({ z, eventNames: EVENT_NAMES, inputSchema, outputSchema, settingsJsonSchema, pluginHooksJsonSchema });
+  const { trustStoreSchema } = await import(new URL('trust/store-schema.js', dist).href);
+  const schemas = validatorSchemas({
+    z,
+    eventNames: EVENT_NAMES,
+    inputSchema,
+    outputSchema,
+    settingsJsonSchema,
+    pluginHooksJsonSchema,
+    trustStoreSchema,
+  });
   const outDir = new URL('validators/', dist);
   const tmp = new URL('.src/', outDir);
   rmSync(outDir, { recursive: true, force: true });

@@ -22,7 +22,6 @@ import type { BigIntStats } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { constants, createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 
 export const MAX_TREE_FILES = 2000;
 export const MAX_TREE_BYTES = 32 * 1024 * 1024;
@@ -93,6 +92,8 @@ export class HashCache {
       if (existing && (!existing.isFile() || !trustworthy(existing))) return;
       const all = [...this.entries];
       const kept = all.slice(Math.max(0, all.length - MAX_CACHE_ENTRIES));
+      // Loaded only when the cache changed: a dispatch whose scripts are all cached needs none.
+      const { default: writeFileAtomic } = await import('write-file-atomic');
       await writeFileAtomic(this.file, JSON.stringify({ version: 1, entries: Object.fromEntries(kept) }), { mode: 0o600 });
     } catch {
       // best effort

@@ -16,9 +16,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { constants, promises as fs } from 'node:fs';
 import { userHome } from '../util/os-dirs.js';
 import path from 'node:path';
-import lockfile from 'proper-lockfile';
-import writeFileAtomic from 'write-file-atomic';
-import { z } from 'zod';
+import { compiledCheck } from '../events/compiled.js';
 import type { CanonicalConfig } from './digest.js';
 
 export const TRUST_STORE_ENV = 'AGENT_HOOKS_TRUST_STORE';
@@ -42,24 +40,6 @@ export interface TrustStoreData {
 export class TrustStoreError extends Error {
   override name = 'TrustStoreError';
 }
-
-const recordSchema = z.object({
-  path: z.string(),
-  workspaceTrustedAt: z.string(),
-  hooks: z
-    .object({
-      digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
-      trustedAt: z.string(),
-      config: z.looseObject({
-        version: z.literal(1),
-        hooks: z.array(z.looseObject({ source: z.looseObject({ path: z.string() }), scripts: z.array(z.string()) })),
-        settings: z.array(z.looseObject({ file: z.string(), settings: z.record(z.string(), z.unknown()) })),
-        scripts: z.record(z.string(), z.string()),
-      }),
-    })
-    .optional(),
-});
-const storeSchema = z.object({ version: z.number().int(), workspaces: z.record(z.string(), recordSchema) });
 
 /** Where the trust store lives (see the module comment). */
 export function defaultTrustStorePath(env: NodeJS.ProcessEnv = process.env, homeDir: string = userHome()): string {
@@ -134,17 +114,26 @@ export async function readTrustStore(file: string): Promise<TrustStoreData> {
   } catch (e) {
     throw new TrustStoreError(`trust store ${file} is not valid JSON (${(e as Error).message}); fix or remove it`);
   }
-  const parsed = storeSchema.safeParse(raw);
+  // Accepted by the compiled validator: zod would return the same data (it accepts only what zod
+  // accepts and would return unchanged), so zod is not loaded. A text with an own `__proto__` key
+  // goes to zod, whose copy does not keep it as a key.
+  if (compiledCheck('trustStore')?.(raw) && !text.includes('"__proto__"')) return checkVersion(file, raw as TrustStoreData);
+  const { trustStoreSchema } = await import('./store-schema.js');
+  const parsed = trustStoreSchema().safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new TrustStoreError(
       `trust store ${file} is malformed at ${issue.path.join('.') || '(root)'}: ${issue.message}; fix or remove it`,
     );
   }
-  if (parsed.data.version !== VERSION) {
-    throw new TrustStoreError(`trust store ${file} has version ${parsed.data.version}; this agent-hooks reads version ${VERSION}`);
+  return checkVersion(file, parsed.data as TrustStoreData);
+}
+
+function checkVersion(file: string, data: TrustStoreData): TrustStoreData {
+  if (data.version !== VERSION) {
+    throw new TrustStoreError(`trust store ${file} has version ${data.version}; this agent-hooks reads version ${VERSION}`);
   }
-  return parsed.data as TrustStoreData;
+  return data;
 }
 
 /**
@@ -161,6 +150,8 @@ export async function updateTrustStore<T>(file: string, mutate: (data: TrustStor
     }
     await checkDirectory(dir);
   }
+  // Loaded here, not with the module: a read (every dispatch in a trusted project) needs neither.
+  const [{ default: lockfile }, { default: writeFileAtomic }] = await Promise.all([import('proper-lockfile'), import('write-file-atomic')]);
   let compromised: Error | undefined;
   let release: () => Promise<void>;
   try {

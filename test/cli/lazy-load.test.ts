@@ -5,7 +5,7 @@
  * `--import` records every URL the process resolves. (Figures: docs/performance.md.)
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
@@ -215,6 +215,45 @@ test('dispatch with a user-level hook loads no trust code; a project hook loads 
   expect(project.code).toBe(0);
   expect(project.stderr).not.toContain('project-hook-ran');
   expect(project.stderr).toContain('trust');
+});
+
+test('bundled dispatch in a trusted project runs its hook without zod, the lock or the atomic writer; a malformed store is still worded by zod', () => {
+  const store = dir.path('trust.json');
+  const env = { HOME: dir.path('nohome'), AGENT_HOOKS_TRUST_STORE: store };
+  dir.json('.claude/settings.json', {
+    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo project-hook-ran >&2; exit 2' }] }] },
+  });
+  const trusted = spawnSync(process.execPath, [BIN, 'trust', '--cwd', dir.root], {
+    cwd: dir.root,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  });
+  expect(trusted.status, trusted.stderr).toBe(0);
+  const r = resolvedByWith([BIN, 'dispatch', '--agent', 'claude'], CLAUDE_PRE_TOOL_USE(dir.root), env);
+  expect(JSON.parse(r.stdout)).toMatchObject({
+    hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'project-hook-ran' },
+  });
+  const sources = bundledSources(r.dist);
+  expect(sources).toEqual(expect.arrayContaining(['dist/trust/gate.js', 'dist/trust/store.js']));
+  // The store was accepted by its compiled validator (src/trust/store.ts): no zod. Reading it
+  // takes no lock, and the script hash cache had nothing to write back.
+  expect(r.dist).toContain('validators/trustStore.cjs');
+  for (const s of ['node_modules/zod/', 'node_modules/proper-lockfile/', 'node_modules/write-file-atomic/', 'dist/trust/store-schema.js'])
+    expect(
+      sources.filter((f) => f.startsWith(s)),
+      s,
+    ).toEqual([]);
+  expect(r.packages).not.toContain('zod');
+
+  // A digest that is not one: the compiled validator rejects, zod decides and words it, and the
+  // project hook does not run.
+  const data = JSON.parse(readFileSync(store, 'utf8')) as { workspaces: Record<string, { hooks: { digest: string } }> };
+  for (const w of Object.values(data.workspaces)) w.hooks.digest = 'sha256:not-hex';
+  writeFileSync(store, JSON.stringify(data), { mode: 0o600 });
+  const bad = resolvedByWith([BIN, 'dispatch', '--agent', 'claude'], CLAUDE_PRE_TOOL_USE(dir.root), env);
+  expect(bad.stdout).not.toContain('project-hook-ran');
+  expect(bad.stderr).toMatch(/trust store .* is malformed at workspaces\..*\.hooks\.digest: .*pattern/);
+  expect(bundledSources(bad.dist)).toContain('dist/trust/store-schema.js');
 });
 
 test('agent-hooks dispatch runs from the bundles the build makes', () => {

@@ -8,12 +8,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { EVENT_NAMES } from '../../src/events/facts.js';
 import { inputSchema, outputSchema } from '../../src/events/schemas.js';
 import { pluginHooksFileSchema, pluginHooksJsonSchema, settingsFileSchema, settingsJsonSchema } from '../../src/config/schema.js';
+import { trustStoreSchema } from '../../src/trust/store-schema.js';
 
 type Json = Record<string, unknown>;
 type Validate = ((v: unknown) => boolean) & { errors?: unknown };
@@ -26,11 +28,20 @@ interface Gen {
 
 const root = new URL('../../', import.meta.url);
 const gen = (await import(new URL('scripts/gen-validators.mjs', root).href)) as Gen;
-const schemas = gen.validatorSchemas({ z, eventNames: EVENT_NAMES, inputSchema, outputSchema, settingsJsonSchema, pluginHooksJsonSchema });
+const schemas = gen.validatorSchemas({
+  z,
+  eventNames: EVENT_NAMES,
+  inputSchema,
+  outputSchema,
+  settingsJsonSchema,
+  pluginHooksJsonSchema,
+  trustStoreSchema,
+});
 
 function zodOf(name: string): z.ZodType {
   if (name === 'settings') return settingsFileSchema();
   if (name === 'pluginHooks') return pluginHooksFileSchema();
+  if (name === 'trustStore') return trustStoreSchema();
   const [kind, event] = name.split('_') as ['input' | 'output', (typeof EVENT_NAMES)[number]];
   return kind === 'input' ? inputSchema(event) : outputSchema(event);
 }
@@ -85,6 +96,8 @@ function fromSchema(s: Json, defs: Record<string, Json>, depth: number): fc.Arbi
   if (types.length > 1) return fc.oneof(...types.map((t) => fromSchema({ ...s, type: t }, defs, depth)));
   switch (types[0]) {
     case 'string':
+      // A pattern (the trust store's digests): strings of it, and others.
+      if (typeof s.pattern === 'string') return fc.oneof(fc.stringMatching(new RegExp(s.pattern)), fc.string({ maxLength: 8 }));
       return typeof s.minLength === 'number' && s.minLength > 0 ? fc.string({ minLength: 1, maxLength: 8 }) : fc.string({ maxLength: 8 });
     case 'integer':
       return fc.integer({ min: typeof s.minimum === 'number' ? s.minimum : -5, max: 3000 });
@@ -203,8 +216,13 @@ function agree(name: string, value: unknown, exact: boolean) {
     // Never accept what zod rejects.
     if (accepted && !zodResult.success)
       throw new Error(`${label} ${name} accepted what zod rejects: ${JSON.stringify(value)}\n${zodResult.error.message}`);
-    if (!accepted && zodResult.success && exact && !inNarrowing(value))
+    // The trust store's validator accepts only what zod returns unchanged (zod strips unknown
+    // keys of its objects there): it rejects what zod changes, and what it accepts zod returns as it is.
+    const changedByZod = name === 'trustStore' && zodResult.success && !isDeepStrictEqual(zodResult.data, value);
+    if (!accepted && zodResult.success && exact && !inNarrowing(value) && !changedByZod)
       throw new Error(`${label} ${name} rejected what zod accepts: ${JSON.stringify(value)}\n${JSON.stringify(check.errors)}`);
+    if (accepted && name === 'trustStore' && exact && !JSON.stringify(value).includes('"__proto__"'))
+      expect(zodResult.success && zodResult.data).toEqual(value);
   }
   // On accept, zod's parsed value carries the same data as the original (no schema strips or
   // transforms; key order aside). JSON values only: zod copies a Map or a Date into a plain object.
@@ -218,8 +236,8 @@ function agree(name: string, value: unknown, exact: boolean) {
 }
 
 describe('compiled validators agree with zod', () => {
-  it('covers every event input and output, the settings file and plugin hooks files', () => {
-    expect(names).toHaveLength(EVENT_NAMES.length * 2 + 2);
+  it('covers every event input and output, the settings file, plugin hooks files and the trust store', () => {
+    expect(names).toHaveLength(EVENT_NAMES.length * 2 + 3);
     expect(Object.keys(schemas).sort()).toEqual([...names].sort());
   });
 
@@ -233,7 +251,7 @@ describe('compiled validators agree with zod', () => {
     const s = schemas[name]!;
     const defs = (s.$defs ?? {}) as Record<string, Json>;
     const valid = fromSchema(s, defs, 0);
-    const file = name === 'settings' || name === 'pluginHooks';
+    const file = name === 'settings' || name === 'pluginHooks' || name === 'trustStore';
     const runs = file ? 400 : 60;
     it(`${name}: generated, mutated and random values`, () => {
       seen.accepted = seen.rejected = 0;
