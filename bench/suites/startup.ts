@@ -2,8 +2,9 @@
  * `dispatch` and `run` with a hook to run, against the floor of running it without us:
  * `node -e 0` followed by the hook itself (`sh -c true`), in one round each, interleaved.
  * Also dispatch in a trusted project whose settings reference 50 scripts of 1 MB each
- * (hooks of another event), against the same trusted project without them: what the trust
- * gate costs per event for scripts the event does not run. The scripts are made more than a
+ * (hooks of another event), against the same trusted project without them, and against the
+ * same 50 hooks with one-line scripts: what the trust gate costs per event for scripts (and
+ * hooks) the event does not run. The scripts are made more than a
  * second before the first dispatch, as a real session's are: src/trust/hash.ts does not cache
  * the hash of a file changed within the last second.
  */
@@ -46,14 +47,14 @@ const preToolUse = (cwd: string) =>
     tool_input: { command: 'ls' },
   });
 
-/** A trusted project: one PreToolUse hook, plus `scripts` PostToolUse hooks running 1 MB scripts. */
-function trustedProject(dir: Scratch, name: string, scripts: number): string {
+/** A trusted project: one PreToolUse hook, plus `scripts` PostToolUse hooks running scripts of 1 MB (or one line). */
+function trustedProject(dir: Scratch, name: string, scripts: number, bytes: 'MB' | 'line' = 'MB'): string {
   const proj = dir.path(name);
   mkdirSync(join(proj, 'hooks'), { recursive: true });
   const post = [];
   for (let i = 0; i < scripts; i++) {
     // 1 MB of comment lines, then the command: a real script the gate must hash.
-    writeFileSync(join(proj, 'hooks', `s${i}.sh`), `${`# ${'x'.repeat(1021)}\n`.repeat(1024)}true\n`);
+    writeFileSync(join(proj, 'hooks', `s${i}.sh`), `${bytes === 'MB' ? `# ${'x'.repeat(1021)}\n`.repeat(1024) : ''}true\n`);
     post.push({ type: 'command', command: `sh ./hooks/s${i}.sh` });
   }
   dir.json(`${name}/.claude/settings.json`, {
@@ -124,16 +125,18 @@ export async function startupSuite(opts: BenchOptions): Promise<Row[]> {
     // Trusted projects, with and without 50 × 1 MB scripts referenced by hooks of another event.
     const heavy = trustedProject(dir, 'heavy', 50);
     const light = trustedProject(dir, 'light', 0);
+    // The same 50 hooks with one-line scripts: what the 50 MB cost apart from the 50 hooks.
+    const small = trustedProject(dir, 'small', 50, 'line');
     // Age the scripts past the hash cache's racy window (1 s, src/trust/hash.ts), as in a real project.
     await new Promise((r) => setTimeout(r, 1500));
     const projectEnv = { ...env, HOME: dir.path('nohome') };
-    for (const proj of [heavy, light]) await run(process.execPath, [cli, 'trust', '--cwd', proj], projectEnv, proj);
+    for (const proj of [heavy, light, small]) await run(process.execPath, [cli, 'trust', '--cwd', proj], projectEnv, proj);
     const dispatchIn = (proj: string) => () =>
       timeMs(() => run(process.execPath, [cli, 'dispatch', '--agent', 'claude'], projectEnv, proj, preToolUse(proj)));
-    const [a, b] = (await interleaveAll([dispatchIn(heavy), dispatchIn(light)], {
+    const [a, b, c] = (await interleaveAll([dispatchIn(heavy), dispatchIn(light), dispatchIn(small)], {
       warmup: opts.quick ? 1 : 2,
       runs: opts.quick ? 5 : 24,
-    })) as [number[], number[]];
+    })) as [number[], number[], number[]];
     const sa = summarize(a);
     const sb = summarize(b);
     const ratio = pairedRatio(a, b);
@@ -149,6 +152,19 @@ export async function startupSuite(opts: BenchOptions): Promise<Row[]> {
       notes: [
         `goal ≤ 1.05×; ${ratio <= 1.05 ? 'met' : `missed by ${((ratio / 1.05 - 1) * 100).toFixed(0)} %`} (the gate reads only the fired event's scripts: docs/security.md "Per-event verification")`,
       ],
+    });
+    // Not a bar of its own: the 50 hooks kept, their scripts one line each. The row above is
+    // this row's bytes and the 50 hooks together; this one is the bytes alone.
+    const sc = summarize(c);
+    rows.push({
+      suite: 'startup',
+      name: 'same, against 50 hooks with 1-line scripts (the 50 MB alone)',
+      unit: 'ms',
+      value: sa.median,
+      summary: sa,
+      baseline: { name: 'same hooks, 1-line scripts', value: sc.median, summary: sc },
+      ratio: pairedRatio(a, c),
+      ratioNote: 'of 1-line scripts',
     });
     return rows;
   } finally {
