@@ -169,9 +169,10 @@ function withHead(code) {
  */
 function lighterRequires(code) {
   let out = code.replace(/\bcreateRequire\)?\(__agentHooksModuleUrl\)/g, (m) => m.replace('__agentHooksModuleUrl', '__filename'));
-  for (const [decl, name] of code.matchAll(/\b(import_node_module\d*)=require\("node:module"\)/g)) {
+  for (const [, name] of code.matchAll(/\b(import_node_module\d*)=require\("node:module"\)/g)) {
     const uses = [...out.matchAll(new RegExp(`\\b${name}\\b(?!=require)(\\.\\w+)?`, 'g'))];
-    if (uses.every((u) => u[1] === '.createRequire')) out = out.replace(decl, `${name}=module.constructor`);
+    if (uses.every((u) => u[1] === '.createRequire'))
+      out = out.replace(new RegExp(`\\b${name}=require\\("node:module"\\)`), `${name}=module.constructor`);
   }
   return out;
 }

@@ -62,7 +62,9 @@ export function useCodeCache(dist: string): void {
   // The files are read here rather than by Node's loader: Node would read each into a string, and
   // the wrapper around it would make a second copy (~400 KB of young-generation garbage for a
   // one-hook dispatch, most of one scavenge); read into one buffer with the wrapper around it,
-  // each file becomes one string.
+  // each file becomes one string. Two things of Node's loader are skipped for these files only:
+  // the "type": "module" check (they are CommonJS by construction: .cjs, or under the package.json
+  // scripts/bundle-dispatch.mjs writes), and `_compile` hooks other tools install.
   // Node 20 registers no loader for `.cjs`: such a file goes through the `.js` one.
   for (const ext of ['.js', '.cjs']) {
     const load = Module._extensions[ext];

@@ -15,6 +15,7 @@ import { dropUnknownHookKeys } from './liberal.js';
 import { AGENT_HOOKS_OPTION_KEYS, GROUP_KEYS, HANDLER_KEYS, SETTINGS_KEYS, type HandlerTypeName } from './keys.js';
 import type { HooksConfig, SettingsFile } from './schema.js';
 import { configZodSchemas } from '../util/zod-slot.js';
+import { hasOwnProtoKey } from '../util/proto-key.js';
 
 export type ReadResult = { status: 'ok'; text: string } | { status: 'missing' } | { status: 'error'; message: string };
 
@@ -156,18 +157,9 @@ const UNJUDGED = Symbol('unjudged');
  * into a prototype. UNJUDGED: neither could decide (see SettingsLayer.unjudged).
  */
 function validateSettings(doc: unknown, file: string, diagnostics: Diagnostic[]): SettingsFile | undefined | typeof UNJUDGED {
-  if (compiledCheck('settings')?.(doc) && !hasProtoKey(doc)) return inSchemaOrder(doc as SettingsFile);
+  if (compiledCheck('settings')?.(doc) && !hasOwnProtoKey(doc)) return inSchemaOrder(doc as SettingsFile);
   const zod = configZodSchemas();
   return zod ? validate(zod.settingsFileSchema() as z.ZodType<SettingsFile>, doc, file, 'settings', diagnostics) : UNJUDGED;
-}
-
-function hasProtoKey(value: unknown): boolean {
-  if (Array.isArray(value)) return value.some(hasProtoKey);
-  if (!value || typeof value !== 'object') return false;
-  for (const key of Object.keys(value)) {
-    if (key === '__proto__' || hasProtoKey((value as Record<string, unknown>)[key])) return true;
-  }
-  return false;
 }
 
 /** Own keys listed in `order` first, in that order, then the others as they were (a loose object's). */

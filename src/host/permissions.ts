@@ -6,7 +6,7 @@
  * A deny rule denies in every mode; an ask rule asks in every mode (bypass included: it is
  * an explicit request to be asked); bypassPermissions/yolo allow whatever no rule decided.
  */
-import { homedir } from 'node:os';
+import { userHome } from '../util/os-dirs.js';
 import { matchRule, parseRule, type Rule } from '../matching/index.js';
 import type { HostTool } from './types.js';
 
@@ -75,7 +75,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
   const mode = options.mode ?? 'default';
   if (!isPermissionMode(mode))
     throw new PermissionConfigError(`permission mode: unknown mode ${JSON.stringify(mode)} (one of ${HOST_PERMISSION_MODES.join(', ')})`);
-  const homeDir = options.homeDir ?? homedir();
+  const homeDir = options.homeDir ?? userHome();
   const engine: PermissionEngine = {
     mode,
     get rules() {

@@ -2,7 +2,7 @@
  * The state of one review panel (app.ts builds it once per `createServeApp`): resolved paths,
  * the session source, the request guard, and the workspace lookups every route shares.
  */
-import os from 'node:os';
+import { userHome } from '../util/os-dirs.js';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import type { HookManager } from '../session/manager.js';
@@ -54,7 +54,7 @@ export interface ServeState {
 }
 
 export function serveState(options: ServeOptions): ServeState {
-  const homeDir = options.trust?.homeDir ?? options.homeDir ?? os.homedir();
+  const homeDir = options.trust?.homeDir ?? options.homeDir ?? userHome();
   const storePath = options.trust?.storePath ?? defaultTrustStorePath(process.env, homeDir);
   const loadOpts: WorkspaceLoadOptions = { ...options, trust: { ...options.trust, storePath, homeDir } };
   const copiesDir = options.scriptCopiesDir ?? defaultScriptCopiesDir(storePath);

@@ -2,7 +2,7 @@
  * Binding and unbinding sessions: a session's state built on a frozen snapshot with its own
  * engine, SessionStart before the session is ready, rebind to the current config, dispose.
  */
-import { homedir } from 'node:os';
+import { userHome } from '../util/os-dirs.js';
 import path from 'node:path';
 import { createHookEngine, type HookEngineOptions } from '../engine/engine.js';
 import { engineOptionsFromConfig } from '../load/engine-options.js';
@@ -88,7 +88,7 @@ export async function createState(m: ManagerState, opts: BindOptions): Promise<S
     onceIndex: undefined,
     engine,
     resources: Object.freeze({ sessionId: opts.sessionId, ...(opts.model !== undefined ? { model: opts.model } : {}), env }),
-    homeDir: host.homeDir ?? homedir(),
+    homeDir: host.homeDir ?? userHome(),
     skipToolHooksInPlanMode: engineOptions.skipToolHooksInPlanMode === true,
     paused: false,
     ready: false,

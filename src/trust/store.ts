@@ -17,6 +17,7 @@ import { constants, promises as fs } from 'node:fs';
 import { userHome } from '../util/os-dirs.js';
 import path from 'node:path';
 import { compiledCheck } from '../events/compiled.js';
+import { hasOwnProtoKey } from '../util/proto-key.js';
 import type { CanonicalConfig } from './digest.js';
 
 export const TRUST_STORE_ENV = 'AGENT_HOOKS_TRUST_STORE';
@@ -115,9 +116,9 @@ export async function readTrustStore(file: string): Promise<TrustStoreData> {
     throw new TrustStoreError(`trust store ${file} is not valid JSON (${(e as Error).message}); fix or remove it`);
   }
   // Accepted by the compiled validator: zod would return the same data (it accepts only what zod
-  // accepts and would return unchanged), so zod is not loaded. A text with an own `__proto__` key
-  // goes to zod, whose copy does not keep it as a key.
-  if (compiledCheck('trustStore')?.(raw) && !text.includes('"__proto__"')) return checkVersion(file, raw as TrustStoreData);
+  // accepts and would return unchanged), so zod is not loaded. A document with an own `__proto__`
+  // key, however the text spells it, goes to zod, whose copy does not keep it as a key.
+  if (compiledCheck('trustStore')?.(raw) && !hasOwnProtoKey(raw)) return checkVersion(file, raw as TrustStoreData);
   const { trustStoreSchema } = await import('./store-schema.js');
   const parsed = trustStoreSchema().safeParse(raw);
   if (!parsed.success) {

@@ -8,7 +8,7 @@
 
 const pad = (n: number, width: number): string => String(n).padStart(width, '0');
 
-/** `new Date(ms).toISOString()`; throws the same RangeError for a time that is not a date. */
+/** `new Date(ms).toISOString()`, now when no time is given; throws the same RangeError for a time that is not a date. */
 export function isoTime(ms: number = Date.now()): string {
   const d = new Date(ms);
   const year = d.getUTCFullYear();

@@ -14,7 +14,10 @@ const nodeOs = () => (os ??= require('node:os') as typeof import('node:os'));
 /**
  * `os.homedir()`. On POSIX it returns $HOME whenever the variable is set, even empty, and asks
  * the user database only when it is not (libuv's uv_os_homedir); that first step needs no
- * `node:os`. Windows reads other variables: it always asks `node:os`.
+ * `node:os`. Windows reads other variables: it always asks `node:os`. One difference: $HOME is
+ * read from `process.env`, so a worker thread started with an `env` of its own sees that env's
+ * home, where `os.homedir()` reads the process's. The engine's home lookups (settings, engine
+ * state, trust, sessions, serve, the host's permissions) all go through here, so they agree.
  */
 export function userHome(): string {
   if (process.platform !== 'win32') {

@@ -126,3 +126,39 @@ describe('refusals', () => {
     await expectRefused(() => readTrustStore(store), /not a regular file|EISDIR/);
   });
 });
+
+describe('the built reader, which accepts with the compiled validator, reads what zod reads', () => {
+  // From the sources no compiled validator is found, so zod reads every store; the built module
+  // finds dist/validators/trustStore.cjs and uses an accepted document as it is.
+  const built = new URL('../../dist/trust/store.js', import.meta.url);
+  const digest = `sha256:${'a'.repeat(64)}`;
+  const hooks = { digest, trustedAt: 'now', config: { version: 1, hooks: [], settings: [], scripts: {}, extra: true } };
+  const cases: Array<[string, string]> = [
+    ['a store as we write it', JSON.stringify({ version: 1, workspaces: { 'dir:/p': { ...record('/p'), hooks } } })],
+    // zod strips unknown keys of the store, a record and its hooks (the config keeps its own).
+    [
+      'unknown keys',
+      JSON.stringify({ version: 1, more: 1, workspaces: { 'dir:/p': { ...record('/p'), note: 'x', hooks: { ...hooks, by: 'me' } } } }),
+    ],
+    // An own `__proto__` key, spelt with an escape: JSON.parse keeps it, zod's copy does not.
+    [
+      'an escaped __proto__ key',
+      `{"version":1,"workspaces":{"\\u005f_proto__":${JSON.stringify(record('/evil'))},"dir:/p":${JSON.stringify(record('/p'))}}}`,
+    ],
+    [
+      'a __proto__ key inside the config',
+      JSON.stringify({ version: 1, workspaces: { 'dir:/p': { ...record('/p'), hooks } } }).replace('"extra"', '"__proto__"'),
+    ],
+  ];
+  it.each(cases)('%s', async (_, text) => {
+    if (!existsSync(built)) throw new Error('dist/ is missing: run npm run build');
+    const dist = (await import(built.href)) as typeof import('../../src/trust/store.js');
+    mkdirSync(join(store, '..'), { recursive: true, mode: 0o700 });
+    writeFileSync(store, text, { mode: 0o600 });
+    const fromZod = await readTrustStore(store);
+    const fromDist = await dist.readTrustStore(store);
+    expect(fromDist).toEqual(fromZod);
+    expect(Object.keys(fromDist.workspaces)).toEqual(Object.keys(fromZod.workspaces));
+    expect(Object.keys(fromDist.workspaces)).not.toContain('__proto__');
+  });
+});

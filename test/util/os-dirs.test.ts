@@ -12,7 +12,8 @@ test('userHome is os.homedir(): $HOME when set (even empty), the user database w
   for (const home of ['/some/where', '', '/with space/and-ü']) {
     process.env.HOME = home;
     expect(userHome()).toBe(os.homedir());
-    expect(userHome()).toBe(home);
+    // Windows takes the home from other variables (os.homedir() there).
+    if (process.platform !== 'win32') expect(userHome()).toBe(home);
   }
   delete process.env.HOME;
   // Asked of the user database, as os.homedir() does without the variable.

@@ -12,7 +12,7 @@ import { matchersFor } from './claude.js';
 import { isKimiCliFile, isKimiPluginManifest } from '../../dialects/kimi.js';
 import { shellQuote } from './flat.js';
 import { basename, dirname, join, resolve } from 'node:path';
-import { homedir } from 'node:os';
+import { userHome } from '../../util/os-dirs.js';
 import { Diags, eventSpec, lossLog, makeHook, reportCommandFieldLosses, reportDataLosses, timeoutOut, validate } from './common.js';
 
 const hookSchema = z.strictObject({
@@ -26,7 +26,7 @@ const hookSchema = z.strictObject({
 function pluginOf(file: string): { root: string; home: string } {
   const dir = dirname(file);
   const root = basename(dir) === '.kimi-plugin' ? dirname(dir) : dir;
-  const home = process.env.KIMI_CODE_HOME ? resolve(process.env.KIMI_CODE_HOME) : join(homedir(), '.kimi-code');
+  const home = process.env.KIMI_CODE_HOME ? resolve(process.env.KIMI_CODE_HOME) : join(userHome(), '.kimi-code');
   return { root, home };
 }
 
