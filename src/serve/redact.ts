@@ -11,6 +11,7 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { Change } from '../trust/index.js';
+import { isPathInside } from '../util/path-inside.js';
 
 export const HIDDEN = '«hidden»';
 
@@ -80,11 +81,6 @@ export function redactChange(c: Change): Change {
 const SECRET_NAME =
   /^(\.env(\..*)?|\.netrc|\.npmrc|\.pypirc|\.pgpass|id_[a-z0-9]+|.*\.(pem|key|p12|pfx|jks|keystore|gpg|asc)|.*credential.*|.*secret.*|.*token.*|.*password.*)$/i;
 
-function isInside(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
 /**
  * May the panel show (and keep a copy of) this referenced file's content? Only files inside the
  * workspace root, outside `.git`, whose name does not look like secret material. A project
@@ -113,7 +109,7 @@ export async function showableRealScript(file: string, workspaceRoot: string): P
 }
 
 export function showableScript(file: string, workspaceRoot: string): boolean {
-  if (!isInside(file, workspaceRoot)) return false;
+  if (!isPathInside(file, workspaceRoot)) return false;
   const rel = path.relative(workspaceRoot, file).split(path.sep);
   if (rel.includes('.git') || rel.includes('.ssh') || rel.includes('.gnupg') || rel.includes('.aws')) return false;
   return !SECRET_NAME.test(path.basename(file));

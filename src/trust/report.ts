@@ -5,7 +5,7 @@
 import { describeChange, type ConfigDiff } from './digest.js';
 import type { PinRecord } from './scripts.js';
 import type { TrustRecord } from './store.js';
-import { isInside } from './selection.js';
+import { isPathInside } from '../util/path-inside.js';
 import type { HookTrustStatus, ScriptStatus, SkippedHook, TrustState } from './types.js';
 import type { HookHandler, NormalizedHook } from '../types.js';
 import type { Workspace } from './workspace.js';
@@ -80,7 +80,9 @@ export function hookStatuses(
       scripts: e.hookScripts[i]!,
       errors: e.hookErrors[i]!,
       unpinned: e.hookUnpinned[i]!,
-      outside: e.hookScripts[i]!.filter((k) => !k.startsWith('glob:') && !isInside(k, e.workspace.root) && !isInside(k, e.workspace.dir)),
+      outside: e.hookScripts[i]!.filter(
+        (k) => !k.startsWith('glob:') && !isPathInside(k, e.workspace.root) && !isPathInside(k, e.workspace.dir),
+      ),
     };
   });
 }

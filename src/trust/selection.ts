@@ -10,14 +10,10 @@ import type { NormalizedHook } from '../types.js';
 import type { CanonicalSettings } from './digest.js';
 import type { GatedSource, TrustGateInput, TrustSource } from './types.js';
 import type { Workspace } from './workspace.js';
+import { isPathInside } from '../util/path-inside.js';
 
 /** Keys of settings files that matter to hooks (everything agent-hooks reads except `hooks`). */
 const HOOK_SETTINGS_KEYS = SETTINGS_KEYS.filter((k) => k !== 'hooks');
-
-export function isInside(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
 
 /**
  * Project and local settings need trust; so do plugins and skills whose root is inside the
@@ -29,7 +25,7 @@ export function defaultNeedsTrust(source: TrustSource, workspace: Workspace): bo
   if (source.kind === 'project' || source.kind === 'local') return true;
   if (source.kind === 'plugin' || source.kind === 'skill') {
     const root = source.pluginRoot ?? source.skillRoot ?? source.file;
-    return root !== undefined && (isInside(root, workspace.root) || isInside(root, workspace.dir));
+    return root !== undefined && (isPathInside(root, workspace.root) || isPathInside(root, workspace.dir));
   }
   return false;
 }

@@ -65,6 +65,14 @@ describe('dangling symlink out of the workspace', () => {
     expect(isolationProblem('Write', { file_path: `${ws}/plain.txt`, content: 'x' }, ws, ws)).toBeUndefined();
   });
 
+  it('a folder of the workspace whose name begins with two dots is inside it; its parent is not', async () => {
+    mkdirSync(`${ws}/..data`);
+    expect(isolationProblem('Write', { file_path: `${ws}/..data/f.txt`, content: 'x' }, ws, ws)).toBeUndefined();
+    expect(isolationProblem('Write', { file_path: `${ws}/../f.txt`, content: 'x' }, ws, ws)).toMatch(/outside the workspace/);
+    await run(writeTool(), { file_path: `${ws}/..data/f.txt`, content: 'kept' });
+    expect(readFileSync(`${ws}/..data/f.txt`, 'utf8')).toBe('kept');
+  });
+
   it('a link that points inside the workspace is written through to its target', async () => {
     mkdirSync(`${ws}/docs`);
     writeFileSync(`${ws}/docs/real.md`, 'old');

@@ -153,6 +153,43 @@ describe('per-event verification (library)', () => {
     expect(r.scripts.find((s) => s.path === realpathSync(added))?.deferred).toBeUndefined();
   });
 
+  it('hooks of another event that moved down the list (a hook added before them) still stand in', async () => {
+    const p = project();
+    const post2 = dir.write('proj/hooks/post2.sh', 'true\n');
+    const hooks = (pre: object[]) => ({
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: pre }],
+        PostToolUse: [
+          {
+            matcher: '*',
+            hooks: [
+              { type: 'command', command: 'sh ./hooks/post.sh' },
+              { type: 'command', command: 'sh ./hooks/post2.sh' },
+            ],
+          },
+        ],
+      },
+    });
+    writeFileSync(p.settings, JSON.stringify(hooks([{ type: 'command', command: 'sh ./hooks/pre.sh' }])));
+    await trustAll(p.root);
+    // Each PostToolUse hook now sits one place further in the list than in the trusted config:
+    // the first where the trusted config has the second, the second past its end.
+    dir.write('proj/hooks/new.sh', 'true\n');
+    writeFileSync(
+      p.settings,
+      JSON.stringify(
+        hooks([
+          { type: 'command', command: 'sh ./hooks/pre.sh' },
+          { type: 'command', command: 'sh ./hooks/new.sh' },
+        ]),
+      ),
+    );
+    const r = await assess(p.root, { events: ['PreToolUse'] });
+    expect(r.state).toBe('modified');
+    for (const file of [p.post, post2]) expect(r.scripts.find((s) => s.path === realpathSync(file))).toMatchObject({ deferred: true });
+    expect(r.hooks.filter((h) => h.event === 'PostToolUse').map((h) => h.changes)).toEqual([[], []]);
+  });
+
   it('an untrusted workspace is untrusted for every event', async () => {
     const p = project();
     const r = await assess(p.root, { events: ['PreToolUse'] });

@@ -5,6 +5,7 @@ import { createHookEngine } from '../../src/engine/engine.js';
 import { loadConfig } from '../../src/config/index.js';
 import {
   assessTrust,
+  defaultNeedsTrust,
   evaluateTrust,
   loadTrustedConfig,
   readTrustStore,
@@ -13,6 +14,7 @@ import {
   TrustRefusedError,
   updateTrustStore,
   type TrustOptions,
+  type Workspace,
 } from '../../src/trust/index.js';
 import type { NormalizedHook } from '../../src/types.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
@@ -316,6 +318,29 @@ describe('hook trust through the config loader', () => {
     expect((await cfg([join(p.root, 'plugins', 'inside')])).config.hooks).toEqual([]);
     expect((await cfg([dir.path('outside')])).config.hooks).toHaveLength(1);
     expect((await cfg([{ root: join(p.root, 'plugins', 'inside'), managed: true }])).config.hooks).toHaveLength(1);
+  });
+
+  it('a plugin or skill in a workspace folder whose name begins with two dots needs trust too', async () => {
+    const p = makeProject(dir);
+    writeFileSync(p.settings, '{}');
+    const pluginHooks = { hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo plugin' }] }] } };
+    // `..plugins` is a folder of the workspace, not its parent: path.relative says "..plugins/p".
+    dir.json('proj/..plugins/p/hooks/hooks.json', pluginHooks);
+    dir.json('proj/.../p/hooks/hooks.json', pluginHooks);
+    for (const root of [join(p.root, '..plugins', 'p'), join(p.root, '...', 'p')]) {
+      const { config, trust } = await loadTrustedConfig(
+        { cwd: p.root, homeDir: home, managedSettingsPath: dir.path('none.json'), plugins: [root] },
+        { storePath: store },
+      );
+      expect(config.hooks).toEqual([]);
+      expect(trust.hooks.map((h) => [h.source.kind, h.needsTrust, h.state])).toEqual([['plugin', true, 'untrusted']]);
+    }
+    expect(defaultNeedsTrust({ kind: 'skill', skillRoot: join(p.root, '..skills', 's') }, { dir: p.root, root: p.root } as Workspace)).toBe(
+      true,
+    );
+    expect(defaultNeedsTrust({ kind: 'skill', skillRoot: join(p.root, '..', 's') }, { dir: p.root, root: p.root } as Workspace)).toBe(
+      false,
+    );
   });
 
   it('plugin hooks in a workspace keep equal digests across worktrees (root-relative paths)', async () => {

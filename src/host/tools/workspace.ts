@@ -15,6 +15,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { extractToolPaths } from '../../matching/index.js';
 import { ToolError } from '../types.js';
+import { isPathInside } from '../../util/path-inside.js';
 
 /** Symlinks followed by hand in a chain of dangling links before giving up (as the kernel's ELOOP). */
 const MAX_LINKS = 40;
@@ -51,8 +52,7 @@ function danglingTarget(p: string): string | undefined {
 }
 
 export function isInside(root: string, p: string): boolean {
-  const rel = path.relative(realish(root), realish(p));
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  return isPathInside(realish(p), realish(root));
 }
 
 /** Inside the workspace or one of the directories added to the session (DirectoryAdded). */

@@ -132,10 +132,7 @@ export function pinScript(run: Run, st: State, p: string, interpreter: string): 
   else pinFile(run, abs);
 }
 
-export function isInside(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
+export { isPathInside as isInside } from '../../util/path-inside.js';
 
 export function realOr(p: string): string {
   try {
