@@ -10,6 +10,18 @@ import path from 'node:path';
  * outside, which for the trust gate meant a plugin there was not gated.
  */
 export function isPathInside(child: string, parent: string): boolean {
+  // Absolute POSIX paths in normal form (the real paths the trust gate compares, once per hook
+  // and script) are their own resolved form, so a prefix test at a separator says the same as
+  // path.relative, whose character-by-character normalising of both is the cost of this call.
+  if (isNormalAbsolute(child) && isNormalAbsolute(parent))
+    return child === parent || child.startsWith(parent === '/' ? '/' : `${parent}/`);
   const rel = path.relative(parent, child);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+/** An absolute POSIX path that path.resolve returns unchanged: no empty, `.` or `..` segment, no trailing `/`. */
+function isNormalAbsolute(p: string): boolean {
+  if (path.sep !== '/' || p.charCodeAt(0) !== 47) return false;
+  if (p.length === 1) return true;
+  return !p.endsWith('/') && !p.includes('//') && !p.includes('/./') && !p.includes('/../') && !p.endsWith('/.') && !p.endsWith('/..');
 }

@@ -4,7 +4,65 @@
  * output for the shapes a canonical config has, against values written down when it was made.
  */
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { canonicalJson, digestOf } from '../../src/trust/digest.js';
+
+/** The definition, as the digests were first computed: JSON.stringify with a sorting replacer. */
+function byDefinition(value: unknown): string {
+  return (
+    JSON.stringify(value, (_k, v: unknown) => {
+      if (v && typeof v === 'object' && !Array.isArray(v)) {
+        const sorted: Record<string, unknown> = {};
+        for (const k of Object.keys(v).sort()) sorted[k] = (v as Record<string, unknown>)[k];
+        return sorted;
+      }
+      return v;
+    }) ?? 'null'
+  );
+}
+
+// Keys where the orders could part: integer-like keys (which objects list first, in numeric
+// order), near-integers that are not array indices, `__proto__`, and ordinary strings; more keys
+// than the insertion sort takes, too.
+const key = fc.oneof(
+  fc.constantFrom(
+    '0',
+    '1',
+    '2',
+    '9',
+    '10',
+    '01',
+    '-1',
+    '1.5',
+    '4294967294',
+    '4294967295',
+    '99999999999',
+    '__proto__',
+    'toString',
+    '',
+    'é',
+    'Z',
+    'a',
+  ),
+  fc.string({ maxLength: 4 }),
+  fc.string({ maxLength: 2, unit: 'binary' }),
+  fc.nat({ max: 30 }).map(String),
+);
+const leaf = fc.oneof(
+  fc.string(),
+  fc.double(),
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant(undefined),
+  fc.constantFrom(-0, Number.NaN, Number.POSITIVE_INFINITY, 1e21, 5e-7),
+  fc.string({ unit: 'binary' }),
+);
+const { value } = fc.letrec((tie) => ({
+  value: fc.oneof({ depthSize: 'small' }, leaf, tie('array'), tie('object')),
+  array: fc.array(tie('value'), { maxLength: 5 }),
+  object: fc.dictionary(key, tie('value'), { maxKeys: 40 }),
+}));
 
 describe('canonicalJson and digestOf', () => {
   it('sort keys at every level (integer-like keys first, as JavaScript objects list them), drop undefined members and own __proto__ keys', () => {
@@ -14,6 +72,47 @@ describe('canonicalJson and digestOf', () => {
       '{"x":{"a":1,"b":2},"y":[null,null,0]}',
     );
     expect(canonicalJson(undefined)).toBe('null');
+  });
+
+  it('write what the definition writes, for plain data of every shape', () => {
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(canonicalJson(v)).toBe(byDefinition(v));
+      }),
+      { numRuns: 3000 },
+    );
+    // As JSON.parse makes them: `__proto__` an own key, wherever it is.
+    fc.assert(
+      fc.property(fc.jsonValue(), (j) => {
+        const v = JSON.parse(JSON.stringify(j)) as unknown;
+        expect(canonicalJson(v)).toBe(byDefinition(v));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('take the definition for what is not plain data', () => {
+    class Point {
+      constructor(
+        readonly y: number,
+        readonly x: number,
+      ) {}
+    }
+    const odd: unknown[] = [
+      new Date(0),
+      { at: new Date(0), b: 1 },
+      { toJSON: () => ({ z: 1, a: 2 }) },
+      Object.assign([1, 2], { toJSON: () => 'arr' }),
+      new Point(1, 2),
+      [new Map([[1, 2]]), new Set([1])],
+      Object.assign(Object.create(null) as object, { b: 1, a: 2 }),
+      new String('s'),
+      { n: new Number(3) },
+      () => 1,
+      Symbol('s'),
+    ];
+    for (const v of odd) expect(canonicalJson(v)).toBe(byDefinition(v));
+    expect(() => canonicalJson({ a: 1n })).toThrow(TypeError);
   });
 
   it('give the digest a stored trust record holds for a fixed config', () => {

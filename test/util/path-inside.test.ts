@@ -41,3 +41,20 @@ describe('isPathInside', () => {
     );
   });
 });
+
+describe('isPathInside on paths in normal form', () => {
+  it('says what path.relative says, for any spelling of either path', () => {
+    const byRelative = (child: string, parent: string) => {
+      const rel = path.relative(parent, child);
+      return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+    };
+    const segment = fc.constantFrom('', 'a', 'b', 'ab', '.', '..', '..a', '...', 'a.', '.a');
+    const spelt = fc.tuple(fc.boolean(), fc.array(segment, { maxLength: 6 })).map(([abs, segs]) => `${abs ? '/' : ''}${segs.join('/')}`);
+    fc.assert(
+      fc.property(spelt, spelt, (child, parent) => {
+        expect(isPathInside(child, parent)).toBe(byRelative(child, parent));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
