@@ -16,7 +16,19 @@ export const APPLY_PATCH_TOOLS: ReadonlySet<string> = new Set(['ApplyPatch', 'ap
 const PATCH_FIELDS = ['patch', 'input', 'command'] as const;
 
 // Header lines only: body lines of a patch start with '+', '-', ' ' or '@', so they never match.
-const PATCH_HEADER = /^[ \t]*\*\*\* (?:Add File|Delete File|Update File|Move to): ?(.*)$/;
+// `s`: the path runs to the end of the line, U+2028 and U+2029 included, which a plain `.` does
+// not match: without it a header naming `.env\u2028` was no header here, while the patch tools
+// trim the character off and write `.env`.
+const PATCH_HEADER = /^[ \t]*\*\*\* (?:Add File|Delete File|Update File|Move to): ?(.*)$/s;
+
+/**
+ * A header's path as the patch tools read it, and then some: JavaScript's trim (ours, in
+ * src/host/tools/apply-patch.ts) and Rust's (Codex's apply_patch) differ, Rust also trimming
+ * U+0085. Trimming what either trims means a guard sees the name a tool may write.
+ */
+function headerPath(text: string): string {
+  return text.replace(/^[\s\u0085]+|[\s\u0085]+$/g, '');
+}
 
 export function extractToolPaths(toolName: string, toolInput: unknown): string[] {
   try {
@@ -57,7 +69,7 @@ export type PatchFile =
   | { kind: 'delete'; path: string }
   | { kind: 'update'; path: string; moveTo?: string; hunks: Array<{ oldText: string; newText: string }> };
 
-const FILE_HEADER = /^[ \t]*\*\*\* (Add File|Delete File|Update File|Move to): ?(.*)$/;
+const FILE_HEADER = /^[ \t]*\*\*\* (Add File|Delete File|Update File|Move to): ?(.*)$/s;
 
 /**
  * The file operations of an apply_patch body, in order. Lenient where the patch tool is strict
@@ -83,7 +95,7 @@ export function parsePatchFiles(patch: string): PatchFile[] {
   for (const line of patch.split(/\r?\n|\r/)) {
     const m = FILE_HEADER.exec(line);
     if (m) {
-      const path = m[2]!.trim();
+      const path = headerPath(m[2]!);
       if (m[1] === 'Move to') {
         if (!path) continue;
         if (current?.kind === 'update' && current.moveTo === undefined) current.moveTo = path;
@@ -134,7 +146,7 @@ export function extractPatchPaths(patch: string): string[] {
   const seen = new Set<string>();
   for (const line of patch.split(/\r?\n|\r/)) {
     const m = PATCH_HEADER.exec(line);
-    const path = m?.[1]?.trim();
+    const path = m?.[1] === undefined ? undefined : headerPath(m[1]);
     if (path && !seen.has(path)) {
       seen.add(path);
       out.push(path);

@@ -13,8 +13,7 @@ export function isPathInside(child: string, parent: string): boolean {
   // Absolute POSIX paths in normal form (the real paths the trust gate compares, once per hook
   // and script) are their own resolved form, so a prefix test at a separator says the same as
   // path.relative, whose character-by-character normalising of both is the cost of this call.
-  if (isNormalAbsolute(child) && isNormalAbsolute(parent))
-    return child === parent || child.startsWith(parent === '/' ? '/' : `${parent}/`);
+  if (isNormalAbsolute(child) && isNormalAbsolute(parent)) return child === parent || child.startsWith(parent === '/' ? '/' : `${parent}/`);
   const rel = path.relative(parent, child);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }

@@ -26,6 +26,15 @@ describe('permission engine', () => {
     expect(p.evaluate(bash, { command: 'echo hi' }).behavior).toBe('allow');
   });
 
+  it('a deny rule on a file sees a patch header whose path ends in a line separator', () => {
+    const p = createPermissionEngine({ workspace: '/w', mode: 'acceptEdits', rules: { deny: ['Edit(.env)'] } });
+    const patchTool = { name: 'ApplyPatch', edits: true };
+    for (const end of ['', '\u2028', '\u2029', '\u0085']) {
+      const patch = `*** Begin Patch\n*** Add File: .env${end}\n+KEY=x\n*** End Patch\n`;
+      expect(p.evaluate(patchTool, { patch }, '/w').behavior, JSON.stringify(end)).toBe('deny');
+    }
+  });
+
   it('modes: acceptEdits allows edits, bypass/yolo allow, dontAsk denies, an ask rule asks in every mode', () => {
     const rules = { ask: ['Bash(deploy*)'] };
     expect(createPermissionEngine({ workspace: '/w', mode: 'acceptEdits' }).evaluate(edit, { file_path: '/w/a' }).behavior).toBe('allow');

@@ -1,5 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { extractToolPaths, extractPatchPaths } from '../../src/matching/index.js';
+import { parsePatchFiles } from '../../src/matching/paths.js';
+import { parsePatch } from '../../src/host/tools/apply-patch.js';
 
 describe('extractToolPaths', () => {
   it.each([['Edit'], ['Write'], ['MultiEdit'], ['Read']])('%s: file_path', (tool) => {
@@ -82,6 +84,23 @@ describe('extractToolPaths: ApplyPatch', () => {
 
   it('keeps spaces inside paths', () => {
     expect(extractPatchPaths('*** Add File: My Docs/a b.txt\n+x')).toEqual(['My Docs/a b.txt']);
+  });
+
+  it('reads a path that ends in a line or paragraph separator, NEL or NBSP as the patch tools write it', () => {
+    // `.` stops at U+2028/U+2029 and JavaScript's trim does not remove U+0085 (Rust's does):
+    // each of these once hid `.env` from a guard while a patch tool wrote `.env`.
+    for (const end of ['\u2028', '\u2029', '\u0085', '\u00a0', '\u2028 \u0085']) {
+      const patch = `*** Begin Patch\n*** Add File: .env${end}\n+KEY=x\n*** End Patch\n`;
+      expect(extractPatchPaths(patch), JSON.stringify(end)).toEqual(['.env']);
+      expect(extractToolPaths('ApplyPatch', { patch }), JSON.stringify(end)).toEqual(['.env']);
+      expect(
+        parsePatchFiles(patch).map((f) => f.path),
+        JSON.stringify(end),
+      ).toEqual(['.env']);
+      // What the reference runtime's patch tool would write, where it reads the path at all.
+      if (!end.includes('\u0085')) expect(parsePatch(patch).map((op) => op.path)).toEqual(['.env']);
+    }
+    expect(extractPatchPaths('*** Update File: a.ts\n*** Move to: \u2029.env\u2029\n')).toEqual(['a.ts', '.env']);
   });
 
   it('ignores body lines and empty headers', () => {
