@@ -267,3 +267,68 @@ describe('hash cache', () => {
     expect((await assess(new HashCache(file, 0))).state).toBe('trusted');
   });
 });
+
+describe("every spelling of an interpreter's options is read as the interpreter reads it", () => {
+  // Each of these once left a file that runs unpinned: a trusted hook whose module, preload or
+  // startup file could then be rewritten without the workspace reading as modified.
+  const files: Record<string, string> = {
+    'mod.py': 'print(1)\n',
+    'hook.py': 'print(1)\n',
+    'pre.js': 'void 0\n',
+    'pre.mjs': 'void 0\n',
+    'hook.js': 'void 0\n',
+    '.env.hook': 'NODE_OPTIONS=--require=./pre.js\n',
+    'pre.rb': 'nil\n',
+    'hook.rb': 'nil\n',
+    'lib/X.pm': '1;\n',
+    'lib/x.rb': 'nil\n',
+    'hook.pl': '1;\n',
+    'mymod.lua': 'return {}\n',
+    'hook.lua': 'return\n',
+    'rc.sh': 'true\n',
+    'ini/php.ini': '\n',
+    'hook.php': '<?php\n',
+  };
+  beforeEach(() => {
+    for (const [f, body] of Object.entries(files)) dir.write(join('proj', f), body);
+  });
+
+  it.each([
+    ['python3 -mmod', ['mod.py']],
+    ['python3 -Bm mod', ['mod.py']],
+    ['python3 -I -Bmmod', ['mod.py']],
+    ['python3 -W ignore hook.py', ['hook.py']],
+    ['python3 -X importtime -u hook.py', ['hook.py']],
+    ['python3 -- hook.py', ['hook.py']],
+    ['node --require=./pre.js hook.js', ['pre.js', 'hook.js']],
+    ['node --import=./pre.mjs hook.js', ['pre.mjs', 'hook.js']],
+    ['node --loader ./pre.mjs hook.js', ['pre.mjs', 'hook.js']],
+    ['node -r=./pre.js hook.js', ['pre.js', 'hook.js']],
+    ['node --env-file=.env.hook hook.js', ['.env.hook', 'hook.js']],
+    ['node --title hooks --no-warnings hook.js', ['hook.js']],
+    ['ruby -r./pre.rb hook.rb', ['pre.rb', 'hook.rb']],
+    ['ruby -w -r ./pre.rb hook.rb', ['pre.rb', 'hook.rb']],
+    ['ruby -I lib hook.rb', ['lib/x.rb', 'hook.rb']],
+    ['perl -Ilib hook.pl', ['lib/X.pm', 'hook.pl']],
+    ['perl -Mstrict -w hook.pl', ['hook.pl']],
+    ['lua -l mymod hook.lua', ['mymod.lua', 'hook.lua']],
+    ['php -c ini/php.ini -f hook.php', ['ini/php.ini', 'hook.php']],
+    ['bash --rcfile rc.sh -i', ['rc.sh']],
+  ])('%s pins %j', async (command, pinned) => {
+    hook(command);
+    await expectPinned(pinned);
+  });
+
+  it.each([
+    ['node -r some-package hook.js', /loads the package some-package/],
+    ['node --import=some-package hook.js', /loads the package some-package/],
+    ['python3 -Z hook.py', /-Z is not modelled/],
+    ['python3 --frobnicate hook.py', /--frobnicate is not modelled/],
+    ['ruby -C lib hook.rb', /changes the directory/],
+    ['perl -Ilib -MX hook.pl', /looked up in directories the command adds/],
+    ['php -d auto_prepend_file=hook.php -r 1', /auto_prepend_file/],
+  ])('%s is unpinned', async (command, why) => {
+    hook(command);
+    await expectUnpinned(why);
+  });
+});

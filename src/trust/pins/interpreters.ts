@@ -2,7 +2,32 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Redirection } from 'unbash';
-import { isDir, isKnown, pinFile, pinScript, pinTree, referencedArgs, unpin, type Arg, type Run, type State } from './model.js';
+import { fileURLToPath } from 'node:url';
+import {
+  isDir,
+  isKnown,
+  pinExecuted,
+  pinFile,
+  pinScript,
+  pinTree,
+  referencedArgs,
+  resolveIn,
+  unpin,
+  type Arg,
+  type Run,
+  type State,
+} from './model.js';
+import {
+  LUA_OPTIONS,
+  NODE_OPTIONS,
+  PERL_OPTIONS,
+  PHP_OPTIONS,
+  PYTHON_OPTIONS,
+  RUBY_OPTIONS,
+  readOptions,
+  type OptionTable,
+  type ReadOption,
+} from './options.js';
 import { evalWord } from './words.js';
 
 /** An interpreter without a script reads it from stdin: follow `< file` and literal here-docs. */
@@ -41,23 +66,116 @@ export function stdinScript(
   unpin(run, `${base} reads its script from a here-document or here-string that is not modelled`);
 }
 
-export function modelPython(run: Run, st: State, base: string, args: Arg[], redirects: readonly Redirection[]): void {
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (!isKnown(a)) {
-      unpin(run, `${base} is given an argument that cannot be determined (${a.unknown})`);
-      return;
+/** Pin what one option names, by its kind (options.ts); false when the hook had to be unpinned. */
+function pinOption(run: Run, st: State, base: string, o: ReadOption, includes: readonly string[], lookup: (name: string) => void): boolean {
+  if (o.kind === 'flag' || o.kind === 'exit' || o.kind === 'value') return true;
+  const v = o.value;
+  if (!isKnown(v)) {
+    unpin(
+      run,
+      `${base} ${o.option} ${v === undefined ? 'is missing its value' : `is given a value that cannot be determined (${v.unknown})`}`,
+    );
+    return false;
+  }
+  switch (o.kind) {
+    case 'code':
+      return true; // inline: in the config itself
+    case 'file':
+      pinExecuted(run, st, v, `${base} ${o.option}`);
+      return true;
+    case 'include': {
+      const dir = resolveIn(st, v);
+      if (dir === undefined) {
+        unpin(run, `${base} ${o.option} ${v} is relative to a directory that cannot be determined`);
+        return false;
+      }
+      pinTree(run, dir); // what the script loads from there
+      return true;
     }
-    if (a === '-c' || (a.startsWith('-c') && !a.startsWith('--'))) {
-      referencedArgs(run, st, args.slice(i + 2));
-      return; // inline code: it is in the config itself
+    case 'chdir':
+      unpin(run, `${base} ${o.option} changes the directory its script is found in; that is not modelled`);
+      return false;
+    case 'load': {
+      if (v.startsWith('data:')) return true;
+      let p = v;
+      if (v.startsWith('file:')) {
+        try {
+          p = fileURLToPath(v);
+        } catch {
+          unpin(run, `${base} ${o.option} ${v} is not a file URL that can be read`);
+          return false;
+        }
+      }
+      if (path.isAbsolute(p) || /^\.\.?[\\/]/.test(p)) {
+        pinScript(run, st, p, base);
+        return true;
+      }
+      if (includes.length > 0) {
+        unpin(run, `${base} ${o.option} ${v} is looked up in directories the command adds; that is not modelled`);
+        return false;
+      }
+      const before = run.pins.unpinned.length;
+      lookup(v);
+      return run.pins.unpinned.length === before;
     }
-    if (a === '-m') {
-      const mod = args[i + 1];
-      if (!isKnown(mod)) {
-        unpin(run, `${base} -m runs a module that cannot be determined`);
+    default:
+      return true;
+  }
+}
+
+/**
+ * Read an interpreter's options with `table`, pin what they load, then the script operand and
+ * the path-like words after it (or the script read from stdin).
+ */
+function modelInterpreter(
+  run: Run,
+  st: State,
+  base: string,
+  args: Arg[],
+  redirects: readonly Redirection[],
+  table: OptionTable,
+  hooks: { lookup: (name: string) => void; module?: (name: string) => void; option?: (o: ReadOption) => boolean },
+): void {
+  const read = readOptions(args, table);
+  if (read.problem) {
+    unpin(run, `${base}: ${read.problem}`);
+    return;
+  }
+  const includes = read.options.filter((o) => o.kind === 'include').map((o) => (isKnown(o.value) ? o.value : ''));
+  for (const o of read.options) {
+    if (hooks.option && !hooks.option(o)) return;
+    if (o.kind === 'module') {
+      if (!isKnown(o.value)) {
+        unpin(run, `${base} ${o.option} runs a module that cannot be determined`);
         return;
       }
+      hooks.module?.(o.value);
+      continue;
+    }
+    if (!pinOption(run, st, base, o, includes, hooks.lookup)) return;
+  }
+  if (read.endedBy || read.operand >= args.length) {
+    if (read.endedBy) referencedArgs(run, st, args.slice(read.operand));
+    else if (!read.options.some((o) => o.kind === 'exit')) stdinScript(run, st, base, redirects, 0);
+    return;
+  }
+  if (read.stdin) {
+    unpin(run, `${base} - reads its script from stdin`);
+    return;
+  }
+  const script = args[read.operand]!;
+  if (!isKnown(script)) {
+    unpin(run, `${base} runs a script that cannot be determined`);
+    return;
+  }
+  pinScript(run, st, script, base);
+  referencedArgs(run, st, args.slice(read.operand + 1));
+}
+
+export function modelPython(run: Run, st: State, base: string, args: Arg[], redirects: readonly Redirection[]): void {
+  modelInterpreter(run, st, base, args, redirects, PYTHON_OPTIONS, {
+    lookup: () => {},
+    module: (mod) => {
       // sys.path[0] is the current directory for -m: a module there is the one that runs.
       if (st.cwd === undefined) {
         unpin(run, `${base} -m ${mod}: the directory it searches cannot be determined`);
@@ -65,62 +183,59 @@ export function modelPython(run: Run, st: State, base: string, args: Arg[], redi
       }
       const rel = mod.split('.').join('/');
       const asDir = path.resolve(st.cwd, rel);
-      const asFile = path.resolve(st.cwd, `${rel}.py`);
       if (isDir(asDir)) pinTree(run, asDir);
-      else pinFile(run, asFile); // recorded even when missing: creating it changes what runs
-      referencedArgs(run, st, args.slice(i + 2));
-      return;
-    }
-    if (a === '-W' || a === '-X' || a === '-Q') {
-      i++;
-      continue;
-    }
-    if (a === '-') {
-      unpin(run, `${base} - reads its script from stdin`);
-      return;
-    }
-    if (a.startsWith('-')) continue;
-    pinScript(run, st, a, base);
-    referencedArgs(run, st, args.slice(i + 1));
-    return;
-  }
-  stdinScript(run, st, base, redirects, 0);
+      else pinFile(run, path.resolve(st.cwd, `${rel}.py`)); // recorded even when missing: creating it changes what runs
+    },
+  });
 }
 
 export function modelNode2(run: Run, st: State, base: string, args: Arg[], redirects: readonly Redirection[]): void {
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (!isKnown(a)) {
-      unpin(run, `${base} is given an argument that cannot be determined (${a.unknown})`);
-      return;
-    }
-    if (a === '-e' || a === '--eval' || a === '-p' || a === '--print') {
-      referencedArgs(run, st, args.slice(i + 2));
-      return;
-    }
-    if (a === '-r' || a === '--require' || a === '--import' || a === '--loader' || a === '--experimental-loader' || a === '--preload') {
-      const m = args[i + 1];
-      if (!isKnown(m)) {
-        unpin(run, `${base} ${a} loads a module that cannot be determined`);
-        return;
-      }
-      if (m.startsWith('.') || m.startsWith('/')) pinScript(run, st, m, base);
-      i++;
-      continue;
-    }
-    if (a === '-') {
-      unpin(run, `${base} - reads its script from stdin`);
-      return;
-    }
-    if (a.startsWith('-')) continue;
-    pinScript(run, st, a, base);
-    referencedArgs(run, st, args.slice(i + 1));
-    return;
-  }
-  stdinScript(run, st, base, redirects, 0);
+  modelInterpreter(run, st, base, args, redirects, NODE_OPTIONS, {
+    // A bare specifier is resolved through node_modules, which may be the workspace's own.
+    lookup: (name) => unpin(run, `${base} loads the package ${name}; what it resolves to is not modelled`),
+  });
 }
 
 export function modelScripted(run: Run, st: State, base: string, args: Arg[], redirects: readonly Redirection[]): void {
+  if (base === 'ruby' || base === 'perl') {
+    // Libraries by name come from the interpreter's own paths (neither searches the current
+    // directory by default); `-I` adds directories, and then the lookup is not modelled.
+    modelInterpreter(run, st, base, args, redirects, base === 'ruby' ? RUBY_OPTIONS : PERL_OPTIONS, { lookup: () => {} });
+    return;
+  }
+  if (base === 'lua') {
+    modelInterpreter(run, st, base, args, redirects, LUA_OPTIONS, {
+      // package.path ends with ./?.lua;./?/init.lua: without an installed module of that name, one here runs.
+      lookup: (spec) => {
+        if (st.cwd === undefined) {
+          unpin(run, `${base} -l ${spec}: the directory it searches cannot be determined`);
+          return;
+        }
+        const rel = spec
+          .slice(spec.indexOf('=') + 1)
+          .split('.')
+          .join('/');
+        pinFile(run, path.resolve(st.cwd, `${rel}.lua`));
+        pinFile(run, path.resolve(st.cwd, rel, 'init.lua'));
+      },
+    });
+    return;
+  }
+  if (base === 'php') {
+    modelInterpreter(run, st, base, args, redirects, PHP_OPTIONS, {
+      lookup: () => {},
+      option: (o) => {
+        // An ini entry that loads code or extensions, or moves where includes are found.
+        const entry = o.option === '-d' && isKnown(o.value) ? o.value.split('=')[0]!.trim() : '';
+        if (/^(auto_prepend_file|auto_append_file|extension|zend_extension|include_path|extension_dir)$/.test(entry)) {
+          unpin(run, `${base} -d ${entry} loads code the command line does not name; that is not modelled`);
+          return false;
+        }
+        return true;
+      },
+    });
+    return;
+  }
   const awk = base === 'awk' || base === 'gawk';
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
@@ -147,13 +262,9 @@ export function modelScripted(run: Run, st: State, base: string, args: Arg[], re
       referencedArgs(run, st, args.slice(i + 1)); // program text inline, then input files
       return;
     }
-    if (a === '-e' || a === '-E' || a === '-r') {
+    if (a === '-e' || a === '-E') {
       referencedArgs(run, st, args.slice(i + 2));
       return;
-    }
-    if (a === '-I') {
-      i++;
-      continue;
     }
     if (a.startsWith('-')) continue;
     pinScript(run, st, a, base);

@@ -348,8 +348,18 @@ export function modelShell(
       pinScript(run, st, script, base);
       return;
     }
-    if (/^[-+]o$/.test(a) || a === '-O' || a === '+O' || a === '--rcfile' || a === '--init-file') {
+    if (/^[-+]o$/.test(a) || a === '-O' || a === '+O') {
       i++;
+      continue;
+    }
+    // The startup file of an interactive shell runs before its commands.
+    if (a === '--rcfile' || a === '--init-file') {
+      const rc = args[++i];
+      if (!isKnown(rc)) {
+        unpin(run, `${base} ${a} names a file that cannot be determined`);
+        return;
+      }
+      pinExecuted(run, st, rc, `${base} ${a}`);
       continue;
     }
     if (a.startsWith('-') || a.startsWith('+')) {
