@@ -315,7 +315,11 @@ function matchDomain(host: CommandPattern, url: unknown): boolean {
   let hostname: string;
   try {
     // WebFetch upgrades scheme-less URLs; parse them the same way rather than missing the host.
-    hostname = new URL(/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text) ? text : `https://${text}`).hostname;
+    // A special scheme is parsed as written, slashes or not: `https:/evil.com`, `https:\\evil.com`
+    // and `https:evil.com` all fetch evil.com. Anything else before a colon without `//`
+    // (`localhost:8080/x`, `evil.com:443`) is a host and port, as WebFetch reads it.
+    const written = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text) || /^(?:https?|wss?|ftp|file):/i.test(text);
+    hostname = new URL(written ? text : `https://${text}`).hostname;
   } catch {
     return false;
   }

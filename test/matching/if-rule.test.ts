@@ -314,6 +314,14 @@ describe('WebFetch and other tools', () => {
     expect(fetch('WebFetch(domain:example.com)', 42)).toBe(false);
     expect(matchRule(rule('WebFetch(domain:example.com)'), 'Bash', { url: 'https://example.com' }, CTX)).toBe(false);
   });
+  it('`WebFetch(domain:host)` reads the host of every spelling a URL parser accepts', () => {
+    // A special scheme without its two slashes still names the host (WHATWG URL, which fetch uses).
+    for (const url of ['https:/evil.com/x', 'https:\\\\evil.com\\x', 'https:evil.com/x', 'HTTP:/evil.com', 'https:///evil.com'])
+      expect(fetch('WebFetch(domain:evil.com)', url), url).toBe(true);
+    expect(fetch('WebFetch(domain:evil.com)', 'evil.com:443/x')).toBe(true);
+    expect(fetch('WebFetch(domain:localhost)', 'localhost:8080/x')).toBe(true);
+    expect(fetch('WebFetch(domain:https)', 'https:/evil.com')).toBe(false);
+  });
   it('other tools match a wildcard against their primary field', () => {
     expect(matchRule(rule('Agent(Explore)'), 'Agent', { subagent_type: 'Explore' }, CTX)).toBe(true);
     expect(matchRule(rule('Agent(Explore)'), 'Agent', { subagent_type: 'Plan' }, CTX)).toBe(false);
