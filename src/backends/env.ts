@@ -53,9 +53,13 @@ export const NEVER_PASSED_ENV_KEYS: readonly string[] = [
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Is `name` a variable a pass-through list may name (a plain name, not one of NEVER_PASSED_ENV_KEYS)? */
+/**
+ * Is `name` a variable a pass-through list may name (a plain name, not one of NEVER_PASSED_ENV_KEYS
+ * in any case)? Windows looks variables up ignoring case, so `node_options` there passes the host's
+ * NODE_OPTIONS; refused on every platform alike.
+ */
 export function passableEnvName(name: string): boolean {
-  return ENV_NAME.test(name) && !NEVER_PASSED_ENV_KEYS.includes(name);
+  return ENV_NAME.test(name) && !NEVER_PASSED_ENV_KEYS.includes(name.toUpperCase());
 }
 
 export interface HookEnvOptions {

@@ -77,6 +77,14 @@ describe('buildHookEnv', () => {
     expect(env).toEqual({ PATH: 'C:\\Windows', SystemRoot: 'C:\\Windows', ComSpec: 'cmd.exe' });
   });
 
+  it('never passes a refused variable, however its name is cased (Windows ignores the case)', () => {
+    const host = { NODE_OPTIONS: '--require C:\\evil.js', BASH_ENV: 'x', PATH: 'C:\\bin', KEEP: 'k' };
+    const env = buildHookEnv({ base: host, passEnv: ['node_options', 'Bash_Env', 'KEEP'], platform: 'win32' });
+    expect(Object.keys(env).map((k) => k.toUpperCase())).not.toContain('NODE_OPTIONS');
+    expect(Object.keys(env).map((k) => k.toUpperCase())).not.toContain('BASH_ENV');
+    expect(env.KEEP).toBe('k');
+  });
+
   it('skips non-string values instead of passing them to spawn', () => {
     const env = buildHookEnv({ base: {}, hookEnv: { A: 'a', B: 1 as unknown as string } });
     expect(env).toEqual({ A: 'a' });
