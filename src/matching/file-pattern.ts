@@ -107,7 +107,11 @@ export function compilePathPattern(pattern: string): { ok: true; pattern: PathPa
     if (rel === '' || base === '') return true;
     // The search covers the pattern's fixed base, or lies inside it (an over-approximation
     // for patterns like `src/*.ts` searched from `src/deep`: best effort, the hook runs).
-    return base === rel || base.startsWith(`${rel}/`) || rel.startsWith(`${base}/`);
+    // Windows names ignore case, as testFile's match does.
+    const fold = isWindowsPath(abs);
+    const b = fold ? base.toLowerCase() : base;
+    const r = fold ? rel.toLowerCase() : rel;
+    return b === r || b.startsWith(`${r}/`) || r.startsWith(`${b}/`);
   };
 
   return { ok: true, pattern: { source, testFile, testDir } };
@@ -171,15 +175,18 @@ export function resolveToolPath(path: string, ctx: PathMatchContext): string | u
 }
 
 function normalizeAbsolute(path: string, cwd: string): string {
-  // Backslashes are separators only on Windows-shaped paths; elsewhere they are file-name characters.
-  let p = /^[A-Za-z]:[\\/]|^\\\\/.test(path) ? path.replace(/\\/g, '/') : path;
+  // Backslashes are separators only for Windows: a Windows-shaped path, or a relative one (an
+  // ApplyPatch header, `sub\.env`) under a Windows-shaped cwd. Elsewhere they are file-name characters.
+  const windows = /^[A-Za-z]:[\\/]|^\\\\/.test(path) || (!path.startsWith('/') && isWindowsPath(cwd));
+  let p = windows ? path.replace(/\\/g, '/') : path;
   const absolute = p.startsWith('/') || /^[A-Za-z]:(?:\/|$)/.test(p);
   if (!absolute) p = `${cwd}/${p}`;
   const unc = p.startsWith('//') && !p.startsWith('///');
   const drive = /^[A-Za-z]:/.exec(p)?.[0];
   const body = drive ? p.slice(drive.length) : p;
   const out: string[] = [];
-  for (const segment of body.split('/')) {
+  for (const raw of body.split('/')) {
+    const segment = windows || drive || unc ? windowsName(raw) : raw;
     if (segment === '' || segment === '.') continue;
     if (segment === '..') out.pop();
     else out.push(segment);
@@ -187,6 +194,18 @@ function normalizeAbsolute(path: string, cwd: string): string {
   const joined = out.join('/');
   if (drive) return `${drive}/${joined}`;
   return (unc ? '//' : '/') + joined;
+}
+
+/**
+ * A path component as Windows opens it: a stream suffix (`.env::$DATA`, `.env:x`) names the same
+ * file, and trailing dots and spaces are dropped (`.env.` and `.env ` are `.env`); `.` and `..`
+ * stay what they are.
+ */
+function windowsName(segment: string): string {
+  if (segment === '.' || segment === '..') return segment;
+  const colon = segment.indexOf(':');
+  const name = colon >= 0 ? segment.slice(0, colon) : segment;
+  return name.replace(/[. ]+$/, '');
 }
 
 /** `abs` relative to `root` ('' for the root itself), or undefined when it lies outside. */

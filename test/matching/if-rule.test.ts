@@ -250,6 +250,26 @@ describe('file rules: gitignore-style paths', () => {
     expect(edit('Edit(src/**)', 'Write', W('c:\\Project\\SRC\\index.ts'), ctx)).toBe(true);
     expect(edit('Edit(src/**)', 'Write', W('C:\\project\\lib\\index.ts'), ctx)).toBe(false);
   });
+  it('Windows paths: every name Windows opens as the file matches as that file', () => {
+    const ctx = { cwd: 'C:\\project' };
+    // Relative paths with backslashes (an ApplyPatch header, a relative file_path) under a Windows cwd.
+    expect(edit('Edit(.env)', 'Edit', W('sub\\.env'), ctx)).toBe(true);
+    expect(edit('Edit(/sub/**)', 'Edit', W('sub\\x.ts'), ctx)).toBe(true);
+    expect(edit('Edit(/sub/**)', 'Edit', W('..\\project\\sub\\x.ts'), ctx)).toBe(true);
+    // Trailing dots and spaces are dropped, a stream suffix names the same file.
+    for (const name of ['.env.', '.env ', '.env. .', '.env::$DATA', '.env:secret'])
+      expect(edit('Edit(.env)', 'Write', W(`C:\\project\\${name}`), ctx), name).toBe(true);
+    expect(edit('Edit(/secrets/**)', 'Write', W('C:\\project\\secrets.\\key'), ctx)).toBe(true);
+    expect(edit('Edit(.env)', 'Write', W('C:\\project\\.envx'), ctx)).toBe(false);
+    // A search of a differently cased folder covers the pattern's base.
+    const grep = (path: string) => matchRule(rule('Read(/secrets/keys/**)'), 'Grep', { pattern: 'x', path }, ctx);
+    expect(grep('C:\\project\\SECRETS')).toBe(true);
+    expect(grep('C:\\project\\secrets')).toBe(true);
+    expect(grep('C:\\project\\other')).toBe(false);
+    // POSIX names keep their backslashes, colons, dots and spaces.
+    expect(edit('Edit(.env)', 'Write', W('/repo/.env.'))).toBe(false);
+    expect(edit('Edit(.env)', 'Write', W('/repo/.env:x'))).toBe(false);
+  });
   it('`Edit(...)` covers every edit tool, not Read; `Write(...)` only Write', () => {
     expect(edit('Edit(src/**)', 'Write', W('/repo/src/a.ts'))).toBe(true);
     expect(edit('Edit(src/**)', 'MultiEdit', W('/repo/src/a.ts'))).toBe(true);
