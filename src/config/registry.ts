@@ -14,20 +14,8 @@
  */
 import type { EventName } from '../events/catalog.js';
 import type { HookHandler, NormalizedHook, Provenance } from '../types.js';
-
-/** JSON with object keys sorted, so `input` objects compare by content. */
-function stableJson(value: unknown): string {
-  return (
-    JSON.stringify(value, (_k, v: unknown) => {
-      if (v && typeof v === 'object' && !Array.isArray(v)) {
-        const sorted: Record<string, unknown> = {};
-        for (const k of Object.keys(v).sort()) sorted[k] = (v as Record<string, unknown>)[k];
-        return sorted;
-      }
-      return v;
-    }) ?? 'null'
-  );
-}
+// Object keys sorted, so `input` objects compare by content.
+import { canonicalJson as stableJson } from '../util/canonical-json.js';
 
 function handlerPayload(h: HookHandler): unknown[] {
   switch (h.type) {

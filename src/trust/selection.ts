@@ -4,7 +4,6 @@
  * settings of gated files as they enter the digest.
  */
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { SETTINGS_KEYS } from '../config/keys.js';
 import type { NormalizedHook } from '../types.js';
 import type { CanonicalSettings } from './digest.js';
