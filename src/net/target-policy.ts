@@ -150,11 +150,28 @@ function escapeRegExp(text: string): string {
 export function compileUrlPattern(pattern: string): RegExp {
   const schemeEnd = pattern.indexOf('://');
   const authorityEnd = schemeEnd >= 0 ? pattern.indexOf('/', schemeEnd + 3) : -1;
-  const head = authorityEnd >= 0 ? pattern.slice(0, authorityEnd) : pattern;
+  const head = literalOrigin(authorityEnd >= 0 ? pattern.slice(0, authorityEnd) : pattern);
   const tail = authorityEnd >= 0 ? pattern.slice(authorityEnd) : '';
   const headRe = head.toLowerCase().split('*').map(escapeRegExp).join('[^/?#@\\\\]*');
   const tailRe = tail.split('*').map(escapeRegExp).join('.*');
   return new RegExp(`^${headRe}${tailRe}$`);
+}
+
+/**
+ * A pattern's scheme and authority without a wildcard, written as a URL's own (`href`) writes
+ * them: `https://h:443` is `https://h`, `https://Bücher.example` is `https://xn--bcher-kva.example`.
+ * Compared as typed, such patterns never matched the URL they name. With a `*`, or where it does
+ * not parse, the text stays as it is.
+ */
+function literalOrigin(head: string): string {
+  if (head.includes('*') || !head.includes('://')) return head;
+  try {
+    const u = new URL(`${head}/`);
+    const auth = u.username || u.password ? `${u.username}${u.password ? `:${u.password}` : ''}@` : '';
+    return u.host === '' ? head : `${u.protocol}//${auth}${u.host}`;
+  } catch {
+    return head;
+  }
 }
 
 /** Whether `url` matches one of the patterns. A pattern without a path matches the bare origin. */

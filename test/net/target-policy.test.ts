@@ -283,6 +283,15 @@ describe('allowedHttpHookUrls patterns', () => {
     expect(urlMatchesAllowlist(u('https://evil.test/?.example.com/'), ['https://*.example.com/*'])).toBe(false);
     expect(compileUrlPattern('https://*.example.com/*').test('https://a@b.example.com/')).toBe(false);
   });
+  it('reads a pattern without a wildcard in its origin as a URL writes it: default port, IDN', () => {
+    expect(urlMatchesAllowlist(u('https://hooks.example.com/h'), ['https://hooks.example.com:443/*'])).toBe(true);
+    expect(urlMatchesAllowlist(u('http://hooks.example.com/h'), ['http://hooks.example.com:80/*'])).toBe(true);
+    expect(urlMatchesAllowlist(u('https://xn--bcher-kva.example/h'), ['https://Bücher.example/*'])).toBe(true);
+    expect(urlMatchesAllowlist(u('https://hooks.example.com:8443/h'), ['https://hooks.example.com:443/*'])).toBe(false);
+    expect(urlMatchesAllowlist(u('https://evil.example/h'), ['https://Bücher.example/*'])).toBe(false);
+    // A wildcard origin stays as written.
+    expect(urlMatchesAllowlist(u('https://a.example.com/h'), ['https://*.example.com:443/*'])).toBe(false);
+  });
   it('compares with the normalized URL: case, bare origin, port', () => {
     expect(urlMatchesAllowlist(u('https://HOOKS.example.com/'), ['https://hooks.EXAMPLE.com'])).toBe(true);
     expect(urlMatchesAllowlist(u('https://hooks.example.com:8443/x'), ['https://hooks.example.com:*/*'])).toBe(true);

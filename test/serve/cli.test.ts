@@ -55,7 +55,7 @@ describe('agent-hooks serve', () => {
   });
 
   it('prints the URL to open in text mode, and accepts an --allowed-host name', async () => {
-    const { child, out: rest } = await start(['--allowed-host', 'panel.localhost'], /Ctrl-C/);
+    const { child, out: rest } = await start(['--allowed-host', 'panel.localhost', '--allowed-host', '::1'], /Ctrl-C/);
     const first = rest.split('\n')[0]!;
     expect(first).toMatch(/^agent-hooks serve: trust review panel on http:\/\/127\.0\.0\.1:\d+\/$/);
     const url = first.slice(first.indexOf('http'));
@@ -65,6 +65,8 @@ describe('agent-hooks serve', () => {
     const api = apiClient(url, token);
     expect((await api.get('/api/info', { host: `panel.localhost:${port}` })).status).toBe(200);
     expect((await api.get('/api/info', { host: `other.localhost:${port}` })).status).toBe(403);
+    // A bare IPv6 address is a host on the panel's port, not host `:` with port 1.
+    expect((await api.get('/api/info', { host: `[::1]:${port}` })).status).toBe(200);
     child.kill('SIGINT');
     expect(await exited(child)).toBe(0);
   });

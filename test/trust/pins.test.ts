@@ -314,9 +314,21 @@ describe("every spelling of an interpreter's options is read as the interpreter 
     ['lua -l mymod hook.lua', ['mymod.lua', 'hook.lua']],
     ['php -c ini/php.ini -f hook.php', ['ini/php.ini', 'hook.php']],
     ['bash --rcfile rc.sh -i', ['rc.sh']],
+    // Clusters whose options take an optional value of a set shape: -l octal digits, -0 a record separator.
+    ['perl -lne print hook.pl', ['hook.pl']],
+    ['perl -0777 -ne print hook.pl', ['hook.pl']],
+    ['perl -CSD -w hook.pl', ['hook.pl']],
+    ['ruby --disable-gems -W0 hook.rb', ['hook.rb']],
   ])('%s pins %j', async (command, pinned) => {
     hook(command);
     await expectPinned(pinned);
+  });
+
+  it('reads `-lne` as three options, not -l with the value "ne"', async () => {
+    hook('perl -lne print hook.pl');
+    const r = await expectPinned(['hook.pl']);
+    // `print` is the code of -e, not a script: only the input file is pinned.
+    expect(r.scripts.map((s) => s.path)).toEqual([realpathSync(join(root, 'hook.pl'))]);
   });
 
   it.each([

@@ -7,6 +7,7 @@
  * Runs until SIGINT or SIGTERM. Exit 1 on a usage error or when the address cannot be bound.
  */
 import { existsSync, statSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -73,7 +74,8 @@ async function serveCommand(flags: ServeFlags): Promise<number> {
     return 1;
   }
   for (const h of flags.allowedHost ?? []) {
-    if (/:\d+$/.test(h) && !h.endsWith(']')) running.app.allowHost(h);
+    // `name:port` gives its own port; a bare IPv6 address (`::1`) ends in digits after a colon too.
+    if (/:\d+$/.test(h) && !h.endsWith(']') && isIP(h) !== 6) running.app.allowHost(h);
     else running.app.allowHost(h.replace(/^\[|\]$/g, ''), running.port);
   }
   if (!running.loopback) {

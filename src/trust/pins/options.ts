@@ -17,8 +17,13 @@ import { isKnown, type Arg } from './model.js';
 export type OptionKind = 'flag' | 'exit' | 'value' | 'code' | 'module' | 'load' | 'file' | 'include' | 'chdir';
 
 export interface OptionTable {
-  /** One-letter options. `optional`: a value only when attached (`-i.bak`, perl's `-l`). */
-  short: Readonly<Record<string, OptionKind | { kind: OptionKind; optional: true }>>;
+  /**
+   * One-letter options. `optional`: a value only when attached (`-i.bak`), the rest of the word,
+   * or with `match` only what the pattern takes of it, the rest being more options (`perl -lne`).
+   */
+  short: Readonly<Record<string, OptionKind | { kind: OptionKind; optional: true; match?: RegExp }>>;
+  /** Long options taken as flags by prefix (`--disable-gems`). */
+  flagPrefixes?: readonly string[];
   /** `--name` options, taking their value as `--name=v` or as the next word. */
   long: Readonly<Record<string, OptionKind>>;
   /** One-letter options may be run together (`-Bm mod`); otherwise `-xyz` must be listed whole. */
@@ -61,7 +66,7 @@ export function readOptions(args: readonly Arg[], table: OptionTable): ReadOptio
     if (a.startsWith('--')) {
       const eq = a.indexOf('=');
       const name = eq < 0 ? a : a.slice(0, eq);
-      const kind = table.long[name];
+      const kind = table.long[name] ?? (table.flagPrefixes?.some((p) => name.startsWith(p)) ? 'flag' : undefined);
       if (kind === undefined) {
         if (table.unknownLong === 'unknown') return done(i, { problem: `option ${name} is not modelled` });
         continue;
@@ -82,8 +87,15 @@ export function readOptions(args: readonly Arg[], table: OptionTable): ReadOptio
           if (rest !== '' && !table.clusters) return done(i, { problem: `option ${a} is not modelled` });
           continue;
         }
+        if (typeof entry !== 'string' && entry.match) {
+          // An optional value of a known shape (`perl -l` takes octal digits): `-l0e` is -l0 then -e.
+          const took = entry.match.exec(rest)?.[0] ?? '';
+          found.push([`-${a[j]}`, took === '' ? 'flag' : kind, took === '' ? undefined : took, false]);
+          j += took.length;
+          continue;
+        }
         const attached = rest === '' ? undefined : !table.clusters && rest.startsWith('=') ? rest.slice(1) : rest;
-        // An optional value not given: the option alone (`perl -l`, `ruby -x`).
+        // An optional value not given: the option alone (`perl -i`, `ruby -x`).
         if (attached === undefined && typeof entry !== 'string') found.push([`-${a[j]}`, 'flag', undefined, false]);
         else found.push([`-${a[j]}`, kind, attached, typeof entry === 'string']);
         break;
@@ -186,13 +198,14 @@ export const RUBY_OPTIONS: OptionTable = {
     E: 'value',
     F: 'value',
     x: { kind: 'chdir', optional: true },
-    W: { kind: 'value', optional: true },
-    K: { kind: 'value', optional: true },
-    T: { kind: 'value', optional: true },
-    '0': { kind: 'value', optional: true },
+    W: { kind: 'value', optional: true, match: /^(?:[0-2]|:[\w-]+)?/ },
+    K: { kind: 'value', optional: true, match: /^[eEsSuUnN]?/ },
+    T: { kind: 'value', optional: true, match: /^[0-9]*/ },
+    '0': { kind: 'value', optional: true, match: /^[0-7]*/ },
     i: { kind: 'value', optional: true },
     h: 'exit',
   },
+  flagPrefixes: ['--disable-', '--enable-'],
   long: {
     '--enable': 'value',
     '--disable': 'value',
@@ -203,6 +216,7 @@ export const RUBY_OPTIONS: OptionTable = {
     '--yjit': 'flag',
     '--verbose': 'flag',
     '--backtrace-limit': 'value',
+    '--dump': 'value',
     '--version': 'exit',
     '--copyright': 'exit',
     '--help': 'exit',
@@ -222,11 +236,11 @@ export const PERL_OPTIONS: OptionTable = {
     I: 'include',
     F: 'value',
     d: { kind: 'load', optional: true },
-    D: { kind: 'value', optional: true },
-    C: { kind: 'value', optional: true },
+    D: { kind: 'value', optional: true, match: /^[0-9A-Za-z]*/ },
+    C: { kind: 'value', optional: true, match: /^[0-9IOESioDALa]*/ },
     i: { kind: 'value', optional: true },
-    l: { kind: 'value', optional: true },
-    '0': { kind: 'value', optional: true },
+    l: { kind: 'value', optional: true, match: /^[0-7]*/ },
+    '0': { kind: 'value', optional: true, match: /^(?:x[0-9A-Fa-f]+|[0-7]*)/ },
     x: { kind: 'chdir', optional: true },
     v: 'exit',
     V: 'exit',
