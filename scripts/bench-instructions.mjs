@@ -108,7 +108,10 @@ function binOf(root) {
 }
 
 function instructions(args, { env = {}, input = '' } = {}) {
-  const r = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--single-threaded', ...args], {
+  // Fixed seeds: V8 randomises hash seeds and its RNG per process, which moved a count by a few
+  // million instructions from run to run; with them the same run counts the same to ~0.01 %.
+  const node = [process.execPath, '--single-threaded', '--random-seed=1', '--hash-seed=1'];
+  const r = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', ...node, ...args], {
     cwd,
     input,
     encoding: 'utf8',
@@ -157,7 +160,7 @@ try {
 }
 
 const width = Math.max(...rows.map((r) => r.title.length));
-process.stdout.write(`instructions (median of ${RUNS}; valgrind callgrind, node --single-threaded ${process.version})\n`);
+process.stdout.write(`instructions (median of ${RUNS}; valgrind callgrind, node --single-threaded --random-seed=1 --hash-seed=1 ${process.version})\n`);
 process.stdout.write(`${'workload'.padEnd(width)}  ${'other'.padStart(9)}  ${'this'.padStart(9)}  this ÷ other  (runs: other | this)\n`);
 for (const r of rows) {
   const runs = `${r.spread.other.map(fmt).join(' ')} | ${r.spread.this.map(fmt).join(' ')}`;
