@@ -160,7 +160,9 @@ try {
 }
 
 const width = Math.max(...rows.map((r) => r.title.length));
-process.stdout.write(`instructions (median of ${RUNS}; valgrind callgrind, node --single-threaded --random-seed=1 --hash-seed=1 ${process.version})\n`);
+process.stdout.write(
+  `instructions (median of ${RUNS}; valgrind callgrind, node --single-threaded --random-seed=1 --hash-seed=1 ${process.version})\n`,
+);
 process.stdout.write(`${'workload'.padEnd(width)}  ${'other'.padStart(9)}  ${'this'.padStart(9)}  this ÷ other  (runs: other | this)\n`);
 for (const r of rows) {
   const runs = `${r.spread.other.map(fmt).join(' ')} | ${r.spread.this.map(fmt).join(' ')}`;
