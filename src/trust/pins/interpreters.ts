@@ -67,7 +67,7 @@ export function stdinScript(
 }
 
 /** Pin what one option names, by its kind (options.ts); false when the hook had to be unpinned. */
-function pinOption(run: Run, st: State, base: string, o: ReadOption, includes: readonly string[], lookup: (name: string) => void): boolean {
+function pinOption(run: Run, st: State, base: string, o: ReadOption, addsDirs: boolean, lookup: (name: string) => void): boolean {
   if (o.kind === 'flag' || o.kind === 'exit' || o.kind === 'value') return true;
   const v = o.value;
   if (!isKnown(v)) {
@@ -110,7 +110,7 @@ function pinOption(run: Run, st: State, base: string, o: ReadOption, includes: r
         pinScript(run, st, p, base);
         return true;
       }
-      if (includes.length > 0) {
+      if (addsDirs) {
         unpin(run, `${base} ${o.option} ${v} is looked up in directories the command adds; that is not modelled`);
         return false;
       }
@@ -141,7 +141,7 @@ function modelInterpreter(
     unpin(run, `${base}: ${read.problem}`);
     return;
   }
-  const includes = read.options.filter((o) => o.kind === 'include').map((o) => (isKnown(o.value) ? o.value : ''));
+  const addsDirs = read.options.some((o) => o.kind === 'include');
   for (const o of read.options) {
     if (hooks.option && !hooks.option(o)) return;
     if (o.kind === 'module') {
@@ -152,11 +152,14 @@ function modelInterpreter(
       hooks.module?.(o.value);
       continue;
     }
-    if (!pinOption(run, st, base, o, includes, hooks.lookup)) return;
+    if (!pinOption(run, st, base, o, addsDirs, hooks.lookup)) return;
   }
-  if (read.endedBy || read.operand >= args.length) {
-    if (read.endedBy) referencedArgs(run, st, args.slice(read.operand));
-    else if (!read.options.some((o) => o.kind === 'exit')) stdinScript(run, st, base, redirects, 0);
+  if (read.endedBy) {
+    referencedArgs(run, st, args.slice(read.operand)); // the arguments of the code or module
+    return;
+  }
+  if (read.operand >= args.length) {
+    if (!read.options.some((o) => o.kind === 'exit')) stdinScript(run, st, base, redirects, 0);
     return;
   }
   if (read.stdin) {

@@ -132,8 +132,6 @@ export function pinScript(run: Run, st: State, p: string, interpreter: string): 
   else pinFile(run, abs);
 }
 
-export { isPathInside as isInside } from '../../util/path-inside.js';
-
 export function realOr(p: string): string {
   try {
     return realpathSync(p);

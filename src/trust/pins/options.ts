@@ -116,7 +116,7 @@ const flags = (letters: string): Record<string, 'flag'> => Object.fromEntries([.
 
 /** CPython 3 (`python3 --help`): one-letter options cluster; `-c` and `-m` end the options. */
 export const PYTHON_OPTIONS: OptionTable = {
-  short: { ...flags('bBdEhiIOPqRsStuvVx?'), c: 'code', m: 'module', W: 'value', X: 'value', Q: 'value', h: 'exit', V: 'exit', '?': 'exit' },
+  short: { ...flags('bBdEiIOPqRsStuvx'), c: 'code', m: 'module', W: 'value', X: 'value', Q: 'value', h: 'exit', V: 'exit', '?': 'exit' },
   long: {
     '--check-hash-based-pycs': 'value',
     '--help': 'exit',

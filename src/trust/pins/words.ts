@@ -3,7 +3,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { Word, WordPart } from 'unbash';
-import { isInside, isKnown, MAX_GLOB_MATCHES, type Arg, type Run, type State } from './model.js';
+import { isKnown, MAX_GLOB_MATCHES, type Arg, type Run, type State } from './model.js';
+import { isPathInside } from '../../util/path-inside.js';
 
 export interface Piece {
   text: string;
@@ -42,7 +43,7 @@ export function expansionValue(run: Run, st: State, part: WordPart): Arg {
     if (inner === 'pwd' || inner === 'pwd -P') return st.cwd ?? { unknown: `${part.text}: the directory cannot be determined` };
     if (inner === 'git rev-parse --show-toplevel') {
       const top = run.ctx.gitTopLevel;
-      if (top !== undefined && st.cwd !== undefined && isInside(st.cwd, top)) return top;
+      if (top !== undefined && st.cwd !== undefined && isPathInside(st.cwd, top)) return top;
       return { unknown: `${part.text}: not inside the workspace's git work tree` };
     }
     return { unknown: `${part.text} has no value known before it runs` };
