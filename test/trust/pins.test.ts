@@ -4,6 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendFileSync, chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { loadTrustedConfig, trustWorkspace, type TrustReport } from '../../src/trust/index.js';
 import { HashCache } from '../../src/trust/hash.js';
@@ -277,6 +278,7 @@ describe("every spelling of an interpreter's options is read as the interpreter 
     'pre.js': 'void 0\n',
     'pre.mjs': 'void 0\n',
     'hook.js': 'void 0\n',
+    'hookdir/index.js': 'console.log("hookdir ran")\n',
     '.env.hook': 'NODE_OPTIONS=--require=./pre.js\n',
     'pre.rb': 'nil\n',
     'hook.rb': 'nil\n',
@@ -306,6 +308,12 @@ describe("every spelling of an interpreter's options is read as the interpreter 
     ['node -r=./pre.js hook.js', ['pre.js', 'hook.js']],
     ['node --env-file=.env.hook hook.js', ['.env.hook', 'hook.js']],
     ['node --title hooks --no-warnings hook.js', ['hook.js']],
+    // A value option of node's own that the table once lacked: its value was taken for the script.
+    ['node --disable-warning ExperimentalWarning hookdir', ['hookdir/index.js']],
+    // An option no table lists (a newer node's): flag or value, what either reading runs is pinned.
+    ['node --some-future-option data hookdir', ['hookdir/index.js']],
+    ['node --some-future-option hookdir', ['hookdir/index.js']],
+    ['node --enable-source-maps --no-warnings hook.js --mode strict', ['hook.js']],
     ['ruby -r./pre.rb hook.rb', ['pre.rb', 'hook.rb']],
     ['ruby -w -r ./pre.rb hook.rb', ['pre.rb', 'hook.rb']],
     ['ruby -I lib hook.rb', ['lib/x.rb', 'hook.rb']],
@@ -324,6 +332,11 @@ describe("every spelling of an interpreter's options is read as the interpreter 
     await expectPinned(pinned);
   });
 
+  it('node itself runs the directory after a value option of its own (the reading pinned above)', () => {
+    const out = spawnSync(process.execPath, ['--disable-warning', 'ExperimentalWarning', 'hookdir'], { cwd: root, encoding: 'utf8' });
+    expect(out.stdout).toBe('hookdir ran\n');
+  });
+
   it('reads `-lne` as three options, not -l with the value "ne"', async () => {
     hook('perl -lne print hook.pl');
     const r = await expectPinned(['hook.pl']);
@@ -334,6 +347,9 @@ describe("every spelling of an interpreter's options is read as the interpreter 
   it.each([
     ['node -r some-package hook.js', /loads the package some-package/],
     ['node --import=some-package hook.js', /loads the package some-package/],
+    ['node --future-a x --future-b y hook.js', /options --future-a, --future-b are not modelled/],
+    ['node --test', /option --test is not modelled/],
+    ['node --run lint', /option --run is not modelled/],
     ['python3 -Z hook.py', /-Z is not modelled/],
     ['python3 --frobnicate hook.py', /--frobnicate is not modelled/],
     ['ruby -C lib hook.rb', /changes the directory/],

@@ -27,6 +27,7 @@ import {
   readOptions,
   type OptionTable,
   type ReadOption,
+  type ReadOptions,
 } from './options.js';
 import { evalWord } from './words.js';
 
@@ -137,6 +138,34 @@ function modelInterpreter(
   hooks: { lookup: (name: string) => void; module?: (name: string) => void; option?: (o: ReadOption) => boolean },
 ): void {
   const read = readOptions(args, table);
+  if (!read.problem && read.ambiguous !== undefined) {
+    // An option the table does not know, followed by a word: a flag (the word is the script) or
+    // an option of a newer version taking that word as its value (the script comes after). What
+    // either reading would run is pinned; with two or more such options the readings multiply,
+    // and the hook is unpinned instead.
+    const valued = readOptions(args, table, new Set(read.ambiguous));
+    const unknown = [...read.ambiguous, ...(valued.problem ? [] : (valued.ambiguous ?? []))];
+    if (unknown.length > 1) {
+      unpin(run, `${base}: options ${unknown.join(', ')} are not modelled, and each may take the word after it as its value`);
+      return;
+    }
+    modelReading(run, st, base, args, redirects, read, hooks);
+    modelReading(run, st, base, args, redirects, valued, hooks);
+    return;
+  }
+  modelReading(run, st, base, args, redirects, read, hooks);
+}
+
+/** Pin what one reading of an interpreter's options runs: what they load, then the script. */
+function modelReading(
+  run: Run,
+  st: State,
+  base: string,
+  args: Arg[],
+  redirects: readonly Redirection[],
+  read: ReadOptions,
+  hooks: { lookup: (name: string) => void; module?: (name: string) => void; option?: (o: ReadOption) => boolean },
+): void {
   if (read.problem) {
     unpin(run, `${base}: ${read.problem}`);
     return;

@@ -13,8 +13,10 @@ import { isKnown, type Arg } from './model.js';
  * the script (a path, or a name looked up like a module); a `file` read for settings that can
  * load code (an env file with NODE_OPTIONS, an ini file); a directory the interpreter searches
  * (`include`) or changes to (`chdir`); a plain `value`. `flag`: no value. `exit`: prints and exits.
+ * `unmodelled`: what runs is found some other way (`node --test` searches the tree, `node --run`
+ * runs a package.json script); the hook is unpinned with the option named.
  */
-export type OptionKind = 'flag' | 'exit' | 'value' | 'code' | 'module' | 'load' | 'file' | 'include' | 'chdir';
+export type OptionKind = 'flag' | 'exit' | 'value' | 'code' | 'module' | 'load' | 'file' | 'include' | 'chdir' | 'unmodelled';
 
 export interface OptionTable {
   /**
@@ -28,8 +30,12 @@ export interface OptionTable {
   long: Readonly<Record<string, OptionKind>>;
   /** One-letter options may be run together (`-Bm mod`); otherwise `-xyz` must be listed whole. */
   clusters: boolean;
-  /** Long options not in the table: flags (node's many `--no-…`), or not modelled. */
-  unknownLong: 'flag' | 'unknown';
+  /**
+   * Long options not in the table: not modelled (`unknown`), or `either` a flag or an option that
+   * takes the next word as its value (an option of a newer node than the table knows): both
+   * readings are reported (ReadOptions.ambiguous), and the caller pins what either would run.
+   */
+  unknownLong: 'either' | 'unknown';
 }
 
 export interface ReadOption {
@@ -49,12 +55,27 @@ export interface ReadOptions {
   problem?: string;
   /** Options end at code or a module (`-c …`, `-m mod`): what follows is its arguments. */
   endedBy?: ReadOption;
+  /**
+   * Unknown long options (`unknownLong: 'either'`) read as flags here although a word follows
+   * them, which they would take as their value if they had one.
+   */
+  ambiguous?: string[];
 }
 
-/** Walk `args` as options of an interpreter described by `table`, up to the script operand. */
-export function readOptions(args: readonly Arg[], table: OptionTable): ReadOptions {
+/**
+ * Walk `args` as options of an interpreter described by `table`, up to the script operand.
+ * `valued`: unknown long options to read as taking the next word (the other reading of
+ * ReadOptions.ambiguous).
+ */
+export function readOptions(args: readonly Arg[], table: OptionTable, valued?: ReadonlySet<string>): ReadOptions {
+  const ambiguous: string[] = [];
   const options: ReadOption[] = [];
-  const done = (operand: number, extra: Partial<ReadOptions> = {}): ReadOptions => ({ options, operand, ...extra });
+  const done = (operand: number, extra: Partial<ReadOptions> = {}): ReadOptions => ({
+    options,
+    operand,
+    ...(ambiguous.length > 0 ? { ambiguous } : {}),
+    ...extra,
+  });
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (!isKnown(a)) return done(i, { problem: `an argument that cannot be determined (${a.unknown})` });
@@ -69,9 +90,10 @@ export function readOptions(args: readonly Arg[], table: OptionTable): ReadOptio
       const kind = table.long[name] ?? (table.flagPrefixes?.some((p) => name.startsWith(p)) ? 'flag' : undefined);
       if (kind === undefined) {
         if (table.unknownLong === 'unknown') return done(i, { problem: `option ${name} is not modelled` });
-        continue;
-      }
-      found.push([name, kind, eq < 0 ? undefined : a.slice(eq + 1), true]);
+        if (eq < 0 && valued?.has(name)) found.push([name, 'value', undefined, true]);
+        else if (eq < 0 && i + 1 < args.length) ambiguous.push(name);
+        if (found.length === 0) continue;
+      } else found.push([name, kind, eq < 0 ? undefined : a.slice(eq + 1), true]);
     } else if (table.short[a.slice(1)] !== undefined && !table.clusters) {
       const entry = table.short[a.slice(1)]!;
       found.push([a, typeof entry === 'string' ? entry : entry.kind, undefined, typeof entry === 'string']);
@@ -102,6 +124,8 @@ export function readOptions(args: readonly Arg[], table: OptionTable): ReadOptio
       }
     }
     for (const [option, kind, attached, mayFollow] of found) {
+      if (kind === 'unmodelled')
+        return done(i, { problem: `option ${option} is not modelled: what it runs is not found from the command` });
       const value = kind === 'flag' || kind === 'exit' ? undefined : (attached ?? (mayFollow ? args[++i] : undefined));
       const opt: ReadOption = { option, kind, ...(value !== undefined ? { value } : {}) };
       options.push(opt);
@@ -129,14 +153,48 @@ export const PYTHON_OPTIONS: OptionTable = {
   unknownLong: 'unknown',
 };
 
+const longFlags = (names: string): Record<string, 'flag'> =>
+  Object.fromEntries(
+    names
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((n) => [`--${n}`, 'flag' as const]),
+  );
+
 /**
- * Node (and tsx, ts-node and bun, which take its options): long options without a value are many
- * (`--no-warnings`, `--enable-source-maps`, …) and read as flags; those that take one are listed,
- * so their value is not taken for the script.
+ * Node (and tsx, ts-node and bun, which take its options). Node's own options that take a value
+ * take the next word too (`--title x`); V8's take one only after `=` (`--stack-size 100` is an
+ * error). Options known to take no value are listed, the `--no-…` negations are all flags, and
+ * those that take one are listed, so their value is not read as the script. Any other long
+ * option (one of a newer node) may be either: both readings are pinned.
+ * Lists from `node --help` of 20.20, with the options of 22–24 added.
  */
 export const NODE_OPTIONS: OptionTable = {
   short: { e: 'code', p: 'code', pe: 'code', r: 'load', C: 'value', i: 'flag', c: 'flag', v: 'exit', h: 'exit' },
+  flagPrefixes: ['--no-'],
   long: {
+    ...longFlags(`
+      abort-on-uncaught-exception allow-addons allow-child-process allow-wasi allow-worker build-snapshot
+      check cpu-prof disable-sigusr1 disable-wasm-trap-handler
+      disallow-code-generation-from-strings enable-etw-stack-walking enable-fips
+      enable-network-family-autoselection enable-source-maps entry-url experimental-addon-modules
+      experimental-detect-module experimental-eventsource experimental-import-meta-resolve
+      experimental-network-imports experimental-network-inspection experimental-permission
+      experimental-print-required-tla experimental-require-module experimental-shadow-realm
+      experimental-sqlite experimental-strip-types experimental-test-coverage
+      experimental-test-module-mocks experimental-test-snapshots experimental-transform-types
+      experimental-vm-modules experimental-wasm-modules experimental-webstorage experimental-websocket
+      expose-gc force-context-aware force-fips force-node-api-uncaught-exceptions-policy
+      frozen-intrinsics heap-prof huge-max-old-generation-size insecure-http-parser inspect inspect-brk
+      inspect-wait interactive interpreted-frames-native-stack jitless node-memory-debug
+      openssl-legacy-provider openssl-shared-config pending-deprecation permission preserve-symlinks
+      preserve-symlinks-main prof report-compact report-exclude-env report-exclude-network
+      report-on-fatalerror report-on-signal report-uncaught-exception test-force-exit test-only
+      test-update-snapshots throw-deprecation tls-max-v1.2 tls-max-v1.3 tls-min-v1.0 tls-min-v1.1
+      tls-min-v1.2 tls-min-v1.3 trace-atomics-wait trace-deprecation trace-env trace-env-js-stack
+      trace-env-native-stack trace-exit trace-promises trace-sigint trace-sync-io trace-tls
+      trace-uncaught trace-warnings track-heap-objects use-bundled-ca use-openssl-ca
+      use-system-ca watch watch-preserve-output zero-fill-buffers`),
     '--eval': 'code',
     '--print': 'code',
     '--require': 'load',
@@ -144,47 +202,41 @@ export const NODE_OPTIONS: OptionTable = {
     '--loader': 'load',
     '--experimental-loader': 'load',
     '--preload': 'load',
+    '--test-global-setup': 'load',
     '--env-file': 'file',
     '--env-file-if-exists': 'file',
     '--openssl-config': 'file',
     '--experimental-policy': 'file',
+    '--experimental-config-file': 'file',
+    '--experimental-sea-config': 'file',
+    '--build-snapshot-config': 'file',
     '--snapshot-blob': 'file',
-    '--input-type': 'value',
-    '--title': 'value',
-    '--conditions': 'value',
-    '--experimental-default-type': 'value',
-    '--stack-size': 'value',
-    '--max-old-space-size': 'value',
-    '--max-semi-space-size': 'value',
-    '--unhandled-rejections': 'value',
-    '--dns-result-order': 'value',
-    '--redirect-warnings': 'value',
-    '--diagnostic-dir': 'value',
-    '--report-dir': 'value',
-    '--report-directory': 'value',
-    '--report-filename': 'value',
-    '--cpu-prof-dir': 'value',
-    '--cpu-prof-name': 'value',
-    '--heap-prof-dir': 'value',
-    '--heap-prof-name': 'value',
-    '--icu-data-dir': 'value',
-    '--inspect-port': 'value',
-    '--debug-port': 'value',
-    '--test-reporter': 'value',
-    '--test-reporter-destination': 'value',
-    '--test-name-pattern': 'value',
-    '--watch-path': 'value',
-    '--trace-event-categories': 'value',
-    '--trace-event-file-pattern': 'value',
-    '--secure-heap': 'value',
-    '--secure-heap-min': 'value',
-    '--disable-proto': 'value',
+    '--test': 'unmodelled',
+    '--run': 'unmodelled',
+    '--prof-process': 'exit',
+    '--completion-bash': 'exit',
     '--help': 'exit',
     '--version': 'exit',
     '--v8-options': 'exit',
+    ...Object.fromEntries(
+      `allow-fs-read allow-fs-write conditions cpu-prof-dir cpu-prof-interval cpu-prof-name debug-port
+      diagnostic-dir disable-proto disable-warning dns-result-order experimental-default-type
+      heap-prof-dir heap-prof-interval heap-prof-name heapsnapshot-near-heap-limit heapsnapshot-signal
+      icu-data-dir input-type inspect-port inspect-publish-uid localstorage-file max-http-header-size
+      max-old-space-size max-old-space-size-percentage max-semi-space-size
+      network-family-autoselection-attempt-timeout policy-integrity redirect-warnings report-dir
+      report-directory report-filename report-signal secure-heap secure-heap-min security-revert
+      stack-size test-concurrency test-coverage-branches test-coverage-exclude test-coverage-functions
+      test-coverage-include test-coverage-lines test-isolation test-name-pattern test-reporter
+      test-reporter-destination test-shard test-skip-pattern test-timeout title tls-cipher-list
+      tls-keylog trace-event-categories trace-event-file-pattern trace-require-module
+      unhandled-rejections use-largepages v8-pool-size watch-kill-signal watch-path`
+        .split(/\s+/)
+        .map((n) => [`--${n}`, 'value' as const]),
+    ),
   },
   clusters: false,
-  unknownLong: 'flag',
+  unknownLong: 'either',
 };
 
 /** Ruby (`ruby --help`): `-e` runs code, `-r` requires a library or file, `-I` adds to the load path. */
