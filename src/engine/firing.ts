@@ -66,6 +66,7 @@ export async function runFiring(
     cwd,
     homeDir: state.homeDir,
     projectDir: state.projectDir,
+    foldCase: state.foldCase,
     ...(ctx.onlyHooks ? { only: ctx.onlyHooks } : {}),
   });
   if (matched.length === 0) return emptyDecision(event);

@@ -181,6 +181,11 @@ export interface PlanContext {
   cwd: string;
   homeDir?: string;
   projectDir?: string;
+  /**
+   * `if` path rules compare names ignoring case: a guard's `Edit(.env)` must see `.ENV` where
+   * both name one file. Matching more only runs the hook more often.
+   */
+  foldCase?: boolean;
   /** Plan only the hooks with these ids (before dedupe, so a skipped twin cannot hide one). */
   only?: ReadonlySet<string>;
 }
@@ -312,7 +317,12 @@ function ruleMatches(rule: Rule | UnloadedRule, input: Record<string, unknown>, 
   const toolInput = input.tool_input;
   const cwd = typeof input.cwd === 'string' && input.cwd ? input.cwd : ctx.cwd;
   try {
-    return rules.matchRule(rule, toolName, toolInput, { cwd, homeDir: ctx.homeDir, projectDir: ctx.projectDir });
+    return rules.matchRule(rule, toolName, toolInput, {
+      cwd,
+      homeDir: ctx.homeDir,
+      projectDir: ctx.projectDir,
+      ...(ctx.foldCase ? { foldCase: true } : {}),
+    });
   } catch {
     return true; // best-effort filter: fail open, as the reference says for unparsable commands
   }

@@ -1,4 +1,5 @@
 /** The state one engine keeps between firings, as one plain record built from its options. */
+import { namesFoldCase } from '../util/name-case.js';
 import { userHome } from '../util/os-dirs.js';
 import { createBackendTable, type BackendTable } from '../backends/table.js';
 import { createMcpClientManager, isMcpClientManager, type McpClientManager } from '../mcp/manager.js';
@@ -13,6 +14,8 @@ export interface EngineState {
   readonly projectDir: string;
   readonly baseCwd: string;
   readonly homeDir: string;
+  /** `if` path rules compare names ignoring case (src/util/name-case.ts). */
+  readonly foldCase: boolean;
   /** The engine-wide bound on live hook executions. */
   readonly semaphore: Semaphore;
   readonly stopCap: StopCapState;
@@ -40,6 +43,7 @@ export function createEngineState(options: HookEngineOptions): EngineState {
     projectDir,
     baseCwd: options.cwd ?? projectDir,
     homeDir: options.homeDir ?? userHome(),
+    foldCase: namesFoldCase(),
     semaphore: createSemaphore(Math.max(1, options.maxConcurrentHooks ?? 8)),
     stopCap: createStopCap(options.stopHookMaxConsecutiveBlocks),
     pending: new Set(),

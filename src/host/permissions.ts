@@ -7,7 +7,8 @@
  * an explicit request to be asked); bypassPermissions/yolo allow whatever no rule decided.
  */
 import { userHome } from '../util/os-dirs.js';
-import { matchRule, parseRule, type Rule } from '../matching/index.js';
+import { matchRule, parseRule, type Rule, type RuleContext } from '../matching/index.js';
+import { namesFoldCase } from '../util/name-case.js';
 import type { HostTool } from './types.js';
 
 export const HOST_PERMISSION_MODES = ['default', 'plan', 'acceptEdits', 'auto', 'dontAsk', 'bypassPermissions', 'yolo'] as const;
@@ -49,6 +50,13 @@ export interface PermissionEngineOptions {
   /** Workspace: relative patterns resolve against it, `/path` patterns are project-anchored. */
   workspace: string;
   homeDir?: string;
+  /**
+   * File names that differ only in case name one file (default: on macOS and Windows,
+   * src/util/name-case.ts). Deny and ask rules then compare names ignoring case, so `Edit(.env)`
+   * denies `.ENV`; allow rules compare them exactly, so a case-sensitive volume never lets an
+   * allow rule cover another file.
+   */
+  foldCase?: boolean;
 }
 
 export function isPermissionMode(mode: string): mode is HostPermissionMode {
@@ -76,6 +84,7 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
   if (!isPermissionMode(mode))
     throw new PermissionConfigError(`permission mode: unknown mode ${JSON.stringify(mode)} (one of ${HOST_PERMISSION_MODES.join(', ')})`);
   const homeDir = options.homeDir ?? userHome();
+  const foldCase = options.foldCase ?? namesFoldCase();
   const engine: PermissionEngine = {
     mode,
     get rules() {
@@ -86,12 +95,13 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     },
     evaluate(tool, input, cwd = options.workspace) {
       const ctx = { cwd, homeDir, projectDir: options.workspace };
-      const hit = (list: Rule[]) => list.find((r) => matchRule(r, tool.name, input, ctx));
-      const deny = hit(rules.deny);
+      const guarding = { ...ctx, foldCase };
+      const hit = (list: Rule[], c: RuleContext) => list.find((r) => matchRule(r, tool.name, input, c));
+      const deny = hit(rules.deny, guarding);
       if (deny) return { behavior: 'deny', source: 'rule', rule: deny.source, reason: `denied by permission rule ${deny.source}` };
-      const ask = hit(rules.ask);
+      const ask = hit(rules.ask, guarding);
       if (ask) return { behavior: 'ask', source: 'rule', rule: ask.source, reason: `permission rule ${ask.source} asks for confirmation` };
-      const allow = hit(rules.allow);
+      const allow = hit(rules.allow, ctx);
       if (allow) return { behavior: 'allow', source: 'rule', rule: allow.source, reason: `allowed by permission rule ${allow.source}` };
       return modeDefault(engine.mode, tool);
     },

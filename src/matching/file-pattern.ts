@@ -23,6 +23,11 @@ export interface PathMatchContext {
   cwd: string;
   homeDir?: string;
   projectDir?: string;
+  /**
+   * Names that differ only in case are one file here (macOS's and Windows's default file
+   * systems): compare them ignoring case. Windows-shaped paths are always compared so.
+   */
+  foldCase?: boolean;
 }
 
 export interface PathPattern {
@@ -39,13 +44,7 @@ type Matcher = (s: string) => boolean;
 export function compilePathPattern(pattern: string): { ok: true; pattern: PathPattern } | { ok: false; error: string } {
   if (typeof pattern !== 'string' || pattern.trim() === '') return { ok: false, error: 'empty path pattern' };
   const source = pattern;
-  let anchor: Anchor;
-  let rest: string;
-  if (pattern.startsWith('//')) [anchor, rest] = ['root', pattern.slice(2)];
-  else if (pattern === '~' || pattern.startsWith('~/')) [anchor, rest] = ['home', pattern.slice(2)];
-  else if (pattern.startsWith('/')) [anchor, rest] = ['project', pattern.slice(1)];
-  else if (pattern.startsWith('./')) [anchor, rest] = ['cwd', pattern.slice(2)];
-  else [anchor, rest] = [pattern.replace(/\/+$/, '').includes('/') ? 'cwd' : 'anywhere', pattern];
+  let [anchor, rest] = anchorOf(pattern);
   // A trailing slash means "directory"; we cannot stat, and a directory match covers its
   // contents anyway, so it is dropped.
   rest = rest.replace(/\/+$/, '');
@@ -80,15 +79,16 @@ export function compilePathPattern(pattern: string): { ok: true; pattern: PathPa
   const testFile = (path: string, ctx: PathMatchContext): boolean => {
     const abs = resolveToolPath(path, ctx);
     if (abs === undefined) return false;
-    const match = isWindowsPath(abs) ? folded : exact;
+    const fold = ctx.foldCase === true || isWindowsPath(abs);
+    const match = fold ? folded : exact;
     if (anchor === 'anywhere') {
       const cwd = cwdOf(ctx);
-      const rel = relativeTo(abs, cwd) ?? abs;
+      const rel = relativeTo(abs, cwd, fold) ?? abs;
       return rel.split('/').some((segment) => segment !== '' && match(segment));
     }
     const root = rootOf(ctx);
     if (root === undefined) return false;
-    const rel = relativeTo(abs, root);
+    const rel = relativeTo(abs, root, fold);
     if (rel === undefined) return false;
     if (rel === '') return wholeRoot;
     return selfOrAncestorMatches(rel, match);
@@ -102,19 +102,28 @@ export function compilePathPattern(pattern: string): { ok: true; pattern: PathPa
     const abs = resolveToolPath(path, ctx);
     const root = rootOf(ctx);
     if (abs === undefined || root === undefined) return false;
-    const rel = relativeTo(abs, root);
-    if (rel === undefined) return relativeTo(root, abs) !== undefined; // the search contains the root
+    const fold = ctx.foldCase === true || isWindowsPath(abs);
+    const rel = relativeTo(abs, root, fold);
+    if (rel === undefined) return relativeTo(root, abs, fold) !== undefined; // the search contains the root
     if (rel === '' || base === '') return true;
     // The search covers the pattern's fixed base, or lies inside it (an over-approximation
     // for patterns like `src/*.ts` searched from `src/deep`: best effort, the hook runs).
-    // Windows names ignore case, as testFile's match does.
-    const fold = isWindowsPath(abs);
+    // Names ignore case where testFile's match does.
     const b = fold ? base.toLowerCase() : base;
     const r = fold ? rel.toLowerCase() : rel;
     return b === r || b.startsWith(`${r}/`) || r.startsWith(`${b}/`);
   };
 
   return { ok: true, pattern: { source, testFile, testDir } };
+}
+
+/** Where a pattern is anchored (the table at the top of this file), and the rest of it. */
+function anchorOf(pattern: string): [Anchor, string] {
+  if (pattern.startsWith('//')) return ['root', pattern.slice(2)];
+  if (pattern === '~' || pattern.startsWith('~/')) return ['home', pattern.slice(2)];
+  if (pattern.startsWith('/')) return ['project', pattern.slice(1)];
+  if (pattern.startsWith('./')) return ['cwd', pattern.slice(2)];
+  return [pattern.replace(/\/+$/, '').includes('/') ? 'cwd' : 'anywhere', pattern];
 }
 
 /**
@@ -208,9 +217,12 @@ function windowsName(segment: string): string {
   return name.replace(/[. ]+$/, '');
 }
 
-/** `abs` relative to `root` ('' for the root itself), or undefined when it lies outside. */
-function relativeTo(abs: string, root: string): string | undefined {
-  const fold = isWindowsPath(abs) || isWindowsPath(root);
+/**
+ * `abs` relative to `root` ('' for the root itself), or undefined when it lies outside; ignoring
+ * case when `foldCase` or either path is Windows-shaped.
+ */
+function relativeTo(abs: string, root: string, foldCase = false): string | undefined {
+  const fold = foldCase || isWindowsPath(abs) || isWindowsPath(root);
   const a = fold ? abs.toLowerCase() : abs;
   const r = fold ? root.toLowerCase() : root;
   if (r === '/') return abs.replace(/^\/+/, '');

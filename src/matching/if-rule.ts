@@ -33,6 +33,8 @@ export interface RuleContext {
   homeDir?: string;
   /** Project root for `/path` patterns; defaults to cwd. */
   projectDir?: string;
+  /** Path rules compare names ignoring case (a case-insensitive file system; PathMatchContext.foldCase). */
+  foldCase?: boolean;
 }
 
 /** A compiled wildcard/prefix/exact command pattern. */

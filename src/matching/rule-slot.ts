@@ -9,7 +9,12 @@
 /** The two functions the plan stage needs, over if-rule.ts's own Rule type. */
 export interface IfRules<R = unknown> {
   parseRule(text: string): { ok: true; rule: R } | { ok: false; error: string };
-  matchRule(rule: R, toolName: string, toolInput: unknown, ctx: { cwd: string; homeDir?: string; projectDir?: string }): boolean;
+  matchRule(
+    rule: R,
+    toolName: string,
+    toolInput: unknown,
+    ctx: { cwd: string; homeDir?: string; projectDir?: string; foldCase?: boolean },
+  ): boolean;
 }
 
 let rules: IfRules | undefined;

@@ -6,6 +6,7 @@ import { isEventName, type EventName } from '../events/catalog.js';
 import type { Decision } from '../reduce/reduce.js';
 import type { NormalizedHook } from '../types.js';
 import { live, recompose, type ManagerState, type SessionState } from './state.js';
+import { namesFoldCase } from '../util/name-case.js';
 
 export async function runEvent(
   m: ManagerState,
@@ -49,6 +50,7 @@ function plannedOnce(s: SessionState, event: EventName, input: Record<string, un
     cwd,
     homeDir: s.homeDir,
     projectDir: s.projectDir,
+    foldCase: namesFoldCase(),
     // A per-file patch view (src/host/patch-views.ts) runs a subset: a `once` hook left out is not spent.
     ...(ctx.onlyHooks ? { only: ctx.onlyHooks } : {}),
   }).map((p) => p.hook);

@@ -6,6 +6,19 @@ const edit = { name: 'Edit', edits: true };
 const read = { name: 'Read', readOnly: true };
 
 describe('permission engine', () => {
+  it('where names ignore case (foldCase), deny and ask rules see every casing; allow rules only their own', () => {
+    const rules = { allow: ['Edit(src/**)'], ask: ['Read(/config/**)'], deny: ['Edit(.env)'] };
+    const p = createPermissionEngine({ workspace: '/w', rules, foldCase: true });
+    expect(p.evaluate(edit, { file_path: '/w/.ENV' })).toMatchObject({ behavior: 'deny', rule: 'Edit(.env)' });
+    expect(p.evaluate(edit, { file_path: '/W/sub/.Env' })).toMatchObject({ behavior: 'deny', rule: 'Edit(.env)' });
+    expect(p.evaluate(read, { file_path: '/w/CONFIG/db.yml' })).toMatchObject({ behavior: 'ask', rule: 'Read(/config/**)' });
+    expect(p.evaluate(edit, { file_path: '/w/src/a.ts' })).toMatchObject({ behavior: 'allow', rule: 'Edit(src/**)' });
+    // On a case-sensitive volume `SRC` would be another folder: no allow rule covers it, the mode asks.
+    expect(p.evaluate(edit, { file_path: '/w/SRC/a.ts' })).toMatchObject({ behavior: 'ask', source: 'mode' });
+    const exact = createPermissionEngine({ workspace: '/w', rules, foldCase: false });
+    expect(exact.evaluate(edit, { file_path: '/w/.ENV' })).toMatchObject({ behavior: 'ask', source: 'mode' });
+  });
+
   it('deny, then ask, then allow rules, then the mode default', () => {
     const p = createPermissionEngine({
       workspace: '/w',

@@ -270,6 +270,24 @@ describe('file rules: gitignore-style paths', () => {
     expect(edit('Edit(.env)', 'Write', W('/repo/.env.'))).toBe(false);
     expect(edit('Edit(.env)', 'Write', W('/repo/.env:x'))).toBe(false);
   });
+  it('a case-insensitive file system (foldCase): names that differ only in case are the file', () => {
+    // macOS and Windows by default: `/repo/.ENV` is `/repo/.env`, and a guard on one guards the other.
+    const ctx = { cwd: '/repo', homeDir: '/Users/u', foldCase: true };
+    expect(edit('Edit(.env)', 'Write', W('/repo/.ENV'), ctx)).toBe(true);
+    expect(edit('Edit(/secrets/**)', 'Write', W('/REPO/Secrets/key'), ctx)).toBe(true);
+    expect(edit('Read(~/.ssh/**)', 'Read', W('/users/U/.SSH/id_rsa'), ctx)).toBe(true);
+    expect(edit('Read(//etc/shadow)', 'Read', W('/ETC/Shadow'), ctx)).toBe(true);
+    expect(edit('Edit(.env)', 'Write', W('/repo/.envx'), ctx)).toBe(false);
+    const grep = (path: string) => matchRule(rule('Read(/secrets/keys/**)'), 'Grep', { pattern: 'x', path }, ctx);
+    expect(grep('/repo/SECRETS')).toBe(true);
+    expect(grep('/Repo')).toBe(true); // the search contains the rule's root
+    expect(grep('/repo/other')).toBe(false);
+    // A case-sensitive file system (Linux; the default without foldCase): other names, other files.
+    const exact = { cwd: '/repo', homeDir: '/Users/u' };
+    expect(edit('Edit(.env)', 'Write', W('/repo/.ENV'), exact)).toBe(false);
+    expect(edit('Edit(/secrets/**)', 'Write', W('/REPO/Secrets/key'), exact)).toBe(false);
+    expect(matchRule(rule('Read(/secrets/keys/**)'), 'Grep', { pattern: 'x', path: '/repo/SECRETS' }, exact)).toBe(false);
+  });
   it('`Edit(...)` covers every edit tool, not Read; `Write(...)` only Write', () => {
     expect(edit('Edit(src/**)', 'Write', W('/repo/src/a.ts'))).toBe(true);
     expect(edit('Edit(src/**)', 'MultiEdit', W('/repo/src/a.ts'))).toBe(true);
