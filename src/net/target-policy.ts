@@ -174,10 +174,24 @@ function literalOrigin(head: string): string {
   }
 }
 
-/** Whether `url` matches one of the patterns. A pattern without a path matches the bare origin. */
+const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:': '443' };
+
+/**
+ * Whether `url` matches one of the patterns. A pattern without a path matches the bare origin. A
+ * URL on its scheme's default port, which its `href` leaves out, is also tried with the port
+ * written, so a wildcard origin that names it (`https://*.example.com:443/*`, `http://localhost:*`)
+ * matches: the same origin either way, so no other target can match.
+ */
 export function urlMatchesAllowlist(url: URL, patterns: readonly string[]): boolean {
   const candidates = [url.href];
-  if (url.pathname === '/' && !url.search && !url.hash) candidates.push(url.href.slice(0, -1));
+  const port = DEFAULT_PORTS[url.protocol];
+  if (url.port === '' && port !== undefined && url.host !== '') {
+    // The host starts after `//` and any userinfo (an `@` inside it is percent-encoded in `href`).
+    const start = url.protocol.length + 2;
+    const at = (url.username || url.password ? url.href.indexOf('@', start) + 1 : start) + url.host.length;
+    candidates.push(`${url.href.slice(0, at)}:${port}${url.href.slice(at)}`);
+  }
+  if (url.pathname === '/' && !url.search && !url.hash) candidates.push(...candidates.map((c) => c.slice(0, -1)));
   return patterns.some((p) => {
     const re = compileUrlPattern(p);
     return candidates.some((c) => re.test(c));

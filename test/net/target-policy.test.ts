@@ -289,8 +289,18 @@ describe('allowedHttpHookUrls patterns', () => {
     expect(urlMatchesAllowlist(u('https://xn--bcher-kva.example/h'), ['https://Bücher.example/*'])).toBe(true);
     expect(urlMatchesAllowlist(u('https://hooks.example.com:8443/h'), ['https://hooks.example.com:443/*'])).toBe(false);
     expect(urlMatchesAllowlist(u('https://evil.example/h'), ['https://Bücher.example/*'])).toBe(false);
-    // A wildcard origin stays as written.
-    expect(urlMatchesAllowlist(u('https://a.example.com/h'), ['https://*.example.com:443/*'])).toBe(false);
+  });
+  it('a wildcard origin stays as written, and a URL on the default port matches it with the port written', () => {
+    expect(urlMatchesAllowlist(u('https://a.example.com/h'), ['https://*.example.com:443/*'])).toBe(true);
+    expect(urlMatchesAllowlist(u('https://a.example.com:443/h'), ['https://*.example.com:443/*'])).toBe(true);
+    expect(urlMatchesAllowlist(u('http://localhost/hook'), ['http://localhost:*/hook'])).toBe(true);
+    expect(urlMatchesAllowlist(u('http://localhost/'), ['http://localhost:*'])).toBe(true);
+    expect(urlMatchesAllowlist(u('http://localhost:3000/hook'), ['http://localhost:*/hook'])).toBe(true);
+    // Only the scheme's own default port is written in: never another port, never another host.
+    expect(urlMatchesAllowlist(u('https://a.example.com:8443/h'), ['https://*.example.com:443/*'])).toBe(false);
+    expect(urlMatchesAllowlist(u('http://a.example.com/h'), ['http://*.example.com:443/*'])).toBe(false);
+    expect(urlMatchesAllowlist(u('https://a.example.com.evil.test/h'), ['https://*.example.com:443/*'])).toBe(false);
+    expect(urlMatchesAllowlist(u('https://u@a.example.com/h'), ['https://*.example.com:443/*'])).toBe(false);
   });
   it('compares with the normalized URL: case, bare origin, port', () => {
     expect(urlMatchesAllowlist(u('https://HOOKS.example.com/'), ['https://hooks.EXAMPLE.com'])).toBe(true);
