@@ -57,7 +57,7 @@ export function compilePathPattern(pattern: string): { ok: true; pattern: PathPa
   try {
     const options = { dot: true, windows: false, nonegate: true } as const;
     exact = globMatcher(rest, options);
-    folded = globMatcher(rest, { ...options, nocase: true });
+    folded = globMatcher(rest.normalize('NFC'), { ...options, nocase: true });
     base = picomatch.scan(rest).base;
   } catch (err) {
     return { ok: false, error: `invalid path pattern ${JSON.stringify(pattern)}: ${err instanceof Error ? err.message : String(err)}` };
@@ -77,9 +77,11 @@ export function compilePathPattern(pattern: string): { ok: true; pattern: PathPa
   };
 
   const testFile = (path: string, ctx: PathMatchContext): boolean => {
-    const abs = resolveToolPath(path, ctx);
-    if (abs === undefined) return false;
-    const fold = ctx.foldCase === true || isWindowsPath(abs);
+    const resolved = resolveToolPath(path, ctx);
+    if (resolved === undefined) return false;
+    const fold = ctx.foldCase === true || isWindowsPath(resolved);
+    // Composed as the pattern is (macOS hands out decomposed names: `é` as `e` and an accent).
+    const abs = ctx.foldCase === true ? resolved.normalize('NFC') : resolved;
     const match = fold ? folded : exact;
     if (anchor === 'anywhere') {
       const cwd = cwdOf(ctx);
@@ -219,14 +221,25 @@ function windowsName(segment: string): string {
 
 /**
  * `abs` relative to `root` ('' for the root itself), or undefined when it lies outside; ignoring
- * case when `foldCase` or either path is Windows-shaped.
+ * case when `foldCase` or either path is Windows-shaped. Folded, the paths are compared name by
+ * name and the rest is cut from `abs` by names, not by the length of a lower-cased prefix: a
+ * name can change length when lower-cased (`İ` becomes two code units).
  */
 function relativeTo(abs: string, root: string, foldCase = false): string | undefined {
-  const fold = foldCase || isWindowsPath(abs) || isWindowsPath(root);
-  const a = fold ? abs.toLowerCase() : abs;
-  const r = fold ? root.toLowerCase() : root;
-  if (r === '/') return abs.replace(/^\/+/, '');
-  if (a === r) return '';
-  const prefix = r.endsWith('/') ? r : `${r}/`;
-  return a.startsWith(prefix) ? abs.slice(prefix.length) : undefined;
+  if (root === '/') return abs.replace(/^\/+/, '');
+  if (!(foldCase || isWindowsPath(abs) || isWindowsPath(root))) {
+    if (abs === root) return '';
+    const prefix = root.endsWith('/') ? root : `${root}/`;
+    return abs.startsWith(prefix) ? abs.slice(prefix.length) : undefined;
+  }
+  const a = abs.split('/');
+  const r = root.replace(/\/+$/, '').split('/');
+  if (r.length > a.length) return undefined;
+  for (let i = 0; i < r.length; i++) if (foldName(a[i]!) !== foldName(r[i]!)) return undefined;
+  return a.slice(r.length).join('/');
+}
+
+/** A name compared ignoring case, and composed (macOS's file systems ignore composition as well). */
+function foldName(name: string): string {
+  return name.normalize('NFC').toLowerCase();
 }

@@ -278,6 +278,11 @@ describe('file rules: gitignore-style paths', () => {
     expect(edit('Read(~/.ssh/**)', 'Read', W('/users/U/.SSH/id_rsa'), ctx)).toBe(true);
     expect(edit('Read(//etc/shadow)', 'Read', W('/ETC/Shadow'), ctx)).toBe(true);
     expect(edit('Edit(.env)', 'Write', W('/repo/.envx'), ctx)).toBe(false);
+    // A name that changes length when lower-cased (İ) in the rule's root, and a decomposed name.
+    expect(edit('Read(~/.ssh/**)', 'Read', W('/Users/İlker/.ssh/id_rsa'), { ...ctx, homeDir: '/Users/İlker' })).toBe(true);
+    expect(edit('Edit(.env)', 'Write', W('/w/İ/.env'), { ...ctx, cwd: '/w/İ' })).toBe(true);
+    expect(edit('Edit(/secrets/**)', 'Write', W('/w/İ/SECRETS/k'), { ...ctx, cwd: '/w/İ' })).toBe(true);
+    expect(edit('Edit(café.txt)', 'Write', W('/repo/cafe\u0301.txt'), ctx)).toBe(true);
     const grep = (path: string) => matchRule(rule('Read(/secrets/keys/**)'), 'Grep', { pattern: 'x', path }, ctx);
     expect(grep('/repo/SECRETS')).toBe(true);
     expect(grep('/Repo')).toBe(true); // the search contains the rule's root

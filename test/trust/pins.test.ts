@@ -280,6 +280,8 @@ describe("every spelling of an interpreter's options is read as the interpreter 
     'hook.js': 'void 0\n',
     'hookdir/index.js': 'console.log("hookdir ran")\n',
     '.env.hook': 'NODE_OPTIONS=--require=./pre.js\n',
+    '.env.quoted': 'NODE_OPTIONS="--require \'./pre.js\'"\n',
+    '.env.pkg': 'export NODE_OPTIONS="--import some-package"\n',
     'pre.rb': 'nil\n',
     'hook.rb': 'nil\n',
     'lib/X.pm': '1;\n',
@@ -306,7 +308,8 @@ describe("every spelling of an interpreter's options is read as the interpreter 
     ['node --import=./pre.mjs hook.js', ['pre.mjs', 'hook.js']],
     ['node --loader ./pre.mjs hook.js', ['pre.mjs', 'hook.js']],
     ['node -r=./pre.js hook.js', ['pre.js', 'hook.js']],
-    ['node --env-file=.env.hook hook.js', ['.env.hook', 'hook.js']],
+    // The env file's NODE_OPTIONS (`--require=./pre.js`) are options of that node: pre.js runs.
+    ['node --env-file=.env.hook hook.js', ['.env.hook', 'pre.js', 'hook.js']],
     ['node --title hooks --no-warnings hook.js', ['hook.js']],
     // A value option of node's own that the table once lacked: its value was taken for the script.
     ['node --disable-warning ExperimentalWarning hookdir', ['hookdir/index.js']],
@@ -314,6 +317,15 @@ describe("every spelling of an interpreter's options is read as the interpreter 
     ['node --some-future-option data hookdir', ['hookdir/index.js']],
     ['node --some-future-option hookdir', ['hookdir/index.js']],
     ['node --enable-source-maps --no-warnings hook.js --mode strict', ['hook.js']],
+    // Node hands a single-dash word it does not know to V8 (`-prof` is --prof), and reads `_` as `-`.
+    ['node -prof hookdir', ['hookdir/index.js']],
+    ['node -expose_gc hookdir', ['hookdir/index.js']],
+    ['node --experimental_loader=./pre.mjs hook.js', ['pre.mjs', 'hook.js']],
+    // An unknown option before another option is a flag: node never takes `-word` as a value.
+    ['node --future-a --future-b hook.js', ['hook.js']],
+    ['deno run --allow-read --allow-env hook.js', ['hook.js']],
+    ['deno run -A hook.js', ['hook.js']],
+    ['bun --hot --smol hook.js', ['hook.js']],
     ['ruby -r./pre.rb hook.rb', ['pre.rb', 'hook.rb']],
     ['ruby -w -r ./pre.rb hook.rb', ['pre.rb', 'hook.rb']],
     ['ruby -I lib hook.rb', ['lib/x.rb', 'hook.rb']],
@@ -332,9 +344,14 @@ describe("every spelling of an interpreter's options is read as the interpreter 
     await expectPinned(pinned);
   });
 
-  it('node itself runs the directory after a value option of its own (the reading pinned above)', () => {
-    const out = spawnSync(process.execPath, ['--disable-warning', 'ExperimentalWarning', 'hookdir'], { cwd: root, encoding: 'utf8' });
-    expect(out.stdout).toBe('hookdir ran\n');
+  it('node itself runs what the readings above pin', () => {
+    const node = (...args: string[]) => spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8' });
+    expect(node('--disable-warning', 'ExperimentalWarning', 'hookdir').stdout).toBe('hookdir ran\n');
+    expect(node('-expose_gc', 'hookdir').stdout).toBe('hookdir ran\n');
+    writeFileSync(join(root, 'pre.js'), 'console.log("pre ran")\n');
+    expect(node('--env-file=.env.hook', 'hookdir').stdout).toBe('pre ran\nhookdir ran\n');
+    // A value option refuses a next word that starts with `-`: nothing runs.
+    expect(node('--title', '--no-warnings', 'hookdir').status).not.toBe(0);
   });
 
   it('reads `-lne` as three options, not -l with the value "ne"', async () => {
@@ -350,6 +367,9 @@ describe("every spelling of an interpreter's options is read as the interpreter 
     ['node --future-a x --future-b y hook.js', /options --future-a, --future-b are not modelled/],
     ['node --test', /option --test is not modelled/],
     ['node --run lint', /option --run is not modelled/],
+    ['node --experimental-default-config-file hook.js', /--experimental-default-config-file is not modelled/],
+    ['node --env-file=.env.quoted hook.js', /NODE_OPTIONS with quotes/],
+    ['node --env-file=.env.pkg hook.js', /loads the package some-package/],
     ['python3 -Z hook.py', /-Z is not modelled/],
     ['python3 --frobnicate hook.py', /--frobnicate is not modelled/],
     ['ruby -C lib hook.rb', /changes the directory/],

@@ -1,5 +1,5 @@
 /** Interpreters and package runners of the shell model (pins.ts): which script each one runs. */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Redirection } from 'unbash';
 import { fileURLToPath } from 'node:url';
@@ -222,10 +222,50 @@ export function modelPython(run: Run, st: State, base: string, args: Arg[], redi
 }
 
 export function modelNode2(run: Run, st: State, base: string, args: Arg[], redirects: readonly Redirection[]): void {
+  // A bare specifier is resolved through node_modules, which may be the workspace's own.
+  const lookup = (name: string) => unpin(run, `${base} loads the package ${name}; what it resolves to is not modelled`);
   modelInterpreter(run, st, base, args, redirects, NODE_OPTIONS, {
-    // A bare specifier is resolved through node_modules, which may be the workspace's own.
-    lookup: (name) => unpin(run, `${base} loads the package ${name}; what it resolves to is not modelled`),
+    lookup,
+    option: (o) =>
+      (o.option === '--env-file' || o.option === '--env-file-if-exists') && isKnown(o.value)
+        ? envFileOptions(run, st, `${base} ${o.option}=${o.value}`, o.value, lookup)
+        : true,
   });
+}
+
+/**
+ * An env file's NODE_OPTIONS are options of the node that reads it (`--require=./pre.js` runs
+ * pre.js): pin what they load, as if they were on the command line. The file itself is pinned
+ * by its option. A value this reading cannot take word for word (quotes inside it, escapes,
+ * `$`, a value over several lines) unpins the hook. False when it was unpinned.
+ */
+function envFileOptions(run: Run, st: State, what: string, file: string, lookup: (name: string) => void): boolean {
+  const abs = resolveIn(st, file);
+  let text: string;
+  try {
+    text = abs === undefined ? '' : readFileSync(abs, 'utf8');
+  } catch {
+    return true; // missing: pinned as missing by its option, so creating it reads as modified
+  }
+  const lines = [...text.matchAll(/^[ \t]*(?:export[ \t]+)?NODE_OPTIONS[ \t]*=[ \t]*(.*)$/gm)];
+  if (lines.length === 0) return true;
+  let value = lines[lines.length - 1]![1]!.trimEnd();
+  const q = value[0];
+  if (q === '"' || q === "'" || q === '`') {
+    if (value.length < 2 || !value.endsWith(q)) return unpinned(run, `${what} sets NODE_OPTIONS over several lines; that is not modelled`);
+    value = value.slice(1, -1);
+  } else value = value.replace(/[ \t]+#.*$/, '');
+  if (/["'`\\$\n]/.test(value)) return unpinned(run, `${what} sets NODE_OPTIONS with quotes, escapes or variables; that is not modelled`);
+  const words = value.split(/[ \t]+/).filter(Boolean);
+  const read = readOptions(words, NODE_OPTIONS);
+  if (read.problem || read.ambiguous || read.endedBy || read.operand < words.length)
+    return unpinned(run, `${what} sets NODE_OPTIONS that are not modelled (${value})`);
+  return read.options.every((o) => pinOption(run, st, `${what}: NODE_OPTIONS`, o, false, lookup));
+}
+
+function unpinned(run: Run, reason: string): false {
+  unpin(run, reason);
+  return false;
 }
 
 export function modelScripted(run: Run, st: State, base: string, args: Arg[], redirects: readonly Redirection[]): void {

@@ -31,6 +31,13 @@ export interface OptionTable {
   /** One-letter options may be run together (`-Bm mod`); otherwise `-xyz` must be listed whole. */
   clusters: boolean;
   /**
+   * Node's reading: a one-letter option is a whole word (`-r x`; `-rx` is an error), any other
+   * single-dash word is a V8 flag (`-prof`, `-expose-gc`) read like an unknown long option, `_`
+   * in a name is `-` (`--experimental_loader`), and no option takes a next word that starts
+   * with `-` as its value (node stops: "requires an argument").
+   */
+  nodeStyle?: true;
+  /**
    * Long options not in the table: not modelled (`unknown`), or `either` a flag or an option that
    * takes the next word as its value (an option of a newer node than the table knows): both
    * readings are reported (ReadOptions.ambiguous), and the caller pins what either would run.
@@ -84,14 +91,14 @@ export function readOptions(args: readonly Arg[], table: OptionTable, valued?: R
     if (!a.startsWith('-') || a.length === 1) return done(i);
     // Each word is one or more options: [name, kind, attached value, whether a value may follow].
     const found: Array<[string, OptionKind, string | undefined, boolean]> = [];
-    if (a.startsWith('--')) {
+    if (a.startsWith('--') || (table.nodeStyle && table.short[a.slice(1)] === undefined && !/^-[A-Za-z]=/.test(a))) {
       const eq = a.indexOf('=');
-      const name = eq < 0 ? a : a.slice(0, eq);
+      const name = longName(eq < 0 ? a : a.slice(0, eq), table);
       const kind = table.long[name] ?? (table.flagPrefixes?.some((p) => name.startsWith(p)) ? 'flag' : undefined);
       if (kind === undefined) {
         if (table.unknownLong === 'unknown') return done(i, { problem: `option ${name} is not modelled` });
         if (eq < 0 && valued?.has(name)) found.push([name, 'value', undefined, true]);
-        else if (eq < 0 && i + 1 < args.length) ambiguous.push(name);
+        else if (eq < 0 && mayBeValue(args[i + 1], table)) ambiguous.push(name);
         if (found.length === 0) continue;
       } else found.push([name, kind, eq < 0 ? undefined : a.slice(eq + 1), true]);
     } else if (table.short[a.slice(1)] !== undefined && !table.clusters) {
@@ -136,6 +143,18 @@ export function readOptions(args: readonly Arg[], table: OptionTable, valued?: R
   return done(args.length);
 }
 
+/** A long option's name as the table lists it: node reads `-prof` as `--prof` and `_` as `-`. */
+function longName(name: string, table: OptionTable): string {
+  if (!table.nodeStyle) return name;
+  return `--${name.replace(/^--?/, '').replace(/_/g, '-')}`;
+}
+
+/** Whether `next` could be the value of an option before it (node never takes a `-word`). */
+function mayBeValue(next: Arg | undefined, table: OptionTable): boolean {
+  if (next === undefined) return false;
+  return !(table.nodeStyle && isKnown(next) && next.startsWith('-') && next !== '-');
+}
+
 const flags = (letters: string): Record<string, 'flag'> => Object.fromEntries([...letters].map((l) => [l, 'flag' as const]));
 
 /** CPython 3 (`python3 --help`): one-letter options cluster; `-c` and `-m` end the options. */
@@ -164,9 +183,10 @@ const longFlags = (names: string): Record<string, 'flag'> =>
 /**
  * Node (and tsx, ts-node and bun, which take its options). Node's own options that take a value
  * take the next word too (`--title x`); V8's take one only after `=` (`--stack-size 100` is an
- * error). Options known to take no value are listed, the `--no-…` negations are all flags, and
- * those that take one are listed, so their value is not read as the script. Any other long
- * option (one of a newer node) may be either: both readings are pinned.
+ * error, so listing the common ones as `value` changes nothing that runs). Options known to take
+ * no value are listed, the `--no-…` negations are all flags, and those that take one are listed,
+ * so their value is not read as the script. Any other long option (one of a newer node, a V8
+ * flag) may be either: both readings are pinned.
  * Lists from `node --help` of 20.20, with the options of 22–24 added.
  */
 export const NODE_OPTIONS: OptionTable = {
@@ -207,9 +227,13 @@ export const NODE_OPTIONS: OptionTable = {
     '--env-file-if-exists': 'file',
     '--openssl-config': 'file',
     '--experimental-policy': 'file',
-    '--experimental-config-file': 'file',
-    '--experimental-sea-config': 'file',
-    '--build-snapshot-config': 'file',
+    // Files that name code to run (a config's `nodeOptions.import`, a snapshot builder, a
+    // single-executable `main`), and node 24's config file, read from ./node.config.json when
+    // the option has no `=`: not modelled.
+    '--experimental-config-file': 'unmodelled',
+    '--experimental-default-config-file': 'unmodelled',
+    '--experimental-sea-config': 'unmodelled',
+    '--build-snapshot-config': 'unmodelled',
     '--snapshot-blob': 'file',
     '--test': 'unmodelled',
     '--run': 'unmodelled',
@@ -236,6 +260,7 @@ export const NODE_OPTIONS: OptionTable = {
     ),
   },
   clusters: false,
+  nodeStyle: true,
   unknownLong: 'either',
 };
 
