@@ -31,7 +31,7 @@
 import { substitutePlaceholders, type PlaceholderVars } from '../backends/env.js';
 import { substituteForShell } from '../backends/shell-placeholders.js';
 import type { CommandHandler } from '../types.js';
-import { referencedArgs, unpin, type PinContext, type Pins, type Run, type State } from './pins/model.js';
+import { referencedArgs, steeringAssignment, unpin, type PinContext, type Pins, type Run, type State } from './pins/model.js';
 import { execArgv, modelScript } from './pins/shell.js';
 
 export type { PinContext, Pins } from './pins/model.js';
@@ -52,8 +52,15 @@ export function pinsOf(handler: CommandHandler, ctx: PinContext): Pins {
   if (ctx.pluginRoot !== undefined) known.set('CLAUDE_PLUGIN_ROOT', ctx.pluginRoot);
   if (ctx.pluginData !== undefined) known.set('CLAUDE_PLUGIN_DATA', ctx.pluginData);
   for (const [k, v] of Object.entries(handler.env ?? {})) if (typeof v === 'string') known.set(k, v);
-  const st: State = { cwd: ctx.cwd, vars: known, exported: new Set(known.keys()), functions: new Set() };
+  const st: State = {
+    cwd: ctx.cwd,
+    vars: known,
+    exported: new Set(known.keys()),
+    functions: new Set(),
+    dialect: handler.shell === 'bash' ? 'bash' : 'posix',
+  };
   try {
+    for (const k of Object.keys(handler.env ?? {})) steeringAssignment(run, k, "the hook's env");
     if (handler.args !== undefined) {
       // Exec form: no shell; the program and its arguments are literal after placeholders.
       const argv = [handler.command, ...handler.args].map((a) => substitutePlaceholders(a, vars));

@@ -274,6 +274,8 @@ describe("every spelling of an interpreter's options is read as the interpreter 
   // startup file could then be rewritten without the workspace reading as modified.
   const files: Record<string, string> = {
     'mod.py': 'print(1)\n',
+    'pkg2/__init__.py': '\n',
+    'pkg2/mod.py': 'print(1)\n',
     'hook.py': 'print(1)\n',
     'pre.js': 'void 0\n',
     'pre.mjs': 'void 0\n',
@@ -338,6 +340,11 @@ describe("every spelling of an interpreter's options is read as the interpreter 
     ['perl -lne print hook.pl', ['hook.pl']],
     ['perl -0777 -ne print hook.pl', ['hook.pl']],
     ['perl -CSD -w hook.pl', ['hook.pl']],
+    // -F takes its pattern attached only; -d runs ./.perldb first, and `-dIlib` is -d then -I.
+    ['perl -F hook.pl', ['hook.pl']],
+    ['perl -d hook.pl', ['.perldb', 'hook.pl']],
+    // Importing pkg2.mod runs pkg2/__init__.py first.
+    ['python3 -m pkg2.mod', ['pkg2/__init__.py', 'pkg2/mod.py']],
     ['ruby --disable-gems -W0 hook.rb', ['hook.rb']],
   ])('%s pins %j', async (command, pinned) => {
     hook(command);
@@ -374,9 +381,86 @@ describe("every spelling of an interpreter's options is read as the interpreter 
     ['python3 --frobnicate hook.py', /--frobnicate is not modelled/],
     ['ruby -C lib hook.rb', /changes the directory/],
     ['perl -Ilib -MX hook.pl', /looked up in directories the command adds/],
+    ['perl -dIlib -MX hook.pl', /looked up in directories the command adds/],
     ['php -d auto_prepend_file=hook.php -r 1', /auto_prepend_file/],
   ])('%s is unpinned', async (command, why) => {
     hook(command);
     await expectUnpinned(why);
+  });
+});
+
+describe('shells, wrappers and the environment read as the shell reads them', () => {
+  // Each of these ran a file that was not pinned while the hook read as pinned (a trust review
+  // with the real bash, dash, env and timeout as the judge).
+  const C = `sh -c "cd h && ./x.sh"`;
+  beforeEach(() => {
+    for (const f of ['a.sh', 'x.sh', 'h/x.sh']) script(f, `echo ${f}`);
+    dir.write('proj/a.py', 'print(1)\n');
+  });
+
+  it.each([
+    ['bash -euo pipefail a.sh', ['a.sh']],
+    ['bash +eo pipefail a.sh', ['a.sh']],
+    [`bash -eo pipefail -c "cd h && ./x.sh"`, ['h/x.sh']],
+    [`bash -c -e "cd h && ./x.sh"`, ['h/x.sh']],
+    [`sh -c -- "cd h && ./x.sh"`, ['h/x.sh']],
+    [`bash -sc "cd h && ./x.sh"`, ['h/x.sh']],
+    [`command -- ${C}`, ['h/x.sh']],
+    ['command ./a.sh -v', ['a.sh']],
+    ['. -- ./a.sh', ['a.sh']],
+    [`timeout --signal KILL 5 ${C}`, ['h/x.sh']],
+    [`timeout -vk 1 5 ${C}`, ['h/x.sh']],
+    [`nice --adjustment 5 ${C}`, ['h/x.sh']],
+    [`nice -5 ${C}`, ['h/x.sh']],
+    [`stdbuf --output L ${C}`, ['h/x.sh']],
+    [`ionice -t ${C}`, ['h/x.sh']],
+    [`env -iu FOO ${C}`, ['h/x.sh']],
+    [`env - ${C}`, ['h/x.sh']],
+    [`setsid ${C}`, ['h/x.sh']],
+    // sh reads `&>` as `&` then `>`: the cd runs in the background, ./x.sh in the directory before.
+    ['cd h &>/dev/null && ./x.sh', ['x.sh']],
+  ])('%s pins %j', async (command, pinned) => {
+    hook(command);
+    await expectPinned(pinned);
+  });
+
+  it.each([
+    [`env -S'${C}'`, /env: option -S is not modelled/],
+    ['env --chdir=h ./x.sh', /another directory/],
+    [`flock /tmp/lock ${C}`, /flock runs a command/],
+    [`sudo ${C}`, /sudo runs a command/],
+    ['BASH_ENV=./h/x.sh bash a.sh', /sets BASH_ENV/],
+    ['export PATH=./h:$PATH; x.sh', /export sets PATH/],
+    ['PATH=./h:/usr/bin:/bin x.sh', /sets PATH/],
+    ['env PYTHONPATH=. python3 a.py', /env sets PYTHONPATH/],
+    ['HOME=$CLAUDE_PROJECT_DIR bash -l a.sh', /sets HOME/],
+    ['f() { ./x.sh; }; cd h && f', /defines a function/],
+    [`alias t='cd h && ./x.sh'`, /defines an alias/],
+    [`sh $'\\x2e/a.sh'`, /quoting, which sh reads otherwise/],
+    ['time -f %e ./a.sh', /time with options/],
+    ['echo ./x.sh | env sh', /reads the commands it runs from a pipe/],
+    ['echo ./x.sh | bash -euo pipefail', /reads the commands it runs from a pipe/],
+  ])('%s is unpinned', async (command, why) => {
+    hook(command);
+    await expectUnpinned(why);
+  });
+
+  it("a variable of the hook's own env that steers what runs unpins it", async () => {
+    hook({ command: 'bash a.sh', shell: 'bash', env: { BASH_ENV: './h/x.sh' } });
+    await expectUnpinned(/the hook's env sets BASH_ENV/);
+  });
+
+  it('bash keeps `$\'…\'` and `&>` for itself: under shell "bash" they are read as bash does', async () => {
+    hook({ command: `cd h &>/dev/null && bash $'./x.sh'`, shell: 'bash' });
+    await expectPinned(['h/x.sh']);
+  });
+
+  it('the real shells run what these pin', () => {
+    const sh = (shell: string, command: string) => spawnSync(shell, ['-c', command], { cwd: root, encoding: 'utf8' }).stdout;
+    expect(sh('/bin/sh', 'cd h &>/dev/null && ./x.sh')).toBe('x.sh\n');
+    expect(sh('/usr/bin/bash', 'bash -euo pipefail a.sh')).toBe('a.sh\n');
+    expect(sh('/usr/bin/bash', `bash -c -e "cd h && ./x.sh"`)).toBe('h/x.sh\n');
+    expect(sh('/bin/sh', `timeout -vk 1 5 ${C}`)).toBe('h/x.sh\n');
+    expect(sh('/bin/sh', `env -iu FOO PATH=/usr/bin:/bin ${C}`)).toBe('h/x.sh\n');
   });
 });

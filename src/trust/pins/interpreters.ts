@@ -1,5 +1,5 @@
 /** Interpreters and package runners of the shell model (pins.ts): which script each one runs. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Redirection } from 'unbash';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +30,7 @@ import {
   type ReadOptions,
 } from './options.js';
 import { evalWord } from './words.js';
+import { envFileOptions } from './env-file.js';
 
 /** An interpreter without a script reads it from stdin: follow `< file` and literal here-docs. */
 export function stdinScript(
@@ -213,10 +214,15 @@ export function modelPython(run: Run, st: State, base: string, args: Arg[], redi
         unpin(run, `${base} -m ${mod}: the directory it searches cannot be determined`);
         return;
       }
-      const rel = mod.split('.').join('/');
+      const parts = mod.split('.');
+      const rel = parts.join('/');
+      // Importing a.b.c runs a/__init__.py and a/b/__init__.py first (recorded even when
+      // missing: creating one changes what runs).
+      for (let i = 1; i < parts.length; i++) pinFile(run, path.resolve(st.cwd, ...parts.slice(0, i), '__init__.py'));
       const asDir = path.resolve(st.cwd, rel);
       if (isDir(asDir)) pinTree(run, asDir);
-      else pinFile(run, path.resolve(st.cwd, `${rel}.py`)); // recorded even when missing: creating it changes what runs
+      // A module file wins over a directory without __init__.py: pinned in either case.
+      pinFile(run, path.resolve(st.cwd, `${rel}.py`));
     },
   });
 }
@@ -228,51 +234,31 @@ export function modelNode2(run: Run, st: State, base: string, args: Arg[], redir
     lookup,
     option: (o) =>
       (o.option === '--env-file' || o.option === '--env-file-if-exists') && isKnown(o.value)
-        ? envFileOptions(run, st, `${base} ${o.option}=${o.value}`, o.value, lookup)
+        ? envFileOptions(run, st, `${base} ${o.option}=${o.value}`, o.value, (opt, what) => pinOption(run, st, what, opt, false, lookup))
         : true,
   });
 }
 
-/**
- * An env file's NODE_OPTIONS are options of the node that reads it (`--require=./pre.js` runs
- * pre.js): pin what they load, as if they were on the command line. The file itself is pinned
- * by its option. A value this reading cannot take word for word (quotes inside it, escapes,
- * `$`, a value over several lines) unpins the hook. False when it was unpinned.
- */
-function envFileOptions(run: Run, st: State, what: string, file: string, lookup: (name: string) => void): boolean {
-  const abs = resolveIn(st, file);
-  let text: string;
-  try {
-    text = abs === undefined ? '' : readFileSync(abs, 'utf8');
-  } catch {
-    return true; // missing: pinned as missing by its option, so creating it reads as modified
-  }
-  const lines = [...text.matchAll(/^[ \t]*(?:export[ \t]+)?NODE_OPTIONS[ \t]*=[ \t]*(.*)$/gm)];
-  if (lines.length === 0) return true;
-  let value = lines[lines.length - 1]![1]!.trimEnd();
-  const q = value[0];
-  if (q === '"' || q === "'" || q === '`') {
-    if (value.length < 2 || !value.endsWith(q)) return unpinned(run, `${what} sets NODE_OPTIONS over several lines; that is not modelled`);
-    value = value.slice(1, -1);
-  } else value = value.replace(/[ \t]+#.*$/, '');
-  if (/["'`\\$\n]/.test(value)) return unpinned(run, `${what} sets NODE_OPTIONS with quotes, escapes or variables; that is not modelled`);
-  const words = value.split(/[ \t]+/).filter(Boolean);
-  const read = readOptions(words, NODE_OPTIONS);
-  if (read.problem || read.ambiguous || read.endedBy || read.operand < words.length)
-    return unpinned(run, `${what} sets NODE_OPTIONS that are not modelled (${value})`);
-  return read.options.every((o) => pinOption(run, st, `${what}: NODE_OPTIONS`, o, false, lookup));
-}
-
-function unpinned(run: Run, reason: string): false {
-  unpin(run, reason);
-  return false;
+/** ruby and perl: their option tables, and perl's debugger startup file. */
+function modelRubyPerl(run: Run, st: State, base: string, args: Arg[], redirects: readonly Redirection[]): void {
+  // Libraries by name come from the interpreter's own paths (neither searches the current
+  // directory by default); `-I` adds directories, and then the lookup is not modelled.
+  modelInterpreter(run, st, base, args, redirects, base === 'ruby' ? RUBY_OPTIONS : PERL_OPTIONS, {
+    lookup: () => {},
+    // perl's debugger runs ./.perldb, else ~/.perldb, before the script (recorded even when missing).
+    option: (o) => {
+      if (base === 'perl' && o.option === '-d') {
+        if (st.cwd !== undefined) pinFile(run, path.join(st.cwd, '.perldb'));
+        pinFile(run, path.join(run.ctx.homeDir, '.perldb'));
+      }
+      return true;
+    },
+  });
 }
 
 export function modelScripted(run: Run, st: State, base: string, args: Arg[], redirects: readonly Redirection[]): void {
   if (base === 'ruby' || base === 'perl') {
-    // Libraries by name come from the interpreter's own paths (neither searches the current
-    // directory by default); `-I` adds directories, and then the lookup is not modelled.
-    modelInterpreter(run, st, base, args, redirects, base === 'ruby' ? RUBY_OPTIONS : PERL_OPTIONS, { lookup: () => {} });
+    modelRubyPerl(run, st, base, args, redirects);
     return;
   }
   if (base === 'lua') {

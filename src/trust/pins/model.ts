@@ -38,7 +38,41 @@ export const NODE_LIKE = new Set(['node', 'nodejs', 'tsx', 'ts-node', 'bun']);
 export const SCRIPTED = new Set(['ruby', 'perl', 'php', 'lua', 'Rscript', 'awk', 'gawk']);
 export const PACKAGE_RUNNERS = new Set(['npm', 'pnpm', 'yarn', 'bun', 'deno']);
 export const RECIPE_RUNNERS = new Set(['make', 'gmake', 'just', 'task', 'rake']);
-export const WRAPPERS = new Set(['exec', 'command', 'builtin', 'nohup', 'time', 'nice', 'timeout', 'env', 'stdbuf', 'ionice', 'chronic']);
+/** Programs that run a command from their arguments in a way not modelled (a lock, a scheduler, another user). */
+export const COMMAND_RUNNERS = new Set([
+  'sudo',
+  'doas',
+  'su',
+  'runuser',
+  'sg',
+  'flock',
+  'chrt',
+  'taskset',
+  'numactl',
+  'cpulimit',
+  'prlimit',
+  'setpriv',
+  'nsenter',
+  'unshare',
+  'chroot',
+  'firejail',
+  'bwrap',
+  'systemd-run',
+  'watch',
+  'caffeinate',
+  'script',
+  'parallel',
+  'strace',
+  'ltrace',
+  'valgrind',
+  'gdb',
+  'busybox',
+  'unbuffer',
+  'faketime',
+  'proxychains',
+  'torsocks',
+  'xvfb-run',
+]);
 
 /** One argv element: a string, or unknown (with why). */
 export type Arg = string | { unknown: string };
@@ -53,6 +87,11 @@ export interface State {
   exported: Set<string>;
   /** Functions defined so far (their bodies are modelled where defined). */
   functions: Set<string>;
+  /**
+   * Which grammar the shell running these commands reads: `posix` for sh (dash on Debian), where
+   * `&>`, `$'…'` and `$"…"` mean something else than in bash (the parser reads bash).
+   */
+  dialect: 'posix' | 'bash';
 }
 
 export interface Run {
@@ -68,7 +107,56 @@ export const clone = (s: State): State => ({
   vars: new Map(s.vars),
   exported: new Set(s.exported),
   functions: new Set(s.functions),
+  dialect: s.dialect,
 });
+
+/**
+ * Variables that change which files a shell or an interpreter runs, or where it finds them: a
+ * startup file (BASH_ENV, ENV, HOME's dotfiles), the command search path, the directory words
+ * resolve in, an interpreter's own options or module path, a preloaded library. The model does
+ * not follow them: setting one in the command or the hook's `env` unpins the hook.
+ */
+export const STEERING_VARIABLES = new Set([
+  'BASH_ENV',
+  'ENV',
+  'HOME',
+  'ZDOTDIR',
+  'PATH',
+  'CDPATH',
+  'PWD',
+  'OLDPWD',
+  'IFS',
+  'SHELLOPTS',
+  'BASHOPTS',
+  'NODE_OPTIONS',
+  'NODE_PATH',
+  'PYTHONPATH',
+  'PYTHONSTARTUP',
+  'PYTHONUSERBASE',
+  'PYTHONHOME',
+  'PYTHONSAFEPATH',
+  'PERL5OPT',
+  'PERL5LIB',
+  'PERLLIB',
+  'PERL5DB',
+  'RUBYOPT',
+  'RUBYLIB',
+  'LUA_INIT',
+  'LUA_PATH',
+  'LUA_CPATH',
+  'PHPRC',
+  'PHP_INI_SCAN_DIR',
+  'LD_PRELOAD',
+  'LD_LIBRARY_PATH',
+  'LD_AUDIT',
+  'DYLD_INSERT_LIBRARIES',
+  'DYLD_LIBRARY_PATH',
+]);
+
+/** Unpin when `name` steers what runs (STEERING_VARIABLES); `where` says how it was set. */
+export function steeringAssignment(run: Run, name: string, where: string): void {
+  if (STEERING_VARIABLES.has(name)) unpin(run, `${where} sets ${name}, which changes what runs or where it is found; that is not modelled`);
+}
 
 export function unpin(run: Run, why: string): void {
   if (!run.pins.unpinned.includes(why)) run.pins.unpinned.push(why);

@@ -311,8 +311,9 @@ export const PERL_OPTIONS: OptionTable = {
     M: 'load',
     m: 'load',
     I: 'include',
-    F: 'value',
-    d: { kind: 'load', optional: true },
+    // -F takes its pattern attached only (`-F:`, `-F/,/`); -d takes `t` and `:Module` only (`-dI.` is -d then -I).
+    F: { kind: 'value', optional: true },
+    d: { kind: 'load', optional: true, match: /^t?(?::[\w:]+(?:=[^\s]*)?)?/ },
     D: { kind: 'value', optional: true, match: /^[0-9A-Za-z]*/ },
     C: { kind: 'value', optional: true, match: /^[0-9IOESioDALa]*/ },
     i: { kind: 'value', optional: true },

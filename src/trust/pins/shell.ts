@@ -20,16 +20,19 @@ import {
   SCRIPTED,
   SHELLS,
   unpin,
-  WRAPPERS,
+  COMMAND_RUNNERS,
+  steeringAssignment,
   type Arg,
   type Run,
   type State,
 } from './model.js';
 import { evalAssignment, evalWord } from './words.js';
-import { unwrap } from './wrappers.js';
+import { unwrap, WRAPPERS } from './wrappers.js';
+import { dialectOf, posixDifferences, readShellArgs } from './shell-args.js';
 
 /** Model a script (the hook's command line, or a nested `sh -c` string). */
-export function modelScript(run: Run, st: State, source: string, depth: number): void {
+export function modelScript(run: Run, st: State, source: string, depth: number, dialect?: State['dialect']): void {
+  if (dialect !== undefined) st.dialect = dialect;
   if (depth > MAX_DEPTH) {
     unpin(run, `commands nest deeper than ${MAX_DEPTH} levels`);
     return;
@@ -43,6 +46,7 @@ export function modelScript(run: Run, st: State, source: string, depth: number):
   }
   if (script.errors && script.errors.length > 0)
     unpin(run, `the command line does not parse as a shell script (${script.errors[0]!.message})`);
+  if (st.dialect === 'posix') posixDifferences(run, script);
   for (const s of script.commands) modelNode(run, st, s, depth);
 }
 
@@ -85,7 +89,10 @@ export function modelNode(run: Run, st: State, node: SyntaxNode, depth: number):
       });
       return;
     case 'Command':
-      modelCommand(run, st, node, depth);
+      // sh reads `cmd &> f` as `cmd &` then `> f`: the command runs in the background.
+      if (st.dialect === 'posix' && node.redirects.some((r) => r.type === 'Redirect' && (r.operator === '&>' || r.operator === '&>>')))
+        modelCommand(run, clone(st), node, depth);
+      else modelCommand(run, st, node, depth);
       return;
     case 'Subshell':
       modelNode(run, clone(st), node.body, depth);
@@ -94,7 +101,9 @@ export function modelNode(run: Run, st: State, node: SyntaxNode, depth: number):
       for (const c of node.commands) modelNode(run, st, c, depth);
       return;
     case 'Function':
-      // The body runs when called; model it where it is defined, in a copy of the state.
+      // The body runs when called, in the directory and with the variables of the call, and a
+      // function may shadow a builtin (`cd() { :; }`): what its calls run is not modelled.
+      unpin(run, `the command defines a function (${node.name?.value ?? '…'}); what its calls run is not modelled`);
       if (node.name) st.functions.add(node.name.value);
       branch(run, st, node.body, depth);
       return;
@@ -137,11 +146,21 @@ export function nestedScripts(run: Run, st: State, node: SyntaxNode, depth: numb
 }
 
 export function readsStdinScript(_run: Run, _st: State, cmd: Command): boolean {
-  const argv = cmd.name ? [cmd.name, ...cmd.args.filter((a): a is Word => a.type === 'Word')].map((w) => w.value) : [];
-  const name = path.basename(argv[0] ?? '');
+  let argv: Arg[] = cmd.name ? [cmd.name, ...cmd.args.filter((a): a is Word => a.type === 'Word')].map((w) => w.value) : [];
+  // Through wrappers (`… | env sh`, `… | timeout 5 bash -e`), as the command runs.
+  for (let hops = 0; hops < MAX_DEPTH && isKnown(argv[0]) && WRAPPERS.has(path.basename(argv[0])); hops++) {
+    const inner = unwrap(path.basename(argv[0]), argv.slice(1), new Map());
+    if (!inner.ok) return true; // cannot tell: as if it read its stdin
+    argv = inner.command;
+  }
+  if (!isKnown(argv[0])) return argv.length > 0;
+  const name = path.basename(argv[0]);
   if (!SHELLS.has(name) && !PYTHON.test(name) && !NODE_LIKE.has(name) && !SCRIPTED.has(name)) return false;
   const rest = argv.slice(1);
-  if (SHELLS.has(name)) return !rest.some((a) => !a.startsWith('-') || /^-[a-z]*c/.test(a)) || rest.includes('-s');
+  if (SHELLS.has(name)) {
+    const read = readShellArgs(rest);
+    return read.problem !== undefined || read.stdin;
+  }
   return rest.length === 0 || rest.includes('-');
 }
 
@@ -153,6 +172,7 @@ export function modelCommand(run: Run, st: State, cmd: Command, depth: number): 
   const env = new Map<string, Arg>();
   for (const p of cmd.prefix) {
     if (p.type !== 'Assignment') continue;
+    steeringAssignment(run, p.name, 'the command');
     const v =
       p.value.type === 'Word' && !p.append && p.index === undefined
         ? evalAssignment(run, st, p.value)
@@ -202,7 +222,7 @@ export function childState(st: State, env: Map<string, Arg>): State {
     if (isKnown(v)) vars.set(k, v);
     else vars.delete(k);
   }
-  return { cwd: st.cwd, vars, exported, functions: new Set() };
+  return { cwd: st.cwd, vars, exported, functions: new Set(), dialect: st.dialect };
 }
 
 export function execArgv(run: Run, st: State, argv: Arg[], env: Map<string, Arg>, redirects: readonly Redirection[], depth: number): void {
@@ -243,6 +263,7 @@ function stateBuiltin(run: Run, st: State, name: string, args: Arg[], depth: num
     for (const a of args) {
       const assign = (a as { assign?: string }).assign;
       if (assign !== undefined) {
+        steeringAssignment(run, assign, name);
         st.vars.delete(assign);
         if (name === 'export') st.exported.add(assign);
         continue;
@@ -250,6 +271,7 @@ function stateBuiltin(run: Run, st: State, name: string, args: Arg[], depth: num
       if (!isKnown(a) || a.startsWith('-')) continue;
       const eq = a.indexOf('=');
       const key = eq < 0 ? a : a.slice(0, eq);
+      if (eq >= 0) steeringAssignment(run, key, name);
       if (eq >= 0) st.vars.set(key, a.slice(eq + 1));
       if (name === 'export') st.exported.add(key);
     }
@@ -259,8 +281,12 @@ function stateBuiltin(run: Run, st: State, name: string, args: Arg[], depth: num
     for (const a of args) if (isKnown(a)) st.vars.delete(a);
     return true;
   }
+  if (name === 'alias') {
+    unpin(run, 'the command defines an alias; what it expands to is not modelled');
+    return true;
+  }
   if (name === 'source' || name === '.') {
-    const file = args[0];
+    const file = args[0] === '--' ? args[1] : args[0];
     if (!isKnown(file)) unpin(run, `${name} of a file that cannot be determined`);
     else pinExecuted(run, st, file, 'sourced file');
     // What the sourced file does to the directory and variables is not modelled.
@@ -292,12 +318,13 @@ function modelProgram(
   // Wrappers: look through to the command they run.
   if (WRAPPERS.has(base)) {
     const inner = unwrap(base, args, env);
-    if (inner === undefined) unpin(run, `cannot tell which command ${base} runs`);
-    else if (inner.length > 0)
+    if (base === 'env') for (const k of env.keys()) steeringAssignment(run, k, 'env');
+    if (!inner.ok) unpin(run, `cannot tell which command ${base} runs (${inner.why})`);
+    else if (inner.command.length > 0)
       execArgv(
         run,
         base === 'exec' || base === 'command' || base === 'builtin' || base === 'time' ? st : childState(st, env),
-        inner,
+        inner.command,
         base === 'env' ? new Map() : env,
         redirects,
         depth,
@@ -320,6 +347,7 @@ function modelProgram(
   else if (RECIPE_RUNNERS.has(base)) unpin(run, `${base} runs recipes its own file defines; they are not modelled`);
   else if (base === 'xargs' || (base === 'find' && args.some((a) => a === '-exec' || a === '-execdir')))
     unpin(run, `${base} runs commands built from its input`);
+  else if (COMMAND_RUNNERS.has(base)) unpin(run, `${base} runs a command from its arguments in a way that is not modelled`);
   else referencedArgs(run, st, args);
 }
 
@@ -332,57 +360,32 @@ export function modelShell(
   redirects: readonly Redirection[],
   depth: number,
 ): void {
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (!isKnown(a)) {
-      unpin(run, `${base} is given an argument that cannot be determined (${a.unknown})`);
-      return;
-    }
-    if (a === '--') {
-      const script = args[i + 1];
-      if (script === undefined) break;
-      if (!isKnown(script)) {
-        unpin(run, `${base} runs a script that cannot be determined`);
-        return;
-      }
-      pinScript(run, st, script, base);
-      return;
-    }
-    if (/^[-+]o$/.test(a) || a === '-O' || a === '+O') {
-      i++;
-      continue;
-    }
-    // The startup file of an interactive shell runs before its commands.
-    if (a === '--rcfile' || a === '--init-file') {
-      const rc = args[++i];
-      if (!isKnown(rc)) {
-        unpin(run, `${base} ${a} names a file that cannot be determined`);
-        return;
-      }
-      pinExecuted(run, st, rc, `${base} ${a}`);
-      continue;
-    }
-    if (a.startsWith('-') || a.startsWith('+')) {
-      if (a.startsWith('--')) continue;
-      if (a.includes('s')) break; // -s: commands from stdin
-      if (a.includes('c') && a.startsWith('-')) {
-        const text = args[i + 1];
-        if (text === undefined) {
-          unpin(run, `${base} -c without a command`);
-          return;
-        }
-        if (!isKnown(text)) {
-          unpin(run, `${base} -c runs text that cannot be determined (${text.unknown})`);
-          return;
-        }
-        modelScript(run, childState(st, env), text, depth + 1);
-        return;
-      }
-      continue;
-    }
-    // The first operand is the script (resolved in the current directory, then PATH).
-    pinScript(run, st, a, base);
+  const read = readShellArgs(args);
+  if (read.problem) {
+    unpin(run, `${base} is given ${read.problem}`);
     return;
   }
-  stdinScript(run, st, base, redirects, depth, (text) => modelScript(run, childState(st, env), text, depth + 1));
+  // The startup file of an interactive shell runs before its commands.
+  for (const rc of read.rcfiles) {
+    if (!isKnown(rc)) {
+      unpin(run, `${base} names a startup file that cannot be determined (${rc.unknown})`);
+      return;
+    }
+    pinExecuted(run, st, rc, `${base} startup file`);
+  }
+  if (read.text !== undefined) {
+    const text = args[read.text];
+    if (text === undefined) unpin(run, `${base} -c without a command`);
+    else if (!isKnown(text)) unpin(run, `${base} -c runs text that cannot be determined (${text.unknown})`);
+    else modelScript(run, childState(st, env), text, depth + 1, dialectOf(base));
+    return;
+  }
+  if (read.script !== undefined) {
+    // The first operand is the script (resolved in the current directory, then PATH).
+    const script = args[read.script]!;
+    if (!isKnown(script)) unpin(run, `${base} runs a script that cannot be determined`);
+    else pinScript(run, st, script, base);
+    return;
+  }
+  stdinScript(run, st, base, redirects, depth, (text) => modelScript(run, childState(st, env), text, depth + 1, dialectOf(base)));
 }

@@ -1,0 +1,79 @@
+/**
+ * How a shell reads its own command line (`bash -euo pipefail -c …`), and where sh's grammar
+ * differs from the bash grammar the parser reads (shell.ts models the commands themselves).
+ */
+import { forEachChild, type parse, type SyntaxNode } from 'unbash';
+import { isKnown, unpin, type Arg, type Run, type State } from './model.js';
+
+/** A shell's command line read as the shell reads it (bash and dash agree on these). */
+interface ShellArgs {
+  problem?: string;
+  /** `--rcfile f`, `--init-file f`: read before the commands (an interactive shell). */
+  rcfiles: Arg[];
+  /** Index of the `-c` text (args.length when it is missing). */
+  text?: number;
+  /** Index of the script operand. */
+  script?: number;
+  /** The commands come from stdin (`-s`, or no operand). */
+  stdin: boolean;
+}
+
+/**
+ * Options end at the first word that is not one, at `-` or `--`. In a cluster each `o` or `O`
+ * takes the next word (`-euo pipefail`), `-c` makes the first operand the command text (it wins
+ * over `-s`, as in both shells), and `-s` or no operand reads the commands from stdin.
+ */
+export function readShellArgs(args: readonly Arg[]): ShellArgs {
+  const rcfiles: Arg[] = [];
+  let c = false;
+  let s = false;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i]!;
+    if (!isKnown(a)) return { problem: `an argument that cannot be determined (${a.unknown})`, rcfiles, stdin: false };
+    if (a === '--' || a === '-') {
+      i++;
+      break;
+    }
+    if (a === '--rcfile' || a === '--init-file') {
+      rcfiles.push(args[++i] ?? { unknown: `${a} without a file` });
+      continue;
+    }
+    if (a.startsWith('--')) continue; // --posix, --norc, --login, …
+    if (!/^[-+]./.test(a)) break;
+    for (const ch of a.slice(1)) {
+      if (ch === 'o' || ch === 'O') i++;
+      else if (a[0] === '-' && ch === 'c') c = true;
+      else if (a[0] === '-' && ch === 's') s = true;
+    }
+  }
+  if (c) return { rcfiles, text: Math.min(i, args.length), stdin: false };
+  if (s || i >= args.length) return { rcfiles, stdin: true };
+  return { rcfiles, script: i, stdin: false };
+}
+
+/** The grammar a shell named `base` reads. */
+export function dialectOf(base: string): State['dialect'] {
+  return base === 'bash' || base === 'zsh' ? 'bash' : 'posix';
+}
+
+/**
+ * The parser reads bash; sh (dash on Debian) reads `$'…'` and `$"…"` as `$` and a quoted string,
+ * and `time -f …` as /usr/bin/time with options: the hook is unpinned where they appear. (`&>`,
+ * which sh reads as `&` and `>`, is modelled: see modelNode.)
+ */
+export function posixDifferences(run: Run, script: ReturnType<typeof parse>): void {
+  const visit = (n: SyntaxNode): void => {
+    if (n.type === 'AnsiCQuoted' || n.type === 'LocaleString') {
+      unpin(run, `the command uses ${n.type === 'AnsiCQuoted' ? "$'…'" : '$"…"'} quoting, which sh reads otherwise than bash`);
+      return;
+    }
+    if (n.type === 'Pipeline' && n.prefixes?.some((p) => p.type === 'Time')) {
+      const first = n.commands[0];
+      if (first?.type === 'Command' && first.name?.value.startsWith('-'))
+        unpin(run, 'the command runs time with options, which sh runs as /usr/bin/time; that is not modelled');
+    }
+    forEachChild(n, visit);
+  };
+  for (const c of script.commands) visit(c);
+}
