@@ -455,6 +455,24 @@ describe('shells, wrappers and the environment read as the shell reads them', ()
     await expectPinned(['h/x.sh']);
   });
 
+  it('a `..` after a symbolic link is where the kernel and `cd` take it', async () => {
+    mkdirSync(join(root, 'h', 'sub'));
+    symlinkSync(join(root, 'h', 'sub'), join(root, 'lnk'));
+    const sh = (command: string) => spawnSync('/bin/sh', ['-c', command], { cwd: root, encoding: 'utf8' }).stdout;
+    // The kernel follows lnk, then goes up: h/x.sh.
+    expect(sh('./lnk/../x.sh')).toBe('h/x.sh\n');
+    hook('./lnk/../x.sh');
+    await expectPinned(['h/x.sh']);
+    // `cd` goes up from $PWD as text (-L): back in the workspace root.
+    expect(sh('cd lnk && cd .. && ./x.sh')).toBe('x.sh\n');
+    hook('cd lnk && cd .. && ./x.sh');
+    await expectPinned(['x.sh']);
+    // -P follows the link first.
+    expect(sh('cd -P lnk/.. && ./x.sh')).toBe('h/x.sh\n');
+    hook('cd -P lnk/.. && ./x.sh');
+    await expectPinned(['h/x.sh']);
+  });
+
   it('the real shells run what these pin', () => {
     const sh = (shell: string, command: string) => spawnSync(shell, ['-c', command], { cwd: root, encoding: 'utf8' }).stdout;
     expect(sh('/bin/sh', 'cd h &>/dev/null && ./x.sh')).toBe('x.sh\n');

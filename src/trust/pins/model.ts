@@ -2,7 +2,7 @@
  * The state of the shell model behind pins.ts: what is known while a command line is walked
  * (directory, variables, functions), the pins recorded so far, and the helpers that record them.
  */
-import { realpathSync, statSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 export interface PinContext {
@@ -79,8 +79,13 @@ export type Arg = string | { unknown: string };
 export const isKnown = (a: Arg | undefined): a is string => typeof a === 'string';
 
 export interface State {
-  /** Current directory, undefined when unknown. */
+  /** Current directory, undefined when unknown: the real path, where the kernel resolves relative paths. */
   cwd: string | undefined;
+  /**
+   * The shell's `$PWD` where it differs from `cwd`: the directory as `cd` named it, through a
+   * symbolic link (`cd lnk`). `cd ..` goes up from it, as the shells' default `cd -L` does.
+   */
+  pwd?: string;
   /** Shell variables with a known value. */
   vars: Map<string, string>;
   /** Names exported to child processes (nested `sh -c`). */
@@ -104,6 +109,7 @@ export interface Run {
 
 export const clone = (s: State): State => ({
   cwd: s.cwd,
+  ...(s.pwd !== undefined ? { pwd: s.pwd } : {}),
   vars: new Map(s.vars),
   exported: new Set(s.exported),
   functions: new Set(s.functions),
@@ -195,8 +201,30 @@ export function isFile(p: string): boolean {
 
 /** Resolve a path the shell would use; undefined when relative and the directory is unknown. */
 export function resolveIn(st: State, p: string): string | undefined {
-  if (path.isAbsolute(p)) return path.normalize(p);
-  return st.cwd === undefined ? undefined : path.resolve(st.cwd, p);
+  if (!path.isAbsolute(p) && st.cwd === undefined) return undefined;
+  const joined = path.isAbsolute(p) ? p : `${st.cwd}/${p}`;
+  // The kernel follows a symbolic link before a `..` (`lnk/../x` is the link target's parent's x);
+  // `path.resolve` would drop `lnk/..` as text.
+  return /(^|\/)\.\.(\/|$)/.test(p) ? physicalPath(joined) : path.normalize(joined);
+}
+
+/** An absolute path resolved name by name as the kernel does: each symbolic link before a `..` is followed. */
+export function physicalPath(abs: string): string {
+  let cur = '/';
+  for (const name of abs.split('/')) {
+    if (name === '' || name === '.') continue;
+    if (name === '..') {
+      cur = path.dirname(cur);
+      continue;
+    }
+    cur = path.join(cur, name);
+    try {
+      if (lstatSync(cur).isSymbolicLink()) cur = realpathSync(cur);
+    } catch {
+      // Missing from here on: the rest is joined as text, as it will be when it is created.
+    }
+  }
+  return cur;
 }
 
 /** Record an executed path (script, program, sourced file). */

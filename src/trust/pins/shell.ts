@@ -4,7 +4,6 @@ import { forEachChild, parse, type Command, type SyntaxNode, type Word, type Red
 import { modelNode2, modelNpx, modelPackageRunner, modelPython, modelScripted, stdinScript } from './interpreters.js';
 import {
   clone,
-  isDir,
   isKnown,
   MAX_COMMANDS,
   MAX_DEPTH,
@@ -13,10 +12,8 @@ import {
   pinExecuted,
   pinScript,
   PYTHON,
-  realOr,
   RECIPE_RUNNERS,
   referencedArgs,
-  resolveIn,
   SCRIPTED,
   SHELLS,
   unpin,
@@ -29,6 +26,7 @@ import {
 import { evalAssignment, evalWord } from './words.js';
 import { unwrap, WRAPPERS } from './wrappers.js';
 import { dialectOf, posixDifferences, readShellArgs } from './shell-args.js';
+import { changeDirectory } from './directory.js';
 
 /** Model a script (the hook's command line, or a nested `sh -c` string). */
 export function modelScript(run: Run, st: State, source: string, depth: number, dialect?: State['dialect']): void {
@@ -119,7 +117,10 @@ export function modelNode(run: Run, st: State, node: SyntaxNode, depth: number):
 
 /** Whatever differs between `st` and `other` becomes unknown in `st`. */
 export function forget(st: State, other: State): void {
-  if (other.cwd !== st.cwd) st.cwd = undefined;
+  if (other.cwd !== st.cwd || other.pwd !== st.pwd) {
+    st.cwd = undefined;
+    delete st.pwd;
+  }
   for (const [k, v] of other.vars) if (st.vars.get(k) !== v) st.vars.delete(k);
   for (const k of [...st.vars.keys()]) if (!other.vars.has(k)) st.vars.delete(k);
   for (const f of other.functions) st.functions.add(f);
@@ -222,7 +223,7 @@ export function childState(st: State, env: Map<string, Arg>): State {
     if (isKnown(v)) vars.set(k, v);
     else vars.delete(k);
   }
-  return { cwd: st.cwd, vars, exported, functions: new Set(), dialect: st.dialect };
+  return { cwd: st.cwd, ...(st.pwd !== undefined ? { pwd: st.pwd } : {}), vars, exported, functions: new Set(), dialect: st.dialect };
 }
 
 export function execArgv(run: Run, st: State, argv: Arg[], env: Map<string, Arg>, redirects: readonly Redirection[], depth: number): void {
@@ -246,17 +247,12 @@ export function execArgv(run: Run, st: State, argv: Arg[], env: Map<string, Arg>
 /** Builtins that change the state (cd, export, unset, source, eval…); false for any other command. */
 function stateBuiltin(run: Run, st: State, name: string, args: Arg[], depth: number): boolean {
   if (name === 'cd' || name === 'pushd') {
-    const target = args.find((a) => !(isKnown(a) && a.startsWith('-') && a !== '-')) ?? run.ctx.homeDir;
-    if (!isKnown(target) || target === '-') {
-      st.cwd = undefined;
-      return true;
-    }
-    const abs = resolveIn(st, target);
-    st.cwd = abs !== undefined && isDir(abs) ? realOr(abs) : undefined;
+    changeDirectory(run, st, name, args);
     return true;
   }
   if (name === 'popd') {
     st.cwd = undefined;
+    delete st.pwd;
     return true;
   }
   if (name === 'export' || name === 'declare' || name === 'typeset' || name === 'local' || name === 'readonly') {
@@ -291,6 +287,7 @@ function stateBuiltin(run: Run, st: State, name: string, args: Arg[], depth: num
     else pinExecuted(run, st, file, 'sourced file');
     // What the sourced file does to the directory and variables is not modelled.
     st.cwd = undefined;
+    delete st.pwd;
     for (const k of [...st.vars.keys()]) if (!st.exported.has(k)) st.vars.delete(k);
     return true;
   }

@@ -18,7 +18,7 @@ export interface Piece {
 export const GLOB_CHARS = /[*?[]/;
 
 export function paramValue(_run: Run, st: State, name: string): string | undefined {
-  if (name === 'PWD') return st.cwd;
+  if (name === 'PWD') return st.pwd ?? st.cwd;
   return st.vars.get(name);
 }
 
@@ -40,7 +40,9 @@ export function expansionValue(run: Run, st: State, part: WordPart): Arg {
       .replace(/^\$\(|\)$|^`|`$/g, '')
       .trim()
       .replace(/\s+/g, ' ');
-    if (inner === 'pwd' || inner === 'pwd -P') return st.cwd ?? { unknown: `${part.text}: the directory cannot be determined` };
+    // `pwd` prints $PWD (the directory as `cd` named it), `pwd -P` the real path.
+    if (inner === 'pwd') return st.pwd ?? st.cwd ?? { unknown: `${part.text}: the directory cannot be determined` };
+    if (inner === 'pwd -P') return st.cwd ?? { unknown: `${part.text}: the directory cannot be determined` };
     if (inner === 'git rev-parse --show-toplevel') {
       const top = run.ctx.gitTopLevel;
       if (top !== undefined && st.cwd !== undefined && isPathInside(st.cwd, top)) return top;
