@@ -419,6 +419,8 @@ describe('shells, wrappers and the environment read as the shell reads them', ()
     [`setsid ${C}`, ['h/x.sh']],
     // sh reads `&>` as `&` then `>`: the cd runs in the background, ./x.sh in the directory before.
     ['cd h &>/dev/null && ./x.sh', ['x.sh']],
+    // `<>` opens the file for reading too: the shell runs it.
+    ['sh <> h/x.sh', ['h/x.sh']],
   ])('%s pins %j', async (command, pinned) => {
     hook(command);
     await expectPinned(pinned);
@@ -440,6 +442,12 @@ describe('shells, wrappers and the environment read as the shell reads them', ()
     ['time -f %e ./a.sh', /time with options/],
     ['echo ./x.sh | env sh', /reads the commands it runs from a pipe/],
     ['echo ./x.sh | bash -euo pipefail', /reads the commands it runs from a pipe/],
+    // stdin given by a redirection around the command, or another descriptor.
+    ['{ sh; } < h/x.sh', /redirection of an enclosing command/],
+    ['(bash -e) < h/x.sh', /redirection of an enclosing command/],
+    ['exec < h/x.sh; sh', /redirection of an enclosing command/],
+    ['exec 3<h/x.sh; sh <&3', /another file descriptor/],
+    ['sh /dev/stdin < h/x.sh', /reads its script from \/dev\/stdin/],
   ])('%s is unpinned', async (command, why) => {
     hook(command);
     await expectUnpinned(why);
@@ -477,6 +485,8 @@ describe('shells, wrappers and the environment read as the shell reads them', ()
     const sh = (shell: string, command: string) => spawnSync(shell, ['-c', command], { cwd: root, encoding: 'utf8' }).stdout;
     expect(sh('/bin/sh', 'cd h &>/dev/null && ./x.sh')).toBe('x.sh\n');
     expect(sh('/usr/bin/bash', 'bash -euo pipefail a.sh')).toBe('a.sh\n');
+    expect(sh('/bin/sh', '{ sh; } < h/x.sh')).toBe('h/x.sh\n');
+    expect(sh('/bin/sh', 'sh <> h/x.sh')).toBe('h/x.sh\n');
     expect(sh('/usr/bin/bash', `bash -c -e "cd h && ./x.sh"`)).toBe('h/x.sh\n');
     expect(sh('/bin/sh', `timeout -vk 1 5 ${C}`)).toBe('h/x.sh\n');
     expect(sh('/bin/sh', `env -iu FOO PATH=/usr/bin:/bin ${C}`)).toBe('h/x.sh\n');

@@ -10,6 +10,7 @@ import {
   pinFile,
   pinScript,
   pinTree,
+  redirectsStdin,
   referencedArgs,
   resolveIn,
   unpin,
@@ -42,15 +43,17 @@ export function stdinScript(
   literal?: (text: string) => void,
 ): void {
   void depth;
-  const input = redirects.find(
-    (r) =>
-      (r.type === 'Redirect' &&
-        r.operator === '<' &&
-        (r.descriptor === undefined || (r.descriptor.type === 'FileDescriptor' && r.descriptor.value === 0))) ||
-      r.type === 'HereDoc' ||
-      r.type === 'HereString',
-  );
-  if (!input) return; // stdin is the hook payload (JSON), or a pipe (see Pipeline)
+  const input = redirects.find(redirectsStdin);
+  if (!input) {
+    // stdin is the hook payload (JSON), or a pipe (see Pipeline), unless a redirection around
+    // this command gave it another one.
+    if (st.stdinRedirected) unpin(run, `${base} reads its script from a redirection of an enclosing command; that is not modelled`);
+    return;
+  }
+  if (input.type === 'Redirect' && input.operator === '<&') {
+    unpin(run, `${base} reads its script from another file descriptor; that is not modelled`);
+    return;
+  }
   if (input.type === 'Redirect') {
     const target = input.target;
     const v = target ? evalWord(run, st, target) : [];

@@ -97,6 +97,18 @@ export interface State {
    * `&>`, `$'…'` and `$"…"` mean something else than in bash (the parser reads bash).
    */
   dialect: 'posix' | 'bash';
+  /**
+   * Standard input comes from a redirection made around these commands (`{ sh; } < f`,
+   * `exec < f`): a shell or interpreter reading its script from stdin reads that, not the payload.
+   */
+  stdinRedirected?: true;
+}
+
+/** Whether a redirection gives standard input (`< f`, `<> f`, `<&3`, a here-document) to what it is on. */
+export function redirectsStdin(r: { type: string; operator?: string; descriptor?: { type: string; value?: unknown } }): boolean {
+  if (r.type === 'HereDoc' || r.type === 'HereString') return true;
+  if (r.type !== 'Redirect' || !['<', '<>', '<&'].includes(r.operator ?? '')) return false;
+  return r.descriptor === undefined || (r.descriptor.type === 'FileDescriptor' && r.descriptor.value === 0);
 }
 
 export interface Run {
@@ -114,6 +126,7 @@ export const clone = (s: State): State => ({
   exported: new Set(s.exported),
   functions: new Set(s.functions),
   dialect: s.dialect,
+  ...(s.stdinRedirected ? { stdinRedirected: true as const } : {}),
 });
 
 /**
@@ -242,6 +255,10 @@ export function pinScript(run: Run, st: State, p: string, interpreter: string): 
   const abs = resolveIn(st, p);
   if (abs === undefined) {
     unpin(run, `${interpreter} script ${p} is relative to a directory that cannot be determined`);
+    return;
+  }
+  if (/^\/(dev\/stdin|dev\/fd\/\d+|proc\/self\/fd\/\d+)$/.test(abs)) {
+    unpin(run, `${interpreter} reads its script from ${abs}; that is not modelled`);
     return;
   }
   if (isDir(abs)) pinTree(run, abs);

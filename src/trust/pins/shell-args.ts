@@ -2,8 +2,10 @@
  * How a shell reads its own command line (`bash -euo pipefail -c …`), and where sh's grammar
  * differs from the bash grammar the parser reads (shell.ts models the commands themselves).
  */
-import { forEachChild, type parse, type SyntaxNode } from 'unbash';
-import { isKnown, unpin, type Arg, type Run, type State } from './model.js';
+import path from 'node:path';
+import { forEachChild, type Command, type parse, type SyntaxNode, type Word } from 'unbash';
+import { isKnown, MAX_DEPTH, NODE_LIKE, PYTHON, SCRIPTED, SHELLS, unpin, type Arg, type Run, type State } from './model.js';
+import { unwrap, WRAPPERS } from './wrappers.js';
 
 /** A shell's command line read as the shell reads it (bash and dash agree on these). */
 interface ShellArgs {
@@ -76,4 +78,24 @@ export function posixDifferences(run: Run, script: ReturnType<typeof parse>): vo
     forEachChild(n, visit);
   };
   for (const c of script.commands) visit(c);
+}
+
+/** Whether a command fed by a pipe runs what it is fed (a shell or interpreter reading its script from stdin). */
+export function readsStdinScript(_run: Run, _st: State, cmd: Command): boolean {
+  let argv: Arg[] = cmd.name ? [cmd.name, ...cmd.args.filter((a): a is Word => a.type === 'Word')].map((w) => w.value) : [];
+  // Through wrappers (`… | env sh`, `… | timeout 5 bash -e`), as the command runs.
+  for (let hops = 0; hops < MAX_DEPTH && isKnown(argv[0]) && WRAPPERS.has(path.basename(argv[0])); hops++) {
+    const inner = unwrap(path.basename(argv[0]), argv.slice(1), new Map());
+    if (!inner.ok) return true; // cannot tell: as if it read its stdin
+    argv = inner.command;
+  }
+  if (!isKnown(argv[0])) return argv.length > 0;
+  const name = path.basename(argv[0]);
+  if (!SHELLS.has(name) && !PYTHON.test(name) && !NODE_LIKE.has(name) && !SCRIPTED.has(name)) return false;
+  const rest = argv.slice(1);
+  if (SHELLS.has(name)) {
+    const read = readShellArgs(rest);
+    return read.problem !== undefined || read.stdin;
+  }
+  return rest.length === 0 || rest.includes('-');
 }

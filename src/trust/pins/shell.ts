@@ -1,6 +1,6 @@
 /** Commands of the shell model (pins.ts): walking the parsed script, builtins, wrappers and nested shells. */
 import path from 'node:path';
-import { forEachChild, parse, type Command, type SyntaxNode, type Word, type Redirection } from 'unbash';
+import { forEachChild, parse, type Command, type SyntaxNode, type Redirection } from 'unbash';
 import { modelNode2, modelNpx, modelPackageRunner, modelPython, modelScripted, stdinScript } from './interpreters.js';
 import {
   clone,
@@ -11,6 +11,7 @@ import {
   PACKAGE_RUNNERS,
   pinExecuted,
   pinScript,
+  redirectsStdin,
   PYTHON,
   RECIPE_RUNNERS,
   referencedArgs,
@@ -25,7 +26,7 @@ import {
 } from './model.js';
 import { evalAssignment, evalWord } from './words.js';
 import { unwrap, WRAPPERS } from './wrappers.js';
-import { dialectOf, posixDifferences, readShellArgs } from './shell-args.js';
+import { dialectOf, posixDifferences, readShellArgs, readsStdinScript } from './shell-args.js';
 import { changeDirectory } from './directory.js';
 
 /** Model a script (the hook's command line, or a nested `sh -c` string). */
@@ -55,6 +56,15 @@ export function modelNode(run: Run, st: State, node: SyntaxNode, depth: number):
     return;
   }
   switch (node.type) {
+    case 'Redirected': {
+      // `{ sh; } < f`, `(python3) < f`: what the commands inside read from stdin is that.
+      const prev = st.stdinRedirected;
+      if (node.redirects.some(redirectsStdin)) st.stdinRedirected = true;
+      modelNode(run, st, node.command, depth);
+      if (prev) st.stdinRedirected = prev;
+      else delete st.stdinRedirected;
+      return;
+    }
     case 'Statement':
       if (node.background) modelNode(run, clone(st), node.command, depth);
       else modelNode(run, st, node.command, depth);
@@ -146,25 +156,6 @@ export function nestedScripts(run: Run, st: State, node: SyntaxNode, depth: numb
   visit(node);
 }
 
-export function readsStdinScript(_run: Run, _st: State, cmd: Command): boolean {
-  let argv: Arg[] = cmd.name ? [cmd.name, ...cmd.args.filter((a): a is Word => a.type === 'Word')].map((w) => w.value) : [];
-  // Through wrappers (`… | env sh`, `… | timeout 5 bash -e`), as the command runs.
-  for (let hops = 0; hops < MAX_DEPTH && isKnown(argv[0]) && WRAPPERS.has(path.basename(argv[0])); hops++) {
-    const inner = unwrap(path.basename(argv[0]), argv.slice(1), new Map());
-    if (!inner.ok) return true; // cannot tell: as if it read its stdin
-    argv = inner.command;
-  }
-  if (!isKnown(argv[0])) return argv.length > 0;
-  const name = path.basename(argv[0]);
-  if (!SHELLS.has(name) && !PYTHON.test(name) && !NODE_LIKE.has(name) && !SCRIPTED.has(name)) return false;
-  const rest = argv.slice(1);
-  if (SHELLS.has(name)) {
-    const read = readShellArgs(rest);
-    return read.problem !== undefined || read.stdin;
-  }
-  return rest.length === 0 || rest.includes('-');
-}
-
 export function modelCommand(run: Run, st: State, cmd: Command, depth: number): void {
   for (const p of cmd.prefix) nestedScripts(run, st, p, depth);
   for (const s of cmd.suffix) nestedScripts(run, st, s, depth);
@@ -195,6 +186,8 @@ export function modelCommand(run: Run, st: State, cmd: Command, depth: number): 
       argv.push(isKnown(v) ? `${w.name}=${v}` : ({ unknown: v.unknown, ...{ assign: w.name } } as Arg));
     } else argv.push(...evalWord(run, st, w));
   }
+  // `exec < f` alone gives the shell itself that stdin, for every command after it.
+  if (argv.length === 1 && argv[0] === 'exec' && cmd.redirects.some(redirectsStdin)) st.stdinRedirected = true;
   execArgv(run, st, argv, env, cmd.redirects, depth);
   // Files a command reads through `<` are pinned like path-like arguments (never output files:
   // a log the hook writes would make it `modified` after every run).
@@ -223,7 +216,15 @@ export function childState(st: State, env: Map<string, Arg>): State {
     if (isKnown(v)) vars.set(k, v);
     else vars.delete(k);
   }
-  return { cwd: st.cwd, ...(st.pwd !== undefined ? { pwd: st.pwd } : {}), vars, exported, functions: new Set(), dialect: st.dialect };
+  return {
+    cwd: st.cwd,
+    ...(st.pwd !== undefined ? { pwd: st.pwd } : {}),
+    vars,
+    exported,
+    functions: new Set(),
+    dialect: st.dialect,
+    ...(st.stdinRedirected ? { stdinRedirected: true as const } : {}),
+  };
 }
 
 export function execArgv(run: Run, st: State, argv: Arg[], env: Map<string, Arg>, redirects: readonly Redirection[], depth: number): void {
