@@ -421,6 +421,12 @@ describe('shells, wrappers and the environment read as the shell reads them', ()
     ['cd h &>/dev/null && ./x.sh', ['x.sh']],
     // `<>` opens the file for reading too: the shell runs it.
     ['sh <> h/x.sh', ['h/x.sh']],
+    // `! cmd` and `time cmd` run in the shell itself: the cd holds.
+    // An option's value from a command substitution is still that option's value.
+    [`timeout -k "$(cat k)" 5 ${C}`, ['h/x.sh']],
+    ['! cd h; ./x.sh', ['h/x.sh']],
+    // sh has no pushd and no `cd -e`: the directory stays.
+    ['pushd h; ./x.sh', ['x.sh']],
   ])('%s pins %j', async (command, pinned) => {
     hook(command);
     await expectPinned(pinned);
@@ -448,14 +454,43 @@ describe('shells, wrappers and the environment read as the shell reads them', ()
     ['exec < h/x.sh; sh', /redirection of an enclosing command/],
     ['exec 3<h/x.sh; sh <&3', /another file descriptor/],
     ['sh /dev/stdin < h/x.sh', /reads its script from \/dev\/stdin/],
+    // A second review: an option value from a variable, exported bash functions, other ways to set PATH.
+    [`timeout $(cat opts) 5 ${C}`, /cannot tell which command timeout runs/],
+    [`env 'BASH_FUNC_echo%%=() { ./x.sh; }' bash a.sh`, /not a variable name/],
+    [`env a-b=1 ${C}`, /not a variable name/],
+    ['unset PATH; x.sh', /unset sets PATH/],
+    ['for PATH in ./h; do x.sh; done', /for sets PATH/],
+    ['read PATH < a.py; x.sh', /read sets PATH/],
+    ['printf -v PATH %s ./h; x.sh', /printf sets PATH/],
+    ['PS4=$(./x.sh) bash -x a.sh', /sets PS4/],
+    [`perl '-F: -d' -e 1`, /option word with a space/],
   ])('%s is unpinned', async (command, why) => {
     hook(command);
     await expectUnpinned(why);
   });
 
+  it('bash fails `cd missing/../h` where dash reads it as text', async () => {
+    const run = (shell: string, c: string) => spawnSync(shell, ['-c', c], { cwd: root, encoding: 'utf8' }).stdout;
+    expect(run('/usr/bin/bash', 'cd missing/../h; ./x.sh')).toBe('x.sh\n');
+    expect(run('/bin/sh', 'cd missing/../h; ./x.sh')).toBe('h/x.sh\n');
+    hook({ command: 'cd missing/../h; ./x.sh', shell: 'bash' });
+    await expectUnpinned(/cannot be determined/);
+    hook('cd missing/../h; ./x.sh');
+    await expectPinned(['h/x.sh']);
+  });
+
+  it('python3 -m pins compiled modules beside the source, and records them', async () => {
+    dir.write('proj/tool.py', 'print(1)\n');
+    dir.write('proj/tool.cpython-311-x86_64-linux-gnu.so', 'ELF');
+    hook('python3 -m tool');
+    await expectPinned(['tool.py', 'tool.cpython-311-x86_64-linux-gnu.so']);
+  });
+
   it("a variable of the hook's own env that steers what runs unpins it", async () => {
     hook({ command: 'bash a.sh', shell: 'bash', env: { BASH_ENV: './h/x.sh' } });
     await expectUnpinned(/the hook's env sets BASH_ENV/);
+    hook({ command: 'true', shell: 'bash', env: { 'BASH_FUNC_true%%': '() { ./x.sh; }' } });
+    await expectUnpinned(/not a variable name/);
   });
 
   it('bash keeps `$\'…\'` and `&>` for itself: under shell "bash" they are read as bash does', async () => {

@@ -4,7 +4,6 @@ import path from 'node:path';
 import type { Redirection } from 'unbash';
 import { fileURLToPath } from 'node:url';
 import {
-  isDir,
   isKnown,
   pinExecuted,
   pinFile,
@@ -23,7 +22,6 @@ import {
   NODE_OPTIONS,
   PERL_OPTIONS,
   PHP_OPTIONS,
-  PYTHON_OPTIONS,
   RUBY_OPTIONS,
   readOptions,
   type OptionTable,
@@ -132,7 +130,7 @@ function pinOption(run: Run, st: State, base: string, o: ReadOption, addsDirs: b
  * Read an interpreter's options with `table`, pin what they load, then the script operand and
  * the path-like words after it (or the script read from stdin).
  */
-function modelInterpreter(
+export function modelInterpreter(
   run: Run,
   st: State,
   base: string,
@@ -208,28 +206,6 @@ function modelReading(
   referencedArgs(run, st, args.slice(read.operand + 1));
 }
 
-export function modelPython(run: Run, st: State, base: string, args: Arg[], redirects: readonly Redirection[]): void {
-  modelInterpreter(run, st, base, args, redirects, PYTHON_OPTIONS, {
-    lookup: () => {},
-    module: (mod) => {
-      // sys.path[0] is the current directory for -m: a module there is the one that runs.
-      if (st.cwd === undefined) {
-        unpin(run, `${base} -m ${mod}: the directory it searches cannot be determined`);
-        return;
-      }
-      const parts = mod.split('.');
-      const rel = parts.join('/');
-      // Importing a.b.c runs a/__init__.py and a/b/__init__.py first (recorded even when
-      // missing: creating one changes what runs).
-      for (let i = 1; i < parts.length; i++) pinFile(run, path.resolve(st.cwd, ...parts.slice(0, i), '__init__.py'));
-      const asDir = path.resolve(st.cwd, rel);
-      if (isDir(asDir)) pinTree(run, asDir);
-      // A module file wins over a directory without __init__.py: pinned in either case.
-      pinFile(run, path.resolve(st.cwd, `${rel}.py`));
-    },
-  });
-}
-
 export function modelNode2(run: Run, st: State, base: string, args: Arg[], redirects: readonly Redirection[]): void {
   // A bare specifier is resolved through node_modules, which may be the workspace's own.
   const lookup = (name: string) => unpin(run, `${base} loads the package ${name}; what it resolves to is not modelled`);
@@ -244,6 +220,11 @@ export function modelNode2(run: Run, st: State, base: string, args: Arg[], redir
 
 /** ruby and perl: their option tables, and perl's debugger startup file. */
 function modelRubyPerl(run: Run, st: State, base: string, args: Arg[], redirects: readonly Redirection[]): void {
+  // perl reads further switches from the rest of an option word after a space (`'-F: -d'`).
+  if (base === 'perl' && args.some((a) => isKnown(a) && a.startsWith('-') && /\s/.test(a))) {
+    unpin(run, 'perl is given an option word with a space in it, whose rest perl reads as more options; that is not modelled');
+    return;
+  }
   // Libraries by name come from the interpreter's own paths (neither searches the current
   // directory by default); `-I` adds directories, and then the lookup is not modelled.
   modelInterpreter(run, st, base, args, redirects, base === 'ruby' ? RUBY_OPTIONS : PERL_OPTIONS, {

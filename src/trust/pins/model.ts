@@ -138,6 +138,7 @@ export const clone = (s: State): State => ({
 export const STEERING_VARIABLES = new Set([
   'BASH_ENV',
   'ENV',
+  'PS4',
   'HOME',
   'ZDOTDIR',
   'PATH',
@@ -174,7 +175,11 @@ export const STEERING_VARIABLES = new Set([
 
 /** Unpin when `name` steers what runs (STEERING_VARIABLES); `where` says how it was set. */
 export function steeringAssignment(run: Run, name: string, where: string): void {
-  if (STEERING_VARIABLES.has(name)) unpin(run, `${where} sets ${name}, which changes what runs or where it is found; that is not modelled`);
+  // bash imports `BASH_FUNC_name%%=() { …; }` from its environment as a function named name.
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+    unpin(run, `${where} sets ${JSON.stringify(name)}, not a variable name (bash reads BASH_FUNC_…%% as a function); that is not modelled`);
+  else if (STEERING_VARIABLES.has(name))
+    unpin(run, `${where} sets ${name}, which changes what runs or where it is found; that is not modelled`);
 }
 
 export function unpin(run: Run, why: string): void {

@@ -1,7 +1,8 @@
 /** Commands of the shell model (pins.ts): walking the parsed script, builtins, wrappers and nested shells. */
 import path from 'node:path';
 import { forEachChild, parse, type Command, type SyntaxNode, type Redirection } from 'unbash';
-import { modelNode2, modelNpx, modelPackageRunner, modelPython, modelScripted, stdinScript } from './interpreters.js';
+import { modelNode2, modelNpx, modelPackageRunner, modelScripted, stdinScript } from './interpreters.js';
+import { modelPython } from './python.js';
 import {
   clone,
   isKnown,
@@ -28,6 +29,7 @@ import { evalAssignment, evalWord } from './words.js';
 import { unwrap, WRAPPERS } from './wrappers.js';
 import { dialectOf, posixDifferences, readShellArgs, readsStdinScript } from './shell-args.js';
 import { changeDirectory } from './directory.js';
+import { variableBuiltin } from './variables.js';
 
 /** Model a script (the hook's command line, or a nested `sh -c` string). */
 export function modelScript(run: Run, st: State, source: string, depth: number, dialect?: State['dialect']): void {
@@ -89,8 +91,10 @@ export function modelNode(run: Run, st: State, node: SyntaxNode, depth: number):
       return;
     }
     case 'Pipeline':
-      // Every member runs in its own subshell; a shell reading from a pipe runs what it is fed.
-      for (const c of node.commands) modelNode(run, clone(st), c, depth);
+      // Every member runs in its own subshell; a shell reading from a pipe runs what it is fed. A
+      // pipeline of one command (`! cd h`, `time cd h`) runs in the shell itself.
+      if (node.commands.length === 1) modelNode(run, st, node.commands[0]!, depth);
+      else for (const c of node.commands) modelNode(run, clone(st), c, depth);
       node.commands.forEach((c, i) => {
         if (i > 0 && c.type === 'Command' && readsStdinScript(run, st, c))
           unpin(run, `a ${c.name?.value} reads the commands it runs from a pipe`);
@@ -116,6 +120,10 @@ export function modelNode(run: Run, st: State, node: SyntaxNode, depth: number):
       branch(run, st, node.body, depth);
       return;
     default:
+      if (node.type === 'For' && node.name) {
+        steeringAssignment(run, node.name.value, 'for');
+        st.vars.delete(node.name.value);
+      }
       // if / while / for / case / [[ ]] / (( )) / brace groups / coproc: model every child as a
       // branch; whatever a branch changes becomes unknown afterwards.
       forEachChild(node, (child) => {
@@ -256,26 +264,9 @@ function stateBuiltin(run: Run, st: State, name: string, args: Arg[], depth: num
     delete st.pwd;
     return true;
   }
-  if (name === 'export' || name === 'declare' || name === 'typeset' || name === 'local' || name === 'readonly') {
-    for (const a of args) {
-      const assign = (a as { assign?: string }).assign;
-      if (assign !== undefined) {
-        steeringAssignment(run, assign, name);
-        st.vars.delete(assign);
-        if (name === 'export') st.exported.add(assign);
-        continue;
-      }
-      if (!isKnown(a) || a.startsWith('-')) continue;
-      const eq = a.indexOf('=');
-      const key = eq < 0 ? a : a.slice(0, eq);
-      if (eq >= 0) steeringAssignment(run, key, name);
-      if (eq >= 0) st.vars.set(key, a.slice(eq + 1));
-      if (name === 'export') st.exported.add(key);
-    }
-    return true;
-  }
-  if (name === 'unset') {
-    for (const a of args) if (isKnown(a)) st.vars.delete(a);
+  if (variableBuiltin(run, st, name, args)) return true;
+  if (name === 'builtin' && st.dialect === 'posix') {
+    unpin(run, 'sh has no builtin command; what the line runs is not modelled');
     return true;
   }
   if (name === 'alias') {
@@ -321,7 +312,8 @@ function modelProgram(
     else if (inner.command.length > 0)
       execArgv(
         run,
-        base === 'exec' || base === 'command' || base === 'builtin' || base === 'time' ? st : childState(st, env),
+        // A command word `time` (after `command`, `env`…) is /usr/bin/time: a child process.
+        base === 'exec' || base === 'command' || base === 'builtin' ? st : childState(st, env),
         inner.command,
         base === 'env' ? new Map() : env,
         redirects,

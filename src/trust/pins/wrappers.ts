@@ -76,9 +76,9 @@ export function unwrap(base: string, args: Arg[], env: Map<string, Arg>): Unwrap
   // nice's and the old `-5` spelling of an adjustment.
   if (base === 'nice' && isKnown(args[0]) && /^-\d+$/.test(args[0])) from = 1;
   const rest = args.slice(from);
-  // Options are read up to the first word whose value is not known: from there it is `env`'s
-  // `NAME=$(…)`, or a word the command line cannot tell, and the command's name decides.
-  const cut = rest.findIndex((a) => !isKnown(a));
+  // A word whose value is not known where an option may stand unpins the hook (readOptions), as
+  // it may be an option that takes the next word; only `env`'s `NAME=$(…)` ends the options.
+  const cut = base === 'env' ? rest.findIndex((a) => !isKnown(a) && (a as { assign?: string }).assign !== undefined) : -1;
   const read = readOptions(cut < 0 ? rest : rest.slice(0, cut), table);
   if (read.problem) return { ok: false, why: `${base}: ${read.problem}` };
   if (read.options.some((o) => o.kind === 'exit')) return { ok: true, command: [] };
@@ -90,7 +90,8 @@ export function unwrap(base: string, args: Arg[], env: Map<string, Arg>): Unwrap
       const a = rest[i]!;
       const assign = isKnown(a) ? undefined : (a as { assign?: string }).assign;
       if (assign !== undefined) env.set(assign, a);
-      else if (isKnown(a) && /^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) env.set(a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1));
+      // env takes every word with a `=` as an assignment, whatever its name (`a-b=1`, `BASH_FUNC_f%%=…`).
+      else if (isKnown(a) && a.indexOf('=') > 0) env.set(a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1));
       else break;
     }
   } else if (read.stdin) return { ok: false, why: `${base} is given - where its command should be` };
