@@ -1,6 +1,6 @@
 /** The working directory of the shell model (shell.ts): `cd` and `pushd`. */
 import path from 'node:path';
-import { isDir, isKnown, realOr, resolveIn, type Arg, type Run, type State } from './model.js';
+import { forgetDirectory, hasDotDot, isDir, isKnown, realOr, resolveIn, type Arg, type Run, type State } from './model.js';
 
 /**
  * `cd`/`pushd` as the shells do: by default (`-L`) the target is taken from `$PWD` as text, so
@@ -22,8 +22,7 @@ export function changeDirectory(run: Run, st: State, name: string, args: Arg[]):
   const operands = args.slice(i);
   const target = operands.length === 0 ? run.ctx.homeDir : operands[0];
   const unknown = (): undefined => {
-    st.cwd = undefined;
-    delete st.pwd;
+    forgetDirectory(st);
     return undefined;
   };
   if (operands.length > 1 || !isKnown(target) || target === '-' || (name === 'pushd' && args.some((a) => a === '-n'))) return unknown();
@@ -31,7 +30,7 @@ export function changeDirectory(run: Run, st: State, name: string, args: Arg[]):
   if (!path.isAbsolute(target) && from === undefined) return unknown();
   const logical = path.resolve(from ?? '/', target);
   // bash's -L looks up each name before a `..` (`cd missing/../h` fails there); dash reads it as text.
-  if (!physical && !posix && /(^|\/)\.\.(\/|$)/.test(target) && !namesBeforeDotDotExist(from ?? '/', target)) return unknown();
+  if (!physical && !posix && hasDotDot(target) && !namesBeforeDotDotExist(from ?? '/', target)) return unknown();
   const abs = physical ? resolveIn(st, target) : logical;
   if (abs === undefined || !isDir(abs)) return unknown();
   st.cwd = realOr(abs);

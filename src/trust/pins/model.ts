@@ -78,6 +78,19 @@ export const COMMAND_RUNNERS = new Set([
 export type Arg = string | { unknown: string };
 export const isKnown = (a: Arg | undefined): a is string => typeof a === 'string';
 
+/** The variable an argument assigns when its value is unknown (`export X=$(…)`, `env X=$(…)`; shell.ts). */
+export const assignedName = (a: Arg | undefined): string | undefined =>
+  a === undefined || isKnown(a) ? undefined : (a as { assign?: string }).assign;
+
+/** Whether a path has a `..` name in it. */
+export const hasDotDot = (p: string): boolean => /(^|\/)\.\.(\/|$)/.test(p);
+
+/** The directory is no longer known (nor `$PWD` with it). */
+export function forgetDirectory(st: State): void {
+  st.cwd = undefined;
+  delete st.pwd;
+}
+
 export interface State {
   /** Current directory, undefined when unknown: the real path, where the kernel resolves relative paths. */
   cwd: string | undefined;
@@ -223,7 +236,7 @@ export function resolveIn(st: State, p: string): string | undefined {
   const joined = path.isAbsolute(p) ? p : `${st.cwd}/${p}`;
   // The kernel follows a symbolic link before a `..` (`lnk/../x` is the link target's parent's x);
   // `path.resolve` would drop `lnk/..` as text.
-  return /(^|\/)\.\.(\/|$)/.test(p) ? physicalPath(joined) : path.normalize(joined);
+  return hasDotDot(p) ? physicalPath(joined) : path.normalize(joined);
 }
 
 /** An absolute path resolved name by name as the kernel does: each symbolic link before a `..` is followed. */

@@ -172,12 +172,13 @@ export const PYTHON_OPTIONS: OptionTable = {
   unknownLong: 'unknown',
 };
 
-const longFlags = (names: string): Record<string, 'flag'> =>
+/** Long options of one kind, from a list of names without their dashes. */
+const longs = <K extends OptionKind>(kind: K, names: string): Record<string, K> =>
   Object.fromEntries(
     names
       .split(/\s+/)
       .filter(Boolean)
-      .map((n) => [`--${n}`, 'flag' as const]),
+      .map((n) => [`--${n}`, kind]),
   );
 
 /**
@@ -193,7 +194,9 @@ export const NODE_OPTIONS: OptionTable = {
   short: { e: 'code', p: 'code', pe: 'code', r: 'load', C: 'value', i: 'flag', c: 'flag', v: 'exit', h: 'exit' },
   flagPrefixes: ['--no-'],
   long: {
-    ...longFlags(`
+    ...longs(
+      'flag',
+      `
       abort-on-uncaught-exception allow-addons allow-child-process allow-wasi allow-worker build-snapshot
       check cpu-prof disable-sigusr1 disable-wasm-trap-handler
       disallow-code-generation-from-strings enable-etw-stack-walking enable-fips
@@ -214,7 +217,8 @@ export const NODE_OPTIONS: OptionTable = {
       tls-min-v1.2 tls-min-v1.3 trace-atomics-wait trace-deprecation trace-env trace-env-js-stack
       trace-env-native-stack trace-exit trace-promises trace-sigint trace-sync-io trace-tls
       trace-uncaught trace-warnings track-heap-objects use-bundled-ca use-openssl-ca
-      use-system-ca watch watch-preserve-output zero-fill-buffers`),
+      use-system-ca watch watch-preserve-output zero-fill-buffers`,
+    ),
     '--eval': 'code',
     '--print': 'code',
     '--require': 'load',
@@ -242,7 +246,8 @@ export const NODE_OPTIONS: OptionTable = {
     '--help': 'exit',
     '--version': 'exit',
     '--v8-options': 'exit',
-    ...Object.fromEntries(
+    ...longs(
+      'value',
       `allow-fs-read allow-fs-write conditions cpu-prof-dir cpu-prof-interval cpu-prof-name debug-port
       diagnostic-dir disable-proto disable-warning dns-result-order experimental-default-type
       heap-prof-dir heap-prof-interval heap-prof-name heapsnapshot-near-heap-limit heapsnapshot-signal
@@ -254,9 +259,7 @@ export const NODE_OPTIONS: OptionTable = {
       test-coverage-include test-coverage-lines test-isolation test-name-pattern test-reporter
       test-reporter-destination test-shard test-skip-pattern test-timeout title tls-cipher-list
       tls-keylog trace-event-categories trace-event-file-pattern trace-require-module
-      unhandled-rejections use-largepages v8-pool-size watch-kill-signal watch-path`
-        .split(/\s+/)
-        .map((n) => [`--${n}`, 'value' as const]),
+      unhandled-rejections use-largepages v8-pool-size watch-kill-signal watch-path`,
     ),
   },
   clusters: false,

@@ -5,6 +5,7 @@ import { modelNode2, modelNpx, modelPackageRunner, modelScripted, stdinScript } 
 import { modelPython } from './python.js';
 import {
   clone,
+  forgetDirectory,
   isKnown,
   MAX_COMMANDS,
   MAX_DEPTH,
@@ -135,10 +136,7 @@ export function modelNode(run: Run, st: State, node: SyntaxNode, depth: number):
 
 /** Whatever differs between `st` and `other` becomes unknown in `st`. */
 export function forget(st: State, other: State): void {
-  if (other.cwd !== st.cwd || other.pwd !== st.pwd) {
-    st.cwd = undefined;
-    delete st.pwd;
-  }
+  if (other.cwd !== st.cwd || other.pwd !== st.pwd) forgetDirectory(st);
   for (const [k, v] of other.vars) if (st.vars.get(k) !== v) st.vars.delete(k);
   for (const k of [...st.vars.keys()]) if (!other.vars.has(k)) st.vars.delete(k);
   for (const f of other.functions) st.functions.add(f);
@@ -224,15 +222,8 @@ export function childState(st: State, env: Map<string, Arg>): State {
     if (isKnown(v)) vars.set(k, v);
     else vars.delete(k);
   }
-  return {
-    cwd: st.cwd,
-    ...(st.pwd !== undefined ? { pwd: st.pwd } : {}),
-    vars,
-    exported,
-    functions: new Set(),
-    dialect: st.dialect,
-    ...(st.stdinRedirected ? { stdinRedirected: true as const } : {}),
-  };
+  // The directory, grammar and stdin carry over; functions do not reach a child process.
+  return { ...clone(st), vars, exported, functions: new Set() };
 }
 
 export function execArgv(run: Run, st: State, argv: Arg[], env: Map<string, Arg>, redirects: readonly Redirection[], depth: number): void {
@@ -260,8 +251,7 @@ function stateBuiltin(run: Run, st: State, name: string, args: Arg[], depth: num
     return true;
   }
   if (name === 'popd') {
-    st.cwd = undefined;
-    delete st.pwd;
+    forgetDirectory(st);
     return true;
   }
   if (variableBuiltin(run, st, name, args)) return true;
@@ -278,8 +268,7 @@ function stateBuiltin(run: Run, st: State, name: string, args: Arg[], depth: num
     if (!isKnown(file)) unpin(run, `${name} of a file that cannot be determined`);
     else pinExecuted(run, st, file, 'sourced file');
     // What the sourced file does to the directory and variables is not modelled.
-    st.cwd = undefined;
-    delete st.pwd;
+    forgetDirectory(st);
     for (const k of [...st.vars.keys()]) if (!st.exported.has(k)) st.vars.delete(k);
     return true;
   }
@@ -306,8 +295,10 @@ function modelProgram(
 ): void {
   // Wrappers: look through to the command they run.
   if (WRAPPERS.has(base)) {
+    const before = new Set(env.keys());
     const inner = unwrap(base, args, env);
-    if (base === 'env') for (const k of env.keys()) steeringAssignment(run, k, 'env');
+    // env's own `NAME=value` words (the command's prefix assignments were checked already).
+    for (const k of env.keys()) if (!before.has(k)) steeringAssignment(run, k, 'env');
     if (!inner.ok) unpin(run, `cannot tell which command ${base} runs (${inner.why})`);
     else if (inner.command.length > 0)
       execArgv(

@@ -1,5 +1,5 @@
 /** Builtins of the shell model (shell.ts) that set or unset variables, and what they mean for the pins. */
-import { isKnown, STEERING_VARIABLES, steeringAssignment, type Arg, type Run, type State } from './model.js';
+import { assignedName, isKnown, STEERING_VARIABLES, steeringAssignment, type Arg, type Run, type State } from './model.js';
 
 /**
  * `export`/`declare`/`typeset`/`local`/`readonly`, `unset`, and the builtins that set the variables
@@ -9,7 +9,7 @@ import { isKnown, STEERING_VARIABLES, steeringAssignment, type Arg, type Run, ty
 export function variableBuiltin(run: Run, st: State, name: string, args: Arg[]): boolean {
   if (name === 'export' || name === 'declare' || name === 'typeset' || name === 'local' || name === 'readonly') {
     for (const a of args) {
-      const assign = (a as { assign?: string }).assign;
+      const assign = assignedName(a);
       if (assign !== undefined) {
         steeringAssignment(run, assign, name);
         st.vars.delete(assign);
@@ -26,8 +26,11 @@ export function variableBuiltin(run: Run, st: State, name: string, args: Arg[]):
     return true;
   }
   if (name === 'unset') {
-    for (const a of args) if (isKnown(a)) st.vars.delete(a);
-    for (const a of args) if (isKnown(a) && !a.startsWith('-')) steeringAssignment(run, a, 'unset');
+    for (const a of args) {
+      if (!isKnown(a)) continue;
+      st.vars.delete(a);
+      if (!a.startsWith('-')) steeringAssignment(run, a, 'unset');
+    }
     return true;
   }
   // Builtins that set the variables they name (`read PATH`, `printf -v PATH`, `mapfile`, `getopts`).

@@ -5,7 +5,7 @@
  * the command and no command for a value; an option a table does not list stops the reading,
  * and the hook is unpinned rather than guessed at.
  */
-import { isKnown, type Arg } from './model.js';
+import { assignedName, isKnown, type Arg } from './model.js';
 import { readOptions, type OptionTable } from './options.js';
 
 const gnu = (short: OptionTable['short'], long: OptionTable['long']): OptionTable => ({
@@ -78,7 +78,7 @@ export function unwrap(base: string, args: Arg[], env: Map<string, Arg>): Unwrap
   const rest = args.slice(from);
   // A word whose value is not known where an option may stand unpins the hook (readOptions), as
   // it may be an option that takes the next word; only `env`'s `NAME=$(…)` ends the options.
-  const cut = base === 'env' ? rest.findIndex((a) => !isKnown(a) && (a as { assign?: string }).assign !== undefined) : -1;
+  const cut = base === 'env' ? rest.findIndex((a) => assignedName(a) !== undefined) : -1;
   const read = readOptions(cut < 0 ? rest : rest.slice(0, cut), table);
   if (read.problem) return { ok: false, why: `${base}: ${read.problem}` };
   if (read.options.some((o) => o.kind === 'exit')) return { ok: true, command: [] };
@@ -88,7 +88,7 @@ export function unwrap(base: string, args: Arg[], env: Map<string, Arg>): Unwrap
     if (read.stdin) i++; // `env -` is `env -i`
     for (; i < rest.length; i++) {
       const a = rest[i]!;
-      const assign = isKnown(a) ? undefined : (a as { assign?: string }).assign;
+      const assign = assignedName(a);
       if (assign !== undefined) env.set(assign, a);
       // env takes every word with a `=` as an assignment, whatever its name (`a-b=1`, `BASH_FUNC_f%%=…`).
       else if (isKnown(a) && a.indexOf('=') > 0) env.set(a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1));
