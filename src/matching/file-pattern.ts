@@ -54,10 +54,13 @@ export function compilePathPattern(pattern: string): { ok: true; pattern: PathPa
   let base = '';
   let exact: Matcher;
   let folded: Matcher;
+  let composed: Matcher;
   try {
     const options = { dot: true, windows: false, nonegate: true } as const;
     exact = globMatcher(rest, options);
-    folded = globMatcher(rest.normalize('NFC'), { ...options, nocase: true });
+    folded = globMatcher(rest, { ...options, nocase: true });
+    const nfc = rest.normalize('NFC');
+    composed = nfc === rest ? folded : globMatcher(nfc, { ...options, nocase: true });
     base = picomatch.scan(rest).base;
   } catch (err) {
     return { ok: false, error: `invalid path pattern ${JSON.stringify(pattern)}: ${err instanceof Error ? err.message : String(err)}` };
@@ -79,10 +82,9 @@ export function compilePathPattern(pattern: string): { ok: true; pattern: PathPa
   const testFile = (path: string, ctx: PathMatchContext): boolean => {
     const resolved = resolveToolPath(path, ctx);
     if (resolved === undefined) return false;
-    const fold = ctx.foldCase === true || isWindowsPath(resolved);
-    // Composed as the pattern is (macOS hands out decomposed names: `é` as `e` and an accent).
-    const abs = ctx.foldCase === true ? resolved.normalize('NFC') : resolved;
-    const match = fold ? folded : exact;
+    const fold = foldOf(ctx, resolved);
+    const abs = keyOf(resolved, fold === 'composed' ? fold : 'exact');
+    const match = fold === 'composed' ? composed : fold === 'case' ? folded : exact;
     if (anchor === 'anywhere') {
       const cwd = cwdOf(ctx);
       const rel = relativeTo(abs, cwd, fold) ?? abs;
@@ -101,18 +103,19 @@ export function compilePathPattern(pattern: string): { ok: true; pattern: PathPa
     // An any-depth pattern is checked against the searched path only: otherwise `Read(*.pem)`
     // would fire on every search. Anchored patterns also match when the search covers them.
     if (anchor === 'anywhere') return false;
-    const abs = resolveToolPath(path, ctx);
+    const resolved = resolveToolPath(path, ctx);
     const root = rootOf(ctx);
-    if (abs === undefined || root === undefined) return false;
-    const fold = ctx.foldCase === true || isWindowsPath(abs);
+    if (resolved === undefined || root === undefined) return false;
+    const fold = foldOf(ctx, resolved);
+    const abs = keyOf(resolved, fold === 'composed' ? fold : 'exact');
     const rel = relativeTo(abs, root, fold);
     if (rel === undefined) return relativeTo(root, abs, fold) !== undefined; // the search contains the root
     if (rel === '' || base === '') return true;
     // The search covers the pattern's fixed base, or lies inside it (an over-approximation
     // for patterns like `src/*.ts` searched from `src/deep`: best effort, the hook runs).
     // Names ignore case where testFile's match does.
-    const b = fold ? base.toLowerCase() : base;
-    const r = fold ? rel.toLowerCase() : rel;
+    const b = keyOf(base, fold);
+    const r = keyOf(rel, fold);
     return b === r || b.startsWith(`${r}/`) || r.startsWith(`${b}/`);
   };
 
@@ -220,14 +223,33 @@ function windowsName(segment: string): string {
 }
 
 /**
- * `abs` relative to `root` ('' for the root itself), or undefined when it lies outside; ignoring
- * case when `foldCase` or either path is Windows-shaped. Folded, the paths are compared name by
- * name and the rest is cut from `abs` by names, not by the length of a lower-cased prefix: a
- * name can change length when lower-cased (`İ` becomes two code units).
+ * How names are compared: `exact`; ignoring `case`, as Windows does for Windows-shaped paths; or
+ * ignoring case and `composed` (NFC) where the caller says names fold (PathMatchContext.foldCase:
+ * macOS's file systems ignore both). Only the caller's word composes: NTFS keeps `é` and `e` with
+ * an accent apart, and composing there would make an allow rule cover another file.
  */
-function relativeTo(abs: string, root: string, foldCase = false): string | undefined {
+type Fold = 'exact' | 'case' | 'composed';
+
+function foldOf(ctx: PathMatchContext, path: string): Fold {
+  return ctx.foldCase === true ? 'composed' : isWindowsPath(path) ? 'case' : 'exact';
+}
+
+/** A name or path as it is compared under `fold`. */
+function keyOf(name: string, fold: Fold): string {
+  if (fold === 'exact') return name;
+  return (fold === 'composed' ? name.normalize('NFC') : name).toLowerCase();
+}
+
+/**
+ * `abs` relative to `root` ('' for the root itself), or undefined when it lies outside; folded as
+ * `fold` says, and at least ignoring case when either path is Windows-shaped. Folded, the paths
+ * are compared name by name and the rest is cut from `abs` by names, not by the length of a
+ * lower-cased prefix: a name can change length when lower-cased (`İ` becomes two code units).
+ */
+function relativeTo(abs: string, root: string, fold: Fold): string | undefined {
   if (root === '/') return abs.replace(/^\/+/, '');
-  if (!(foldCase || isWindowsPath(abs) || isWindowsPath(root))) {
+  const mode = fold === 'exact' && (isWindowsPath(abs) || isWindowsPath(root)) ? 'case' : fold;
+  if (mode === 'exact') {
     if (abs === root) return '';
     const prefix = root.endsWith('/') ? root : `${root}/`;
     return abs.startsWith(prefix) ? abs.slice(prefix.length) : undefined;
@@ -235,11 +257,6 @@ function relativeTo(abs: string, root: string, foldCase = false): string | undef
   const a = abs.split('/');
   const r = root.replace(/\/+$/, '').split('/');
   if (r.length > a.length) return undefined;
-  for (let i = 0; i < r.length; i++) if (foldName(a[i]!) !== foldName(r[i]!)) return undefined;
+  for (let i = 0; i < r.length; i++) if (keyOf(a[i]!, mode) !== keyOf(r[i]!, mode)) return undefined;
   return a.slice(r.length).join('/');
-}
-
-/** A name compared ignoring case, and composed (macOS's file systems ignore composition as well). */
-function foldName(name: string): string {
-  return name.normalize('NFC').toLowerCase();
 }

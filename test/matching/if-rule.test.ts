@@ -261,6 +261,8 @@ describe('file rules: gitignore-style paths', () => {
       expect(edit('Edit(.env)', 'Write', W(`C:\\project\\${name}`), ctx), name).toBe(true);
     expect(edit('Edit(/secrets/**)', 'Write', W('C:\\project\\secrets.\\key'), ctx)).toBe(true);
     expect(edit('Edit(.env)', 'Write', W('C:\\project\\.envx'), ctx)).toBe(false);
+    // Windows names compare ignoring case only, as NTFS does: a decomposed name in the rule and the path still match.
+    expect(edit('Edit(cafe\u0301.txt)', 'Write', W('C:\\project\\CAFE\u0301.txt'), ctx)).toBe(true);
     // A search of a differently cased folder covers the pattern's base.
     const grep = (path: string) => matchRule(rule('Read(/secrets/keys/**)'), 'Grep', { pattern: 'x', path }, ctx);
     expect(grep('C:\\project\\SECRETS')).toBe(true);
