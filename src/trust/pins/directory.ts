@@ -8,7 +8,8 @@ import { forgetDirectory, hasDotDot, isDir, isKnown, realOr, resolveIn, type Arg
  * `pushd -n`, two operands, a missing directory) makes the directory unknown.
  */
 export function changeDirectory(run: Run, st: State, name: string, args: Arg[]): undefined {
-  // sh (dash) has no pushd and takes only -L and -P: anything else fails and leaves the directory.
+  // dash has no pushd and takes only -L and -P (anything else fails and leaves the directory), but
+  // the sh of macOS, Fedora or Arch is bash, where they work: under sh the directory is unknown.
   const posix = st.dialect === 'posix';
   const options = posix ? /^-[LP]+$/ : /^-[LPe@]+$/;
   let physical = false;
@@ -18,13 +19,13 @@ export function changeDirectory(run: Run, st: State, name: string, args: Arg[]):
     if (letters !== '') physical = letters.endsWith('P'); // the last of -L and -P wins
   }
   if (args[i] === '--') i++;
-  if (posix && (name === 'pushd' || (isKnown(args[i]) && (args[i] as string).startsWith('-') && args[i] !== '-'))) return undefined;
   const operands = args.slice(i);
   const target = operands.length === 0 ? run.ctx.homeDir : operands[0];
   const unknown = (): undefined => {
     forgetDirectory(st);
     return undefined;
   };
+  if (posix && (name === 'pushd' || (isKnown(args[i]) && (args[i] as string).startsWith('-') && args[i] !== '-'))) return unknown();
   if (operands.length > 1 || !isKnown(target) || target === '-' || (name === 'pushd' && args.some((a) => a === '-n'))) return unknown();
   const from = st.pwd ?? st.cwd;
   if (!path.isAbsolute(target) && from === undefined) return unknown();

@@ -62,7 +62,7 @@ export function dialectOf(base: string): State['dialect'] {
 /**
  * The parser reads bash; sh (dash on Debian) reads `$'…'` and `$"…"` as `$` and a quoted string,
  * and `time -f …` as /usr/bin/time with options: the hook is unpinned where they appear. (`&>`,
- * which sh reads as `&` and `>`, is modelled: see modelNode.)
+ * which dash reads as `&` and `>` and a bash-as-sh as a redirection, is modelled: see modelSimpleCommand.)
  */
 export function posixDifferences(run: Run, script: ReturnType<typeof parse>): void {
   const visit = (n: SyntaxNode): void => {

@@ -102,10 +102,7 @@ export function modelNode(run: Run, st: State, node: SyntaxNode, depth: number):
       });
       return;
     case 'Command':
-      // sh reads `cmd &> f` as `cmd &` then `> f`: the command runs in the background.
-      if (st.dialect === 'posix' && node.redirects.some((r) => r.type === 'Redirect' && (r.operator === '&>' || r.operator === '&>>')))
-        modelCommand(run, clone(st), node, depth);
-      else modelCommand(run, st, node, depth);
+      modelSimpleCommand(run, st, node, depth);
       return;
     case 'Subshell':
       modelNode(run, clone(st), node.body, depth);
@@ -160,6 +157,19 @@ export function nestedScripts(run: Run, st: State, node: SyntaxNode, depth: numb
     forEachChild(n, visit);
   };
   visit(node);
+}
+
+/**
+ * A simple command in the script. dash reads `cmd &> f` as `cmd &` then `> f` (the command runs
+ * in the background), while the sh of macOS, Fedora or Arch is bash and runs it in the shell:
+ * under sh, what such a command changes is unknown after it.
+ */
+function modelSimpleCommand(run: Run, st: State, cmd: Command, depth: number): void {
+  if (st.dialect === 'posix' && cmd.redirects.some((r) => r.type === 'Redirect' && (r.operator === '&>' || r.operator === '&>>'))) {
+    const inner = clone(st);
+    modelCommand(run, inner, cmd, depth);
+    forget(st, inner);
+  } else modelCommand(run, st, cmd, depth);
 }
 
 export function modelCommand(run: Run, st: State, cmd: Command, depth: number): void {
