@@ -30,8 +30,9 @@ export function changeDirectory(run: Run, st: State, name: string, args: Arg[]):
   const from = st.pwd ?? st.cwd;
   if (!path.isAbsolute(target) && from === undefined) return unknown();
   const logical = path.resolve(from ?? '/', target);
-  // bash's -L looks up each name before a `..` (`cd missing/../h` fails there); dash reads it as text.
-  if (!physical && !posix && hasDotDot(target) && !namesBeforeDotDotExist(from ?? '/', target)) return unknown();
+  // bash's -L looks up each name before a `..` (`cd missing/../h` fails there); dash reads it as
+  // text and moves. Under bash the cd fails; under sh (either of them) the directory is unknown.
+  if (!physical && hasDotDot(target) && !namesBeforeDotDotExist(from ?? '/', target)) return unknown();
   const abs = physical ? resolveIn(st, target) : logical;
   if (abs === undefined || !isDir(abs)) return unknown();
   st.cwd = realOr(abs);
