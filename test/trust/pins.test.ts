@@ -454,6 +454,7 @@ describe('shells, wrappers and the environment read as the shell reads them', ()
     // pushd, bash moves. Where ./x.sh runs depends on which sh it is, so it is not pinned.
     ['cd h &>/dev/null && ./x.sh', /relative to a directory that cannot be determined/],
     ['pushd h; ./x.sh', /relative to a directory that cannot be determined/],
+    ['time cd h; ./x.sh', /relative to a directory that cannot be determined/],
     // A second review: an option value from a variable, exported bash functions, other ways to set PATH.
     [`timeout $(cat opts) 5 ${C}`, /cannot tell which command timeout runs/],
     [`env 'BASH_FUNC_echo%%=() { ./x.sh; }' bash a.sh`, /not a variable name/],
@@ -491,6 +492,11 @@ describe('shells, wrappers and the environment read as the shell reads them', ()
     await expectUnpinned(/the hook's env sets BASH_ENV/);
     hook({ command: 'true', shell: 'bash', env: { 'BASH_FUNC_true%%': '() { ./x.sh; }' } });
     await expectUnpinned(/not a variable name/);
+  });
+
+  it('under shell "bash", `time cd h` moves, as the keyword runs in the shell', async () => {
+    hook({ command: 'time cd h; ./x.sh', shell: 'bash' });
+    await expectPinned(['h/x.sh']);
   });
 
   it('bash keeps `$\'…\'` and `&>` for itself: under shell "bash" they are read as bash does', async () => {
