@@ -321,6 +321,8 @@ function ruleMatches(rule: Rule | UnloadedRule, input: Record<string, unknown>, 
       cwd,
       homeDir: ctx.homeDir,
       projectDir: ctx.projectDir,
+      // An `if` guards: names compare ignoring case everywhere, as Claude Code's do (file-pattern.ts).
+      ignoreCase: true,
       ...(ctx.foldCase ? { foldCase: true } : {}),
     });
   } catch {

@@ -52,9 +52,10 @@ export interface PermissionEngineOptions {
   homeDir?: string;
   /**
    * File names that differ only in case name one file (default: on macOS and Windows,
-   * src/util/name-case.ts). Deny and ask rules then compare names ignoring case, so `Edit(.env)`
-   * denies `.ENV`; allow rules compare them exactly, so a case-sensitive volume never lets an
-   * allow rule cover another file.
+   * src/util/name-case.ts): deny and ask rules then also compare names composed (NFC). Deny and
+   * ask rules ignore case on every platform, as Claude Code's do, so `Edit(.env)` denies `.ENV`;
+   * allow rules compare names exactly, so a case-sensitive volume never lets an allow rule
+   * cover another file.
    */
   foldCase?: boolean;
 }
@@ -95,13 +96,16 @@ export function createPermissionEngine(options: PermissionEngineOptions): Permis
     },
     evaluate(tool, input, cwd = options.workspace) {
       const ctx = { cwd, homeDir, projectDir: options.workspace };
-      const guarding = { ...ctx, foldCase };
+      // Deny and ask rules guard (any subcommand or path, names ignoring case); allow rules grant
+      // (the whole call, names exact): src/matching/if-rule.ts RuleContext.grant.
+      const guarding: RuleContext = { ...ctx, foldCase, ignoreCase: true };
+      const granting: RuleContext = { ...ctx, grant: true };
       const hit = (list: Rule[], c: RuleContext) => list.find((r) => matchRule(r, tool.name, input, c));
       const deny = hit(rules.deny, guarding);
       if (deny) return { behavior: 'deny', source: 'rule', rule: deny.source, reason: `denied by permission rule ${deny.source}` };
       const ask = hit(rules.ask, guarding);
       if (ask) return { behavior: 'ask', source: 'rule', rule: ask.source, reason: `permission rule ${ask.source} asks for confirmation` };
-      const allow = hit(rules.allow, ctx);
+      const allow = hit(rules.allow, granting);
       if (allow) return { behavior: 'allow', source: 'rule', rule: allow.source, reason: `allowed by permission rule ${allow.source}` };
       return modeDefault(engine.mode, tool);
     },

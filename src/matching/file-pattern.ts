@@ -28,6 +28,12 @@ export interface PathMatchContext {
    * systems): compare them ignoring case. Windows-shaped paths are always compared so.
    */
   foldCase?: boolean;
+  /**
+   * Compare names ignoring case whatever the platform, without composing them: Claude Code
+   * 2.1.328 matches `Edit(.env)` against `.ENV` on Linux too, in `if` conditions and deny rules
+   * (test/agents/claude-diff). Rules that guard pass it; a rule that grants does not.
+   */
+  ignoreCase?: boolean;
 }
 
 export interface PathPattern {
@@ -231,7 +237,7 @@ function windowsName(segment: string): string {
 type Fold = 'exact' | 'case' | 'composed';
 
 function foldOf(ctx: PathMatchContext, path: string): Fold {
-  return ctx.foldCase === true ? 'composed' : isWindowsPath(path) ? 'case' : 'exact';
+  return ctx.foldCase === true ? 'composed' : ctx.ignoreCase === true || isWindowsPath(path) ? 'case' : 'exact';
 }
 
 /** A name or path as it is compared under `fold`. */

@@ -22,7 +22,7 @@
  * matches (as the reference says), and so does an internal error while matching.
  */
 import { APPLY_PATCH_TOOLS, extractToolPaths } from './paths.js';
-import { compilePathPattern, type PathMatchContext, type PathPattern } from './file-pattern.js';
+import { compilePathPattern, type PathPattern } from './file-pattern.js';
 import { analyzeShellCommand } from './shell.js';
 import { provideIfRules } from './rule-slot.js';
 
@@ -35,6 +35,16 @@ export interface RuleContext {
   projectDir?: string;
   /** Path rules compare names ignoring case (a case-insensitive file system; PathMatchContext.foldCase). */
   foldCase?: boolean;
+  /** Path rules compare names ignoring case only, on every platform (PathMatchContext.ignoreCase). */
+  ignoreCase?: boolean;
+  /**
+   * The rule grants (a permission allow rule): it must cover the whole call. A Bash command is
+   * covered only when every subcommand is and nothing in it is unknown (shell.ts); every path
+   * of a call must match; anything that cannot be judged is not covered. Without it the rule
+   * guards (an `if`, a deny or ask rule): any subcommand or path is enough, and what cannot be
+   * judged matches.
+   */
+  grant?: boolean;
 }
 
 /** A compiled wildcard/prefix/exact command pattern. */
@@ -249,7 +259,8 @@ export function matchRule(rule: Rule, toolName: string, toolInput: unknown, ctx:
   try {
     return matchUnsafe(rule, toolName, toolInput, ctx ?? { cwd: '/' });
   } catch {
-    return true; // best effort: an unexpected failure runs the hook rather than silently skipping it
+    // An unexpected failure runs the hook (or denies) rather than silently skipping it, and never grants.
+    return ctx?.grant !== true;
   }
 }
 
@@ -261,7 +272,7 @@ function matchUnsafe(rule: Rule, toolName: string, toolInput: unknown, ctx: Rule
     case 'mcp-server':
       return toolName.startsWith(`mcp__${rule.server}__`);
     case 'bash':
-      return toolName === 'Bash' && matchBash(rule.command, input.command);
+      return toolName === 'Bash' && (ctx.grant === true ? coversBash(rule.command, input.command) : matchBash(rule.command, input.command));
     case 'path':
       return toolCovers(rule.tool, toolName) && matchPaths(rule.path, toolName, input, ctx);
     case 'domain':
@@ -292,7 +303,9 @@ function matchBash(pattern: CommandPattern, command: unknown): boolean {
   if (pattern.specific && shell.dynamic) return true;
   for (const sub of shell.subcommands) {
     if (sub.dynamicName) return true; // the command itself is computed: cannot rule it out
+    if (sub.opaque) return true; // runs a shell text that could not be read
     for (const candidate of sub.candidates) if (pattern.test(candidate)) return true;
+    for (const candidate of sub.guardCandidates) if (pattern.test(candidate)) return true;
   }
   if (pattern.spansOperators) {
     for (const candidate of shell.whole) if (pattern.test(candidate)) return true;
@@ -300,14 +313,33 @@ function matchBash(pattern: CommandPattern, command: unknown): boolean {
   return false;
 }
 
-function matchPaths(pattern: PathPattern, toolName: string, input: Record<string, unknown>, ctx: PathMatchContext): boolean {
+/**
+ * Whether an allow rule covers the whole command: each subcommand as written (or past a wrapper
+ * that runs it unchanged), nothing computed, read from a file or written to one. A pattern with
+ * a shell operator in it covers the whole command only as an exact text: `make && *` would
+ * cover `make && rm -rf ~`.
+ */
+function coversBash(pattern: CommandPattern, command: unknown): boolean {
+  if (typeof command !== 'string') return false;
+  const shell = analyzeShellCommand(command);
+  if (!shell.ok) return false;
+  if (pattern.spansOperators && pattern.form === 'exact' && !shell.dynamic && shell.whole.some((c) => pattern.test(c))) return true;
+  if (!shell.grantable || shell.subcommands.length === 0) return false;
+  return shell.subcommands.every((sub) => sub.candidates.some((c) => pattern.test(c)));
+}
+
+function matchPaths(pattern: PathPattern, toolName: string, input: Record<string, unknown>, ctx: RuleContext): boolean {
   const paths = extractToolPaths(toolName, input);
   if (DIRECTORY_SEARCH_TOOLS.has(toolName)) {
     // No `path`: the search runs in the working directory.
     const dirs = paths.length > 0 ? paths : [ctx.cwd];
-    return dirs.some((p) => pattern.testDir(p, ctx));
+    // Granting, the searched directory itself must be covered (testDir also matches a search
+    // that merely holds a covered file: `Read(src/a.ts)` would grant a search of the project).
+    return ctx.grant === true ? dirs.every((p) => pattern.testFile(p, ctx)) : dirs.some((p) => pattern.testDir(p, ctx));
   }
-  // Any one path is enough: a patch whose third file is sensitive matches.
+  // Guarding, any one path is enough: a patch whose third file is sensitive matches. Granting,
+  // every path must be covered, and a call whose paths cannot be told is not.
+  if (ctx.grant === true) return paths.length > 0 && paths.every((p) => pattern.testFile(p, ctx));
   return paths.some((p) => pattern.testFile(p, ctx));
 }
 

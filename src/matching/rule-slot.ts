@@ -13,7 +13,7 @@ export interface IfRules<R = unknown> {
     rule: R,
     toolName: string,
     toolInput: unknown,
-    ctx: { cwd: string; homeDir?: string; projectDir?: string; foldCase?: boolean },
+    ctx: { cwd: string; homeDir?: string; projectDir?: string; foldCase?: boolean; ignoreCase?: boolean },
   ): boolean;
 }
 

@@ -1,23 +1,44 @@
 /**
- * What a Bash command runs, for `if` conditions such as `Bash(git *)`. Parsing is done by
- * unbash (a typed bash AST with recursively parsed substitutions and error recovery); this
- * file only walks the tree.
+ * What a Bash command runs, for `Bash(…)` rules: `if` conditions and permission rules. Parsing
+ * is done by unbash (a typed bash AST with recursively parsed substitutions and error recovery);
+ * this file walks the tree, and shell-readings.ts says where each command's command starts.
  *
- * Per the reference's Bash `if` table:
  *   - every simple command is a subcommand: commands joined by `&&`, `||`, `;`, `|`,
  *     newlines, inside compound commands, and inside `$()`, backticks and `<()`/`>()`
- *   - leading `VAR=value` assignments are not part of a subcommand
- *   - `dynamic` records `$()`, backticks, `$VAR`/`${…}` anywhere, so a pattern that names
- *     more than the command can run the hook anyway
- *   - anything the parser reports as an error makes `ok` false: the caller fails open
+ *   - leading `VAR=value` assignments are not part of a subcommand's spellings
+ *   - `dynamic` records `$()`, backticks, `$VAR`/`${…}` anywhere (in a `bash -c` text too), so
+ *     a pattern that names more than the command can run the hook anyway
+ *   - anything the parser reports as an error makes `ok` false: a guard matches, a grant does not
+ *
+ * A rule that guards matches when any subcommand matches; a rule that grants covers the command
+ * only when it covers every subcommand and the command is `grantable` (if-rule.ts matchBash).
  */
 import { forEachChild, parse, type Command, type SyntaxNode, type Word, type Assignment } from 'unbash';
+import { byBaseName, grantStarts, guardStarts, nestedScripts, withoutLeadingOptions } from './shell-readings.js';
 
 export interface SubCommand {
-  /** Spellings the pattern is tried against: source text, words re-joined, dequoted words re-joined; with and without wrappers like `timeout 5`. */
+  /**
+   * Spellings an allow rule is tried against: the source text and the words re-joined as written,
+   * each also past the wrappers that run their command unchanged (`timeout 5 x`: shell-readings.ts).
+   */
   readonly candidates: readonly string[];
+  /**
+   * Further spellings for rules that guard (`if`, deny, ask): the words dequoted, past any
+   * command runner (`xargs`, `sudo`, `env`, `find -exec`), by base name (`/bin/rm`), without a
+   * program's leading options (`git -C d push`), and the subcommands of a `bash -c` or `eval` text.
+   */
+  readonly guardCandidates: readonly string[];
   /** The command name itself comes from an expansion (`$CMD push`): it could be anything. */
   readonly dynamicName: boolean;
+  /**
+   * An allow rule may cover it: no leading `VAR=value` (`LD_PRELOAD=x ls`), no glob, brace or
+   * `~` word that expands to words nobody has read, no redirection of output to a file.
+   */
+  readonly grantable: boolean;
+  /** It hands a shell a text that could not be read (`eval 'a "'`, nested too deep): a guard matches. */
+  readonly opaque: boolean;
+  /** A `bash -c` or `eval` text it runs holds an expansion (ShellAnalysis.dynamic). */
+  readonly nestedDynamic: boolean;
 }
 
 export interface ShellAnalysis {
@@ -26,12 +47,17 @@ export interface ShellAnalysis {
   readonly dynamic: boolean;
   /** The whole command, trimmed, with the first command's leading assignments dropped. */
   readonly whole: readonly string[];
+  /**
+   * Every command it runs is a subcommand an allow rule can judge: no function definition, no
+   * coprocess, no command of assignments or redirections only.
+   */
+  readonly grantable: boolean;
 }
 
 /** Longer commands are not parsed (the caller fails open): bounds parse time and memory. */
 export const MAX_SHELL_COMMAND_LENGTH = 256 * 1024;
 
-const UNPARSABLE: ShellAnalysis = Object.freeze({ ok: false, subcommands: [], dynamic: true, whole: [] });
+const UNPARSABLE: ShellAnalysis = Object.freeze({ ok: false, subcommands: [], dynamic: true, whole: [], grantable: false });
 
 const DYNAMIC_PARTS = new Set([
   'CommandExpansion', // $(…) and `…`
@@ -51,7 +77,7 @@ export function analyzeShellCommand(command: string): ShellAnalysis {
   if (hit) return hit;
   let result: ShellAnalysis;
   try {
-    result = analyze(command);
+    result = analyze(command, 0);
   } catch {
     result = UNPARSABLE;
   }
@@ -60,10 +86,21 @@ export function analyzeShellCommand(command: string): ShellAnalysis {
   return result;
 }
 
-function analyze(command: string): ShellAnalysis {
+/**
+ * Shapes an allow rule does not cover, whatever runs inside: a function or coprocess runs later
+ * or apart; loops run their body any number of times; Claude Code 2.1.328 refuses a subshell and
+ * a brace group under an allow rule that covers the command inside (test/agents/claude-diff).
+ */
+const UNGRANTABLE_NODES = new Set(['Function', 'Coproc', 'Subshell', 'BraceGroup', 'For', 'ArithmeticFor', 'Select', 'While', 'Case']);
+
+/** Nested `bash -c` and `eval` texts are read this deep; deeper ones are opaque. */
+const MAX_NESTING = 3;
+
+function analyze(command: string, depth: number): ShellAnalysis {
   const script = parse(command);
   let ok = true;
   let dynamic = false;
+  let grantable = true;
   let firstNamePos: number | undefined;
   const subcommands: SubCommand[] = [];
 
@@ -74,12 +111,15 @@ function analyze(command: string): ShellAnalysis {
       if ('errors' in node && node.errors && node.errors.length > 0) ok = false;
     } else if (DYNAMIC_PARTS.has(node.type)) {
       dynamic = true;
+    } else if (UNGRANTABLE_NODES.has(node.type)) {
+      grantable = false;
     } else if (node.type === 'Command') {
-      const sub = subcommandOf(node, source);
+      const sub = subcommandOf(node, source, depth);
       if (sub) {
+        if (sub.nestedDynamic) dynamic = true;
         if (firstNamePos === undefined && source === command) firstNamePos = node.name?.pos;
         subcommands.push(sub);
-      }
+      } else grantable = false; // assignments or redirections only: `X=1`, `> f`
     }
     forEachChild(node, (child) => visit(child, source));
   };
@@ -87,69 +127,75 @@ function analyze(command: string): ShellAnalysis {
 
   const whole = new Set<string>([command.trim()]);
   if (firstNamePos !== undefined) whole.add(command.slice(firstNamePos).trim());
-  return { ok, subcommands, dynamic, whole: [...whole] };
+  grantable &&= ok && !dynamic && subcommands.every((sub) => sub.grantable && !sub.dynamicName);
+  return { ok, subcommands, dynamic, whole: [...whole], grantable };
 }
 
-function subcommandOf(cmd: Command, source: string): SubCommand | undefined {
-  if (!cmd.name) return undefined; // assignments or redirections only: nothing runs
+function subcommandOf(cmd: Command, source: string, depth: number): SubCommand | undefined {
+  if (!cmd.name) return undefined;
   const words: (Word | Assignment)[] = [cmd.name, ...cmd.args];
+  const values = words.map(wordValue);
   const dynamicName = (cmd.name.parts ?? []).some((p) => DYNAMIC_PARTS.has(p.type));
   const candidates = new Set<string>();
-  for (const start of commandStarts(words)) {
-    const rest = words.slice(start);
-    const first = rest[0];
-    if (!first) continue;
+  const spell = (start: number, into: Set<string>): void => {
+    const first = words[start];
+    if (!first) return;
     const raw = source.slice(first.pos, cmd.end).trim();
-    if (raw) candidates.add(raw);
-    candidates.add(rest.map((w) => w.text).join(' '));
-    candidates.add(rest.map((w) => (w.type === 'Word' ? w.value : w.text)).join(' '));
+    if (raw) into.add(raw);
+    into.add(
+      words
+        .slice(start)
+        .map((w) => w.text)
+        .join(' '),
+    );
+  };
+  for (const start of grantStarts(values)) spell(start, candidates);
+  const guard = new Set<string>();
+  let opaque = false;
+  let nestedDynamic = false;
+  for (const start of guardStarts(values)) {
+    spell(start, guard);
+    const rest = values.slice(start);
+    guard.add(rest.join(' '));
+    for (const reading of [byBaseName(rest), ...withoutLeadingOptions(rest)]) if (reading) guard.add(reading.join(' '));
+    for (const text of nestedScripts(rest)) {
+      const nested = depth < MAX_NESTING ? analyzeNested(text, depth + 1) : undefined;
+      if (!nested?.ok) opaque = true;
+      else for (const sub of nested.subcommands) for (const c of [...sub.candidates, ...sub.guardCandidates]) guard.add(c);
+      if (nested?.subcommands.some((sub) => sub.opaque || sub.dynamicName)) opaque = true;
+      if (nested?.dynamic) nestedDynamic = true;
+    }
   }
-  return { candidates: [...candidates], dynamicName };
+  for (const c of candidates) guard.delete(c);
+  return { candidates: [...candidates], guardCandidates: [...guard], dynamicName, grantable: grantableCommand(cmd), opaque, nestedDynamic };
 }
 
-/**
- * Word indexes where a command may start: 0, and past each process wrapper Claude strips
- * before matching permission rules (`timeout 5 rm x` also reads as `rm x`). Extra starts
- * only add candidates, so a loose option parse costs at most an extra match.
- */
-function commandStarts(words: readonly (Word | Assignment)[]): number[] {
-  const starts = [0];
-  const wordAt = (i: number): string | undefined => {
-    const w = words[i];
-    return w === undefined ? undefined : w.type === 'Word' ? w.value : w.text;
-  };
-  let i = 0;
-  for (let guard = 0; guard < 8; guard++) {
-    const name = wordAt(i);
-    let next = i + 1;
-    const isOption = (v: string | undefined) => v?.startsWith('-') === true && v !== '--';
-    const skipDashDash = () => {
-      if (wordAt(next) === '--') next++;
-    };
-    if (name === 'nohup') {
-      skipDashDash();
-    } else if (name === 'nice') {
-      while (isOption(wordAt(next))) next += wordAt(next) === '-n' ? 2 : 1;
-      skipDashDash();
-    } else if (name === 'timeout') {
-      while (isOption(wordAt(next))) next += wordAt(next) === '-s' || wordAt(next) === '-k' ? 2 : 1;
-      skipDashDash();
-      next++; // the duration
-    } else if (name === 'env') {
-      for (;;) {
-        const v = wordAt(next);
-        if (v === undefined) break;
-        if (v === '-u' || v === '-C' || v === '-S') next += 2;
-        else if (isOption(v) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(v) || words[next]?.type === 'Assignment') next++;
-        else break;
-      }
-      skipDashDash();
-    } else {
-      break;
-    }
-    if (next >= words.length) break;
-    starts.push(next);
-    i = next;
+function analyzeNested(text: string, depth: number): ShellAnalysis | undefined {
+  try {
+    return analyze(text, depth);
+  } catch {
+    return undefined;
   }
-  return starts;
+}
+
+function wordValue(w: Word | Assignment): string {
+  return w.type === 'Word' ? w.value : w.text;
+}
+
+const EXPANDING_PARTS = new Set(['Glob', 'ExtendedGlob', 'BraceExpansion']);
+const OUTPUT_REDIRECTS = new Set(['>', '>>', '<>', '>|', '&>', '&>>']);
+
+/** Whether an allow rule can judge the command from its text (SubCommand.grantable). */
+function grantableCommand(cmd: Command): boolean {
+  if (cmd.prefix.some((p) => p.type === 'Assignment')) return false;
+  for (const w of [cmd.name, ...cmd.args]) {
+    if (w?.type !== 'Word') continue;
+    if (w.text.startsWith('~') || (w.parts ?? []).some((p) => EXPANDING_PARTS.has(p.type))) return false;
+  }
+  for (const r of cmd.redirects) {
+    if (r.type !== 'Redirect') continue; // here-documents and here-strings feed stdin
+    if (OUTPUT_REDIRECTS.has(r.operator) && r.target?.value !== '/dev/null') return false;
+    if (r.operator === '>&' && r.target !== undefined && !/^\d+-?$|^-$/.test(r.target.value)) return false; // `>& file`
+  }
+  return true;
 }

@@ -13,13 +13,14 @@ const guard: NormalizedHook = {
 };
 
 describe('`if` path rules in the plan stage', () => {
-  it('compare names ignoring case when the plan context says names fold (macOS, Windows)', () => {
+  it('compare names ignoring case on every platform, as Claude Code 2.1.328 does on Linux too', () => {
     const index = buildPlanIndex([guard]);
     expect(index.unloadedRules).toBeFalsy();
     const ctx = { cwd: '/p', projectDir: '/p' };
     const input = { tool_name: 'Edit', tool_input: { file_path: '/p/.ENV' } };
     expect(planHooks(index, 'PreToolUse', input, { ...ctx, foldCase: true }).map((p) => p.hook.id)).toEqual(['env']);
-    expect(planHooks(index, 'PreToolUse', input, ctx)).toEqual([]);
+    expect(planHooks(index, 'PreToolUse', input, ctx).map((p) => p.hook.id)).toEqual(['env']);
     expect(planHooks(index, 'PreToolUse', { ...input, tool_input: { file_path: '/p/.env' } }, ctx).map((p) => p.hook.id)).toEqual(['env']);
+    expect(planHooks(index, 'PreToolUse', { ...input, tool_input: { file_path: '/p/.envx' } }, ctx)).toEqual([]);
   });
 });

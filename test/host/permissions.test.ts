@@ -15,8 +15,119 @@ describe('permission engine', () => {
     expect(p.evaluate(edit, { file_path: '/w/src/a.ts' })).toMatchObject({ behavior: 'allow', rule: 'Edit(src/**)' });
     // On a case-sensitive volume `SRC` would be another folder: no allow rule covers it, the mode asks.
     expect(p.evaluate(edit, { file_path: '/w/SRC/a.ts' })).toMatchObject({ behavior: 'ask', source: 'mode' });
+    // Where names do not fold (Linux), deny and ask rules still ignore case, as Claude Code 2.1.328's
+    // do (`Edit(.env)` refused a Write of `.ENV` on Linux); allow rules stay exact.
     const exact = createPermissionEngine({ workspace: '/w', rules, foldCase: false });
-    expect(exact.evaluate(edit, { file_path: '/w/.ENV' })).toMatchObject({ behavior: 'ask', source: 'mode' });
+    expect(exact.evaluate(edit, { file_path: '/w/.ENV' })).toMatchObject({ behavior: 'deny', rule: 'Edit(.env)' });
+    expect(exact.evaluate(read, { file_path: '/w/CONFIG/db.yml' })).toMatchObject({ behavior: 'ask', rule: 'Read(/config/**)' });
+    expect(exact.evaluate(edit, { file_path: '/w/SRC/a.ts' })).toMatchObject({ behavior: 'ask', source: 'mode' });
+  });
+
+  // What Claude Code 2.1.328 did with `permissions.allow: ["Bash(touch a*)"]` (run offline, the
+  // calls not otherwise allowed): it ran the first list and refused the second.
+  it('an allow rule covers a command only when it covers every subcommand and nothing in it is unknown', () => {
+    const p = createPermissionEngine({ workspace: '/w', rules: { allow: ['Bash(touch a*)'] } });
+    const allowed = [
+      'touch a1',
+      'touch a2 && touch a3',
+      'touch a4\ntouch a5',
+      'touch a6 | touch a7',
+      'touch a8 2>/dev/null',
+      'touch a9 < /dev/null',
+      'timeout 5 touch a10',
+      'nice touch a11',
+      'nohup touch a12',
+      'time touch a13',
+      'command touch a14',
+      'stdbuf -o0 touch a15',
+      'if touch a16; then touch a17; fi',
+    ];
+    const refused = [
+      'touch a1 && mkdir b',
+      'touch a1; rm -rf /',
+      'touch a1 || mkdir b',
+      'touch a1 & mkdir b',
+      'touch a1 | tee b',
+      'touch a1 $(rm -rf /)',
+      'touch a1 `rm -rf /`',
+      'touch $HOME/a1',
+      'touch a1 "unterminated',
+      'FOO=1 touch a1',
+      'LD_PRELOAD=/tmp/x.so touch a1',
+      'touch a1 > f',
+      'touch a1 >> f',
+      'touch a1 &> f',
+      'touch ~/a1',
+      'touch a1 *.log',
+      'touch a{1,2}',
+      'env touch a1',
+      'env X=1 touch a1',
+      'exec touch a1',
+      '/usr/bin/touch a1',
+      "bash -c 'touch a1'",
+      'xargs touch a1',
+      'touch a1 <(rm -rf /)',
+      'f() { rm -rf /; }; touch a1',
+      '( touch a1 )',
+      '{ touch a1; }',
+      'while true; do touch a1; done',
+      'for f in x; do touch a1; done',
+      'X=1',
+      'mkdir b',
+    ];
+    for (const command of allowed) expect(p.evaluate(bash, { command }).behavior, command).toBe('allow');
+    for (const command of refused) expect(p.evaluate(bash, { command }).behavior, command).toBe('ask');
+  });
+
+  it('an allow rule with a shell operator covers the whole command only as written', () => {
+    const p = createPermissionEngine({ workspace: '/w', rules: { allow: ['Bash(make && make test)', 'Bash(npm run build && *)'] } });
+    expect(p.evaluate(bash, { command: 'make && make test' }).behavior).toBe('allow');
+    expect(p.evaluate(bash, { command: 'npm run build && rm -rf ~' }).behavior).toBe('ask');
+  });
+
+  it('an allow rule on paths covers a call only when it covers every path the call touches', () => {
+    const p = createPermissionEngine({ workspace: '/w', rules: { allow: ['Edit(src/**)', 'Read(src/a.ts)'] } });
+    const patch = (files: string[]) => ({ patch: files.map((f) => `*** Update File: ${f}\n@@\n-a\n+b\n`).join('') });
+    expect(p.evaluate({ name: 'ApplyPatch', edits: true }, patch(['src/a.ts', 'src/b.ts'])).behavior).toBe('allow');
+    expect(p.evaluate({ name: 'ApplyPatch', edits: true }, patch(['src/a.ts', '/etc/passwd'])).behavior).toBe('ask');
+    // A search of the project holds src/a.ts, but covers far more than it.
+    expect(p.evaluate({ name: 'Grep' }, { pattern: 'x', path: '/w' }).behavior).toBe('ask');
+    expect(p.evaluate({ name: 'Edit', edits: true }, {}).behavior).toBe('ask');
+  });
+
+  // Claude Code 2.1.328 with `permissions.deny: ["Bash(rm *)"]` refused each of these (offline run).
+  it('a deny rule sees through wrappers, runners, paths and nested shells', () => {
+    const p = createPermissionEngine({ workspace: '/w', mode: 'bypassPermissions', rules: { deny: ['Bash(rm *)', 'Bash(git push *)'] } });
+    const denied = [
+      'xargs rm -f < list',
+      'timeout 5 rm -f x',
+      'timeout -s KILL 5 rm -f x',
+      'nice -n 5 rm -f x',
+      'env rm -f x',
+      'env -u HOME X=1 rm -f x',
+      '/bin/rm -f x',
+      './node_modules/.bin/rm x',
+      'command rm -f x',
+      "bash -c 'rm -f x'",
+      'sh -ec "ls; rm -f x"',
+      "bash -o pipefail -c 'true | rm x'",
+      'nohup rm -f x',
+      'time rm -f x',
+      'stdbuf -o0 rm -f x',
+      'exec rm -f x',
+      'eval rm -f x',
+      "eval 'ls && rm x'",
+      'find . -name "*.tmp" -exec rm {} ;',
+      'sudo -u root rm -rf x',
+      "sudo sh -c 'rm -rf x'",
+      "su -c 'rm -rf x'",
+      'git -C . push origin main',
+      'git -c core.x=1 --no-pager push',
+      'bash -c \'bash -c "rm x"\'',
+    ];
+    for (const command of denied) expect(p.evaluate(bash, { command }).behavior, command).toBe('deny');
+    for (const command of ['timeout 5 ls', 'echo rm -f x', 'rmdir x', 'git status', "bash -c 'ls'"])
+      expect(p.evaluate(bash, { command }).behavior, command).toBe('allow');
   });
 
   it('deny, then ask, then allow rules, then the mode default', () => {

@@ -117,6 +117,41 @@ describe('Bash if-matching table (reference)', () => {
   it('runs when the command name itself is computed', () => {
     expect(bash('rm *', '$CMD -rf /')).toBe(true);
   });
+  // Claude Code 2.1.328 runs a `Bash(rm *)` guard for `xargs rm` (test/agents/claude-diff); the
+  // rest are spellings under which rm runs all the same, so a guard runs for them too.
+  it('a guard looks through command runners, paths, leading options and nested shells', () => {
+    for (const command of [
+      'xargs rm -f < list',
+      'xargs -0 -I {} rm {}',
+      'sudo -u root rm -rf x',
+      'find . -name "*.tmp" -exec rm {} ;',
+      'exec rm x',
+      'command rm x',
+      'stdbuf -o0 rm x',
+      '/bin/rm -f x',
+      "bash -c 'rm -f x'",
+      'sh -ec "ls; rm -f x"',
+      "bash -o pipefail -c 'true | rm x'",
+      "sudo sh -c 'rm -rf x'",
+      "su -c 'rm -rf x'",
+      'eval rm -f x',
+      "eval 'ls && rm x'",
+      'bash -c \'bash -c "rm x"\'',
+    ])
+      expect(bash('rm *', command), command).toBe(true);
+    for (const command of ['git -C . push origin main', 'git -c core.x=1 --no-pager push', '/usr/bin/git push', 'timeout 9 git push'])
+      expect(bash('git push *', command), command).toBe(true);
+    for (const command of ['echo rm -f x', 'rmdir x', "bash -c 'ls'", 'eval ls', 'git status', 'git -C push status'])
+      expect(bash('rm *', command), command).toBe(false);
+    // The loose side of reading options without git's table: `-C push` is a folder, yet the
+    // cut that takes `-C` for a flag reads `git push status`. A hook run too many, never one too few.
+    expect(bash('git push *', 'git -C push status')).toBe(true);
+  });
+  it('a guard runs for a shell text it cannot read, and for an expansion inside one', () => {
+    expect(bash('ls', `eval 'a "'`)).toBe(true);
+    expect(bash('git push origin *', "bash -c 'git push $R'")).toBe(true);
+    expect(bash('git push origin *', "bash -c 'git status'")).toBe(false);
+  });
   it('strips process wrappers as Claude does (timeout, nice, nohup) and env assignments', () => {
     expect(bash('rm *', 'timeout 5 rm -rf x')).toBe(true);
     expect(bash('rm *', 'timeout -s KILL 5 rm -rf x')).toBe(true);
@@ -289,7 +324,11 @@ describe('file rules: gitignore-style paths', () => {
     expect(grep('/repo/SECRETS')).toBe(true);
     expect(grep('/Repo')).toBe(true); // the search contains the rule's root
     expect(grep('/repo/other')).toBe(false);
-    // A case-sensitive file system (Linux; the default without foldCase): other names, other files.
+    // Without foldCase or ignoreCase (a caller of matchRule on Linux): names are exact. The plan
+    // stage and deny rules pass ignoreCase (test/engine/plan-fold-case.test.ts).
+    const ignoring = { cwd: '/repo', homeDir: '/Users/u', ignoreCase: true };
+    expect(edit('Edit(.env)', 'Write', W('/repo/.ENV'), ignoring)).toBe(true);
+    expect(edit('Edit(café.txt)', 'Write', W('/repo/cafe\u0301.txt'), ignoring)).toBe(false); // not composed
     const exact = { cwd: '/repo', homeDir: '/Users/u' };
     expect(edit('Edit(.env)', 'Write', W('/repo/.ENV'), exact)).toBe(false);
     expect(edit('Edit(/secrets/**)', 'Write', W('/REPO/Secrets/key'), exact)).toBe(false);

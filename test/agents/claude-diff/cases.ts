@@ -38,6 +38,11 @@ export interface DiffCase {
    * run must show `engine` where Claude Code shows something else.
    */
   deliberate?: { why: string; payloads: string[] };
+  /**
+   * The engine's `if` reads more spellings as the rule's (README "Compatibility with Claude
+   * Code"): its hook runs must include every one of Claude Code's, and the rest must agree.
+   */
+  wider?: string;
 }
 
 const bash = (command: string): ToolCall => ({ name: 'Bash', input: { command, description: 'run it' } });
@@ -513,6 +518,152 @@ export const CASES: DiffCase[] = [
       },
     ],
     payloads: BASH_PAIR,
+  },
+  // ---- `if` conditions spelt many ways -------------------------------------------------------
+  // Each hook logs the calls it ran for; the engine may run a guard for more spellings, never fewer.
+  {
+    id: 'if-bash-spellings',
+    wider:
+      'a guard also runs past wrappers and runners (timeout, nice, env, exec, command, find -exec), for a path (/bin/rm) and inside bash -c and eval; Claude Code 2.1.328 looks only through xargs',
+    hooks: {
+      PreToolUse: [
+        {
+          matcher: 'Bash',
+          hooks: [cmd(`jq -r '.tool_input.command' | tr '\\n' '~' >> hook-runs.log; echo >> hook-runs.log`, { if: 'Bash(rm *)' })],
+        },
+      ],
+    },
+    payloads: [
+      {
+        id: 'many',
+        calls: [
+          bash('rm -f nofile1'),
+          bash('ls && rm -f nofile2'),
+          bash('ls; rm -f nofile3'),
+          bash('echo a | rm -f nofile4'),
+          bash('echo $(rm -f nofile5)'),
+          bash('FOO=1 rm -f nofile6'),
+          bash('timeout 5 rm -f nofile7'),
+          bash('nice rm -f nofile8'),
+          bash('xargs rm -f < /dev/null'),
+          bash("bash -c 'rm -f nofile10'"),
+          bash('sh -c "rm -f nofile11"'),
+          bash('( rm -f nofile12 )'),
+          bash('{ rm -f nofile13; }'),
+          bash('if true; then rm -f nofile14; fi'),
+          bash('for f in nofile15; do rm -f $f; done'),
+          bash('/bin/rm -f nofile16'),
+          bash('\\rm -f nofile17'),
+          bash("'rm' -f nofile18"),
+          bash('command rm -f nofile19'),
+          bash('env rm -f nofile20'),
+          bash('exec rm -f nofile21'),
+          bash('eval rm -f nofile22'),
+          bash('rm'),
+          bash('rmdir nodir24 || true'),
+          bash('echo rm -f nofile25'),
+          bash('find . -name nofile26 -exec rm -f {} \\;'),
+          bash('ls\nrm -f nofile27'),
+          bash('ls & rm -f nofile28'),
+          bash('! rm -f nofile29'),
+          bash('time rm -f nofile30'),
+          bash('nohup rm -f nofile31'),
+          bash('stdbuf -o0 rm -f nofile32'),
+          bash('C=rm; $C -f nofile33'),
+          bash('rm -- nofile34'),
+          bash('  rm -f nofile35'),
+          bash('rm\t-f nofile36'),
+          bash('RM -f nofile37 || true'),
+          bash('cat <(rm -f nofile38)'),
+          bash('echo `rm -f nofile39`'),
+          bash('x=$(rm -f nofile40); echo $x'),
+          bash('true || rm -f nofile41'),
+          bash('echo hi > >(rm -f nofile42)'),
+          bash('nofile44=1; rm -f "$nofile44"'),
+        ],
+      },
+    ],
+  },
+  {
+    id: 'if-git-spellings',
+    wider: "a guard also runs with git's leading options (git -C d push), for /usr/bin/git and past timeout",
+    hooks: {
+      PreToolUse: [
+        {
+          matcher: 'Bash',
+          hooks: [cmd(`jq -r '.tool_input.command' | tr '\\n' '~' >> hook-runs.log; echo >> hook-runs.log`, { if: 'Bash(git push *)' })],
+        },
+      ],
+    },
+    payloads: [
+      {
+        id: 'many',
+        calls: [
+          bash('git push origin x1 || true'),
+          bash('git  push origin x2 || true'),
+          bash('git -C . push origin x3 || true'),
+          bash('git push'),
+          bash('git push:foo || true'),
+          bash('git pushx || true'),
+          bash('git -c a=b push x5 || true'),
+          bash('GIT_DIR=. git push x6 || true'),
+          bash('git --no-pager push x7 || true'),
+          bash('cd . && git push x8 || true'),
+          bash("git 'push' x9 || true"),
+          bash('git pu""sh x10 || true'),
+          bash('g=git; $g push x11 || true'),
+          bash('git $(echo push) x12 || true'),
+          bash('git status x13 || true'),
+          bash('/usr/bin/git push x14 || true'),
+          bash('timeout 9 git push x15 || true'),
+          bash('git\tpush x16 || true'),
+          bash('echo x17 | git push || true'),
+          bash('git push -f x18 || true'),
+        ],
+      },
+    ],
+  },
+  {
+    id: 'if-path-spellings',
+    wider: "an Edit(…) rule also covers Write, as in permission rules; Claude Code 2.1.328 matches an if rule's tool by name",
+    hooks: {
+      PreToolUse: [
+        'Write(.env)',
+        'Write(*.env)',
+        'Write(**/.env)',
+        'Write(src/**)',
+        'Write(./src/*.ts)',
+        'Edit(.env)',
+        'Write(/src/**)',
+        'Write(sub/)',
+        'Write(.env*)',
+      ].map((rule) => ({
+        matcher: 'Write',
+        hooks: [cmd(`jq -r --arg r '${rule}' '$r + "|" + (.tool_input.file_path | sub(".*/work/"; ""))' >> hook-runs.log`, { if: rule })],
+      })),
+    },
+    payloads: [
+      {
+        id: 'many',
+        calls: [
+          '.env',
+          './.env',
+          'sub/.env',
+          'a.env',
+          'src/a.ts',
+          'src/deep/b.ts',
+          './src/c.ts',
+          'src/../.env',
+          'sub/../.env',
+          '.ENV',
+          '.env.local',
+          'src/.env',
+          'sub/x.txt',
+          './/.env',
+          'sub//.env',
+        ].map((f) => write(f, 'x\n')),
+      },
+    ],
   },
 ];
 

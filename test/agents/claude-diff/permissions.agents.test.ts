@@ -1,0 +1,185 @@
+/**
+ * Permission rules: the reference runtime's engine (src/host/permissions.ts) against the real
+ * Claude Code. Each rule set goes to Claude Code 2.1.328 (offline, loopback-only namespace, fake
+ * model) in `permissions`, with a model script of Bash and Write calls; every call is judged by
+ * `createPermissionEngine` with the same rules. The engine may refuse more than Claude Code (it
+ * keeps no list of read-only commands, and reads a deny rule widely), never less:
+ *   - allow rules: every call the engine allows, Claude Code ran;
+ *   - deny rules: every call Claude Code refused, the engine denies.
+ * A call Claude Code refused is one in its `permission_denials`. Results: permissions.json here.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createPermissionEngine, type PermissionRules } from '../../../src/host/index.js';
+import { ensureAgent, PINS } from '../harness/cache.js';
+import { baseEnv, FAKE_URL, makeRunDirs, namespaceUnavailable, runInNamespace, type ToolCall } from '../harness/run.js';
+
+const RESULTS = join(import.meta.dirname, 'permissions.json');
+
+interface RuleCase {
+  id: string;
+  rules: PermissionRules;
+  /** Claude Code's own allow-list for the run (`--allowedTools`). */
+  allowedTools: string[];
+  calls: ToolCall[];
+  /** What the comparison asserts (header). */
+  expects: 'allow' | 'deny';
+  /** Calls Claude Code must refuse for the run to mean anything (the rule took effect). */
+  mustRefuse: string[];
+}
+
+const bash = (command: string): ToolCall => ({ name: 'Bash', input: { command, description: 'run it' } });
+const write = (file: string): ToolCall => ({ name: 'Write', input: { file_path: file, content: 'x\n' } });
+
+const CASES: RuleCase[] = [
+  {
+    id: 'allow-touch',
+    rules: { allow: ['Bash(touch a*)'] },
+    allowedTools: ['Write'],
+    expects: 'allow',
+    mustRefuse: ['touch a2 && mkdir b2'],
+    calls: [
+      'touch a1',
+      'touch a2 && mkdir b2',
+      'touch a3; mkdir d3',
+      'touch a4 $(touch b4)',
+      'touch a5 "unterminated',
+      'touch a6 | tee b6',
+      'timeout 5 touch a7',
+      'touch a8 || mkdir d8',
+      'touch a9 & mkdir d9',
+      'FOO=1 touch a10',
+      'mkdir d11',
+      'touch a12 > f12',
+      'touch a13 2>/dev/null',
+      'touch $HOME/a14',
+      'env touch a15',
+      'env X=1 touch a16',
+      "bash -c 'touch a17'",
+      '( touch a18 )',
+      '{ touch a19; }',
+      'touch a20\ntouch a21',
+      'touch a22 && touch a23',
+      'nice touch a24',
+      'nohup touch a25',
+      'time touch a26',
+      'command touch a27',
+      '/usr/bin/touch a28',
+      'touch "a29"',
+      'touch a30 < /dev/null',
+      'xargs touch a31 < /dev/null',
+      'touch ~/a32',
+      'touch a33 *.nothing',
+      'stdbuf -o0 touch a34',
+      'exec touch a35',
+      'touch a36 >> f36',
+      'touch a37 | touch a38',
+      'touch a{39,40}',
+    ].map(bash),
+  },
+  {
+    id: 'deny-rm-env',
+    rules: { deny: ['Bash(rm *)', 'Edit(.env)'] },
+    allowedTools: ['Bash', 'Write', 'Edit'],
+    expects: 'deny',
+    mustRefuse: ['rm -f nofile1', '.env', '.ENV'],
+    calls: [
+      ...[
+        'rm -f nofile1',
+        'xargs rm -f < /dev/null',
+        'timeout 5 rm -f x',
+        'nice rm -f x',
+        'env rm -f x',
+        '/bin/rm -f x',
+        'command rm -f x',
+        "bash -c 'rm -f x'",
+        'ls && rm -f x',
+        'RM -f x',
+        'nohup rm -f x',
+        'time rm -f x',
+        'stdbuf -o0 rm -f x',
+        'find . -name nothing-here -exec rm -f {} ;',
+        'eval rm -f x',
+        'exec rm -f x',
+        'rmdir nodir || true',
+        'echo rm -f x',
+      ].map(bash),
+      ...['.env', '.ENV', 'sub/.env', '.Env', 'notes.txt'].map(write),
+    ],
+  },
+];
+
+const label = (call: ToolCall): string => String(call.name === 'Bash' ? call.input.command : call.input.file_path);
+
+const results: Record<string, unknown> = {};
+let why: string | null = namespaceUnavailable();
+
+describe.concurrent(`Claude Code ${PINS.claude.version}: permission rules vs the reference runtime's engine`, () => {
+  afterAll(() => {
+    mkdirSync(import.meta.dirname, { recursive: true });
+    writeFileSync(
+      RESULTS,
+      `${JSON.stringify({ agent: 'claude', version: PINS.claude.version, notRunnable: why, cases: results }, null, 2)}\n`,
+    );
+  });
+
+  for (const c of CASES) {
+    it(c.id, async (ctx) => {
+      let bin = '';
+      if (!why) {
+        try {
+          bin = ensureAgent('claude');
+        } catch (err) {
+          why = `install failed: ${String((err as Error).message).slice(0, 300)}`;
+        }
+      }
+      if (why) ctx.skip(`not runnable here: ${why}`);
+      const dirs = makeRunDirs(`perm-${c.id}`);
+      const settings = join(dirs.root, 'claude-settings.json');
+      writeFileSync(settings, JSON.stringify({ permissions: c.rules }));
+      const outcome = await runInNamespace(dirs, {
+        command: bin,
+        args: ['-p', 'Do the task.', '--output-format', 'json', '--settings', settings, '--allowedTools', ...c.allowedTools],
+        env: baseEnv(dirs, {
+          ANTHROPIC_BASE_URL: FAKE_URL,
+          ANTHROPIC_API_KEY: 'sk-ant-fake-key',
+          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+          DISABLE_TELEMETRY: '1',
+          DISABLE_AUTOUPDATER: '1',
+          DISABLE_ERROR_REPORTING: '1',
+        }),
+        api: 'anthropic',
+        script: { toolCalls: c.calls },
+        timeoutMs: 200_000,
+      });
+      expect(outcome.timedOut, 'Claude Code timed out').toBe(false);
+      const denials = (JSON.parse(outcome.stdout) as { permission_denials?: { tool_use_id: string }[] }).permission_denials ?? [];
+      // The fake model numbers its calls: toolu_fake_<index in the script>.
+      const refused = new Set(denials.map((d) => Number(d.tool_use_id.replace('toolu_fake_', ''))));
+      const engine = createPermissionEngine({
+        workspace: dirs.work,
+        rules: c.rules,
+        mode: c.expects === 'deny' ? 'bypassPermissions' : 'default',
+      });
+      const rows = c.calls.map((call, i) => {
+        const tool = call.name === 'Write' ? { name: 'Write', edits: true } : { name: call.name };
+        return {
+          call: label(call),
+          claude: refused.has(i) ? 'refused' : 'ran',
+          engine: engine.evaluate(tool, call.input, dirs.work).behavior,
+        };
+      });
+      results[c.id] = { rules: c.rules, rows };
+      for (const must of c.mustRefuse) expect(rows.find((r) => r.call === must)?.claude, `Claude Code refused ${must}`).toBe('refused');
+      const wrong =
+        c.expects === 'allow'
+          ? rows.filter((r) => r.engine === 'allow' && r.claude === 'refused')
+          : rows.filter((r) => r.claude === 'refused' && r.engine !== 'deny');
+      expect(
+        wrong,
+        c.expects === 'allow' ? 'the engine allows what Claude Code refused' : 'the engine lets through what Claude Code denied',
+      ).toEqual([]);
+    });
+  }
+});
