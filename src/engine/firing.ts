@@ -17,7 +17,8 @@ import { applyStopCap, emptyDecision } from './event-rules.js';
 import { permissionModeOf, skipsInPlanMode } from '../events/facts.js';
 import { execute, parseResult } from './execute.js';
 import { currentIndex, readyIndex } from './hooks.js';
-import { completeInput, inputIssues, InvalidHookInputError, prepareInputCheck } from './input.js';
+import { completeInput, InvalidHookInputError, loadedInputIssues } from './input.js';
+import { eventCheck } from '../events/compiled.js';
 import { planHooks, type PlannedHook } from './plan.js';
 import { auditEntry, captureIo, makeRecord } from './records.js';
 import type { EngineState } from './state.js';
@@ -72,7 +73,8 @@ export async function runFiring(
   if (matched.length === 0) return emptyDecision(event);
 
   const input = completeInput(event, rawInput, { cwd, sessionId: ctx.sessionId ?? options.sessionId, mode });
-  await validateInput(event, input);
+  // Accepted by the compiled validator: nothing to await (the hot path of in-process dispatch).
+  if (!eventCheck('input', event)?.(input)) await validateInput(event, input);
 
   const envFile = spec.envFile && matched.some((p) => p.hook.handler.type === 'command') ? createEnvFile() : undefined;
   const bctx = backendContext(state, ctx, cwd, envFile?.path);
@@ -118,10 +120,9 @@ export async function runFiring(
   }
 }
 
-/** The input checked (input.ts), with what the check needs loaded first. */
+/** The input checked (input.ts), with what the check needs (zod) loaded first. */
 async function validateInput(event: EventName, input: Record<string, unknown>): Promise<void> {
-  await prepareInputCheck(event, input);
-  const issues = inputIssues(event, input);
+  const issues = await loadedInputIssues(event, input);
   if (issues !== undefined) throw new InvalidHookInputError(event, issues);
 }
 

@@ -1,5 +1,5 @@
 /** A firing's input: completed with the common fields, then checked against the event's schema. */
-import { compiledCheck } from '../events/compiled.js';
+import { eventCheck } from '../events/compiled.js';
 import type { EventName } from '../events/facts.js';
 import { formatZodIssues } from '../parse/zod-issues.js';
 import { eventZodSchemas, requireEventZodSchemas } from '../util/zod-slot.js';
@@ -30,23 +30,25 @@ export function checkInput(
   return inputIssues(event, full);
 }
 
-/** checkInput on a lean path: loads what the check needs first (prepareInputCheck). */
+/** checkInput on a lean path: loads what the check needs first (loadedInputIssues). */
 export async function checkInputLoaded(
   event: EventName,
   input: Record<string, unknown>,
   defaults: { cwd?: string; sessionId?: string } = {},
 ): Promise<string | undefined> {
   const full = completeInput(event, input, { cwd: defaults.cwd ?? process.cwd(), sessionId: defaults.sessionId });
-  await prepareInputCheck(event, full);
-  return inputIssues(event, full);
+  return loadedInputIssues(event, full);
 }
 
 /**
- * Loads what inputIssues needs for this input: zod, only when the event's compiled validator
- * (required on first use) does not accept the input or none is available.
+ * inputIssues with what it needs loaded first: the event's compiled validator (required on first
+ * use) decides alone when it accepts; zod is loaded only when it does not, or none is available.
+ * The compiled validator runs once (the engine's hot path).
  */
-export async function prepareInputCheck(event: EventName, full: Record<string, unknown>): Promise<void> {
-  if (!compiledCheck(`input_${event}`)?.(full) && !eventZodSchemas()) await loadZodSchemas();
+export async function loadedInputIssues(event: EventName, full: Record<string, unknown>): Promise<string | undefined> {
+  if (eventCheck('input', event)?.(full)) return undefined;
+  if (!eventZodSchemas()) await loadZodSchemas();
+  return zodInputIssues(event, full);
 }
 
 /**
@@ -54,7 +56,11 @@ export async function prepareInputCheck(event: EventName, full: Record<string, u
  * (src/events/compiled.ts), accepts first; zod decides whatever it does not and words the issues.
  */
 export function inputIssues(event: EventName, full: Record<string, unknown>): string | undefined {
-  if (compiledCheck(`input_${event}`)?.(full)) return undefined;
+  if (eventCheck('input', event)?.(full)) return undefined;
+  return zodInputIssues(event, full);
+}
+
+function zodInputIssues(event: EventName, full: Record<string, unknown>): string | undefined {
   const check = requireEventZodSchemas().inputSchema(event).safeParse(full);
   return check.success ? undefined : formatZodIssues(check.error, full);
 }

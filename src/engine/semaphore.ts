@@ -1,6 +1,8 @@
 /** A counting semaphore: bounds live hook executions engine-wide. */
 export interface Semaphore {
   acquire(): Promise<() => void>;
+  /** A slot now, without waiting (the release function), or undefined when all are taken. */
+  tryAcquire(): (() => void) | undefined;
   readonly active: number;
   readonly waiting: number;
 }
@@ -14,6 +16,11 @@ export function createSemaphore(limit: number): Semaphore {
     else active--;
   };
   return {
+    tryAcquire() {
+      if (active >= limit) return undefined;
+      active++;
+      return once(release);
+    },
     acquire() {
       if (active < limit) {
         active++;

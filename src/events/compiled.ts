@@ -34,6 +34,24 @@ export function compiledCheck(name: string): CompiledCheck | null {
   return check;
 }
 
+const inputChecks = new Map<string, CompiledCheck | null>();
+const outputChecks = new Map<string, CompiledCheck | null>();
+
+/**
+ * The event's input (`input_<Event>`) or output (`output_<Event>`) validator, as compiledCheck.
+ * Kept per event name apart: the engine asks on every firing, and a name built per call
+ * (`input_${event}`) would be a new string to hash each time.
+ */
+export function eventCheck(kind: 'input' | 'output', event: string): CompiledCheck | null {
+  const cache = kind === 'input' ? inputChecks : outputChecks;
+  let check = cache.get(event);
+  if (check === undefined) {
+    check = compiledCheck(`${kind}_${event}`);
+    cache.set(event, check);
+  }
+  return check;
+}
+
 function requireCompiled(name: string): CompiledCheck | null {
   for (const base of BASES) {
     try {

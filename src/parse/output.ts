@@ -10,7 +10,7 @@
  *   (the hook's failure policy then applies).
  */
 import { stripVTControlCharacters } from 'node:util';
-import { compiledCheck } from '../events/compiled.js';
+import { eventCheck } from '../events/compiled.js';
 import { eventFacts, mergeRuleOf, OUTPUT_FIELD_MERGE, type EventName } from '../events/facts.js';
 import { outputFields } from '../events/honoured.js';
 import type { EventFacts } from '../events/spec.js';
@@ -138,7 +138,7 @@ export function outputNeedsZod(event: EventName, result: ExecutionResult): boole
   if (eventZodSchemas() || result.status !== 'completed') return false;
   const json = result.value !== undefined ? (isObject(result.value) ? result.value : undefined) : parseJsonObject(result.stdout);
   if (!json || result.stdoutTruncated || outputShapeProblem(json)) return false;
-  return !compiledCheck(`output_${event}`)?.(json);
+  return !eventCheck('output', event)?.(json);
 }
 
 export function parseExecution(event: EventName, result: ExecutionResult, opts: ParseOptions = {}): ParsedHook {
@@ -185,7 +185,7 @@ function parseCompleted(
   } else if (shapeProblem) validationError = `JSON output ${shapeProblem}`;
   else if (json) {
     // Compiled first when loaded (the engine loads it with the input's, src/engine/firing.ts); zod decides the rest.
-    const check = compiledCheck(`output_${event}`)?.(json) ? undefined : requireEventZodSchemas().outputSchema(event).safeParse(json);
+    const check = eventCheck('output', event)?.(json) ? undefined : requireEventZodSchemas().outputSchema(event).safeParse(json);
     if (check && !check.success) validationError = formatZodIssues(check.error, json);
     else {
       const hso = json.hookSpecificOutput;

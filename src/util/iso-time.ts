@@ -8,15 +8,30 @@
 
 const pad = (n: number, width: number): string => String(n).padStart(width, '0');
 
-/** `new Date(ms).toISOString()`, now when no time is given; throws the same RangeError for a time that is not a date. */
+/** The text up to the milliseconds (`2026-12-06T00:07:41.`) of the second last written. */
+let second = Number.NaN;
+let secondText = '';
+
+/**
+ * `new Date(ms).toISOString()`, now when no time is given; throws the same RangeError for a time
+ * that is not a date. The text up to the second is kept, since a host stamps many payloads and
+ * records within one second.
+ */
 export function isoTime(ms: number = Date.now()): string {
-  const d = new Date(ms);
-  const year = d.getUTCFullYear();
-  // Years outside 0000–9999 are written with a sign and six digits, and an invalid date throws:
-  // both are left to toISOString itself.
-  if (!(year >= 0 && year <= 9999)) return d.toISOString();
-  return (
-    `${pad(year, 4)}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)}` +
-    `T${pad(d.getUTCHours(), 2)}:${pad(d.getUTCMinutes(), 2)}:${pad(d.getUTCSeconds(), 2)}.${pad(d.getUTCMilliseconds(), 3)}Z`
-  );
+  // As the Date constructor reads a time: fractions cut toward zero.
+  const t = Math.trunc(ms);
+  const s = Math.floor(t / 1000);
+  if (s !== second) {
+    const d = new Date(t);
+    const year = d.getUTCFullYear();
+    // Years outside 0000–9999 are written with a sign and six digits, and an invalid date throws:
+    // both are left to toISOString itself.
+    if (!(year >= 0 && year <= 9999)) return d.toISOString();
+    secondText =
+      `${pad(year, 4)}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)}` +
+      `T${pad(d.getUTCHours(), 2)}:${pad(d.getUTCMinutes(), 2)}:${pad(d.getUTCSeconds(), 2)}.`;
+    second = s;
+  }
+  const milli = t - s * 1000;
+  return `${secondText}${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
 }

@@ -24,3 +24,17 @@ test('isoTime of now is now, and a time that is no date throws as toISOString do
     expect(() => isoTime(bad)).toThrow(RangeError);
   }
 });
+
+test('isoTime keeps the text of one second right for every millisecond, and across seconds either way', () => {
+  // The text up to the second is kept between calls: walk forward, backward and around 1970,
+  // where a negative time's milliseconds count from the second before.
+  const times = [1_765_000_000_000, 1_765_000_000_999, 1_765_000_001_000, 1_764_999_999_999, -1, -1000, -1001, 0, 999, 1000];
+  for (let i = 0; i < 2000; i++) times.push(1_765_000_000_000 + ((i * 7919) % 5000) - 2500);
+  for (const ms of times) expect(isoTime(ms), String(ms)).toBe(new Date(ms).toISOString());
+  fc.assert(
+    fc.property(fc.array(fc.integer({ min: -62_167_219_200_000, max: 253_402_300_799_999 }), { minLength: 2, maxLength: 20 }), (list) => {
+      for (const ms of list) expect(isoTime(ms)).toBe(new Date(ms).toISOString());
+    }),
+    { numRuns: 500 },
+  );
+});

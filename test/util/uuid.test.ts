@@ -47,3 +47,25 @@ console.log(JSON.stringify({ ids: [randomUUID(), randomUUID()], used }));`;
   for (const id of ids) expect(id).toMatch(V4);
   expect(ids[0]).not.toBe(ids[1]);
 });
+
+test('a long-lived process reads the device in growing blocks, not once per sixteen ids', () => {
+  // Count the opens of the built module in a child whose fs.openSync is wrapped (and synced to
+  // the named export the module imports).
+  const module = fileURLToPath(new URL('../../dist/util/uuid.js', import.meta.url));
+  const script = `import fs from 'node:fs';
+let opens = 0;
+const open = fs.openSync;
+fs.openSync = (...a) => (String(a[0]) === '/dev/urandom' && opens++, open(...a));
+(await import('node:module')).syncBuiltinESMExports();
+const { randomUUID } = await import(${JSON.stringify(module)});
+const ids = new Set();
+for (let i = 0; i < 20000; i++) ids.add(randomUUID());
+console.log(JSON.stringify({ opens, unique: ids.size }));`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  expect(r.stderr).toBe('');
+  const { opens, unique } = JSON.parse(r.stdout) as { opens: number; unique: number };
+  expect(unique).toBe(20000);
+  // 16, 32, …, 4096 ids per read: 9 reads reach 8,176 ids, then 3 more of 4,096.
+  expect(opens).toBeLessThanOrEqual(12);
+  expect(opens).toBeGreaterThan(1);
+});
