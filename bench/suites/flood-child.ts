@@ -1,6 +1,9 @@
 /**
  * Runs in its own Node process (started by flood.ts with --expose-gc): one hook writes
- * `bytes` to stdout, through the engine or a bare spawn that reads and drops the data.
+ * `bytes` to stdout, through the engine or a bare spawn that reads and drops the data. The
+ * engine either forks the hook itself (`direct`: the CLI, and a library host until its spawner
+ * helper is up) or through its spawner helper, waited for during the warm-up (`spawner`: a
+ * library host in steady state).
  * Prints one JSON line: RSS and heap before and at peak. The peak is the larger of 5 ms
  * samples and the kernel's high-water mark (VmHWM, reset just before the flood).
  */
@@ -8,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { createHookEngine, loadConfig } from 'agent-hooks';
+import { spawnerReady } from 'agent-hooks/stages';
 
 const MiB = 1024 * 1024;
 
@@ -49,7 +53,9 @@ async function main(): Promise<void> {
   const bytes = Number(bytesArg);
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('flood child needs --expose-gc');
-  if (!cwd) throw new Error('flood child: usage: flood-child.js engine|bare <bytes> <cwd>');
+  if (!cwd || !['direct', 'spawner', 'bare'].includes(mode ?? ''))
+    throw new Error('flood child: usage: flood-child.js direct|spawner|bare <bytes> <cwd>');
+  const engineMode = mode === 'direct' || mode === 'spawner';
 
   const command = (n: number) => ({ type: 'command', command: 'head', args: ['-c', String(n), '/dev/zero'], timeout: 300 });
   const config = await loadConfig({
@@ -64,14 +70,15 @@ async function main(): Promise<void> {
       }),
     ],
   });
-  const engine = createHookEngine({ hooks: config.hooks, projectDir: cwd, cwd });
+  const engine = createHookEngine({ hooks: config.hooks, projectDir: cwd, cwd, spawner: mode === 'spawner' });
   const base = { session_id: 'flood', transcript_path: '', cwd, tool_name: 'Bash', tool_input: { command: 'yes' } };
 
   // Warm-up: load every code path the flood uses before the baseline is taken.
   for (let i = 0; i < 3; i++) {
-    if (mode === 'engine') await engine.run('PostToolUse', { ...base, tool_response: {} });
+    if (engineMode) await engine.run('PostToolUse', { ...base, tool_response: {} });
     else await bareDrain(64 * 1024);
   }
+  if (mode === 'spawner' && !(await spawnerReady())) throw new Error('flood child: the spawner helper did not start');
   gc();
   gc();
   const hwm = resetHighWaterMark();
@@ -91,7 +98,7 @@ async function main(): Promise<void> {
   let captured = 0;
   let truncated = false;
   let outcome = 'bare';
-  if (mode === 'engine') {
+  if (engineMode) {
     const d = await engine.run('PreToolUse', base);
     const h = d.hooks[0];
     outcome = h?.outcome ?? 'none';
