@@ -9,6 +9,14 @@
  *   `./path`, or a `path` with a `/` before its end   from ctx.cwd
  *   `name` with no `/` (a trailing `/` aside)          any depth, like gitignore: `*.ts` matches
  *                                                     `a.ts` and `x/y/a.ts`, also outside cwd
+ * Rules that guard (`guard`: an `if`, a deny or ask rule) read two forms wider, as Claude Code
+ * 2.1.328 does (test/agents/claude-diff: if-read-spellings, permissions.agents.test.ts):
+ *   `./name` with no other `/`                          any depth, as `name` (`Read(./.env)` and
+ *                                                     `sub/.env`, in `if` and deny rules)
+ *   `name/**`, `./name/**` with no other `/`            the folder `name` at any depth (`Read(secrets/**)`
+ *                                                     denied `x/secrets/key`; its `if` did not run
+ *                                                     there, the engine's does)
+ * Rules that grant keep both at ctx.cwd.
  * As in gitignore, a pattern that matches a directory also matches everything under it, so
  * `src/*` matches `src/a/b.ts`, and `src/**` matches the directory `src` itself. `*` matches
  * dotfiles; a leading `!` is literal (one rule has nothing to negate).
@@ -47,10 +55,45 @@ export interface PathPattern {
 type Anchor = 'root' | 'home' | 'project' | 'cwd' | 'anywhere';
 type Matcher = (s: string) => boolean;
 
-export function compilePathPattern(pattern: string): { ok: true; pattern: PathPattern } | { ok: false; error: string } {
+export interface PathPatternOptions {
+  /**
+   * The pattern guards (an `if`, a deny or ask rule): `./name` and `name/**` (no other `/`) match
+   * at any depth, as Claude Code reads them (the table above). A rule that grants leaves it unset:
+   * both are then read at the working directory only, the narrower reading.
+   */
+  guard?: boolean;
+}
+
+export function compilePathPattern(
+  pattern: string,
+  options: PathPatternOptions = {},
+): { ok: true; pattern: PathPattern } | { ok: false; error: string } {
   if (typeof pattern !== 'string' || pattern.trim() === '') return { ok: false, error: 'empty path pattern' };
+  const narrow = compileAnchored(pattern, anchorOf(pattern));
+  const wide = options.guard === true ? guardReading(pattern) : undefined;
+  if (!narrow.ok || wide === undefined) return narrow;
+  // The guard's reading is added to the pattern as written, never put in its place: a search
+  // that holds the folder (`Grep` of the project for `secrets/**`) still matches.
+  const other = compileAnchored(pattern, wide);
+  if (!other.ok) return other;
+  const a = narrow.pattern;
+  const b = other.pattern;
+  return {
+    ok: true,
+    pattern: {
+      source: pattern,
+      testFile: (path, ctx) => a.testFile(path, ctx) || b.testFile(path, ctx),
+      testDir: (path, ctx) => a.testDir(path, ctx) || b.testDir(path, ctx),
+    },
+  };
+}
+
+function compileAnchored(
+  pattern: string,
+  [anchor, restIn]: [Anchor, string],
+): { ok: true; pattern: PathPattern } | { ok: false; error: string } {
   const source = pattern;
-  let [anchor, rest] = anchorOf(pattern);
+  let rest = restIn;
   // A trailing slash means "directory"; we cannot stat, and a directory match covers its
   // contents anyway, so it is dropped.
   rest = rest.replace(/\/+$/, '');
@@ -135,6 +178,18 @@ function anchorOf(pattern: string): [Anchor, string] {
   if (pattern.startsWith('/')) return ['project', pattern.slice(1)];
   if (pattern.startsWith('./')) return ['cwd', pattern.slice(2)];
   return [pattern.replace(/\/+$/, '').includes('/') ? 'cwd' : 'anywhere', pattern];
+}
+
+/**
+ * The wider reading a guard adds (the table at the top), or undefined when it reads the pattern
+ * as written: `./name` as `name`, `name/**` and `./name/**` as the folder `name`, at any depth.
+ */
+function guardReading(pattern: string): [Anchor, string] | undefined {
+  const rest = pattern.startsWith('./') ? pattern.slice(2) : pattern;
+  const stem = rest.replace(/\/+$/, '');
+  if (stem.endsWith('/**') && stem.length > 3 && !stem.slice(0, -3).includes('/')) return ['anywhere', stem.slice(0, -3)];
+  if (pattern.startsWith('./') && stem !== '' && !stem.includes('/')) return ['anywhere', rest];
+  return undefined;
 }
 
 /**

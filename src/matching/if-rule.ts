@@ -69,7 +69,13 @@ export type Rule =
   | (RuleBase & { readonly kind: 'tool' })
   | (RuleBase & { readonly kind: 'mcp-server'; readonly server: string })
   | (RuleBase & { readonly kind: 'bash'; readonly pattern: string; readonly command: CommandPattern })
-  | (RuleBase & { readonly kind: 'path'; readonly pattern: string; readonly path: PathPattern })
+  | (RuleBase & {
+      readonly kind: 'path';
+      readonly pattern: string;
+      /** As a guard reads it (`./name` and `name/**` at any depth); `grantPath` as a grant does (file-pattern.ts). */
+      readonly path: PathPattern;
+      readonly grantPath: PathPattern;
+    })
   | (RuleBase & { readonly kind: 'domain'; readonly pattern: string; readonly domain: string; readonly host: CommandPattern })
   | (RuleBase & {
       readonly kind: 'field';
@@ -140,9 +146,11 @@ export function parseRule(text: string): ParseRuleResult {
     return { ok: true, rule: { kind: 'bash', source, tool, pattern, command: compileCommandPattern(pattern) } };
   }
   if (PATH_RULE_TOOLS.has(tool)) {
-    const compiled = compilePathPattern(pattern);
+    const compiled = compilePathPattern(pattern, { guard: true });
     if (!compiled.ok) return { ok: false, error: `rule ${JSON.stringify(text)}: ${compiled.error}` };
-    return { ok: true, rule: { kind: 'path', source, tool, pattern, path: compiled.pattern } };
+    const granting = compilePathPattern(pattern);
+    if (!granting.ok) return { ok: false, error: `rule ${JSON.stringify(text)}: ${granting.error}` };
+    return { ok: true, rule: { kind: 'path', source, tool, pattern, path: compiled.pattern, grantPath: granting.pattern } };
   }
   if (tool === 'WebFetch' && pattern.startsWith('domain:')) {
     const domain = pattern.slice('domain:'.length).trim().toLowerCase();
@@ -274,7 +282,7 @@ function matchUnsafe(rule: Rule, toolName: string, toolInput: unknown, ctx: Rule
     case 'bash':
       return toolName === 'Bash' && (ctx.grant === true ? coversBash(rule.command, input.command) : matchBash(rule.command, input.command));
     case 'path':
-      return toolCovers(rule.tool, toolName) && matchPaths(rule.path, toolName, input, ctx);
+      return toolCovers(rule.tool, toolName) && matchPaths(ctx.grant === true ? rule.grantPath : rule.path, toolName, input, ctx);
     case 'domain':
       return toolName === rule.tool && matchDomain(rule.host, input.url);
     case 'field': {

@@ -130,6 +130,26 @@ describe('permission engine', () => {
       expect(p.evaluate(bash, { command }).behavior, command).toBe('allow');
   });
 
+  // Claude Code 2.1.328 refused these reads under the same deny rules (offline run,
+  // test/agents/claude-diff/permissions.agents.test.ts); allow rules stay narrow.
+  it('deny rules read `./name` and `name/**` at any depth; allow rules keep them at the working directory', () => {
+    const deny = createPermissionEngine({
+      workspace: '/w',
+      mode: 'bypassPermissions',
+      rules: { deny: ['Read(./.env)', 'Read(secrets/**)', 'Read(a/keys/**)'] },
+    });
+    for (const file of ['/w/.env', '/w/sub/.env', '/w/secrets/k', '/w/x/secrets/k', '/w/y/z/secrets/k', '/w/a/keys/k'])
+      expect(deny.evaluate({ name: 'Read' }, { file_path: file }).behavior, file).toBe('deny');
+    for (const file of ['/w/x/a/keys/k', '/w/secretsx/k', '/w/notes.txt'])
+      expect(deny.evaluate({ name: 'Read' }, { file_path: file }).behavior, file).toBe('allow');
+    const allow = createPermissionEngine({ workspace: '/w', rules: { allow: ['Edit(./a.ts)', 'Edit(src/**)'] } });
+    const edit = { name: 'Edit', edits: true };
+    expect(allow.evaluate(edit, { file_path: '/w/a.ts' }).behavior).toBe('allow');
+    expect(allow.evaluate(edit, { file_path: '/w/src/b.ts' }).behavior).toBe('allow');
+    expect(allow.evaluate(edit, { file_path: '/w/x/a.ts' }).behavior).toBe('ask');
+    expect(allow.evaluate(edit, { file_path: '/w/vendor/src/b.ts' }).behavior).toBe('ask');
+  });
+
   it('deny, then ask, then allow rules, then the mode default', () => {
     const p = createPermissionEngine({
       workspace: '/w',

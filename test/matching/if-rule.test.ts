@@ -235,13 +235,16 @@ describe('MCP rules', () => {
 
 describe('file rules: gitignore-style paths', () => {
   const W = (file_path: string) => ({ file_path });
-  it('`Edit(src/**)` matches only the src directory at the cwd root and files under it', () => {
-    expect(edit('Edit(src/**)', 'Edit', W('/repo/src/a.ts'))).toBe(true);
-    expect(edit('Edit(src/**)', 'Edit', W('/repo/src/deep/b.ts'))).toBe(true);
-    expect(edit('Edit(src/**)', 'Edit', W('/repo/src'))).toBe(true);
-    expect(edit('Edit(src/**)', 'Edit', W('/repo/lib/src/a.ts'))).toBe(false);
+  it('`Edit(src/**)` grants only the src directory at the cwd root and files under it; a guard reads it at any depth', () => {
+    const grant = { ...CTX, grant: true };
+    expect(edit('Edit(src/**)', 'Edit', W('/repo/src/a.ts'), grant)).toBe(true);
+    expect(edit('Edit(src/**)', 'Edit', W('/repo/src/deep/b.ts'), grant)).toBe(true);
+    expect(edit('Edit(src/**)', 'Edit', W('/repo/src'), grant)).toBe(true);
+    expect(edit('Edit(src/**)', 'Edit', W('/repo/lib/src/a.ts'), grant)).toBe(false);
+    expect(edit('Edit(src/**)', 'Edit', W('/repo/srcx/a.ts'), grant)).toBe(false);
+    expect(edit('Edit(src/**)', 'Edit', W('/elsewhere/src/a.ts'), grant)).toBe(false);
+    expect(edit('Edit(src/**)', 'Edit', W('/repo/lib/src/a.ts'))).toBe(true);
     expect(edit('Edit(src/**)', 'Edit', W('/repo/srcx/a.ts'))).toBe(false);
-    expect(edit('Edit(src/**)', 'Edit', W('/elsewhere/src/a.ts'))).toBe(false);
   });
   it('`Edit(**/src/**)` matches a src directory at any depth', () => {
     expect(edit('Edit(**/src/**)', 'Edit', W('/repo/lib/src/a.ts'))).toBe(true);
@@ -256,9 +259,40 @@ describe('file rules: gitignore-style paths', () => {
     expect(edit('Edit(.env)', 'Edit', W('/repo/app/.env'))).toBe(true);
     expect(edit('Edit(*)', 'Edit', W('/repo/.hidden'))).toBe(true);
   });
-  it('`./path` is anchored at cwd', () => {
+  // Claude Code 2.1.328 ran an `if: "Read(./.env)"` guard for sub/.env and x/sub/.env, and
+  // `Read(./*.pem)` for secrets/deep/key.pem, but `Read(./sub/.env)` not for x/sub/.env
+  // (test/agents/claude-diff if-read-spellings): `./` is dropped, then gitignore's rule applies.
+  it('a guard reads `./name` as `name`, at any depth; `./dir/name` is anchored at cwd', () => {
     expect(edit('Edit(./.env)', 'Edit', W('/repo/.env'))).toBe(true);
-    expect(edit('Edit(./.env)', 'Edit', W('/repo/app/.env'))).toBe(false);
+    expect(edit('Edit(./.env)', 'Edit', W('/repo/app/.env'))).toBe(true);
+    expect(edit('Read(./*.pem)', 'Read', W('/repo/secrets/deep/key.pem'))).toBe(true);
+    expect(edit('Read(./.env)', 'Read', W('/repo/.envx'))).toBe(false);
+    expect(edit('Read(./sub/.env)', 'Read', W('/repo/sub/.env'))).toBe(true);
+    expect(edit('Read(./sub/.env)', 'Read', W('/repo/x/sub/.env'))).toBe(false);
+  });
+  // Claude Code 2.1.328's deny rules `Read(secrets/**)`, `Read(sec*/**)`, `Edit(./secrets/**)`
+  // refused x/secrets/key and y/z/secrets/key; `Read(a/secrets/**)`, `Read(secrets/*)` and
+  // `Read(secrets/key)` stayed at the working directory (permissions.agents.test.ts).
+  it('a guard reads `name/**` as the folder `name` at any depth; with another `/` it is anchored', () => {
+    for (const rule of ['Read(secrets/**)', 'Read(./secrets/**)', 'Read(sec*/**)', 'Read(secrets/**/)'])
+      for (const file of ['/repo/secrets/key', '/repo/x/secrets/key', '/repo/y/z/secrets/d/key'])
+        expect(edit(rule, 'Read', W(file)), `${rule} ${file}`).toBe(true);
+    expect(edit('Read(secrets/**)', 'Read', W('/repo/secretsx/key'))).toBe(false);
+    expect(edit('Read(secrets/**)', 'Read', W('/repo/x/notsecrets/key'))).toBe(false);
+    for (const rule of ['Read(a/secrets/**)', 'Read(secrets/*)', 'Read(secrets/key)', 'Read(secrets/**/*)', 'Read(src/**/*.ts)'])
+      expect(edit(rule, 'Read', W('/repo/x/secrets/key')), rule).toBe(false);
+    expect(edit('Read(a/secrets/**)', 'Read', W('/repo/a/secrets/key'))).toBe(true);
+  });
+  it('a grant keeps `./name` at cwd: an allow rule covers no file of that name elsewhere', () => {
+    const grant = { ...CTX, grant: true };
+    expect(edit('Edit(./.env)', 'Edit', W('/repo/.env'), grant)).toBe(true);
+    expect(edit('Edit(./.env)', 'Edit', W('/repo/app/.env'), grant)).toBe(false);
+    expect(edit('Read(./*.pem)', 'Read', W('/repo/secrets/key.pem'), grant)).toBe(false);
+    // Without `./` the name is at any depth for a grant too, as written.
+    expect(edit('Edit(.env)', 'Edit', W('/repo/app/.env'), grant)).toBe(true);
+    // `name/**` grants the folder at the working directory only.
+    expect(edit('Edit(src/**)', 'Edit', W('/repo/src/a.ts'), grant)).toBe(true);
+    expect(edit('Edit(src/**)', 'Edit', W('/repo/vendor/src/a.ts'), grant)).toBe(false);
   });
   it('a matched directory covers what is under it', () => {
     expect(edit('Edit(src/*)', 'Edit', W('/repo/src/a/b.ts'))).toBe(true);

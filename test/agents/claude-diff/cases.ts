@@ -665,6 +665,91 @@ export const CASES: DiffCase[] = [
       },
     ],
   },
+  {
+    id: 'if-read-spellings',
+    // Claude Code 2.1.328 reads `./name` as `name` at any depth (Read(./.env) ran for sub/.env),
+    // `./dir/name` at the working directory. Its Grep and Glob calls reached no PreToolUse hook
+    // here (not even one without `if`), so they are not among the calls; the hook without `if`
+    // shows every Read did.
+    wider: "a guard reads name/** as the folder at any depth, as Claude Code's deny rules do (its if does not)",
+    hooks: {
+      PreToolUse: [
+        'Read(.env)',
+        'Read(./.env)',
+        'Read(./sub/.env)',
+        'Read(sub/.env)',
+        'Read(./secrets/**)',
+        'Read(secrets/**)',
+        'Read(**/secrets/**)',
+        'Read(/secrets/**)',
+        'Read(secrets)',
+        'Read(./*.pem)',
+        'Read(*.pem)',
+        'Read(.env*)',
+        'Grep(secrets/**)',
+        'Glob(secrets/**)',
+        '',
+      ].map((rule) => ({
+        matcher: 'Read|Grep|Glob',
+        hooks: [
+          cmd(
+            `jq -r --arg r '${rule || 'no if'}' '$r + "|" + .tool_name + "|" + (.tool_input | tostring | gsub("/tmp/[^\\"/]*/work/?"; "W/"))' >> hook-runs.log`,
+            rule ? { if: rule } : {},
+          ),
+        ],
+      })),
+    },
+    payloads: [
+      {
+        id: 'many',
+        calls: [
+          ...[
+            '.env',
+            './.env',
+            'sub/.env',
+            'x/sub/.env',
+            '.ENV',
+            '.env.local',
+            'secrets/key',
+            'x/secrets/key',
+            'SECRETS/key',
+            'secrets/deep/key.pem',
+            'a.pem',
+            'sub/../.env',
+            'notes.txt',
+          ].map((f): ToolCall => ({ name: 'Read', input: { file_path: f } })),
+        ],
+      },
+    ],
+  },
+  {
+    id: 'if-webfetch-spellings',
+    // Claude Code 2.1.328 ran none of the `WebFetch(domain:…)` guards, for any URL (the bare
+    // `WebFetch` rule ran for each): a guard on a domain runs under the engine where it names the host.
+    wider: 'a WebFetch(domain:…) guard runs for a URL on that host (or under a *. domain); Claude Code 2.1.328 ran it for none',
+    hooks: {
+      PreToolUse: ['WebFetch(domain:example.com)', 'WebFetch(domain:*.example.com)', 'WebFetch'].map((rule) => ({
+        matcher: 'WebFetch',
+        hooks: [cmd(`jq -r --arg r '${rule}' '$r + "|" + .tool_input.url' >> hook-runs.log`, { if: rule })],
+      })),
+    },
+    payloads: [
+      {
+        id: 'many',
+        calls: [
+          'https://example.com/a',
+          'https://EXAMPLE.com/b',
+          'https://sub.example.com/c',
+          'https://example.com.evil.test/d',
+          'http://example.com:8080/e',
+          'https://user@example.com/f',
+          'https://evil.test/?u=https://example.com/g',
+          'https://example.com./h',
+          'https://xexample.com/i',
+        ].map((url): ToolCall => ({ name: 'WebFetch', input: { url, prompt: 'summarize' } })),
+      },
+    ],
+  },
 ];
 
 /** Marker tokens in a text. */

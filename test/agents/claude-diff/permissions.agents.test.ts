@@ -108,6 +108,31 @@ const CASES: RuleCase[] = [
       ...['.env', '.ENV', 'sub/.env', '.Env', 'notes.txt'].map(write),
     ],
   },
+  // Claude Code reads `./name` as `name` and `name/**` as the folder `name`, both at any depth,
+  // in deny rules; `a/name/**`, `name/*` and `name/file` stay at the working directory.
+  {
+    id: 'deny-read-dotslash',
+    rules: { deny: ['Read(./.env)', 'Read(./secrets/**)'] },
+    allowedTools: ['Read'],
+    expects: 'deny',
+    mustRefuse: ['.env', 'sub/.env', 'x/secrets/key'],
+    calls: ['.env', 'sub/.env', 'x/sub/.env', 'secrets/key', 'x/secrets/key', '.ENV', 'notes.txt'].map(
+      (file): ToolCall => ({ name: 'Read', input: { file_path: file } }),
+    ),
+  },
+  {
+    id: 'deny-folder-anywhere',
+    rules: { deny: ['Read(secrets/**)', 'Read(sec*/**)', 'Edit(config/**)', 'Read(a/keys/**)'] },
+    allowedTools: ['Read', 'Write', 'Edit'],
+    expects: 'deny',
+    mustRefuse: ['x/secrets/key', 'y/z/secrets/key', 'x/config/a.json', 'a/keys/k'],
+    calls: [
+      ...['secrets/key', 'x/secrets/key', 'y/z/secrets/key', 'secretsx/key', 'a/keys/k', 'x/a/keys/k', 'notes.txt'].map(
+        (file): ToolCall => ({ name: 'Read', input: { file_path: file } }),
+      ),
+      ...['config/a.json', 'x/config/a.json', 'configx/a.json'].map((file) => write(file)),
+    ],
+  },
 ];
 
 const label = (call: ToolCall): string => String(call.name === 'Bash' ? call.input.command : call.input.file_path);
