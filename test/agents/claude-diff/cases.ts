@@ -55,6 +55,16 @@ const preOut = (fields: Record<string, unknown>) => ({ hookSpecificOutput: { hoo
 const denyJson = (reason: string) => json(preOut({ permissionDecision: 'deny', permissionDecisionReason: reason }));
 const cmd = (command: string, extra: Record<string, unknown> = {}) => ({ type: 'command', command, ...extra });
 
+/**
+ * One PreToolUse group per `if` rule, each logging `<rule>|<what jq's expression reads>` to
+ * hook-runs.log when it runs; an empty rule is a group without `if` (a control).
+ */
+const ifLoggers = (matcher: string, rules: string[], what: string) =>
+  rules.map((rule) => ({
+    matcher,
+    hooks: [cmd(`jq -r --arg r '${rule || 'no if'}' '$r + "|" + ${what}' >> hook-runs.log`, rule ? { if: rule } : {})],
+  }));
+
 /** Payload sets reused across cases. */
 const BASH_PAIR: DiffPayload[] = [
   { id: 'rm', calls: [ran('M_RM', 'rm -rf build')] },
@@ -627,20 +637,21 @@ export const CASES: DiffCase[] = [
     id: 'if-path-spellings',
     wider: "an Edit(…) rule also covers Write, as in permission rules; Claude Code 2.1.328 matches an if rule's tool by name",
     hooks: {
-      PreToolUse: [
-        'Write(.env)',
-        'Write(*.env)',
-        'Write(**/.env)',
-        'Write(src/**)',
-        'Write(./src/*.ts)',
-        'Edit(.env)',
-        'Write(/src/**)',
-        'Write(sub/)',
-        'Write(.env*)',
-      ].map((rule) => ({
-        matcher: 'Write',
-        hooks: [cmd(`jq -r --arg r '${rule}' '$r + "|" + (.tool_input.file_path | sub(".*/work/"; ""))' >> hook-runs.log`, { if: rule })],
-      })),
+      PreToolUse: ifLoggers(
+        'Write',
+        [
+          'Write(.env)',
+          'Write(*.env)',
+          'Write(**/.env)',
+          'Write(src/**)',
+          'Write(./src/*.ts)',
+          'Edit(.env)',
+          'Write(/src/**)',
+          'Write(sub/)',
+          'Write(.env*)',
+        ],
+        '(.tool_input.file_path | sub(".*/work/"; ""))',
+      ),
     },
     payloads: [
       {
@@ -673,31 +684,27 @@ export const CASES: DiffCase[] = [
     // shows every Read did.
     wider: "a guard reads name/** as the folder at any depth, as Claude Code's deny rules do (its if does not)",
     hooks: {
-      PreToolUse: [
-        'Read(.env)',
-        'Read(./.env)',
-        'Read(./sub/.env)',
-        'Read(sub/.env)',
-        'Read(./secrets/**)',
-        'Read(secrets/**)',
-        'Read(**/secrets/**)',
-        'Read(/secrets/**)',
-        'Read(secrets)',
-        'Read(./*.pem)',
-        'Read(*.pem)',
-        'Read(.env*)',
-        'Grep(secrets/**)',
-        'Glob(secrets/**)',
-        '',
-      ].map((rule) => ({
-        matcher: 'Read|Grep|Glob',
-        hooks: [
-          cmd(
-            `jq -r --arg r '${rule || 'no if'}' '$r + "|" + .tool_name + "|" + (.tool_input | tostring | gsub("/tmp/[^\\"/]*/work/?"; "W/"))' >> hook-runs.log`,
-            rule ? { if: rule } : {},
-          ),
+      PreToolUse: ifLoggers(
+        'Read|Grep|Glob',
+        [
+          'Read(.env)',
+          'Read(./.env)',
+          'Read(./sub/.env)',
+          'Read(sub/.env)',
+          'Read(./secrets/**)',
+          'Read(secrets/**)',
+          'Read(**/secrets/**)',
+          'Read(/secrets/**)',
+          'Read(secrets)',
+          'Read(./*.pem)',
+          'Read(*.pem)',
+          'Read(.env*)',
+          'Grep(secrets/**)',
+          'Glob(secrets/**)',
+          '',
         ],
-      })),
+        '.tool_name + "|" + (.tool_input | tostring | gsub("/tmp/[^\\"/]*/work/?"; "W/"))',
+      ),
     },
     payloads: [
       {
@@ -728,10 +735,7 @@ export const CASES: DiffCase[] = [
     // `WebFetch` rule ran for each): a guard on a domain runs under the engine where it names the host.
     wider: 'a WebFetch(domain:…) guard runs for a URL on that host (or under a *. domain); Claude Code 2.1.328 ran it for none',
     hooks: {
-      PreToolUse: ['WebFetch(domain:example.com)', 'WebFetch(domain:*.example.com)', 'WebFetch'].map((rule) => ({
-        matcher: 'WebFetch',
-        hooks: [cmd(`jq -r --arg r '${rule}' '$r + "|" + .tool_input.url' >> hook-runs.log`, { if: rule })],
-      })),
+      PreToolUse: ifLoggers('WebFetch', ['WebFetch(domain:example.com)', 'WebFetch(domain:*.example.com)', 'WebFetch'], '.tool_input.url'),
     },
     payloads: [
       {

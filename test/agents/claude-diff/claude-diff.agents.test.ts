@@ -14,7 +14,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { ensureAgent, PINS } from '../harness/cache.js';
-import { baseEnv, dispatchCommand, FAKE_URL, makeRunDirs, namespaceUnavailable, runInNamespace, type RunDirs } from '../harness/run.js';
+import { claudeEnv } from '../harness/claude.js';
+import { dispatchCommand, makeRunDirs, namespaceUnavailable, runInNamespace, type RunDirs } from '../harness/run.js';
 import { CASES, markers, type DiffCase, type DiffPayload } from './cases.js';
 
 interface Observed {
@@ -104,14 +105,7 @@ async function runOnce(bin: string, c: DiffCase, payload: DiffPayload, mode: 'na
       'Edit',
       ...pluginArgs,
     ],
-    env: baseEnv(dirs, {
-      ANTHROPIC_BASE_URL: FAKE_URL,
-      ANTHROPIC_API_KEY: 'sk-ant-fake-key',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_TELEMETRY: '1',
-      DISABLE_AUTOUPDATER: '1',
-      DISABLE_ERROR_REPORTING: '1',
-    }),
+    env: claudeEnv(dirs),
     api: 'anthropic',
     script: { toolCalls: payload.calls },
     timeoutMs: 120_000,

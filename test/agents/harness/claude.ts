@@ -10,6 +10,18 @@ import { listAt, type AgentAdapter } from './agent.js';
 import { baseEnv, tracedDispatchCommand, FAKE_URL, hookCommand, type RunDirs } from './run.js';
 import type { HookSpec } from './scenarios.js';
 
+/** Claude Code's environment for a run: the fake model, and none of its own traffic (updates, telemetry, error reports). */
+export function claudeEnv(dirs: RunDirs): Record<string, string> {
+  return baseEnv(dirs, {
+    ANTHROPIC_BASE_URL: FAKE_URL,
+    ANTHROPIC_API_KEY: 'sk-ant-fake-key',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_ERROR_REPORTING: '1',
+  });
+}
+
 /** Claude-format `hooks` for `hooks`, each run as `command(h)`. */
 export function claudeHooks(hooks: HookSpec[], command: (h: HookSpec) => string): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
@@ -61,14 +73,7 @@ export const claude: AgentAdapter = {
         settingsFile,
         ...(scenario.permissive ? ['--allowedTools', 'Bash', 'Write', 'Edit'] : []),
       ],
-      env: baseEnv(dirs, {
-        ANTHROPIC_BASE_URL: FAKE_URL,
-        ANTHROPIC_API_KEY: 'sk-ant-fake-key',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        DISABLE_TELEMETRY: '1',
-        DISABLE_AUTOUPDATER: '1',
-        DISABLE_ERROR_REPORTING: '1',
-      }),
+      env: claudeEnv(dirs),
       api: 'anthropic',
       script: { toolCalls: [] },
       timeoutMs: 120_000,
