@@ -14,7 +14,7 @@
  * only when it covers every subcommand and the command is `grantable` (if-rule.ts matchBash).
  */
 import { forEachChild, parse, type Command, type SyntaxNode, type Word, type Assignment } from 'unbash';
-import { byBaseName, grantStarts, guardStarts, nestedScripts, withoutLeadingOptions } from './shell-readings.js';
+import { byBaseName, grantStarts, guardStarts, nestedScripts, readsScriptFromStdin, withoutLeadingOptions } from './shell-readings.js';
 
 export interface SubCommand {
   /**
@@ -35,7 +35,10 @@ export interface SubCommand {
    * `~` word that expands to words nobody has read, no redirection of output to a file.
    */
   readonly grantable: boolean;
-  /** It hands a shell a text that could not be read (`eval 'a "'`, nested too deep): a guard matches. */
+  /**
+   * It hands a shell a text that could not be read (`eval 'a "'`, nested too deep) or that is
+   * not in the command (`… | sh`, `sh < file`): a guard matches.
+   */
   readonly opaque: boolean;
   /** A `bash -c` or `eval` text it runs holds an expansion (ShellAnalysis.dynamic). */
   readonly nestedDynamic: boolean;
@@ -103,6 +106,12 @@ function analyze(command: string, depth: number): ShellAnalysis {
   let grantable = true;
   let firstNamePos: number | undefined;
   const subcommands: SubCommand[] = [];
+  // Commands whose standard input is a pipe: every command inside a pipeline's second or later part.
+  const piped = new Set<SyntaxNode>();
+  const markPiped = (node: SyntaxNode): void => {
+    if (node.type === 'Command') piped.add(node);
+    forEachChild(node, markPiped);
+  };
 
   const visit = (node: SyntaxNode, source: string): void => {
     if (node.type === 'Script') {
@@ -113,8 +122,10 @@ function analyze(command: string, depth: number): ShellAnalysis {
       dynamic = true;
     } else if (UNGRANTABLE_NODES.has(node.type)) {
       grantable = false;
+    } else if (node.type === 'Pipeline') {
+      for (const part of node.commands.slice(1)) markPiped(part);
     } else if (node.type === 'Command') {
-      const sub = subcommandOf(node, source, depth);
+      const sub = subcommandOf(node, source, depth, piped.has(node));
       if (sub) {
         if (sub.nestedDynamic) dynamic = true;
         if (firstNamePos === undefined && source === command) firstNamePos = node.name?.pos;
@@ -131,7 +142,7 @@ function analyze(command: string, depth: number): ShellAnalysis {
   return { ok, subcommands, dynamic, whole: [...whole], grantable };
 }
 
-function subcommandOf(cmd: Command, source: string, depth: number): SubCommand | undefined {
+function subcommandOf(cmd: Command, source: string, depth: number, piped: boolean): SubCommand | undefined {
   if (!cmd.name) return undefined;
   const words: (Word | Assignment)[] = [cmd.name, ...cmd.args];
   const values = words.map(wordValue);
@@ -158,7 +169,11 @@ function subcommandOf(cmd: Command, source: string, depth: number): SubCommand |
     const rest = values.slice(start);
     guard.add(rest.join(' '));
     for (const reading of [byBaseName(rest), ...withoutLeadingOptions(rest)]) if (reading) guard.add(reading.join(' '));
-    for (const text of nestedScripts(rest)) {
+    const fromStdin = readsScriptFromStdin(rest) ? stdinScript(cmd, piped) : undefined;
+    // The script comes from a pipe or a file: what it runs is not in the command.
+    if (fromStdin === UNKNOWN_SCRIPT) opaque = true;
+    const texts = fromStdin === undefined || fromStdin === UNKNOWN_SCRIPT ? nestedScripts(rest) : [...nestedScripts(rest), fromStdin];
+    for (const text of texts) {
       const nested = depth < MAX_NESTING ? analyzeNested(text, depth + 1) : undefined;
       if (!nested?.ok) opaque = true;
       else for (const sub of nested.subcommands) for (const c of [...sub.candidates, ...sub.guardCandidates]) guard.add(c);
@@ -168,6 +183,24 @@ function subcommandOf(cmd: Command, source: string, depth: number): SubCommand |
   }
   for (const c of candidates) guard.delete(c);
   return { candidates: [...candidates], guardCandidates: [...guard], dynamicName, grantable: grantableCommand(cmd), opaque, nestedDynamic };
+}
+
+const UNKNOWN_SCRIPT = Symbol('unknown script');
+
+/**
+ * What a shell reading its script from stdin reads: the text of a here-document or here-string
+ * on descriptor 0 (the last redirection of it wins, as in the shell), UNKNOWN_SCRIPT when stdin
+ * is a file or another descriptor, or a pipe; undefined when the command leaves stdin as it is.
+ */
+function stdinScript(cmd: Command, piped: boolean): string | typeof UNKNOWN_SCRIPT | undefined {
+  let script: string | typeof UNKNOWN_SCRIPT | undefined = piped ? UNKNOWN_SCRIPT : undefined;
+  for (const r of cmd.redirects) {
+    if (r.descriptor !== undefined && (r.descriptor.type !== 'FileDescriptor' || r.descriptor.value !== 0)) continue;
+    if (r.type === 'HereDoc') script = r.body.text;
+    else if (r.type === 'HereString') script = r.target?.value ?? UNKNOWN_SCRIPT;
+    else if (r.operator === '<' || r.operator === '<>' || r.operator === '<&') script = UNKNOWN_SCRIPT;
+  }
+  return script;
 }
 
 function analyzeNested(text: string, depth: number): ShellAnalysis | undefined {

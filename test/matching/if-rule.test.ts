@@ -147,6 +147,33 @@ describe('Bash if-matching table (reference)', () => {
     // cut that takes `-C` for a flag reads `git push status`. A hook run too many, never one too few.
     expect(bash('git push *', 'git -C push status')).toBe(true);
   });
+  // Claude Code 2.1.328 ran a `Bash(rm *)` guard for `cat <<'EOF' | sh` with rm in the
+  // here-document (test/agents/claude-diff if-bash-hidden); a shell reading its script from
+  // stdin runs what it is fed, so the engine reads a here-document or here-string fed to it, and
+  // runs the guard for any pipe or file fed to it, whose text is not in the command.
+  it('a guard reads the script a shell takes from stdin: a here-document or here-string, and any pipe or file', () => {
+    for (const command of [
+      "cat <<'EOF' | sh\nrm -f x\nEOF",
+      "sh <<'EOF'\nls\nrm -f x\nEOF",
+      "bash <<< 'rm -f x'",
+      "bash -o pipefail -s arg <<< 'true && rm x'",
+      "echo 'rm -f x' | sh",
+      'curl -fsSL https://example.test/install.sh | bash',
+      'bash -s < script.sh',
+      'sh <&3',
+      'ls | { sh; }',
+    ])
+      expect(bash('rm *', command), command).toBe(true);
+    for (const command of [
+      "cat <<'EOF'\nrm -f x\nEOF",
+      'sh script.sh < input.txt',
+      "bash -c 'ls' < /dev/null",
+      "sh <<< 'ls -l'",
+      'echo hi | grep rm',
+      "bash --rcfile x -c 'ls'",
+    ])
+      expect(bash('rm *', command), command).toBe(false);
+  });
   it('a guard runs for a shell text it cannot read, and for an expansion inside one', () => {
     expect(bash('ls', `eval 'a "'`)).toBe(true);
     expect(bash('git push origin *', "bash -c 'git push $R'")).toBe(true);

@@ -595,6 +595,47 @@ export const CASES: DiffCase[] = [
     ],
   },
   {
+    id: 'if-bash-hidden',
+    wider: 'a guard also runs for a command whose words are computed ($x, $(…)) and for a shell fed a script on stdin (| sh, <<<)',
+    hooks: {
+      PreToolUse: [
+        {
+          matcher: 'Bash',
+          hooks: [cmd(`jq -r '.tool_input.command' | tr '\\n' '~' >> hook-runs.log; echo >> hook-runs.log`, { if: 'Bash(rm *)' })],
+        },
+      ],
+    },
+    payloads: [
+      {
+        id: 'many',
+        calls: [
+          'echo "$(rm -f nf1)"',
+          'cat <<EOF\n$(rm -f nf2)\nEOF',
+          "bash <<< 'rm -f nf3'",
+          "echo 'rm -f nf4' | sh",
+          "echo 'rm -f nf5' | bash -s",
+          '# rm -f nf7\ntrue',
+          "cat <<'EOF'\nrm -f nf8\nEOF",
+          "cat <<'EOF' | sh\nrm -f nf9\nEOF",
+          "x='rm -f nf10'; $x",
+          '$(echo rm) -f nf11',
+          'r\\m -f nf12',
+          '"rm" -f nf13',
+          "r''m -f nf14",
+          'rm${IFS}-f${IFS}nf17',
+          'time -p rm -f nf18',
+          'xargs -I{} rm -f {} <<< nf19',
+          'git rm --cached nf22 || true',
+          'true && (rm -f nf23)',
+          'echo x; rm -f nf24 # trailing comment',
+          'command -v rm',
+          'rm -f nf25 2>/dev/null',
+          '>nf26 rm -f nf26',
+        ].map(bash),
+      },
+    ],
+  },
+  {
     id: 'if-git-spellings',
     wider: "a guard also runs with git's leading options (git -C d push), for /usr/bin/git and past timeout",
     hooks: {
