@@ -771,6 +771,31 @@ export const CASES: DiffCase[] = [
     ],
   },
   {
+    id: 'if-edit-spellings',
+    // Edit needs the file and the old text to exist: the first call writes them.
+    wider: "a guard reads name/** as the folder at any depth, as Claude Code's deny rules do (its if does not)",
+    hooks: {
+      PreToolUse: ifLoggers(
+        'Edit|MultiEdit|NotebookEdit',
+        ['Edit(.env)', 'Edit(./.env)', 'Edit(src/**)', 'Edit(*.ts)', 'Edit(./src/a.ts)', 'Write(.env)', 'Edit(config/**)', ''],
+        '.tool_name + "|" + (.tool_input.file_path // .tool_input.notebook_path | sub(".*/work/"; ""))',
+      ),
+    },
+    payloads: [
+      {
+        id: 'many',
+        calls: [
+          bash(
+            'mkdir -p src/deep x/config config && for f in .env src/a.ts src/deep/b.ts x/config/c.json config/d.json sub.ts; do mkdir -p $(dirname $f); echo old > $f; done',
+          ),
+          ...['.env', 'src/a.ts', 'src/deep/b.ts', 'x/config/c.json', 'config/d.json', 'sub.ts', './.env'].map(
+            (f): ToolCall => ({ name: 'Edit', input: { file_path: f, old_string: 'old', new_string: 'new' } }),
+          ),
+        ],
+      },
+    ],
+  },
+  {
     id: 'if-webfetch-spellings',
     // Claude Code 2.1.328 ran none of the `WebFetch(domain:…)` guards, for any URL (the bare
     // `WebFetch` rule ran for each): a guard on a domain runs under the engine where it names the host.
