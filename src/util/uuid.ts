@@ -25,6 +25,8 @@ let device = process.platform !== 'win32';
 /** Fills the pool from /dev/urandom; false when the device cannot be read in full. */
 function refill(): boolean {
   if (refills++ > 0 && pool.length < 16 * MAX_IDS_PER_READ) pool = Buffer.alloc(pool.length * 2);
+  // Nothing of the pool is handed out until it is read in full (a failed read leaves it spent).
+  offset = pool.length;
   let fd: number | undefined;
   try {
     fd = openSync('/dev/urandom', 'r');

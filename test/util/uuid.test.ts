@@ -69,3 +69,28 @@ console.log(JSON.stringify({ opens, unique: ids.size }));`;
   expect(opens).toBeLessThanOrEqual(12);
   expect(opens).toBeGreaterThan(1);
 });
+
+test('a device that fails after the pool grew hands out no byte of the unread pool', () => {
+  // The first reads succeed, then every read fails: the ids after that come from Web Crypto,
+  // never from the zeros of a pool that was grown and not filled.
+  const module = fileURLToPath(new URL('../../dist/util/uuid.js', import.meta.url));
+  const script = `import fs from 'node:fs';
+let reads = 0;
+const read = fs.readSync;
+fs.readSync = (...a) => (++reads > 2 ? 0 : read(...a));
+(await import('node:module')).syncBuiltinESMExports();
+let web = 0;
+const webUUID = globalThis.crypto.randomUUID.bind(globalThis.crypto);
+globalThis.crypto.randomUUID = () => (web++, webUUID());
+const { randomUUID } = await import(${JSON.stringify(module)});
+const ids = Array.from({ length: 200 }, () => randomUUID());
+console.log(JSON.stringify({ ids, web }));`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  expect(r.stderr).toBe('');
+  const { ids, web } = JSON.parse(r.stdout) as { ids: string[]; web: number };
+  // 16 + 32 ids from the two reads, the rest from Web Crypto.
+  expect(web).toBe(200 - 48);
+  for (const id of ids) expect(id).toMatch(V4);
+  expect(ids.some((id) => id.startsWith('00000000'))).toBe(false);
+  expect(new Set(ids).size).toBe(ids.length);
+});
