@@ -10,6 +10,7 @@
  * input to `ran.log`, so what ran (and with which input) is a file's content.
  */
 import type { ToolCall } from '../harness/run.js';
+import { EXAMPLE_COM_URLS, HIDDEN_RM_COMMANDS } from './calls.js';
 
 export interface PluginSpec {
   name: string;
@@ -64,6 +65,12 @@ const ifLoggers = (matcher: string, rules: string[], what: string) =>
     matcher,
     hooks: [cmd(`jq -r --arg r '${rule || 'no if'}' '$r + "|" + ${what}' >> hook-runs.log`, rule ? { if: rule } : {})],
   }));
+
+/** A Bash group whose hook, run under `rule`, logs the command (newlines as `~`) to hook-runs.log. */
+const commandLogger = (rule: string) => ({
+  matcher: 'Bash',
+  hooks: [cmd(`jq -r '.tool_input.command' | tr '\\n' '~' >> hook-runs.log; echo >> hook-runs.log`, { if: rule })],
+});
 
 /** Payload sets reused across cases. */
 const BASH_PAIR: DiffPayload[] = [
@@ -536,12 +543,7 @@ export const CASES: DiffCase[] = [
     wider:
       'a guard also runs past wrappers and runners (timeout, nice, env, exec, command, find -exec), for a path (/bin/rm) and inside bash -c and eval; Claude Code 2.1.328 looks only through xargs',
     hooks: {
-      PreToolUse: [
-        {
-          matcher: 'Bash',
-          hooks: [cmd(`jq -r '.tool_input.command' | tr '\\n' '~' >> hook-runs.log; echo >> hook-runs.log`, { if: 'Bash(rm *)' })],
-        },
-      ],
+      PreToolUse: [commandLogger('Bash(rm *)')],
     },
     payloads: [
       {
@@ -598,40 +600,12 @@ export const CASES: DiffCase[] = [
     id: 'if-bash-hidden',
     wider: 'a guard also runs for a command whose words are computed ($x, $(…)) and for a shell fed a script on stdin (| sh, <<<)',
     hooks: {
-      PreToolUse: [
-        {
-          matcher: 'Bash',
-          hooks: [cmd(`jq -r '.tool_input.command' | tr '\\n' '~' >> hook-runs.log; echo >> hook-runs.log`, { if: 'Bash(rm *)' })],
-        },
-      ],
+      PreToolUse: [commandLogger('Bash(rm *)')],
     },
     payloads: [
       {
         id: 'many',
-        calls: [
-          'echo "$(rm -f nf1)"',
-          'cat <<EOF\n$(rm -f nf2)\nEOF',
-          "bash <<< 'rm -f nf3'",
-          "echo 'rm -f nf4' | sh",
-          "echo 'rm -f nf5' | bash -s",
-          '# rm -f nf7\ntrue',
-          "cat <<'EOF'\nrm -f nf8\nEOF",
-          "cat <<'EOF' | sh\nrm -f nf9\nEOF",
-          "x='rm -f nf10'; $x",
-          '$(echo rm) -f nf11',
-          'r\\m -f nf12',
-          '"rm" -f nf13',
-          "r''m -f nf14",
-          'rm${IFS}-f${IFS}nf17',
-          'time -p rm -f nf18',
-          'xargs -I{} rm -f {} <<< nf19',
-          'git rm --cached nf22 || true',
-          'true && (rm -f nf23)',
-          'echo x; rm -f nf24 # trailing comment',
-          'command -v rm',
-          'rm -f nf25 2>/dev/null',
-          '>nf26 rm -f nf26',
-        ].map(bash),
+        calls: HIDDEN_RM_COMMANDS.map(bash),
       },
     ],
   },
@@ -639,12 +613,7 @@ export const CASES: DiffCase[] = [
     id: 'if-git-spellings',
     wider: "a guard also runs with git's leading options (git -C d push), for /usr/bin/git and past timeout",
     hooks: {
-      PreToolUse: [
-        {
-          matcher: 'Bash',
-          hooks: [cmd(`jq -r '.tool_input.command' | tr '\\n' '~' >> hook-runs.log; echo >> hook-runs.log`, { if: 'Bash(git push *)' })],
-        },
-      ],
+      PreToolUse: [commandLogger('Bash(git push *)')],
     },
     payloads: [
       {
@@ -806,17 +775,7 @@ export const CASES: DiffCase[] = [
     payloads: [
       {
         id: 'many',
-        calls: [
-          'https://example.com/a',
-          'https://EXAMPLE.com/b',
-          'https://sub.example.com/c',
-          'https://example.com.evil.test/d',
-          'http://example.com:8080/e',
-          'https://user@example.com/f',
-          'https://evil.test/?u=https://example.com/g',
-          'https://example.com./h',
-          'https://xexample.com/i',
-        ].map((url): ToolCall => ({ name: 'WebFetch', input: { url, prompt: 'summarize' } })),
+        calls: EXAMPLE_COM_URLS.map((url): ToolCall => ({ name: 'WebFetch', input: { url, prompt: 'summarize' } })),
       },
     ],
   },

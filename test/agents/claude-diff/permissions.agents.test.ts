@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { createPermissionEngine, type PermissionRules } from '../../../src/host/index.js';
 import { ensureAgent, PINS } from '../harness/cache.js';
 import { claudeEnv } from '../harness/claude.js';
+import { EXAMPLE_COM_URLS, HIDDEN_RM_COMMANDS } from './calls.js';
 import { makeRunDirs, namespaceUnavailable, runInNamespace, type ToolCall } from '../harness/run.js';
 
 const RESULTS = join(import.meta.dirname, 'permissions.json');
@@ -161,30 +162,7 @@ const CASES: RuleCase[] = [
     allowedTools: ['Bash'],
     expects: 'deny',
     mustRefuse: [],
-    calls: [
-      'echo "$(rm -f nf1)"',
-      'cat <<EOF\n$(rm -f nf2)\nEOF',
-      "bash <<< 'rm -f nf3'",
-      "echo 'rm -f nf4' | sh",
-      "echo 'rm -f nf5' | bash -s",
-      '# rm -f nf7\ntrue',
-      "cat <<'EOF'\nrm -f nf8\nEOF",
-      "cat <<'EOF' | sh\nrm -f nf9\nEOF",
-      "x='rm -f nf10'; $x",
-      '$(echo rm) -f nf11',
-      'r\\m -f nf12',
-      '"rm" -f nf13',
-      "r''m -f nf14",
-      'rm${IFS}-f${IFS}nf17',
-      'time -p rm -f nf18',
-      'xargs -I{} rm -f {} <<< nf19',
-      'git rm --cached nf22 || true',
-      'true && (rm -f nf23)',
-      'echo x; rm -f nf24 # trailing comment',
-      'command -v rm',
-      'rm -f nf25 2>/dev/null',
-      '>nf26 rm -f nf26',
-    ].map(bash),
+    calls: HIDDEN_RM_COMMANDS.map(bash),
   },
   {
     id: 'deny-webfetch-domain',
@@ -192,19 +170,9 @@ const CASES: RuleCase[] = [
     allowedTools: ['WebFetch'],
     expects: 'deny',
     mustRefuse: ['https://example.com/a'],
-    calls: [
-      'https://example.com/a',
-      'https://EXAMPLE.com/b',
-      'https://sub.example.com/c',
-      'https://example.com.evil.test/d',
-      'http://example.com:8080/e',
-      'https://user@example.com/f',
-      'https://example.com./h',
-      'https://xexample.com/i',
-      'https://a.internal.test/j',
-      'https://internal.test/k',
-      'https://evil.test/?u=https://example.com/l',
-    ].map((url): ToolCall => ({ name: 'WebFetch', input: { url, prompt: 'summarize' } })),
+    calls: [...EXAMPLE_COM_URLS, 'https://a.internal.test/j', 'https://internal.test/k'].map(
+      (url): ToolCall => ({ name: 'WebFetch', input: { url, prompt: 'summarize' } }),
+    ),
   },
 ];
 
