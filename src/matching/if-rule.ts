@@ -68,7 +68,14 @@ interface RuleBase {
 export type Rule =
   | (RuleBase & { readonly kind: 'tool' })
   | (RuleBase & { readonly kind: 'mcp-server'; readonly server: string })
-  | (RuleBase & { readonly kind: 'bash'; readonly pattern: string; readonly command: CommandPattern })
+  | (RuleBase & {
+      readonly kind: 'bash';
+      readonly pattern: string;
+      /** As written: what a grant covers. */
+      readonly command: CommandPattern;
+      /** What a guard matches: also with each run of spaces and tabs read as one space. */
+      readonly guardCommand: CommandPattern;
+    })
   | (RuleBase & {
       readonly kind: 'path';
       readonly pattern: string;
@@ -143,7 +150,12 @@ export function parseRule(text: string): ParseRuleResult {
   if (pattern === undefined || pattern === '*') return { ok: true, rule: { kind: 'tool', source, tool } };
 
   if (tool === 'Bash') {
-    return { ok: true, rule: { kind: 'bash', source, tool, pattern, command: compileCommandPattern(pattern) } };
+    const command = compileCommandPattern(pattern);
+    // Claude Code 2.1.328 runs an `if: "Bash(rm  *)"` guard (two spaces) for `rm -f x`
+    // (test/agents/claude-diff if-bash-patterns): a guard reads the spaces as one as well.
+    const collapsed = pattern.replace(/[ \t]{2,}|\t/g, ' ');
+    const guardCommand = collapsed === pattern ? command : eitherPattern(command, compileCommandPattern(collapsed));
+    return { ok: true, rule: { kind: 'bash', source, tool, pattern, command, guardCommand } };
   }
   if (PATH_RULE_TOOLS.has(tool)) {
     const compiled = compilePathPattern(pattern, { guard: true });
@@ -241,6 +253,16 @@ export function compileCommandPattern(pattern: string): CommandPattern {
   return { form: 'wildcard', specific: /[\s*]/.test(head), spansOperators, test };
 }
 
+/** A pattern matching what either matches (a guard's wider reading beside the pattern as written). */
+function eitherPattern(a: CommandPattern, b: CommandPattern): CommandPattern {
+  return {
+    form: a.form,
+    specific: a.specific || b.specific,
+    spansOperators: a.spansOperators || b.spansOperators,
+    test: (c) => a.test(c) || b.test(c),
+  };
+}
+
 /**
  * Whole-string match of literal pieces joined by `*` (any text, newlines included). Not a RegExp:
  * a backtracking `^a.*b.*c$` is polynomial in the number of stars, and a long command (the model
@@ -280,7 +302,7 @@ function matchUnsafe(rule: Rule, toolName: string, toolInput: unknown, ctx: Rule
     case 'mcp-server':
       return toolName.startsWith(`mcp__${rule.server}__`);
     case 'bash':
-      return toolName === 'Bash' && (ctx.grant === true ? coversBash(rule.command, input.command) : matchBash(rule.command, input.command));
+      return toolName === 'Bash' && (ctx.grant === true ? coversBash(rule.command, input.command) : matchBash(rule.guardCommand, input.command));
     case 'path':
       return toolCovers(rule.tool, toolName) && matchPaths(ctx.grant === true ? rule.grantPath : rule.path, toolName, input, ctx);
     case 'domain':

@@ -174,6 +174,16 @@ describe('Bash if-matching table (reference)', () => {
     ])
       expect(bash('rm *', command), command).toBe(false);
   });
+  // Claude Code 2.1.328 ran `if: "Bash(rm  *)"` (two spaces) for `rm -f x` and `rm`
+  // (test/agents/claude-diff if-bash-patterns).
+  it('a guard reads a run of spaces or a tab in the pattern as one space; a grant takes the pattern as written', () => {
+    for (const command of ['rm -f x', 'rm', 'ls; rm -rf y', 'rm  -f z']) expect(bash('rm  *', command), command).toBe(true);
+    expect(bash('rm\t-f *', 'rm -f x')).toBe(true);
+    expect(bash('rm  *', 'rmdir x')).toBe(false);
+    const grant = { ...CTX, grant: true };
+    expect(edit('Bash(rm  *)', 'Bash', { command: 'rm -f x' }, grant)).toBe(false);
+    expect(edit('Bash(rm *)', 'Bash', { command: 'rm -f x' }, grant)).toBe(true);
+  });
   it('a guard runs for a shell text it cannot read, and for an expansion inside one', () => {
     expect(bash('ls', `eval 'a "'`)).toBe(true);
     expect(bash('git push origin *', "bash -c 'git push $R'")).toBe(true);

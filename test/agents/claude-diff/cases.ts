@@ -610,6 +610,51 @@ export const CASES: DiffCase[] = [
     ],
   },
   {
+    id: 'if-bash-patterns',
+    wider: 'runs of spaces in a pattern read as one, as Claude Code reads them; the engine may run a Bash guard for more spellings',
+    hooks: {
+      PreToolUse: ifLoggers(
+        'Bash',
+        [
+          'Bash(rm)',
+          'Bash(rm:*)',
+          'Bash(rm*)',
+          'Bash(rm -rf:*)',
+          'Bash(rm -rf *)',
+          'Bash( rm *)',
+          'Bash(*rm*)',
+          'Bash(* rm *)',
+          'Bash(rm -f nf*)',
+          'Bash(RM *)',
+          'Bash(rm  *)',
+          'Bash(*)',
+          'Bash(rm -f)',
+          'Bash(rm -f *)',
+        ],
+        '(.tool_input.command | gsub("\\t"; "<TAB>"))',
+      ),
+    },
+    payloads: [
+      {
+        id: 'many',
+        calls: [
+          'rm',
+          'rm -f nf1',
+          'rm -rf nf2',
+          'rmdir nodir || true',
+          'rm -f -r nf3',
+          'echo rm',
+          'ls; rm -f nf4',
+          'rm  -f nf5',
+          'rm\t-f nf6',
+          'rm -fr nf9',
+          'rm -f',
+          'rm -rfv nf10',
+        ].map(bash),
+      },
+    ],
+  },
+  {
     id: 'if-git-spellings',
     wider: "a guard also runs with git's leading options (git -C d push), for /usr/bin/git and past timeout",
     hooks: {
