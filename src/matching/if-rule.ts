@@ -302,7 +302,8 @@ function matchUnsafe(rule: Rule, toolName: string, toolInput: unknown, ctx: Rule
     case 'mcp-server':
       return toolName.startsWith(`mcp__${rule.server}__`);
     case 'bash':
-      return toolName === 'Bash' && (ctx.grant === true ? coversBash(rule.command, input.command) : matchBash(rule.guardCommand, input.command));
+      if (toolName !== 'Bash') return false;
+      return ctx.grant === true ? coversBash(rule.command, input.command) : matchBash(rule.guardCommand, input.command);
     case 'path':
       return toolCovers(rule.tool, toolName) && matchPaths(ctx.grant === true ? rule.grantPath : rule.path, toolName, input, ctx);
     case 'domain':
