@@ -117,11 +117,14 @@ export interface NormalizedHook {
  * - `claude`: `*`/empty = all; only `[A-Za-z0-9_\- ,|]` = exact names; else unanchored regex (invalid never matches)
  * - `claude-narrow`: the same with the narrow exact set `[A-Za-z0-9_|]` (Codex)
  * - `regex`: always an unanchored regex, invalid never matches (Kimi)
- * - `regex-or-exact`: unanchored regex, invalid → exact comparison (Gemini tool events)
+ * - `regex-star`: the same, and `*` matches everything; a name is a regex too, so `Execu` matches
+ *   `Execute` (Factory Droid 0.225.2, run in test/agents/dialect-diff)
+ * - `regex-or-exact`: trimmed, `*` all, unanchored regex, invalid → exact comparison (Gemini
+ *   tool events, Qwen Code)
  * - `regex-anchored`: regex anchored as `^(?:p)$`, invalid never matches (Copilot CLI)
- * - `exact`: whole-string equality (Gemini lifecycle events, Qwen Notification/PreCompact)
+ * - `exact`: whole-string equality (Gemini lifecycle events)
  */
-export type MatcherMode = 'claude' | 'claude-narrow' | 'regex' | 'regex-or-exact' | 'regex-anchored' | 'exact';
+export type MatcherMode = 'claude' | 'claude-narrow' | 'regex' | 'regex-star' | 'regex-or-exact' | 'regex-anchored' | 'exact';
 
 /** Set by a dialect loader on its hooks; the engine calls it around each execution of such a hook. */
 export interface HookBridge {

@@ -113,6 +113,8 @@ export const codex: Dialect = {
   events: EVENTS,
   tools: CODEX_TOOLS,
   matcherMode: () => 'claude-narrow',
+  // Codex 0.169.0 ran two identical PreToolUse groups twice (test/agents/dialect-diff).
+  keepsIdenticalHooks: true,
   detect: DETECTORS.codex,
   configuredEvents: (doc) => (isObject(doc) ? groupEvents(doc.hooks).filter((e) => e !== 'state') : []),
   bridge: codexBridge,

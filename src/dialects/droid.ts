@@ -76,7 +76,11 @@ export const droid: Dialect = {
   defaults: { timeoutUnit: 's' },
   events: EVENTS,
   tools: DROID_TOOLS,
-  matcherMode: () => 'claude',
+  // Droid 0.225.2, run with 24 matcher spellings (test/agents/dialect-diff): every matcher is an
+  // unanchored regex (`Execu` and `ecute` ran for Execute, `Execute|` for Create), `*` and empty
+  // match all, spaces and commas are part of the regex; identical hooks each run.
+  matcherMode: () => 'regex-star',
+  keepsIdenticalHooks: true,
   detect: DETECTORS.droid,
   configuredEvents: (doc) => (isObject(doc) ? groupEvents(doc.hooks) : []),
   undeliverable: DROID_UNDELIVERABLE,

@@ -69,8 +69,13 @@ const MODE_TO_NATIVE: Record<string, string> = { acceptEdits: 'auto_edit', bypas
 /** Qwen's permission_mode → canonical (payload decoding). */
 export const QWEN_MODE_TO_CANONICAL: Readonly<Record<string, string>> = { auto_edit: 'acceptEdits' };
 
+/**
+ * Qwen Code 0.24.4 reads a matcher as Gemini CLI does: trimmed, `*` for every tool, else an
+ * unanchored regex (test/agents/dialect-diff: its `*`, ` run_shell_command` and
+ * `run_shell_command ` ran). Read as a plain regex, those three never matched under dispatch.
+ */
 function qwenMatcherMode(_event: EventName): MatcherMode {
-  return 'regex';
+  return 'regex-or-exact';
 }
 
 export const qwenBridge: HookBridge = {

@@ -148,7 +148,7 @@ export function readMatcher(matcher: string | undefined, mode: MatcherMode): Mat
     }
     default: {
       const p = mode === 'regex-or-exact' ? trimmed : matcher;
-      if (p === '' || (mode === 'regex-or-exact' && p === '*')) return { kind: 'all' };
+      if (p === '' || ((mode === 'regex-or-exact' || mode === 'regex-star') && p === '*')) return { kind: 'all' };
       const anchored = anchoredNames(p);
       if (anchored) return { kind: 'names', names: anchored };
       // A bare name list is, strictly, an unanchored regex; agents use it to name tools, and so do we.

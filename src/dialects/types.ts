@@ -90,6 +90,11 @@ export interface Dialect {
   tools: readonly ToolMapping[];
   /** Matcher rules of the agent for a canonical event. */
   matcherMode(event: EventName): MatcherMode;
+  /**
+   * The agent runs identical hooks (same event, matcher and handler) once each, where Claude
+   * Code, Gemini CLI and Qwen Code run them once in all: the engine then keeps each of them.
+   */
+  keepsIdenticalHooks?: true;
   /** How sure we are that a parsed document is this dialect's (0 = not at all, 1 = certain). */
   detect(file: string, doc: unknown): number;
   /** Native event names that have at least one hook entry in a parsed document (dispatch's fast path). */

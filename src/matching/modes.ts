@@ -50,7 +50,8 @@ export function compileMatcherFor(
     }
     default: {
       // Kimi: missing or empty matches all; everything else is a regex, invalid never matches.
-      if (matcher === '') return { kind: 'all', test: () => true, source };
+      // Droid (`regex-star`) also reads `*` as all, where a regex would be invalid.
+      if (matcher === '' || (mode === 'regex-star' && matcher === '*')) return { kind: 'all', test: () => true, source };
       return regexMatcher(source, matcher, 'never');
     }
   }

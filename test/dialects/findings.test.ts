@@ -3,6 +3,7 @@
  * case pins what the agent really does, at unit level (adapters called directly) or through the
  * built CLI with real hook processes. No agent is needed.
  */
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { codex } from '../../src/dialects/codex.js';
@@ -114,11 +115,12 @@ describe('Qwen Code', () => {
     ).toEqual([30, 45]);
   });
 
-  test('matchers are regexes on every event, and Bash/Shell are aliases of run_shell_command', async () => {
+  // Qwen Code 0.24.4 ran `*`, ` run_shell_command` and `run_shell_command ` (test/agents/dialect-diff).
+  test('matchers are trimmed regexes on every event, `*` for all, and Bash/Shell are aliases of run_shell_command', async () => {
     expect(['Notification', 'PreCompact', 'SessionStart'].map((e) => qwen.matcherMode(e as EventName))).toEqual([
-      'regex',
-      'regex',
-      'regex',
+      'regex-or-exact',
+      'regex-or-exact',
+      'regex-or-exact',
     ]);
     const script = dir.write(
       'qwen-deny.mjs',
@@ -199,6 +201,30 @@ describe('Gemini CLI', () => {
 });
 
 describe('Codex', () => {
+  // Codex 0.169.0 ran two identical PreToolUse groups twice; Claude Code, Gemini CLI and Qwen
+  // Code run such hooks once (test/agents/dialect-diff/matchers.agents.test.ts).
+  test('identical hooks are each kept and each run, as Codex runs them', async () => {
+    const log = join(dir.root, 'codex-twice.log');
+    const group = { matcher: 'Bash', hooks: [{ type: 'command', command: `echo x >> ${JSON.stringify(log)}` }] };
+    const file = dir.json('codex-twice/.codex/hooks.json', { hooks: { PreToolUse: [group, group] } });
+    const c = await loadConfig({ cwd: dir.root, discover: false, settingsFiles: [file], dialect: 'codex' });
+    expect(c.hooks.map((h) => h.dialect)).toEqual(['codex', 'codex']);
+    const payload = {
+      session_id: 's',
+      turn_id: 't',
+      cwd: dir.root,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+    };
+    const r = await runCli(['dispatch', '--agent', 'codex', '--settings', file, '--dialect', 'codex'], JSON.stringify(payload));
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(log, 'utf8')).toBe('x\nx\n');
+    // The same groups in a Claude settings file collapse into one hook.
+    const claudeFile = dir.json('claude-twice/settings.json', { hooks: { PreToolUse: [group, group] } });
+    expect((await loadConfig({ cwd: dir.root, discover: false, settingsFiles: [claudeFile] })).hooks).toHaveLength(1);
+  });
+
   test('non-MCP output replacement withholds the output with decision: block; MCP output is replaced', () => {
     const bash = codexWire.encodeDecision(
       decision('PostToolUse', { updatedOutput: 'x=[redacted]' }),
@@ -436,7 +462,34 @@ describe('Factory Droid', () => {
       { file: '/p/.claude/settings.json', kind: 'project' },
     );
     const out = await serializeDialect('droid', parsed.hooks);
-    expect(JSON.parse(out.text).hooks.PreToolUse[0].matcher).toBe('Create|Execute');
+    // Droid reads every matcher as an unanchored regex, so exact names are written anchored.
+    expect(JSON.parse(out.text).hooks.PreToolUse[0].matcher).toBe('^(?:Create|Execute)$');
+  });
+
+  // Droid 0.225.2 ran `Execu` and `ecute` for Execute, `Execute|` for Create, `*` for both, and
+  // two identical groups twice; ` Execute` and `Execute,Create` matched nothing
+  // (test/agents/dialect-diff/matchers.agents.test.ts).
+  test('matchers are unanchored regexes with `*` for all, and identical hooks each run', async () => {
+    const hooks = (matcher: string) => ({ hooks: { PreToolUse: [{ matcher, hooks: [{ type: 'command', command: 'true' }] }] } });
+    const matches = async (matcher: string, tool: string) => {
+      const file = dir.json(`droid-m-${Buffer.from(matcher).toString('hex')}/.factory/settings.json`, hooks(matcher));
+      const c = await loadConfig({ cwd: dir.root, discover: false, settingsFiles: [file], dialect: 'droid' });
+      const { createHookEngine } = await import('../../src/index.js');
+      const engine = createHookEngine({ hooks: c.hooks, cwd: dir.root, projectDir: dir.root, spawner: false });
+      const d = await engine.run('PreToolUse', { session_id: 's', cwd: dir.root, transcript_path: '', tool_name: tool, tool_input: {} });
+      return d.hooks.length > 0;
+    };
+    expect(await matches('Execu', 'Bash')).toBe(true);
+    expect(await matches('ecute', 'Bash')).toBe(true);
+    expect(await matches('Execute|', 'Write')).toBe(true);
+    expect(await matches('*', 'Write')).toBe(true);
+    expect(await matches(' Execute', 'Bash')).toBe(false);
+    expect(await matches('Execute,Create', 'Bash')).toBe(false);
+    expect(await matches('Create', 'Bash')).toBe(false);
+    const twice = dir.json('droid-twice/.factory/settings.json', {
+      hooks: { PreToolUse: [hooks('Execute').hooks.PreToolUse[0], hooks('Execute').hooks.PreToolUse[0]] },
+    });
+    expect((await loadConfig({ cwd: dir.root, discover: false, settingsFiles: [twice], dialect: 'droid' })).hooks).toHaveLength(2);
   });
 });
 

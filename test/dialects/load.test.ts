@@ -170,7 +170,7 @@ describe('golden loads', () => {
       {
         event: 'PreToolUse',
         matcher: '^run_shell_command$',
-        mode: 'regex',
+        mode: 'regex-or-exact',
         handler: { type: 'command', command: '$QWEN_PROJECT_DIR/.qwen/hooks/security-check.sh', timeout: 10 },
         dialect: 'qwen',
         native: 'PreToolUse',
@@ -179,7 +179,7 @@ describe('golden loads', () => {
       {
         event: 'PreToolUse',
         matcher: '*',
-        mode: 'regex',
+        mode: 'regex-or-exact',
         handler: { type: 'http', url: 'http://127.0.0.1:8080/hooks/pre-tool-use', timeout: 10 },
         dialect: 'qwen',
         native: 'PreToolUse',
@@ -187,7 +187,7 @@ describe('golden loads', () => {
       },
       {
         event: 'Stop',
-        mode: 'regex',
+        mode: 'regex-or-exact',
         handler: { type: 'prompt', prompt: 'Is the task complete? $ARGUMENTS', timeout: 30 },
         dialect: 'qwen',
         native: 'Stop',
@@ -196,7 +196,7 @@ describe('golden loads', () => {
       {
         event: 'Notification',
         matcher: 'permission_prompt',
-        mode: 'regex',
+        mode: 'regex-or-exact',
         handler: { type: 'command', command: 'notify-send qwen', timeout: 60, async: true },
         dialect: 'qwen',
         native: 'Notification',

@@ -159,7 +159,8 @@ export function makeHook(init: HookInit): NormalizedHook {
   };
   const hook: NormalizedHook = {
     ...base,
-    dedupKey: dedupKeyFor(base),
+    // A key of its own: nothing collapses with it (Dialect.keepsIdenticalHooks).
+    dedupKey: init.dialect.keepsIdenticalHooks ? `\0own\0${base.id}` : dedupKeyFor(base),
     dialect: init.dialect.name,
     ...(init.matcherMode && init.matcherMode !== 'claude' ? { matcherMode: init.matcherMode } : {}),
     ...(init.dialect.bridge ? { bridge: init.dialect.bridge } : {}),

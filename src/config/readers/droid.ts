@@ -8,7 +8,15 @@ import { lossLog, reportDataLosses, sortedJson, timeoutOut } from './common.js';
 export async function parseDroid(doc: unknown, ctx: ParseContext): Promise<ParseResult> {
   const r = await parseClaude(doc, ctx);
   const hooks = r.hooks.map(
-    (h): NormalizedHook => ({ ...h, dialect: 'droid', bridge: droid.bridge, dialectData: { ...h.dialectData, nativeEvent: h.event } }),
+    (h): NormalizedHook => ({
+      ...h,
+      // Droid's matcher rules, and identical hooks kept apart, as Droid runs each (Dialect.keepsIdenticalHooks).
+      matcherMode: droid.matcherMode(h.event),
+      ...(droid.keepsIdenticalHooks ? { dedupKey: `\0own\0${h.id}` } : {}),
+      dialect: 'droid',
+      bridge: droid.bridge,
+      dialectData: { ...h.dialectData, nativeEvent: h.event },
+    }),
   );
   // Events Droid never fires are loaded by the Claude loader; say that Droid ignores them.
   const diagnostics = [...r.diagnostics];
