@@ -96,7 +96,7 @@ const CASES: DialectCase[] = [
 ];
 
 /** A scenario only for the adapter to write its config and say how to start the agent. */
-function scenarioFor(adapter: AgentAdapter, dirs: RunDirs): Scenario {
+function scenarioFor(adapter: AgentAdapter): Scenario {
   return {
     id: 'matchers',
     title: 'matcher spellings',
@@ -120,17 +120,12 @@ function groups(c: DialectCase, dirs: RunDirs): unknown[] {
 
 function hookRuns(dirs: RunDirs): string[] {
   const file = join(dirs.work, 'hook-runs.log');
-  return existsSync(file)
-    ? readFileSync(file, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .sort()
-    : [];
+  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).sort() : [];
 }
 
 async function runOnce(c: DialectCase, bin: string, mode: 'native' | 'dispatch'): Promise<{ hookRuns: string[]; error?: string }> {
   const dirs = makeRunDirs(`dmatch-${c.adapter.name}-${mode}`);
-  const scenario = scenarioFor(c.adapter, dirs);
+  const scenario = scenarioFor(c.adapter);
   const run = c.adapter.prepare(dirs, scenario, mode, bin);
   const file = c.configFile(dirs);
   const config = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
