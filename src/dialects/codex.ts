@@ -46,7 +46,14 @@ const MATCHER_ALIASES: Readonly<Record<string, readonly string[]>> = { apply_pat
 /** Events whose matcher Codex honours (events/common.rs matcher_pattern_for_event); elsewhere it is ignored. */
 export const CODEX_MATCHER_EVENTS: ReadonlySet<string> = new Set(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'SessionStart']);
 
-/** Codex's reading of a hook's output, expressed so the Claude parse stage reaches the same verdict. */
+/**
+ * Codex's reading of a hook's output, expressed so the Claude parse stage reaches the same verdict.
+ * Two answers Codex rejects (and then runs the tool: its hook failed, non-blocking) are kept as
+ * the hook wrote them, because both ask to stop and the engine never lets such an answer turn
+ * into a pass: a PreToolUse `ask` (under dispatch refused, as any ask Codex cannot put to the
+ * user) and `continue: false` (the agent stops). Codex 0.169.0 ran the command after a hook's
+ * `ask` in its own file (test/agents/dialect-diff native-files, `ask-permissive`).
+ */
 function decodeResult(event: string, result: ExecutionResult): ExecutionResult {
   if (result.status !== 'completed') return result;
   const failed = (why: string) => ({ ...result, exitCode: 1, stdout: '', stderr: why });
@@ -56,9 +63,9 @@ function decodeResult(event: string, result: ExecutionResult): ExecutionResult {
   const json = jsonObjectOf(result.stdout);
   if (!json) return result;
   const hso = isObject(json.hookSpecificOutput) ? json.hookSpecificOutput : undefined;
-  if (event === 'PreToolUse' || event === 'PermissionRequest') {
-    if (json.continue === false || json.stopReason !== undefined || json.suppressOutput === true)
-      return failed(`${event} hook returned unsupported continue/stopReason/suppressOutput`);
+  if ((event === 'PreToolUse' || event === 'PermissionRequest') && json.continue !== false) {
+    if (json.stopReason !== undefined || json.suppressOutput === true)
+      return failed(`${event} hook returned unsupported stopReason/suppressOutput`);
   }
   if (event === 'PreToolUse') {
     const decision = hso?.permissionDecision;
@@ -66,7 +73,6 @@ function decodeResult(event: string, result: ExecutionResult): ExecutionResult {
       return failed('PreToolUse hook returned updatedInput without permissionDecision:allow');
     if (decision === 'allow' && hso?.updatedInput === undefined)
       return failed('PreToolUse hook returned unsupported permissionDecision:allow');
-    if (decision === 'ask') return failed('PreToolUse hook returned unsupported permissionDecision:ask');
     if (decision === 'deny' && !str(hso?.permissionDecisionReason)?.trim())
       return failed('PreToolUse hook returned permissionDecision:deny without a non-empty permissionDecisionReason');
     if (json.decision === 'approve') return failed('PreToolUse hook returned unsupported decision:approve');

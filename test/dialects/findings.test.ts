@@ -290,6 +290,36 @@ describe('Codex', () => {
     expect(hso.permissionDecisionReason).toMatch(/bypassPermissions.*really delete\?/);
   });
 
+  // Codex 0.169.0 rejects a PreToolUse `ask` and `continue: false` (its hook failed, the command
+  // ran: test/agents/dialect-diff native-files). In a Codex file run by the engine both still stop
+  // the call: an answer that asks to stop never turns into a pass.
+  test('a Codex-format hook answering ask or continue:false is refused under dispatch, not run past', async () => {
+    const payload = {
+      session_id: 's',
+      turn_id: 't',
+      transcript_path: null,
+      cwd: dir.root,
+      hook_event_name: 'PreToolUse',
+      model: 'm',
+      permission_mode: 'bypassPermissions',
+      tool_name: 'Bash',
+      tool_input: { command: 'rm -rf x' },
+      tool_use_id: 'c1',
+    };
+    const answers = {
+      ask: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'really delete?' } },
+      stop: { continue: false, stopReason: 'stop here' },
+    };
+    for (const [name, out] of Object.entries(answers)) {
+      const file = settings(`codex-native-${name}`, { PreToolUse: { matcher: 'Bash', out } });
+      // The same hooks as a Codex file (.codex/hooks.json), read with Codex's rules.
+      const codexFile = dir.json(`codex-native-${name}/.codex/hooks.json`, JSON.parse(readFileSync(file, 'utf8')));
+      const r = await runCli(['dispatch', '--agent', 'codex', '--settings', codexFile, '--dialect', 'codex'], JSON.stringify(payload));
+      expect(r.code, r.stderr).toBe(0);
+      expect(json(r.stdout).hookSpecificOutput?.permissionDecision, `${name}: ${r.stdout}`).toBe('deny');
+    }
+  });
+
   test('the bundled .env guard blocks a Codex apply_patch touching .env', async () => {
     const examples = join(ROOT, 'examples');
     const patch = '*** Begin Patch\n*** Update File: config/.env\n@@\n-KEY=1\n+KEY=2\n*** End Patch\n';

@@ -11,25 +11,22 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentAdapter } from '../harness/agent.js';
+import { nativeFileThroughDispatch, type AgentAdapter } from '../harness/agent.js';
 import { ensureAgent, PINS, type AgentName } from '../harness/cache.js';
 import { codex } from '../harness/codex.js';
 import { droid } from '../harness/droid.js';
 import { gemini } from '../harness/gemini.js';
 import { qwen } from '../harness/qwen.js';
-import { makeRunDirs, namespaceUnavailable, runInNamespace, tracedDispatchCommand, type RunDirs } from '../harness/run.js';
+import { makeRunDirs, namespaceUnavailable, runInNamespace, type RunDirs } from '../harness/run.js';
 import type { Scenario } from '../harness/scenarios.js';
 
 const RESULTS = join(import.meta.dirname, 'matchers.json');
 
 interface DialectCase {
+  /** The agent; its `hookFile` says where its hooks live and how a group is written. */
   adapter: AgentAdapter;
-  /** The agent's config file that holds `hooks` (written by the adapter, then given our groups). */
-  configFile(dirs: RunDirs): string;
   /** The native event of a tool call before it runs. */
   event: string;
-  /** A hook entry in the agent's format. */
-  handler(command: string): Record<string, unknown>;
   matchers: string[];
 }
 
@@ -67,30 +64,22 @@ const spellings = (shell: string, write: string) => [
 const CASES: DialectCase[] = [
   {
     adapter: gemini,
-    configFile: (dirs) => join(dirs.home, '.gemini', 'settings.json'),
     event: 'BeforeTool',
-    handler: (command) => ({ type: 'command', command, timeout: 60_000 }),
     matchers: shellToolMatchers('run_shell_command', 'write_file'),
   },
   {
     adapter: qwen,
-    configFile: (dirs) => join(dirs.home, '.qwen', 'settings.json'),
     event: 'PreToolUse',
-    handler: (command) => ({ type: 'command', command, timeout: 60 }),
     matchers: shellToolMatchers('run_shell_command', 'write_file'),
   },
   {
     adapter: codex,
-    configFile: (dirs) => join(dirs.home, '.codex', 'hooks.json'),
     event: 'PreToolUse',
-    handler: (command) => ({ type: 'command', command, timeout: 60 }),
     matchers: shellToolMatchers('Bash', 'apply_patch', ['Edit', 'Write|Edit', 'exec_command', 'shell']),
   },
   {
     adapter: droid,
-    configFile: (dirs) => join(dirs.home, '.factory', 'settings.json'),
     event: 'PreToolUse',
-    handler: (command) => ({ type: 'command', command, timeout: 60 }),
     matchers: shellToolMatchers('Execute', 'Create', ['Edit|Create', 'Execute, Create']),
   },
 ];
@@ -114,8 +103,13 @@ function groups(c: DialectCase, dirs: RunDirs): unknown[] {
   const log = join(dirs.work, 'hook-runs.log');
   return c.matchers.map((m) => ({
     ...(m === '' ? {} : { matcher: m }),
-    hooks: [c.handler(`jq -r --arg m '${m}' '"[" + $m + "]|" + (.tool_name // "?")' >> '${log}'`)],
+    ...hookFile(c).entry(`jq -r --arg m '${m}' '"[" + $m + "]|" + (.tool_name // "?")' >> '${log}'`),
   }));
+}
+
+function hookFile(c: DialectCase): NonNullable<AgentAdapter['hookFile']> {
+  if (!c.adapter.hookFile) throw new Error(`${c.adapter.name}: the adapter names no hook file`);
+  return c.adapter.hookFile;
 }
 
 function hookRuns(dirs: RunDirs): string[] {
@@ -126,17 +120,13 @@ function hookRuns(dirs: RunDirs): string[] {
 async function runOnce(c: DialectCase, bin: string, mode: 'native' | 'dispatch'): Promise<{ hookRuns: string[]; error?: string }> {
   const dirs = makeRunDirs(`dmatch-${c.adapter.name}-${mode}`);
   const scenario = scenarioFor(c.adapter);
-  const run = c.adapter.prepare(dirs, scenario, mode, bin);
-  const file = c.configFile(dirs);
+  const run = c.adapter.prepare(dirs, scenario, 'native', bin);
+  const file = hookFile(c).path(dirs);
   const config = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  if (mode === 'native') config.hooks = { [c.event]: groups(c, dirs) };
-  else {
-    const engineFile = join(dirs.root, `engine-${c.adapter.name}.json`);
-    writeFileSync(engineFile, JSON.stringify({ hooks: { [c.event]: groups(c, dirs) } }, null, 2));
-    const dispatch = tracedDispatchCommand(dirs, c.adapter.name, engineFile, ['--dialect', c.adapter.name]);
-    config.hooks = { [c.event]: [{ hooks: [c.handler(dispatch)] }] };
-  }
+  config.hooks = { [c.event]: groups(c, dirs) };
   writeFileSync(file, JSON.stringify(config, null, 2));
+  // The same file behind dispatch: the agent runs `dispatch --dialect`, the engine reads the groups.
+  if (mode === 'dispatch') nativeFileThroughDispatch(c.adapter, dirs);
   const calls = scenario.calls(c.adapter.tools, dirs) ?? [];
   const outcome = await runInNamespace(dirs, { ...run, script: { toolCalls: calls } });
   const error = outcome.timedOut ? 'timed out' : (outcome.spawnError ?? undefined);

@@ -4,10 +4,16 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PINS, type AgentName } from './cache.js';
-import { brokenInstall, makeRunDirs, runInNamespace, type NamespaceRun, type RunDirs, type WireApi } from './run.js';
+import { brokenInstall, makeRunDirs, runInNamespace, tracedDispatchCommand, type NamespaceRun, type RunDirs, type WireApi } from './run.js';
 import { observe, SCENARIOS, type AgentTools, type HookSpec, type Scenario, type Verdict } from './scenarios.js';
 
-export type Mode = 'native' | 'dispatch';
+/**
+ * native: the hook in the agent's own config. dispatch: the agent's config runs `dispatch` with a
+ * Claude-format engine config of the same hook. native-file: the agent's config runs `dispatch
+ * --dialect <agent>`, and the engine reads the native config the agent would have read (its
+ * hooks, in its format, answering in its format).
+ */
+export type Mode = 'native' | 'dispatch' | 'native-file';
 
 export interface AgentAdapter {
   name: AgentName;
@@ -16,7 +22,40 @@ export interface AgentAdapter {
   /** Why the agent's own config cannot express these hooks, or null when it can. */
   nativeUnsupported(hooks: HookSpec[]): string | null;
   /** Writes the run's config files and returns how to start the agent. */
-  prepare(dirs: RunDirs, scenario: Scenario, mode: Mode, bin: string): NamespaceRun;
+  prepare(dirs: RunDirs, scenario: Scenario, mode: 'native' | 'dispatch', bin: string): NamespaceRun;
+  /** Where the agent's own config keeps `hooks`, and how an entry of an event's list is written. */
+  hookFile?: {
+    path(dirs: RunDirs): string;
+    /** One entry of an event's list running `command` (a matcher group, or a bare handler). */
+    entry(command: string): Record<string, unknown>;
+    /** Options dispatch needs for this native event (Copilot's payload does not name it). */
+    dispatchArgs?(nativeEvent: string): string[];
+  };
+}
+
+/**
+ * Turns a run prepared natively into one where the agent runs `dispatch --dialect <agent>` for
+ * each event of its config, and the engine reads the agent's hooks from a copy of that config.
+ */
+export function nativeFileThroughDispatch(adapter: AgentAdapter, dirs: RunDirs): void {
+  const spec = adapter.hookFile;
+  if (!spec) throw new Error(`${adapter.name}: no hookFile to move behind dispatch`);
+  const file = spec.path(dirs);
+  const config = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  const hooks = (config.hooks ?? {}) as Record<string, unknown>;
+  const engineFile = join(dirs.root, `native-${adapter.name}-hooks.json`);
+  writeFileSync(engineFile, JSON.stringify({ ...config, hooks }, null, 2));
+  config.hooks = Object.fromEntries(
+    Object.keys(hooks).map((event) => [
+      event,
+      [
+        spec.entry(
+          tracedDispatchCommand(dirs, adapter.name, engineFile, ['--dialect', adapter.name, ...(spec.dispatchArgs?.(event) ?? [])]),
+        ),
+      ],
+    ]),
+  );
+  writeFileSync(file, JSON.stringify(config, null, 2));
 }
 
 export interface Cell {
@@ -71,7 +110,7 @@ export function scenariosFor(agent: AgentName): Scenario[] {
 
 /** Runs one cell; never throws for the agent's behaviour (that is what the verdict is for). */
 export async function runCell(adapter: AgentAdapter, bin: string, scenario: Scenario, mode: Mode): Promise<Cell & { log?: string }> {
-  if (mode === 'native') {
+  if (mode !== 'dispatch') {
     const why = adapter.nativeUnsupported(scenario.hooks);
     if (why) return { verdict: 'na', detail: `n/a natively: ${why}` };
   }
@@ -81,7 +120,8 @@ export async function runCell(adapter: AgentAdapter, bin: string, scenario: Scen
   try {
     const calls = scenario.calls(adapter.tools, dirs);
     if (calls === null) return { verdict: 'na', detail: 'the agent has no such tool' };
-    const run = adapter.prepare(dirs, scenario, mode, bin);
+    const run = adapter.prepare(dirs, scenario, mode === 'dispatch' ? 'dispatch' : 'native', bin);
+    if (mode === 'native-file') nativeFileThroughDispatch(adapter, dirs);
     run.script = { toolCalls: calls };
     const outcome = await runInNamespace(dirs, run);
     const obs = observe(dirs, outcome);

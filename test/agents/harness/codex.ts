@@ -35,6 +35,10 @@ export const codex: AgentAdapter = {
     const missing = hooks.filter((h) => !CODEX_EVENTS.has(h.event)).map((h) => h.event);
     return missing.length ? `Codex has no ${missing.join(', ')} hook` : null;
   },
+  hookFile: {
+    path: (dirs) => join(dirs.home, '.codex', 'hooks.json'),
+    entry: (command) => ({ hooks: [{ type: 'command', command, timeout: 60 }] }),
+  },
   prepare(dirs, scenario, mode, bin) {
     const codexHome = join(dirs.home, '.codex');
     mkdirSync(codexHome, { recursive: true });

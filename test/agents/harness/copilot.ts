@@ -34,6 +34,11 @@ export const copilot: AgentAdapter = {
     const missing = hooks.filter((h) => !EVENTS[h.event]).map((h) => h.event);
     return missing.length ? `Copilot CLI has no ${missing.join(', ')} hook` : null;
   },
+  hookFile: {
+    path: (dirs) => join(dirs.home, '.copilot', 'hooks', 'agent-hooks.json'),
+    entry: (command) => ({ type: 'command', bash: command, timeoutSec: 60 }),
+    dispatchArgs: (event) => ['--event', event],
+  },
   prepare(dirs, scenario, mode, bin) {
     const copilotHome = join(dirs.home, '.copilot');
     mkdirSync(join(copilotHome, 'hooks'), { recursive: true });

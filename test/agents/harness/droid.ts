@@ -35,6 +35,10 @@ export const droid: AgentAdapter = {
     writeFile: (file_path, content) => ({ name: 'Create', input: { file_path, content } }),
   },
   nativeUnsupported: () => null,
+  hookFile: {
+    path: (dirs) => join(dirs.home, '.factory', 'settings.json'),
+    entry: (command) => ({ hooks: [{ type: 'command', command, timeout: 60 }] }),
+  },
   prepare(dirs, scenario, mode, bin) {
     const hooks: Record<string, unknown[]> = {};
     if (mode === 'native') {

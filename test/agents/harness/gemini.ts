@@ -45,6 +45,10 @@ export const gemini: AgentAdapter = {
     const missing = hooks.filter((h) => !EVENTS[h.event]).map((h) => h.event);
     return missing.length ? `Gemini CLI has no ${missing.join(', ')} hook` : null;
   },
+  hookFile: {
+    path: (dirs) => join(dirs.home, '.gemini', 'settings.json'),
+    entry: (command) => ({ hooks: [{ type: 'command', command, timeout: 60_000 }] }),
+  },
   prepare(dirs, scenario, mode, bin) {
     const hooks: Record<string, unknown[]> = {};
     if (mode === 'native') {

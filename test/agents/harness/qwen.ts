@@ -32,6 +32,10 @@ export const qwen: AgentAdapter = {
     writeFile: (file_path, content) => ({ name: 'write_file', input: { file_path, content } }),
   },
   nativeUnsupported: () => null,
+  hookFile: {
+    path: (dirs) => join(dirs.home, '.qwen', 'settings.json'),
+    entry: (command) => ({ hooks: [{ type: 'command', command, timeout: 60 }] }),
+  },
   prepare(dirs, scenario, mode, bin) {
     const hooks: Record<string, unknown[]> = {};
     if (mode === 'native') {
