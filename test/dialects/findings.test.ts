@@ -201,6 +201,20 @@ describe('Gemini CLI', () => {
 });
 
 describe('Codex', () => {
+  /** A `codex exec` PreToolUse payload (it always reports bypassPermissions) for `rm -rf x`. */
+  const codexRmUnderBypass = () => ({
+    session_id: 's',
+    turn_id: 't',
+    transcript_path: null,
+    cwd: dir.root,
+    hook_event_name: 'PreToolUse',
+    model: 'm',
+    permission_mode: 'bypassPermissions',
+    tool_name: 'Bash',
+    tool_input: { command: 'rm -rf x' },
+    tool_use_id: 'c1',
+  });
+
   // Codex 0.169.0 ran two identical PreToolUse groups twice; Claude Code, Gemini CLI and Qwen
   // Code run such hooks once (test/agents/dialect-diff/matchers.agents.test.ts).
   test('identical hooks are each kept and each run, as Codex runs them', async () => {
@@ -271,18 +285,7 @@ describe('Codex', () => {
         out: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'really delete?' } },
       },
     });
-    const payload = {
-      session_id: 's',
-      turn_id: 't',
-      transcript_path: null,
-      cwd: dir.root,
-      hook_event_name: 'PreToolUse',
-      model: 'm',
-      permission_mode: 'bypassPermissions',
-      tool_name: 'Bash',
-      tool_input: { command: 'rm -rf x' },
-      tool_use_id: 'c1',
-    };
+    const payload = codexRmUnderBypass();
     const r = await runCli(['dispatch', '--agent', 'codex', '--settings', file], JSON.stringify(payload));
     expect(r.code, r.stderr).toBe(0);
     const hso = json(r.stdout).hookSpecificOutput;
@@ -294,18 +297,7 @@ describe('Codex', () => {
   // ran: test/agents/dialect-diff native-files). In a Codex file run by the engine both still stop
   // the call: an answer that asks to stop never turns into a pass.
   test('a Codex-format hook answering ask or continue:false is refused under dispatch, not run past', async () => {
-    const payload = {
-      session_id: 's',
-      turn_id: 't',
-      transcript_path: null,
-      cwd: dir.root,
-      hook_event_name: 'PreToolUse',
-      model: 'm',
-      permission_mode: 'bypassPermissions',
-      tool_name: 'Bash',
-      tool_input: { command: 'rm -rf x' },
-      tool_use_id: 'c1',
-    };
+    const payload = codexRmUnderBypass();
     const answers = {
       ask: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'really delete?' } },
       stop: { continue: false, stopReason: 'stop here' },

@@ -9,7 +9,7 @@
  * the agent runs. Results: test/agents/dialect-diff/matchers.json.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nativeFileThroughDispatch, type AgentAdapter } from '../harness/agent.js';
 import { ensureAgent, PINS, type AgentName } from '../harness/cache.js';
@@ -18,6 +18,7 @@ import { droid } from '../harness/droid.js';
 import { gemini } from '../harness/gemini.js';
 import { qwen } from '../harness/qwen.js';
 import { makeRunDirs, namespaceUnavailable, runInNamespace, type RunDirs } from '../harness/run.js';
+import { writeMergedResults } from './results.js';
 import type { Scenario } from '../harness/scenarios.js';
 
 const RESULTS = join(import.meta.dirname, 'matchers.json');
@@ -137,14 +138,7 @@ const results: Record<string, unknown> = {};
 const why: string | null = namespaceUnavailable();
 
 describe.concurrent('other agents: matcher spellings read by the engine as the agent reads them', () => {
-  afterAll(() => {
-    mkdirSync(import.meta.dirname, { recursive: true });
-    let kept: Record<string, unknown> = {};
-    try {
-      kept = (JSON.parse(readFileSync(RESULTS, 'utf8')) as { agents?: Record<string, unknown> }).agents ?? {};
-    } catch {}
-    writeFileSync(RESULTS, `${JSON.stringify({ notRunnable: why, agents: { ...kept, ...results } }, null, 2)}\n`);
-  });
+  afterAll(() => writeMergedResults(RESULTS, why, results));
 
   for (const c of CASES) {
     const name = c.adapter.name as AgentName;

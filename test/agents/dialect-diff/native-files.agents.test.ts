@@ -8,7 +8,6 @@
  * test/agents/dialect-diff/native-files.json.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCell, scenariosFor, type AgentAdapter, type Cell } from '../harness/agent.js';
 import { ensureAgent, PINS } from '../harness/cache.js';
@@ -18,6 +17,7 @@ import { droid } from '../harness/droid.js';
 import { gemini } from '../harness/gemini.js';
 import { qwen } from '../harness/qwen.js';
 import { namespaceUnavailable } from '../harness/run.js';
+import { writeMergedResults } from './results.js';
 
 const RESULTS = join(import.meta.dirname, 'native-files.json');
 const AGENTS: AgentAdapter[] = [codex, copilot, droid, gemini, qwen];
@@ -39,14 +39,7 @@ const results: Record<string, { version: string; cells: Record<string, { native:
 const why: string | null = namespaceUnavailable();
 
 describe.concurrent("the agents' own hook files, run by the engine under dispatch", () => {
-  afterAll(() => {
-    mkdirSync(import.meta.dirname, { recursive: true });
-    let kept: Record<string, unknown> = {};
-    try {
-      kept = (JSON.parse(readFileSync(RESULTS, 'utf8')) as { agents?: Record<string, unknown> }).agents ?? {};
-    } catch {}
-    writeFileSync(RESULTS, `${JSON.stringify({ notRunnable: why, agents: { ...kept, ...results } }, null, 2)}\n`);
-  });
+  afterAll(() => writeMergedResults(RESULTS, why, results));
 
   for (const adapter of AGENTS) {
     const name = adapter.name;
