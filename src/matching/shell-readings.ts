@@ -13,6 +13,8 @@
  *     loose reading here costs at most a hook run or a denial too many, never one too few.
  */
 
+import { readShellArgs } from '../util/shell-args.js';
+
 /** Options that take the next word as their value, per grant wrapper (coreutils 9, bash). */
 const GRANT_WRAPPERS: Readonly<Record<string, { values: readonly string[]; operands: number }>> = {
   timeout: { values: ['-s', '-k', '--signal', '--kill-after'], operands: 1 }, // the duration
@@ -148,30 +150,13 @@ export function byBaseName(words: readonly string[]): string[] | undefined {
 
 /**
  * Whether the command is a shell that reads its script from standard input: no `-c`, and `-s`
- * or no script operand after its options (`sh`, `bash -s x`, `bash -e`, `sh -o pipefail`).
- * `sh x.sh` runs a file and `bash -c '…'` a text (nestedScripts), neither reads stdin.
+ * or no script operand after its options (`sh`, `bash -s x`, `bash -e`, `sh -o pipefail`), as
+ * the shell reads its command line (src/util/shell-args.ts). `sh x.sh` runs a file and
+ * `bash -c '…'` a text (nestedScripts), neither reads stdin.
  */
 export function readsScriptFromStdin(words: readonly string[]): boolean {
   const name = baseName(words[0] ?? '');
-  if (!SHELLS.has(name) || name === 'busybox') return false;
-  let stdin = false;
-  let i = 1;
-  while (i < words.length) {
-    const w = words[i] as string;
-    if (w === '--' || w === '-') return stdin || i + 1 >= words.length;
-    if (w.startsWith('--')) {
-      // bash's long options; two of them take the next word.
-      i += w === '--rcfile' || w === '--init-file' ? 2 : 1;
-      continue;
-    }
-    if (!/^[-+][A-Za-z]+$/.test(w)) break; // the first operand: a script file, unless -s
-    const letters = w.slice(1);
-    if (w.startsWith('-') && letters.includes('c')) return false;
-    if (letters.includes('s')) stdin = true;
-    // -o/+o take an option name (`-o pipefail`), -O/+O a shopt name.
-    i += /[oO]/.test(letters) ? 2 : 1;
-  }
-  return stdin || i >= words.length;
+  return SHELLS.has(name) && name !== 'busybox' && readShellArgs(words.slice(1)).stdin;
 }
 
 /**

@@ -1,58 +1,13 @@
 /**
- * How a shell reads its own command line (`bash -euo pipefail -c …`), and where sh's grammar
- * differs from the bash grammar the parser reads (shell.ts models the commands themselves).
+ * Where sh's grammar differs from the bash grammar the parser reads, and which commands run what
+ * a pipe feeds them (shell.ts models the commands themselves; src/util/shell-args.ts reads a
+ * shell's own command line).
  */
 import path from 'node:path';
 import { forEachChild, type Command, type parse, type SyntaxNode, type Word } from 'unbash';
+import { readShellArgs } from '../../util/shell-args.js';
 import { isKnown, MAX_DEPTH, NODE_LIKE, PYTHON, SCRIPTED, SHELLS, unpin, type Arg, type Run, type State } from './model.js';
 import { unwrap, WRAPPERS } from './wrappers.js';
-
-/** A shell's command line read as the shell reads it (bash and dash agree on these). */
-interface ShellArgs {
-  problem?: string;
-  /** `--rcfile f`, `--init-file f`: read before the commands (an interactive shell). */
-  rcfiles: Arg[];
-  /** Index of the `-c` text (args.length when it is missing). */
-  text?: number;
-  /** Index of the script operand. */
-  script?: number;
-  /** The commands come from stdin (`-s`, or no operand). */
-  stdin: boolean;
-}
-
-/**
- * Options end at the first word that is not one, at `-` or `--`. In a cluster each `o` or `O`
- * takes the next word (`-euo pipefail`), `-c` makes the first operand the command text (it wins
- * over `-s`, as in both shells), and `-s` or no operand reads the commands from stdin.
- */
-export function readShellArgs(args: readonly Arg[]): ShellArgs {
-  const rcfiles: Arg[] = [];
-  let c = false;
-  let s = false;
-  let i = 0;
-  for (; i < args.length; i++) {
-    const a = args[i]!;
-    if (!isKnown(a)) return { problem: `an argument that cannot be determined (${a.unknown})`, rcfiles, stdin: false };
-    if (a === '--' || a === '-') {
-      i++;
-      break;
-    }
-    if (a === '--rcfile' || a === '--init-file') {
-      rcfiles.push(args[++i] ?? { unknown: `${a} without a file` });
-      continue;
-    }
-    if (a.startsWith('--')) continue; // --posix, --norc, --login, …
-    if (!/^[-+]./.test(a)) break;
-    for (const ch of a.slice(1)) {
-      if (ch === 'o' || ch === 'O') i++;
-      else if (a[0] === '-' && ch === 'c') c = true;
-      else if (a[0] === '-' && ch === 's') s = true;
-    }
-  }
-  if (c) return { rcfiles, text: Math.min(i, args.length), stdin: false };
-  if (s || i >= args.length) return { rcfiles, stdin: true };
-  return { rcfiles, script: i, stdin: false };
-}
 
 /** The grammar a shell named `base` reads. */
 export function dialectOf(base: string): State['dialect'] {

@@ -28,7 +28,8 @@ import {
 } from './model.js';
 import { evalAssignment, evalWord } from './words.js';
 import { unwrap, WRAPPERS } from './wrappers.js';
-import { dialectOf, posixDifferences, readShellArgs, readsStdinScript } from './shell-args.js';
+import { readShellArgs } from '../../util/shell-args.js';
+import { dialectOf, posixDifferences, readsStdinScript } from './shell-args.js';
 import { changeDirectory } from './directory.js';
 import { variableBuiltin } from './variables.js';
 
