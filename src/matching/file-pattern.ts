@@ -9,7 +9,7 @@
  *   `./path`, or a `path` with a `/` before its end   from ctx.cwd
  *   `name` with no `/` (a trailing `/` aside)          any depth, like gitignore: `*.ts` matches
  *                                                     `a.ts` and `x/y/a.ts`, also outside cwd
- * Rules that guard (`guard`: an `if`, a deny or ask rule) read two forms wider, as Claude Code
+ * Rules that guard (withGuardReading: an `if`, a deny or ask rule) read two forms wider, as Claude Code
  * 2.1.328 does (test/agents/claude-diff: if-read-spellings, permissions.agents.test.ts):
  *   `./name` with no other `/`                          any depth, as `name` (`Read(./.env)` and
  *                                                     `sub/.env`, in `if` and deny rules)
@@ -55,35 +55,31 @@ export interface PathPattern {
 type Anchor = 'root' | 'home' | 'project' | 'cwd' | 'anywhere';
 type Matcher = (s: string) => boolean;
 
-export interface PathPatternOptions {
-  /**
-   * The pattern guards (an `if`, a deny or ask rule): `./name` and `name/**` (no other `/`) match
-   * at any depth, as Claude Code reads them (the table above). A rule that grants leaves it unset:
-   * both are then read at the working directory only, the narrower reading.
-   */
-  guard?: boolean;
+/** The pattern as written: what a rule that grants reads (withGuardReading adds a guard's reading). */
+export function compilePathPattern(pattern: string): { ok: true; pattern: PathPattern } | { ok: false; error: string } {
+  if (typeof pattern !== 'string' || pattern.trim() === '') return { ok: false, error: 'empty path pattern' };
+  return compileAnchored(pattern, anchorOf(pattern));
 }
 
-export function compilePathPattern(
-  pattern: string,
-  options: PathPatternOptions = {},
-): { ok: true; pattern: PathPattern } | { ok: false; error: string } {
-  if (typeof pattern !== 'string' || pattern.trim() === '') return { ok: false, error: 'empty path pattern' };
-  const narrow = compileAnchored(pattern, anchorOf(pattern));
-  const wide = options.guard === true ? guardReading(pattern) : undefined;
-  if (!narrow.ok || wide === undefined) return narrow;
+/**
+ * A compiled pattern as a rule that guards (an `if`, a deny or ask rule) reads it: the same
+ * pattern when its text has no wider reading, else both readings (the table at the top), so a
+ * rule compiles its pattern once for both uses.
+ */
+export function withGuardReading(narrow: PathPattern): { ok: true; pattern: PathPattern } | { ok: false; error: string } {
+  const wide = guardReading(narrow.source);
+  if (wide === undefined) return { ok: true, pattern: narrow };
   // The guard's reading is added to the pattern as written, never put in its place: a search
   // that holds the folder (`Grep` of the project for `secrets/**`) still matches.
-  const other = compileAnchored(pattern, wide);
+  const other = compileAnchored(narrow.source, wide);
   if (!other.ok) return other;
-  const a = narrow.pattern;
   const b = other.pattern;
   return {
     ok: true,
     pattern: {
-      source: pattern,
-      testFile: (path, ctx) => a.testFile(path, ctx) || b.testFile(path, ctx),
-      testDir: (path, ctx) => a.testDir(path, ctx) || b.testDir(path, ctx),
+      source: narrow.source,
+      testFile: (path, ctx) => narrow.testFile(path, ctx) || b.testFile(path, ctx),
+      testDir: (path, ctx) => narrow.testDir(path, ctx) || b.testDir(path, ctx),
     },
   };
 }

@@ -22,7 +22,7 @@
  * matches (as the reference says), and so does an internal error while matching.
  */
 import { APPLY_PATCH_TOOLS, extractToolPaths } from './paths.js';
-import { compilePathPattern, type PathPattern } from './file-pattern.js';
+import { compilePathPattern, withGuardReading, type PathPattern } from './file-pattern.js';
 import { analyzeShellCommand } from './shell.js';
 import { provideIfRules } from './rule-slot.js';
 
@@ -158,11 +158,12 @@ export function parseRule(text: string): ParseRuleResult {
     return { ok: true, rule: { kind: 'bash', source, tool, pattern, command, guardCommand } };
   }
   if (PATH_RULE_TOOLS.has(tool)) {
-    const compiled = compilePathPattern(pattern, { guard: true });
-    if (!compiled.ok) return { ok: false, error: `rule ${JSON.stringify(text)}: ${compiled.error}` };
+    // Compiled once as written (what a grant reads), then with a guard's wider reading added.
     const granting = compilePathPattern(pattern);
     if (!granting.ok) return { ok: false, error: `rule ${JSON.stringify(text)}: ${granting.error}` };
-    return { ok: true, rule: { kind: 'path', source, tool, pattern, path: compiled.pattern, grantPath: granting.pattern } };
+    const guarding = withGuardReading(granting.pattern);
+    if (!guarding.ok) return { ok: false, error: `rule ${JSON.stringify(text)}: ${guarding.error}` };
+    return { ok: true, rule: { kind: 'path', source, tool, pattern, path: guarding.pattern, grantPath: granting.pattern } };
   }
   if (tool === 'WebFetch' && pattern.startsWith('domain:')) {
     const domain = pattern.slice('domain:'.length).trim().toLowerCase();
