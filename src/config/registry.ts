@@ -57,6 +57,11 @@ export function dedupKeyFor(hook: {
   return `${root}\0${payload}`;
 }
 
+/** A key no other hook shares: the hook never collapses with another (dedup or firing keys). */
+export function keyOfItsOwn(id: string): string {
+  return `\0own\0${id}`;
+}
+
 /**
  * Key under which the hooks matched for one firing collapse, as Claude Code does at run time:
  * the source root and the handler's identity, without event and matcher, so one command listed
@@ -68,7 +73,7 @@ export function firingKeyFor(hook: NormalizedHook): string {
   const root = hook.source.pluginRoot ?? hook.source.skillRoot ?? '';
   // Kimi runs one command once per firing however many of its hooks matched (one firing has one cwd).
   if (hook.dialect === 'kimi' && hook.handler.type === 'command') return `\0kimi\0${hook.handler.command}`;
-  if (hook.handler.type === 'function' || (hook.dialect !== undefined && hook.dialect !== 'claude')) return `\0own\0${hook.id}`;
+  if (hook.handler.type === 'function' || (hook.dialect !== undefined && hook.dialect !== 'claude')) return keyOfItsOwn(hook.id);
   return `${root}\0${stableJson([hook.handler.if ?? '', hook.handler.type, ...handlerPayload(hook.handler)])}`;
 }
 

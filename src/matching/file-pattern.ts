@@ -9,8 +9,8 @@
  *   `./path`, or a `path` with a `/` before its end   from ctx.cwd
  *   `name` with no `/` (a trailing `/` aside)          any depth, like gitignore: `*.ts` matches
  *                                                     `a.ts` and `x/y/a.ts`, also outside cwd
- * Rules that guard (withGuardReading: an `if`, a deny or ask rule) read two forms wider, as Claude Code
- * 2.1.328 does (test/agents/claude-diff: if-read-spellings, permissions.agents.test.ts):
+ * Rules that guard (an `if`, a deny or ask rule: withGuardReading) read two forms wider, as
+ * Claude Code 2.1.328 does (test/agents/claude-diff: if-read-spellings, permissions.agents.test.ts):
  *   `./name` with no other `/`                          any depth, as `name` (`Read(./.env)` and
  *                                                     `sub/.env`, in `if` and deny rules)
  *   `name/**`, `./name/**` with no other `/`            the folder `name` at any depth (`Read(secrets/**)`

@@ -8,7 +8,7 @@ import { eventFacts, isEventName, type EventName } from '../../events/facts.js';
 import type { EventFacts } from '../../events/spec.js';
 import { formatPath, valueAt } from '../diagnostics.js';
 import { closest } from '../../util/did-you-mean.js';
-import { dedupKeyFor } from '../registry.js';
+import { dedupKeyFor, keyOfItsOwn } from '../registry.js';
 import type { CommandHandler, Diagnostic, HookHandler, MatcherMode, NormalizedHook, Provenance } from '../../types.js';
 import { getDialect } from '../../dialects/index.js';
 import { readMatcher, toolTable, TOOL_EVENTS, writeMatcher, type MatcherShape } from '../../dialects/shared.js';
@@ -160,7 +160,7 @@ export function makeHook(init: HookInit): NormalizedHook {
   const hook: NormalizedHook = {
     ...base,
     // A key of its own: nothing collapses with it (Dialect.keepsIdenticalHooks).
-    dedupKey: init.dialect.keepsIdenticalHooks ? `\0own\0${base.id}` : dedupKeyFor(base),
+    dedupKey: init.dialect.keepsIdenticalHooks ? keyOfItsOwn(base.id) : dedupKeyFor(base),
     dialect: init.dialect.name,
     ...(init.matcherMode && init.matcherMode !== 'claude' ? { matcherMode: init.matcherMode } : {}),
     ...(init.dialect.bridge ? { bridge: init.dialect.bridge } : {}),

@@ -4,6 +4,7 @@ import { droid } from '../../dialects/droid.js';
 import type { ParseContext, ParseResult, SerializeResult } from './types.js';
 import { buildGroups, matchersFor, parseClaude, type GroupEntry } from './claude.js';
 import { lossLog, reportDataLosses, sortedJson, timeoutOut } from './common.js';
+import { keyOfItsOwn } from '../registry.js';
 
 export async function parseDroid(doc: unknown, ctx: ParseContext): Promise<ParseResult> {
   const r = await parseClaude(doc, ctx);
@@ -12,7 +13,7 @@ export async function parseDroid(doc: unknown, ctx: ParseContext): Promise<Parse
       ...h,
       // Droid's matcher rules, and identical hooks kept apart, as Droid runs each (Dialect.keepsIdenticalHooks).
       matcherMode: droid.matcherMode(h.event),
-      ...(droid.keepsIdenticalHooks ? { dedupKey: `\0own\0${h.id}` } : {}),
+      ...(droid.keepsIdenticalHooks ? { dedupKey: keyOfItsOwn(h.id) } : {}),
       dialect: 'droid',
       bridge: droid.bridge,
       dialectData: { ...h.dialectData, nativeEvent: h.event },
