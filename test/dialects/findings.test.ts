@@ -223,15 +223,10 @@ describe('Codex', () => {
     const file = dir.json('codex-twice/.codex/hooks.json', { hooks: { PreToolUse: [group, group] } });
     const c = await loadConfig({ cwd: dir.root, discover: false, settingsFiles: [file], dialect: 'codex' });
     expect(c.hooks.map((h) => h.dialect)).toEqual(['codex', 'codex']);
-    const payload = {
-      session_id: 's',
-      turn_id: 't',
-      cwd: dir.root,
-      hook_event_name: 'PreToolUse',
-      tool_name: 'Bash',
-      tool_input: { command: 'ls' },
-    };
-    const r = await runCli(['dispatch', '--agent', 'codex', '--settings', file, '--dialect', 'codex'], JSON.stringify(payload));
+    const r = await runCli(
+      ['dispatch', '--agent', 'codex', '--settings', file, '--dialect', 'codex'],
+      JSON.stringify(codexRmUnderBypass()),
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(log, 'utf8')).toBe('x\nx\n');
     // The same groups in a Claude settings file collapse into one hook.
