@@ -44,7 +44,7 @@ export function nativeFileThroughDispatch(adapter: AgentAdapter, dirs: RunDirs):
   const config = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   const hooks = (config.hooks ?? {}) as Record<string, unknown>;
   const engineFile = join(dirs.root, `native-${adapter.name}-hooks.json`);
-  writeFileSync(engineFile, JSON.stringify({ ...config, hooks }, null, 2));
+  writeFileSync(engineFile, JSON.stringify(config, null, 2));
   config.hooks = Object.fromEntries(
     Object.keys(hooks).map((event) => [
       event,

@@ -14,6 +14,12 @@ import { baseEnv, tracedDispatchCommand, FAKE_URL, hookCommand } from './run.js'
 /** Events Codex fires hooks for (codex-rs hook_config.rs). */
 const CODEX_EVENTS = new Set(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'SessionStart', 'UserPromptSubmit', 'Stop']);
 
+/** Where Codex keeps its hooks, and one entry of an event's list. */
+const hookFile = {
+  path: (dirs) => join(dirs.home, '.codex', 'hooks.json'),
+  entry: (command) => ({ hooks: [{ type: 'command', command, timeout: 60 }] }),
+} satisfies NonNullable<AgentAdapter['hookFile']>;
+
 export const codex: AgentAdapter = {
   name: 'codex',
   api: 'responses',
@@ -35,10 +41,7 @@ export const codex: AgentAdapter = {
     const missing = hooks.filter((h) => !CODEX_EVENTS.has(h.event)).map((h) => h.event);
     return missing.length ? `Codex has no ${missing.join(', ')} hook` : null;
   },
-  hookFile: {
-    path: (dirs) => join(dirs.home, '.codex', 'hooks.json'),
-    entry: (command) => ({ hooks: [{ type: 'command', command, timeout: 60 }] }),
-  },
+  hookFile,
   prepare(dirs, scenario, mode, bin) {
     const codexHome = join(dirs.home, '.codex');
     mkdirSync(codexHome, { recursive: true });
@@ -48,9 +51,7 @@ export const codex: AgentAdapter = {
     } else {
       const engine = writeEngineConfig(dirs, scenario.hooks);
       const events = [...new Set(scenario.hooks.map((h) => h.event))];
-      hooks = Object.fromEntries(
-        events.map((e) => [e, [{ hooks: [{ type: 'command', command: tracedDispatchCommand(dirs, 'codex', engine), timeout: 60 }] }]]),
-      );
+      hooks = Object.fromEntries(events.map((e) => [e, [hookFile.entry(tracedDispatchCommand(dirs, 'codex', engine))]]));
     }
     writeFileSync(join(codexHome, 'hooks.json'), JSON.stringify({ hooks }, null, 2));
     writeFileSync(

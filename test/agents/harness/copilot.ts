@@ -21,6 +21,13 @@ const EVENTS: Record<string, string> = {
   PermissionRequest: 'permissionRequest',
 };
 
+/** Where Copilot CLI keeps its hooks, and one entry of an event's list. */
+const hookFile = {
+  path: (dirs) => join(dirs.home, '.copilot', 'hooks', 'agent-hooks.json'),
+  entry: (command) => ({ type: 'command', bash: command, timeoutSec: 60 }),
+  dispatchArgs: (event) => ['--event', event],
+} satisfies NonNullable<AgentAdapter['hookFile']>;
+
 export const copilot: AgentAdapter = {
   name: 'copilot',
   api: 'chat',
@@ -34,11 +41,7 @@ export const copilot: AgentAdapter = {
     const missing = hooks.filter((h) => !EVENTS[h.event]).map((h) => h.event);
     return missing.length ? `Copilot CLI has no ${missing.join(', ')} hook` : null;
   },
-  hookFile: {
-    path: (dirs) => join(dirs.home, '.copilot', 'hooks', 'agent-hooks.json'),
-    entry: (command) => ({ type: 'command', bash: command, timeoutSec: 60 }),
-    dispatchArgs: (event) => ['--event', event],
-  },
+  hookFile,
   prepare(dirs, scenario, mode, bin) {
     const copilotHome = join(dirs.home, '.copilot');
     mkdirSync(join(copilotHome, 'hooks'), { recursive: true });
@@ -49,7 +52,7 @@ export const copilot: AgentAdapter = {
     } else {
       const engine = writeEngineConfig(dirs, scenario.hooks);
       for (const e of new Set(scenario.hooks.map((h) => EVENTS[h.event]!))) {
-        hooks[e] = [{ type: 'command', bash: tracedDispatchCommand(dirs, 'copilot', engine, ['--event', e]), timeoutSec: 60 }];
+        hooks[e] = [hookFile.entry(tracedDispatchCommand(dirs, 'copilot', engine, hookFile.dispatchArgs(e)))];
       }
     }
     writeFileSync(join(copilotHome, 'hooks', 'agent-hooks.json'), JSON.stringify({ version: 1, hooks }, null, 2));

@@ -24,6 +24,12 @@ function nativeMatcher(m: string | undefined): string | undefined {
   return [...new Set(m.split('|').flatMap((t) => TOOLS[t] ?? [t]))].join('|');
 }
 
+/** Where Factory Droid keeps its hooks, and one entry of an event's list. */
+const hookFile = {
+  path: (dirs) => join(dirs.home, '.factory', 'settings.json'),
+  entry: (command) => ({ hooks: [{ type: 'command', command, timeout: 60 }] }),
+} satisfies NonNullable<AgentAdapter['hookFile']>;
+
 export const droid: AgentAdapter = {
   name: 'droid',
   api: 'chat',
@@ -35,10 +41,7 @@ export const droid: AgentAdapter = {
     writeFile: (file_path, content) => ({ name: 'Create', input: { file_path, content } }),
   },
   nativeUnsupported: () => null,
-  hookFile: {
-    path: (dirs) => join(dirs.home, '.factory', 'settings.json'),
-    entry: (command) => ({ hooks: [{ type: 'command', command, timeout: 60 }] }),
-  },
+  hookFile,
   prepare(dirs, scenario, mode, bin) {
     const hooks: Record<string, unknown[]> = {};
     if (mode === 'native') {
@@ -52,7 +55,7 @@ export const droid: AgentAdapter = {
     } else {
       const engine = writeEngineConfig(dirs, scenario.hooks);
       for (const e of new Set(scenario.hooks.map((h) => h.event))) {
-        hooks[e] = [{ hooks: [{ type: 'command', command: tracedDispatchCommand(dirs, 'droid', engine), timeout: 60 }] }];
+        hooks[e] = [hookFile.entry(tracedDispatchCommand(dirs, 'droid', engine))];
       }
     }
     const factoryDir = join(dirs.home, '.factory');

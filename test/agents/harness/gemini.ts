@@ -34,6 +34,12 @@ function nativeMatcher(m: string | undefined): string | undefined {
   return names.join('|');
 }
 
+/** Where Gemini CLI keeps its hooks, and one entry of an event's list. */
+const hookFile = {
+  path: (dirs) => join(dirs.home, '.gemini', 'settings.json'),
+  entry: (command) => ({ hooks: [{ type: 'command', command, timeout: 60_000 }] }),
+} satisfies NonNullable<AgentAdapter['hookFile']>;
+
 export const gemini: AgentAdapter = {
   name: 'gemini',
   api: 'gemini',
@@ -45,10 +51,7 @@ export const gemini: AgentAdapter = {
     const missing = hooks.filter((h) => !EVENTS[h.event]).map((h) => h.event);
     return missing.length ? `Gemini CLI has no ${missing.join(', ')} hook` : null;
   },
-  hookFile: {
-    path: (dirs) => join(dirs.home, '.gemini', 'settings.json'),
-    entry: (command) => ({ hooks: [{ type: 'command', command, timeout: 60_000 }] }),
-  },
+  hookFile,
   prepare(dirs, scenario, mode, bin) {
     const hooks: Record<string, unknown[]> = {};
     if (mode === 'native') {
@@ -62,7 +65,7 @@ export const gemini: AgentAdapter = {
     } else {
       const engine = writeEngineConfig(dirs, scenario.hooks);
       for (const e of new Set(scenario.hooks.map((h) => EVENTS[h.event]).filter(Boolean))) {
-        hooks[e!] = [{ hooks: [{ type: 'command', command: tracedDispatchCommand(dirs, 'gemini', engine), timeout: 60_000 }] }];
+        hooks[e!] = [hookFile.entry(tracedDispatchCommand(dirs, 'gemini', engine))];
       }
     }
     const geminiDir = join(dirs.home, '.gemini');

@@ -24,6 +24,12 @@ function nativeMatcher(m: string | undefined): string | undefined {
   ].join('|');
 }
 
+/** Where Qwen Code keeps its hooks, and one entry of an event's list. */
+const hookFile = {
+  path: (dirs) => join(dirs.home, '.qwen', 'settings.json'),
+  entry: (command) => ({ hooks: [{ type: 'command', command, timeout: 60 }] }),
+} satisfies NonNullable<AgentAdapter['hookFile']>;
+
 export const qwen: AgentAdapter = {
   name: 'qwen',
   api: 'chat',
@@ -32,10 +38,7 @@ export const qwen: AgentAdapter = {
     writeFile: (file_path, content) => ({ name: 'write_file', input: { file_path, content } }),
   },
   nativeUnsupported: () => null,
-  hookFile: {
-    path: (dirs) => join(dirs.home, '.qwen', 'settings.json'),
-    entry: (command) => ({ hooks: [{ type: 'command', command, timeout: 60 }] }),
-  },
+  hookFile,
   prepare(dirs, scenario, mode, bin) {
     const hooks: Record<string, unknown[]> = {};
     if (mode === 'native') {
@@ -49,7 +52,7 @@ export const qwen: AgentAdapter = {
     } else {
       const engine = writeEngineConfig(dirs, scenario.hooks);
       for (const e of new Set(scenario.hooks.map((h) => h.event))) {
-        hooks[e] = [{ hooks: [{ type: 'command', command: tracedDispatchCommand(dirs, 'qwen', engine), timeout: 60 }] }];
+        hooks[e] = [hookFile.entry(tracedDispatchCommand(dirs, 'qwen', engine))];
       }
     }
     const qwenDir = join(dirs.home, '.qwen');
