@@ -489,3 +489,29 @@ describe('WebFetch and other tools', () => {
     expect(matchRule(rule('Frobnicate'), 'Frobnicate', {}, CTX)).toBe(true);
   });
 });
+
+describe('an unexpected failure while matching', () => {
+  // A matcher that throws stands for a bug in matching: a guard then runs (or denies), a grant never allows.
+  const broken = (base: Rule): Rule => {
+    const boom = () => {
+      throw new Error('matcher bug');
+    };
+    if (base.kind === 'bash')
+      return { ...base, command: { ...base.command, test: boom }, guardCommand: { ...base.guardCommand, test: boom } };
+    if (base.kind === 'path') {
+      const path = { source: base.path.source, testFile: boom, testDir: boom };
+      return { ...base, path, grantPath: path };
+    }
+    throw new Error(`no broken form for ${base.kind}`);
+  };
+  it('matches when the rule guards and does not when it grants', () => {
+    const cases: Array<[Rule, string, Record<string, unknown>]> = [
+      [broken(rule('Bash(ls *)')), 'Bash', { command: 'ls -l' }],
+      [broken(rule('Edit(src/**)')), 'Edit', { file_path: '/repo/src/a.ts' }],
+    ];
+    for (const [r, tool, input] of cases) {
+      expect(matchRule(r, tool, input, CTX), `${r.source} guarding`).toBe(true);
+      expect(matchRule(r, tool, input, { ...CTX, grant: true }), `${r.source} granting`).toBe(false);
+    }
+  });
+});
