@@ -5,16 +5,17 @@
  * - the promise never rejects, and settles by `timeoutMs + killGraceMs` at the latest
  *   (a leader that exits just before the deadline gets up to 50 ms more for its output);
  * - stdout and stderr are kept up to `maxOutputBytes` each and drained to the end, so a
- *   flood neither blocks the hook nor grows our memory;
+ *   flood neither blocks the hook nor grows our memory (past the cap, a hook we forked has the
+ *   rest of the stream read by `cat` instead of by us: src/backends/capture.ts);
  * - on timeout or abort the hook's whole process tree is killed (SIGTERM, grace, SIGKILL);
  * - a leader that exits while a descendant still holds stdout/stderr does not stall us.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { nowMs } from '../util/clock.js';
-import { StringDecoder } from 'node:string_decoder';
 import type { ExecutionResult } from '../types.js';
 import { describeSpawnError, resolveTarget, type CommandSpec } from './command-target.js';
 import { spawnViaHelper, type HookChild } from './spawner.js';
+import { Capture, drainToCat } from './capture.js';
 import { groupExists, hasProcFs, isLive, ownedProcesses, signalEscaped, signalGroup, type ProcEntry } from './process-tree.js';
 
 export const DEFAULT_KILL_GRACE_MS = 100;
@@ -123,7 +124,11 @@ interface Run {
   phase: 'running' | 'terminating' | 'done';
   endReason: EndReason;
   exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  /** The child's own 'close' and each drainer's: the hook's output has ended when all are in. */
+  openEnds: number;
   closed: boolean;
+  /** `cat` processes reading what is past the cap (drainToCat); ended with the run. */
+  drainers: ChildProcess[];
   lastSignal: NodeJS.Signals | null;
   owned: ProcEntry[];
   timeoutTimer: NodeJS.Timeout | undefined;
@@ -164,7 +169,9 @@ function supervise(
       phase: 'running',
       endReason: 'timeout',
       exit: undefined,
+      openEnds: 1,
       closed: false,
+      drainers: [],
       lastSignal: null,
       owned: [],
       timeoutTimer: undefined,
@@ -204,7 +211,7 @@ function watch(run: Run): void {
 
   watchStdio(run);
   child.on('exit', (code, signal) => onExit(run, code, signal));
-  child.on('close', () => onClose(run));
+  child.on('close', () => endClosed(run));
 
   if (run.hasTimeout) run.timeoutTimer = setTimeout(() => terminate(run, 'timeout'), Math.max(0, spec.timeoutMs));
   spec.signal?.addEventListener('abort', run.onAbort, { once: true });
@@ -214,10 +221,26 @@ function watch(run: Run): void {
 
 function watchStdio(run: Run): void {
   const { child } = run;
-  child.stdout!.on('data', (chunk: Buffer) => run.stdout.push(chunk));
-  child.stderr!.on('data', (chunk: Buffer) => run.stderr.push(chunk));
-  child.stdout!.on('error', () => {});
-  child.stderr!.on('error', () => {});
+  // A spawner child's streams are not pipes of ours (its helper drains past the cap itself).
+  const forked = process.platform !== 'win32' && !('flush' in child) ? (child as ChildProcess) : undefined;
+  for (const name of ['stdout', 'stderr'] as const) {
+    const stream = child[name]!;
+    const capture = run[name];
+    let tried = !forked;
+    const onData = (chunk: Buffer): void => {
+      capture.push(chunk);
+      if (tried || !capture.truncated) return;
+      tried = true; // once: where cat cannot start, we read on without trying per chunk
+      const drainer = drainToCat(forked![name]!);
+      if (!drainer) return;
+      stream.off('data', onData);
+      run.openEnds++;
+      run.drainers.push(drainer);
+      drainer.on('close', () => endClosed(run));
+    };
+    stream.on('data', onData);
+    stream.on('error', () => {});
+  }
   // A hook may exit or close stdin without reading it: EPIPE / ECONNRESET are expected.
   child.stdin!.on('error', () => {});
   child.stdin!.end(run.spec.stdin);
@@ -237,6 +260,12 @@ function onExit(run: Run, code: number | null, signal: NodeJS.Signals | null): v
     // Terminating: the leader's exit may be the last sign the tree is gone.
     checkGone(run);
   }
+}
+
+/** One of the run's ends closed (the child's stdio and exit, or a drainer's). */
+function endClosed(run: Run): void {
+  run.openEnds--;
+  if (run.openEnds === 0) onClose(run);
 }
 
 function onClose(run: Run): void {
@@ -263,6 +292,7 @@ function finish(run: Run, result: RunResult): void {
   run.child.stdin?.destroy();
   run.child.stdout?.destroy();
   run.child.stderr?.destroy();
+  for (const drainer of run.drainers) if (drainer.exitCode === null && drainer.signalCode === null) drainer.kill('SIGKILL');
   run.resolve({ ...result, stdinTruncated: false, durationMs: nowMs() - run.started });
 }
 
@@ -337,34 +367,4 @@ function terminate(run: Run, reason: EndReason): void {
   }
   run.graceTimer = setTimeout(() => killNow(run), run.grace);
   run.pollTimer = setInterval(() => checkGone(run), EXIT_POLL_MS);
-}
-
-/** Bounded capture of one output stream; bytes past the cap are read and dropped. */
-class Capture {
-  private readonly chunks: Buffer[] = [];
-  private size = 0;
-  truncated = false;
-
-  constructor(private readonly max: number) {}
-
-  push(chunk: Buffer): void {
-    const room = this.max - this.size;
-    if (chunk.length <= room) {
-      this.chunks.push(chunk);
-      this.size += chunk.length;
-      return;
-    }
-    if (room > 0) {
-      this.chunks.push(chunk.subarray(0, room));
-      this.size = this.max;
-    }
-    this.truncated = true;
-  }
-
-  /** UTF-8 with U+FFFD for invalid bytes; a character cut by the cap is dropped, not mangled. */
-  text(): string {
-    const decoder = new StringDecoder('utf8');
-    const text = decoder.write(Buffer.concat(this.chunks, this.size));
-    return this.truncated ? text : text + decoder.end();
-  }
 }

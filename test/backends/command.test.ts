@@ -1,7 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCommand, type CommandSpec } from '../../src/backends/command.js';
 import { buildHookEnv } from '../../src/backends/env.js';
 import { substituteForShell } from '../../src/backends/shell-placeholders.js';
@@ -200,6 +201,68 @@ describe('runCommand: output caps', () => {
     expect(Buffer.byteLength(r.stdout)).toBe(1024 * 1024);
     expect(r.stderr).toBe('tail\n'); // the writer was not blocked: it got to the next command
     expect(r.stderrTruncated).toBe(false);
+  });
+
+  describe("past the cap, a forked hook's stream is read by cat, not by us", () => {
+    let path: string | undefined;
+    beforeEach(() => {
+      path = process.env.PATH;
+    });
+    afterEach(() => {
+      process.env.PATH = path;
+    });
+
+    // Forced through the spawner helper (command-spawner.test.ts), the helper drains past the
+    // cap itself and no cat starts.
+    const viaHelper = process.env.AGENT_HOOKS_SPAWNER === '1';
+
+    /** A `cat` first on our PATH that notes its pid in `marks`, then becomes the real cat. */
+    function fakeCat(): { marks: string; pids: () => number[] } {
+      const dir = mkdtempSync(join(work, 'fake-cat-'));
+      const marks = join(dir, 'pids');
+      const real = execFileSync('sh', ['-c', 'command -v cat'], { encoding: 'utf8' }).trim();
+      writeFileSync(join(dir, 'cat'), `#!/bin/sh\necho $$ >> '${marks}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
+      process.env.PATH = `${dir}:${path ?? ''}`;
+      const pids = () => (existsSync(marks) ? readFileSync(marks, 'utf8').trim().split('\n').map(Number) : []);
+      return { marks, pids };
+    }
+
+    it('a flood on both streams: each handed to its own cat, capped, the writer not blocked, no cat left', async () => {
+      const cat = fakeCat();
+      const r = await runCommand(spec({ command: 'head -c 20000000 /dev/zero; head -c 20000000 /dev/zero >&2; echo done' }));
+      expect(r).toMatchObject({ status: 'completed', exitCode: 0, stdoutTruncated: true, stderrTruncated: true });
+      expect(Buffer.byteLength(r.stdout)).toBe(1024 * 1024);
+      expect(Buffer.byteLength(r.stderr)).toBe(1024 * 1024);
+      const pids = cat.pids();
+      expect(pids).toHaveLength(viaHelper ? 0 : 2);
+      // The run ends only when the drainers saw the end of the output.
+      for (const pid of pids) expect(isPidLive(pid)).toBe(false);
+    });
+
+    it('output within the cap starts no cat', async () => {
+      const cat = fakeCat();
+      const r = await runCommand(spec({ command: 'head -c 100000 /dev/zero; echo x >&2', maxOutputBytes: 100000 }));
+      expect(r).toMatchObject({ status: 'completed', stdoutTruncated: false, stderr: 'x\n' });
+      expect(cat.pids()).toEqual([]);
+    });
+
+    it('where cat cannot start, the rest is read here as before', async () => {
+      const s = spec({ command: 'head -c 20000000 /dev/zero; echo tail >&2' }); // the hook's PATH is taken now
+      process.env.PATH = mkdtempSync(join(work, 'no-cat-'));
+      const r = await runCommand(s);
+      expect(r).toMatchObject({ status: 'completed', exitCode: 0, stdoutTruncated: true, stderr: 'tail\n' });
+      expect(Buffer.byteLength(r.stdout)).toBe(1024 * 1024);
+    });
+
+    it('an endless writer left behind by the hook is killed at the drain deadline; its cat ends with it', async () => {
+      const cat = fakeCat();
+      // The leader exits at once; `yes` holds stdout and floods it until the engine ends the tree.
+      const r = await runCommand(spec({ command: 'yes & exec head -c 2000000 /dev/zero', exitDrainMs: 200 }));
+      expect(r).toMatchObject({ status: 'completed', exitCode: 0, stdoutTruncated: true });
+      expect(cat.pids()).toHaveLength(viaHelper ? 0 : 1);
+      expect(await waitUntil(() => cat.pids().every((pid) => !isPidLive(pid)))).toBe(true);
+      expect(await waitUntil(() => liveGroupMembers(onlyGroup()).length === 0)).toBe(true);
+    });
   });
 
   it('caps stderr separately, at maxOutputBytes', async () => {
