@@ -10,8 +10,10 @@
  * process group, pipes, the given environment) and relays its pid, output and exit over IPC.
  * Everything else stays in the host's runCommand: timeouts, the drain after exit, the output
  * cap, and killing the tree (by process group and /proc, which work from any process of the
- * same user). The helper forwards at most the cap (plus one chunk) of each stream and drains
- * the rest, so a flood costs the host nothing.
+ * same user). The helper forwards at most the cap (plus one chunk) of each stream and hands the
+ * rest to `cat`, as runCommand does for a hook it forks (src/backends/capture.ts drainToCat), so
+ * a flood costs the host nothing and the helper stays small (its size is what every later fork
+ * costs: reading a 500 MiB flood itself took the helper from ~41 to ~78 MiB for good).
  *
  * Lifecycle: started on first use, without waiting for it (hooks fork directly until it says
  * it is ready); exits when the host goes (its IPC channel closes); restarted after it dies
@@ -58,11 +60,29 @@ const HELPER_SOURCE = `
 const { spawn } = require('node:child_process');
 const kids = new Map();
 const send = (m) => { try { process.send(m); } catch {} };
+const catEnv = process.env.PATH === undefined ? {} : { PATH: process.env.PATH };
+// A hook's output has ended when its own close and each drainer's are in.
+const end = (k) => { if (--k.ends === 0) { kids.delete(k.id); send({ t: 'close', id: k.id }); } };
+// Past the cap: cat reads the rest to /dev/null (drainToCat in src/backends/capture.ts).
+const drain = (k, stream) => {
+  let d;
+  try { d = spawn('cat', [], { stdio: [stream, 'ignore', 'ignore'], cwd: '/', env: catEnv }); } catch { return false; }
+  d.on('error', () => {});
+  if (d.pid === undefined) { stream.resume(); return false; }
+  stream.destroy();
+  k.ends++;
+  k.drainers.push(d);
+  d.on('close', () => end(k));
+  return true;
+};
 process.on('disconnect', () => process.exit(0));
 process.on('message', (m) => {
   if (m.t === 'release') {
     const k = kids.get(m.id);
-    if (k) { kids.delete(m.id); k.stdin.destroy(); k.stdout.destroy(); k.stderr.destroy(); }
+    if (k) {
+      kids.delete(m.id); k.stdin.destroy(); k.stdout.destroy(); k.stderr.destroy();
+      for (const d of k.drainers) if (d.exitCode === null && d.signalCode === null) d.kill('SIGKILL');
+    }
     return;
   }
   if (m.t !== 'spawn') return;
@@ -75,18 +95,25 @@ process.on('message', (m) => {
   }
   child.on('error', (err) => { if (child.pid === undefined) send({ t: 'error', id: m.id, code: err.code, message: err.message }); });
   if (child.pid === undefined) return;
+  child.id = m.id; child.ends = 1; child.drainers = [];
   kids.set(m.id, child);
   send({ t: 'spawned', id: m.id, pid: child.pid });
   for (const fd of [1, 2]) {
     const stream = fd === 1 ? child.stdout : child.stderr;
     let sent = 0;
-    stream.on('data', (chunk) => { if (sent <= m.max) { sent += chunk.length; send({ t: 'out', id: m.id, fd, data: chunk }); } });
+    const onData = (chunk) => {
+      if (sent > m.max) return;
+      sent += chunk.length;
+      send({ t: 'out', id: m.id, fd, data: chunk });
+      if (sent > m.max && drain(child, stream)) stream.off('data', onData);
+    };
+    stream.on('data', onData);
     stream.on('error', () => {});
   }
   child.stdin.on('error', () => {});
   child.stdin.end(m.stdin);
   child.on('exit', (code, signal) => send({ t: 'exit', id: m.id, code, signal }));
-  child.on('close', () => { kids.delete(m.id); send({ t: 'close', id: m.id }); });
+  child.on('close', () => end(child));
 });
 send({ t: 'ready' });
 `;

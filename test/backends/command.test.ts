@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +6,16 @@ import { runCommand, type CommandSpec } from '../../src/backends/command.js';
 import { buildHookEnv } from '../../src/backends/env.js';
 import { substituteForShell } from '../../src/backends/shell-placeholders.js';
 import { encodePayload } from '../../src/backends/payload.js';
-import { HAS_PROC, ProcessTracker, fixture, isPidLive, liveGroupMembers, prepareFixtures, waitUntil } from './helpers.js';
+import {
+  HAS_PROC,
+  ProcessTracker,
+  fakeCat as fakeCatIn,
+  fixture,
+  isPidLive,
+  liveGroupMembers,
+  prepareFixtures,
+  waitUntil,
+} from './helpers.js';
 
 const tracker = new ProcessTracker();
 let work: string;
@@ -212,19 +220,15 @@ describe('runCommand: output caps', () => {
       process.env.PATH = path;
     });
 
-    // Forced through the spawner helper (command-spawner.test.ts), the helper drains past the
-    // cap itself and no cat starts.
+    // Forced through the spawner helper (command-spawner.test.ts), the helper, started before
+    // these tests with its own PATH, starts the drainers: none of them is this fake cat.
     const viaHelper = process.env.AGENT_HOOKS_SPAWNER === '1';
 
-    /** A `cat` first on our PATH that notes its pid in `marks`, then becomes the real cat. */
-    function fakeCat(): { marks: string; pids: () => number[] } {
-      const dir = mkdtempSync(join(work, 'fake-cat-'));
-      const marks = join(dir, 'pids');
-      const real = execFileSync('sh', ['-c', 'command -v cat'], { encoding: 'utf8' }).trim();
-      writeFileSync(join(dir, 'cat'), `#!/bin/sh\necho $$ >> '${marks}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
-      process.env.PATH = `${dir}:${path ?? ''}`;
-      const pids = () => (existsSync(marks) ? readFileSync(marks, 'utf8').trim().split('\n').map(Number) : []);
-      return { marks, pids };
+    /** A `cat` first on our PATH that notes its pid, then becomes the real cat. */
+    function fakeCat(): { pids: () => number[] } {
+      const cat = fakeCatIn(work);
+      process.env.PATH = `${cat.dir}:${path ?? ''}`;
+      return cat;
     }
 
     it('a flood on both streams: each handed to its own cat, capped, the writer not blocked, no cat left', async () => {

@@ -1,5 +1,6 @@
 /** Shared helpers for the command backend tests: fixtures and process bookkeeping. */
-import { chmodSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -117,4 +118,18 @@ export class ProcessTracker {
     this.allowLeftovers = false;
     return allowed ? [] : leaking;
   }
+}
+
+/**
+ * A `cat` for the engine's drainers (src/backends/capture.ts): a directory holding a script that
+ * notes its pid, then becomes the real cat. Put `dir` first on the PATH of the process that
+ * starts the drainers; `pids()` are the drainers started since.
+ */
+export function fakeCat(parent: string): { dir: string; pids: () => number[] } {
+  const dir = mkdtempSync(join(parent, 'fake-cat-'));
+  const marks = join(dir, 'pids');
+  const real = execFileSync('sh', ['-c', 'command -v cat'], { encoding: 'utf8' }).trim();
+  writeFileSync(join(dir, 'cat'), `#!/bin/sh\necho $$ >> '${marks}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
+  const pids = () => (existsSync(marks) ? readFileSync(marks, 'utf8').trim().split('\n').map(Number) : []);
+  return { dir, pids };
 }
