@@ -3,6 +3,7 @@
  * the rest read to the end so that a full pipe never blocks the hook.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 
@@ -11,6 +12,8 @@ export class Capture {
   private readonly chunks: Buffer[] = [];
   private size = 0;
   truncated = false;
+  /** Bytes read and dropped past the cap. */
+  dropped = 0;
 
   constructor(private readonly max: number) {}
 
@@ -25,6 +28,7 @@ export class Capture {
       this.chunks.push(chunk.subarray(0, room));
       this.size = this.max;
     }
+    this.dropped += chunk.length - Math.max(0, room);
     this.truncated = true;
   }
 
@@ -36,38 +40,91 @@ export class Capture {
   }
 }
 
+/** How far past the cap a stream is read here before it is handed off: a small overflow costs no fork. */
+export const HAND_OFF_PAST_CAP_BYTES = 1024 * 1024;
+
 /**
- * Give the rest of a hook's output pipe to `cat`, which reads it to /dev/null, and close our end.
- * Node reads a pipe into a fresh 64 KiB buffer each time and frees those only when a collection
- * comes, so reading a flood just to drop it grew the engine by some 33 MiB (docs/performance.md,
- * "Flood memory"); handed off, what the engine holds is the cap plus one chunk. The hook is not
- * slowed: cat reads faster than Node does. The caller counts the drainer's exit as the stream's
- * end (every writer closed the pipe) and kills it when the run ends.
+ * The drainer: `cat` reading the pipe to /dev/null, started through `sh`, which ignores SIGINT and
+ * SIGQUIT first (an ignored signal stays ignored across exec): a Ctrl-C meant for an interactive
+ * host must not end the drainer, and with it, by SIGPIPE, the hook, which its own session keeps
+ * away from the terminal. It stays in our process group, so a kill of the group still ends it.
+ * Fixed paths, never a PATH (one holding a project's own `cat` could hold the hook's output, or
+ * block it); where they are not there, no drainer. Found once per process.
+ */
+let drainerArgv: readonly string[] | null | undefined;
+export function drainerCommand(): readonly string[] | null {
+  if (drainerArgv === undefined) {
+    const executable = (file: string) => {
+      try {
+        accessSync(file, constants.X_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const cat = ['/bin/cat', '/usr/bin/cat'].find(executable);
+    drainerArgv = cat && executable('/bin/sh') ? ['/bin/sh', '-c', 'trap "" INT QUIT; exec "$0"', cat] : null;
+  }
+  return drainerArgv;
+}
+
+/** For tests: the drainer to start (null: none; undefined: find it again). */
+export function useDrainer(argv: readonly string[] | null | undefined): void {
+  drainerArgv = argv;
+}
+
+/** Drainers still running, ended if this process exits first: a hook's flood must not outlive us in a cat. */
+const live = new Set<ChildProcess>();
+let killOnExit = false;
+function killLive(): void {
+  for (const drainer of live) drainer.kill('SIGKILL');
+}
+
+/**
+ * Give the rest of a hook's output pipe to the drainer, and close our end. Node reads a pipe into
+ * a fresh 64 KiB buffer each time and frees those only when a collection comes, so reading a flood
+ * just to drop it grew the engine by some 33 MiB (docs/performance.md, "Flood memory"); handed
+ * off, the engine holds the cap and what it read past it. The hook is not slowed: cat reads
+ * faster than Node does. The caller counts the drainer's exit with status 0 (cat saw the end of
+ * the pipe: every writer closed it) as the stream's end, and kills it when the run ends.
  *
- * Returns undefined, with the stream reading again, where `cat` cannot be started: the caller
+ * Returns undefined, with the stream reading again, where no drainer can be started: the caller
  * reads on itself.
  */
 export function drainToCat(stream: Readable): ChildProcess | undefined {
+  const argv = drainerCommand();
+  if (!argv) return undefined;
   let drainer: ChildProcess;
   try {
-    // The pipe's descriptor is duplicated into cat (libuv makes it blocking there, as cat expects).
-    // cat from our own PATH, not the hook's; cwd '/' so it keeps no directory of the hook's busy.
-    drainer = spawn('cat', [], {
-      stdio: [stream, 'ignore', 'ignore'],
-      cwd: '/',
-      env: process.env.PATH === undefined ? {} : { PATH: process.env.PATH },
-    });
+    // The pipe's descriptor is duplicated into the drainer; cwd '/' keeps no directory of the hook's busy.
+    drainer = spawn(argv[0]!, argv.slice(1), { stdio: [stream, 'ignore', 'ignore'], cwd: '/', env: {} });
   } catch {
+    readOn(stream);
     return undefined;
   }
   drainer.on('error', () => {});
   if (drainer.pid === undefined) {
-    // Not started ('error' follows, ignored). Node stopped our reading for the child all the
-    // same: start it again.
-    stream.resume();
+    readOn(stream); // not started ('error' follows, ignored)
     return undefined;
   }
   // In the same tick as the spawn, so our end reads nothing more.
   stream.destroy();
+  if (!killOnExit) {
+    killOnExit = true;
+    process.on('exit', killLive);
+  }
+  live.add(drainer);
+  drainer.on('close', () => live.delete(drainer));
   return drainer;
+}
+
+/**
+ * Read on after a failed hand-off. The child libuv forked made the pipe blocking for itself
+ * before its exec failed, and the flag belongs to the pipe, ours too: a blocking read here would
+ * stall the whole event loop (timeouts included) while the hook is quiet. Node also paused the
+ * stream for the child.
+ */
+function readOn(stream: Readable): void {
+  (stream as unknown as { _handle?: { setBlocking?: (blocking: boolean) => number } })._handle?.setBlocking?.(false);
+  stream.resume();
 }

@@ -15,7 +15,7 @@ import { nowMs } from '../util/clock.js';
 import type { ExecutionResult } from '../types.js';
 import { describeSpawnError, resolveTarget, type CommandSpec } from './command-target.js';
 import { spawnViaHelper, type HookChild } from './spawner.js';
-import { Capture, drainToCat } from './capture.js';
+import { Capture, HAND_OFF_PAST_CAP_BYTES, drainToCat } from './capture.js';
 import { groupExists, hasProcFs, isLive, ownedProcesses, signalEscaped, signalGroup, type ProcEntry } from './process-tree.js';
 
 export const DEFAULT_KILL_GRACE_MS = 100;
@@ -229,14 +229,18 @@ function watchStdio(run: Run): void {
     let tried = !forked;
     const onData = (chunk: Buffer): void => {
       capture.push(chunk);
-      if (tried || !capture.truncated) return;
-      tried = true; // once: where cat cannot start, we read on without trying per chunk
+      if (tried || capture.dropped < HAND_OFF_PAST_CAP_BYTES) return;
+      tried = true; // once: where no drainer starts, we read on without trying per chunk
       const drainer = drainToCat(forked![name]!);
       if (!drainer) return;
       stream.off('data', onData);
       run.openEnds++;
       run.drainers.push(drainer);
-      drainer.on('close', () => endClosed(run));
+      // Status 0: cat read to the end of the pipe. Killed, it read no end: the hook's exit, the
+      // drain deadline or the timeout end the run then, as for a descendant holding the pipe.
+      drainer.on('close', (code) => {
+        if (code === 0) endClosed(run);
+      });
     };
     stream.on('data', onData);
     stream.on('error', () => {});

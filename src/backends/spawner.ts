@@ -11,7 +11,7 @@
  * Everything else stays in the host's runCommand: timeouts, the drain after exit, the output
  * cap, and killing the tree (by process group and /proc, which work from any process of the
  * same user). The helper forwards at most the cap (plus one chunk) of each stream and hands the
- * rest to `cat`, as runCommand does for a hook it forks (src/backends/capture.ts drainToCat), so
+ * rest to the drainer, as runCommand does for a hook it forks (src/backends/capture.ts), so
  * a flood costs the host nothing and the helper stays small (its size is what every later fork
  * costs: reading a 500 MiB flood itself took the helper from ~41 to ~78 MiB for good).
  *
@@ -23,6 +23,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import { HAND_OFF_PAST_CAP_BYTES, drainerCommand } from './capture.js';
 
 /** What supervise() in command.ts uses of a child: a ChildProcess, or a hook run by the spawner. */
 export interface HookChild extends EventEmitter {
@@ -60,21 +61,25 @@ const HELPER_SOURCE = `
 const { spawn } = require('node:child_process');
 const kids = new Map();
 const send = (m) => { try { process.send(m); } catch {} };
-const catEnv = process.env.PATH === undefined ? {} : { PATH: process.env.PATH };
-// A hook's output has ended when its own close and each drainer's are in.
+// A terminal's Ctrl-C is for the host, which may keep running; the helper ends with the host's channel.
+process.on('SIGINT', () => {});
+process.on('SIGQUIT', () => {});
+// A hook's output has ended when its own close and each drainer's (status 0: cat saw the end) are in.
 const end = (k) => { if (--k.ends === 0) { kids.delete(k.id); send({ t: 'close', id: k.id }); } };
-// Past the cap: cat reads the rest to /dev/null (drainToCat in src/backends/capture.ts).
-const drain = (k, stream) => {
+const readOn = (stream) => { if (stream._handle && stream._handle.setBlocking) stream._handle.setBlocking(false); stream.resume(); };
+// Past the cap, the drainer the host names reads the rest (drainToCat in src/backends/capture.ts).
+const drain = (k, stream, argv) => {
   let d;
-  try { d = spawn('cat', [], { stdio: [stream, 'ignore', 'ignore'], cwd: '/', env: catEnv }); } catch { return false; }
+  try { d = spawn(argv[0], argv.slice(1), { stdio: [stream, 'ignore', 'ignore'], cwd: '/', env: {} }); } catch { readOn(stream); return false; }
   d.on('error', () => {});
-  if (d.pid === undefined) { stream.resume(); return false; }
+  if (d.pid === undefined) { readOn(stream); return false; }
   stream.destroy();
   k.ends++;
   k.drainers.push(d);
-  d.on('close', () => end(k));
+  d.on('close', (code) => { if (code === 0) end(k); });
   return true;
 };
+process.on('exit', () => { for (const k of kids.values()) for (const d of k.drainers) d.kill('SIGKILL'); });
 process.on('disconnect', () => process.exit(0));
 process.on('message', (m) => {
   if (m.t === 'release') {
@@ -101,11 +106,14 @@ process.on('message', (m) => {
   for (const fd of [1, 2]) {
     const stream = fd === 1 ? child.stdout : child.stderr;
     let sent = 0;
+    let dropped = 0;
+    let tried = !m.drain;
     const onData = (chunk) => {
-      if (sent > m.max) return;
-      sent += chunk.length;
-      send({ t: 'out', id: m.id, fd, data: chunk });
-      if (sent > m.max && drain(child, stream)) stream.off('data', onData);
+      if (sent <= m.max) { sent += chunk.length; send({ t: 'out', id: m.id, fd, data: chunk }); return; }
+      dropped += chunk.length;
+      if (tried || dropped < ${HAND_OFF_PAST_CAP_BYTES}) return;
+      tried = true;
+      if (drain(child, stream, m.drain)) stream.off('data', onData);
     };
     stream.on('data', onData);
     stream.on('error', () => {});
@@ -313,9 +321,13 @@ export function spawnViaHelper(req: SpawnRequest): Promise<HookChild | SpawnFail
   const stdin = typeof req.stdin === 'string' ? Buffer.from(req.stdin) : req.stdin;
   return new Promise((resolve) => {
     h.pending.set(id, resolve);
-    h.proc.send({ t: 'spawn', id, file: req.file, args: req.args, cwd: req.cwd, env: req.env, stdin, max: req.maxOutputBytes }, (err) => {
-      if (err) h.proc.kill('SIGKILL'); // its exit answers every pending request
-    });
+    const drain = drainerCommand();
+    h.proc.send(
+      { t: 'spawn', id, file: req.file, args: req.args, cwd: req.cwd, env: req.env, stdin, max: req.maxOutputBytes, drain },
+      (err) => {
+        if (err) h.proc.kill('SIGKILL'); // its exit answers every pending request
+      },
+    );
   });
 }
 

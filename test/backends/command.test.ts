@@ -1,21 +1,15 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand, type CommandSpec } from '../../src/backends/command.js';
+import { useDrainer } from '../../src/backends/capture.js';
+import { spawnerPid } from '../../src/backends/spawner.js';
 import { buildHookEnv } from '../../src/backends/env.js';
 import { substituteForShell } from '../../src/backends/shell-placeholders.js';
 import { encodePayload } from '../../src/backends/payload.js';
-import {
-  HAS_PROC,
-  ProcessTracker,
-  fakeCat as fakeCatIn,
-  fixture,
-  isPidLive,
-  liveGroupMembers,
-  prepareFixtures,
-  waitUntil,
-} from './helpers.js';
+import { HAS_PROC, ProcessTracker, childrenNamed, fixture, isPidLive, liveGroupMembers, prepareFixtures, waitUntil } from './helpers.js';
 
 const tracker = new ProcessTracker();
 let work: string;
@@ -211,61 +205,113 @@ describe('runCommand: output caps', () => {
     expect(r.stderrTruncated).toBe(false);
   });
 
-  describe("past the cap, a forked hook's stream is read by cat, not by us", () => {
-    let path: string | undefined;
-    beforeEach(() => {
-      path = process.env.PATH;
-    });
-    afterEach(() => {
-      process.env.PATH = path;
-    });
+  describe("past the cap, a forked hook's stream is read by a drainer (cat), not by us", () => {
+    afterEach(() => useDrainer(undefined));
+    // Forced through the spawner helper (command-spawner.test.ts), the drainers are the helper's children.
+    const cats = () => childrenNamed(process.env.AGENT_HOOKS_SPAWNER === '1' ? spawnerPid()! : process.pid, 'cat');
 
-    // Forced through the spawner helper (command-spawner.test.ts), the helper, started before
-    // these tests with its own PATH, starts the drainers: none of them is this fake cat.
-    const viaHelper = process.env.AGENT_HOOKS_SPAWNER === '1';
-
-    /** A `cat` first on our PATH that notes its pid, then becomes the real cat. */
-    function fakeCat(): { pids: () => number[] } {
-      const cat = fakeCatIn(work);
-      process.env.PATH = `${cat.dir}:${path ?? ''}`;
-      return cat;
+    /** Run the hook while sampling our cat children; every cat seen, in order. */
+    async function runWatchingCats(s: CommandSpec, during?: (cat: number) => void) {
+      const seen = new Set<number>();
+      let acted = false;
+      const sampler = setInterval(() => {
+        for (const pid of cats()) seen.add(pid);
+        if (during && !acted && seen.size > 0) {
+          acted = true;
+          during([...seen][0]!);
+        }
+      }, 10);
+      try {
+        const r = await runCommand(s);
+        return { r, seen: [...seen] };
+      } finally {
+        clearInterval(sampler);
+      }
     }
 
     it('a flood on both streams: each handed to its own cat, capped, the writer not blocked, no cat left', async () => {
-      const cat = fakeCat();
-      const r = await runCommand(spec({ command: 'head -c 20000000 /dev/zero; head -c 20000000 /dev/zero >&2; echo done' }));
+      const { r, seen } = await runWatchingCats(
+        spec({ command: 'head -c 20000000 /dev/zero; head -c 20000000 /dev/zero >&2; sleep 0.3; echo done' }),
+      );
       expect(r).toMatchObject({ status: 'completed', exitCode: 0, stdoutTruncated: true, stderrTruncated: true });
       expect(Buffer.byteLength(r.stdout)).toBe(1024 * 1024);
       expect(Buffer.byteLength(r.stderr)).toBe(1024 * 1024);
-      const pids = cat.pids();
-      expect(pids).toHaveLength(viaHelper ? 0 : 2);
+      expect(seen).toHaveLength(2);
       // The run ends only when the drainers saw the end of the output.
-      for (const pid of pids) expect(isPidLive(pid)).toBe(false);
+      for (const pid of seen) expect(isPidLive(pid)).toBe(false);
     });
 
-    it('output within the cap starts no cat', async () => {
-      const cat = fakeCat();
-      const r = await runCommand(spec({ command: 'head -c 100000 /dev/zero; echo x >&2', maxOutputBytes: 100000 }));
-      expect(r).toMatchObject({ status: 'completed', stdoutTruncated: false, stderr: 'x\n' });
-      expect(cat.pids()).toEqual([]);
+    it('a small overflow (under 1 MiB past the cap) is read here: no fork for it', async () => {
+      const { r, seen } = await runWatchingCats(spec({ command: 'head -c 1900000 /dev/zero; sleep 0.3' }));
+      expect(r).toMatchObject({ status: 'completed', stdoutTruncated: true });
+      expect(seen).toEqual([]);
     });
 
-    it('where cat cannot start, the rest is read here as before', async () => {
-      const s = spec({ command: 'head -c 20000000 /dev/zero; echo tail >&2' }); // the hook's PATH is taken now
-      process.env.PATH = mkdtempSync(join(work, 'no-cat-'));
-      const r = await runCommand(s);
-      expect(r).toMatchObject({ status: 'completed', exitCode: 0, stdoutTruncated: true, stderr: 'tail\n' });
+    it('where no drainer starts, the rest is read here, and a hook gone quiet does not stall us', async () => {
+      // Its exec fails after the fork, and the child made the shared pipe blocking first.
+      useDrainer(['/nonexistent/agent-hooks-cat']);
+      const t0 = performance.now();
+      const r = await runCommand(
+        spec({ command: 'head -c 2200000 /dev/zero; sleep 0.2; head -c 65536 /dev/zero; exec sleep 30', timeoutMs: 800 }),
+      );
+      expect(r).toMatchObject({ status: 'timeout', stdoutTruncated: true });
       expect(Buffer.byteLength(r.stdout)).toBe(1024 * 1024);
+      // Loose bound: only proves a blocking read did not hold us until the hook's `sleep 30` ended.
+      expect(performance.now() - t0).toBeLessThan(5000);
     });
 
-    it('an endless writer left behind by the hook is killed at the drain deadline; its cat ends with it', async () => {
-      const cat = fakeCat();
-      // The leader exits at once; `yes` holds stdout and floods it until the engine ends the tree.
-      const r = await runCommand(spec({ command: 'yes & exec head -c 2000000 /dev/zero', exitDrainMs: 200 }));
-      expect(r).toMatchObject({ status: 'completed', exitCode: 0, stdoutTruncated: true });
-      expect(cat.pids()).toHaveLength(viaHelper ? 0 : 1);
-      expect(await waitUntil(() => cat.pids().every((pid) => !isPidLive(pid)))).toBe(true);
+    it('a Ctrl-C does not end a drainer (it would end the hook by SIGPIPE)', async () => {
+      const { r, seen } = await runWatchingCats(
+        spec({ command: 'head -c 3000000 /dev/zero; sleep 0.4; head -c 3000000 /dev/zero && echo ok >&2' }),
+        (cat) => {
+          process.kill(cat, 'SIGINT');
+          process.kill(cat, 'SIGQUIT');
+        },
+      );
+      expect(seen.length).toBeGreaterThan(0);
+      expect(r).toMatchObject({ status: 'completed', exitCode: 0, stdoutTruncated: true, stderr: 'ok\n' });
+    });
+
+    it('a drainer killed before the end does not end the output: a descendant holding the pipe is ended at the drain deadline', async () => {
+      const { r, seen } = await runWatchingCats(
+        spec({ command: 'head -c 3000000 /dev/zero; sleep 30 2>/dev/null & sleep 0.1', exitDrainMs: 200 }),
+        (cat) => process.kill(cat, 'SIGKILL'),
+      );
+      expect(seen.length).toBeGreaterThan(0);
+      expect(r).toMatchObject({ status: 'completed', exitCode: 0 });
       expect(await waitUntil(() => liveGroupMembers(onlyGroup()).length === 0)).toBe(true);
+    });
+
+    it('the drainers of a process that exits are killed with it, so a flood does not outlive it in a cat', async () => {
+      const host = join(work, 'exiting-host.mjs');
+      const dist = new URL('../../dist/backends/', import.meta.url).href;
+      writeFileSync(
+        host,
+        `import { runCommand } from '${dist}command.js';
+import { buildHookEnv } from '${dist}env.js';
+void runCommand({ command: 'exec yes', cwd: '/', env: buildHookEnv(), stdin: '', timeoutMs: 60000, onSpawn: (pid) => console.log(pid) });
+setTimeout(() => process.exit(0), 600);
+`,
+      );
+      const child = spawn(process.execPath, [host], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c));
+      const seen = new Set<number>();
+      const sampler = setInterval(() => {
+        if (child.pid) for (const pid of childrenNamed(child.pid, 'cat')) seen.add(pid);
+      }, 10);
+      await new Promise((resolve) => child.on('close', resolve));
+      clearInterval(sampler);
+      const hook = Number(out.trim());
+      try {
+        expect(hook).toBeGreaterThan(0);
+        expect(seen.size).toBe(1);
+        expect(await waitUntil(() => [...seen].every((pid) => !isPidLive(pid)))).toBe(true);
+        // With its reader gone, the flooding hook ends by SIGPIPE, as it did before drainers.
+        expect(await waitUntil(() => !isPidLive(hook))).toBe(true);
+      } finally {
+        if (hook > 0 && isPidLive(hook)) process.kill(-hook, 'SIGKILL');
+      }
     });
   });
 

@@ -1,6 +1,5 @@
 /** Shared helpers for the command backend tests: fixtures and process bookkeeping. */
-import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -120,16 +119,21 @@ export class ProcessTracker {
   }
 }
 
-/**
- * A `cat` for the engine's drainers (src/backends/capture.ts): a directory holding a script that
- * notes its pid, then becomes the real cat. Put `dir` first on the PATH of the process that
- * starts the drainers; `pids()` are the drainers started since.
- */
-export function fakeCat(parent: string): { dir: string; pids: () => number[] } {
-  const dir = mkdtempSync(join(parent, 'fake-cat-'));
-  const marks = join(dir, 'pids');
-  const real = execFileSync('sh', ['-c', 'command -v cat'], { encoding: 'utf8' }).trim();
-  writeFileSync(join(dir, 'cat'), `#!/bin/sh\necho $$ >> '${marks}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
-  const pids = () => (existsSync(marks) ? readFileSync(marks, 'utf8').trim().split('\n').map(Number) : []);
-  return { dir, pids };
+/** Live children of `parent` whose command name is `comm` (Linux /proc). */
+export function childrenNamed(parent: number, comm: string): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // pid (comm) state ppid …: comm may hold spaces and parentheses, so read from the last ')'.
+      const close = stat.lastIndexOf(')');
+      const name = stat.slice(stat.indexOf('(') + 1, close);
+      const [state, ppid] = stat.slice(close + 2).split(' ');
+      if (name === comm && Number(ppid) === parent && state !== 'Z') out.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
 }

@@ -4,15 +4,13 @@
  * keeps the host alive. Real processes throughout; the helper is the one the engine uses.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { buildHookEnv } from '../../src/backends/env.js';
 import { runCommand, type CommandSpec } from '../../src/backends/command.js';
 import { resetSpawner, spawnerPid, spawnerReady } from '../../src/backends/spawner.js';
-import { fakeCat, isPidLive, liveGroupMembers, waitUntil } from './helpers.js';
+import { childrenNamed, isPidLive, liveGroupMembers, waitUntil } from './helpers.js';
 
 const SPAWNER_JS = fileURLToPath(new URL('../../dist/backends/spawner.js', import.meta.url));
 
@@ -31,25 +29,35 @@ const spec = (command: string, extra: Partial<CommandSpec> = {}): CommandSpec =>
   ...extra,
 });
 
-it('past the cap, the helper hands the rest of a flood to cat: the host gets the cap, the run ends with the output', async () => {
-  const work = mkdtempSync(join(tmpdir(), 'agent-hooks-spawner-cat-'));
-  const path = process.env.PATH;
+it('past the cap, the helper hands the rest of a flood to its own cat: the host gets the cap, the run ends with the output', async () => {
+  expect(await spawnerReady()).toBe(true);
+  const helper = spawnerPid()!;
+  const seen = new Set<number>();
+  const sampler = setInterval(() => {
+    for (const pid of childrenNamed(helper, 'cat')) seen.add(pid);
+  }, 10);
   try {
-    const cat = fakeCat(work);
-    process.env.PATH = `${cat.dir}:${path ?? ''}`; // the helper takes our PATH when it starts
-    expect(await spawnerReady()).toBe(true);
-    const helper = spawnerPid()!;
-    process.env.PATH = path;
-    const r = await runCommand(spec('head -c 20000000 /dev/zero; echo $PPID >&2', { maxOutputBytes: 1000 }));
+    const r = await runCommand(spec('head -c 20000000 /dev/zero; sleep 0.3; echo $PPID >&2', { maxOutputBytes: 1000 }));
     expect(r).toMatchObject({ status: 'completed', exitCode: 0, stdoutTruncated: true, stderrTruncated: false });
     expect(r.stdout).toHaveLength(1000);
     expect(Number(r.stderr.trim())).toBe(helper);
-    expect(cat.pids()).toHaveLength(1);
-    expect(isPidLive(cat.pids()[0]!)).toBe(false);
   } finally {
-    process.env.PATH = path;
-    rmSync(work, { recursive: true, force: true });
+    clearInterval(sampler);
   }
+  expect(seen.size).toBe(1);
+  for (const pid of seen) expect(isPidLive(pid)).toBe(false);
+});
+
+it("ignores a terminal's Ctrl-C, which is for its host: hooks in flight go on", async () => {
+  expect(await spawnerReady()).toBe(true);
+  const helper = spawnerPid()!;
+  const pending = runCommand(spec('sleep 0.3; echo ok'));
+  await new Promise((r) => setTimeout(r, 100));
+  process.kill(helper, 'SIGINT');
+  process.kill(helper, 'SIGQUIT');
+  expect(await pending).toMatchObject({ status: 'completed', exitCode: 0, stdout: 'ok\n' });
+  expect(spawnerPid()).toBe(helper);
+  expect(isPidLive(helper)).toBe(true);
 });
 
 it('is restarted after it dies; the hook in between forks directly', async () => {
