@@ -2,7 +2,7 @@
  * A hook's stdout or stderr as the command backend keeps it: the first `maxOutputBytes`, and
  * the rest read to the end so that a full pipe never blocks the hook.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
@@ -44,16 +44,21 @@ export class Capture {
 export const HAND_OFF_PAST_CAP_BYTES = 1024 * 1024;
 
 /**
- * The drainer: `cat` reading the pipe to /dev/null, started through `sh`, which ignores SIGINT and
- * SIGQUIT first (an ignored signal stays ignored across exec): a Ctrl-C meant for an interactive
- * host must not end the drainer, and with it, by SIGPIPE, the hook, which its own session keeps
- * away from the terminal. It stays in our process group, so a kill of the group still ends it.
+ * The drainer: `cat` reading the pipe to /dev/null, started as
+ * `sh -c 'trap "" INT QUIT TERM HUP; exec setpriv --pdeathsig KILL -- cat'`.
+ * - `sh` ignores the signals a host may catch and live through (a Ctrl-C that cancels a turn, a
+ *   SIGTERM that starts a graceful stop), and an ignored signal stays ignored across exec: such a
+ *   signal sent to our process group must not end the drainer and with it, by SIGPIPE, the hook,
+ *   which its own session keeps away from them.
+ * - `setpriv --pdeathsig` has the kernel kill the drainer when its parent, this process, dies,
+ *   however it dies: a hook still flooding its pipe then dies of SIGPIPE, as it did when the
+ *   engine read the pipe itself.
  * Fixed paths, never a PATH (one holding a project's own `cat` could hold the hook's output, or
- * block it); where they are not there, no drainer. Found once per process.
+ * block it). Where one is missing, there is no drainer and the engine reads on itself.
  */
-let drainerArgv: readonly string[] | null | undefined;
-export function drainerCommand(): readonly string[] | null {
-  if (drainerArgv === undefined) {
+let candidate: readonly string[] | null | undefined;
+export function drainerCandidate(): readonly string[] | null {
+  if (candidate === undefined) {
     const executable = (file: string) => {
       try {
         accessSync(file, constants.X_OK);
@@ -63,14 +68,42 @@ export function drainerCommand(): readonly string[] | null {
       }
     };
     const cat = ['/bin/cat', '/usr/bin/cat'].find(executable);
-    drainerArgv = cat && executable('/bin/sh') ? ['/bin/sh', '-c', 'trap "" INT QUIT; exec "$0"', cat] : null;
+    const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find(executable);
+    candidate =
+      cat && setpriv && executable('/bin/sh')
+        ? ['/bin/sh', '-c', 'trap "" INT QUIT TERM HUP; exec "$0" --pdeathsig KILL -- "$1"', setpriv, cat]
+        : null;
   }
-  return drainerArgv;
+  return candidate;
 }
 
-/** For tests: the drainer to start (null: none; undefined: find it again). */
+/**
+ * The drainer, once it was seen to work here: run once on an empty input, it must end with status
+ * 0 (a setpriv older than util-linux 2.33 has no --pdeathsig, and a drainer that fails at once
+ * would leave the hook a closed pipe). Tried once per process, on the first hand-off.
+ */
+let checked: readonly string[] | null | undefined;
+export function drainerCommand(): readonly string[] | null {
+  if (checked === undefined) {
+    const argv = drainerCandidate();
+    checked = argv && worksOnEmptyInput(argv) ? argv : null;
+  }
+  return checked;
+}
+
+/** Run a drainer on /dev/null: whether it ends with status 0. The spawner helper does the same. */
+function worksOnEmptyInput(argv: readonly string[]): boolean {
+  try {
+    return spawnSync(argv[0]!, argv.slice(1), { stdio: 'ignore', cwd: '/', env: {}, timeout: 5000 }).status === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** For tests: the drainer to start, as found and tried (null: none; undefined: find it again). */
 export function useDrainer(argv: readonly string[] | null | undefined): void {
-  drainerArgv = argv;
+  candidate = argv;
+  checked = argv;
 }
 
 /** Drainers still running, ended if this process exits first: a hook's flood must not outlive us in a cat. */

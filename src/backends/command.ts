@@ -126,6 +126,8 @@ interface Run {
   exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   /** The child's own 'close' and each drainer's: the hook's output has ended when all are in. */
   openEnds: number;
+  /** The child's own 'close' came (its exit and its stdio). */
+  childClosed: boolean;
   closed: boolean;
   /** `cat` processes reading what is past the cap (drainToCat); ended with the run. */
   drainers: ChildProcess[];
@@ -170,6 +172,7 @@ function supervise(
       endReason: 'timeout',
       exit: undefined,
       openEnds: 1,
+      childClosed: false,
       closed: false,
       drainers: [],
       lastSignal: null,
@@ -211,7 +214,10 @@ function watch(run: Run): void {
 
   watchStdio(run);
   child.on('exit', (code, signal) => onExit(run, code, signal));
-  child.on('close', () => endClosed(run));
+  child.on('close', () => {
+    run.childClosed = true;
+    endClosed(run);
+  });
 
   if (run.hasTimeout) run.timeoutTimer = setTimeout(() => terminate(run, 'timeout'), Math.max(0, spec.timeoutMs));
   spec.signal?.addEventListener('abort', run.onAbort, { once: true });
@@ -229,7 +235,7 @@ function watchStdio(run: Run): void {
     let tried = !forked;
     const onData = (chunk: Buffer): void => {
       capture.push(chunk);
-      if (tried || capture.dropped < HAND_OFF_PAST_CAP_BYTES) return;
+      if (tried || capture.dropped <= HAND_OFF_PAST_CAP_BYTES) return;
       tried = true; // once: where no drainer starts, we read on without trying per chunk
       const drainer = drainToCat(forked![name]!);
       if (!drainer) return;
@@ -348,7 +354,9 @@ function treeGone(run: Run): boolean {
   if (pid === undefined) return true;
   if (hasProcFs()) return run.owned.every((entry) => !isLive(entry));
   // Without /proc a zombie still counts as a member, so this may only turn true at the grace end.
-  return run.exit !== undefined && run.closed && !groupExists(pid);
+  // A drainer counts as closed once it exited, whatever its status: a killed one read no end.
+  const outputClosed = run.closed || (run.childClosed && run.drainers.every((d) => d.exitCode !== null || d.signalCode !== null));
+  return run.exit !== undefined && outputClosed && !groupExists(pid);
 }
 
 function checkGone(run: Run): void {

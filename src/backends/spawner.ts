@@ -23,7 +23,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { HAND_OFF_PAST_CAP_BYTES, drainerCommand } from './capture.js';
+import { HAND_OFF_PAST_CAP_BYTES, drainerCandidate } from './capture.js';
 
 /** What supervise() in command.ts uses of a child: a ChildProcess, or a hook run by the spawner. */
 export interface HookChild extends EventEmitter {
@@ -58,17 +58,26 @@ const RESTART_WINDOW_MS = 60_000;
  */
 const HELPER_SOURCE = `
 'use strict';
-const { spawn } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 const kids = new Map();
 const send = (m) => { try { process.send(m); } catch {} };
-// A terminal's Ctrl-C is for the host, which may keep running; the helper ends with the host's channel.
-process.on('SIGINT', () => {});
-process.on('SIGQUIT', () => {});
+// Signals sent to the host's process group are for the host, which may catch them and live on (a
+// Ctrl-C cancelling a turn, a SIGTERM starting a graceful stop); the helper ends with its channel.
+for (const s of ['SIGINT', 'SIGQUIT', 'SIGTERM', 'SIGHUP']) process.on(s, () => {});
 // A hook's output has ended when its own close and each drainer's (status 0: cat saw the end) are in.
 const end = (k) => { if (--k.ends === 0) { kids.delete(k.id); send({ t: 'close', id: k.id }); } };
 const readOn = (stream) => { if (stream._handle && stream._handle.setBlocking) stream._handle.setBlocking(false); stream.resume(); };
-// Past the cap, the drainer the host names reads the rest (drainToCat in src/backends/capture.ts).
+// Past the cap, the drainer the host names reads the rest (drainToCat in src/backends/capture.ts),
+// once it was seen to work here (worksOnEmptyInput there), tried on the first flood.
+const drainerWorks = new Map();
 const drain = (k, stream, argv) => {
+  const key = argv.join('\\0');
+  if (!drainerWorks.has(key)) {
+    let works = false;
+    try { works = spawnSync(argv[0], argv.slice(1), { stdio: 'ignore', cwd: '/', env: {}, timeout: 5000 }).status === 0; } catch {}
+    drainerWorks.set(key, works);
+  }
+  if (!drainerWorks.get(key)) return false;
   let d;
   try { d = spawn(argv[0], argv.slice(1), { stdio: [stream, 'ignore', 'ignore'], cwd: '/', env: {} }); } catch { readOn(stream); return false; }
   d.on('error', () => {});
@@ -111,7 +120,7 @@ process.on('message', (m) => {
     const onData = (chunk) => {
       if (sent <= m.max) { sent += chunk.length; send({ t: 'out', id: m.id, fd, data: chunk }); return; }
       dropped += chunk.length;
-      if (tried || dropped < ${HAND_OFF_PAST_CAP_BYTES}) return;
+      if (tried || dropped <= ${HAND_OFF_PAST_CAP_BYTES}) return;
       tried = true;
       if (drain(child, stream, m.drain)) stream.off('data', onData);
     };
@@ -321,7 +330,7 @@ export function spawnViaHelper(req: SpawnRequest): Promise<HookChild | SpawnFail
   const stdin = typeof req.stdin === 'string' ? Buffer.from(req.stdin) : req.stdin;
   return new Promise((resolve) => {
     h.pending.set(id, resolve);
-    const drain = drainerCommand();
+    const drain = drainerCandidate();
     h.proc.send(
       { t: 'spawn', id, file: req.file, args: req.args, cwd: req.cwd, env: req.env, stdin, max: req.maxOutputBytes, drain },
       (err) => {

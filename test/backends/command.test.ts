@@ -260,12 +260,11 @@ describe('runCommand: output caps', () => {
       expect(performance.now() - t0).toBeLessThan(5000);
     });
 
-    it('a Ctrl-C does not end a drainer (it would end the hook by SIGPIPE)', async () => {
+    it('a Ctrl-C, SIGTERM or SIGHUP to our group does not end a drainer (it would end the hook by SIGPIPE)', async () => {
       const { r, seen } = await runWatchingCats(
         spec({ command: 'head -c 3000000 /dev/zero; sleep 0.4; head -c 3000000 /dev/zero && echo ok >&2' }),
         (cat) => {
-          process.kill(cat, 'SIGINT');
-          process.kill(cat, 'SIGQUIT');
+          for (const signal of ['SIGINT', 'SIGQUIT', 'SIGTERM', 'SIGHUP'] as const) process.kill(cat, signal);
         },
       );
       expect(seen.length).toBeGreaterThan(0);
@@ -282,37 +281,41 @@ describe('runCommand: output caps', () => {
       expect(await waitUntil(() => liveGroupMembers(onlyGroup()).length === 0)).toBe(true);
     });
 
-    it('the drainers of a process that exits are killed with it, so a flood does not outlive it in a cat', async () => {
-      const host = join(work, 'exiting-host.mjs');
-      const dist = new URL('../../dist/backends/', import.meta.url).href;
-      writeFileSync(
-        host,
-        `import { runCommand } from '${dist}command.js';
+    it.each(['exits', 'is killed'] as const)(
+      'the drainers of a process that %s die with it: a hook flooding its pipe then dies of SIGPIPE, as before drainers',
+      async (how) => {
+        const host = join(work, 'flooding-host.mjs');
+        const dist = new URL('../../dist/backends/', import.meta.url).href;
+        writeFileSync(
+          host,
+          `import { runCommand } from '${dist}command.js';
 import { buildHookEnv } from '${dist}env.js';
 void runCommand({ command: 'exec yes', cwd: '/', env: buildHookEnv(), stdin: '', timeoutMs: 60000, onSpawn: (pid) => console.log(pid) });
-setTimeout(() => process.exit(0), 600);
+if (process.argv[2] === 'exits') setTimeout(() => process.exit(0), 600);
 `,
-      );
-      const child = spawn(process.execPath, [host], { stdio: ['ignore', 'pipe', 'inherit'] });
-      let out = '';
-      child.stdout.on('data', (c: Buffer) => (out += c));
-      const seen = new Set<number>();
-      const sampler = setInterval(() => {
-        if (child.pid) for (const pid of childrenNamed(child.pid, 'cat')) seen.add(pid);
-      }, 10);
-      await new Promise((resolve) => child.on('close', resolve));
-      clearInterval(sampler);
-      const hook = Number(out.trim());
-      try {
-        expect(hook).toBeGreaterThan(0);
-        expect(seen.size).toBe(1);
-        expect(await waitUntil(() => [...seen].every((pid) => !isPidLive(pid)))).toBe(true);
-        // With its reader gone, the flooding hook ends by SIGPIPE, as it did before drainers.
-        expect(await waitUntil(() => !isPidLive(hook))).toBe(true);
-      } finally {
-        if (hook > 0 && isPidLive(hook)) process.kill(-hook, 'SIGKILL');
-      }
-    });
+        );
+        const child = spawn(process.execPath, [host, how], { stdio: ['ignore', 'pipe', 'inherit'] });
+        let out = '';
+        child.stdout.on('data', (c: Buffer) => (out += c));
+        const seen = new Set<number>();
+        const sampler = setInterval(() => {
+          if (!child.pid) return;
+          for (const pid of childrenNamed(child.pid, 'cat')) seen.add(pid);
+          if (how === 'is killed' && seen.size > 0) child.kill('SIGKILL');
+        }, 10);
+        await new Promise((resolve) => child.on('close', resolve));
+        clearInterval(sampler);
+        const hook = Number(out.trim());
+        try {
+          expect(hook).toBeGreaterThan(0);
+          expect(seen.size).toBe(1);
+          expect(await waitUntil(() => [...seen].every((pid) => !isPidLive(pid)))).toBe(true);
+          expect(await waitUntil(() => !isPidLive(hook))).toBe(true);
+        } finally {
+          if (hook > 0 && isPidLive(hook)) process.kill(-hook, 'SIGKILL');
+        }
+      },
+    );
   });
 
   it('caps stderr separately, at maxOutputBytes', async () => {

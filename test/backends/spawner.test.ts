@@ -48,13 +48,12 @@ it('past the cap, the helper hands the rest of a flood to its own cat: the host 
   for (const pid of seen) expect(isPidLive(pid)).toBe(false);
 });
 
-it("ignores a terminal's Ctrl-C, which is for its host: hooks in flight go on", async () => {
+it("ignores the signals sent to its host's group (Ctrl-C, SIGTERM, SIGHUP), which are the host's: hooks in flight go on", async () => {
   expect(await spawnerReady()).toBe(true);
   const helper = spawnerPid()!;
   const pending = runCommand(spec('sleep 0.3; echo ok'));
   await new Promise((r) => setTimeout(r, 100));
-  process.kill(helper, 'SIGINT');
-  process.kill(helper, 'SIGQUIT');
+  for (const signal of ['SIGINT', 'SIGQUIT', 'SIGTERM', 'SIGHUP'] as const) process.kill(helper, signal);
   expect(await pending).toMatchObject({ status: 'completed', exitCode: 0, stdout: 'ok\n' });
   expect(spawnerPid()).toBe(helper);
   expect(isPidLive(helper)).toBe(true);
