@@ -86,24 +86,37 @@ let checked: readonly string[] | null | undefined;
 export function drainerCommand(): readonly string[] | null {
   if (checked === undefined) {
     const argv = drainerCandidate();
-    checked = argv && worksOnEmptyInput(argv) ? argv : null;
+    const works = argv ? worksOnEmptyInput(argv) : false;
+    if (works === undefined) return null; // not started this time (EAGAIN, ENOMEM): ask again next time
+    checked = works ? argv : null;
   }
   return checked;
 }
 
-/** Run a drainer on /dev/null: whether it ends with status 0. The spawner helper does the same. */
-function worksOnEmptyInput(argv: readonly string[]): boolean {
+/**
+ * Run a drainer on /dev/null: whether it ended with status 0, or undefined where it could not be
+ * started. The kill is SIGKILL because the drainer ignores SIGTERM, the default; a run that had to
+ * be killed (2 s, where it takes ~2 ms) does not work. The spawner helper does the same.
+ */
+function worksOnEmptyInput(argv: readonly string[]): boolean | undefined {
+  let r: ReturnType<typeof spawnSync>;
   try {
-    return spawnSync(argv[0]!, argv.slice(1), { stdio: 'ignore', cwd: '/', env: {}, timeout: 5000 }).status === 0;
+    r = spawnSync(argv[0]!, argv.slice(1), { stdio: 'ignore', cwd: '/', env: {}, timeout: 2000, killSignal: 'SIGKILL' });
   } catch {
-    return false;
+    return undefined;
   }
+  const code = (r.error as NodeJS.ErrnoException | undefined)?.code;
+  if (r.error && code !== 'ETIMEDOUT' && code !== 'ENOENT' && code !== 'EACCES') return undefined;
+  return !r.error && r.status === 0;
 }
 
-/** For tests: the drainer to start, as found and tried (null: none; undefined: find it again). */
-export function useDrainer(argv: readonly string[] | null | undefined): void {
+/**
+ * For tests: the drainer to start (null: none; undefined: find it again), taken as tried, or with
+ * `{ untried: true }` to be tried on its first use as a found one is.
+ */
+export function useDrainer(argv: readonly string[] | null | undefined, opts: { untried?: boolean } = {}): void {
   candidate = argv;
-  checked = argv;
+  checked = opts.untried ? undefined : argv;
 }
 
 /** Drainers still running, ended if this process exits first: a hook's flood must not outlive us in a cat. */

@@ -73,9 +73,11 @@ const drainerWorks = new Map();
 const drain = (k, stream, argv) => {
   const key = argv.join('\\0');
   if (!drainerWorks.has(key)) {
-    let works = false;
-    try { works = spawnSync(argv[0], argv.slice(1), { stdio: 'ignore', cwd: '/', env: {}, timeout: 5000 }).status === 0; } catch {}
-    drainerWorks.set(key, works);
+    let r;
+    try { r = spawnSync(argv[0], argv.slice(1), { stdio: 'ignore', cwd: '/', env: {}, timeout: 2000, killSignal: 'SIGKILL' }); } catch { return false; }
+    const code = r.error && r.error.code;
+    if (r.error && code !== 'ETIMEDOUT' && code !== 'ENOENT' && code !== 'EACCES') return false; // not started this time: ask again
+    drainerWorks.set(key, !r.error && r.status === 0);
   }
   if (!drainerWorks.get(key)) return false;
   let d;
