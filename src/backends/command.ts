@@ -11,6 +11,7 @@
  * - a leader that exits while a descendant still holds stdout/stderr does not stall us.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { nowMs } from '../util/clock.js';
 import type { ExecutionResult } from '../types.js';
 import { describeSpawnError, resolveTarget, type CommandSpec } from './command-target.js';
@@ -228,16 +229,16 @@ function watch(run: Run): void {
 function watchStdio(run: Run): void {
   const { child } = run;
   // A spawner child's streams are not pipes of ours (its helper drains past the cap itself).
-  const forked = process.platform !== 'win32' && !('flush' in child) ? (child as ChildProcess) : undefined;
+  const ours = process.platform !== 'win32' && !('flush' in child);
   for (const name of ['stdout', 'stderr'] as const) {
     const stream = child[name]!;
     const capture = run[name];
-    let tried = !forked;
+    let tried = !ours;
     const onData = (chunk: Buffer): void => {
       capture.push(chunk);
       if (tried || capture.dropped <= HAND_OFF_PAST_CAP_BYTES) return;
       tried = true; // once: where no drainer starts, we read on without trying per chunk
-      const drainer = drainToCat(forked![name]!);
+      const drainer = drainToCat(stream as Readable); // a pipe of ours: a ChildProcess's stream
       if (!drainer) return;
       stream.off('data', onData);
       run.openEnds++;

@@ -146,6 +146,14 @@ export interface HookInit {
   data: Record<string, unknown>;
 }
 
+/**
+ * The dedup key of a dialect's hook: one of its own where the agent runs identical hooks once
+ * each (Dialect.keepsIdenticalHooks), so nothing collapses with it; else the usual key.
+ */
+export function dedupKeyIn(dialect: Pick<Dialect, 'keepsIdenticalHooks'>, hook: Parameters<typeof dedupKeyFor>[0]): string {
+  return dialect.keepsIdenticalHooks ? keyOfItsOwn(hook.id) : dedupKeyFor(hook);
+}
+
 /** A NormalizedHook with provenance, dialect tag, matcher mode, bridge and dedup key. */
 export function makeHook(init: HookInit): NormalizedHook {
   const hookPath = formatPath(init.path);
@@ -159,8 +167,7 @@ export function makeHook(init: HookInit): NormalizedHook {
   };
   const hook: NormalizedHook = {
     ...base,
-    // A key of its own: nothing collapses with it (Dialect.keepsIdenticalHooks).
-    dedupKey: init.dialect.keepsIdenticalHooks ? keyOfItsOwn(base.id) : dedupKeyFor(base),
+    dedupKey: dedupKeyIn(init.dialect, base),
     dialect: init.dialect.name,
     ...(init.matcherMode && init.matcherMode !== 'claude' ? { matcherMode: init.matcherMode } : {}),
     ...(init.dialect.bridge ? { bridge: init.dialect.bridge } : {}),

@@ -3,8 +3,7 @@ import type { NormalizedHook } from '../../types.js';
 import { droid } from '../../dialects/droid.js';
 import type { ParseContext, ParseResult, SerializeResult } from './types.js';
 import { buildGroups, matchersFor, parseClaude, type GroupEntry } from './claude.js';
-import { lossLog, reportDataLosses, sortedJson, timeoutOut } from './common.js';
-import { keyOfItsOwn } from '../registry.js';
+import { dedupKeyIn, lossLog, reportDataLosses, sortedJson, timeoutOut } from './common.js';
 
 export async function parseDroid(doc: unknown, ctx: ParseContext): Promise<ParseResult> {
   const r = await parseClaude(doc, ctx);
@@ -13,7 +12,7 @@ export async function parseDroid(doc: unknown, ctx: ParseContext): Promise<Parse
       ...h,
       // Droid's matcher rules, and identical hooks kept apart, as Droid runs each (Dialect.keepsIdenticalHooks).
       matcherMode: droid.matcherMode(h.event),
-      ...(droid.keepsIdenticalHooks ? { dedupKey: keyOfItsOwn(h.id) } : {}),
+      dedupKey: dedupKeyIn(droid, h),
       dialect: 'droid',
       bridge: droid.bridge,
       dialectData: { ...h.dialectData, nativeEvent: h.event },
