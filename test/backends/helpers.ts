@@ -20,18 +20,33 @@ export const HAS_PROC = process.platform === 'linux';
 
 interface Stat {
   pid: number;
-  pgid: number;
+  comm: string;
   state: string;
+  ppid: number;
+  pgid: number;
 }
 
 function readStat(pid: number): Stat | undefined {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { pid, state: f[0]!, pgid: Number(f[2]) };
+    // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so read from the last ')'.
+    const close = text.lastIndexOf(')');
+    const f = text.slice(close + 2).split(' ');
+    return { pid, comm: text.slice(text.indexOf('(') + 1, close), state: f[0]!, ppid: Number(f[1]), pgid: Number(f[2]) };
   } catch {
     return undefined;
   }
+}
+
+/** Live (not zombie) processes that pass `keep`, read from /proc. */
+function liveProcesses(keep: (s: Stat) => boolean): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const s = readStat(Number(name));
+    if (s && s.state !== 'Z' && s.state !== 'X' && keep(s)) out.push(s.pid);
+  }
+  return out;
 }
 
 /** Non-zombie members of a process group (zombies are dead; nothing here reaps orphans promptly). */
@@ -44,13 +59,7 @@ export function liveGroupMembers(pgid: number): number[] {
       return [];
     }
   }
-  const out: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const s = readStat(Number(name));
-    if (s && s.pgid === pgid && s.state !== 'Z' && s.state !== 'X') out.push(s.pid);
-  }
-  return out;
+  return liveProcesses((s) => s.pgid === pgid);
 }
 
 export function isPidLive(pid: number): boolean {
@@ -121,19 +130,5 @@ export class ProcessTracker {
 
 /** Live children of `parent` whose command name is `comm` (Linux /proc). */
 export function childrenNamed(parent: number, comm: string): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // pid (comm) state ppid …: comm may hold spaces and parentheses, so read from the last ')'.
-      const close = stat.lastIndexOf(')');
-      const name = stat.slice(stat.indexOf('(') + 1, close);
-      const [state, ppid] = stat.slice(close + 2).split(' ');
-      if (name === comm && Number(ppid) === parent && state !== 'Z') out.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
+  return liveProcesses((s) => s.ppid === parent && s.comm === comm);
 }
