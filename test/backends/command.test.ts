@@ -9,7 +9,7 @@ import { spawnerPid } from '../../src/backends/spawner.js';
 import { buildHookEnv } from '../../src/backends/env.js';
 import { substituteForShell } from '../../src/backends/shell-placeholders.js';
 import { encodePayload } from '../../src/backends/payload.js';
-import { HAS_PROC, ProcessTracker, childrenNamed, fixture, isPidLive, liveGroupMembers, prepareFixtures, waitUntil } from './helpers.js';
+import { HAS_PROC, ProcessTracker, fixture, isPidLive, liveGroupMembers, prepareFixtures, waitUntil, watchChildren } from './helpers.js';
 
 const tracker = new ProcessTracker();
 let work: string;
@@ -210,24 +210,16 @@ describe('runCommand: output caps', () => {
     // No drainer where setpriv or cat is missing (macOS, util-linux before 2.33): the engine reads on.
     const noDrainer = drainerCommand() === null;
     // Forced through the spawner helper (command-spawner.test.ts), the drainers are the helper's children.
-    const cats = () => childrenNamed(process.env.AGENT_HOOKS_SPAWNER === '1' ? spawnerPid()! : process.pid, 'cat');
+    const drainerParent = () => (process.env.AGENT_HOOKS_SPAWNER === '1' ? spawnerPid() : process.pid);
 
     /** Run the hook while sampling our cat children; every cat seen, in order. */
     async function runWatchingCats(s: CommandSpec, during?: (cat: number) => void) {
-      const seen = new Set<number>();
-      let acted = false;
-      const sampler = setInterval(() => {
-        for (const pid of cats()) seen.add(pid);
-        if (during && !acted && seen.size > 0) {
-          acted = true;
-          during([...seen][0]!);
-        }
-      }, 10);
+      const cats = watchChildren(drainerParent, 'cat', during);
       try {
         const r = await runCommand(s);
-        return { r, seen: [...seen] };
+        return { r, seen: cats.seen() };
       } finally {
-        clearInterval(sampler);
+        cats.stop();
       }
     }
 
@@ -302,20 +294,20 @@ process.on('SIGUSR2', () => process.exit(0));
         const child = spawn(process.execPath, [host, how], { stdio: ['ignore', 'pipe', 'inherit'] });
         let out = '';
         child.stdout.on('data', (c: Buffer) => (out += c));
-        const seen = new Set<number>();
-        const sampler = setInterval(() => {
-          if (!child.pid) return;
-          for (const pid of childrenNamed(child.pid, 'cat')) seen.add(pid);
-          // Once its drainer runs: the host exits mid-run, or is killed.
-          if (seen.size > 0) child.kill(how === 'exits' ? 'SIGUSR2' : 'SIGKILL');
-        }, 10);
+        // Once its drainer runs: the host exits mid-run, or is killed.
+        const cats = watchChildren(
+          () => child.pid,
+          'cat',
+          () => child.kill(how === 'exits' ? 'SIGUSR2' : 'SIGKILL'),
+        );
         await new Promise((resolve) => child.on('close', resolve));
-        clearInterval(sampler);
+        cats.stop();
+        const seen = cats.seen();
         const hook = Number(out.trim());
         try {
           expect(hook).toBeGreaterThan(0);
-          expect(seen.size).toBe(1);
-          expect(await waitUntil(() => [...seen].every((pid) => !isPidLive(pid)))).toBe(true);
+          expect(seen).toHaveLength(1);
+          expect(await waitUntil(() => seen.every((pid) => !isPidLive(pid)))).toBe(true);
           expect(await waitUntil(() => !isPidLive(hook))).toBe(true);
         } finally {
           if (hook > 0 && isPidLive(hook)) process.kill(-hook, 'SIGKILL');

@@ -132,3 +132,23 @@ export class ProcessTracker {
 export function childrenNamed(parent: number, comm: string): number[] {
   return liveProcesses((s) => s.ppid === parent && s.comm === comm);
 }
+
+/**
+ * Every child named `comm` of `parent()` seen alive, sampled every 10 ms until `stop()`;
+ * `onFirst` is called once, with the first one seen.
+ */
+export function watchChildren(
+  parent: () => number | undefined,
+  comm: string,
+  onFirst?: (pid: number) => void,
+): { seen: () => number[]; stop: () => void } {
+  const seen = new Set<number>();
+  const sampler = setInterval(() => {
+    const p = parent();
+    if (p === undefined) return;
+    const before = seen.size;
+    for (const pid of childrenNamed(p, comm)) seen.add(pid);
+    if (before === 0 && seen.size > 0) onFirst?.([...seen][0]!);
+  }, 10);
+  return { seen: () => [...seen], stop: () => clearInterval(sampler) };
+}

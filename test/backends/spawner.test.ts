@@ -11,7 +11,7 @@ import { buildHookEnv } from '../../src/backends/env.js';
 import { runCommand, type CommandSpec } from '../../src/backends/command.js';
 import { resetSpawner, spawnerPid, spawnerReady } from '../../src/backends/spawner.js';
 import { drainerCommand } from '../../src/backends/capture.js';
-import { childrenNamed, isPidLive, liveGroupMembers, waitUntil } from './helpers.js';
+import { isPidLive, liveGroupMembers, waitUntil, watchChildren } from './helpers.js';
 
 const SPAWNER_JS = fileURLToPath(new URL('../../dist/backends/spawner.js', import.meta.url));
 
@@ -36,20 +36,20 @@ it.skipIf(drainerCommand() === null)(
   async () => {
     expect(await spawnerReady()).toBe(true);
     const helper = spawnerPid()!;
-    const seen = new Set<number>();
-    const sampler = setInterval(() => {
-      for (const pid of childrenNamed(helper, 'cat')) seen.add(pid);
-    }, 10);
+    const flood = spec('head -c 20000000 /dev/zero; sleep 0.3; echo $PPID >&2', { maxOutputBytes: 1000 });
+    // The helper tries its drainer once, on its first flood, and that try runs as a cat too: done before watching.
+    await runCommand(flood);
+    const cats = watchChildren(() => helper, 'cat');
     try {
-      const r = await runCommand(spec('head -c 20000000 /dev/zero; sleep 0.3; echo $PPID >&2', { maxOutputBytes: 1000 }));
+      const r = await runCommand(flood);
       expect(r).toMatchObject({ status: 'completed', exitCode: 0, stdoutTruncated: true, stderrTruncated: false });
       expect(r.stdout).toHaveLength(1000);
       expect(Number(r.stderr.trim())).toBe(helper);
     } finally {
-      clearInterval(sampler);
+      cats.stop();
     }
-    expect(seen.size).toBe(1);
-    for (const pid of seen) expect(isPidLive(pid)).toBe(false);
+    expect(cats.seen()).toHaveLength(1);
+    for (const pid of cats.seen()) expect(isPidLive(pid)).toBe(false);
   },
 );
 
