@@ -42,6 +42,8 @@ export interface HookReport {
 
 export interface DoctorReport {
   hooks: HookReport[];
+  /** What the environment `doctor` runs in does to every hook run (not per hook). */
+  environment: Finding[];
   dialects: { dialect: string; kind: string; file: string; discovered: boolean }[];
   diagnostics: { level: string; file?: string; path: string; message: string }[];
   errors: number;
@@ -289,9 +291,27 @@ function hookFindings(hook: NormalizedHook, projectDir: string, env: NodeJS.Proc
   return out;
 }
 
+/**
+ * What the environment costs each `agent-hooks dispatch` before any of our code runs. Node 20
+ * loads its whole certificate store at start when NODE_EXTRA_CA_CERTS is set (the extra file and
+ * the bundled roots), in every process: measured here (Node v20.20.2) `node -e 0` takes 31 ms,
+ * 53 ms with a file of one certificate, 79 ms with Debian's bundle of 144, against ~15–20 ms
+ * for everything dispatch itself adds (docs/performance.md, "What the environment costs").
+ */
+export function environmentFindings(env: NodeJS.ProcessEnv): Finding[] {
+  const out: Finding[] = [];
+  const ca = env.NODE_EXTRA_CA_CERTS;
+  if (ca)
+    out.push({
+      level: 'info',
+      message: `NODE_EXTRA_CA_CERTS is set (${ca}): Node ${process.versions.node.split('.')[0]} reads its certificate stores at the start of every process, which can make each \`agent-hooks dispatch\` 20–50 ms slower; where nothing dispatch runs needs that CA (http, prompt and agent hooks, and hooks it is passed through to), the agent's hook command can be \`env -u NODE_EXTRA_CA_CERTS agent-hooks dispatch …\` (docs/performance.md)`,
+    });
+  return out;
+}
+
 export async function doctor(flags: LoadFlags, env: NodeJS.ProcessEnv = process.env): Promise<DoctorReport> {
   const built = loadOptionsFromFlags(flags);
-  if ('error' in built) return { hooks: [], dialects: [], diagnostics: [built.error], errors: 1, warnings: 0 };
+  if ('error' in built) return { hooks: [], environment: [], dialects: [], diagnostics: [built.error], errors: 1, warnings: 0 };
   const { options, cwd } = built;
   // Every hook, trusted or not: doctor looks at what would run once trusted too (it runs
   // nothing, so reading past the trust gate is safe here; the gate's verdict is shown per hook).
@@ -342,6 +362,7 @@ export async function doctor(flags: LoadFlags, env: NodeJS.ProcessEnv = process.
   const all = [...hooks.flatMap((h) => h.findings), ...diagnostics];
   return {
     hooks,
+    environment: environmentFindings(env),
     dialects,
     diagnostics,
     errors: all.filter((f) => f.level === 'error').length,
@@ -374,6 +395,8 @@ export function formatDoctor(r: DoctorReport): string {
         : `${s.yellow('!')} ${d.dialect} ${d.kind} file ${oneLine(d.file)} exists but is not read: add --discover-dialects ${d.dialect} (or agentHooks.discoverDialects in your user settings)`,
     );
   }
+  for (const f of r.environment)
+    lines.push(`${f.level === 'error' ? s.red('error:') : f.level === 'warning' ? s.yellow('warning:') : 'note:'} ${oneLine(f.message)}`);
   lines.push(`${r.hooks.length} hook(s), ${r.errors} error(s), ${r.warnings} warning(s)`);
   return `${lines.join('\n')}\n`;
 }

@@ -133,4 +133,25 @@ describe('agent-hooks doctor', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(`${settings}: hooks.PreToolUse[0].hooks[0].command`);
   });
+
+  it('notes NODE_EXTRA_CA_CERTS, which Node loads at the start of every dispatch; nothing when it is unset', () => {
+    const settings = dir.json('s.json', { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'true' }] }] } });
+    const { NODE_EXTRA_CA_CERTS: _, ...without } = process.env;
+    const ca = dir.write('extra-ca.pem', 'not a certificate\n');
+    const set = cli(['doctor', '--settings', settings, '--json'], { ...without, NODE_EXTRA_CA_CERTS: ca });
+    expect(set.code, set.stderr).toBe(0);
+    const report = JSON.parse(set.stdout);
+    expect(report.environment).toEqual([
+      {
+        level: 'info',
+        message: expect.stringMatching(/^NODE_EXTRA_CA_CERTS is set \(.*extra-ca\.pem\): Node \d+ reads its certificate stores/),
+      },
+    ]);
+    // A note, not a warning: the hooks are fine.
+    expect(report.warnings).toBe(0);
+    const text = cli(['doctor', '--settings', settings], { ...without, NODE_EXTRA_CA_CERTS: ca });
+    expect(text.stdout).toMatch(/^note: NODE_EXTRA_CA_CERTS is set .*env -u NODE_EXTRA_CA_CERTS agent-hooks dispatch/m);
+    const unset = JSON.parse(runCli(['doctor', '--settings', settings, '--json'], { env: { ...without, NO_COLOR: '1' } }).stdout);
+    expect(unset.environment).toEqual([]);
+  });
 });
