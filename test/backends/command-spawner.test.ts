@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { drainerCommand } from '../../src/backends/capture.js';
 import { buildHookEnv } from '../../src/backends/env.js';
 import { runCommand } from '../../src/backends/command.js';
 import { resetSpawner, spawnerPid, spawnerReady } from '../../src/backends/spawner.js';
@@ -14,6 +15,19 @@ process.env.AGENT_HOOKS_SPAWNER = '1';
 
 beforeAll(async () => {
   expect(await spawnerReady()).toBe(true);
+  // The helper tries its drainer once, on its first flood, and that try runs as a `cat` too: done
+  // here, so the tests that count the drainers of a flood see only theirs, in any order.
+  if (drainerCommand() !== null) {
+    const flood = await runCommand({
+      command: 'head -c 3000000 /dev/zero',
+      cwd: process.cwd(),
+      env: buildHookEnv(),
+      stdin: '',
+      timeoutMs: 10_000,
+      maxOutputBytes: 1000,
+    });
+    expect(flood).toMatchObject({ status: 'completed', stdoutTruncated: true });
+  }
 });
 afterAll(() => {
   delete process.env.AGENT_HOOKS_SPAWNER;
