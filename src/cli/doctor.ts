@@ -22,6 +22,7 @@ import { discoveryFilesOf } from '../dialects/discovery.js';
 import type { CommandHandler, NormalizedHook } from '../types.js';
 import { loadOptionsFromFlags, type LoadFlags } from '../load/from-flags.js';
 import { formatDiagnostic } from '../util/format-diagnostic.js';
+import { environmentFindings } from './doctor-environment.js';
 import { styles } from './style.js';
 import { oneLine } from '../util/terminal-text.js';
 
@@ -288,24 +289,6 @@ function hookFindings(hook: NormalizedHook, projectDir: string, env: NodeJS.Proc
     });
   }
   if (hook.handler.type === 'command') out.push(...commandFindings(hook, hook.handler as CommandHandler, projectDir, env));
-  return out;
-}
-
-/**
- * What the environment costs each `agent-hooks dispatch` before any of our code runs. Node 20
- * loads its whole certificate store at start when NODE_EXTRA_CA_CERTS is set (the extra file and
- * the bundled roots), in every process: measured here (Node v20.20.2) `node -e 0` takes 31 ms,
- * 53 ms with a file of one certificate, 79 ms with Debian's bundle of 144, against ~15–20 ms
- * for everything dispatch itself adds (docs/performance.md, "What the environment costs").
- */
-export function environmentFindings(env: NodeJS.ProcessEnv): Finding[] {
-  const out: Finding[] = [];
-  const ca = env.NODE_EXTRA_CA_CERTS;
-  if (ca)
-    out.push({
-      level: 'info',
-      message: `NODE_EXTRA_CA_CERTS is set (${ca}): Node ${process.versions.node.split('.')[0]} reads its certificate stores at the start of every process, which can make each \`agent-hooks dispatch\` 20–50 ms slower; where nothing dispatch runs needs that CA (http, prompt and agent hooks, and hooks it is passed through to), the agent's hook command can be \`env -u NODE_EXTRA_CA_CERTS agent-hooks dispatch …\` (docs/performance.md)`,
-    });
   return out;
 }
 
