@@ -126,6 +126,8 @@ const HEAVY_DIRS = [
 ];
 /** The zod-free event facts (test/events/facts.test.ts proves they load no zod): `run --help` lists events from them. */
 const LEAN_EVENT_MODULES = ['events/facts.js', 'events/facts-prompt-tool.js', 'events/facts-lifecycle.js'];
+/** The adapters of the agents other than Claude (src/dialects). */
+const OTHER_DIALECTS = ['codex', 'gemini', 'qwen', 'kimi', 'cursor', 'copilot', 'droid'].map((d) => `dist/dialects/${d}.js`);
 
 function expectLight(r: ReturnType<typeof resolvedBy>): void {
   // The recorder works: the CLI and commander were seen.
@@ -174,6 +176,9 @@ test('run with command hooks loads the engine but not the HTTP client, trust sto
   expect(r.code).toBe(0);
   expect(r.dist).toContain('engine/engine.js');
   for (const p of ['undici', 'lru-cache', 'hono', 'yaml', '@modelcontextprotocol/sdk', 'diff']) expect(r.packages, p).not.toContain(p);
+  // A Claude file named with --settings is detected without the other agents' tables.
+  expect(r.dist).toContain('dialects/detect.js');
+  expect(r.dist.filter((f) => OTHER_DIALECTS.includes(`dist/${f}`) || f === 'dialects/index.js')).toEqual([]);
   // toolkit/sample.js (catalog-only) gives run its default payloads; the rest of the toolkit stays out.
   const loaded = r.dist.filter((f) => f !== 'toolkit/sample.js');
   for (const d of ['serve/', 'host/', 'toolkit/', 'trust/', 'backends/http.js', 'backends/prompt.js'])
@@ -487,8 +492,6 @@ const SHELL_PARSER = 'node_modules/unbash/';
 const GLOBS = 'node_modules/picomatch/';
 const ofPackage = (sources: string[], prefix: string) => sources.filter((f) => f.startsWith(prefix));
 /** The tables of every dialect but Claude's (src/dialects/detect.ts and the shared helpers are not tables). */
-const OTHER_DIALECTS = ['codex', 'gemini', 'qwen', 'kimi', 'cursor', 'copilot', 'droid'].map((d) => `dist/dialects/${d}.js`);
-
 test('bundled dispatch with one plain command hook loads neither the shell parser nor picomatch', () => {
   const r = bundledDispatch([{ type: 'command', command: 'echo plain-hook >&2; exit 2' }]);
   expect(JSON.parse(r.stdout)).toMatchObject({

@@ -1,10 +1,8 @@
 /**
  * The config readers, one per dialect: parse an agent's hook config into NormalizedHooks and
- * serialize hooks back into its shape. Each reader module is imported on first use, so a load
- * that reads one agent's file compiles only that reader's schemas.
+ * serialize hooks back into its shape. Each reader module, and the adapter it needs, is imported on
+ * first use, so a load that reads one agent's file compiles only that reader's schemas.
  */
-import { gemini } from '../../dialects/gemini.js';
-import { qwen } from '../../dialects/qwen.js';
 import type { DialectName } from '../../dialects/types.js';
 import type { NormalizedHook } from '../../types.js';
 import type { DialectReader, ParseContext, ParseResult, SerializeOptions, SerializeResult } from './types.js';
@@ -19,7 +17,7 @@ const READERS: Readonly<Record<DialectName, () => Promise<DialectReader>>> = {
     return { name: 'codex', parse: m.parseCodex, serialize: m.serializeCodex };
   },
   gemini: async () => {
-    const m = await import('./gemini.js');
+    const [m, { gemini }] = await Promise.all([import('./gemini.js'), import('../../dialects/gemini.js')]);
     return {
       name: 'gemini',
       parse: (doc, ctx) => m.parseGeminiLike(gemini, doc, ctx),
@@ -27,7 +25,7 @@ const READERS: Readonly<Record<DialectName, () => Promise<DialectReader>>> = {
     };
   },
   qwen: async () => {
-    const m = await import('./gemini.js');
+    const [m, { qwen }] = await Promise.all([import('./gemini.js'), import('../../dialects/qwen.js')]);
     return {
       name: 'qwen',
       parse: (doc, ctx) => m.parseGeminiLike(qwen, doc, ctx),

@@ -3,8 +3,12 @@
  * config/load.ts calls loadForeignSettings for files named with --settings; a file that turns
  * out to be Claude's goes back to the native loader (undefined).
  */
-import { detectDialect, getDialect, isJsoncFile, readDocument, DIALECT_NAMES } from '../../dialects/index.js';
-import type { Dialect } from '../../dialects/types.js';
+// The detectors and one adapter, not dialects/index.ts: a Claude file named with --settings (the
+// usual `run`) then loads no other agent's tables (docs/performance.md, item 19).
+import { detectDialectName } from '../../dialects/detect.js';
+import { isJsoncFile, readDocument } from '../../dialects/document.js';
+import { loadDialect } from '../../dialects/load.js';
+import { DIALECT_NAMES, isDialectName, type Dialect } from '../../dialects/types.js';
 import type { Diagnostic, NormalizedHook, SourceKind } from '../../types.js';
 import { parseDialect } from './index.js';
 
@@ -21,21 +25,21 @@ export async function dialectOfText(
   text: string,
   forced?: string,
 ): Promise<{ dialect: Dialect; doc?: unknown; error?: string; line?: number; column?: number }> {
-  if (forced !== undefined) {
-    const d = getDialect(forced);
-    if (!d)
-      return { dialect: getDialect('claude')!, error: `unknown dialect ${JSON.stringify(forced)} (one of ${DIALECT_NAMES.join(', ')})` };
-  }
+  if (forced !== undefined && !isDialectName(forced))
+    return {
+      dialect: await loadDialect('claude'),
+      error: `unknown dialect ${JSON.stringify(forced)} (one of ${DIALECT_NAMES.join(', ')})`,
+    };
   const read = await readDocument(file, text, { jsonc: isJsoncFile(file, forced) });
   if (!read.ok)
     return {
-      dialect: getDialect(
+      dialect: await loadDialect(
         forced ?? (/\.toml$/i.test(file) ? 'kimi' : isJsoncFile(file) ? (/qwen/i.test(file) ? 'qwen' : 'gemini') : 'claude'),
-      )!,
+      ),
       error: read.message,
       ...(read.line !== undefined ? { line: read.line, column: read.column } : {}),
     };
-  const dialect = forced !== undefined ? getDialect(forced)! : detectDialect(file, read.doc).dialect;
+  const dialect = await loadDialect(forced ?? detectDialectName(file, read.doc).name);
   return { dialect, doc: read.doc };
 }
 
