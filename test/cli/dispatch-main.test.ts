@@ -4,25 +4,15 @@
  * that command line does not load parseArgs' module.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { agentOnly, DISPATCH_OPTIONS } from '../../src/cli/dispatch-main.js';
-import { tempDir, type TempDir } from '../helpers/tmp.js';
+import { CLI_BIN, requireBuiltCli } from '../helpers/cli.js';
+import { useTempDir } from '../helpers/tmp.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = `${ROOT}dist/cli/bin.cjs`;
-
-let dir: TempDir;
-beforeAll(() => {
-  if (!existsSync(BIN)) throw new Error('dist/cli/bin.cjs is missing: run `npm run build` first (npm test does)');
-});
-beforeEach(() => {
-  dir = tempDir();
-});
-afterEach(() => dir.cleanup());
+requireBuiltCli(CLI_BIN);
+const dir = useTempDir();
 
 /** What parseArgs makes of argv: its values (as a plain object), or the error it throws. */
 function parsed(argv: string[]): { values: Record<string, unknown> } | { error: string } {
@@ -77,7 +67,7 @@ test('the built dispatch with --agent NAME does not load parseArgs; any other co
       'probe.cjs',
       `process.on('exit', () => require('fs').writeSync(2, '\\n@@' + JSON.stringify(process.moduleLoadList) + '\\n'));`,
     );
-    const r = spawnSync(process.execPath, ['-r', probe, BIN, 'dispatch', ...args], {
+    const r = spawnSync(process.execPath, ['-r', probe, CLI_BIN, 'dispatch', ...args], {
       input: payload,
       cwd: dir.root,
       env: { PATH: process.env.PATH ?? '', HOME: dir.path('nohome') },
