@@ -25,7 +25,9 @@ export const DISPATCH_OPTIONS = {
 /**
  * The options of `--agent NAME` and nothing else, the command line agents' hook configs give
  * every event, without parseArgs: Node does not load its module at start, and loading it is
- * about 0.5 ms of a dispatch that finds nothing to run (docs/performance.md). Undefined for any
+ * about 0.5 ms of a dispatch that finds nothing to run (docs/performance.md, item 18). This pays
+ * in the CommonJS bundle bin.cjs runs, which reads `parseArgs` off `node:util` only when it
+ * calls it; an ES import of `node:util` (the plain modules) loads that module anyway. Undefined for any
  * other command line, which parseArgs reads: `--agent=NAME`, more arguments, or a NAME starting
  * with "-" (which parseArgs refuses as ambiguous). test/cli/dispatch-main.test.ts checks that
  * whatever this reads, parseArgs reads the same.

@@ -1,7 +1,8 @@
 /** `agent-hooks doctor`'s look at its environment: what it costs every hook run, not one hook. */
 /** A note of doctor's, shaped as its per-hook findings (src/cli/doctor.ts). */
 export interface EnvironmentFinding {
-  level: 'info' | 'warning';
+  /** Notes only: they describe a cost, never a hook that cannot run, and count as neither errors nor warnings. */
+  level: 'info';
   message: string;
 }
 
@@ -18,7 +19,7 @@ export function environmentFindings(env: NodeJS.ProcessEnv): EnvironmentFinding[
   if (ca)
     out.push({
       level: 'info',
-      message: `NODE_EXTRA_CA_CERTS is set (${ca}): Node ${process.versions.node.split('.')[0]} reads its certificate stores at the start of every process, which can make each \`agent-hooks dispatch\` 20–50 ms slower; where nothing dispatch runs needs that CA (http, prompt and agent hooks, and hooks it is passed through to), the agent's hook command can be \`env -u NODE_EXTRA_CA_CERTS agent-hooks dispatch …\` (docs/performance.md)`,
+      message: `NODE_EXTRA_CA_CERTS is set in this environment (${ca}): Node 20 reads its certificate stores at the start of every process, which made each \`agent-hooks dispatch\` 20–50 ms slower where measured; where nothing dispatch does needs that CA (http, prompt and agent hooks, \`--remote\`, audit and telemetry exporters, and hooks it is passed through to), the agent's hook command can be \`env -u NODE_EXTRA_CA_CERTS agent-hooks dispatch …\` (docs/performance.md)`,
     });
   return out;
 }

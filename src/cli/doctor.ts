@@ -22,7 +22,7 @@ import { discoveryFilesOf } from '../dialects/discovery.js';
 import type { CommandHandler, NormalizedHook } from '../types.js';
 import { loadOptionsFromFlags, type LoadFlags } from '../load/from-flags.js';
 import { formatDiagnostic } from '../util/format-diagnostic.js';
-import { environmentFindings } from './doctor-environment.js';
+import { environmentFindings, type EnvironmentFinding } from './doctor-environment.js';
 import { styles } from './style.js';
 import { oneLine } from '../util/terminal-text.js';
 
@@ -43,8 +43,8 @@ export interface HookReport {
 
 export interface DoctorReport {
   hooks: HookReport[];
-  /** What the environment `doctor` runs in does to every hook run (not per hook). */
-  environment: Finding[];
+  /** What the environment `doctor` runs in costs every hook run (not per hook); notes, not counted. */
+  environment: EnvironmentFinding[];
   dialects: { dialect: string; kind: string; file: string; discovered: boolean }[];
   diagnostics: { level: string; file?: string; path: string; message: string }[];
   errors: number;
@@ -294,7 +294,8 @@ function hookFindings(hook: NormalizedHook, projectDir: string, env: NodeJS.Proc
 
 export async function doctor(flags: LoadFlags, env: NodeJS.ProcessEnv = process.env): Promise<DoctorReport> {
   const built = loadOptionsFromFlags(flags);
-  if ('error' in built) return { hooks: [], environment: [], dialects: [], diagnostics: [built.error], errors: 1, warnings: 0 };
+  if ('error' in built)
+    return { hooks: [], environment: environmentFindings(env), dialects: [], diagnostics: [built.error], errors: 1, warnings: 0 };
   const { options, cwd } = built;
   // Every hook, trusted or not: doctor looks at what would run once trusted too (it runs
   // nothing, so reading past the trust gate is safe here; the gate's verdict is shown per hook).
@@ -378,8 +379,7 @@ export function formatDoctor(r: DoctorReport): string {
         : `${s.yellow('!')} ${d.dialect} ${d.kind} file ${oneLine(d.file)} exists but is not read: add --discover-dialects ${d.dialect} (or agentHooks.discoverDialects in your user settings)`,
     );
   }
-  for (const f of r.environment)
-    lines.push(`${f.level === 'error' ? s.red('error:') : f.level === 'warning' ? s.yellow('warning:') : 'note:'} ${oneLine(f.message)}`);
+  for (const f of r.environment) lines.push(`note: ${oneLine(f.message)}`);
   lines.push(`${r.hooks.length} hook(s), ${r.errors} error(s), ${r.warnings} warning(s)`);
   return `${lines.join('\n')}\n`;
 }

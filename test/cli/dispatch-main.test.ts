@@ -26,7 +26,7 @@ function parsed(argv: string[]): { values: Record<string, unknown> } | { error: 
 test('the --agent shortcut reads what parseArgs reads, and declines the rest', () => {
   const word = fc.oneof(
     fc.constantFrom('--agent', '--agent=claude', '--event', '--discover', '-', '--', '-x', '--agent=', ''),
-    fc.string({ maxLength: 6 }),
+    fc.string({ maxLength: 6, unit: 'binary' }),
     fc.string({ maxLength: 4 }).map((s) => `-${s}`),
   );
   let read = 0;

@@ -144,7 +144,9 @@ describe('agent-hooks doctor', () => {
     expect(report.environment).toEqual([
       {
         level: 'info',
-        message: expect.stringMatching(/^NODE_EXTRA_CA_CERTS is set \(.*extra-ca\.pem\): Node \d+ reads its certificate stores/),
+        message: expect.stringMatching(
+          /^NODE_EXTRA_CA_CERTS is set in this environment \(.*extra-ca\.pem\): Node 20 reads its certificate stores.*`--remote`, audit and telemetry exporters/,
+        ),
       },
     ]);
     // A note, not a warning: the hooks are fine.
@@ -153,5 +155,12 @@ describe('agent-hooks doctor', () => {
     expect(text.stdout).toMatch(/^note: NODE_EXTRA_CA_CERTS is set .*env -u NODE_EXTRA_CA_CERTS agent-hooks dispatch/m);
     const unset = JSON.parse(runCli(['doctor', '--settings', settings, '--json'], { env: { ...without, NO_COLOR: '1' } }).stdout);
     expect(unset.environment).toEqual([]);
+    // Also when the command line is wrong and nothing else is looked at.
+    const broken = cli(['doctor', '--settings', settings, '--discover-dialects', 'nope', '--json'], {
+      ...without,
+      NODE_EXTRA_CA_CERTS: ca,
+    });
+    expect(broken.code).toBe(1);
+    expect(JSON.parse(broken.stdout).environment).toHaveLength(1);
   });
 });
