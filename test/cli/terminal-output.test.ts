@@ -4,6 +4,7 @@
  * terminal control sequences (CR + erase line, OSC 52 clipboard write, screen clear, cursor
  * home, BEL, a bidi override). No raw ESC, CR, BEL or override may come out; JSON stays exact.
  */
+import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { requireBuiltCli, runCli } from '../helpers/cli.js';
@@ -62,6 +63,33 @@ describe('forTerminal', () => {
     expect(forTerminal('one\ntwo\r\n')).toBe('one\ntwo\\r\n');
     expect(oneLine('one\ntwo\tthree\r')).toBe('one\\ntwo\\tthree\\r');
     expect(forTerminal('plain: npm run lint -- "a\\b" ü 日本')).toBe('plain: npm run lint -- "a\\b" ü 日本');
+  });
+  it('escapes exactly what the eager definition escaped, for any text (printable ASCII skips the Unicode sets)', () => {
+    // The definition before the sets were made on first use, kept here as the reference.
+    const reference = (text: string, one: boolean) =>
+      /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u.test(text)
+        ? text.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu, (ch) => {
+            if (ch === '\n') return one ? '\\n' : ch;
+            if (ch === '\t') return one ? '\\t' : ch;
+            if (ch === '\r') return '\\r';
+            const cp = ch.codePointAt(0)!;
+            return cp < 0x100 ? `\\x${cp.toString(16).padStart(2, '0')}` : `\\u${cp.toString(16).padStart(4, '0')}`;
+          })
+        : text;
+    const text = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 30 }),
+      fc.string({ unit: 'grapheme-ascii', maxLength: 30 }),
+      fc.string({
+        unit: fc.constantFrom('a', ' ', '~', '\x1f', '\x7f', '\n', '\t', '\r', '\u200b', '\u2028', '\ud800', 'é'),
+        maxLength: 12,
+      }),
+    );
+    fc.assert(
+      fc.property(text, fc.boolean(), (t, one) => {
+        expect(forTerminal(t, { oneLine: one })).toBe(reference(t, one));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 
