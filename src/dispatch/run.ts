@@ -9,12 +9,10 @@ import { engineOptionsFromConfig } from '../load/engine-options.js';
 import { loadFromFlags } from '../load/from-flags.js';
 import { formatDiagnostic } from '../util/format-diagnostic.js';
 import { createHookEngine, InvalidHookInputError } from '../engine/engine.js';
-import { askMeetsBypass, type EventName } from '../events/facts.js';
+import type { EventName } from '../events/facts.js';
 import { FILLERS } from '../events/tables.generated.js';
 import type { DispatchInput, DispatchOutput, WireAdapter } from './wire/types.js';
-import { isBypassMode, type Decision } from '../reduce/reduce.js';
 import { DISPATCH_ENV, type DispatchFlags } from './flags.js';
-import { combinePatchDecisions, denyUndeterminedPatch, patchViewPlan, runPatchViews } from '../engine/patch-views.js';
 
 /**
  * Agents send fewer fields than Claude's schemas require (Cursor has no transcript, Copilot no
@@ -28,21 +26,6 @@ export function completePayload(event: EventName, payload: Record<string, unknow
     if (out[key] === undefined) out[key] = structuredClone(filler);
   }
   return out;
-}
-
-/**
- * A hook's ask while the agent reports a bypass mode: the agent will not ask anyone, and the
- * approval the hook asked for cannot be skipped, so the call is denied with the reason.
- */
-export function askUnderBypass(d: Decision, mode: string | undefined): Decision {
-  if (d.decision !== 'ask' || !askMeetsBypass(d.event, mode)) return d;
-  const why = d.reason?.trim() || 'a hook asked for confirmation';
-  return {
-    ...d,
-    decision: 'deny',
-    blocked: true,
-    reason: `approval required, but the agent runs in ${mode} mode and will not ask the user: ${why}`,
-  };
 }
 
 export async function runDispatch(wire: WireAdapter, input: DispatchInput, flags: DispatchFlags): Promise<DispatchOutput> {
@@ -72,24 +55,9 @@ export async function runDispatch(wire: WireAdapter, input: DispatchInput, flags
   const engine = createHookEngine(engineOptions);
   try {
     const payload = completePayload(input.event, input.payload);
-    const mode = typeof payload.permission_mode === 'string' ? payload.permission_mode : undefined;
-    // The engine would turn a PreToolUse ask into allow in a bypass mode; under dispatch it must
-    // not (`codex exec` always reports bypassPermissions): the engine sees the default mode and
-    // the ask is settled below.
-    const engineMode = isBypassMode(mode) ? 'default' : mode;
-    const runCtx = engineMode ? { permissionMode: engineMode } : {};
-    const main = await engine.run(input.event, payload, runCtx);
-    // A patch also runs the Edit/Write hooks that do not name ApplyPatch, once per file (src/engine/patch-views.ts).
-    const plan = patchViewPlan(input.event, payload, config.hooks);
-    const patched = plan.undetermined
-      ? denyUndeterminedPatch(main, plan.undetermined)
-      : plan.runs.length
-        ? combinePatchDecisions(
-            main,
-            await runPatchViews(plan.runs, input.event, runCtx, (hooks) => createHookEngine({ ...engineOptions, hooks })),
-          )
-        : main;
-    const decision = askUnderBypass(patched, mode);
+    // The agent's permission_mode is only reported (engine option trustReportedPermissionMode,
+    // left false): under a reported bypass a hook's ask is denied, never turned into allow.
+    const decision = await engine.run(input.event, payload);
     for (const w of decision.warnings) stderr += `agent-hooks dispatch: warning: ${w}\n`;
     const o = wire.encodeDecision(decision, { ...input, payload });
     // On exit 2 stderr is the reason the agent shows the model: nothing else may be mixed in.

@@ -15,7 +15,7 @@ export type { Backend, BackendContext } from '../backends/types.js';
 export type { FunctionHookRegistration, HookEngine, HookEngineOptions, RunContext } from './types.js';
 export { DEFAULT_TIMEOUTS } from './timeouts.js';
 export { checkInput, InvalidHookInputError } from './input.js';
-export { emptyDecision } from './event-rules.js';
+export { emptyDecision } from '../reduce/reduce.js';
 export { skipsInPlanMode } from '../events/facts.js';
 
 export function createHookEngine(options: HookEngineOptions = {}): HookEngine {

@@ -186,8 +186,6 @@ export interface PlanContext {
    * both name one file. Matching more only runs the hook more often.
    */
   foldCase?: boolean;
-  /** Plan only the hooks with these ids (before dedupe, so a skipped twin cannot hide one). */
-  only?: ReadonlySet<string>;
 }
 
 /** Matched hooks for one firing, in config order. */
@@ -202,11 +200,7 @@ export function planHooks(index: PlanIndex, event: EventName, input: Record<stri
 
   let out: PlannedHook[] | undefined;
   const admit = (planned: PlannedHook) => {
-    if (planned.rule === null) return;
-    if (ctx.only && !ctx.only.has(planned.hook.id)) return;
-    if (planned.rule && !ruleMatches(planned.rule, input, ctx)) return;
-    const only = planned.hook.projectDir;
-    if (only !== undefined && only !== ctx.projectDir && only !== ctx.cwd) return;
+    if (!admits(planned, input, ctx)) return;
     out ??= [];
     out.push(planned);
   };
@@ -219,6 +213,28 @@ export function planHooks(index: PlanIndex, event: EventName, input: Record<stri
   if ((exact ? 1 : 0) + (scanned.length > 0 ? 1 : 0) + (fields.length > 0 ? 1 : 0) > 1) out.sort((a, b) => a.seq - b.seq);
   // One command matched through several groups (or several exact names) runs once.
   return out.length > 1 ? dedupeFiring(out) : out;
+}
+
+/** Past its matcher: the hook's `if` passes on this input, and it applies to this project. */
+export function admits(planned: PlannedHook, input: Record<string, unknown>, ctx: PlanContext): boolean {
+  if (planned.rule === null) return false;
+  if (planned.rule && !ruleMatches(planned.rule, input, ctx)) return false;
+  const only = planned.hook.projectDir;
+  return only === undefined || only === ctx.projectDir || only === ctx.cwd;
+}
+
+/** Every hook of `event` whose matcher reads the matcher field (not another field), in config order. */
+export function eventHooks(index: PlanIndex, event: EventName): PlannedHook[] {
+  const entry = index.byEvent.get(event);
+  if (!entry) return [];
+  const out = new Set<PlannedHook>(entry.all);
+  for (const v of entry.exact.values()) for (const p of Array.isArray(v) ? v : [v]) out.add(p);
+  return [...out].sort((a, b) => a.seq - b.seq);
+}
+
+/** Does the hook's matcher (read by its own dialect's rules and tool names) select this value? */
+export function selects(planned: PlannedHook, value: string): boolean {
+  return matcherPasses(planned, value);
 }
 
 /** A payload field as matcher text: strings as they are, anything else absent. */

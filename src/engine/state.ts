@@ -4,7 +4,8 @@ import { userHome } from '../util/os-dirs.js';
 import { createBackendTable, type BackendTable } from '../backends/table.js';
 import { createMcpClientManager, isMcpClientManager, type McpClientManager } from '../mcp/manager.js';
 import { fileAuditSink, type AuditSink, type FileAuditSink } from './audit.js';
-import { createStopCap, type StopCapState } from './event-rules.js';
+import { memoryCounterStore, type SessionCounterStore } from './session-counters.js';
+import { DEFAULT_CONTINUATION_CAP } from '../events/facts.js';
 import { createHookSet, type HookSet } from './hooks.js';
 import { createSemaphore, type Semaphore } from './semaphore.js';
 import type { HookEngineOptions } from './types.js';
@@ -18,7 +19,10 @@ export interface EngineState {
   readonly foldCase: boolean;
   /** The engine-wide bound on live hook executions. */
   readonly semaphore: Semaphore;
-  readonly stopCap: StopCapState;
+  /** Consecutive Stop/SubagentStop blocks per session before the agent is let stop. */
+  readonly stopCap: number;
+  /** Per-session counters (Stop blocks, `once` hooks run): the caller's store, or this engine's memory. */
+  readonly counters: SessionCounterStore;
   /** Background (async) hook executions still running. */
   readonly pending: Set<Promise<unknown>>;
   readonly warn: (message: string) => void;
@@ -45,7 +49,8 @@ export function createEngineState(options: HookEngineOptions): EngineState {
     homeDir: options.homeDir ?? userHome(),
     foldCase: namesFoldCase(),
     semaphore: createSemaphore(Math.max(1, options.maxConcurrentHooks ?? 8)),
-    stopCap: createStopCap(options.stopHookMaxConsecutiveBlocks),
+    stopCap: options.stopHookMaxConsecutiveBlocks ?? DEFAULT_CONTINUATION_CAP,
+    counters: options.sessionCounters ?? memoryCounterStore(),
     pending: new Set(),
     warn,
     audit: typeof options.audit === 'function' ? options.audit : fileSink?.write,

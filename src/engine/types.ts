@@ -9,6 +9,7 @@ import type { Decision, HookRecord } from '../reduce/reduce.js';
 import type { ObserveContext } from '../telemetry/observe.js';
 import type { FailureBehavior, FunctionHandler, HookHandler, NormalizedHook, SessionSnapshot } from '../types.js';
 import type { AuditSink } from './audit.js';
+import type { SessionCounterStore } from './session-counters.js';
 
 export interface HookEngineOptions {
   /** Hooks from loadConfig() (or anywhere); kept in this order. */
@@ -38,6 +39,21 @@ export interface HookEngineOptions {
   maxConcurrentHooks?: number;
   /** Consecutive Stop/SubagentStop blocks before the agent is let stop anyway (default 8). */
   stopHookMaxConsecutiveBlocks?: number;
+  /**
+   * Where the per-session counters live (the Stop-block count, the `once` hooks run): default
+   * this engine's memory. An entry point whose firings are separate processes or replicas
+   * passes a shared store (dispatch: a private state file per session; the policy server: its
+   * database), so the rules hold across them.
+   */
+  sessionCounters?: SessionCounterStore;
+  /**
+   * Whether a `permission_mode` read from the payload is the host's own choice. Default false:
+   * a mode an agent only reports is not proof that a person chose to skip approvals (`codex
+   * exec` always reports bypassPermissions), so under a reported bypass a PreToolUse `ask` is
+   * denied with the reason instead of becoming allow. A mode passed as RunContext.permissionMode
+   * is always the host's choice (a bypass turns ask into allow).
+   */
+  trustReportedPermissionMode?: boolean;
   /** Payload cap for command stdin (default 100 KiB; oversized strings are shortened with a marker). */
   stdinLimitBytes?: number;
   /** Per-stream stdout/stderr cap (default 1 MiB). */
@@ -84,17 +100,16 @@ export interface HookEngineOptions {
 }
 
 export interface RunContext extends ObserveContext {
+  /**
+   * The permission mode the host chose (default: the payload's `permission_mode`, taken as only
+   * reported: see HookEngineOptions.trustReportedPermissionMode).
+   */
   permissionMode?: string;
   signal?: AbortSignal;
   cwd?: string;
   sessionId?: string;
   /** Frozen session snapshot handed to backends (model for prompt hooks). */
   session?: SessionSnapshot;
-  /**
-   * Run only the hooks with these ids that match (the reference runtime's per-file patch views,
-   * src/host/patch-views.ts: a subset of the session's hooks on a payload others must not see).
-   */
-  onlyHooks?: ReadonlySet<string>;
 }
 
 export interface FunctionHookRegistration<E extends EventName = EventName> {

@@ -26,8 +26,8 @@ import {
   stopListener,
   subagentStartListener,
 } from './hook-slot-listeners.js';
-import { withPatchViews, type PatchAwareRunner } from './patch-views.js';
 import type { RuntimeSlots } from './runtime-slots.js';
+import type { HookRunner } from './types.js';
 
 export { explicitBlock } from './hook-slot-listeners.js';
 
@@ -46,10 +46,9 @@ export interface HookListenerOptions {
 }
 
 /** Attach the hooks engine to every slot; returns the detach function. */
-export function attachHooks(slots: RuntimeSlots, hooks: PatchAwareRunner, options: HookListenerOptions = {}): () => void {
-  // Without the hook list an ApplyPatch call could not run the Edit/Write guards per file: refuse, never skip them.
-  if (typeof hooks?.run !== 'function' || typeof hooks.hooks !== 'function')
-    throw new TypeError('attachHooks: the runner must have run(event, input, ctx) and hooks(event) (a SessionHandle has both)');
+export function attachHooks(slots: RuntimeSlots, hooks: HookRunner, options: HookListenerOptions = {}): () => void {
+  if (typeof hooks?.run !== 'function')
+    throw new TypeError('attachHooks: the runner must have run(event, input, ctx) (a SessionHandle has it)');
   const warn = options.onWarning ?? (() => {});
   const stopGuardMs = options.stopGuardMs ?? DEFAULT_STOP_GUARD_MS;
 
@@ -107,11 +106,7 @@ export function attachHooks(slots: RuntimeSlots, hooks: PatchAwareRunner, option
 }
 
 /** Fire one event; an engine error is reported and treated as "no hook decided". */
-function firing(
-  hooks: PatchAwareRunner,
-  warn: (message: string) => void,
-  onDecision: HookListenerOptions['onDecision'],
-): HookWiring['fire'] {
+function firing(hooks: HookRunner, warn: (message: string) => void, onDecision: HookListenerOptions['onDecision']): HookWiring['fire'] {
   return async (event, input, ctx) => {
     const payload = { ...input, permission_mode: ctx.mode, cwd: ctx.cwd };
     const runCtx = { permissionMode: ctx.mode, cwd: ctx.cwd, signal: ctx.signal };
@@ -123,8 +118,6 @@ function firing(
       decision = emptyDecision(event);
       decision.warnings.push(`engine error: ${(e as Error)?.message ?? String(e)}`);
     }
-    // An ApplyPatch call also runs the Edit/Write-only hooks once per file it touches (patch-views.ts).
-    decision = await withPatchViews(hooks, event, payload, runCtx, decision);
     onDecision?.(event, decision);
     return decision;
   };

@@ -19,7 +19,6 @@ import { CompactionBlockedError, type CompactionService } from './compaction.js'
 import { addDirectory, changeCwd, createChangeWatcher } from './directories.js';
 import { createConfigWatcher } from './config-watch.js';
 import { attachHooks } from './hook-listeners.js';
-import type { PatchAwareRunner } from './patch-views.js';
 import { createPermissionEngine } from './permissions.js';
 import { createRuntimeSlots } from './runtime-slots.js';
 import { addContext, isOver, type RuntimeState } from './session-state.js';
@@ -31,7 +30,7 @@ import type { TaskList } from './tasks.js';
 import type { ToolPipeline } from './tool-pipeline.js';
 import { builtinTools, toolRegistry } from './tools/index.js';
 import { submit } from './turns.js';
-import type { ElicitationResponse, ToolRegistry } from './types.js';
+import type { ElicitationResponse, HookRunner, ToolRegistry } from './types.js';
 
 export type { HostSession, HostSessionOptions, StartHostSessionResult, TraceEntry } from './session-types.js';
 
@@ -106,12 +105,11 @@ function ownManager(options: HostSessionOptions, warn: (text: string) => void): 
 }
 
 /** With a transcript, every hook input carries its path (an input's own transcript_path wins). */
-function withTranscriptPath(hooks: SessionHandle, transcriptPath: string | undefined): PatchAwareRunner {
+function withTranscriptPath(hooks: SessionHandle, transcriptPath: string | undefined): HookRunner {
   return transcriptPath
     ? {
         run: (e: EventName, input: Record<string, unknown>, ctx?: Parameters<SessionHandle['run']>[2]) =>
           hooks.run(e, { transcript_path: transcriptPath, ...input }, ctx),
-        hooks: (e: EventName) => hooks.hooks(e),
       }
     : hooks;
 }

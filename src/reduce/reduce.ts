@@ -59,6 +59,29 @@ export interface ReduceEntry {
   /** Effective failure/timeout behavior for this hook. */
   failureBehavior: FailureBehavior;
   timeoutBehavior: FailureBehavior;
+  /** The hook judged one file of a patch, seen as this tool (src/engine/plan-views.ts). */
+  view?: { tool: string; filePath: string };
+  /** Why the host's validator refused the hook's rewrite of the tool input. */
+  invalidRewrite?: string;
+}
+
+/** What the stages before reduce hand it besides the hooks' answers. */
+export interface ReduceContext {
+  permissionMode?: string;
+  /**
+   * Whether the permission mode was chosen by the host (a bypass turns a PreToolUse ask into
+   * allow) or only reported in the payload by an agent (a bypass never does: the agent will not
+   * ask anyone, so the ask is denied with the reason).
+   */
+  modeChosen?: boolean;
+  /** A Stop/SubagentStop firing: the blocks in a row before this one in the session, and the cap. */
+  continuation?: { before: number; cap: number };
+  /** What the hooks exported through CLAUDE_ENV_FILE (SessionStart and the other envFile events). */
+  env?: Record<string, string>;
+  /** The hooks judge the patch's files one by one, but no file could be read from it: why it is denied. */
+  undeterminedPatch?: string;
+  /** Notes of the stages before (an `if` not decided, an env file not read). */
+  warnings?: readonly string[];
 }
 
 const RANK: Record<Verdict, number> = { deny: 4, block: 4, defer: 3, ask: 2, allow: 1 };
@@ -94,9 +117,12 @@ export function effectiveVerdict(
   event: EventName,
   entry: ReduceEntry,
   permissionMode?: string,
+  modeChosen = true,
 ): { verdict?: Verdict; reason?: string; policy?: FailureBehavior; warning?: string } {
   const spec = eventFacts(event);
   const { parsed } = entry;
+  const refused = refusedRewrite(spec, entry);
+  if (refused) return refused;
   let verdict = parsed.verdict;
   let reason = parsed.reason;
   let policy: FailureBehavior | undefined;
@@ -109,8 +135,30 @@ export function effectiveVerdict(
       reason = `hook ${entry.hookId} ${what} (${parsed.outcome === 'timeout' ? 'timeoutBehavior' : 'failureBehavior'}: ${policy})`;
     else warning = `hook ${entry.hookId} ${what}${policy !== 'ignore' ? ` (${policy} not applicable to ${event}; ignored)` : ''}`;
   }
-  if (verdict === 'ask' && askMeetsBypass(event, permissionMode)) verdict = 'allow';
+  if (verdict === 'ask' && modeChosen && askMeetsBypass(event, permissionMode)) verdict = 'allow';
   return { verdict, reason, policy, warning };
+}
+
+/**
+ * A rewrite that cannot be applied is a validation error that stops the call, never a silent
+ * fallback: one the host's validator refused, and one of a patch's per-file view (it cannot be
+ * put back onto the patch).
+ */
+function refusedRewrite(spec: EventFacts, entry: ReduceEntry): { verdict: Verdict; reason: string } | undefined {
+  const stop: Verdict = spec.decision === 'permission' || spec.decision === 'permission-request' ? 'deny' : 'block';
+  if (entry.invalidRewrite !== undefined) return { verdict: stop, reason: entry.invalidRewrite };
+  const { view } = entry;
+  if (view && entry.parsed.updatedInput)
+    return {
+      verdict: stop,
+      reason: `hook ${entry.hookId} rewrote the ${view.tool} view of ${view.filePath} (one file of this patch); a per-file rewrite cannot be applied back onto the patch, so the patch is denied`,
+    };
+  return undefined;
+}
+
+/** The answer to an ask nobody will see: the agent only reported a bypass mode (see ReduceContext.modeChosen). */
+function askUnderReportedBypass(mode: string | undefined, reason: string | undefined): string {
+  return `approval required, but the agent runs in ${mode} mode and will not ask the user: ${reason?.trim() || 'a hook asked for confirmation'}`;
 }
 
 /** The pass-through Decision of an event no hook decided on: nothing blocked, nothing added. */
@@ -132,20 +180,20 @@ function startDecision(event: EventName, hooks: HookRecord[]): Decision {
   };
 }
 
-export function reduce(
-  event: EventName,
-  entries: readonly ReduceEntry[],
-  records: HookRecord[],
-  ctx: { permissionMode?: string } = {},
-): Decision {
+export function reduce(event: EventName, entries: readonly ReduceEntry[], records: HookRecord[], ctx: ReduceContext = {}): Decision {
   const spec = eventFacts(event);
   const decision = startDecision(event, records);
   let verdict: Verdict | undefined;
   let reason: string | undefined;
-
+  if (ctx.undeterminedPatch !== undefined) {
+    // The engine could not show the guards what the patch writes: its own failure, denied first.
+    verdict = policyVerdict(spec, 'deny');
+    reason = ctx.undeterminedPatch;
+    decision.warnings.push(ctx.undeterminedPatch);
+  }
   for (const entry of entries) {
     const { parsed } = entry;
-    const eff = effectiveVerdict(event, entry, ctx.permissionMode);
+    const eff = effectiveVerdict(event, entry, ctx.permissionMode, ctx.modeChosen);
     if (eff.warning) decision.warnings.push(eff.warning);
     if (parsed.lint) for (const w of parsed.lint) decision.warnings.push(`hook ${entry.hookId}: ignored output field ${w}`);
     if (eff.verdict) {
@@ -156,19 +204,12 @@ export function reduce(
         reason = eff.reason;
       }
     }
-    if (parsed.additionalContext) decision.additionalContext.push(parsed.additionalContext);
-    if (parsed.systemMessage) decision.systemMessages.push(parsed.systemMessage);
-    if (parsed.userMessage) decision.systemMessages.push(parsed.userMessage);
-    if (parsed.continue === false && decision.continue) {
-      decision.continue = false;
-      decision.stopReason = parsed.stopReason;
-    }
-    // Serial events feed the accumulated input forward, so the last rewrite is the accumulated one.
-    if (parsed.updatedInput) decision.updatedInput = parsed.updatedInput;
-    if (parsed.updatedOutput !== undefined) decision.updatedOutput = parsed.updatedOutput;
-    mergeSpecific(decision.eventOutput, parsed.specific);
+    collectOutputs(decision, entry);
   }
-
+  if (verdict === 'ask' && ctx.modeChosen === false && askMeetsBypass(event, ctx.permissionMode)) {
+    verdict = 'deny';
+    reason = askUnderReportedBypass(ctx.permissionMode, reason);
+  }
   if (verdict) {
     decision.decision = verdict;
     if (reason !== undefined) decision.reason = reason;
@@ -177,7 +218,40 @@ export function reduce(
   // A rewrite only applies to a call that proceeds (or goes to the user).
   if (verdict === 'deny' || verdict === 'defer' || verdict === 'block') delete decision.updatedInput;
   if (spec.decision === 'elicitation' && verdict === 'block') decision.eventOutput.action = 'decline';
+  if (spec.continuationCap && ctx.continuation) capContinuation(decision, ctx.continuation);
+  if (ctx.env && Object.keys(ctx.env).length > 0) defineOwn(decision.eventOutput, 'env', ctx.env);
+  if (ctx.warnings) decision.warnings.push(...ctx.warnings);
   return decision;
+}
+
+/** What one hook adds besides its verdict: context, messages, continue, rewrites, specific outputs. */
+function collectOutputs(decision: Decision, entry: ReduceEntry): void {
+  const { parsed } = entry;
+  if (parsed.additionalContext) decision.additionalContext.push(parsed.additionalContext);
+  if (parsed.systemMessage) decision.systemMessages.push(parsed.systemMessage);
+  if (parsed.userMessage) decision.systemMessages.push(parsed.userMessage);
+  if (parsed.continue === false && decision.continue) {
+    decision.continue = false;
+    decision.stopReason = parsed.stopReason;
+  }
+  // Serial events feed the accumulated input forward, so the last rewrite is the accumulated one;
+  // a per-file view's rewrite or a refused one never becomes the call's input.
+  if (parsed.updatedInput && !entry.view && entry.invalidRewrite === undefined) decision.updatedInput = parsed.updatedInput;
+  if (parsed.updatedOutput !== undefined) decision.updatedOutput = parsed.updatedOutput;
+  mergeSpecific(decision.eventOutput, parsed.specific);
+}
+
+/**
+ * Stop/SubagentStop: past `cap` blocks in a row in one session the agent is let stop, so a hook
+ * that always blocks cannot keep it going forever (the engine counts the blocks per session).
+ */
+function capContinuation(decision: Decision, { before, cap }: { before: number; cap: number }): void {
+  if (!decision.blocked || before + 1 <= cap) return;
+  decision.blocked = false;
+  decision.warnings.push(
+    `${decision.event} hooks blocked ${before + 1} consecutive times (cap ${cap}); letting the agent stop. Last reason: ${decision.reason ?? '(none)'}`,
+  );
+  delete decision.decision;
 }
 
 function isBlocking(spec: EventFacts, verdict: Verdict | undefined): boolean {

@@ -5,6 +5,7 @@
 import { userHome } from '../util/os-dirs.js';
 import path from 'node:path';
 import { createHookEngine, type HookEngineOptions } from '../engine/engine.js';
+import { memoryCounterStore } from '../engine/session-counters.js';
 import { engineOptionsFromConfig } from '../load/engine-options.js';
 import type { Decision } from '../reduce/reduce.js';
 import { makeHandle } from './handle.js';
@@ -68,6 +69,9 @@ export async function createState(m: ManagerState, opts: BindOptions): Promise<S
     sessionId: opts.sessionId,
     sessionEnv: hookEnv,
   };
+  // The session's counters (Stop blocks, `once` hooks run): kept by the engine, read by hooks() below.
+  const counters = engineOptions.sessionCounters ?? memoryCounterStore();
+  engineOptions.sessionCounters = counters;
   if (!host.onWarning && m.options.onWarning) engineOptions.onWarning = (msg) => m.warn(msg, opts.sessionId);
   const engine = createHookEngine(engineOptions);
 
@@ -83,13 +87,11 @@ export async function createState(m: ManagerState, opts: BindOptions): Promise<S
     snapshot,
     skills: new Map(),
     agents: new Set(),
-    spentOnce: new Set(),
     effective: [],
-    onceIndex: undefined,
+    counters,
     engine,
     resources: Object.freeze({ sessionId: opts.sessionId, ...(opts.model !== undefined ? { model: opts.model } : {}), env }),
     homeDir: host.homeDir ?? userHome(),
-    skipToolHooksInPlanMode: engineOptions.skipToolHooksInPlanMode === true,
     paused: false,
     ready: false,
     disposed: false,

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { runEvent } from './run.js';
 import { frontmatterFor } from './snapshot.js';
-import { live, recompose, type ManagerState, type SessionState } from './state.js';
+import { live, recompose, unspent, type ManagerState, type SessionState } from './state.js';
 import type { AgentScope, SessionHandle } from './types.js';
 
 async function enterAgent(m: ManagerState, s: SessionState, file: string): Promise<AgentScope> {
@@ -35,7 +35,7 @@ export function makeHandle(m: ManagerState, s: SessionState): SessionHandle {
     get disposed() {
       return s.disposed;
     },
-    hooks: (event) => (event ? s.effective.filter((h) => h.event === event) : [...s.effective]),
+    hooks: (event) => unspent(s, event ? s.effective.filter((h) => h.event === event) : s.effective),
     run: (event, input, ctx) => runEvent(m, s, event, input, ctx),
     pause() {
       live(s).paused = true;

@@ -8,8 +8,9 @@ import { LRUCache } from 'lru-cache';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { dedupeHooks } from '../config/registry.js';
 import type { FunctionHookRegistration, HookEngine } from '../engine/engine.js';
-import { buildPlanIndex, type PlanIndex } from '../engine/plan.js';
 import { loadTrustedConfig, type TrustOptions, type TrustReport } from '../trust/index.js';
+import { isOnce } from '../engine/run-hooks.js';
+import type { SessionCounterStore } from '../engine/session-counters.js';
 import type { NormalizedHook, SessionSnapshot } from '../types.js';
 import {
   DEFAULT_PROJECT_CACHE_SIZE,
@@ -40,7 +41,6 @@ export function frozenCopy<T>(value: T, depth = 0): T {
 }
 
 export const aliasKey = (sessionId: string, dir: string) => `${sessionId}\0${dir}`;
-export const isOnce = (h: NormalizedHook) => h.source.kind === 'skill' && h.handler.once === true;
 
 export interface ManagerFunctionHook {
   reg: FunctionHookRegistration;
@@ -56,14 +56,12 @@ export interface SessionState {
   aliases: Set<string>;
   model?: string;
   env: Record<string, string>;
-  /** The engine option of the same name: `once` planning must skip what the engine skips. */
-  skipToolHooksInPlanMode: boolean;
   snapshot: SessionConfigSnapshot;
   skills: Map<string, SkillRegistration>;
   agents: Set<SkillRegistration>;
-  spentOnce: Set<string>;
   effective: readonly NormalizedHook[];
-  onceIndex: PlanIndex | undefined;
+  /** The engine's per-session counters: which `once` hooks have run (src/engine/run-hooks.ts). */
+  counters: SessionCounterStore;
   engine: HookEngine;
   /** Frozen session resources handed to backends with every firing (prompt hooks: model, env). */
   resources: SessionSnapshot;
@@ -126,17 +124,20 @@ export function createManagerState(options: HookManagerOptions): ManagerState {
   };
 }
 
-/** Snapshot + skills + running agents → the engine's hooks; spent `once` hooks left out. */
+/** Snapshot + skills + running agents → the engine's hooks (the engine keeps which `once` hooks ran). */
 export function recompose(s: SessionState) {
   const all = dedupeHooks([
     ...s.snapshot.hooks,
     ...[...s.skills.values()].flatMap((r) => r.hooks),
     ...[...s.agents].flatMap((r) => r.hooks),
   ]);
-  s.effective = Object.freeze(all.filter((h) => !s.spentOnce.has(h.id)));
-  const once = s.effective.filter(isOnce);
-  s.onceIndex = once.length > 0 ? buildPlanIndex(once) : undefined;
+  s.effective = Object.freeze(all);
   s.engine.setHooks(s.effective);
+}
+
+/** The session's hooks less the `once` hooks already run (when the store answers at once, as memory does). */
+export function unspent(s: SessionState, hooks: readonly NormalizedHook[]): NormalizedHook[] {
+  return hooks.filter((h) => !isOnce(h) || s.counters.read(s.id, `once\0${h.id}`) === 0);
 }
 
 export function live(s: SessionState): SessionState {

@@ -7,11 +7,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parsePatch } from '../../src/host/tools/apply-patch.js';
-import { fileViewsOf, viewInput, viewToolFor } from '../../src/dialects/patch-view.js';
+import { fileViewsOf, viewInput, viewToolFor } from '../../src/matching/patch-view.js';
 import { parsePatchFiles } from '../../src/matching/paths.js';
-import { combinePatchDecisions, patchViewPlan, perFileHooks, planPatchViews, type PatchViewRun } from '../../src/engine/patch-views.js';
-import type { Decision } from '../../src/reduce/reduce.js';
-import type { NormalizedHook } from '../../src/types.js';
+import { createHookEngine } from '../../src/engine/engine.js';
+import type { FunctionHookRegistration } from '../../src/engine/types.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
 import { runCli } from './cli.js';
 
@@ -157,94 +156,146 @@ describe('per-file views', () => {
     const views = fileViewsOf({ command: PATCH }, '/w');
     expect(viewInput(views[0]!, 'Edit')).toEqual({ file_path: '/w/notes.txt', old_string: '', new_string: 'hello\nworld\n' });
   });
-
-  const hook = (matcher: string | undefined, extra: Partial<NormalizedHook> = {}): NormalizedHook =>
-    ({
-      id: `h:${matcher}`,
-      event: 'PreToolUse',
-      matcher,
-      handler: { type: 'command', command: 'true' },
-      source: { kind: 'user', file: 'x' },
-      dedupKey: `${matcher}`,
-      ...extra,
-    }) as unknown as NormalizedHook;
-
-  test('only hooks that select a file tool and not ApplyPatch see the patch per file', () => {
-    const hooks = [
-      hook('Edit|Write'),
-      hook('Edit|Write|MultiEdit|ApplyPatch'),
-      hook('*'),
-      hook(undefined),
-      hook('Bash'),
-      hook('^(Edit|Write)$'),
-      hook('MultiEdit'),
-    ];
-    expect(perFileHooks('PreToolUse', hooks).map((h) => h.hook.matcher)).toEqual(['Edit|Write', '^(Edit|Write)$', 'MultiEdit']);
-    expect(perFileHooks('UserPromptSubmit', hooks)).toEqual([]);
-  });
-
-  test('hooks that judge each file, but a patch with no readable file: undetermined, no runs', () => {
-    const plan = patchViewPlan('PreToolUse', { tool_name: 'ApplyPatch', tool_input: { command: 'not a patch' }, cwd: '/w' }, [
-      hook('Edit|Write'),
-      hook('ApplyPatch'),
-    ]);
-    expect(plan.runs).toEqual([]);
-    expect(plan.undetermined).toMatch(/1 Edit\/Write hook\(s\).*denied/);
-    // Only hooks naming ApplyPatch: they see the patch itself, nothing is undetermined.
-    expect(
-      patchViewPlan('PreToolUse', { tool_name: 'ApplyPatch', tool_input: { command: 'not a patch' }, cwd: '/w' }, [hook('ApplyPatch')]),
-    ).toEqual({ runs: [] });
-  });
-
-  test('a non-patch payload needs no views', () => {
-    expect(planPatchViews('PreToolUse', { tool_name: 'Bash', tool_input: { command: PATCH }, cwd: '/w' }, [hook('Edit|Write')])).toEqual(
-      [],
-    );
-  });
 });
 
-describe('combining per-file decisions', () => {
-  const base = (over: Partial<Decision> = {}): Decision => ({
-    event: 'PreToolUse',
-    blocked: false,
-    additionalContext: [],
-    systemMessages: [],
-    continue: true,
-    eventOutput: {},
-    hooks: [],
-    warnings: [],
-    ...over,
+/** The engine plans and judges the views (src/engine/plan-views.ts); function hooks record what they saw. */
+describe('per-file views in the engine (every door: the library, run, test, sessions, the runtime, the policy server)', () => {
+  const patchCall = (patch: string) => ({ session_id: 's', cwd: '/w', tool_name: 'ApplyPatch', tool_input: { command: patch } });
+  type Answer = Awaited<ReturnType<FunctionHookRegistration['fn']>>;
+  function engineWith(...hooks: Array<{ matcher?: string; answer?: (input: Record<string, unknown>) => Answer }>) {
+    const engine = createHookEngine();
+    const seen: Array<{ hook: number; tool: unknown; file: unknown }> = [];
+    hooks.forEach((h, i) => {
+      engine.register({
+        event: 'PreToolUse',
+        ...(h.matcher !== undefined ? { matcher: h.matcher } : {}),
+        fn: (input) => {
+          const ti = input.tool_input as Record<string, unknown>;
+          seen.push({ hook: i, tool: input.tool_name, file: ti.file_path });
+          return h.answer?.(input as Record<string, unknown>);
+        },
+      });
+    });
+    return { engine, seen };
+  }
+  const deny = (reason: string) => ({
+    hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason },
   });
-  const run = { filePath: '/w/.env', tool: 'Write', hooks: [], payload: {} } as PatchViewRun;
 
-  test('a per-file deny wins over the patch-level allow and its rewrite', () => {
-    const d = combinePatchDecisions(base({ decision: 'allow', updatedInput: { command: 'x' } }), [
-      { run, decision: base({ decision: 'deny', blocked: true, reason: 'no .env' }) },
+  test('only hooks that select a file tool and not ApplyPatch see the patch per file; the others see the patch once', async () => {
+    const matchers = ['Edit|Write', 'Edit|Write|MultiEdit|ApplyPatch', '*', undefined, 'Bash', '^(Edit|Write)$', 'MultiEdit'];
+    const { engine, seen } = engineWith(...matchers.map((matcher) => ({ ...(matcher !== undefined ? { matcher } : {}) })));
+    await engine.run('PreToolUse', patchCall('*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch'));
+    expect(seen.filter((s) => s.tool === 'ApplyPatch').map((s) => matchers[s.hook])).toEqual([
+      'Edit|Write|MultiEdit|ApplyPatch',
+      '*',
+      undefined,
     ]);
+    expect(seen.filter((s) => s.tool !== 'ApplyPatch').map((s) => [matchers[s.hook], s.tool, s.file])).toEqual([
+      ['Edit|Write', 'Write', '/w/a.txt'],
+      ['^(Edit|Write)$', 'Write', '/w/a.txt'],
+      ['MultiEdit', 'MultiEdit', '/w/a.txt'],
+    ]);
+    await engine.close();
+  });
+
+  test('hooks that judge each file, but a patch with no readable file: denied, the guard never ran', async () => {
+    const { engine, seen } = engineWith({ matcher: 'Edit|Write' }, { matcher: 'ApplyPatch' });
+    const d = await engine.run('PreToolUse', patchCall('not a patch'));
+    expect(d).toMatchObject({ decision: 'deny', blocked: true });
+    expect(d.reason).toMatch(/1 Edit\/Write hook\(s\).*denied/);
+    expect(seen.map((s) => s.tool)).toEqual(['ApplyPatch']);
+    // Only hooks naming ApplyPatch: they see the patch itself, nothing is undetermined.
+    const only = engineWith({ matcher: 'ApplyPatch' });
+    expect((await only.engine.run('PreToolUse', patchCall('not a patch'))).decision).toBeUndefined();
+  });
+
+  test('a non-patch payload has no views', async () => {
+    const { engine, seen } = engineWith({ matcher: 'Edit|Write' });
+    await engine.run('PreToolUse', { session_id: 's', cwd: '/w', tool_name: 'Bash', tool_input: { command: PATCH } });
+    expect(seen).toEqual([]);
+  });
+
+  test('a per-file deny wins over the patch-level allow and its rewrite', async () => {
+    const { engine } = engineWith(
+      {
+        matcher: 'ApplyPatch',
+        answer: (i) => ({
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: 'allow',
+            updatedInput: { ...(i.tool_input as object), note: 1 },
+          },
+        }),
+      },
+      {
+        matcher: 'Write',
+        answer: (i) => (String((i.tool_input as { file_path: string }).file_path).endsWith('.env') ? deny('no .env') : undefined),
+      },
+    );
+    const d = await engine.run('PreToolUse', patchCall('*** Begin Patch\n*** Add File: .env\n+A=1\n*** End Patch'));
     expect(d).toMatchObject({ decision: 'deny', blocked: true, reason: 'no .env' });
     expect(d.updatedInput).toBeUndefined();
   });
 
-  test('a per-file rewrite cannot go back onto the patch: deny with the reason, and a note', () => {
-    const d = combinePatchDecisions(base(), [
-      { run, decision: base({ decision: 'allow', updatedInput: { file_path: '/w/other', content: '' } }) },
-    ]);
+  test('the views judge the patch as rewritten by the hooks before them', async () => {
+    const { engine, seen } = engineWith(
+      {
+        matcher: 'ApplyPatch',
+        answer: () => ({
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: 'allow',
+            updatedInput: { command: '*** Begin Patch\n*** Add File: .env\n+A=1\n*** End Patch' },
+          },
+        }),
+      },
+      { matcher: 'Write', answer: () => deny('no') },
+    );
+    const d = await engine.run('PreToolUse', patchCall('*** Begin Patch\n*** Add File: ok.txt\n+a\n*** End Patch'));
+    expect(seen.map((s) => s.file)).toEqual([undefined, '/w/.env']);
     expect(d.decision).toBe('deny');
-    expect(d.blocked).toBe(true);
-    expect(d.reason).toContain('per-file rewrite cannot be applied back onto the patch');
-    expect(d.warnings.join('\n')).toContain('/w/other');
   });
 
-  test('contexts and messages of every run are kept, an ask stands over allows', () => {
-    const d = combinePatchDecisions(base({ decision: 'allow', additionalContext: ['a'] }), [
-      { run, decision: base({ decision: 'ask', reason: 'sure?', additionalContext: ['b'], systemMessages: ['m'] }) },
-    ]);
-    expect(d).toMatchObject({ decision: 'ask', reason: 'sure?', additionalContext: ['a', 'b'], systemMessages: ['m'] });
+  test('a per-file rewrite cannot go back onto the patch: deny with the reason', async () => {
+    const { engine } = engineWith({
+      matcher: 'Write',
+      answer: () => ({
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'allow',
+          updatedInput: { file_path: '/w/other', content: '' },
+        },
+      }),
+    });
+    const d = await engine.run('PreToolUse', patchCall('*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch'));
+    expect(d).toMatchObject({ decision: 'deny', blocked: true });
+    expect(d.reason).toContain('per-file rewrite cannot be applied back onto the patch');
+    expect(d.updatedInput).toBeUndefined();
+  });
+
+  test('contexts of every hook are kept, an ask stands over allows', async () => {
+    const { engine } = engineWith(
+      { matcher: 'ApplyPatch', answer: () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'a' } }) },
+      {
+        matcher: 'Write',
+        answer: () => ({
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: 'ask',
+            permissionDecisionReason: 'sure?',
+            additionalContext: 'b',
+          },
+        }),
+      },
+    );
+    const d = await engine.run('PreToolUse', patchCall('*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch'));
+    expect(d).toMatchObject({ decision: 'ask', reason: 'sure?', additionalContext: ['a', 'b'] });
   });
 });
 
 describe('dispatch --agent codex: a Claude Edit|Write guard on apply_patch', () => {
-  test('runs once per file with Claude shapes, and the .env file denies the patch', async () => {
+  test('runs once per file with Claude shapes until the .env file denies the patch', async () => {
     const g = guard('codex-env', 'Edit|Write');
     const r = await runCli(['dispatch', '--agent', 'codex', '--settings', g.settings], JSON.stringify(codexPayload(PATCH, dir.root)));
     expect(r.code, r.stderr).toBe(0);
@@ -257,8 +308,7 @@ describe('dispatch --agent codex: a Claude Edit|Write guard on apply_patch', () 
       ['Edit', join(dir.root, 'src/app.ts')],
       ['Edit', join(dir.root, 'config/old.env.example')],
       ['Edit', join(dir.root, 'config/.env')],
-      ['Write', join(dir.root, 'secrets/.env')],
-    ]);
+    ]); // the first deny ends the chain: secrets/.env is not asked about
     expect(calls[0]!.tool_input).toEqual({ file_path: join(dir.root, 'notes.txt'), content: 'hello\nworld\n' });
   });
 
@@ -285,7 +335,6 @@ describe('dispatch --agent codex: a Claude Edit|Write guard on apply_patch', () 
     const answer = JSON.parse(r.stdout);
     expect(answer.hookSpecificOutput.permissionDecision).toBe('deny');
     expect(answer.hookSpecificOutput.permissionDecisionReason).toContain('cannot be applied back onto the patch');
-    expect(r.stderr).toContain('/tmp/elsewhere');
   });
 
   test('a patch no file can be read from fails closed for the per-file hooks: denied, the guard never ran', async () => {

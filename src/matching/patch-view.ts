@@ -16,7 +16,7 @@
  * update as MultiEdit: one edit per hunk; as Write: the hunks' new side as content).
  */
 import { isAbsolute, resolve } from 'node:path';
-import { parsePatchFiles, patchTextOf, type PatchFile } from '../matching/paths.js';
+import { parsePatchFiles, patchTextOf, type PatchFile } from './paths.js';
 
 export const FILE_TOOLS = ['Write', 'Edit', 'MultiEdit'] as const;
 export type FileTool = (typeof FILE_TOOLS)[number];
