@@ -146,7 +146,8 @@ export async function runCommand(event: EventName, flags: RunFlags): Promise<num
   });
   let decision: Decision;
   try {
-    decision = await engine.run(event, payload, { permissionMode: flags.permissionMode });
+    // --permission-mode is in the payload, reported as an agent reports it: `run` answers as dispatch does.
+    decision = await engine.run(event, payload);
   } catch (err) {
     if (err instanceof InvalidHookInputError) throw new RunUsageError(err.message);
     throw err;

@@ -12,6 +12,7 @@ import { toJson } from '../reduce/json.js';
 import { walkFiles } from '../util/walk.js';
 import { loadConfig, type LoadedConfig } from '../config/index.js';
 import { createHookEngine, InvalidHookInputError } from '../engine/engine.js';
+import { engineOptionsFromConfig } from '../load/engine-options.js';
 import { createSemaphore } from '../engine/semaphore.js';
 import type { NormalizedHook } from '../types.js';
 import { compare, type Actual, type Mismatch } from './expect.js';
@@ -305,22 +306,14 @@ async function runCase(fixture: Fixture, fc: FixtureCase, configs: Map<string, P
     projectDir: fc.cwd,
     cwd: fc.cwd,
     sessionEnv: fc.env,
-    failureBehavior: config.options.failureBehavior,
-    timeoutBehavior: config.options.timeoutBehavior,
-    maxConcurrentHooks: config.options.maxConcurrentHooks,
-    stopHookMaxConsecutiveBlocks: config.options.stopHookMaxConsecutiveBlocks,
-    stdinLimitBytes: config.options.stdinLimitBytes,
-    outputLimitBytes: config.options.outputLimitBytes,
+    ...engineOptionsFromConfig(config),
   });
   const t0 = nowMs();
   let json: Record<string, unknown>;
   let durationMs: number;
   try {
-    const decision = await engine.run(
-      fc.event,
-      completePayload(fc),
-      fc.permissionMode !== undefined ? { permissionMode: fc.permissionMode } : {},
-    );
+    // The case's permission mode is in its payload, reported as an agent reports it (as under dispatch).
+    const decision = await engine.run(fc.event, completePayload(fc));
     durationMs = nowMs() - t0;
     json = toJson(decision);
     warnings.push(...decision.warnings);

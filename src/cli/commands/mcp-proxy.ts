@@ -111,7 +111,8 @@ export async function mcpProxyMain(serverCommand: string[], flags: ProxyFlags): 
     client: clientTransport,
     server: serverTransport,
     hookInput: () => ({ session_id: sessionId, transcript_path: '', cwd, permission_mode: flags.permissionMode ?? 'default' }),
-    runContext: () => ({ permissionMode: flags.permissionMode ?? 'default', sessionId, cwd }),
+    // The mode is the payload's, reported for the agent behind the proxy (as under dispatch).
+    runContext: () => ({ sessionId, cwd }),
     advertiseElicitation: flags.advertiseElicitation ?? engine.list('Elicitation').length > 0,
     drainMs,
     onLog: flags.quiet ? undefined : say,
