@@ -24,7 +24,7 @@ case_() {
 case_ "deny rm -rf"        2 '"decision": "deny"'      -- run PreToolUse "${ex[@]}" --tool Bash --input '{"command":"rm -rf build"}' --json
 case_ "ask for git push"   3 'PreToolUse: ask'         -- run PreToolUse "${ex[@]}" --tool Bash --input '{"command":"git push origin main"}'
 case_ "rewrite npm test"   0 'npm test --silent'       -- run PreToolUse "${ex[@]}" --tool Bash --input '{"command":"npm test"}'
-case_ "bypass turns ask into allow" 0 'PreToolUse: allow' -- run PreToolUse "${ex[@]}" --tool Bash --input '{"command":"git push"}' --permission-mode bypassPermissions
+case_ "reported bypass: ask denied" 2 'will not ask the user' -- run PreToolUse "${ex[@]}" --tool Bash --input '{"command":"git push"}' --permission-mode bypassPermissions
 case_ "plan mode still guards" 2 '"decision": "deny"' -- run PreToolUse "${ex[@]}" --tool Bash --input '{"command":"rm -rf /"}' --permission-mode plan --json
 case_ ".env in 3rd patch file" 2 'Editing .env files is not allowed' -- run PreToolUse "${ex[@]}" --payload examples/payloads/apply-patch-env.json
 case_ "prompt context"     0 'additionalContext: Project: agent-hooks examples' -- run UserPromptSubmit "${ex[@]}" --payload examples/payloads/prompt.json

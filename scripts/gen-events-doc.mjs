@@ -69,7 +69,8 @@ for (const name of EVENT_NAMES) {
   const s = EVENT_FACTS[name];
   const rules = [
     s.planModeSkip && 'skipped in plan mode under `skipToolHooksInPlanMode`',
-    s.bypassAsk && 'ask answered by a bypass mode (allow in the engine, deny at dispatch)',
+    s.bypassAsk &&
+      'ask under a bypass mode: allow when the host chose it, deny when only reported (dispatch, run, test, the policy server)',
     s.continuationCap && 'consecutive blocks capped (`stopHookMaxConsecutiveBlocks`)',
     s.blockField && `\`${s.blockField}: true\` blocks`,
     s.subagentEvent && `is ${s.subagentEvent} in agent frontmatter`,

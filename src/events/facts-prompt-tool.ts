@@ -153,7 +153,7 @@ export const PROMPT_AND_TOOL_FACTS = {
     order: 'serial',
     // Blade's rule, opt-in: plan mode skips the tool hooks (Claude Code fires them in plan mode).
     planModeSkip: true,
-    // yolo/bypassPermissions: an ask becomes allow in the engine, a deny at the dispatch boundary.
+    // yolo/bypassPermissions: an ask becomes allow when the host chose the mode, a deny when the agent only reported it (reduce).
     bypassAsk: true,
     // A prompt hook's ok:false denies the call and ends the turn (only denies when fed back).
     llmVerdict: 'deny',

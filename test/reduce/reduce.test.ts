@@ -142,3 +142,81 @@ describe('permission modes', () => {
     expect(e.verdict).toBe('deny');
   });
 });
+
+describe('a mode only reported by the agent (modeChosen: false)', () => {
+  it('a reported bypass denies an ask with the reason, never allows it; a later allow cannot lift it', () => {
+    for (const mode of ['bypassPermissions', 'yolo']) {
+      const d = reduce('PreToolUse', [entry({ verdict: 'ask', reason: 'sure?' }), entry({ verdict: 'allow' })], [], {
+        permissionMode: mode,
+        modeChosen: false,
+      });
+      expect(d).toMatchObject({ decision: 'deny', blocked: true });
+      expect(d.reason).toBe(`approval required, but the agent runs in ${mode} mode and will not ask the user: sure?`);
+    }
+  });
+  it('a reported default mode keeps the ask; a reported bypass leaves PermissionRequest and allows alone', () => {
+    expect(reduce('PreToolUse', [entry({ verdict: 'ask' })], [], { permissionMode: 'default', modeChosen: false }).decision).toBe('ask');
+    expect(
+      reduce('PreToolUse', [entry({ verdict: 'allow' })], [], { permissionMode: 'bypassPermissions', modeChosen: false }).decision,
+    ).toBe('allow');
+    expect(
+      reduce('PermissionRequest', [entry({ verdict: 'ask' })], [], { permissionMode: 'bypassPermissions', modeChosen: false }).decision,
+    ).toBe('ask');
+  });
+});
+
+describe('rewrites that cannot be applied', () => {
+  it('one the host refused (invalidRewrite) denies with its reason and never becomes the input', () => {
+    const e = {
+      ...entry({ verdict: 'allow', updatedInput: { command: 42 } }),
+      invalidRewrite: 'hook h rewrote the input of Bash invalidly: x',
+    };
+    const d = reduce('PreToolUse', [e], []);
+    expect(d).toMatchObject({ decision: 'deny', blocked: true, reason: 'hook h rewrote the input of Bash invalidly: x' });
+    expect(d.updatedInput).toBeUndefined();
+  });
+  it('a per-file view of a patch: its rewrite denies the patch; its plain answers count as any hook', () => {
+    const view = { tool: 'Write', filePath: '/w/a' };
+    const rewritten = reduce('PreToolUse', [{ ...entry({ updatedInput: { file_path: '/w/b', content: '' } }), view }], []);
+    expect(rewritten).toMatchObject({ decision: 'deny', blocked: true });
+    expect(rewritten.reason).toContain('rewrote the Write view of /w/a');
+    expect(rewritten.updatedInput).toBeUndefined();
+    const asked = reduce(
+      'PreToolUse',
+      [entry({ verdict: 'allow', updatedInput: { command: 'p' } }), { ...entry({ verdict: 'ask' }), view }],
+      [],
+    );
+    expect(asked).toMatchObject({ decision: 'ask', updatedInput: { command: 'p' } });
+  });
+  it('a patch whose files the per-file guards cannot be shown is denied first, whatever the hooks said', () => {
+    const d = reduce('PreToolUse', [entry({ verdict: 'allow', updatedInput: { command: 'p' } })], [], { undeterminedPatch: 'no file' });
+    expect(d).toMatchObject({ decision: 'deny', blocked: true, reason: 'no file' });
+    expect(d.updatedInput).toBeUndefined();
+    expect(d.warnings).toContain('no file');
+  });
+});
+
+describe('the Stop continuation cap', () => {
+  it('blocks up to the cap in a row, then lets the agent stop with a warning', () => {
+    const block = () => [entry({ verdict: 'block', reason: 'keep going' })];
+    expect(reduce('Stop', block(), [], { continuation: { before: 7, cap: 8 } }).blocked).toBe(true);
+    const released = reduce('Stop', block(), [], { continuation: { before: 8, cap: 8 } });
+    expect(released.blocked).toBe(false);
+    expect(released.decision).toBeUndefined();
+    expect(released.warnings.join('\n')).toMatch(/blocked 9 consecutive times \(cap 8\).*keep going/);
+    expect(reduce('SubagentStop', block(), [], { continuation: { before: 8, cap: 8 } }).blocked).toBe(false);
+  });
+  it('never touches an event without the cap, nor a firing that does not block', () => {
+    expect(reduce('PreToolUse', [entry({ verdict: 'deny' })], [], { continuation: { before: 99, cap: 1 } }).blocked).toBe(true);
+    expect(reduce('Stop', [entry({})], [], { continuation: { before: 99, cap: 1 } }).warnings).toEqual([]);
+  });
+});
+
+describe('what the stages before hand reduce', () => {
+  it('the CLAUDE_ENV_FILE exports become eventOutput.env; notes are kept after the hooks’ own warnings', () => {
+    const d = reduce('SessionStart', [entry({ outcome: 'error', message: 'x' })], [], { env: { A: '1' }, warnings: ['note'] });
+    expect(d.eventOutput.env).toEqual({ A: '1' });
+    expect(d.warnings[d.warnings.length - 1]).toBe('note');
+    expect(reduce('SessionStart', [], [], { env: {} }).eventOutput).toEqual({});
+  });
+});
