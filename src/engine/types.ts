@@ -9,6 +9,7 @@ import type { Decision, HookRecord } from '../reduce/reduce.js';
 import type { ObserveContext } from '../telemetry/observe.js';
 import type { FailureBehavior, FunctionHandler, HookHandler, NormalizedHook, SessionSnapshot } from '../types.js';
 import type { AuditSink } from './audit.js';
+import type { SessionCounterStore } from './session-counters.js';
 
 export interface HookEngineOptions {
   /** Hooks from loadConfig() (or anywhere); kept in this order. */
@@ -38,6 +39,13 @@ export interface HookEngineOptions {
   maxConcurrentHooks?: number;
   /** Consecutive Stop/SubagentStop blocks before the agent is let stop anyway (default 8). */
   stopHookMaxConsecutiveBlocks?: number;
+  /**
+   * Where the per-session counters live (the Stop-block count, the `once` hooks run): default
+   * this engine's memory. An entry point whose firings are separate processes or replicas
+   * passes a shared store (dispatch: a private state file per session; the policy server: its
+   * database), so the rules hold across them.
+   */
+  sessionCounters?: SessionCounterStore;
   /** Payload cap for command stdin (default 100 KiB; oversized strings are shortened with a marker). */
   stdinLimitBytes?: number;
   /** Per-stream stdout/stderr cap (default 1 MiB). */
