@@ -227,7 +227,12 @@ function readCounters(st: FileStore, file: string): Counters {
 }
 
 async function updateCounter(st: FileStore, sessionId: string, key: string, next: (value: number) => number): Promise<number> {
-  if (!usableDir(st, true)) return st.fallback!.update(sessionId, key, next);
+  if (!usableDir(st, false)) {
+    if (st.fallback) return st.fallback.update(sessionId, key, next);
+    // No directory yet: every counter is 0, and one staying 0 needs no directory (a Stop that does not block).
+    if (next(0) === 0) return 0;
+    if (!usableDir(st, true)) return st.fallback!.update(sessionId, key, next);
+  }
   const file = sessionFile(st, sessionId);
   // Nothing to change at the moment of this read: no lock, no write (the common Stop that does not block).
   const seen = readCounters(st, file)[key] ?? 0;

@@ -59,9 +59,11 @@ describe('file counter store', () => {
     expect(sessionFiles(tmp.path('state', 'sessions'))).toEqual([]);
   });
 
-  it('creates the directory 0700 and each file 0600, named by the SHA-256 of the session id', async () => {
+  it('creates the directory 0700 (not for an update that keeps 0) and each file 0600, named by the SHA-256 of the session id', async () => {
     const { s } = store();
     const id = '../../etc/passwd';
+    expect(await s.update(id, 'Stop', () => 0)).toBe(0);
+    expect(existsSync(tmp.path('state'))).toBe(false);
     await s.update(id, 'Stop', inc);
     const dir = tmp.path('state', 'sessions');
     expect(statSync(dir).mode & 0o777).toBe(0o700);
