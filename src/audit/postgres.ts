@@ -24,9 +24,13 @@ export interface PostgresAudit {
   /** Run the migrations (idempotent); insert() runs them on first use. */
   migrate(): Promise<void>;
   query<R extends Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
+  /** Run `fn` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (query: PgQuery) => Promise<T>): Promise<T>;
   readonly table: string;
   close(): Promise<void>;
 }
+
+export type PgQuery = (sql: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
 
 interface PgPool {
   query(sql: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
@@ -91,6 +95,16 @@ export function migrations(table: string): string[] {
     CREATE INDEX IF NOT EXISTS ${table}_event ON ${table} (event, ts DESC);
     CREATE INDEX IF NOT EXISTS ${table}_outcome ON ${table} (outcome, ts DESC);
     CREATE INDEX IF NOT EXISTS ${table}_firing ON ${table} (firing_id);`,
+    // The policy server's per-session counters (src/policy-server/session-counters.ts): shared by
+    // every instance on this database. Names stay within PostgreSQL's 63 characters.
+    `CREATE TABLE IF NOT EXISTS ${table}_counters (
+      session_id text NOT NULL,
+      key text NOT NULL,
+      value integer NOT NULL,
+      updated_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (session_id, key)
+    );
+    CREATE INDEX IF NOT EXISTS ${table}_counters_at ON ${table}_counters (updated_at);`,
   ];
 }
 
@@ -136,8 +150,28 @@ export async function postgresAudit(options: PostgresSinkOptions): Promise<Postg
       await ensure();
       return (await pool.query(sql, params)).rows as never;
     },
+    async transaction(fn) {
+      await ensure();
+      return inTransaction(pool, fn);
+    },
     close: () => pool.end(),
   };
+}
+
+async function inTransaction<T>(pool: PgPool, fn: (query: PgQuery) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(async (sql, params) => (await client.query(sql, params)).rows);
+    await client.query('COMMIT');
+    client.release();
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    // A connection in an unknown state is closed rather than reused.
+    client.release(err);
+    throw err;
+  }
 }
 
 /** Apply the migrations not yet recorded, each in its own transaction, under a per-table advisory lock. */

@@ -1,7 +1,9 @@
 /**
  * `startPolicyServer`: the team's hooks behind HTTP for many agents. Stateless: every instance
  * reads the same config files and tokens file, writes to the same audit sinks, and answers the
- * same event the same way, so any number of them can sit behind a load balancer.
+ * same event the same way, so any number of them can sit behind a load balancer. The one state
+ * that spans events, the per-session counters (Stop-block cap, `once` hooks), is kept in the
+ * PostgreSQL audit database when there is one, shared by the instances (./session-counters.ts).
  * TLS when given a certificate and key; close() is the graceful shutdown (stop taking events,
  * answer those running, flush the audit, stop the exporter).
  */
@@ -16,6 +18,7 @@ import { setupObservability, type Observability } from '../telemetry/setup.js';
 import { createPolicyApp, type PolicyApp } from './app.js';
 import { liveConfig, type LiveConfig } from './config.js';
 import { createRateLimiter } from './rate-limit.js';
+import { policyCounterStore } from './session-counters.js';
 import { readTokensFile, type ClientEntry } from './tokens.js';
 
 export interface PolicyServerOptions {
@@ -48,6 +51,8 @@ export interface RunningPolicyServer {
   app: PolicyApp;
   config: LiveConfig;
   observability: Observability;
+  /** The per-session counters every engine generation of this instance uses. */
+  sessionCounters: ReturnType<typeof policyCounterStore>;
   close(): Promise<void>;
 }
 
@@ -59,14 +64,17 @@ export async function startPolicyServer(o: PolicyServerOptions): Promise<Running
 
   const { sinks, settingsEnv } = await teamSettings(o, workDir);
   const observability = await setupObservability({ audit: sinks ? { sinks } : undefined, settingsEnv, baseDir: workDir, onWarning: warn });
+  // One store for every config generation: a reload keeps the counts.
+  const sessionCounters = policyCounterStore(sinks, { onWarning: warn });
   const config = await liveConfig({
     files: o.configFiles,
     workDir,
-    engine: { auditWriter: observability.auditWriter, telemetry: observability.telemetry, onWarning: warn },
+    engine: { auditWriter: observability.auditWriter, telemetry: observability.telemetry, sessionCounters, onWarning: warn },
     onWarning: warn,
   });
   if (!config.ready) {
     await config.close();
+    await sessionCounters.close();
     await observability.close();
     throw new Error('the team config failed to load (see the messages above)');
   }
@@ -91,7 +99,7 @@ export async function startPolicyServer(o: PolicyServerOptions): Promise<Running
   const server = await listen(app, o.host ?? '127.0.0.1', o.port ?? 0, tls);
   const addr = server.address() as AddressInfo;
   const hostInUrl = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-  const parts: ServerParts = { server, app, config, observability, tokensWatch, options: o };
+  const parts: ServerParts = { server, app, config, observability, sessionCounters, tokensWatch, options: o };
   let closing: Promise<void> | undefined;
   return {
     url: `${tls ? 'https' : 'http'}://${hostInUrl}:${addr.port}`,
@@ -100,6 +108,7 @@ export async function startPolicyServer(o: PolicyServerOptions): Promise<Running
     app,
     config,
     observability,
+    sessionCounters,
     close: () => (closing ??= gracefulClose(parts)),
   };
 }
@@ -155,6 +164,7 @@ interface ServerParts {
   app: PolicyApp;
   config: LiveConfig;
   observability: Observability;
+  sessionCounters: { close(): Promise<void> };
   tokensWatch: FSWatcher | undefined;
   options: PolicyServerOptions;
 }
@@ -177,5 +187,6 @@ async function gracefulClose(p: ServerParts): Promise<void> {
   await closed;
   p.tokensWatch?.close();
   await p.config.close();
+  await p.sessionCounters.close();
   await p.observability.close();
 }

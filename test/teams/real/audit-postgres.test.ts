@@ -21,8 +21,8 @@ describe('PostgreSQL audit sink', () => {
     const a = await postgresAudit({ url: pg.url, table: 'audit_m' });
     const b = await postgresAudit({ url: pg.url, table: 'audit_m' });
     await Promise.all([a.migrate(), b.migrate(), a.migrate()]);
-    const versions = await a.query<{ version: number }>('SELECT version FROM audit_m_migrations');
-    expect(versions.map((v) => Number(v.version))).toEqual([1]);
+    const versions = await a.query<{ version: number }>('SELECT version FROM audit_m_migrations ORDER BY version');
+    expect(versions.map((v) => Number(v.version))).toEqual([1, 2]);
     const idx = (await a.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE tablename = 'audit_m'")).map((r) => r.indexdef);
     for (const col of ['ts', 'session_id', 'project', 'event', 'outcome', 'client'])
       expect(idx.some((d) => d.includes(`(${col}`))).toBe(true);
