@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { TEST_STATE_HOME } from './test/helpers/state-dir.js';
 
 export default defineConfig({
   test: {
@@ -7,5 +8,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    env: { XDG_STATE_HOME: TEST_STATE_HOME },
+    globalSetup: ['test/helpers/state-dir.ts'],
   },
 });

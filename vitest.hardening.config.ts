@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { TEST_STATE_HOME } from './test/helpers/state-dir.js';
 
 /**
  * The hardening suite (test/hardening): adversarial hooks, configs and payloads, memory and
@@ -16,6 +17,7 @@ export default defineConfig(({ mode }) => ({
     // The files spawn many processes and count them in the process table: one file at a time,
     // so a 2-core machine does not turn timing-sensitive cases into timeouts.
     fileParallelism: false,
-    env: mode === 'ci' ? { HARDENING_CI: '1' } : {},
+    env: { XDG_STATE_HOME: TEST_STATE_HOME, ...(mode === 'ci' ? { HARDENING_CI: '1' } : {}) },
+    globalSetup: ['test/helpers/state-dir.ts'],
   },
 }));

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { TEST_STATE_HOME } from './test/helpers/state-dir.js';
 
 /**
  * The host runtime's end-to-end suite (test/host/e2e): every event the reference runtime fires
@@ -12,5 +13,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    env: { XDG_STATE_HOME: TEST_STATE_HOME },
+    globalSetup: ['test/helpers/state-dir.ts'],
   },
 });

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { TEST_STATE_HOME } from './test/helpers/state-dir.js';
 
 /**
  * The team suite's real-part tests (test/teams/real): a PostgreSQL server each test file starts
@@ -13,5 +14,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     fileParallelism: false,
+    env: { XDG_STATE_HOME: TEST_STATE_HOME },
+    globalSetup: ['test/helpers/state-dir.ts'],
   },
 });

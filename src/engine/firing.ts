@@ -85,7 +85,8 @@ export async function runFiring(
       ...(f.undetermined !== undefined ? { undeterminedPatch: f.undetermined } : {}),
       warnings: [...(env?.warning ? [env.warning] : []), ...undecidedRules(matched, unloaded)],
     });
-    if (continuation) await state.counters.update(f.counterSession, event, () => (decision.blocked ? continuation.before + 1 : 0));
+    // From the store's own value, so a concurrent firing of the session (another process) is not lost.
+    if (continuation) await state.counters.update(f.counterSession, event, (n) => (decision.blocked ? n + 1 : 0));
     for (const w of decision.warnings) state.warn(w);
     return decision;
   } finally {

@@ -173,14 +173,6 @@ export const CASES: ConformanceCase[] = [
     doors: {
       run: ONE_EVENT('one event per process and no session kept between runs: a hook author’s tool, not an agent’s session'),
       test: ONE_EVENT('each fixture case is one event on a fresh engine'),
-      'dispatch-claude': {
-        kind: 'pending',
-        why: 'dispatch keeps no counters between processes yet: the per-session state file (a SessionCounterStore for dispatch) is not wired',
-      },
-      'dispatch-codex': {
-        kind: 'pending',
-        why: 'dispatch keeps no counters between processes yet: the per-session state file (a SessionCounterStore for dispatch) is not wired',
-      },
     },
     mutant: {
       file: 'reduce/reduce.ts',

@@ -45,7 +45,7 @@ import {
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { memoryCounterStore, type SessionCounterStore } from '../engine/session-counters.js';
+import { memoryCounterStore, type SessionCounterStore } from './session-counters.js';
 import { userHome } from '../util/os-dirs.js';
 
 export interface FileCounterStoreOptions {

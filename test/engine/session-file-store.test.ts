@@ -1,5 +1,5 @@
 /**
- * The session counter file of dispatch (src/session/counter-file.ts) on real files: semantics
+ * The session counter file of dispatch (src/engine/session-file-store.ts) on real files: semantics
  * across store instances (each stands for a dispatch process), modes and hashed names, refusal of
  * an unsafe directory with its warning and memory fallback, corrupt files, the bounds, and
  * atomic updates from many real processes at once.
@@ -27,7 +27,7 @@ import {
   sessionCounterStoreFor,
   sessionFileName,
   type FileCounterStoreOptions,
-} from '../../src/session/counter-file.js';
+} from '../../src/engine/session-file-store.js';
 import { requireBuiltCli } from '../helpers/cli.js';
 import { useTempDir } from '../helpers/tmp.js';
 
@@ -184,7 +184,7 @@ describe('file counter store', () => {
 });
 
 describe('file counter store across processes', () => {
-  const MODULE = fileURLToPath(new URL('../../dist/session/counter-file.js', import.meta.url));
+  const MODULE = fileURLToPath(new URL('../../dist/engine/session-file-store.js', import.meta.url));
   requireBuiltCli(MODULE);
 
   // Each child waits for "go" on stdin, so all of them update at the same moment.
