@@ -1,0 +1,147 @@
+/**
+ * Issue 39, class 4: a changed guard never silently disappears. When a trusted hook's pinned
+ * content changes, the events it guards fail closed with a reason naming the changed file and how
+ * to re-trust (not skipped with a stderr warning); a tool call that would write a pinned file or
+ * the hook config itself is denied or asked before it runs. Untrusted (never reviewed) hooks stay
+ * skipped.
+ *
+ * Each `it.fails` states the guarantee as it should hold and fails on today's code (vitest counts
+ * it as passing while the bug is there). When the fix lands it turns red: flip it to `it(...)`.
+ */
+import { appendFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHookEngine } from '../../src/engine/engine.js';
+import { loadTrustedConfig } from '../../src/trust/index.js';
+import { DIALECTS, dispatchShell, guardedProject, runBin, sandbox, trust, verdict, type Sandbox } from './helpers.js';
+
+const sandboxes: Sandbox[] = [];
+afterAll(() => {
+  for (const sb of sandboxes) sb.dir.cleanup();
+});
+async function trustedProject() {
+  const sb = sandbox();
+  sandboxes.push(sb);
+  const project = guardedProject(sb, 'p');
+  await trust(sb, project);
+  return { sb, project };
+}
+
+describe('after one allowed call appends to the pinned guard, the next forbidden call is still denied', () => {
+  let sb: Sandbox;
+  let project = '';
+  beforeAll(async () => {
+    ({ sb, project } = await trustedProject());
+    // What `echo '# formatting' >> hooks/guard.sh` does: the guard still denies `rm -rf`, it only changed.
+    appendFileSync(join(project, 'hooks/guard.sh'), '# formatting\n');
+  });
+
+  it('control: the workspace is now `modified`', async () => {
+    const r = await runBin(['status', '--cwd', project, '--json'], { env: sb.env });
+    expect((JSON.parse(r.stdout) as { state: string }).state).toBe('modified');
+  });
+
+  it.concurrent.fails.each(DIALECTS)('dispatch --agent %s fails closed', async (agent) => {
+    const r = await dispatchShell(agent, project, 'rm -rf build', { env: sb.env });
+    expect(verdict(r), r.stderr).toBe('deny');
+  });
+
+  it.concurrent
+    .fails('the deny names the changed file and how to re-trust (claude)', async () => {
+      const r = await dispatchShell('claude', project, 'rm -rf build', { env: sb.env });
+      const reason = String(
+        (JSON.parse(r.stdout || '{}') as { hookSpecificOutput?: { permissionDecisionReason?: string } }).hookSpecificOutput
+          ?.permissionDecisionReason,
+      );
+      expect(reason).toMatch(/hooks\/guard\.sh/);
+      expect(reason).toMatch(/agent-hooks trust/);
+    });
+
+  it.fails('the library (loadTrustedConfig + createHookEngine) fails closed', async () => {
+    const home = sb.dir.path('home');
+    const { config } = await loadTrustedConfig(
+      { cwd: project, projectDir: project, homeDir: home, managedSettingsPath: sb.dir.path('no-managed.json') },
+      { storePath: sb.env.AGENT_HOOKS_TRUST_STORE, homeDir: home },
+    );
+    const engine = createHookEngine({ hooks: config.hooks, projectDir: project, cwd: project });
+    try {
+      const d = await engine.run('PreToolUse', {
+        session_id: 's',
+        cwd: project,
+        tool_name: 'Bash',
+        tool_input: { command: 'rm -rf build' },
+      });
+      expect(d.blocked).toBe(true);
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe('a tool call that would write a pinned guard or the hook config is denied or asked before it runs', () => {
+  let sb: Sandbox;
+  let project = '';
+  beforeAll(async () => {
+    ({ sb, project } = await trustedProject());
+  });
+  const dispatchRaw = (agent: string, payload: Record<string, unknown>) =>
+    runBin(['dispatch', '--agent', agent], { env: sb.env, input: JSON.stringify(payload) });
+  const claudeTool = (tool_name: string, tool_input: Record<string, unknown>) => ({
+    session_id: 's-1',
+    transcript_path: '/tmp/t.jsonl',
+    cwd: project,
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name,
+    tool_input,
+    tool_use_id: 'toolu_1',
+  });
+  const cases: Array<[string, string, () => Record<string, unknown>]> = [
+    [
+      'claude Write hooks/guard.sh',
+      'claude',
+      () => claudeTool('Write', { file_path: join(project, 'hooks/guard.sh'), content: '#!/bin/sh\nexit 0\n' }),
+    ],
+    [
+      'claude Edit hooks/guard.sh',
+      'claude',
+      () => claudeTool('Edit', { file_path: join(project, 'hooks/guard.sh'), old_string: 'exit 2', new_string: 'exit 0' }),
+    ],
+    [
+      'claude Write .claude/settings.json',
+      'claude',
+      () => claudeTool('Write', { file_path: join(project, '.claude/settings.json'), content: '{}' }),
+    ],
+    [
+      'gemini write_file hooks/guard.sh',
+      'gemini',
+      () => ({
+        session_id: 's-1',
+        transcript_path: '/tmp/t.json',
+        cwd: project,
+        hook_event_name: 'BeforeTool',
+        timestamp: '2026-01-01T00:00:00.000Z',
+        tool_name: 'write_file',
+        tool_input: { file_path: join(project, 'hooks/guard.sh'), content: 'exit 0\n' },
+      }),
+    ],
+  ];
+  it.concurrent.fails.each(cases)('%s', async (_name, agent, payload) => {
+    const r = await dispatchRaw(agent, payload());
+    expect(['deny', 'ask']).toContain(verdict(r));
+  });
+});
+
+describe('untrusted (never reviewed) hooks stay skipped', () => {
+  it('a project never trusted runs none of its hooks (holds today)', async () => {
+    const sb = sandbox();
+    sandboxes.push(sb);
+    const mark = sb.dir.path('mark');
+    sb.dir.json('p/.claude/settings.json', {
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `echo ran > '${mark}'` }] }] },
+    });
+    const r = await dispatchShell('claude', sb.dir.path('p'), 'ls', { env: sb.env });
+    expect(verdict(r)).toBe('proceed');
+    expect(existsSync(mark)).toBe(false);
+  });
+});
