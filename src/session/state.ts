@@ -40,7 +40,7 @@ export function frozenCopy<T>(value: T, depth = 0): T {
 }
 
 export const aliasKey = (sessionId: string, dir: string) => `${sessionId}\0${dir}`;
-export const isOnce = (h: NormalizedHook) => h.source.kind === 'skill' && h.handler.once === true;
+const isOnce = (h: NormalizedHook) => h.source.kind === 'skill' && h.handler.once === true;
 
 export interface ManagerFunctionHook {
   reg: FunctionHookRegistration;
