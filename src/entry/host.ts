@@ -89,4 +89,27 @@ export {
   type McpAttachment,
   type McpProvider,
 } from '../host/index.js';
-export type * from '../host/runtime-slots.js';
+export type {
+  RuntimeSlots,
+  Actor,
+  BeforeToolEvent,
+  PermissionRequestEvent,
+  PermissionResultEvent,
+  PermissionDeniedEvent,
+  AfterToolEvent,
+  ToolBatchEvent,
+  PromptEvent,
+  TurnEvent,
+  MessageDisplayEvent,
+  StopEvent,
+  StopFailureEvent,
+  InterruptEvent,
+  NotificationEvent,
+  SubagentStartEvent,
+  CompactEvent,
+  PostCompactEvent,
+  SessionTickEvent,
+  SessionEndEvent,
+  InstructionsEvent,
+  PromptQueuedEvent,
+} from '../host/runtime-slots.js';
