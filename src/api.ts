@@ -17,7 +17,7 @@ import {
 import type { Decision as UntypedDecision } from './reduce/reduce.js';
 import type { HookInput, HookOutput } from './sdk/index.js';
 
-export type { UntypedHookEngine, UntypedDecision };
+export type { UntypedHookEngine };
 
 type CommonInput = z.input<z.ZodObject<typeof commonInputShape>>;
 /** Common fields run() fills in when the caller leaves them out (the engine's defaults). */
@@ -50,7 +50,7 @@ export type Decision<E extends EventName = EventName> = EventName extends E
  * The JSON output of event E as a function hook returns it: as a command hook prints it, with
  * hookSpecificOutput.hookEventName required (the engine rejects an output without it).
  */
-export type FunctionHookOutput<E extends EventName> = Omit<HookOutput<E>, 'hookSpecificOutput'> &
+type FunctionHookOutput<E extends EventName> = Omit<HookOutput<E>, 'hookSpecificOutput'> &
   (keyof Catalog[E]['output']['shape'] extends never
     ? // biome-ignore lint/complexity/noBannedTypes: the empty member of the intersection (no specific output)
       {}
@@ -76,7 +76,7 @@ export interface HookRegistration<E extends EventName> extends Omit<FunctionHook
  * is then typed by the literal event it names (a generic register<E> would widen the returned
  * literals, 'deny' to string, while E is being inferred from the same object).
  */
-export type AnyHookRegistration = { [K in EventName]: HookRegistration<K> }[EventName];
+type AnyHookRegistration = { [K in EventName]: HookRegistration<K> }[EventName];
 
 export interface HookEngine extends Omit<UntypedHookEngine, 'run' | 'register'> {
   /** Fire event E: runs the matching hooks and reduces their answers to one Decision. */

@@ -1,10 +1,12 @@
 /**
  * agent-hooks: the hooks engine for AI coding agents. This entry holds what an agent that
- * embeds the engine needs: create an engine, register function hooks, fire events, load and
- * trust config, sessions, and the types. It loads no HTTP server, HTTP client, MCP or diff code;
- * the rest is in subpath exports (README, "Library API"):
+ * embeds the engine needs, and no more (test/package/exports.test.ts holds the reviewed list):
+ * create an engine, register function hooks, fire typed events, load and trust config, sessions,
+ * the audit record. It loads no HTTP server, HTTP client, MCP or diff code; the rest is in
+ * subpath exports (README, "Library API"):
  *   agent-hooks/sdk       write a hook script in TypeScript (defineHook, deny, …)
- *   agent-hooks/stages    the engine's stages one by one: matching, backends, parse, reduce
+ *   agent-hooks/stages    the engine's stages one by one: catalog, config and trust gate,
+ *                         matching, backends, parse, reduce, and the data shapes between them
  *   agent-hooks/dialects  other agents' config formats and wire conventions, convert, dispatch
  *   agent-hooks/mcp       MCP servers for mcp_tool hooks
  *   agent-hooks/host      the reference host runtime (docs/host.md)
@@ -24,62 +26,20 @@ export {
   type RunInput,
   type Decision,
   type UntypedHookEngine,
-  type UntypedDecision,
 } from './api.js';
-export {
-  checkInput,
-  emptyDecision,
-  InvalidHookInputError,
-  DEFAULT_TIMEOUTS,
-  type HookEngineOptions,
-  type RunContext,
-  type Backend,
-  type BackendContext,
-  type FunctionHookRegistration,
-} from './engine/engine.js';
-export {
-  catalog,
-  EVENT_NAMES,
-  isEventName,
-  inputSchema,
-  outputSchema,
-  type Catalog,
-  type EventName,
-  type EventInput,
-  type EventOutput,
-} from './events/catalog.js';
-export type { EventSpec, DecisionModel, Exit2Effect } from './events/spec.js';
-export type { HookInput, HookOutput } from './sdk/index.js';
-export type { HookRecord } from './reduce/reduce.js';
+export { InvalidHookInputError, type HookEngineOptions, type RunContext } from './engine/engine.js';
+export { EVENT_NAMES, type EventName, type EventInput, type EventOutput } from './events/catalog.js';
 export type { AuditEntry, AuditSink } from './engine/audit.js';
-export { loadConfig, settingsJsonSchema, type LoadedConfig } from './config/index.js';
-export { lintHooks, type LintOptions } from './engine/lint.js';
-export {
-  loadFrontmatterHooks,
-  parseFrontmatter,
-  frontmatterKindOf,
-  type FrontmatterHooks,
-  type FrontmatterKind,
-} from './config/frontmatter.js';
-export { createPluginIntegrator, combinePluginBatch, type PluginIntegrator, type PluginIntegratorOptions } from './config/plugins.js';
+export { memoryCounterStore, type SessionCounterStore } from './engine/session-counters.js';
+export { loadConfig, type LoadedConfig } from './config/index.js';
 export {
   loadTrustedConfig,
-  evaluateTrust,
-  assessTrust,
-  trustGate,
   trustWorkspace,
   revokeWorkspace,
-  defaultNeedsTrust,
-  resolveWorkspace,
-  defaultTrustStorePath,
   TrustRefusedError,
   TrustStoreError,
   type TrustState,
   type TrustOptions,
   type TrustReport,
-  type TrustEvaluation,
-  type HookTrustStatus,
-  type Workspace,
 } from './trust/index.js';
-export * from './session/index.js';
-export type * from './types.js';
+export { createHookManager, type HookManager, type HookManagerOptions, type SessionHandle } from './session/manager.js';

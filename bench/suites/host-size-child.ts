@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { createHookEngine, type NormalizedHook } from 'agent-hooks';
-import { spawnerPid, spawnerReady } from 'agent-hooks/stages';
+import { createHookEngine } from 'agent-hooks';
+import { spawnerPid, spawnerReady, type NormalizedHook } from 'agent-hooks/stages';
 
 const [mibArg, mode, runsArg, cwd] = process.argv.slice(2);
 const MiB = 1024 * 1024;

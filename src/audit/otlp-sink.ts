@@ -31,7 +31,7 @@ const ERROR = 17;
 type Attr = string | number | boolean;
 
 /** The record's fields as log attributes, named like the span attributes (src/telemetry/spans.ts). */
-export function auditLogAttributes(r: AuditRecord): Record<string, Attr> {
+function auditLogAttributes(r: AuditRecord): Record<string, Attr> {
   const a: Record<string, Attr> = {
     'agent_hooks.record_id': r.id,
     'agent_hooks.kind': r.kind,

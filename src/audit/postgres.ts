@@ -64,7 +64,7 @@ const COLUMNS = [
 ] as const;
 
 /** Migration n creates what version n needs; applied versions are kept in <table>_migrations. */
-export function migrations(table: string): string[] {
+function migrations(table: string): string[] {
   return [
     `CREATE TABLE IF NOT EXISTS ${table} (
       id text PRIMARY KEY,
@@ -108,7 +108,7 @@ export function migrations(table: string): string[] {
   ];
 }
 
-export async function loadPg(): Promise<{ Pool: new (config: Record<string, unknown>) => PgPool }> {
+async function loadPg(): Promise<{ Pool: new (config: Record<string, unknown>) => PgPool }> {
   try {
     const mod = (await import('pg')) as unknown as { default?: { Pool: unknown }; Pool?: unknown };
     const Pool = (mod.Pool ?? mod.default?.Pool) as new (config: Record<string, unknown>) => PgPool;

@@ -20,7 +20,7 @@ const queueFields = {
   flushMs: z.number().int().min(0).optional(),
 };
 
-export const fileSinkSchema = z.strictObject({
+const fileSinkSchema = z.strictObject({
   type: z.literal('file'),
   path: z.string().min(1),
   maxBytes: z.number().int().min(0).optional(),
@@ -29,7 +29,7 @@ export const fileSinkSchema = z.strictObject({
   ...queueFields,
 });
 
-export const postgresSinkSchema = z.strictObject({
+const postgresSinkSchema = z.strictObject({
   type: z.literal('postgres'),
   /** A connection string; or `urlEnv`, the environment variable holding it (keeps the password out of settings). */
   url: z.string().min(1).optional(),
@@ -42,7 +42,7 @@ export const postgresSinkSchema = z.strictObject({
   ...queueFields,
 });
 
-export const otlpSinkSchema = z.strictObject({
+const otlpSinkSchema = z.strictObject({
   type: z.literal('otlp'),
   /** The collector's base address (default: OTEL_EXPORTER_OTLP_ENDPOINT, else the spec's localhost port). */
   endpoint: z.url().optional(),
@@ -81,7 +81,7 @@ export interface AuditWriterOptions {
   onDrop?: (sink: string, dropped: number) => void;
 }
 
-export function describeSink(s: SinkSettings): string {
+function describeSink(s: SinkSettings): string {
   if (s.type === 'file') return `file ${s.path}`;
   if (s.type === 'otlp') return `otlp${s.endpoint ? ` ${s.endpoint}` : ''}`;
   return `postgres${s.table ? ` ${s.table}` : ''}`;

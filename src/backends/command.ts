@@ -19,9 +19,9 @@ import { spawnViaHelper, type HookChild } from './spawner.js';
 import { Capture, HAND_OFF_PAST_CAP_BYTES, drainToCat } from './capture.js';
 import { groupExists, hasProcFs, isLive, ownedProcesses, signalEscaped, signalGroup, type ProcEntry } from './process-tree.js';
 
-export const DEFAULT_KILL_GRACE_MS = 100;
-export const DEFAULT_EXIT_DRAIN_MS = 250;
-export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
+const DEFAULT_KILL_GRACE_MS = 100;
+const DEFAULT_EXIT_DRAIN_MS = 250;
+const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
 /** How often we look whether a terminated tree is gone before the grace period ends. */
 const EXIT_POLL_MS = 10;
 const MIN_DRAIN_MS = 50;

@@ -26,7 +26,7 @@ import { parseJsonObject } from '../parse/output.js';
 import type { ExecutionResult, HttpHandler, NormalizedHook } from '../types.js';
 import { encodePayload } from './payload.js';
 
-export const DEFAULT_HTTP_RESPONSE_LIMIT_BYTES = 256 * 1024;
+const DEFAULT_HTTP_RESPONSE_LIMIT_BYTES = 256 * 1024;
 
 /** Where a socket is about to be opened; handed to `onConnect` before the connection starts. */
 export interface ConnectTarget {
@@ -75,7 +75,7 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  * `$VAR` / `${VAR}` in a header value → the variable's value when the name is allowed,
  * else the empty string (the reference: unlisted variables become empty).
  */
-export function interpolateHeader(value: string, env: Readonly<Record<string, string | undefined>>, allowed: ReadonlySet<string>): string {
+function interpolateHeader(value: string, env: Readonly<Record<string, string | undefined>>, allowed: ReadonlySet<string>): string {
   return value.replace(
     /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
     (_m, braced: string | undefined, bare: string | undefined) => {

@@ -15,12 +15,12 @@ export const STDIN_LIMIT_BYTES = 100 * 1024;
 
 export const CYCLE_MARKER = '[circular reference removed by agent-hooks]';
 export const DEPTH_MARKER = '[nesting too deep, removed by agent-hooks]';
-export const SIZE_MARKER = '[object graph too large, removed by agent-hooks]';
+const SIZE_MARKER = '[object graph too large, removed by agent-hooks]';
 const MAX_DEPTH = 512;
 /** Bounds the clone of a pathological object graph (shared references fan out). */
 const MAX_NODES = 1_000_000;
 
-export function truncationMarker(omittedBytes: number): string {
+function truncationMarker(omittedBytes: number): string {
   return `…[truncated by agent-hooks: ${omittedBytes} bytes omitted]`;
 }
 

@@ -30,7 +30,7 @@ export function hasProcFs(): boolean {
   return procFs;
 }
 
-export function readProcEntry(pid: number): ProcEntry | undefined {
+function readProcEntry(pid: number): ProcEntry | undefined {
   let text: string;
   try {
     text = readFileSync(`/proc/${pid}/stat`, 'latin1');

@@ -135,7 +135,7 @@ export function renderPrompt(template: string, inputJson: string): string {
   return used ? out : `${out}\n\n${inputJson}`;
 }
 
-export const modelAnswerSchema = z.object({
+const modelAnswerSchema = z.object({
   ok: z.boolean(),
   reason: z.string().optional(),
   impossible: z.boolean().optional(),
@@ -211,7 +211,7 @@ export function verdictOutput(
   }
 }
 
-export const SYSTEM_PROMPT = [
+const SYSTEM_PROMPT = [
   'You judge one condition for a hook of an automated coding agent.',
   'The user message holds the instructions and the hook input (JSON).',
   'Answer with one JSON object and nothing else:',
@@ -241,7 +241,7 @@ interface Resolved {
   model: string;
 }
 
-export const MODEL_ENV = {
+const MODEL_ENV = {
   baseUrl: 'AGENT_HOOKS_MODEL_BASE_URL',
   apiKey: 'AGENT_HOOKS_MODEL_API_KEY',
   model: 'AGENT_HOOKS_MODEL',

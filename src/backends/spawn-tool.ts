@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 
 const execFileP = promisify(execFile);
 
-export class ToolProcessError extends Error {
+class ToolProcessError extends Error {
   override name = 'ToolProcessError';
   constructor(
     message: string,

@@ -343,7 +343,7 @@ export function spawnViaHelper(req: SpawnRequest): Promise<HookChild | SpawnFail
 }
 
 /** Start the helper ahead of the first hook (the engine calls this when it has command hooks). */
-export function warmSpawner(): void {
+function warmSpawner(): void {
   if (!disabled && !helper && process.platform !== 'win32') start();
 }
 

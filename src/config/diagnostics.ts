@@ -142,7 +142,7 @@ function formatActual(v: unknown): string {
 }
 
 /** 1-based line and column of a UTF-16 offset. */
-export function lineColumn(text: string, offset: number): { line: number; column: number } {
+function lineColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
   for (let i = 0; i < offset && i < text.length; i++) {
@@ -315,7 +315,7 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
  * rejected before anything recurses into them: dedup keys, digests and serializers use
  * JSON.stringify, which overflows the stack, and a thrown error would lose every file's hooks.
  */
-export const MAX_CONFIG_DEPTH = 512;
+const MAX_CONFIG_DEPTH = 512;
 /** Bounds the walk over a parsed YAML document, whose aliases can fan out. */
 const MAX_CONFIG_NODES = 1_000_000;
 

@@ -16,7 +16,7 @@ import { loadConfig } from './load.js';
 export type FrontmatterKind = 'skill' | 'agent';
 
 /** Where frontmatter diagnostics point when no finer path exists. */
-export const FRONTMATTER_PATH = '(frontmatter)';
+const FRONTMATTER_PATH = '(frontmatter)';
 
 export interface FrontmatterHooks {
   kind: FrontmatterKind;
@@ -32,7 +32,7 @@ export interface FrontmatterHooks {
 }
 
 /** `SKILL.md` is a skill; any other markdown file is taken as a subagent definition. */
-export function frontmatterKindOf(file: string): FrontmatterKind {
+function frontmatterKindOf(file: string): FrontmatterKind {
   return path.basename(file).toLowerCase() === 'skill.md' ? 'skill' : 'agent';
 }
 

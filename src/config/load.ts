@@ -20,9 +20,7 @@ import { optionErrors, type LoadConfigOptions, type LoadedConfig, type LoadedFil
 import { loadSettingsText, readText, type ReadResult, type SettingsLayer } from './settings.js';
 import { loadZodSchemas } from '../util/load-zod.js';
 
-export type { ConfigGateInput, GateSource, LoadConfigOptions, LoadedConfig, LoadedFile, PluginSpec, SkillSpec } from './options.js';
-export { optionErrors } from './options.js';
-export { loadSettingsText, type SettingsLayer } from './settings.js';
+export type { ConfigGateInput, LoadConfigOptions, LoadedConfig, PluginSpec } from './options.js';
 
 /** Where Claude Code looks for the managed policy file on each platform. */
 export function defaultManagedSettingsPath(platform: NodeJS.Platform = process.platform): string {

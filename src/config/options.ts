@@ -88,7 +88,7 @@ export interface LoadConfigOptions {
 }
 
 /** A settings file or hooks file, by kind: one path can be both discovered and named on a command line. */
-export interface GateSource {
+interface GateSource {
   kind: SourceKind;
   file: string;
 }

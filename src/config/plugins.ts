@@ -38,7 +38,7 @@ export interface PluginIntegrator {
 }
 
 /** base + one plugin batch → effective config, applying the base's policy to the plugins. */
-export function combinePluginBatch(base: LoadedConfig, batch: LoadedConfig): LoadedConfig {
+function combinePluginBatch(base: LoadedConfig, batch: LoadedConfig): LoadedConfig {
   let plugins = batch.hooks.filter((h) => h.source.kind === 'plugin');
   if (base.disabled.all) plugins = [];
   else if (base.disabled.nonManaged || base.managedOnly) plugins = plugins.filter(isManagedHook);

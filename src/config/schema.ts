@@ -6,7 +6,6 @@
  */
 import { z } from 'zod';
 import { EVENT_NAMES } from '../events/facts.js';
-export { HANDLER_KEYS, SETTINGS_KEYS } from './keys.js';
 import { DIALECT_NAMES } from '../dialects/types.js';
 import { auditSettingsSchema } from '../audit/sinks.js';
 import { provideConfigSchemas } from '../util/zod-slot.js';
@@ -66,20 +65,19 @@ export const promptHandlerSchema = z.strictObject({
 });
 export const agentHandlerSchema = z.strictObject({ type: z.literal('agent'), ...promptShape });
 
-export const handlerSchema = z.discriminatedUnion('type', [
+const handlerSchema = z.discriminatedUnion('type', [
   commandHandlerSchema,
   httpHandlerSchema,
   mcpToolHandlerSchema,
   promptHandlerSchema,
   agentHandlerSchema,
 ]);
-export type HandlerConfig = z.infer<typeof handlerSchema>;
 
 export const matcherGroupSchema = z.strictObject({
   matcher: z.string().optional().describe('Tool name, exact list (A|B) or regular expression; "*" or omitted = all.'),
   hooks: z.array(handlerSchema),
 });
-export type MatcherGroupConfig = z.infer<typeof matcherGroupSchema>;
+type MatcherGroupConfig = z.infer<typeof matcherGroupSchema>;
 
 export const agentHooksOptionsSchema = z.strictObject({
   failureBehavior: behavior.optional(),
@@ -136,10 +134,9 @@ export function pluginHooksFileSchema(): ReturnType<typeof buildPluginHooksSchem
   pluginSchema ??= buildPluginHooksSchema();
   return pluginSchema;
 }
-export type PluginHooksFile = z.infer<ReturnType<typeof buildPluginHooksSchema>>;
 
 /** `$id` of the published settings schema (schema/settings.schema.json in the package). */
-export const SETTINGS_SCHEMA_ID = 'urn:agent-hooks:schema:settings';
+const SETTINGS_SCHEMA_ID = 'urn:agent-hooks:schema:settings';
 
 /** Names of the shared parts in `$defs`: each appears once and is referenced from every event. */
 const SCHEMA_DEFS: [z.ZodType, string][] = [

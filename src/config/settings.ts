@@ -54,7 +54,7 @@ export interface SourceContext {
   substitutions?: Record<string, string>;
 }
 
-export function substitute(s: string, vars: Record<string, string> | undefined): string {
+function substitute(s: string, vars: Record<string, string> | undefined): string {
   if (!vars) return s;
   let out = s;
   for (const [name, value] of Object.entries(vars)) out = out.split(`\${${name}}`).join(value);

@@ -27,7 +27,7 @@ import { forTerminal } from '../util/terminal-text.js';
 import { claudeConfigDir } from '../util/claude-dir.js';
 import { DISPATCH_ENV, type DispatchFlags } from './flags.js';
 
-export { DISPATCH_ENV, type DispatchFlags } from './flags.js';
+export type { DispatchFlags } from './flags.js';
 
 function note(o: DispatchOutput, message: string): DispatchOutput {
   return { ...o, stderr: `${o.stderr}agent-hooks dispatch: ${message}\n` };
@@ -142,7 +142,7 @@ async function anyMayFire(
 }
 
 /** Read stdin as one JSON object (empty stdin is an empty payload). */
-export function readPayload(text: string): Record<string, unknown> | { error: string } {
+function readPayload(text: string): Record<string, unknown> | { error: string } {
   if (text.trim() === '') return {};
   try {
     const v: unknown = JSON.parse(text);
@@ -156,7 +156,7 @@ export function readPayload(text: string): Record<string, unknown> | { error: st
  * For agents that read stderr as output when stdout is empty, an exit-0 answer with a note on
  * stderr gets an empty JSON object on stdout: the note stays a note, never an allow.
  */
-export function guardStderr(wire: WireAdapter, o: DispatchOutput): DispatchOutput {
+function guardStderr(wire: WireAdapter, o: DispatchOutput): DispatchOutput {
   if (!wire.stderrReadAsOutput || o.exitCode !== 0 || o.stdout.trim() !== '' || o.stderr.trim() === '') return o;
   return { ...o, stdout: '{}\n' };
 }

@@ -12,7 +12,7 @@ import type { Decision } from '../reduce/reduce.js';
 import type { DispatchInput, DispatchOutput, WireAdapter } from './wire/types.js';
 import { noDecision, stoppingDecision } from './fail-closed.js';
 
-export type RemoteFailure = 'deny' | 'ask' | 'ignore';
+type RemoteFailure = 'deny' | 'ask' | 'ignore';
 
 export interface RemoteOptions {
   url: string;
@@ -25,7 +25,7 @@ export interface RemoteOptions {
 }
 
 /** The decision of the local failure policy when the policy server gave none. */
-export function failureDecision(event: EventName, policy: RemoteFailure, why: string): Decision {
+function failureDecision(event: EventName, policy: RemoteFailure, why: string): Decision {
   const spec = eventFacts(event);
   const reason = `policy server unavailable (${why}); local failure policy: ${policy}`;
   const d =

@@ -21,7 +21,7 @@ export function createEnvFile(): { path: string; dispose: () => void } {
 }
 
 export const MAX_ENV_FILE_BYTES = 256 * 1024;
-export const ENV_FILE_TIMEOUT_MS = 5_000;
+const ENV_FILE_TIMEOUT_MS = 5_000;
 
 /** Names a shell sets by itself, and the file's own location: never reported as exports. */
 const SHELL_OWN = new Set(['PWD', 'OLDPWD', 'SHLVL', '_', 'CLAUDE_ENV_FILE', 'AGENT_HOOKS_ENV_NODE']);

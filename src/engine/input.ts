@@ -55,7 +55,7 @@ export async function loadedInputIssues(event: EventName, full: Record<string, u
  * What is wrong with a completed input, or undefined. The compiled validator, when loaded
  * (src/events/compiled.ts), accepts first; zod decides whatever it does not and words the issues.
  */
-export function inputIssues(event: EventName, full: Record<string, unknown>): string | undefined {
+function inputIssues(event: EventName, full: Record<string, unknown>): string | undefined {
   if (eventCheck('input', event)?.(full)) return undefined;
   return zodInputIssues(event, full);
 }

@@ -79,7 +79,7 @@ const REGEXES_PER_AUTOMATON = 512;
 const MIN_REGEXES_FOR_AUTOMATON = 4;
 
 /** An `if` written on a hook while the rule module (rule-slot.ts) is not loaded: never cached. */
-export interface UnloadedRule {
+interface UnloadedRule {
   readonly kind: 'unloaded';
   readonly source: string;
 }
@@ -99,7 +99,7 @@ export interface PlanIndex {
   unloadedRules: boolean;
 }
 
-export const NO_HOOKS: readonly PlannedHook[] = Object.freeze([]);
+const NO_HOOKS: readonly PlannedHook[] = Object.freeze([]);
 
 /**
  * Why the engine cannot tell whether this hook applies, if it cannot: a matcher refused as

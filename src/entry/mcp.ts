@@ -2,11 +2,9 @@
 import '../util/zod-schemas.js'; // the schema slot, for this entry's synchronous functions (src/util/zod-slot.ts)
 export {
   createMcpClientManager,
-  isMcpClientManager,
   McpConfigError,
   parseMcpConfig,
   loadMcpConfigFile,
-  substituteInput,
   type McpClientManager,
   type McpClientManagerOptions,
   type McpCallOutcome,

@@ -18,9 +18,6 @@ export const commonInputShape = {
   agent_type: z.string().optional(),
 };
 
-export const PERMISSION_MODES = ['default', 'plan', 'acceptEdits', 'auto', 'dontAsk', 'bypassPermissions', 'yolo'] as const;
-export type PermissionMode = (typeof PERMISSION_MODES)[number];
-
 /** Tool-call fields shared by the tool events. */
 export const toolCallShape = {
   tool_name: z.string(),

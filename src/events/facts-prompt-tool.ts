@@ -7,7 +7,7 @@
  */
 import type { EventFacts, HookTypeName } from './spec.js';
 
-export const TOOL_MATCHER = { field: 'tool_name', exactSet: 'standard' } as const;
+const TOOL_MATCHER = { field: 'tool_name', exactSet: 'standard' } as const;
 
 /** Events where the reference allows command, http and mcp_tool but not prompt/agent; function hooks are ours and run everywhere. */
 export const NO_LLM_HOOKS = ['command', 'http', 'mcp_tool', 'function'] as const satisfies readonly HookTypeName[];

@@ -62,7 +62,7 @@ export function skipsInPlanMode(event: EventName, mode: string | undefined): boo
 }
 
 /** Permission modes in which the agent asks nobody. */
-export const BYPASS_MODES: readonly string[] = ['bypassPermissions', 'yolo'];
+const BYPASS_MODES: readonly string[] = ['bypassPermissions', 'yolo'];
 
 /** Is yolo/bypass: nobody is asked. */
 export function isBypassMode(mode: string | undefined): boolean {

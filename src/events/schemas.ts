@@ -25,7 +25,7 @@ type Shape = z.ZodRawShape;
  * `last_assistant_message` is a required nullable string). Inputs are only validated, never
  * rewritten, so a hook still sees the null the agent sent.
  */
-export function nullTolerant(shape: Shape): Shape {
+function nullTolerant(shape: Shape): Shape {
   return Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, v instanceof z.ZodOptional ? v.nullable() : v]));
 }
 

@@ -4,7 +4,7 @@ import type { z } from 'zod';
  * How an event turns hook outputs into a decision. The reducer is generic;
  * this tag (plus the honoured-output schema) is all it needs to know.
  */
-export type DecisionModel =
+type DecisionModel =
   | 'permission' // PreToolUse: permissionDecision allow/deny/ask/defer, updatedInput
   | 'permission-request' // PermissionRequest: decision.behavior allow/deny
   | 'block' // top-level decision:"block" + reason
@@ -17,18 +17,18 @@ export type DecisionModel =
   | 'none'; // observation only
 
 /** What exit code 2 does on this event. */
-export type Exit2Effect =
+type Exit2Effect =
   | 'block' // blocks the guarded action; stderr is the reason
   | 'feedback' // action already happened; stderr is shown to the model
   | 'user' // stderr shown to the user only (systemMessage-like)
   | 'ignore'; // exit code and stderr ignored
 
 /** What plain (non-JSON) stdout on exit 0 means. */
-export type PlainStdout = 'context' | 'log' | 'path';
+type PlainStdout = 'context' | 'log' | 'path';
 
 export type HookTypeName = 'command' | 'http' | 'mcp_tool' | 'prompt' | 'agent' | 'function';
 
-export interface MatcherSpec {
+interface MatcherSpec {
   /** Field of the input the matcher runs against (e.g. tool_name, source). */
   field: string;
   /** Claude's exact-name character set: 'standard' = [A-Za-z0-9_\- ,|], 'narrow' = [A-Za-z0-9_|]. */

@@ -10,7 +10,7 @@ import { createFileWatcher, type FileChangeKind, type FileWatcher } from './file
 import { addContext, applyEnv, emit, isOver, track, type RuntimeState } from './session-state.js';
 import { isInsideAny } from './tools/index.js';
 
-export const watchPathsOf = (d: Decision): string[] | undefined =>
+const watchPathsOf = (d: Decision): string[] | undefined =>
   Array.isArray(d.eventOutput.watchPaths)
     ? (d.eventOutput.watchPaths as unknown[]).filter((p): p is string => typeof p === 'string')
     : undefined;

@@ -31,9 +31,9 @@ import type { HookRunner } from './types.js';
 
 export { explicitBlock } from './hook-slot-listeners.js';
 
-export const HOOKS_LISTENER = 'hooks';
+const HOOKS_LISTENER = 'hooks';
 /** An outer guard on Stop hooks, independent of each hook's own timeout: a stuck Stop never holds the turn open. */
-export const DEFAULT_STOP_GUARD_MS = 30_000;
+const DEFAULT_STOP_GUARD_MS = 30_000;
 /** Graceful shutdown: SessionEnd hooks get this long in all (the engine's per-hook default is 1.5 s). */
 export const DEFAULT_SESSION_END_BUDGET_MS = 2_000;
 

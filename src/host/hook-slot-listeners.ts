@@ -8,7 +8,7 @@ import type { Decision } from '../reduce/reduce.js';
 import type { Actor, RuntimeSlots } from './runtime-slots.js';
 
 /** Where and how one event fires: the permission mode, the cwd, and an optional abort signal. */
-export interface FireContext {
+interface FireContext {
   mode: string;
   cwd: string;
   signal?: AbortSignal;

@@ -21,9 +21,6 @@ export {
 export {
   attachHooks,
   explicitBlock,
-  HOOKS_LISTENER,
-  DEFAULT_STOP_GUARD_MS,
-  DEFAULT_SESSION_END_BUDGET_MS,
   type HookListenerOptions,
 } from './hook-listeners.js';
 export {
@@ -41,15 +38,13 @@ export {
 } from './model.js';
 export {
   createPermissionEngine,
-  isPermissionMode,
   PermissionConfigError,
-  HOST_PERMISSION_MODES,
   type PermissionEngine,
   type PermissionRules,
   type RuleVerdict,
   type HostPermissionMode,
 } from './permissions.js';
-export { createRuntimeSlots, type RuntimeSlots, type Actor } from './runtime-slots.js';
+export { createRuntimeSlots } from './runtime-slots.js';
 export type * from './runtime-slots.js';
 export {
   createSlot,
@@ -61,9 +56,7 @@ export {
   type SlotOutcome,
   type Veto,
 } from './slots.js';
-export { createToolPipeline, mergeDecisions, type ToolPipeline, type ToolOutcome, type PipelineOptions } from './tool-pipeline.js';
+export { createToolPipeline, type ToolPipeline, type ToolOutcome, type PipelineOptions } from './tool-pipeline.js';
 export * from './tools/index.js';
 export * from './types.js';
 export { createTaskList, type Task, type TaskList, type TaskStatus } from './tasks.js';
-export { resolveSlashCommand, type SlashCommand } from './commands.js';
-export { createFileWatcher, type FileWatcher, type FileWatcherOptions, type FileChangeKind } from './file-watch.js';

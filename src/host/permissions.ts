@@ -11,7 +11,7 @@ import { matchRule, parseRule, type Rule, type RuleContext } from '../matching/i
 import { namesFoldCase } from '../util/name-case.js';
 import type { HostTool } from './types.js';
 
-export const HOST_PERMISSION_MODES = ['default', 'plan', 'acceptEdits', 'auto', 'dontAsk', 'bypassPermissions', 'yolo'] as const;
+const HOST_PERMISSION_MODES = ['default', 'plan', 'acceptEdits', 'auto', 'dontAsk', 'bypassPermissions', 'yolo'] as const;
 export type HostPermissionMode = (typeof HOST_PERMISSION_MODES)[number];
 
 export interface PermissionRules {

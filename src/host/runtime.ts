@@ -15,7 +15,7 @@ import path from 'node:path';
 import type { EventName } from '../events/catalog.js';
 import { createHookManager, type HookManager, type SessionHandle } from '../session/manager.js';
 import type { LoopOptions } from './agent.js';
-import { CompactionBlockedError, type CompactionService } from './compaction.js';
+import type { CompactionService } from './compaction.js';
 import { addDirectory, changeCwd, createChangeWatcher } from './directories.js';
 import { createConfigWatcher } from './config-watch.js';
 import { attachHooks } from './hook-listeners.js';
@@ -197,5 +197,3 @@ function hostSession(
     },
   };
 }
-
-export { CompactionBlockedError };

@@ -11,7 +11,7 @@ import { isolationProblem } from './tools/workspace.js';
 import type { AutoClassifier, HostTool } from './types.js';
 
 /** Merge the rule verdict and the PreToolUse verdict (deny/defer already vetoed). */
-export function mergeDecisions(rule: RuleVerdict, hook: BeforeToolEvent['hook']): { behavior: 'allow' | 'ask'; reason: string } {
+function mergeDecisions(rule: RuleVerdict, hook: BeforeToolEvent['hook']): { behavior: 'allow' | 'ask'; reason: string } {
   // An explicit ask rule is still evaluated whatever a hook says: a hook `allow` cannot skip it.
   if (rule.behavior === 'ask' && rule.source === 'rule') return { behavior: 'ask', reason: rule.reason };
   if (hook?.decision === 'ask') return { behavior: 'ask', reason: hook.reason ?? 'a PreToolUse hook asks for confirmation' };
@@ -59,7 +59,7 @@ export function addGates(ps: PipelineState): void {
 }
 
 /** The deferred approval of one call: merge, then PermissionRequest and the user when still `ask`. */
-export async function approve(ps: PipelineState, e: SlotEvent<BeforeToolEvent>): Promise<void> {
+async function approve(ps: PipelineState, e: SlotEvent<BeforeToolEvent>): Promise<void> {
   const merged = mergeDecisions(e.rule!, e.hook);
   if (merged.behavior === 'allow') return;
   await ps.approvals(async () => {

@@ -20,8 +20,7 @@ import { createMutex, type PipelineState } from './pipeline-state.js';
 import type { PipelineOptions, RunOpts, ToolOutcome, ToolPipeline } from './pipeline-types.js';
 import type { ToolCall } from './types.js';
 
-export { mergeDecisions } from './tool-approval.js';
-export type { PipelineOptions, RunOpts, ToolOutcome, ToolPipeline } from './pipeline-types.js';
+export type { PipelineOptions, ToolOutcome, ToolPipeline } from './pipeline-types.js';
 
 export function createToolPipeline(options: PipelineOptions): ToolPipeline {
   const { permissions, slots } = options;

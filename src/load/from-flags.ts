@@ -121,7 +121,7 @@ export function loadOptionsFromFlags(
  * messages stay on `trust.skipped`; `run --verbose` prints them). With one hook, its own detail
  * (what changed) is kept.
  */
-export function skippedSummary(trust: TrustReport): string | undefined {
+function skippedSummary(trust: TrustReport): string | undefined {
   const { skipped } = trust;
   if (skipped.length === 0) return undefined;
   const first = skipped[0]!.message;

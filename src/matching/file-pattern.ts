@@ -27,7 +27,7 @@
 import picomatch from 'picomatch';
 import { compileLinear, MAX_BACKTRACKING_INPUT } from './linear-regex.js';
 
-export interface PathMatchContext {
+interface PathMatchContext {
   cwd: string;
   homeDir?: string;
   projectDir?: string;
@@ -236,7 +236,7 @@ function cwdOf(ctx: PathMatchContext): string {
  * Windows backslashes turned into `/`, relative paths (ApplyPatch headers) resolved
  * against cwd. Undefined when the path is unusable.
  */
-export function resolveToolPath(path: string, ctx: PathMatchContext): string | undefined {
+function resolveToolPath(path: string, ctx: PathMatchContext): string | undefined {
   if (typeof path !== 'string' || path === '') return undefined;
   let p = path;
   if ((p === '~' || p.startsWith('~/')) && typeof ctx.homeDir === 'string' && ctx.homeDir !== '') {

@@ -16,7 +16,7 @@
 import { forEachChild, parse, type Command, type SyntaxNode, type Word, type Assignment } from 'unbash';
 import { byBaseName, grantStarts, guardStarts, nestedScripts, readsScriptFromStdin, withoutLeadingOptions } from './shell-readings.js';
 
-export interface SubCommand {
+interface SubCommand {
   /**
    * Spellings an allow rule is tried against: the source text and the words re-joined as written,
    * each also past the wrappers that run their command unchanged (`timeout 5 x`: shell-readings.ts).
@@ -58,7 +58,7 @@ export interface ShellAnalysis {
 }
 
 /** Longer commands are not parsed (the caller fails open): bounds parse time and memory. */
-export const MAX_SHELL_COMMAND_LENGTH = 256 * 1024;
+const MAX_SHELL_COMMAND_LENGTH = 256 * 1024;
 
 const UNPARSABLE: ShellAnalysis = Object.freeze({ ok: false, subcommands: [], dynamic: true, whole: [], grantable: false });
 

@@ -34,7 +34,6 @@ export {
   isMcpClientManager,
   McpConfigError,
   type McpCallFailure,
-  type McpCallOptions,
   type McpCallOutcome,
   type McpClientManager,
   type McpClientManagerOptions,

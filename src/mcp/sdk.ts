@@ -6,7 +6,7 @@
  * installed, the feature fails with McpSdkMissingError, which says what to install — never a
  * crash, and nothing else of the package is affected.
  */
-export const MCP_SDK_PACKAGE = '@modelcontextprotocol/sdk';
+const MCP_SDK_PACKAGE = '@modelcontextprotocol/sdk';
 
 export class McpSdkMissingError extends Error {
   constructor(readonly feature: string) {

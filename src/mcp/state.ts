@@ -25,7 +25,7 @@ export interface StdioSlot {
 }
 
 /** A client the host connected and owns. */
-export interface ClientSlot {
+interface ClientSlot {
   kind: 'client';
   name: string;
   client: Client;

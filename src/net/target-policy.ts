@@ -130,7 +130,7 @@ export function normalizeHost(host: string): string {
 }
 
 /** Does the hook's `allowedHosts` name this host (exact, case-insensitive; IPv6 in canonical form)? */
-export function hostIsAllowed(host: string, allowedHosts: readonly string[] | undefined): boolean {
+function hostIsAllowed(host: string, allowedHosts: readonly string[] | undefined): boolean {
   if (!allowedHosts || allowedHosts.length === 0) return false;
   const h = normalizeHost(host);
   return allowedHosts.some((a) => normalizeHost(a) === h);

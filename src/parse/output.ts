@@ -25,7 +25,7 @@ export { formatZodIssues } from './zod-issues.js';
 
 export type Verdict = 'allow' | 'deny' | 'ask' | 'defer' | 'block';
 
-export type ParsedOutcome =
+type ParsedOutcome =
   | 'success' // ran; may or may not carry a verdict
   | 'blocking' // exit 2 on an event that can block
   | 'non_blocking_error' // failed, invalid output, or odd exit: failure policy applies
@@ -61,7 +61,7 @@ const HANDLED_SPECIFIC = new Set(Object.keys(OUTPUT_FIELD_MERGE).filter((k) => m
  * Deepest JSON a hook may print (the root object is level 1). Deeper output is invalid: no real
  * hook needs it, and JSON.stringify (CLI output, hosts) recurses and would overflow the stack.
  */
-export const MAX_OUTPUT_DEPTH = 512;
+const MAX_OUTPUT_DEPTH = 512;
 /** Bounds the depth walk over a function hook's value, whose shared references can fan out. */
 const MAX_OUTPUT_NODES = 1_000_000;
 
@@ -85,7 +85,7 @@ export function parseJsonObject(stdout: string): Record<string, unknown> | undef
 }
 
 /** Why a JSON value is unfit as hook output (too deep, or too large to walk), or undefined. Iterative. */
-export function outputShapeProblem(value: unknown): string | undefined {
+function outputShapeProblem(value: unknown): string | undefined {
   const stack: Array<[unknown, number]> = [[value, 1]];
   let nodes = 0;
   try {

@@ -14,7 +14,7 @@ const PREVIEW_CHARS = 2_000;
  * the newest SPILL_MAX_FILES files and drops those older than SPILL_MAX_AGE_MS.
  */
 export const SPILL_MAX_FILES = 100;
-export const SPILL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+const SPILL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The default spill directory: private to the user (`$TMPDIR/agent-hooks-<uid>/output`, both
@@ -30,7 +30,7 @@ export function defaultSpillDir(): string {
  * Why `dir` may not hold spill files, or undefined: it must be a real directory (not a
  * symlink), owned by this user, and writable by no one else.
  */
-export function spillDirProblem(dir: string): string | undefined {
+function spillDirProblem(dir: string): string | undefined {
   let info: Stats;
   try {
     info = lstatSync(dir);

@@ -49,7 +49,7 @@ export interface PolicyApp {
 const EVENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** How long an event may take on the server: its hooks' catalog default (else 60 s), plus grace. */
-export function eventDeadlineMs(event: EventName, graceMs: number): number {
+function eventDeadlineMs(event: EventName, graceMs: number): number {
   const spec = eventFacts(event);
   return (spec.defaultTimeoutSec ?? 60) * 1000 + graceMs;
 }

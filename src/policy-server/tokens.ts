@@ -7,7 +7,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
-export const tokensFileSchema = z.strictObject({
+const tokensFileSchema = z.strictObject({
   clients: z.array(
     z.strictObject({
       id: z.string().min(1).max(200),
@@ -18,7 +18,6 @@ export const tokensFileSchema = z.strictObject({
     }),
   ),
 });
-export type TokensFile = z.infer<typeof tokensFileSchema>;
 
 export interface ClientEntry {
   id: string;

@@ -20,14 +20,14 @@
  */
 import '../util/zod-schemas.js'; // the schema slot, for this entry's synchronous functions (src/util/zod-slot.ts)
 import { z } from 'zod';
-import { eventFacts, inputSchema, isEventName, EVENT_NAMES, type Catalog, type EventInput, type EventName } from '../events/catalog.js';
+import { eventFacts, inputSchema, isEventName, EVENT_NAMES, type Catalog, type EventName } from '../events/catalog.js';
 import type { commonInputShape } from '../events/common.js';
 import { outputFields } from '../events/honoured.js';
 import { strictOutputSchema } from '../events/strict-output.js';
 import { lintOutput } from '../lint/output.js';
 import { isObject } from '../util/is-object.js';
 
-export { EVENT_NAMES, type EventName, type EventInput };
+export { EVENT_NAMES, type EventName };
 export { strictOutputSchema };
 
 // ---------------------------------------------------------------------------------------------
@@ -163,7 +163,7 @@ export const stop = (reason?: string) => intent('stop', { text: reason });
 /** Show a message to the user (systemMessage); several are joined with newlines. */
 export const message = (text: string) => intent('message', { text });
 
-export function isIntent(value: unknown): value is HookIntent {
+function isIntent(value: unknown): value is HookIntent {
   return typeof value === 'object' && value !== null && INTENT in value;
 }
 
@@ -197,7 +197,7 @@ function formatIssues(error: z.ZodError): string {
 const verdictKinds = new Set<IntentKind>(['allow', 'deny', 'ask', 'defer', 'block']);
 
 /** Intents → the event's output (and, for exit-code events, exit 2 with the reason on stderr). */
-export function intentsToOutput(
+function intentsToOutput(
   event: EventName,
   intents: readonly HookIntent[],
 ): { output: Record<string, unknown>; exitCode: 0 | 2; stderr: string } {

@@ -42,7 +42,7 @@ export interface AuditEntryView {
   firing_id?: string;
 }
 
-export interface TimelineBar {
+interface TimelineBar {
   hook: string;
   source: AuditEntryView['source'];
   type: string;
@@ -99,7 +99,7 @@ export interface AuditSession {
   lastEvent: string;
 }
 
-export const DEFAULT_AUDIT_MAX_BYTES = 32 * 1024 * 1024;
+const DEFAULT_AUDIT_MAX_BYTES = 32 * 1024 * 1024;
 const MAX_TEXT = 2000;
 const GAP_MS = 250;
 
@@ -148,7 +148,7 @@ export function toView(v: unknown): AuditEntryView | undefined {
 }
 
 /** Every audit entry in the last `maxBytes` of the file, in file order. A missing file is empty. */
-export async function readAuditEntries(
+async function readAuditEntries(
   file: string,
   maxBytes = DEFAULT_AUDIT_MAX_BYTES,
 ): Promise<{ entries: AuditEntryView[]; malformed: number; skippedBytes: number; error?: string }> {

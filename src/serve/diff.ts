@@ -4,7 +4,7 @@
  */
 import { diffWordsWithSpace, structuredPatch } from 'diff';
 
-export interface DiffHunk {
+interface DiffHunk {
   /** `@@ -a,b +c,d @@` */
   header: string;
   /** Each line starts with ' ', '+' or '-'. */
@@ -17,7 +17,7 @@ export interface DiffHunk {
   words?: Record<number, WordSegment[]>;
 }
 
-export interface WordSegment {
+interface WordSegment {
   text: string;
   /** Only on the side it belongs to: 'del' on the '-' line, 'add' on the '+' line. */
   changed?: boolean;
@@ -62,7 +62,7 @@ export interface LineDiff {
 }
 
 /** Inputs larger than this are not diffed (the panel says so instead). */
-export const MAX_DIFF_INPUT = 512 * 1024;
+const MAX_DIFF_INPUT = 512 * 1024;
 const DIFF_TIMEOUT_MS = 1000;
 
 /**

@@ -20,7 +20,7 @@ import type { TrustReport } from '../trust/index.js';
 import { readTrustStore } from '../trust/index.js';
 
 /** Scripts larger than this are not copied (their diff is not shown). */
-export const MAX_SCRIPT_COPY = 512 * 1024;
+const MAX_SCRIPT_COPY = 512 * 1024;
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const HEX = /^[0-9a-f]{64}$/;

@@ -22,7 +22,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 
-export const TOKEN_COOKIE = 'agent_hooks_token';
+const TOKEN_COOKIE = 'agent_hooks_token';
 
 /** 32 random bytes, base64url (43 characters). */
 export function newToken(): string {
@@ -30,7 +30,7 @@ export function newToken(): string {
 }
 
 /** Constant-time comparison (both sides hashed first, so lengths never leak). */
-export function tokensEqual(a: string | undefined, b: string): boolean {
+function tokensEqual(a: string | undefined, b: string): boolean {
   if (typeof a !== 'string' || a === '') return false;
   const ha = createHash('sha256').update(a).digest();
   const hb = createHash('sha256').update(b).digest();

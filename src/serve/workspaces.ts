@@ -4,7 +4,6 @@
  * compute), turned into a redacted view with per-hook changes and readable diffs of the config
  * and of referenced scripts.
  */
-import path from 'node:path';
 import type { LoadConfigOptions } from '../config/load.js';
 import { loadConfig } from '../config/load.js';
 import {
@@ -13,7 +12,6 @@ import {
   describeChange,
   trustGate,
   readTrustStore,
-  resolveWorkspace,
   type CanonicalConfig,
   type CanonicalHook,
   type Change,
@@ -71,19 +69,19 @@ export async function assessWorkspace(dir: string, opts: WorkspaceLoadOptions): 
   return { report: trust, hooks: seen, diagnostics: config.diagnostics };
 }
 
-export interface ChangeView extends Change {
+interface ChangeView extends Change {
   description: string;
 }
 
 /** What a hook runs, exactly (secrets hidden). */
-export interface RunView {
+interface RunView {
   kind: 'command' | 'url' | 'prompt' | 'mcp_tool' | 'function';
   text: string;
   args?: string[];
   shell?: string;
 }
 
-export interface HookView {
+interface HookView {
   id: string;
   event: string;
   matcher?: string;
@@ -105,7 +103,7 @@ export interface HookView {
   errors: string[];
 }
 
-export interface ScriptView {
+interface ScriptView {
   path: string;
   current: string;
   trusted?: string;
@@ -349,9 +347,4 @@ function removedView(h: TrustReport['removed'][number], decode: (s: string) => s
     source: shown.source,
     run: runOf(shown.handler),
   };
-}
-
-/** Canonical identity of a directory (for de-duplicating workspaces). */
-export async function identityOf(dir: string): Promise<string> {
-  return (await resolveWorkspace(path.resolve(dir))).identity;
 }

@@ -31,7 +31,6 @@ import { projectEntry } from './snapshot.js';
 import type { HookManager, HookManagerOptions } from './types.js';
 
 export * from './types.js';
-export { canonicalDir } from './state.js';
 
 /**
  * The manager: its state is a plain record (state.ts); binding lives in bind.ts, snapshots and

@@ -18,7 +18,7 @@ export interface GateResult {
  * (bind, rebind) and for every skill/agent file added to a session; never for function hooks.
  * A gate that throws lets nothing through (fail closed) and warns.
  */
-export type TrustGate = (hooks: readonly NormalizedHook[], projectDir: string) => GateResult | Promise<GateResult>;
+type TrustGate = (hooks: readonly NormalizedHook[], projectDir: string) => GateResult | Promise<GateResult>;
 
 /** Engine options a host may set; the manager owns hooks, directories, session id and env. */
 export type SessionEngineOptions = Omit<HookEngineOptions, 'hooks' | 'projectDir' | 'cwd' | 'sessionId' | 'sessionEnv' | 'disabled'>;

@@ -5,7 +5,7 @@ export function telemetryEnabled(env: NodeJS.ProcessEnv = process.env): boolean 
   return v === '1' || v === 'true';
 }
 
-export const OTEL_KEYS = [
+const OTEL_KEYS = [
   'AGENT_HOOKS_ENABLE_TELEMETRY',
   'OTEL_EXPORTER_OTLP_ENDPOINT',
   'OTEL_EXPORTER_OTLP_PROTOCOL',

@@ -41,8 +41,6 @@ export interface ObserveOptions {
   onWarning?: (message: string) => void;
 }
 
-export { OTEL_KEYS, telemetryEnabled, telemetryEnv } from './env.js';
-
 type Tel = typeof import('./spans.js');
 
 export function observeRun<C extends ObserveContext>(run: RunFiring<C>, options: ObserveOptions): RunFiring<C> {

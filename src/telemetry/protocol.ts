@@ -8,7 +8,7 @@ export type OtlpProtocol = 'http/protobuf' | 'http/json' | 'grpc';
 export type OtlpSignal = 'traces' | 'metrics' | 'logs';
 
 export const OTLP_PROTOCOLS: readonly OtlpProtocol[] = ['http/protobuf', 'http/json', 'grpc'];
-export const DEFAULT_OTLP_PROTOCOL: OtlpProtocol = 'http/protobuf';
+const DEFAULT_OTLP_PROTOCOL: OtlpProtocol = 'http/protobuf';
 
 export function otlpProtocol(value: string | undefined, onWarning: (m: string) => void = () => {}): OtlpProtocol {
   const v = value?.trim();
@@ -24,12 +24,12 @@ const SUFFIX: Record<OtlpProtocol, string> = { 'http/protobuf': 'proto', 'http/j
 const SIGNAL: Record<OtlpSignal, string> = { traces: 'trace', metrics: 'metrics', logs: 'logs' };
 
 /** The official exporter package of one signal over one protocol. */
-export function exporterPackage(signal: OtlpSignal, protocol: OtlpProtocol): string {
+function exporterPackage(signal: OtlpSignal, protocol: OtlpProtocol): string {
   return `@opentelemetry/exporter-${SIGNAL[signal]}-otlp-${SUFFIX[protocol]}`;
 }
 
 /** The collector's default address: 4318 for OTLP over HTTP, 4317 for gRPC (the spec's ports). */
-export function defaultEndpoint(protocol: OtlpProtocol): string {
+function defaultEndpoint(protocol: OtlpProtocol): string {
   return protocol === 'grpc' ? 'http://localhost:4317' : 'http://localhost:4318';
 }
 

@@ -9,7 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Expectation } from './fixture.js';
 import { parseTextMatcher } from './text-matcher.js';
 
-export { parseTextMatcher, type TextMatcher } from './text-matcher.js';
+export { parseTextMatcher } from './text-matcher.js';
 
 export function matchText(matcher: string, actual: unknown): boolean {
   if (typeof actual !== 'string') return false;
@@ -20,7 +20,7 @@ export function matchText(matcher: string, actual: unknown): boolean {
 }
 
 /** How a matcher reads in a diff: "containing "x"" or "matching /x/". */
-export function describeMatcher(matcher: string): string {
+function describeMatcher(matcher: string): string {
   return parseTextMatcher(matcher).kind === 'regex' ? `matching ${matcher}` : `containing ${JSON.stringify(matcher)}`;
 }
 
@@ -38,7 +38,7 @@ export interface Actual {
   warnings: string[];
 }
 
-export function show(value: unknown): string {
+function show(value: unknown): string {
   if (value === undefined) return '(absent)';
   const text = JSON.stringify(value);
   return text === undefined ? String(value) : text;
@@ -49,7 +49,7 @@ const join = (base: string, key: string | number) =>
   typeof key === 'number' ? `${base}[${key}]` : IDENT.test(key) ? `${base}.${key}` : `${base}[${JSON.stringify(key)}]`;
 
 /** Path-wise differences between two JSON values (objects and arrays are walked). */
-export function diffValues(path: string, expected: unknown, actual: unknown, out: Mismatch[]): void {
+function diffValues(path: string, expected: unknown, actual: unknown, out: Mismatch[]): void {
   if (isDeepStrictEqual(expected, actual)) return;
   const bothObjects =
     typeof expected === 'object' &&

@@ -26,7 +26,7 @@ import { hooksObjectSchema } from '../config/schema.js';
 import { EVENT_NAMES, inputSchema, isEventName, type EventName } from '../events/catalog.js';
 import { parseTextMatcher } from './text-matcher.js';
 
-export const HOOK_OUTCOMES = ['success', 'blocking', 'non_blocking_error', 'timeout', 'error'] as const;
+const HOOK_OUTCOMES = ['success', 'blocking', 'non_blocking_error', 'timeout', 'error'] as const;
 const DECISIONS = ['allow', 'deny', 'ask', 'defer', 'block'] as const;
 
 const text = z.string();
@@ -44,7 +44,7 @@ const hookExpectSchema = z.strictObject({
 });
 
 /** Any subset of the `run --json` fields, plus the case's duration bound. */
-export const expectSchema = z.strictObject({
+const expectSchema = z.strictObject({
   blocked: z.boolean().optional(),
   /** null: no hook decided. */
   decision: z.enum(DECISIONS).nullable().optional(),
@@ -68,7 +68,6 @@ export const expectSchema = z.strictObject({
   maxDurationMs: z.number().positive().optional(),
 });
 export type Expectation = z.infer<typeof expectSchema>;
-export const EXPECT_KEYS = Object.keys(expectSchema.shape) as Array<keyof Expectation>;
 
 const configShape = {
   /** An inline settings `hooks` object. */
@@ -94,7 +93,7 @@ const caseSchema = z.strictObject({
   expect: expectSchema.optional(),
 });
 
-export const fixtureFileSchema = z.strictObject({
+const fixtureFileSchema = z.strictObject({
   defaults: z.strictObject(configShape).optional(),
   cases: z.array(caseSchema),
 });
@@ -142,7 +141,7 @@ export function fixtureFormat(file: string): 'yaml' | 'json' | undefined {
 }
 
 /** Parse the text of a fixture file (YAML or JSON) into plain data. */
-export function parseFixtureText(text: string, format: 'yaml' | 'json'): { ok: true; value: unknown } | { ok: false; message: string } {
+function parseFixtureText(text: string, format: 'yaml' | 'json'): { ok: true; value: unknown } | { ok: false; message: string } {
   if (format === 'json') return parseJson(text);
   const doc = parseDocument(text);
   if (doc.errors.length > 0) {

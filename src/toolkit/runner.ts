@@ -29,7 +29,7 @@ import {
 import { displayPath } from '../util/display-path.js';
 import { mergeExpectation, writeExpectations } from './update.js';
 
-export type CaseStatus = 'passed' | 'failed' | 'error' | 'skipped';
+type CaseStatus = 'passed' | 'failed' | 'error' | 'skipped';
 
 export interface CaseResult {
   file: string;
@@ -58,7 +58,7 @@ export interface FileResult {
   updated?: boolean;
 }
 
-export interface TestSummary {
+interface TestSummary {
   files: number;
   total: number;
   passed: number;

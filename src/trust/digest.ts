@@ -19,13 +19,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { NormalizedHook, SourceKind } from '../types.js';
-import type { ScriptState } from './scripts.js';
 import { canonicalJson } from '../util/canonical-json.js';
 
 export { canonicalJson };
 
 /** How a referenced file is recorded: `sha256:<hex>`, `missing`, `directory` or `special`. */
-export type ScriptRecord = string;
+type ScriptRecord = string;
 
 export interface CanonicalHook {
   event: string;
@@ -89,17 +88,6 @@ export function rootCodec(root: string): { encode(s: string): string; decode(s: 
         .map((part) => part.replace(/%25/g, '%'))
         .join(root),
   };
-}
-
-export function scriptRecord(state: ScriptState): ScriptRecord | undefined {
-  switch (state.kind) {
-    case 'file':
-      return `sha256:${state.sha256}`;
-    case 'error':
-      return undefined;
-    default:
-      return state.kind;
-  }
 }
 
 /** A hook as it enters the canonical config. */

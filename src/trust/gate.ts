@@ -27,7 +27,7 @@ import type { GatedSource, TrustGateInput, TrustOptions, TrustReport } from './t
 export type * from './types.js';
 export { assessTrust, evaluateTrust, verifiedHooks } from './assess.js';
 export { defaultNeedsTrust } from './selection.js';
-export { revokeWorkspace, trustWorkspace, TrustRefusedError, type TrustResult } from './actions.js';
+export { revokeWorkspace, trustWorkspace, TrustRefusedError } from './actions.js';
 
 /**
  * A `loadConfig` gate: assesses trust on every hook and settings file before policy and dedup,

@@ -20,7 +20,7 @@ import { compiledCheck } from '../events/compiled.js';
 import { hasOwnProtoKey } from '../util/proto-key.js';
 import type { CanonicalConfig } from './digest.js';
 
-export const TRUST_STORE_ENV = 'AGENT_HOOKS_TRUST_STORE';
+const TRUST_STORE_ENV = 'AGENT_HOOKS_TRUST_STORE';
 const VERSION = 1;
 
 export interface TrustRecord {

@@ -1,6 +1,6 @@
 /** "Did you mean" hints: the closest of a set of known names to a misspelled one. */
 
-export function levenshtein(a: string, b: string): number {
+function levenshtein(a: string, b: string): number {
   if (a === b) return 0;
   let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {

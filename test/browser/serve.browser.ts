@@ -9,8 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { createHookManager } from '../../src/session/index.js';
-import { startServe } from '../../src/serve/index.js';
+import { createHookManager } from '../../src/session/manager.js';
+import { startServe } from '../../src/serve/server.js';
 import { CLI, SECRETS, serveSandbox, type ServeSandbox } from '../serve/helpers.js';
 import { hasChromium, launchBrowser, screenshot, SKIP_MESSAGE, type Browser } from './browser.js';
 

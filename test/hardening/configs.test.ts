@@ -7,16 +7,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  EVENT_NAMES,
-  InvalidHookInputError,
-  createHookEngine,
-  loadConfig,
-  type Backend,
-  type EventName,
-  type ExecutionResult,
-  type LoadedConfig,
-} from '../../src/index.js';
+import { EVENT_NAMES, InvalidHookInputError, createHookEngine, loadConfig, type EventName, type LoadedConfig } from '../../src/index.js';
+import type { Backend, ExecutionResult } from '../../src/entry/stages.js';
 import { INPUT_EXAMPLES, OUTPUT_EXAMPLES } from '../events/reference-examples.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
 import { DIALECTS, hostileString, type ConfigDialect, type LoadedDialectFile } from './dialects.js';

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import { EVENT_NAMES, loadConfig } from '../../src/index.js';
-import type { Diagnostic, NormalizedHook } from '../../src/index.js';
+import type { Diagnostic, NormalizedHook } from '../../src/entry/stages.js';
 import type { TempDir } from '../helpers/tmp.js';
 
 export interface LoadedDialectFile {

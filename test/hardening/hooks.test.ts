@@ -4,7 +4,8 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Decision, FailureBehavior } from '../../src/index.js';
+import type { Decision } from '../../src/index.js';
+import type { FailureBehavior } from '../../src/types.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
 import { bash, engineFor, expectNoLeak, newTag, prepareFixtures } from './helpers.js';
 import { hostileHookNames, hostileHooks, type HostileHook } from './hostile-hooks.js';

@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import { startServe, type RunningServe } from '../../src/serve/index.js';
+import { startServe, type RunningServe } from '../../src/serve/server.js';
 import { readPauseFile } from '../../src/session/pause-file.js';
 import { apiClient, CLI, rawRequest, SECRETS, serveSandbox, type ServeSandbox } from './helpers.js';
 

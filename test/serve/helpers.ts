@@ -4,7 +4,7 @@ import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { assessWorkspace } from '../../src/serve/workspaces.js';
 import { trustWorkspace } from '../../src/trust/index.js';
-import type { StartServeOptions } from '../../src/serve/index.js';
+import type { StartServeOptions } from '../../src/serve/server.js';
 import { tempDir } from '../helpers/tmp.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));

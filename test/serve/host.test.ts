@@ -4,8 +4,8 @@
  * sessions of that workspace (rebind).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startServe, type RunningServe } from '../../src/serve/index.js';
-import { createHookManager, type HookManager } from '../../src/session/index.js';
+import { startServe, type RunningServe } from '../../src/serve/server.js';
+import { createHookManager, type HookManager } from '../../src/session/manager.js';
 import { apiClient, serveSandbox, type ServeSandbox } from './helpers.js';
 
 let sb: ServeSandbox;

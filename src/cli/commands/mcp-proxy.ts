@@ -31,7 +31,7 @@ function collect(value: string, previous: string[] = []): string[] {
 }
 
 /** `node`, `/usr/bin/python3`, `server.exe` → node, python3, server. */
-export function defaultServerName(command: string): string {
+function defaultServerName(command: string): string {
   const base = basename(command);
   const ext = extname(base);
   return ext && ext !== base ? base.slice(0, -ext.length) : base;
@@ -68,7 +68,7 @@ export function registerMcpProxyCommand(program: Command): void {
     });
 }
 
-export async function mcpProxyMain(serverCommand: string[], flags: ProxyFlags): Promise<number> {
+async function mcpProxyMain(serverCommand: string[], flags: ProxyFlags): Promise<number> {
   const say = (line: string) => process.stderr.write(`agent-hooks mcp-proxy: ${line}\n`);
   const [command, ...args] = serverCommand;
   if (!command) {

@@ -51,7 +51,7 @@ async function serveCommand(flags: ServeFlags): Promise<number> {
     process.stderr.write(`agent-hooks serve: --port must be an integer 0–65535, got ${flags.port}\n`);
     return 1;
   }
-  const { startServe } = await import('../../serve/index.js');
+  const { startServe } = await import('../../serve/server.js');
   let running: Awaited<ReturnType<typeof startServe>>;
   try {
     running = await startServe({

@@ -16,7 +16,7 @@ import type { Decision, HookRecord } from '../../reduce/reduce.js';
 import type { RunContext } from '../../engine/engine.js';
 import { compileElicitationSchema, type CompiledElicitationSchema, type ElicitContent } from './schema.js';
 
-export type ElicitAction = 'accept' | 'decline' | 'cancel';
+type ElicitAction = 'accept' | 'decline' | 'cancel';
 
 /** What a server asked for (the params of `elicitation/create`, plus the server's name). */
 export interface ElicitationRequest {
@@ -46,9 +46,9 @@ export interface HookRunner {
   run(event: EventName, input: Record<string, unknown>, ctx?: RunContext): Promise<Decision>;
 }
 
-export type ElicitationStage = 'schema' | 'Elicitation' | 'prompt' | 'ElicitationResult' | 'validate';
+type ElicitationStage = 'schema' | 'Elicitation' | 'prompt' | 'ElicitationResult' | 'validate';
 
-export interface ElicitationStep {
+interface ElicitationStep {
   stage: ElicitationStage;
   /** The action after this step (absent when the step decided nothing). */
   action?: ElicitAction;

@@ -50,7 +50,7 @@ export interface McpHostOptions {
   onWarning?: (message: string) => void;
 }
 
-export interface McpToolRunContext {
+interface McpToolRunContext {
   signal?: AbortSignal;
   /** Budget of this call (default: the host's toolTimeoutMs). */
   timeoutMs?: number;

@@ -29,13 +29,9 @@ export {
   McpToolError,
   type McpHost,
   type McpHostOptions,
-  type McpHostServerStatus,
-  type McpHostSession,
   type McpHostTool,
-  type McpToolFailure,
-  type McpToolRunContext,
 } from './host-types.js';
-export { mcpToolName, normalizeMcpName, toolErrorText } from './tools.js';
+export { mcpToolName } from './tools.js';
 
 const FEATURE = 'MCP servers in the host runtime';
 

@@ -78,7 +78,7 @@ export function mcpProvider(options: McpProviderOptions = {}): McpProvider {
  * (an unconvertible schema falls back to "any object", and the server validates); MCP tools are
  * never readOnly here, whatever the server's hints say: a server's claim does not skip a prompt.
  */
-export function toHostTool(t: McpHostTool, warn: (m: string) => void = () => {}): HostTool {
+function toHostTool(t: McpHostTool, warn: (m: string) => void = () => {}): HostTool {
   let inputSchema: z.ZodType<Record<string, unknown>>;
   try {
     inputSchema = z.fromJSONSchema(t.inputSchema as Parameters<typeof z.fromJSONSchema>[0]) as z.ZodType<Record<string, unknown>>;
@@ -103,7 +103,7 @@ export function toHostTool(t: McpHostTool, warn: (m: string) => void = () => {})
 }
 
 /** What the model reads of a tool result: text blocks as they are, other blocks named, structured content as JSON. */
-export function resultText(result: CallToolResult): string {
+function resultText(result: CallToolResult): string {
   const parts = result.content.map((c) => {
     switch (c.type) {
       case 'text':

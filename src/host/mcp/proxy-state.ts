@@ -56,7 +56,7 @@ export interface PendingCall {
 }
 
 /** A request the proxy sent to the client: a forwarded server request, or one of its own. */
-export type ClientRequest =
+type ClientRequest =
   | { kind: 'forwarded'; serverId: Id }
   | { kind: 'own'; resolve: (r: Record<string, unknown>) => void; reject: (e: Error) => void };
 
@@ -128,7 +128,7 @@ export function createProxyState(options: McpProxyOptions, resolveDone: (v: Prox
   };
 }
 
-export type Sdk = {
+type Sdk = {
   types: typeof import('@modelcontextprotocol/sdk/types.js');
   Ajv: typeof import('@modelcontextprotocol/sdk/validation/ajv').AjvJsonSchemaValidator;
 };

@@ -16,10 +16,10 @@ import { formatZodIssues } from '../../parse/output.js';
 import { loadMcpTypes } from '../../mcp/sdk.js';
 
 /** A value an elicitation answer may hold (MCP: string, number, boolean, or a list of strings). */
-export type ElicitValue = string | number | boolean | string[];
+type ElicitValue = string | number | boolean | string[];
 export type ElicitContent = Record<string, ElicitValue>;
 
-export type ContentCheck = { ok: true; content: ElicitContent } | { ok: false; error: string };
+type ContentCheck = { ok: true; content: ElicitContent } | { ok: false; error: string };
 
 export interface CompiledElicitationSchema {
   /** The schema as checked (keywords outside MCP's subset removed). */

@@ -7,7 +7,7 @@ import { McpToolError, type McpHostTool } from './host-types.js';
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Claude's rule for the parts of an MCP tool name. */
-export function normalizeMcpName(name: string): string {
+function normalizeMcpName(name: string): string {
   return name.replace(/[^A-Za-z0-9_-]/g, '_');
 }
 

@@ -22,7 +22,7 @@ export type PatchOp =
   | { kind: 'delete'; path: string }
   | { kind: 'update'; path: string; moveTo?: string; hunks: Hunk[] };
 
-export class PatchParseError extends ToolError {}
+class PatchParseError extends ToolError {}
 
 export function parsePatch(text: string): PatchOp[] {
   const lines = text.replace(/\r\n/g, '\n').split('\n');

@@ -5,11 +5,11 @@ import { bashTool } from './bash.js';
 import { editTool, multiEditTool, readTool, writeTool } from './files.js';
 import { globTool, grepTool } from './search.js';
 
-export { applyPatchTool, parsePatch, PatchParseError } from './apply-patch.js';
+export { applyPatchTool } from './apply-patch.js';
 export { bashTool } from './bash.js';
 export { editTool, multiEditTool, readTool, writeTool } from './files.js';
 export { globTool, grepTool } from './search.js';
-export { confine, isInside, isInsideAny, isolationProblem } from './workspace.js';
+export { confine, isInsideAny, isolationProblem } from './workspace.js';
 
 export function builtinTools(): HostTool[] {
   return [

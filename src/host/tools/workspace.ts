@@ -51,7 +51,7 @@ function danglingTarget(p: string): string | undefined {
   }
 }
 
-export function isInside(root: string, p: string): boolean {
+function isInside(root: string, p: string): boolean {
   return isPathInside(realish(p), realish(root));
 }
 

@@ -222,7 +222,7 @@ export function isDir(p: string): boolean {
   }
 }
 
-export function isFile(p: string): boolean {
+function isFile(p: string): boolean {
   try {
     return statSync(p).isFile();
   } catch {
@@ -240,7 +240,7 @@ export function resolveIn(st: State, p: string): string | undefined {
 }
 
 /** An absolute path resolved name by name as the kernel does: each symbolic link before a `..` is followed. */
-export function physicalPath(abs: string): string {
+function physicalPath(abs: string): string {
   let cur = '/';
   for (const name of abs.split('/')) {
     if (name === '' || name === '.') continue;

@@ -16,7 +16,7 @@ import { isKnown, type Arg } from './model.js';
  * `unmodelled`: what runs is found some other way (`node --test` searches the tree, `node --run`
  * runs a package.json script); the hook is unpinned with the option named.
  */
-export type OptionKind = 'flag' | 'exit' | 'value' | 'code' | 'module' | 'load' | 'file' | 'include' | 'chdir' | 'unmodelled';
+type OptionKind = 'flag' | 'exit' | 'value' | 'code' | 'module' | 'load' | 'file' | 'include' | 'chdir' | 'unmodelled';
 
 export interface OptionTable {
   /**

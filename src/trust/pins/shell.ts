@@ -54,7 +54,7 @@ export function modelScript(run: Run, st: State, source: string, depth: number, 
 }
 
 /** Walk a node in sequence, updating `st` (cwd, variables) as a shell would. */
-export function modelNode(run: Run, st: State, node: SyntaxNode, depth: number): void {
+function modelNode(run: Run, st: State, node: SyntaxNode, depth: number): void {
   if (++run.commands > MAX_COMMANDS) {
     unpin(run, `more than ${MAX_COMMANDS} commands`);
     return;
@@ -136,7 +136,7 @@ export function modelNode(run: Run, st: State, node: SyntaxNode, depth: number):
 }
 
 /** Whatever differs between `st` and `other` becomes unknown in `st`. */
-export function forget(st: State, other: State): void {
+function forget(st: State, other: State): void {
   if (other.cwd !== st.cwd || other.pwd !== st.pwd) forgetDirectory(st);
   for (const [k, v] of other.vars) if (st.vars.get(k) !== v) st.vars.delete(k);
   for (const k of [...st.vars.keys()]) if (!other.vars.has(k)) st.vars.delete(k);
@@ -144,14 +144,14 @@ export function forget(st: State, other: State): void {
 }
 
 /** Model a node that may or may not run: changes it makes to the state become unknown. */
-export function branch(run: Run, st: State, node: SyntaxNode, depth: number): void {
+function branch(run: Run, st: State, node: SyntaxNode, depth: number): void {
   const inner = clone(st);
   modelNode(run, inner, node, depth);
   forget(st, inner);
 }
 
 /** Commands inside `$(…)`, backticks and `<(…)` run too: model them (in a subshell). */
-export function nestedScripts(run: Run, st: State, node: SyntaxNode, depth: number): void {
+function nestedScripts(run: Run, st: State, node: SyntaxNode, depth: number): void {
   const visit = (n: SyntaxNode): void => {
     if ((n.type === 'CommandExpansion' || n.type === 'ProcessSubstitution' || n.type === 'ArithmeticCommandExpansion') && n.script) {
       const inner = clone(st);
@@ -176,7 +176,7 @@ function modelSimpleCommand(run: Run, st: State, cmd: Command, depth: number): v
   } else modelCommand(run, st, cmd, depth);
 }
 
-export function modelCommand(run: Run, st: State, cmd: Command, depth: number): void {
+function modelCommand(run: Run, st: State, cmd: Command, depth: number): void {
   for (const p of cmd.prefix) nestedScripts(run, st, p, depth);
   for (const s of cmd.suffix) nestedScripts(run, st, s, depth);
 
@@ -218,13 +218,13 @@ export function modelCommand(run: Run, st: State, cmd: Command, depth: number): 
   }
 }
 
-export function setVar(st: State, name: string, v: Arg): void {
+function setVar(st: State, name: string, v: Arg): void {
   if (isKnown(v)) st.vars.set(name, v);
   else st.vars.delete(name);
 }
 
 /** The environment a child process sees: exported variables plus the command's own assignments. */
-export function childState(st: State, env: Map<string, Arg>): State {
+function childState(st: State, env: Map<string, Arg>): State {
   const vars = new Map<string, string>();
   for (const k of st.exported) {
     const v = st.vars.get(k);
@@ -346,7 +346,7 @@ function modelProgram(
   else referencedArgs(run, st, args);
 }
 
-export function modelShell(
+function modelShell(
   run: Run,
   st: State,
   base: string,

@@ -6,7 +6,7 @@ import type { Word, WordPart } from 'unbash';
 import { isKnown, MAX_GLOB_MATCHES, type Arg, type Run, type State } from './model.js';
 import { isPathInside } from '../../util/path-inside.js';
 
-export interface Piece {
+interface Piece {
   text: string;
   /** Quoted text: never split, never a glob. */
   quoted: boolean;
@@ -15,14 +15,14 @@ export interface Piece {
   glob?: boolean;
 }
 
-export const GLOB_CHARS = /[*?[]/;
+const GLOB_CHARS = /[*?[]/;
 
-export function paramValue(_run: Run, st: State, name: string): string | undefined {
+function paramValue(_run: Run, st: State, name: string): string | undefined {
   if (name === 'PWD') return st.pwd ?? st.cwd;
   return st.vars.get(name);
 }
 
-export function expansionValue(run: Run, st: State, part: WordPart): Arg {
+function expansionValue(run: Run, st: State, part: WordPart): Arg {
   if (part.type === 'SimpleExpansion') {
     const name = part.text.slice(1);
     const v = paramValue(run, st, name);
@@ -53,7 +53,7 @@ export function expansionValue(run: Run, st: State, part: WordPart): Arg {
   return { unknown: `${part.text} cannot be evaluated` };
 }
 
-export function pieces(run: Run, st: State, word: Word): Piece[] | { unknown: string } {
+function pieces(run: Run, st: State, word: Word): Piece[] | { unknown: string } {
   if (!word.parts) return [{ text: word.value, quoted: false }];
   const out: Piece[] = [];
   for (const part of word.parts) {
@@ -129,12 +129,12 @@ export function evalWord(run: Run, st: State, word: Word): Arg[] {
   return out;
 }
 
-export function globEscape(s: string): string {
+function globEscape(s: string): string {
   return s.replace(/[\\*?[\]{}()!+@|^$.]/g, '\\$&');
 }
 
 /** Expand a glob at digest time; the match list is recorded so a new match changes the digest. */
-export function expandGlob(run: Run, st: State, f: Piece[]): Arg[] {
+function expandGlob(run: Run, st: State, f: Piece[]): Arg[] {
   const pattern = f.map((p) => (p.glob ? p.text : globEscape(p.text))).join('');
   const shown = f.map((p) => p.text).join('');
   const absolute = shown.startsWith('/');
