@@ -3,6 +3,7 @@ import type { Client, ClientOptions } from '@modelcontextprotocol/sdk/client/ind
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerExit } from '../backends/stdio-transport.js';
 import type { McpServerConfig } from './config.js';
+import type { KnownKeys } from '../util/option-keys.js';
 
 export interface McpClientManagerOptions {
   /** stdio servers by name, started by the manager. */
@@ -38,6 +39,25 @@ export interface McpClientManagerOptions {
    */
   onServerClosed?: (server: string, exit: ServerExit | undefined, description: string) => void;
 }
+
+/** The keys createMcpClientManager (and the engine's `mcp` option) accept; any other is refused. */
+export const MCP_MANAGER_OPTION_KEYS = {
+  servers: true,
+  clients: true,
+  projectDir: true,
+  connectTimeoutMs: true,
+  maxRestarts: true,
+  shutdownGraceMs: true,
+  killGraceMs: true,
+  maxMessageBytes: true,
+  onServerStderr: true,
+  onWarning: true,
+  env: true,
+  cwd: true,
+  clientOptions: true,
+  prepareClient: true,
+  onServerClosed: true,
+} as const satisfies KnownKeys<McpClientManagerOptions>;
 
 export type McpCallFailure =
   | 'unknown-server' // no server of that name
