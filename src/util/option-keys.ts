@@ -20,9 +20,10 @@ export function checkKnownKeys(where: string, value: unknown, known: Readonly<Re
   if (typeof value !== 'object' || value === null) return;
   for (const key of Object.keys(value)) {
     if (Object.hasOwn(known, key)) continue;
-    const names = Object.keys(known).map((k) => prefix + k);
-    const near = closest(prefix + key, names);
-    const hint = near !== undefined ? `did you mean ${JSON.stringify(near)}?` : `known: ${names.join(', ')}`;
+    const names = Object.keys(known);
+    const near = closest(key, names);
+    const hint =
+      near !== undefined ? `did you mean ${JSON.stringify(prefix + near)}?` : `known: ${names.map((k) => prefix + k).join(', ')}`;
     throw new TypeError(`${where}: unknown ${noun} ${JSON.stringify(prefix + key)} (${hint})`);
   }
 }
