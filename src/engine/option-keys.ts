@@ -84,11 +84,20 @@ export const REGISTRATION_KEYS = {
   fn: true,
 } as const satisfies KnownKeys<FunctionHookRegistration>;
 
-/** createHookEngine's options, and the keys of the option objects an embedder writes by hand. */
-export function checkEngineOptions(options: HookEngineOptions, where = 'createHookEngine'): void {
-  checkKnownKeys(where, options, ENGINE_OPTION_KEYS);
-  checkKnownKeys(where, options.http, HTTP_OPTION_KEYS, 'http.');
-  checkKnownKeys(where, options.prompt, PROMPT_OPTION_KEYS, 'prompt.');
-  checkKnownKeys(where, options.backends, BACKEND_TYPE_KEYS, 'backends.');
-  if (!isMcpClientManager(options.mcp)) checkKnownKeys(where, options.mcp, MCP_MANAGER_OPTION_KEYS, 'mcp.');
+/**
+ * createHookEngine's options, and the keys of the option objects an embedder writes by hand.
+ * `prefix` and `known` serve the session manager's `engineOptions` (src/session/option-keys.ts).
+ */
+export function checkEngineOptions(
+  options: HookEngineOptions,
+  where = 'createHookEngine',
+  prefix = '',
+  known: Readonly<Record<string, true>> = ENGINE_OPTION_KEYS,
+): void {
+  checkKnownKeys(where, options, known, prefix);
+  if (typeof options !== 'object' || options === null) return;
+  checkKnownKeys(where, options.http, HTTP_OPTION_KEYS, `${prefix}http.`);
+  checkKnownKeys(where, options.prompt, PROMPT_OPTION_KEYS, `${prefix}prompt.`);
+  checkKnownKeys(where, options.backends, BACKEND_TYPE_KEYS, `${prefix}backends.`);
+  if (!isMcpClientManager(options.mcp)) checkKnownKeys(where, options.mcp, MCP_MANAGER_OPTION_KEYS, `${prefix}mcp.`);
 }

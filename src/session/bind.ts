@@ -4,10 +4,11 @@
  */
 import { userHome } from '../util/os-dirs.js';
 import path from 'node:path';
-import { createHookEngine, type HookEngineOptions } from '../engine/engine.js';
+import { createHookEngine, type HookEngine, type HookEngineOptions } from '../engine/engine.js';
 import { engineOptionsFromConfig } from '../load/engine-options.js';
 import type { Decision } from '../reduce/reduce.js';
 import { makeHandle } from './handle.js';
+import { checkSessionEngineOptions } from './option-keys.js';
 import { runEvent } from './run.js';
 import { snapshotFor } from './snapshot.js';
 import { aliasKey, applyFunctionHook, canonicalDir, find, live, recompose, type ManagerState, type SessionState } from './state.js';
@@ -37,6 +38,33 @@ async function reserve(m: ManagerState, opts: BindOptions, projectDir: string): 
   return snapshot;
 }
 
+/** The session's engine on its snapshot; a bad engine option (a throw) frees the reserved id again. */
+function sessionEngine(
+  m: ManagerState,
+  info: SessionInfo,
+  snapshot: SessionConfigSnapshot,
+  hookEnv: Record<string, string>,
+): { engine: HookEngine; engineOptions: HookEngineOptions } {
+  try {
+    const host = typeof m.options.engineOptions === 'function' ? m.options.engineOptions(info) : (m.options.engineOptions ?? {});
+    if (typeof m.options.engineOptions === 'function') checkSessionEngineOptions('bindSession', host, 'engineOptions(session).');
+    const engineOptions: HookEngineOptions = {
+      ...engineOptionsFromConfig(snapshot.config),
+      ...definedOnly(host as Record<string, unknown>),
+      hooks: [],
+      projectDir: info.projectDir,
+      cwd: info.worktreeDir ?? info.projectDir,
+      sessionId: info.sessionId,
+      sessionEnv: hookEnv,
+    };
+    if (!host.onWarning && m.options.onWarning) engineOptions.onWarning = (msg) => m.warn(msg, info.sessionId);
+    return { engine: createHookEngine(engineOptions), engineOptions };
+  } catch (e) {
+    m.sessions.delete(info.sessionId);
+    throw e;
+  }
+}
+
 export async function createState(m: ManagerState, opts: BindOptions): Promise<SessionState> {
   if (typeof opts.sessionId !== 'string' || opts.sessionId === '') throw new TypeError('bindSession: sessionId must be a non-empty string');
   if (typeof opts.projectDir !== 'string' || opts.projectDir === '')
@@ -58,18 +86,7 @@ export async function createState(m: ManagerState, opts: BindOptions): Promise<S
     ...(opts.model !== undefined ? { model: opts.model } : {}),
     env,
   };
-  const host = typeof m.options.engineOptions === 'function' ? m.options.engineOptions(info) : (m.options.engineOptions ?? {});
-  const engineOptions: HookEngineOptions = {
-    ...engineOptionsFromConfig(snapshot.config),
-    ...definedOnly(host as Record<string, unknown>),
-    hooks: [],
-    projectDir,
-    cwd: worktreeDir ?? projectDir,
-    sessionId: opts.sessionId,
-    sessionEnv: hookEnv,
-  };
-  if (!host.onWarning && m.options.onWarning) engineOptions.onWarning = (msg) => m.warn(msg, opts.sessionId);
-  const engine = createHookEngine(engineOptions);
+  const { engine, engineOptions } = sessionEngine(m, info, snapshot, hookEnv);
 
   const canonicalProject = canonicalDir(projectDir);
   const state: SessionState = {
@@ -88,7 +105,7 @@ export async function createState(m: ManagerState, opts: BindOptions): Promise<S
     onceIndex: undefined,
     engine,
     resources: Object.freeze({ sessionId: opts.sessionId, ...(opts.model !== undefined ? { model: opts.model } : {}), env }),
-    homeDir: host.homeDir ?? userHome(),
+    homeDir: engineOptions.homeDir ?? userHome(),
     skipToolHooksInPlanMode: engineOptions.skipToolHooksInPlanMode === true,
     paused: false,
     ready: false,

@@ -10,6 +10,7 @@ import { dedupeHooks } from '../config/registry.js';
 import type { FunctionHookRegistration, HookEngine } from '../engine/engine.js';
 import { buildPlanIndex, type PlanIndex } from '../engine/plan.js';
 import { loadTrustedConfig, type TrustOptions, type TrustReport } from '../trust/index.js';
+import { checkManagerOptions } from './option-keys.js';
 import type { NormalizedHook, SessionSnapshot } from '../types.js';
 import {
   DEFAULT_PROJECT_CACHE_SIZE,
@@ -98,6 +99,7 @@ export interface ManagerState {
 
 /** Validates the options (bad ones throw before anything is bound) and makes the manager's state. */
 export function createManagerState(options: HookManagerOptions): ManagerState {
+  checkManagerOptions(options);
   const max = options.projectCacheSize ?? DEFAULT_PROJECT_CACHE_SIZE;
   if (!Number.isInteger(max) || max < 1) throw new TypeError(`projectCacheSize must be a positive integer, got ${String(max)}`);
   if (options.load && (options.trust || options.loadOptions)) {
