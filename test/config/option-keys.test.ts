@@ -6,6 +6,8 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { loadConfig, type LoadConfigOptions } from '../../src/config/load.js';
 import { LOAD_CONFIG_OPTION_KEYS } from '../../src/config/options.js';
+import { loadTrustedConfig, TRUST_OPTION_KEYS } from '../../src/trust/load.js';
+import type { TrustOptions } from '../../src/trust/types.js';
 import { useTempDir } from '../helpers/tmp.js';
 
 const dir = useTempDir();
@@ -52,5 +54,16 @@ describe('loadConfig options', () => {
       skills: [{ root: dir.path('skill'), name: 's', file: dir.path('skill/SKILL.md'), hooks: {}, agent: false }],
     });
     expect(full.diagnostics.filter((d) => /unknown|options\./.test(`${d.path} ${d.message}`))).toEqual([]);
+  });
+
+  it('loadTrustedConfig refuses an unknown trust option, and accepts every key of TrustOptions', async () => {
+    await expect(loadTrustedConfig({ cwd: dir.root, discover: false }, { storepath: dir.path('s.json') } as never)).rejects.toThrow(
+      new TypeError('loadTrustedConfig: unknown option "trustOptions.storepath" (did you mean "trustOptions.storePath"?)'),
+    );
+    expectTypeOf<keyof typeof TRUST_OPTION_KEYS>().toEqualTypeOf<keyof TrustOptions>();
+    const everyKey = Object.fromEntries(Object.keys(TRUST_OPTION_KEYS).map((k) => [k, undefined]));
+    const file = dir.json('guard.json', guard);
+    const r = await loadTrustedConfig({ cwd: dir.root, discover: false, settingsFiles: [file] }, everyKey);
+    expect(r.config.hooks.map((h) => h.event)).toEqual(['PreToolUse']);
   });
 });
