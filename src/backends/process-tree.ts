@@ -11,6 +11,12 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
+/** How a process we started ended (an MCP server: ./stdio-transport.ts). */
+export interface ServerExit {
+  code: number | null;
+  signal: string | null;
+}
+
 export interface ProcEntry {
   pid: number;
   ppid: number;

@@ -17,7 +17,7 @@ import { statSync } from 'node:fs';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { hasProcFs, listProcesses, ownedProcesses, signalEscaped, signalGroup, type ProcEntry } from './process-tree.js';
+import { hasProcFs, listProcesses, ownedProcesses, signalEscaped, signalGroup, type ProcEntry, type ServerExit } from './process-tree.js';
 
 export interface StdioServerProcess {
   command: string;
@@ -36,10 +36,7 @@ export interface StdioServerProcess {
   onStderr?: (chunk: string) => void;
 }
 
-export interface ServerExit {
-  code: number | null;
-  signal: string | null;
-}
+export type { ServerExit } from './process-tree.js';
 
 /** After the leader exits, how long its stdout may still deliver buffered messages. */
 const EXIT_FLUSH_MS = 100;

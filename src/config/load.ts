@@ -5,7 +5,8 @@
  * Hook order: managed, user, project, local, cli (in the order given), plugins, skills.
  * Scalar settings precedence (highest first): managed > cli (last given first) > local > project > user.
  * A file with any error contributes nothing (whole file rejected); other files still load.
- * loadConfig never throws: every problem becomes a path-qualified Diagnostic.
+ * loadConfig never throws for what it reads: every problem becomes a path-qualified Diagnostic.
+ * An unknown key of its own options is the caller's mistake: it rejects with a TypeError.
  */
 import { userHome } from '../util/os-dirs.js';
 import path from 'node:path';
@@ -16,7 +17,7 @@ import { claudeConfigDir } from '../util/claude-dir.js';
 import { passableEnvName } from '../backends/env.js';
 import type { AgentHooksOptions } from './schema.js';
 import { DISCOVER_SETTING_KINDS, loadDiscoveredDialects } from './discovered.js';
-import { optionErrors, type LoadConfigOptions, type LoadedConfig, type LoadedFile } from './options.js';
+import { checkOptionKeys, optionErrors, type LoadConfigOptions, type LoadedConfig, type LoadedFile } from './options.js';
 import { loadSettingsText, readText, type ReadResult, type SettingsLayer } from './settings.js';
 import { loadZodSchemas } from '../util/load-zod.js';
 
@@ -77,6 +78,7 @@ function passEnvOf(layers: readonly SettingsLayer[], managedOnly: boolean, diagn
 }
 
 export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig> {
+  checkOptionKeys(opts);
   const diagnostics: Diagnostic[] = [];
   const bad = optionErrors(opts);
   if (bad.length) {

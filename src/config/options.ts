@@ -2,6 +2,7 @@
 import type { Diagnostic, NormalizedHook, SourceKind } from '../types.js';
 import type { DialectName } from '../dialects/types.js';
 import type { AgentHooksOptions, SettingsFile } from './schema.js';
+import { checkKnownKeys, type KnownKeys } from '../util/option-keys.js';
 
 export interface PluginSpec {
   /** Plugin directory (holds hooks/hooks.json); relative to cwd. */
@@ -128,6 +129,44 @@ export interface LoadedConfig {
   httpHookAllowedEnvVars?: string[];
   /** Every file read (or explicitly requested), with whether it was accepted. */
   files: LoadedFile[];
+}
+
+/** The keys loadConfig accepts (and of the objects inside its options); any other is refused. */
+export const LOAD_CONFIG_OPTION_KEYS = {
+  cwd: true,
+  projectDir: true,
+  homeDir: true,
+  claudeConfigDir: true,
+  discover: true,
+  settingsFiles: true,
+  plugins: true,
+  managedSettingsPath: true,
+  skills: true,
+  dialect: true,
+  discoverDialects: true,
+  gate: true,
+  trust: true,
+  unsafeSkipTrustGate: true,
+  readFilesSync: true,
+} as const satisfies KnownKeys<LoadConfigOptions>;
+const PLUGIN_SPEC_KEYS = { root: true, name: true, id: true, dataDir: true, managed: true } as const satisfies KnownKeys<PluginSpec>;
+const SKILL_SPEC_KEYS = { root: true, name: true, file: true, hooks: true, agent: true } as const satisfies KnownKeys<SkillSpec>;
+const TRUST_KEYS = { storePath: true, workspaceTrusted: true } as const satisfies KnownKeys<NonNullable<LoadConfigOptions['trust']>>;
+
+/**
+ * An unknown key of loadConfig's options is the caller's typo (`settingFiles`), not a problem of
+ * the files it reads: a TypeError naming it, where a diagnostic could go unread and leave no hooks.
+ */
+export function checkOptionKeys(opts: unknown): void {
+  checkKnownKeys('loadConfig', opts, LOAD_CONFIG_OPTION_KEYS);
+  if (typeof opts !== 'object' || opts === null) return;
+  const { trust, plugins, skills } = opts as Record<string, unknown>;
+  checkKnownKeys('loadConfig', trust, TRUST_KEYS, 'trust.');
+  const each = (list: unknown, name: string, known: Readonly<Record<string, true>>) => {
+    if (Array.isArray(list)) for (const [i, v] of list.entries()) checkKnownKeys('loadConfig', v, known, `${name}[${i}].`);
+  };
+  each(plugins, 'plugins', PLUGIN_SPEC_KEYS);
+  each(skills, 'skills', SKILL_SPEC_KEYS);
 }
 
 function kindOf(v: unknown): string {

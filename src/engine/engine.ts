@@ -8,6 +8,7 @@ import { observeRun } from '../telemetry/observe.js';
 import { drainBackground } from './background.js';
 import { runFiring } from './firing.js';
 import { listHooks, registerFunction, replaceConfigHooks } from './hooks.js';
+import { checkEngineOptions } from './option-keys.js';
 import { createEngineState } from './state.js';
 import type { HookEngine, HookEngineOptions, RunContext } from './types.js';
 
@@ -18,7 +19,9 @@ export { checkInput, InvalidHookInputError } from './input.js';
 export { emptyDecision } from '../reduce/reduce.js';
 export { skipsInPlanMode } from '../events/facts.js';
 
+/** Create an engine; an unknown option (a typo of a known one) is a TypeError, before anything runs. */
 export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
+  checkEngineOptions(options);
   const state = createEngineState(options);
   const observed = observeRun<RunContext>((event, input, ctx, obs) => runFiring(state, event, input, ctx, obs), {
     auditWriter: options.auditWriter,

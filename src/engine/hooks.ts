@@ -8,6 +8,8 @@ import { ensureIfRules } from '../matching/lazy-rules.js';
 import { ifRules } from '../matching/rule-slot.js';
 import { buildPlanIndex, type CompiledHooks, type PlanIndex } from './plan.js';
 import type { FunctionHookRegistration } from './types.js';
+import { REGISTRATION_KEYS } from './option-keys.js';
+import { checkKnownKeys } from '../util/option-keys.js';
 
 export interface HookSet {
   readonly config: NormalizedHook[];
@@ -45,8 +47,9 @@ export async function readyIndex(set: HookSet): Promise<{ index: PlanIndex; fail
   return failure === undefined ? { index: currentIndex(set) } : { index: currentIndex(set), failure };
 }
 
-/** Adds an in-process function hook; returns its unregister function. */
+/** Adds an in-process function hook; returns its unregister function. An unknown field is a TypeError. */
 export function registerFunction(set: HookSet, reg: FunctionHookRegistration): () => void {
+  checkKnownKeys('register', reg, REGISTRATION_KEYS, '', 'field');
   const n = set.nextFunction++;
   const hook: NormalizedHook = {
     id: `sdk:${reg.name ?? 'function'}#${n}`,

@@ -195,13 +195,21 @@ function guardReading(pattern: string): [Anchor, string] | undefined {
  */
 const NOOP_GUARDS = ['(?!(?:^|\\/)\\.{1,2}(?:\\/|$))', '(?!\\.{1,2}(?:\\/|$))', '(?=.)'];
 
+/** The picomatch options we set, declared here: @types/picomatch is not a dependency of ours, so shipped declarations cannot name it. */
+export interface GlobOptions {
+  dot?: boolean;
+  windows?: boolean;
+  nonegate?: boolean;
+  nocase?: boolean;
+}
+
 /**
  * A glob as a linear-time test. Globs whose regex still needs backtracking after the no-op
  * guards are dropped (extglob negation `!(x)`) use picomatch on values up to
  * MAX_BACKTRACKING_INPUT characters; a longer value counts as matching, so the hook runs
  * (an `if` only narrows when a hook runs; running it is the safe side).
  */
-export function globMatcher(glob: string, options: picomatch.PicomatchOptions): Matcher {
+export function globMatcher(glob: string, options: GlobOptions): Matcher {
   const re = picomatch.makeRe(glob, options);
   let source = re.source;
   for (const guard of NOOP_GUARDS) source = source.split(guard).join('');

@@ -2,14 +2,12 @@
  * One tool call through the manager: start the server if needed (within the call's budget), call,
  * and turn every failure into an outcome with a clear message. Never throws.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ProcessGroupStdioTransport } from '../backends/stdio-transport.js';
 import { describeExit, errorMessage } from './messages.js';
 import { McpSdkMissingError } from './sdk.js';
 import { startServer } from './start.js';
 import type { ManagerState } from './state.js';
-import type { McpCallFailure, McpCallOptions, McpCallOutcome } from './types.js';
+import type { McpCallFailure, McpCallOptions, McpCallOutcome, McpClient, McpToolResult } from './types.js';
 
 // JSON-RPC error codes of the SDK's McpError (the SDK is loaded lazily, so no import of ErrorCode).
 const CONNECTION_CLOSED = -32000;
@@ -37,7 +35,7 @@ export async function callTool(
   const timeoutMs = Math.min(Math.max(1, opts.timeoutMs), MAX_TIMER_MS);
   const deadline = Date.now() + timeoutMs;
 
-  let client: Client;
+  let client: McpClient;
   let transport: ProcessGroupStdioTransport | undefined;
   if (slot.kind === 'client') {
     client = slot.client;
@@ -57,7 +55,7 @@ export async function callTool(
       timeout: remaining,
       maxTotalTimeout: remaining,
       signal: opts.signal,
-    })) as CallToolResult;
+    })) as McpToolResult;
     if (slot.kind === 'stdio') slot.failures = 0;
     return { ok: true, result };
   } catch (err) {

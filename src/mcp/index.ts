@@ -4,6 +4,9 @@ export {
   type McpClientManager,
   type McpClientManagerOptions,
   type McpCallOutcome,
+  type McpClient,
+  type McpClientOptions,
+  type McpToolResult,
   type McpCallFailure,
   type McpServerStatus,
 } from './manager.js';

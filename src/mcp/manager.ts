@@ -28,19 +28,30 @@ import { createReaper } from './reaper.js';
 import { McpSdkMissingError } from './sdk.js';
 import { startServer } from './start.js';
 import type { ManagerState, Slot } from './state.js';
-import { McpConfigError, type McpClientManager, type McpClientManagerOptions, type McpServerStatus } from './types.js';
+import { checkKnownKeys } from '../util/option-keys.js';
+import {
+  MCP_MANAGER_OPTION_KEYS,
+  McpConfigError,
+  type McpClientManager,
+  type McpClientManagerOptions,
+  type McpServerStatus,
+} from './types.js';
 
 export {
   isMcpClientManager,
   McpConfigError,
   type McpCallFailure,
   type McpCallOutcome,
+  type McpClient,
+  type McpClientOptions,
+  type McpToolResult,
   type McpClientManager,
   type McpClientManagerOptions,
   type McpServerStatus,
 } from './types.js';
 
 export function createMcpClientManager(options: McpClientManagerOptions = {}): McpClientManager {
+  checkKnownKeys('createMcpClientManager', options, MCP_MANAGER_OPTION_KEYS);
   const m: ManagerState = {
     options,
     projectDir: options.projectDir ?? process.cwd(),

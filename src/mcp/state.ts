@@ -3,7 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ProcessGroupStdioTransport } from '../backends/stdio-transport.js';
 import type { McpServerConfig } from './config.js';
 import type { Reaper } from './reaper.js';
-import type { McpClientManagerOptions } from './types.js';
+import type { McpClient, McpClientManagerOptions } from './types.js';
 
 export interface Connection {
   client: Client;
@@ -28,7 +28,7 @@ export interface StdioSlot {
 interface ClientSlot {
   kind: 'client';
   name: string;
-  client: Client;
+  client: McpClient;
 }
 
 export type Slot = StdioSlot | ClientSlot;

@@ -1,14 +1,40 @@
-/** The MCP client manager's public shapes (./manager.ts builds it). */
-import type { Client, ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerExit } from '../backends/stdio-transport.js';
+/**
+ * The MCP client manager's public shapes (./manager.ts builds it). The SDK is an optional peer
+ * dependency, so these declarations name none of its types: a consumer without it must still
+ * compile them (test/package/declarations.test.ts). The SDK's Client is an McpClient, and a
+ * ClientOptions is an McpClientOptions; a host that uses more of the client casts to the SDK's type.
+ */
+import type { ServerExit } from '../backends/process-tree.js';
 import type { McpServerConfig } from './config.js';
+import type { KnownKeys } from '../util/option-keys.js';
+
+/** What the manager calls on a client: a connected `Client` of @modelcontextprotocol/sdk is one. */
+export interface McpClient {
+  /** Set while the client is connected. */
+  readonly transport?: object | undefined;
+  callTool(
+    params: { name: string; arguments?: Record<string, unknown> },
+    resultSchema?: undefined,
+    options?: { timeout?: number; maxTotalTimeout?: number; signal?: AbortSignal },
+  ): Promise<unknown>;
+}
+
+/** The SDK's ClientOptions (`{ capabilities: {} }` and the rest), handed to its Client unchanged. */
+export type McpClientOptions = object;
+
+/** A tool's answer: the SDK's CallToolResult (content blocks, structured content, isError). */
+export interface McpToolResult {
+  content: Array<{ type: string; text?: string; [field: string]: unknown }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  [field: string]: unknown;
+}
 
 export interface McpClientManagerOptions {
   /** stdio servers by name, started by the manager. */
   servers?: Record<string, McpServerConfig>;
   /** Already-connected SDK clients by name; the host owns them (close() leaves them open). */
-  clients?: Record<string, Client>;
+  clients?: Record<string, McpClient>;
   /** CLAUDE_PROJECT_DIR for servers, and their default cwd (default: process.cwd()). */
   projectDir?: string;
   /** Start-up budget for one server: spawn + initialize (default 30 s). */
@@ -29,15 +55,34 @@ export interface McpClientManagerOptions {
   /** Default cwd of servers (default: projectDir). */
   cwd?: string;
   /** Name, version and options of each server's SDK client (default: no capabilities). */
-  clientOptions?: (server: string) => ClientOptions;
+  clientOptions?: (server: string) => McpClientOptions;
   /** Called with each new client before it connects (e.g. to install request handlers). */
-  prepareClient?: (server: string, client: Client) => void | Promise<void>;
+  prepareClient?: (server: string, client: McpClient) => void | Promise<void>;
   /**
    * A connected server went away (not through close()). Default: a warning that it is restarted
    * on its next use. `description` reads like "exited with code 3; stderr: …".
    */
   onServerClosed?: (server: string, exit: ServerExit | undefined, description: string) => void;
 }
+
+/** The keys createMcpClientManager (and the engine's `mcp` option) accept; any other is refused. */
+export const MCP_MANAGER_OPTION_KEYS = {
+  servers: true,
+  clients: true,
+  projectDir: true,
+  connectTimeoutMs: true,
+  maxRestarts: true,
+  shutdownGraceMs: true,
+  killGraceMs: true,
+  maxMessageBytes: true,
+  onServerStderr: true,
+  onWarning: true,
+  env: true,
+  cwd: true,
+  clientOptions: true,
+  prepareClient: true,
+  onServerClosed: true,
+} as const satisfies KnownKeys<McpClientManagerOptions>;
 
 export type McpCallFailure =
   | 'unknown-server' // no server of that name
@@ -48,7 +93,7 @@ export type McpCallFailure =
   | 'failed' // the server answered with a JSON-RPC error (unknown tool, bad arguments, …)
   | 'closed'; // the manager is closed
 
-export type McpCallOutcome = { ok: true; result: CallToolResult } | { ok: false; failure: McpCallFailure; message: string };
+export type McpCallOutcome = { ok: true; result: McpToolResult } | { ok: false; failure: McpCallFailure; message: string };
 
 export interface McpServerStatus {
   server: string;
@@ -74,9 +119,9 @@ export interface McpClientManager {
    */
   connect(servers?: string | readonly string[]): Promise<Array<{ server: string; ok: boolean; error?: string }>>;
   /** The connected SDK client of a server (undefined while it is not connected). */
-  client(server: string): Client | undefined;
+  client(server: string): McpClient | undefined;
   /** Use (or stop using, with undefined) a host-managed client under this name. */
-  setClient(server: string, client: Client | undefined): void;
+  setClient(server: string, client: McpClient | undefined): void;
   has(server: string): boolean;
   servers(): string[];
   status(): McpServerStatus[];

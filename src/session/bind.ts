@@ -4,11 +4,12 @@
  */
 import { userHome } from '../util/os-dirs.js';
 import path from 'node:path';
-import { createHookEngine, type HookEngineOptions } from '../engine/engine.js';
+import { createHookEngine, type HookEngine, type HookEngineOptions } from '../engine/engine.js';
 import { memoryCounterStore } from '../engine/session-counters.js';
 import { engineOptionsFromConfig } from '../load/engine-options.js';
 import type { Decision } from '../reduce/reduce.js';
 import { makeHandle } from './handle.js';
+import { checkSessionEngineOptions } from './option-keys.js';
 import { runEvent } from './run.js';
 import { snapshotFor } from './snapshot.js';
 import { aliasKey, applyFunctionHook, canonicalDir, find, live, recompose, type ManagerState, type SessionState } from './state.js';
@@ -38,6 +39,35 @@ async function reserve(m: ManagerState, opts: BindOptions, projectDir: string): 
   return snapshot;
 }
 
+/** The session's engine on its snapshot; a bad engine option (a throw) frees the reserved id again. */
+function sessionEngine(
+  m: ManagerState,
+  info: SessionInfo,
+  snapshot: SessionConfigSnapshot,
+  hookEnv: Record<string, string>,
+): { engine: HookEngine; engineOptions: HookEngineOptions } {
+  try {
+    const host = typeof m.options.engineOptions === 'function' ? m.options.engineOptions(info) : (m.options.engineOptions ?? {});
+    if (typeof m.options.engineOptions === 'function') checkSessionEngineOptions('bindSession', host, 'engineOptions(session).');
+    const engineOptions: HookEngineOptions = {
+      ...engineOptionsFromConfig(snapshot.config),
+      ...definedOnly(host as Record<string, unknown>),
+      hooks: [],
+      projectDir: info.projectDir,
+      cwd: info.worktreeDir ?? info.projectDir,
+      sessionId: info.sessionId,
+      sessionEnv: hookEnv,
+    };
+    // The session's counters (Stop blocks, `once` hooks run): kept by the engine, read by hooks().
+    engineOptions.sessionCounters ??= memoryCounterStore();
+    if (!host.onWarning && m.options.onWarning) engineOptions.onWarning = (msg) => m.warn(msg, info.sessionId);
+    return { engine: createHookEngine(engineOptions), engineOptions };
+  } catch (e) {
+    m.sessions.delete(info.sessionId);
+    throw e;
+  }
+}
+
 export async function createState(m: ManagerState, opts: BindOptions): Promise<SessionState> {
   if (typeof opts.sessionId !== 'string' || opts.sessionId === '') throw new TypeError('bindSession: sessionId must be a non-empty string');
   if (typeof opts.projectDir !== 'string' || opts.projectDir === '')
@@ -59,21 +89,7 @@ export async function createState(m: ManagerState, opts: BindOptions): Promise<S
     ...(opts.model !== undefined ? { model: opts.model } : {}),
     env,
   };
-  const host = typeof m.options.engineOptions === 'function' ? m.options.engineOptions(info) : (m.options.engineOptions ?? {});
-  const engineOptions: HookEngineOptions = {
-    ...engineOptionsFromConfig(snapshot.config),
-    ...definedOnly(host as Record<string, unknown>),
-    hooks: [],
-    projectDir,
-    cwd: worktreeDir ?? projectDir,
-    sessionId: opts.sessionId,
-    sessionEnv: hookEnv,
-  };
-  // The session's counters (Stop blocks, `once` hooks run): kept by the engine, read by hooks() below.
-  const counters = engineOptions.sessionCounters ?? memoryCounterStore();
-  engineOptions.sessionCounters = counters;
-  if (!host.onWarning && m.options.onWarning) engineOptions.onWarning = (msg) => m.warn(msg, opts.sessionId);
-  const engine = createHookEngine(engineOptions);
+  const { engine, engineOptions } = sessionEngine(m, info, snapshot, hookEnv);
 
   const canonicalProject = canonicalDir(projectDir);
   const state: SessionState = {
@@ -88,10 +104,10 @@ export async function createState(m: ManagerState, opts: BindOptions): Promise<S
     skills: new Map(),
     agents: new Set(),
     effective: [],
-    counters,
+    counters: engineOptions.sessionCounters!,
     engine,
     resources: Object.freeze({ sessionId: opts.sessionId, ...(opts.model !== undefined ? { model: opts.model } : {}), env }),
-    homeDir: host.homeDir ?? userHome(),
+    homeDir: engineOptions.homeDir ?? userHome(),
     paused: false,
     ready: false,
     disposed: false,

@@ -28,6 +28,9 @@ import {
 import type { FunctionHookRegistration } from '../engine/engine.js';
 import { createState, dispose, rebind, startSession } from './bind.js';
 import { projectEntry } from './snapshot.js';
+import { REGISTRATION_KEYS } from '../engine/option-keys.js';
+import { checkKnownKeys } from '../util/option-keys.js';
+import { BIND_OPTION_KEYS, START_OPTION_KEYS } from './option-keys.js';
 import type { HookManager, HookManagerOptions } from './types.js';
 
 export * from './types.js';
@@ -41,12 +44,16 @@ export function createHookManager(options: HookManagerOptions = {}): HookManager
   const { cache, sessions, aliases, functionHooks } = m;
   const manager: HookManager = {
     async bindSession(opts) {
+      checkKnownKeys('bindSession', opts, BIND_OPTION_KEYS);
       const s = await createState(m, opts);
       Object.freeze(s.env);
       s.ready = true;
       return s.handle;
     },
-    startSession: (opts) => startSession(m, opts),
+    async startSession(opts) {
+      checkKnownKeys('startSession', opts, START_OPTION_KEYS);
+      return startSession(m, opts);
+    },
     session: (sessionId, dir) => find(m, sessionId, dir)?.handle,
     addAlias(sessionId, dir) {
       const s = find(m, sessionId);
@@ -103,6 +110,7 @@ export function createHookManager(options: HookManagerOptions = {}): HookManager
 
 /** A function hook for every session, now and later (only those on its project when it names one). */
 function registerEverywhere({ sessions, functionHooks }: ManagerState, reg: FunctionHookRegistration): () => void {
+  checkKnownKeys('register', reg, REGISTRATION_KEYS, '', 'field');
   const f: ManagerFunctionHook = { reg, ...(reg.projectDir !== undefined ? { dir: canonicalDir(reg.projectDir) } : {}) };
   functionHooks.add(f);
   for (const s of sessions.values()) if (s.engine && !s.disposed) applyFunctionHook(s, f);

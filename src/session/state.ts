@@ -11,6 +11,7 @@ import type { FunctionHookRegistration, HookEngine } from '../engine/engine.js';
 import { loadTrustedConfig, type TrustOptions, type TrustReport } from '../trust/index.js';
 import { isOnce } from '../engine/run-hooks.js';
 import type { SessionCounterStore } from '../engine/session-counters.js';
+import { checkManagerOptions } from './option-keys.js';
 import type { NormalizedHook, SessionSnapshot } from '../types.js';
 import {
   DEFAULT_PROJECT_CACHE_SIZE,
@@ -96,6 +97,7 @@ export interface ManagerState {
 
 /** Validates the options (bad ones throw before anything is bound) and makes the manager's state. */
 export function createManagerState(options: HookManagerOptions): ManagerState {
+  checkManagerOptions(options);
   const max = options.projectCacheSize ?? DEFAULT_PROJECT_CACHE_SIZE;
   if (!Number.isInteger(max) || max < 1) throw new TypeError(`projectCacheSize must be a positive integer, got ${String(max)}`);
   if (options.load && (options.trust || options.loadOptions)) {

@@ -7,6 +7,19 @@ import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '../config
 import { assessTrust, verifiedHooks } from './assess.js';
 import { trustGate } from './gate.js';
 import type { TrustOptions, TrustReport } from './types.js';
+import { checkKnownKeys, type KnownKeys } from '../util/option-keys.js';
+
+/** The keys of TrustOptions; any other is refused (src/util/option-keys.ts). */
+export const TRUST_OPTION_KEYS = {
+  workspaceDir: true,
+  storePath: true,
+  workspaceTrusted: true,
+  needsTrust: true,
+  homeDir: true,
+  command: true,
+  hashCache: true,
+  events: true,
+} as const satisfies KnownKeys<TrustOptions>;
 
 /**
  * loadConfig with the trust gate. Skip warnings are dropped when policy removes non-managed
@@ -16,6 +29,7 @@ export async function loadTrustedConfig(
   loadOptions: Omit<LoadConfigOptions, 'gate'>,
   trustOptions: Partial<TrustOptions> = {},
 ): Promise<{ config: LoadedConfig; trust: TrustReport }> {
+  checkKnownKeys('loadTrustedConfig', trustOptions, TRUST_OPTION_KEYS, 'trustOptions.');
   const cwd = path.resolve(loadOptions.cwd);
   const workspaceDir = trustOptions.workspaceDir ?? path.resolve(cwd, loadOptions.projectDir ?? '.');
   const homeDir = trustOptions.homeDir ?? loadOptions.homeDir;

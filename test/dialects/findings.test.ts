@@ -678,7 +678,7 @@ describe('convert', () => {
 
 describe('loadConfig options', () => {
   test('a wrongly shaped option is a path-qualified error, never an internal one', async () => {
-    const c = await loadConfig({ cwd: dir.root, discover: false, skills: [{ path: '/x' }] } as never);
+    const c = await loadConfig({ cwd: dir.root, discover: false, skills: [{ hooks: {} }] } as never);
     expect(c.hooks).toEqual([]);
     expect(c.diagnostics.map((d) => `${d.path}: ${d.message}`)).toEqual(['options.skills[0].root: expected a string, got nothing']);
     const d = await loadConfig({ cwd: 42, settingsFiles: 'a.json' } as never);

@@ -127,7 +127,8 @@ function createServerManager(h: HostState): McpClientManager {
       capabilities: { elicitation: { form: {}, url: {} } },
       listChanged: { tools: { autoRefresh: false, onChanged: () => void refreshTools(h, h.slots.get(server)) } },
     }),
-    prepareClient: (server, client) => installElicitation(h, server, client),
+    // The manager hands over the SDK Client it made; its public type names no SDK type (src/mcp/types.ts).
+    prepareClient: (server, client) => installElicitation(h, server, client as Client),
     onServerClosed: (server, exit) => onServerClosed(h, server, exit),
   });
 }
@@ -165,7 +166,7 @@ async function connectServer(h: HostState, slot: HostSlot): Promise<void> {
   const [r] = await h.manager.connect(slot.name);
   const prefix = `MCP server "${slot.name}" `;
   if (!r?.ok) throw new Error(r?.error?.startsWith(prefix) ? r.error.slice(prefix.length) : (r?.error ?? 'could not be started'));
-  const client = h.manager.client(slot.name);
+  const client = h.manager.client(slot.name) as Client | undefined; // a stdio server's: an SDK Client the manager made
   if (!client) throw new Error('closed its connection while starting');
   slot.client = client;
   slot.state = 'connected';

@@ -1,0 +1,96 @@
+/**
+ * The shipped declarations as a TypeScript consumer compiles them: dist/ and package.json in a
+ * temp project's node_modules, beside the package's dependencies and @types/node only — not the
+ * optional peers (@modelcontextprotocol/sdk) nor our devDependencies (@types/picomatch) — and
+ * `tsc --noEmit` with `strict` and `skipLibCheck: false` over every entry of the exports map.
+ * With the MCP SDK installed, its Client and ClientOptions fit the manager's declared shapes.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir, type TempDir } from '../helpers/tmp.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  exports: Record<string, unknown>;
+  dependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+};
+/** Every code subpath of the exports map, so a new one is compiled without an edit here. */
+const SUBPATHS = Object.keys(pkg.exports)
+  .filter((k) => typeof pkg.exports[k] === 'object')
+  .map((k) => (k === '.' ? 'agent-hooks' : `agent-hooks/${k.slice(2)}`));
+const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
+const COMPILER_OPTIONS = {
+  strict: true,
+  module: 'NodeNext',
+  moduleResolution: 'NodeNext',
+  target: 'ES2022',
+  noEmit: true,
+  types: ['node'],
+};
+
+let dir: TempDir;
+
+function link(app: string, name: string): void {
+  const to = join(dir.root, app, 'node_modules', name);
+  mkdirSync(dirname(to), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules', name), to);
+}
+
+/** A consumer project `app`: the built package, its dependencies, @types/node, and `extra` packages. */
+function consumer(app: string, files: Record<string, string>, skipLibCheck: boolean, extra: string[] = []): void {
+  cpSync(join(ROOT, 'dist'), dir.path(app, 'node_modules/agent-hooks/dist'), { recursive: true });
+  cpSync(join(ROOT, 'package.json'), dir.path(app, 'node_modules/agent-hooks/package.json'));
+  for (const name of [...Object.keys(pkg.dependencies), '@types/node', ...extra]) link(app, name);
+  dir.json(`${app}/package.json`, { name: app, private: true, type: 'module' });
+  dir.json(`${app}/tsconfig.json`, { compilerOptions: { ...COMPILER_OPTIONS, skipLibCheck }, files: Object.keys(files) });
+  for (const [file, text] of Object.entries(files)) dir.write(`${app}/${file}`, text);
+}
+
+function tsc(app: string) {
+  return spawnSync(process.execPath, [TSC, '-p', dir.path(app)], { cwd: dir.path(app), encoding: 'utf8', timeout: 120_000 });
+}
+
+beforeAll(() => {
+  if (!existsSync(join(ROOT, 'dist/index.d.ts'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+  dir = tempDir('agent-hooks-declarations-');
+});
+
+afterAll(() => dir?.cleanup());
+
+describe('the shipped declarations', () => {
+  it('compile with skipLibCheck: false and strict, without the optional peers or our devDependencies', () => {
+    const imports = SUBPATHS.map((s, i) => `import * as m${i} from '${s}';`).join('\n');
+    const uses = `export const entries = [${SUBPATHS.map((_, i) => `m${i}`).join(', ')}];\n`;
+    consumer('bare', { 'index.ts': `${imports}\n${uses}` }, false);
+    // The optional peer really is out of reach: resolving it from the consumer fails.
+    expect(Object.keys(pkg.peerDependencies)).toContain('@modelcontextprotocol/sdk');
+    expect(existsSync(dir.path('bare/node_modules/@modelcontextprotocol'))).toBe(false);
+    const r = tsc('bare');
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  }, 180_000);
+
+  it('with the MCP SDK installed, its Client and ClientOptions fit the manager options', () => {
+    const index = `
+import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
+import { createMcpClientManager } from 'agent-hooks/mcp';
+import { createHookEngine } from 'agent-hooks';
+const client = new Client({ name: 'consumer', version: '1.0.0' });
+const manager = createMcpClientManager({
+  clients: { mine: client },
+  clientOptions: (): ClientOptions => ({ capabilities: { elicitation: {} } }),
+  prepareClient: (server, c) => void (c as Client).setNotificationHandler,
+});
+manager.setClient('other', client);
+export const engine = createHookEngine({ mcp: manager });
+`;
+    consumer('with-sdk', { 'index.ts': index }, true, ['@modelcontextprotocol/sdk']);
+    const r = tsc('with-sdk');
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  }, 180_000);
+});
