@@ -157,6 +157,9 @@ const REVIEWED: Record<string, string[]> = {
   './mcp': [
     'McpCallFailure',
     'McpCallOutcome',
+    'McpClient',
+    'McpClientOptions',
+    'McpToolResult',
     'McpClientManager',
     'McpClientManagerOptions',
     'McpConfigError',
