@@ -145,8 +145,8 @@ async function readLayers(
       continue;
     }
     if (c.kind === 'cli') {
-      // A file named on the command line may be any agent's dialect (src/dialects); Claude's stays native.
-      const { loadForeignSettings } = await import('./readers/load.js');
+      // A file named on the command line may be any agent's dialect (src/agents/); Claude's stays native.
+      const { loadForeignSettings } = await import('../agents/shared/foreign-settings.js');
       const foreign = await loadForeignSettings(c.file, read.text, c.kind, opts.dialect);
       if (foreign) {
         diagnostics.push(...foreign.diagnostics);

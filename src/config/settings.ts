@@ -1,7 +1,7 @@
 /**
  * Reading one settings document (Claude Code's settings.json shape): the file's text, strict
  * validation into path-qualified diagnostics, and its hooks normalized with provenance. The
- * readers of other dialects use loadSettingsText for Claude-shaped files (src/config/readers/).
+ * readers of other dialects use loadSettingsText for Claude-shaped files (src/agents/<name>/reader.ts).
  */
 import { readFile, readFileSync } from 'node:fs';
 import type { z } from 'zod';

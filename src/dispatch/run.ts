@@ -11,7 +11,7 @@ import { formatDiagnostic } from '../util/format-diagnostic.js';
 import { createHookEngine, InvalidHookInputError } from '../engine/engine.js';
 import { askMeetsBypass, type EventName } from '../events/facts.js';
 import { FILLERS } from '../events/tables.generated.js';
-import type { DispatchInput, DispatchOutput, WireAdapter } from './wire/types.js';
+import type { DispatchInput, DispatchOutput, WireAdapter } from '../agents/types.js';
 import { isBypassMode, type Decision } from '../reduce/reduce.js';
 import { DISPATCH_ENV, type DispatchFlags } from './flags.js';
 import { combinePatchDecisions, denyUndeterminedPatch, patchViewPlan, runPatchViews } from '../engine/patch-views.js';

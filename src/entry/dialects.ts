@@ -7,11 +7,16 @@ export {
   detectDialect,
   readDocument,
   isDialectName,
+  WIRE,
   type Dialect,
   type DialectName,
-} from '../dialects/index.js';
-export { parseDialect, serializeDialect, type Loss, type SerializeResult } from '../config/readers/index.js';
-export { WIRE, type DispatchInput, type DispatchOutput, type WireAdapter } from '../dispatch/wire/index.js';
-export { loadForeignSettings } from '../config/readers/load.js';
+  type DispatchInput,
+  type DispatchOutput,
+  type Loss,
+  type SerializeResult,
+  type WireAdapter,
+} from '../agents/all.js';
+export { parseDialect, serializeDialect } from '../agents/registry.js';
+export { loadForeignSettings } from '../agents/shared/foreign-settings.js';
 export { dispatch, type DispatchFlags } from '../dispatch/dispatch.js';
-export { convertText, type ConvertResult } from '../config/readers/convert.js';
+export { convertText, type ConvertResult } from '../agents/shared/convert.js';
