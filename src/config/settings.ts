@@ -216,7 +216,7 @@ export interface SettingsLayer {
   file: string;
   /**
    * The compiled validator did not accept the file and zod is not loaded: nothing was decided
-   * and no diagnostic reported; the caller loads the schemas (loadZodSchemas) and reads it again.
+   * and no diagnostic reported; the caller loads the schemas (config/schema.ts) and reads it again.
    */
   unjudged?: true;
   /** Valid settings; undefined when the file was rejected. */

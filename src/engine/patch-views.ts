@@ -14,7 +14,7 @@ import { eventFacts, type EventName } from '../events/facts.js';
 import { compileMatcherFor } from '../matching/modes.js';
 import { strongerVerdict, type Decision } from '../reduce/reduce.js';
 import { fileViewsOf, FILE_TOOLS, viewInput, viewToolFor, type FileTool } from '../dialects/patch-view.js';
-import { TOOL_EVENTS } from '../agents/shared/facts.js';
+import { TOOL_NAME_EVENT_SET as TOOL_EVENTS } from '../events/facts.js';
 import type { NormalizedHook } from '../types.js';
 
 /** One engine run of the per-file view: these hooks, this file, as this tool. */

@@ -1,5 +1,5 @@
 /** agent-hooks/dialects: other agents' hook config formats and wire conventions (docs/dialects.md). */
-import '../util/zod-schemas.js'; // the schema slot, for this entry's synchronous functions (src/util/zod-slot.ts)
+import './zod-schemas.js'; // the schema slot, for this entry's synchronous functions (src/util/zod-slot.ts)
 export {
   DIALECTS,
   DIALECT_NAMES,

@@ -1,3 +1,3 @@
 /** agent-hooks/serve: `agent-hooks serve` as a library (docs/serve.md): the trust review panel and session API, mountable or listening on loopback. */
-import '../util/zod-schemas.js'; // the schema slot, for this entry's synchronous functions (src/util/zod-slot.ts)
+import './zod-schemas.js'; // the schema slot, for this entry's synchronous functions (src/util/zod-slot.ts)
 export * from '../serve/index.js';

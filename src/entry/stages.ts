@@ -3,7 +3,7 @@
  * pipeline, a test or a benchmark: matching, the backends (command, http, prompt, mcp_tool) with
  * the HTTP target policy, output parsing and the reducer. createHookEngine wires all of them.
  */
-import '../util/zod-schemas.js'; // the schema slot, for this entry's synchronous functions (src/util/zod-slot.ts)
+import './zod-schemas.js'; // the schema slot, for this entry's synchronous functions (src/util/zod-slot.ts)
 export { compileMatcher, parseRule, matchRule, extractToolPaths } from '../matching/index.js';
 export { runCommand, buildHookEnv, encodePayload, spawnerReady, spawnerPid } from '../backends/index.js';
 export { mcpToolBackend } from '../backends/mcp-tool.js';

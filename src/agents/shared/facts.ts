@@ -3,7 +3,7 @@
  * conversion, and reading hook results (the bridges). Lean: no zod, no engine. The output of a
  * decision in each agent's convention is its wire codec's (src/agents/<name>/wire.ts, shared/wire.ts).
  */
-import { TOOL_NAME_EVENTS } from '../../events/facts.js';
+import { TOOL_NAME_EVENT_SET } from '../../events/facts.js';
 import type { ExecutionResult, MatcherMode, NormalizedHook } from '../../types.js';
 import type { ToolMapping } from '../types.js';
 import { isObject } from '../../util/is-object.js';
@@ -16,7 +16,7 @@ export function str(value: unknown): string | undefined {
 }
 
 /** Tool events: the ones whose matcher sees a tool name (the catalog's TOOL_NAME_EVENTS). */
-export const TOOL_EVENTS: ReadonlySet<string> = new Set(TOOL_NAME_EVENTS);
+export const TOOL_EVENTS: ReadonlySet<string> = TOOL_NAME_EVENT_SET;
 
 // ---------------------------------------------------------------------------------------------
 // Tool names
