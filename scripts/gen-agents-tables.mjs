@@ -30,7 +30,7 @@ const MARK = {
 };
 
 // Cells where the agent's own code drops the effect or never fires the event, read from the
-// installed agent (the same facts as src/dialects/undeliverable.ts, which dispatch and
+// installed agent (the same facts as src/agents/shared/undeliverable.ts, which dispatch and
 // `check --agent` use). Shown only while the run still observes that verdict; the suite's
 // summary table (test/agents/harness/table.ts) counts them from the same file.
 const NOT_DELIVERABLE = JSON.parse(readFileSync(fileURLToPath(new URL('../test/agents/not-deliverable.json', import.meta.url)), 'utf8'));

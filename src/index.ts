@@ -16,7 +16,7 @@
  *   const engine = createHookEngine({ hooks: config.hooks, projectDir: cwd });
  *   const decision = await engine.run('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } });
  */
-import './util/zod-schemas.js'; // the schema slot, for this entry's synchronous functions (src/util/zod-slot.ts)
+import './entry/zod-schemas.js'; // the schema slot, for this entry's synchronous functions (src/util/zod-slot.ts)
 export {
   createHookEngine,
   untyped,

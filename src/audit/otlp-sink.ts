@@ -8,7 +8,7 @@
  */
 import type { LogRecordExporter, LogRecordProcessor } from '@opentelemetry/sdk-logs';
 import type { AuditRecord } from './record.js';
-import { importExporter, signalUrl, type OtlpProtocol } from '../telemetry/protocol.js';
+import { importExporter, signalUrl, type OtlpProtocol } from '../util/otlp-protocol.js';
 
 export interface OtlpLogSink {
   /** Resolves when the collector accepted the batch; rejects when the export failed. */

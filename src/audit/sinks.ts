@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { DEFAULT_FILE_MAX_AGE_MS, DEFAULT_FILE_MAX_BYTES, rotatingFile } from './file-sink.js';
 import { createBatchQueue, type BatchQueue, type BatchQueueOptions, type QueueStats } from './queue.js';
 import type { AuditRecord } from './record.js';
-import { OTLP_PROTOCOLS, otlpProtocol, type OtlpProtocol } from '../telemetry/protocol.js';
+import { OTLP_PROTOCOLS, otlpProtocol, type OtlpProtocol } from '../util/otlp-protocol.js';
 import { memoUntilRejected } from '../util/memo-until-rejected.js';
 
 const queueFields = {

@@ -5,6 +5,8 @@
  * hook gets a small allow-list from the host environment, the session's explicit
  * environment, the CLAUDE_* locations, and its own `env` — nothing else.
  */
+import { passableEnvName } from '../util/env-names.js';
+
 /**
  * Host variables a hook inherits. Beyond the PATH/HOME/USER/SHELL/LANG/TMPDIR of the
  * product rule we keep LOGNAME (POSIX spelling of USER), LC_ALL/LC_CTYPE (without them
@@ -36,31 +38,6 @@ const WINDOWS_ENV_KEYS: readonly string[] = [
   'TEMP',
   'TMP',
 ];
-
-/**
- * Names a pass-through list may not carry: they make a shell run a file before the hook
- * (BASH_ENV for bash, ENV for sh) or change which code every process loads.
- */
-const NEVER_PASSED_ENV_KEYS: readonly string[] = [
-  'BASH_ENV',
-  'ENV',
-  'LD_PRELOAD',
-  'LD_LIBRARY_PATH',
-  'DYLD_INSERT_LIBRARIES',
-  'DYLD_LIBRARY_PATH',
-  'NODE_OPTIONS',
-];
-
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/**
- * Is `name` a variable a pass-through list may name (a plain name, not one of NEVER_PASSED_ENV_KEYS
- * in any case)? Windows looks variables up ignoring case, so `node_options` there passes the host's
- * NODE_OPTIONS; refused on every platform alike.
- */
-export function passableEnvName(name: string): boolean {
-  return ENV_NAME.test(name) && !NEVER_PASSED_ENV_KEYS.includes(name.toUpperCase());
-}
 
 export interface HookEnvOptions {
   /** The session's explicit environment given by the host. */

@@ -26,7 +26,7 @@ function isPluginHooksFile(file: string): boolean {
   );
 }
 
-/** TOML configs with hooks: Kimi's `[[hooks]]`, Codex's `[hooks]` tables (src/dialects). */
+/** TOML configs with hooks: Kimi's `[[hooks]]`, Codex's `[hooks]` tables (src/agents/). */
 async function looksLikeHooksToml(file: string): Promise<boolean> {
   try {
     return /^\s*\[\[?hooks[.\]]/m.test(await readFile(file, 'utf8'));
@@ -74,15 +74,15 @@ export async function checkPaths(paths: readonly string[], executableTypes: read
   const loaded: NormalizedHook[] = [];
   const result = await checkPathsFor(paths, executableTypes, loaded);
   if (agent === undefined) return result;
-  // --agent D: what that agent will never run (src/dialects/undeliverable.ts).
-  const { getDialect } = await import('../dialects/index.js');
+  // --agent D: what that agent will never run (src/agents/shared/undeliverable.ts).
+  const { getDialect } = await import('../agents/all.js');
   const dialect = getDialect(agent);
   if (!dialect) {
     result.diagnostics.push({ level: 'error', path: '(root)', message: `unknown agent ${JSON.stringify(agent)}` });
     return result;
   }
   if (dialect.undeliverable?.length) {
-    const { undeliverableWarnings } = await import('../dialects/undeliverable.js');
+    const { undeliverableWarnings } = await import('../agents/shared/undeliverable.js');
     result.diagnostics.push(...undeliverableWarnings(dialect.title, dialect.undeliverable, loaded));
   }
   return result;

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { EVENT_NAMES } from '../events/catalog.js';
-import { DIALECT_NAMES } from '../dialects/types.js';
+import { DIALECT_NAMES } from '../agents/types.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 

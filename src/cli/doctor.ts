@@ -15,10 +15,9 @@ import { delimiter, join, basename, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { forEachChild, parse, type SyntaxNode } from 'unbash';
 import { loadConfig } from '../config/index.js';
-import { DIALECT_NAMES } from '../dialects/types.js';
-import { getDialect } from '../dialects/index.js';
-import { undeliverableWarnings } from '../dialects/undeliverable.js';
-import { discoveryFilesOf } from '../dialects/discovery.js';
+import { DIALECT_NAMES } from '../agents/types.js';
+import { discoveryFilesOf, getDialect } from '../agents/all.js';
+import { undeliverableWarnings } from '../agents/shared/undeliverable.js';
 import type { CommandHandler, NormalizedHook } from '../types.js';
 import { loadOptionsFromFlags, type LoadFlags } from '../load/from-flags.js';
 import { formatDiagnostic } from '../util/format-diagnostic.js';
@@ -311,7 +310,7 @@ export async function doctor(flags: LoadFlags, env: NodeJS.ProcessEnv = process.
   const hooks: HookReport[] = config.hooks.map((h) => {
     const trust = trustOf.get(h.id);
     const findings = hookFindings(h, cwd, env);
-    // A hook in an agent's own file that the agent never runs (src/dialects/undeliverable.ts).
+    // A hook in an agent's own file that the agent never runs (src/agents/shared/undeliverable.ts).
     const own = h.dialect ? getDialect(h.dialect) : undefined;
     if (own?.undeliverable)
       findings.push(...undeliverableWarnings(own.title, own.undeliverable, [h]).map((d) => ({ level: d.level, message: d.message })));

@@ -1,6 +1,6 @@
 /** Other agents' hook files read by loadConfig (`discoverDialects`): which dialects, and their layers. */
 import type { Diagnostic, SourceKind } from '../types.js';
-import type { DialectName } from '../dialects/types.js';
+import type { DialectName } from '../agents/types.js';
 import { ROOT_PATH } from './diagnostics.js';
 import type { LoadConfigOptions, LoadedFile } from './options.js';
 import { readText, type SettingsLayer } from './settings.js';
@@ -37,7 +37,7 @@ function discoverDialectsOf(
 }
 
 /**
- * Read the standard hook files of the other dialects chosen (src/dialects/discovery.ts), each
+ * Read the standard hook files of the other dialects chosen (src/agents/all.ts), each
  * forced to its location's dialect. Their layers go after Claude's discovered files and before
  * the --settings files, so hook order stays: managed, user, project, local, other agents, cli, ….
  */
@@ -49,11 +49,11 @@ export async function loadDiscoveredDialects(
   diagnostics: Diagnostic[],
 ): Promise<void> {
   // The registry of every dialect (discovery.js) loads only when another dialect is discovered.
-  const { foreignDialects } = await import('../dialects/locations.js');
+  const { foreignDialects } = await import('../agents/shared/locations.js');
   const dialects = foreignDialects(discoverDialectsOf(opts, layers, diagnostics));
   if (dialects.length === 0) return;
-  const { discoveryFilesOf } = await import('../dialects/discovery.js');
-  const { loadForeignSettings } = await import('./readers/load.js');
+  const { discoveryFilesOf } = await import('../agents/all.js');
+  const { loadForeignSettings } = await import('../agents/shared/foreign-settings.js');
   const found: SettingsLayer[] = [];
   for (const d of discoveryFilesOf(dialects, ctx)) {
     const read = await readText(d.file, opts.readFilesSync);

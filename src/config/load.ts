@@ -14,12 +14,11 @@ import type { Diagnostic, NormalizedHook, SourceKind } from '../types.js';
 import { ROOT_PATH } from './diagnostics.js';
 import { dedupeHooks, isManagedHook } from './registry.js';
 import { claudeConfigDir } from '../util/claude-dir.js';
-import { passableEnvName } from '../backends/env.js';
+import { passableEnvName } from '../util/env-names.js';
 import type { AgentHooksOptions } from './schema.js';
 import { DISCOVER_SETTING_KINDS, loadDiscoveredDialects } from './discovered.js';
 import { checkOptionKeys, optionErrors, type LoadConfigOptions, type LoadedConfig, type LoadedFile } from './options.js';
 import { loadSettingsText, readText, type ReadResult, type SettingsLayer } from './settings.js';
-import { loadZodSchemas } from '../util/load-zod.js';
 
 export type { ConfigGateInput, LoadConfigOptions, LoadedConfig, PluginSpec } from './options.js';
 
@@ -145,8 +144,8 @@ async function readLayers(
       continue;
     }
     if (c.kind === 'cli') {
-      // A file named on the command line may be any agent's dialect (src/dialects); Claude's stays native.
-      const { loadForeignSettings } = await import('./readers/load.js');
+      // A file named on the command line may be any agent's dialect (src/agents/); Claude's stays native.
+      const { loadForeignSettings } = await import('../agents/shared/foreign-settings.js');
       const foreign = await loadForeignSettings(c.file, read.text, c.kind, opts.dialect);
       if (foreign) {
         diagnostics.push(...foreign.diagnostics);
@@ -158,7 +157,7 @@ async function readLayers(
     // The compiled settings validator accepts first; zod is loaded only for a file it does not accept.
     let layer = loadSettingsText(c.kind, c.file, read.text, diagnostics);
     if (layer.unjudged) {
-      await loadZodSchemas();
+      await import('./schema.js'); // fills the slot with the settings schemas (src/util/zod-slot.ts)
       layer = loadSettingsText(c.kind, c.file, read.text, diagnostics);
     }
     layers.push(layer);

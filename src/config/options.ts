@@ -1,6 +1,6 @@
 /** What loadConfig takes and returns, and the check of its options before anything reads them. */
 import type { Diagnostic, NormalizedHook, SourceKind } from '../types.js';
-import type { DialectName } from '../dialects/types.js';
+import type { DialectName } from '../agents/types.js';
 import type { AgentHooksOptions, SettingsFile } from './schema.js';
 import { checkKnownKeys, type KnownKeys } from '../util/option-keys.js';
 

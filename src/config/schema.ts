@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { EVENT_NAMES } from '../events/facts.js';
-import { DIALECT_NAMES } from '../dialects/types.js';
+import { DIALECT_NAMES } from '../agents/types.js';
 import { auditSettingsSchema } from '../audit/sinks.js';
 import { provideConfigSchemas } from '../util/zod-slot.js';
 

@@ -1,7 +1,7 @@
 /**
  * Reading one settings document (Claude Code's settings.json shape): the file's text, strict
  * validation into path-qualified diagnostics, and its hooks normalized with provenance. The
- * readers of other dialects use loadSettingsText for Claude-shaped files (src/config/readers/).
+ * readers of other dialects use loadSettingsText for Claude-shaped files (src/agents/<name>/reader.ts).
  */
 import { readFile, readFileSync } from 'node:fs';
 import type { z } from 'zod';
@@ -216,7 +216,7 @@ export interface SettingsLayer {
   file: string;
   /**
    * The compiled validator did not accept the file and zod is not loaded: nothing was decided
-   * and no diagnostic reported; the caller loads the schemas (loadZodSchemas) and reads it again.
+   * and no diagnostic reported; the caller loads the schemas (config/schema.ts) and reads it again.
    */
   unjudged?: true;
   /** Valid settings; undefined when the file was rejected. */

@@ -11,14 +11,19 @@
 import { readFileSync } from 'node:fs';
 import { userHome } from '../util/os-dirs.js';
 import { join, resolve } from 'node:path';
-import { detectDialectName } from '../dialects/detect.js';
-import { isJsoncFile, readDocument } from '../dialects/document.js';
-import { loadDialect } from '../dialects/load.js';
-import { dialectFiles, foreignDialects, parseDiscoverDialects, type DiscoverDialects } from '../dialects/locations.js';
-import { DIALECT_NAMES, isDialectName, type Dialect, type DialectName } from '../dialects/types.js';
+import { detectDialectName, loadDialect, loadWire } from '../agents/registry.js';
+import { isJsoncFile, readDocument } from '../agents/shared/document.js';
+import { dialectFiles, foreignDialects, parseDiscoverDialects, type DiscoverDialects } from '../agents/shared/locations.js';
+import {
+  DIALECT_NAMES,
+  isDialectName,
+  type Dialect,
+  type DialectName,
+  type DispatchInput,
+  type DispatchOutput,
+  type WireAdapter,
+} from '../agents/types.js';
 import { isObject } from '../util/is-object.js';
-import { loadWire } from './wire/load.js';
-import type { DispatchInput, DispatchOutput, WireAdapter } from './wire/types.js';
 import type { EventName } from '../events/catalog.js';
 import { eventFacts, failsClosedWhenUnjudged, isEventName } from '../events/facts.js';
 import { stoppingDecision } from './fail-closed.js';

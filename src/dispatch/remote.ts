@@ -9,7 +9,7 @@
 import { randomUUID } from '../util/uuid.js';
 import { eventFacts, type EventName } from '../events/facts.js';
 import type { Decision } from '../reduce/reduce.js';
-import type { DispatchInput, DispatchOutput, WireAdapter } from './wire/types.js';
+import type { DispatchInput, DispatchOutput, WireAdapter } from '../agents/types.js';
 import { noDecision, stoppingDecision } from './fail-closed.js';
 
 type RemoteFailure = 'deny' | 'ask' | 'ignore';

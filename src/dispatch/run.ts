@@ -12,7 +12,7 @@ import { createHookEngine, InvalidHookInputError } from '../engine/engine.js';
 import { sessionCounterStoreFor } from '../engine/session-file-store.js';
 import type { EventName } from '../events/facts.js';
 import { FILLERS } from '../events/tables.generated.js';
-import type { DispatchInput, DispatchOutput, WireAdapter } from './wire/types.js';
+import type { DispatchInput, DispatchOutput, WireAdapter } from '../agents/types.js';
 import { DISPATCH_ENV, type DispatchFlags } from './flags.js';
 
 /**

@@ -2,7 +2,6 @@
 import { makeResult } from '../backends/result.js';
 import type { BackendContext } from '../backends/types.js';
 import { outputNeedsZod, parseExecution, type ParsedHook } from '../parse/output.js';
-import { loadZodSchemas } from '../util/load-zod.js';
 import type { ExecutionResult } from '../types.js';
 import { undecided, type PlannedHook } from './plan.js';
 import type { EngineState } from './state.js';
@@ -30,7 +29,7 @@ export async function execute(
       ? bridge.decodeResult(planned.hook, payload, await backend(planned.hook, bridge.encodePayload(planned.hook, payload), ctx))
       : await backend(planned.hook, payload, ctx);
     // The output is parsed synchronously (parseResult): zod is loaded first if it will decide.
-    if (outputNeedsZod(planned.hook.event, result)) await loadZodSchemas();
+    if (outputNeedsZod(planned.hook.event, result)) await import('../events/schemas.js'); // fills the slot
     return result;
   } catch (err) {
     return errorResult(`backend failed: ${(err as Error)?.message ?? String(err)}`);

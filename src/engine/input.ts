@@ -3,7 +3,6 @@ import { eventCheck } from '../events/compiled.js';
 import type { EventName } from '../events/facts.js';
 import { formatZodIssues } from '../parse/zod-issues.js';
 import { eventZodSchemas, requireEventZodSchemas } from '../util/zod-slot.js';
-import { loadZodSchemas } from '../util/load-zod.js';
 import { defineOwn } from '../reduce/reduce.js';
 
 export class InvalidHookInputError extends Error {
@@ -47,7 +46,7 @@ export async function checkInputLoaded(
  */
 export async function loadedInputIssues(event: EventName, full: Record<string, unknown>): Promise<string | undefined> {
   if (eventCheck('input', event)?.(full)) return undefined;
-  if (!eventZodSchemas()) await loadZodSchemas();
+  if (!eventZodSchemas()) await import('../events/schemas.js'); // fills the slot
   return zodInputIssues(event, full);
 }
 

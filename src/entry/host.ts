@@ -4,7 +4,7 @@
  * internal helpers (path confinement checks, the patch parser, the file watcher, slash commands)
  * stay internal: a host that needs them copies the wiring from src/host.
  */
-import '../util/zod-schemas.js'; // the schema slot, for this entry's synchronous functions (src/util/zod-slot.ts)
+import './zod-schemas.js'; // the schema slot, for this entry's synchronous functions (src/util/zod-slot.ts)
 export {
   startHostSession,
   runLoop,

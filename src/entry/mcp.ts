@@ -1,5 +1,5 @@
 /** agent-hooks/mcp: the MCP servers behind mcp_tool hooks (docs/backends.md). */
-import '../util/zod-schemas.js'; // the schema slot, for this entry's synchronous functions (src/util/zod-slot.ts)
+import './zod-schemas.js'; // the schema slot, for this entry's synchronous functions (src/util/zod-slot.ts)
 export {
   createMcpClientManager,
   McpConfigError,

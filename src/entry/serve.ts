@@ -1,5 +1,5 @@
 /** agent-hooks/serve: `agent-hooks serve` as a library (docs/serve.md): the trust review panel and session API, mountable or listening on loopback. */
-import '../util/zod-schemas.js'; // the schema slot, for this entry's synchronous functions (src/util/zod-slot.ts)
+import './zod-schemas.js'; // the schema slot, for this entry's synchronous functions (src/util/zod-slot.ts)
 export { createServeApp, type ServeApp, type ServeOptions } from '../serve/app.js';
 export { startServe, type StartServeOptions, type RunningServe } from '../serve/server.js';
 export type { WorkspaceView } from '../serve/workspaces.js';

@@ -5,7 +5,7 @@
  * the backends (command, http, prompt, mcp_tool) with the HTTP target policy, output parsing and
  * the reducer, and the data shapes that flow between them. createHookEngine wires all of them.
  */
-import '../util/zod-schemas.js'; // the schema slot, for this entry's synchronous functions (src/util/zod-slot.ts)
+import './zod-schemas.js'; // the schema slot, for this entry's synchronous functions (src/util/zod-slot.ts)
 export { catalog, inputSchema, outputSchema } from '../events/catalog.js';
 export { checkInput } from '../engine/input.js';
 export type { Backend, BackendContext } from '../backends/types.js';

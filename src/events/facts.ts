@@ -37,6 +37,8 @@ export const TOOL_EVENTS = EVENT_NAMES.filter((e) => EVENT_FACTS[e].ifCondition)
 
 /** Events whose matcher sees a tool name (the tool events plus Kimi's PermissionResult): tool-name tables apply. */
 export const TOOL_NAME_EVENTS: readonly EventName[] = EVENT_NAMES.filter((e) => eventFacts(e).matcher?.field === 'tool_name');
+/** The same, as a set to look events up in. */
+export const TOOL_NAME_EVENT_SET: ReadonlySet<string> = new Set(TOOL_NAME_EVENTS);
 
 /**
  * The value an event's matcher runs against, read from its input

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '../config/load.js';
 import type { ConfigGateInput } from '../config/load.js';
 import type { Diagnostic, SourceKind } from '../types.js';
-import { parseDiscoverDialects, type DiscoverDialects } from '../dialects/locations.js';
+import { parseDiscoverDialects, type DiscoverDialects } from '../agents/shared/locations.js';
 import type { TrustReport } from '../trust/index.js';
 
 export interface LoadFlags {
@@ -16,7 +16,7 @@ export interface LoadFlags {
   cwd?: string;
   discover?: boolean;
   managedSettings?: string;
-  /** Force the dialect of --settings files (default: detected per file; src/dialects). */
+  /** Force the dialect of --settings files (default: detected per file; src/agents/). */
   dialect?: string;
   /** `--discover-dialects LIST|all`: other agents' standard hook files to discover (docs/dialects.md "Discovery"). */
   discoverDialects?: string;

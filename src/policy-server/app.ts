@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { eventFacts, isEventName, type EventName } from '../events/facts.js';
-import { claudeOutput } from '../dispatch/wire/shared.js';
+import { claudeOutput } from '../agents/shared/wire.js';
 import { InvalidHookInputError } from '../engine/engine.js';
 import { toJson } from '../reduce/json.js';
 import type { LiveConfig } from './config.js';

@@ -18,7 +18,7 @@
  *
  * Types and schemas come from the event catalog, the engine's single source of truth.
  */
-import '../util/zod-schemas.js'; // the schema slot, for this entry's synchronous functions (src/util/zod-slot.ts)
+import '../entry/zod-schemas.js'; // the schema slot, for this entry's synchronous functions (src/util/zod-slot.ts)
 import { z } from 'zod';
 import { eventFacts, inputSchema, isEventName, EVENT_NAMES, type Catalog, type EventName } from '../events/catalog.js';
 import type { commonInputShape } from '../events/common.js';

@@ -6,7 +6,7 @@
  * only when telemetry is on; a missing one is a clear error, never a crash of the hook.
  */
 import { metrics, trace } from '@opentelemetry/api';
-import { importExporter, otlpProtocol, signalUrl } from './protocol.js';
+import { importExporter, otlpProtocol, signalUrl } from '../util/otlp-protocol.js';
 
 export interface TelemetryExporter {
   /** Export what is buffered and stop. */

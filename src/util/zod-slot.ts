@@ -3,9 +3,9 @@
  * compiled validators (src/events/compiled.ts) do not accept and to word the issues: evaluating it
  * is the largest part of a `dispatch` or `run` with a hook to run (docs/performance.md). Each
  * schema module fills its part of the slot when it is evaluated; the library's entries import
- * them all (src/util/zod-schemas.ts), so their synchronous functions have them from the start.
- * The lean paths (the CLI's dispatch and run) await loadZodSchemas() (src/util/load-zod.ts)
- * before a synchronous stage that will need them, as the engine does for `if` rules
+ * them all (src/entry/zod-schemas.ts), so their synchronous functions have them from the start.
+ * The lean paths (the CLI's dispatch and run) import the schema module a check needs (events'
+ * or config's) before a synchronous stage that will need it, as the engine does for `if` rules
  * (src/matching/rule-slot.ts).
  */
 import type { z } from 'zod';
@@ -52,7 +52,7 @@ export function configZodSchemas(): ConfigZodSchemas | undefined {
 }
 
 /**
- * The event schemas for a synchronous stage. Missing only if a caller skipped loadZodSchemas()
+ * The event schemas for a synchronous stage. Missing only if a caller skipped loading them
  * on a lean path: a bug, reported as one rather than read as "valid".
  */
 export function requireEventZodSchemas(): EventZodSchemas {

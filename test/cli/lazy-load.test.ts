@@ -126,8 +126,8 @@ const HEAVY_DIRS = [
 ];
 /** The zod-free event facts (test/events/facts.test.ts proves they load no zod): `run --help` lists events from them. */
 const LEAN_EVENT_MODULES = ['events/facts.js', 'events/facts-prompt-tool.js', 'events/facts-lifecycle.js'];
-/** The adapters of the agents other than Claude (src/dialects). */
-const OTHER_DIALECTS = ['codex', 'gemini', 'qwen', 'kimi', 'cursor', 'copilot', 'droid'].map((d) => `dist/dialects/${d}.js`);
+/** The facts (tables) of the agents other than Claude (src/agents/<name>/facts.ts). */
+const OTHER_DIALECTS = ['codex', 'gemini', 'qwen', 'kimi', 'cursor', 'copilot', 'droid'].map((d) => `dist/agents/${d}/facts.js`);
 
 function expectLight(r: ReturnType<typeof resolvedBy>): void {
   // The recorder works: the CLI and commander were seen.
@@ -177,8 +177,8 @@ test('run with command hooks loads the engine but not the HTTP client, trust sto
   expect(r.dist).toContain('engine/engine.js');
   for (const p of ['undici', 'lru-cache', 'hono', 'yaml', '@modelcontextprotocol/sdk', 'diff']) expect(r.packages, p).not.toContain(p);
   // A Claude file named with --settings is detected without the other agents' tables.
-  expect(r.dist).toContain('dialects/detect.js');
-  expect(r.dist.filter((f) => OTHER_DIALECTS.includes(`dist/${f}`) || f === 'dialects/index.js')).toEqual([]);
+  expect(r.dist).toContain('agents/registry.js');
+  expect(r.dist.filter((f) => OTHER_DIALECTS.includes(`dist/${f}`) || f === 'agents/all.js')).toEqual([]);
   // toolkit/sample.js (catalog-only) gives run its default payloads; the rest of the toolkit stays out.
   const loaded = r.dist.filter((f) => f !== 'toolkit/sample.js');
   for (const d of ['serve/', 'host/', 'toolkit/', 'trust/', 'backends/http.js', 'backends/prompt.js'])
@@ -491,7 +491,7 @@ function bundledDispatch(hooks: unknown[] | undefined, command = 'ls') {
 const SHELL_PARSER = 'node_modules/unbash/';
 const GLOBS = 'node_modules/picomatch/';
 const ofPackage = (sources: string[], prefix: string) => sources.filter((f) => f.startsWith(prefix));
-/** The tables of every dialect but Claude's (src/dialects/detect.ts and the shared helpers are not tables). */
+/** The tables of every dialect but Claude's (the detectors and src/agents/shared/ are not tables). */
 test('bundled dispatch with one plain command hook loads neither the shell parser nor picomatch', () => {
   const r = bundledDispatch([{ type: 'command', command: 'echo plain-hook >&2; exit 2' }]);
   expect(JSON.parse(r.stdout)).toMatchObject({
@@ -532,11 +532,11 @@ test('bundled dispatch with a ${CLAUDE_PROJECT_DIR} placeholder loads the shell 
 test('bundled dispatch with nothing to run loads no dialect tables but Claude’s, and one wire adapter', () => {
   const r = bundledDispatch(undefined);
   expect([r.stdout, r.code]).toEqual(['', 0]);
-  expect(r.sources).toContain('dist/dialects/detect.js');
-  expect(r.sources.filter((f) => OTHER_DIALECTS.includes(f) || f === 'dist/dialects/index.js')).toEqual([]);
-  expect(r.sources.filter((f) => f.startsWith('dist/dispatch/wire/') && !f.endsWith('/shared.js') && !f.endsWith('/load.js'))).toEqual([
-    'dist/dispatch/wire/claude.js',
-  ]);
+  expect(r.sources).toContain('dist/agents/registry.js');
+  expect(r.sources.filter((f) => OTHER_DIALECTS.includes(f) || f === 'dist/agents/all.js')).toEqual([]);
+  expect(r.sources.filter((f) => /^dist\/agents\/(?!shared\/)[a-z]+\/wire\.js$/.test(f))).toEqual(['dist/agents/claude/wire.js']);
+  // No agent's reader (zod) either: nothing was read but Claude's settings, by the native loader.
+  expect(r.sources.filter((f) => /^dist\/agents\/[a-z]+\/reader\.js$/.test(f))).toEqual([]);
   // A Codex file in the project (a forced --dialect here) loads Codex's tables, and no others.
   const codex = dir.json('codex-hooks.json', { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] } });
   const forced = resolvedByWith(
@@ -548,7 +548,7 @@ test('bundled dispatch with nothing to run loads no dialect tables but Claude’
   );
   expect([forced.stdout, forced.code]).toEqual(['', 0]);
   const sources = bundledSources(forced.dist);
-  expect(sources.filter((f) => OTHER_DIALECTS.includes(f))).toEqual(['dist/dialects/codex.js']);
+  expect(sources.filter((f) => OTHER_DIALECTS.includes(f))).toEqual(['dist/agents/codex/facts.js']);
 });
 
 test('dispatch and run with one command hook load neither node:crypto nor perf_hooks', () => {

@@ -4,8 +4,8 @@
  * for the hardening suites (test/hardening/) as well as test/dialects/property.test.ts.
  */
 import fc from 'fast-check';
-import { DIALECTS, DIALECT_NAMES } from '../../src/dialects/index.js';
-import type { DialectName } from '../../src/dialects/types.js';
+import { DIALECTS, DIALECT_NAMES } from '../../src/agents/all.js';
+import type { DialectName } from '../../src/agents/types.js';
 
 const junk = fc.oneof(
   fc.string(),

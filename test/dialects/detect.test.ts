@@ -1,21 +1,25 @@
 /**
- * The lean pieces dispatch's no-hooks check uses instead of the registry (src/dialects/detect.ts,
- * load.ts, src/dispatch/wire/load.ts) agree with it.
+ * The lazy registry dispatch's no-hooks check uses (src/agents/registry.ts: each agent's `detect`
+ * at hand, its parts loaded on first use) agrees with the eager tables (src/agents/all.ts).
  */
 import { expect, it } from 'vitest';
-import { DETECTION_NAMES, DETECTORS, detectDialectName } from '../../src/dialects/detect.js';
-import { DIALECTS, DIALECT_NAMES, detectDialect } from '../../src/dialects/index.js';
-import { loadDialect } from '../../src/dialects/load.js';
-import { WIRE } from '../../src/dispatch/wire/index.js';
-import { loadWire } from '../../src/dispatch/wire/load.js';
+import { DIALECTS, DIALECT_NAMES, WIRE, detectDialect } from '../../src/agents/all.js';
+import { DETECTION_NAMES as CODEX_NAMES } from '../../src/agents/codex/detect.js';
+import { DETECTION_NAMES as CURSOR_NAMES } from '../../src/agents/cursor/detect.js';
+import { DETECTION_NAMES as GEMINI_NAMES } from '../../src/agents/gemini/detect.js';
+import { AGENTS, detectDialectName, loadDialect, loadWire } from '../../src/agents/registry.js';
 
 it('the detectors name every native event of the Codex, Cursor and Gemini tables', () => {
-  for (const [name, names] of Object.entries(DETECTION_NAMES))
-    expect([...names].sort(), name).toEqual(DIALECTS[name as keyof typeof DETECTION_NAMES].events.map((e) => e.native).sort());
+  for (const [name, names] of [
+    ['codex', CODEX_NAMES],
+    ['cursor', CURSOR_NAMES],
+    ['gemini', GEMINI_NAMES],
+  ] as const)
+    expect([...names].sort(), name).toEqual(DIALECTS[name].events.map((e) => e.native).sort());
 });
 
 it('each adapter detects with its detector, and detection picks the same dialect as the registry', () => {
-  for (const name of DIALECT_NAMES) expect(DIALECTS[name].detect, name).toBe(DETECTORS[name]);
+  for (const name of DIALECT_NAMES) expect(DIALECTS[name].detect, name).toBe(AGENTS[name].detect);
   const cases: Array<[string, unknown]> = [
     ['/p/.claude/settings.json', { hooks: { PreToolUse: [{ hooks: [] }] } }],
     ['/p/.codex/hooks.json', { hooks: { PreToolUse: [{ hooks: [] }] } }],
@@ -40,9 +44,14 @@ it('each adapter detects with its detector, and detection picks the same dialect
   }
 });
 
-it('loadDialect and loadWire give the registry adapters', async () => {
+it('the registry lists the agents of the eager tables, each under its own name, and loads the same parts', async () => {
+  expect(Object.keys(AGENTS)).toEqual([...DIALECT_NAMES]);
+  expect(Object.keys(DIALECTS)).toEqual([...DIALECT_NAMES]);
+  expect(Object.keys(WIRE)).toEqual([...DIALECT_NAMES]);
   for (const name of DIALECT_NAMES) {
+    expect(AGENTS[name].name, name).toBe(name);
     expect(await loadDialect(name), name).toBe(DIALECTS[name]);
     expect(await loadWire(name), name).toBe(WIRE[name]);
+    expect((await AGENTS[name].reader()).name, name).toBe(name);
   }
 });

@@ -8,8 +8,8 @@ import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
-import { discoveryFilesOf, parseDiscoverDialects } from '../../src/dialects/discovery.js';
-import { DIALECT_NAMES } from '../../src/dialects/types.js';
+import { discoveryFilesOf, parseDiscoverDialects } from '../../src/agents/all.js';
+import { DIALECT_NAMES } from '../../src/agents/types.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
 
 const BIN = join(resolve(__dirname, '../..'), 'dist/cli/bin.cjs');

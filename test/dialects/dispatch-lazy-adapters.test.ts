@@ -8,7 +8,7 @@ import { tempDir } from '../helpers/tmp.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();
-  vi.doUnmock('../../src/dialects/load.js');
+  vi.doUnmock('../../src/agents/registry.js');
   vi.resetModules();
 });
 
@@ -18,9 +18,10 @@ it('an adapter that cannot load makes the answer "maybe", for a named file and f
   vi.stubEnv('HOME', dir.path('home'));
   vi.stubEnv('CLAUDE_CONFIG_DIR', undefined);
   try {
-    vi.doMock('../../src/dialects/load.js', async (original) => {
-      const real = (await original()) as typeof import('../../src/dialects/load.js');
+    vi.doMock('../../src/agents/registry.js', async (original) => {
+      const real = (await original()) as typeof import('../../src/agents/registry.js');
       return {
+        ...real,
         loadDialect: (name: 'claude') =>
           name === 'claude' ? real.loadDialect(name) : Promise.reject(new Error(`simulated load failure of ${name}`)),
       };
@@ -35,7 +36,7 @@ it('an adapter that cannot load makes the answer "maybe", for a named file and f
     const settings = dir.json('settings.json', { agentHooks: { discoverDialects: ['codex'] } });
     expect(await mayHaveHooks('PreToolUse', { agent: 'claude', settings: [settings], discover: true, cwd: dir.root })).toBe(true);
     // With the adapters loading, the same call finds nothing to run.
-    vi.doUnmock('../../src/dialects/load.js');
+    vi.doUnmock('../../src/agents/registry.js');
     vi.resetModules();
     const fresh = await import('../../src/dispatch/dispatch.js');
     expect(await fresh.mayHaveHooks('PreToolUse', { agent: 'claude', settings: [settings], discover: true, cwd: dir.root })).toBe(false);

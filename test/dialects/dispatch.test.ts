@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DIALECT_NAMES } from '../../src/dialects/types.js';
+import { DIALECT_NAMES } from '../../src/agents/types.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
 import { runCli } from './cli.js';
 

@@ -6,18 +6,18 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { codex } from '../../src/dialects/codex.js';
-import { copilot } from '../../src/dialects/copilot.js';
-import { qwenSeconds } from '../../src/config/readers/gemini.js';
-import { gemini } from '../../src/dialects/gemini.js';
-import { kimi } from '../../src/dialects/kimi.js';
-import { qwen } from '../../src/dialects/qwen.js';
-import type { DispatchInput } from '../../src/dispatch/wire/types.js';
-import { codexWire } from '../../src/dispatch/wire/codex.js';
-import { copilotWire } from '../../src/dispatch/wire/copilot.js';
-import { cursorWire } from '../../src/dispatch/wire/cursor.js';
-import { geminiWire } from '../../src/dispatch/wire/gemini.js';
-import { qwenWire } from '../../src/dispatch/wire/qwen.js';
+import { codex } from '../../src/agents/codex/facts.js';
+import { copilot } from '../../src/agents/copilot/facts.js';
+import { qwenSeconds } from '../../src/agents/gemini/reader.js';
+import { gemini } from '../../src/agents/gemini/facts.js';
+import { kimi } from '../../src/agents/kimi/facts.js';
+import { qwen } from '../../src/agents/qwen/facts.js';
+import type { DispatchInput } from '../../src/agents/types.js';
+import { codexWire } from '../../src/agents/codex/wire.js';
+import { copilotWire } from '../../src/agents/copilot/wire.js';
+import { cursorWire } from '../../src/agents/cursor/wire.js';
+import { geminiWire } from '../../src/agents/gemini/wire.js';
+import { qwenWire } from '../../src/agents/qwen/wire.js';
 import { emptyDecision } from '../../src/engine/engine.js';
 import { inputSchema, type EventName } from '../../src/events/catalog.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -472,7 +472,7 @@ describe('Factory Droid', () => {
   });
 
   test('Create is Write: a Claude Write matcher, converted to Droid, names Create', async () => {
-    const { parseDialect, serializeDialect } = await import('../../src/config/readers/index.js');
+    const { parseDialect, serializeDialect } = await import('../../src/agents/registry.js');
     const parsed = await parseDialect(
       'claude',
       { hooks: { PreToolUse: [{ matcher: 'Write|Bash', hooks: [{ type: 'command', command: 'x' }] }] } },
@@ -654,7 +654,7 @@ describe('Kimi', () => {
 
 describe('convert', () => {
   test('an exec-form hook converted to a shell-only dialect has its arguments shell-quoted into the command', async () => {
-    const { convertText, shellWord } = await import('../../src/config/readers/convert.js');
+    const { convertText, shellWord } = await import('../../src/agents/shared/convert.js');
     expect(shellWord("it's")).toBe(`'it'\\''s'`);
     expect(shellWord('${CLAUDE_PROJECT_DIR}/hooks/a b.sh')).toBe(`"\${CLAUDE_PROJECT_DIR}"'/hooks/a b.sh'`);
     const text = JSON.stringify({

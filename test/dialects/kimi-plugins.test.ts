@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { kimiPluginManifests } from '../../src/dialects/kimi.js';
+import { kimiPluginManifests } from '../../src/agents/kimi/facts.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
 import { runCli } from './cli.js';
 

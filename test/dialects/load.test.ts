@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { checkPaths } from '../../src/cli/check.js';
 import { loadConfig } from '../../src/config/index.js';
-import { detectDialect, readDocument } from '../../src/dialects/index.js';
+import { detectDialect, readDocument } from '../../src/agents/all.js';
 import { readFileSync } from 'node:fs';
 import type { NormalizedHook } from '../../src/types.js';
 

@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { stringify } from 'smol-toml';
 import { loadConfig } from '../../src/config/index.js';
-import { parseDialect, serializeDialect } from '../../src/config/readers/index.js';
-import { DIALECT_NAMES } from '../../src/dialects/index.js';
+import { parseDialect, serializeDialect } from '../../src/agents/registry.js';
+import { DIALECT_NAMES } from '../../src/agents/all.js';
 import { tempDir } from '../helpers/tmp.js';
 import { dialectDocument, dialectFile } from './arbitraries.js';
 

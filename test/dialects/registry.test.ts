@@ -1,9 +1,9 @@
 /** The lean copies stay in step with their sources; matcher modes behave as each agent's. */
 import { describe, expect, test } from 'vitest';
 import { defaultManagedSettingsPath, loadConfig } from '../../src/config/index.js';
-import { CANONICAL_EVENTS } from '../../src/dialects/claude.js';
-import { DIALECTS, DIALECT_NAMES } from '../../src/dialects/index.js';
-import { readMatcher, writeMatcher } from '../../src/dialects/shared.js';
+import { CANONICAL_EVENTS } from '../../src/agents/claude/facts.js';
+import { DIALECTS, DIALECT_NAMES } from '../../src/agents/all.js';
+import { readMatcher, writeMatcher } from '../../src/agents/shared/facts.js';
 import { discoveryFiles } from '../../src/dispatch/dispatch.js';
 import { EVENT_NAMES, isEventName } from '../../src/events/catalog.js';
 import { compileMatcherFor } from '../../src/matching/modes.js';

@@ -6,8 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { parseDialect, serializeDialect, type Loss } from '../../src/config/readers/index.js';
-import { DIALECT_NAMES, readDocument, type DialectName } from '../../src/dialects/index.js';
+import { parseDialect, serializeDialect } from '../../src/agents/registry.js';
+import type { Loss } from '../../src/agents/types.js';
+import { DIALECT_NAMES, readDocument, type DialectName } from '../../src/agents/all.js';
 import type { NormalizedHook } from '../../src/types.js';
 
 const FIX = resolve(__dirname, '../fixtures/dialects');

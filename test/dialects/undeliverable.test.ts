@@ -1,12 +1,13 @@
 /**
- * What an agent's own code never delivers (src/dialects/undeliverable.ts): dispatch notes a
+ * What an agent's own code never delivers (src/agents/shared/undeliverable.ts): dispatch notes a
  * dropped context on a channel the agent does not parse as output, `check --agent` and
  * `doctor` warn about a hook the agent never runs. Real CLI, real hook processes.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { droid } from '../../src/dialects/droid.js';
-import { undeliverableWarnings, GEMINI_UNDELIVERABLE } from '../../src/dialects/undeliverable.js';
-import { withUndeliverableNotes } from '../../src/dispatch/wire/shared.js';
+import { droid } from '../../src/agents/droid/facts.js';
+import { GEMINI_UNDELIVERABLE } from '../../src/agents/gemini/facts.js';
+import { undeliverableWarnings } from '../../src/agents/shared/undeliverable.js';
+import { withUndeliverableNotes } from '../../src/agents/shared/wire.js';
 import type { Decision } from '../../src/reduce/reduce.js';
 import type { NormalizedHook } from '../../src/types.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';

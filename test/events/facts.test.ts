@@ -12,8 +12,8 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { verdictOutput } from '../../src/backends/prompt.js';
 import { FIRST_EVENT_NAMES } from '../../src/cli/main.js';
-import { CANONICAL_EVENTS } from '../../src/dialects/claude.js';
-import { TOOL_EVENTS as DIALECT_TOOL_EVENTS } from '../../src/dialects/shared.js';
+import { CANONICAL_EVENTS } from '../../src/agents/claude/facts.js';
+import { TOOL_EVENTS as DIALECT_TOOL_EVENTS } from '../../src/agents/shared/facts.js';
 import { catalog } from '../../src/events/catalog.js';
 import {
   askMeetsBypass,

@@ -14,7 +14,7 @@ import { loadConfig } from '../../src/config/index.js';
 import { createHookEngine } from '../../src/engine/engine.js';
 import { startPolicyServer, type RunningPolicyServer } from '../../src/policy-server/server.js';
 import { newToken } from '../../src/policy-server/tokens.js';
-import type { DialectName } from '../../src/dialects/types.js';
+import type { DialectName } from '../../src/agents/types.js';
 import { DIALECTS, dispatchShell, GUARD_SH, runBin, sandbox, verdict, type Sandbox } from './helpers.js';
 
 /** A command over the 100 KiB stdin cap whose forbidden part is at the end. */

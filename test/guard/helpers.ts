@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { DIALECT_NAMES, type DialectName } from '../../src/dialects/types.js';
+import { DIALECT_NAMES, type DialectName } from '../../src/agents/types.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
 
 export const BIN = fileURLToPath(new URL('../../dist/cli/bin.cjs', import.meta.url));

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHookEngine } from '../../src/engine/engine.js';
 import { createHookManager } from '../../src/session/manager.js';
 import { loadTrustedConfig, trustWorkspace } from '../../src/trust/index.js';
-import type { DialectName } from '../../src/dialects/types.js';
+import type { DialectName } from '../../src/agents/types.js';
 import { DIALECTS, dispatchShell, GUARD_SH, guardedProject, runBin, sandbox, trust, verdict, type Sandbox } from './helpers.js';
 
 const sandboxes: Sandbox[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseExecution, parseJsonObject } from '../../src/parse/output.js';
 // parseExecution is synchronous: the package entries fill the schema slot, a direct import must too.
-import '../../src/util/zod-schemas.js';
+import '../../src/entry/zod-schemas.js';
 import type { ExecutionResult } from '../../src/types.js';
 
 const res = (over: Partial<ExecutionResult> = {}): ExecutionResult => ({

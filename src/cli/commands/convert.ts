@@ -10,7 +10,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { DIALECT_NAMES } from '../../dialects/types.js';
+import { DIALECT_NAMES } from '../../agents/types.js';
 import { formatDiagnostic } from '../../util/format-diagnostic.js';
 import { oneLine } from '../../util/terminal-text.js';
 
@@ -32,7 +32,7 @@ async function convertCommand(file: string, flags: ConvertFlags): Promise<number
     return 1;
   }
   const format = flags.format ?? (flags.out && /\.toml$/i.test(flags.out) ? 'toml' : undefined);
-  const { convertText } = await import('../../config/readers/convert.js');
+  const { convertText } = await import('../../agents/shared/convert.js');
   const r = await convertText(path, text, { ...(flags.from ? { from: flags.from } : {}), to: flags.to, ...(format ? { format } : {}) });
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);

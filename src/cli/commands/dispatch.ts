@@ -3,7 +3,7 @@
  * (docs/dialects.md has the one line per agent). Lean on purpose (see src/dispatch/dispatch.ts).
  */
 import type { Command } from 'commander';
-import { DIALECT_NAMES } from '../../dialects/types.js';
+import { DIALECT_NAMES } from '../../agents/types.js';
 import type { DispatchFlags } from '../../dispatch/dispatch.js';
 
 function collect(value: string, previous: string[] = []): string[] {

@@ -14,7 +14,7 @@ import {
   type HookTrustStatus,
   type TrustReport,
 } from '../../trust/index.js';
-import { parseDiscoverDialects, type DiscoverDialects } from '../../dialects/discovery.js';
+import { parseDiscoverDialects, type DiscoverDialects } from '../../agents/all.js';
 import { formatDiagnostic } from '../../util/format-diagnostic.js';
 import { oneLine } from '../../util/terminal-text.js';
 
