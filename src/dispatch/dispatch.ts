@@ -26,7 +26,7 @@ import {
 import { isObject } from '../util/is-object.js';
 import type { EventName } from '../events/catalog.js';
 import { eventFacts, failsClosedWhenUnjudged, isEventName } from '../events/facts.js';
-import { stoppingDecision } from './fail-closed.js';
+import { unjudgedDecision } from '../reduce/reduce.js';
 import { isSessionPaused } from '../session/pause-file.js';
 import { forTerminal } from '../util/terminal-text.js';
 import { claudeConfigDir } from '../util/claude-dir.js';
@@ -237,7 +237,7 @@ function unjudged(wire: WireAdapter, input: DispatchInput, err: unknown): Dispat
   const why = (err as Error)?.message ?? String(err);
   try {
     const o = wire.encodeDecision(
-      stoppingDecision(
+      unjudgedDecision(
         input.event,
         `agent-hooks dispatch failed (internal error: ${why}), so the hooks for ${input.event} could not judge it; failing closed`,
       ),

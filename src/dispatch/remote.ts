@@ -8,9 +8,8 @@
  */
 import { randomUUID } from '../util/uuid.js';
 import { eventFacts, type EventName } from '../events/facts.js';
-import type { Decision } from '../reduce/reduce.js';
+import { emptyDecision, unjudgedDecision, type Decision } from '../reduce/reduce.js';
 import type { DispatchInput, DispatchOutput, WireAdapter } from '../agents/types.js';
-import { noDecision, stoppingDecision } from './fail-closed.js';
 
 type RemoteFailure = 'deny' | 'ask' | 'ignore';
 
@@ -24,18 +23,9 @@ export interface RemoteOptions {
   eventId?: string;
 }
 
-/** The decision of the local failure policy when the policy server gave none. */
-function failureDecision(event: EventName, policy: RemoteFailure, why: string): Decision {
-  const spec = eventFacts(event);
-  const reason = `policy server unavailable (${why}); local failure policy: ${policy}`;
-  const d =
-    policy === 'ignore' || !spec.canBlock
-      ? noDecision(event)
-      : policy === 'ask' && (spec.decision === 'permission' || spec.decision === 'permission-request')
-        ? { ...noDecision(event), decision: 'ask' as const, reason }
-        : stoppingDecision(event, reason);
-  d.warnings.push(reason);
-  return d;
+/** The decision of the local failure policy when the policy server gave none (reduce.ts `unjudgedDecision`). */
+export function failureDecision(event: EventName, policy: RemoteFailure, why: string): Decision {
+  return unjudgedDecision(event, `policy server unavailable (${why}); local failure policy: ${policy}`, policy);
 }
 
 export async function remoteDecision(event: EventName, payload: Record<string, unknown>, o: RemoteOptions): Promise<Decision> {
@@ -59,7 +49,7 @@ export async function remoteDecision(event: EventName, payload: Record<string, u
       });
       const body = (await res.json().catch(() => ({}))) as { decision?: Decision; error?: string };
       if (res.ok && body.decision && typeof body.decision === 'object') {
-        const d = { ...noDecision(event), ...body.decision, event };
+        const d = { ...emptyDecision(event), ...body.decision, event };
         return d;
       }
       why = `HTTP ${res.status}${body.error ? `: ${body.error}` : ''}`;

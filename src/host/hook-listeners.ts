@@ -5,9 +5,8 @@
  * the engine except through these listeners, the SessionStart of the session manager, and
  * the MCP module's Elicitation hooks.
  */
-import { emptyDecision } from '../engine/engine.js';
 import type { EventName } from '../events/catalog.js';
-import type { Decision } from '../reduce/reduce.js';
+import { unjudgedDecision, type Decision } from '../reduce/reduce.js';
 import {
   actorFields,
   afterToolBatchListener,
@@ -105,7 +104,7 @@ export function attachHooks(slots: RuntimeSlots, hooks: HookRunner, options: Hoo
   };
 }
 
-/** Fire one event; an engine error is reported and treated as "no hook decided". */
+/** Fire one event; an engine error is reported and fails closed where the event can block. */
 function firing(hooks: HookRunner, warn: (message: string) => void, onDecision: HookListenerOptions['onDecision']): HookWiring['fire'] {
   return async (event, input, ctx) => {
     const payload = { ...input, permission_mode: ctx.mode, cwd: ctx.cwd };
@@ -114,9 +113,10 @@ function firing(hooks: HookRunner, warn: (message: string) => void, onDecision: 
     try {
       decision = await hooks.run(event, payload, runCtx);
     } catch (e) {
+      // The engine's own failure is never a hook's: the event is stopped where running it
+      // unjudged would fail open, and goes on elsewhere (reduce.ts `unjudgedDecision`).
       warn(`${event} hooks failed: ${(e as Error)?.message ?? String(e)}`);
-      decision = emptyDecision(event);
-      decision.warnings.push(`engine error: ${(e as Error)?.message ?? String(e)}`);
+      decision = unjudgedDecision(event, `engine error, the hooks could not judge ${event}: ${(e as Error)?.message ?? String(e)}`);
     }
     onDecision?.(event, decision);
     return decision;

@@ -3,7 +3,7 @@
  * Pure: no processes, no clocks — unit-testable from plain data.
  */
 import { eventFacts, type EventName } from '../events/facts.js';
-import { askMeetsBypass, mergeRuleOf } from '../events/facts.js';
+import { askMeetsBypass, failsClosedWhenUnjudged, mergeRuleOf } from '../events/facts.js';
 import type { EventFacts } from '../events/spec.js';
 import type { ParsedHook, Verdict } from '../parse/output.js';
 import type { FailureBehavior } from '../types.js';
@@ -164,6 +164,26 @@ function askUnderReportedBypass(mode: string | undefined, reason: string | undef
 /** The pass-through Decision of an event no hook decided on: nothing blocked, nothing added. */
 export function emptyDecision(event: EventName): Decision {
   return startDecision(event, []);
+}
+
+/**
+ * The Decision of an event its hooks could not judge at all — the engine itself failed, or the
+ * policy server could not be reached — under `policy`: `deny` stops the guarded action where
+ * running it unjudged would fail open (`failsClosedWhenUnjudged`: deny on the permission events,
+ * block elsewhere), `ask` asks where the event can ask, `ignore` decides nothing. A warning
+ * always says why.
+ */
+export function unjudgedDecision(event: EventName, reason: string, policy: FailureBehavior = 'deny'): Decision {
+  const decision = startDecision(event, []);
+  decision.warnings.push(reason);
+  const spec = eventFacts(event);
+  if (policy === 'ignore' || !failsClosedWhenUnjudged(event)) return decision;
+  const permission = spec.decision === 'permission' || spec.decision === 'permission-request';
+  const verdict: Verdict = policy === 'ask' && permission ? 'ask' : permission ? 'deny' : 'block';
+  decision.decision = verdict;
+  decision.reason = reason;
+  decision.blocked = isBlocking(spec, verdict);
+  return decision;
 }
 
 /** The one place a Decision's shape is built (fields in this order: it is what JSON output shows). */

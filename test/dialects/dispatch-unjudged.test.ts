@@ -6,7 +6,8 @@
  */
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
-import { stoppingDecision } from '../../src/dispatch/fail-closed.js';
+import { unjudgedDecision } from '../../src/reduce/reduce.js';
+import { failsClosedWhenUnjudged } from '../../src/events/facts.js';
 import { catalog, EVENT_NAMES } from '../../src/events/catalog.js';
 import type { EventSpec } from '../../src/events/spec.js';
 import { policyVerdict } from '../../src/reduce/reduce.js';
@@ -78,11 +79,17 @@ it('other agents get the deny in their own convention', async () => {
   expect(codex.exitCode === 2 || JSON.parse(codex.stdout).hookSpecificOutput?.permissionDecision === 'deny').toBe(true);
 });
 
-it('the stopping decision is the verdict a deny failure policy gives, on every event that can block', () => {
+it('an unjudged event is stopped as a deny failure policy would, where running it unjudged would fail open', () => {
   const blocking = EVENT_NAMES.filter((e) => (catalog[e] as EventSpec).canBlock);
   expect(blocking.length).toBeGreaterThan(5);
   for (const e of blocking) {
-    const d = stoppingDecision(e, 'why');
-    expect([d.decision, d.blocked, d.reason], e).toEqual([policyVerdict(catalog[e] as EventSpec, 'deny'), true, 'why']);
+    const d = unjudgedDecision(e, 'why');
+    if (failsClosedWhenUnjudged(e))
+      expect([d.decision, d.blocked, d.reason], e).toEqual([policyVerdict(catalog[e] as EventSpec, 'deny'), true, 'why']);
+    else expect([d.decision, d.blocked, d.warnings], e).toEqual([undefined, false, ['why']]);
   }
+  // Stop is let through unjudged (blocking on an error that repeats would never let the agent stop).
+  expect(unjudgedDecision('Stop', 'why').blocked).toBe(false);
+  expect(unjudgedDecision('PreToolUse', 'why', 'ask')).toMatchObject({ decision: 'ask', blocked: false });
+  expect(unjudgedDecision('PreToolUse', 'why', 'ignore')).toMatchObject({ blocked: false, warnings: ['why'] });
 });

@@ -9,3 +9,26 @@ it('refuses a runner without run(), with a clear error, and takes one with it', 
   const detach = attachHooks(createRuntimeSlots(), { run: async () => emptyDecision('PreToolUse') });
   detach();
 });
+
+it('an engine that throws fails closed: PreToolUse is vetoed with the reason (was: the call proceeded)', async () => {
+  const slots = createRuntimeSlots();
+  const detach = attachHooks(slots, {
+    run: async () => {
+      throw new Error('engine broke');
+    },
+  });
+  const tool = { name: 'Bash' } as never;
+  const r = await slots.beforeTool.fire({
+    tool,
+    toolUseId: 't1',
+    originalInput: { command: 'ls' },
+    input: { command: 'ls' },
+    cwd: '/w',
+    mode: 'default',
+    additionalContext: [],
+    rewrites: [],
+    rewriteInput: () => true,
+  });
+  expect(r.vetoed?.reason).toMatch(/engine error, the hooks could not judge PreToolUse: engine broke/);
+  detach();
+});
