@@ -110,7 +110,24 @@ export interface NormalizedHook {
   bridge?: HookBridge;
   /** Dialect-only fields with no engine meaning (names, native event, …), kept for `convert`. */
   dialectData?: Record<string, unknown>;
+  /**
+   * Set by the trust loader (src/trust/verify.ts) on a hook a person reviewed: the engine calls it
+   * before each execution, and a failure is an engine fault (closed on events that can block).
+   */
+  verify?: HookVerifier;
+  /** Files a reviewed hook's review covers (what it pins, its config file): tool calls that write them are refused. */
+  guards?: readonly string[];
 }
+
+/**
+ * A reviewed hook's check at execution (src/trust/verify.ts), where it runs: `failed` says why it
+ * must not run (and how to re-trust); otherwise `recheck`, called after it ran, says whether what
+ * it executed changed while it ran (then its answer does not count).
+ */
+export type HookVerifier = (at: {
+  cwd: string;
+  projectDir: string;
+}) => Promise<{ failed: string } | { recheck?: () => Promise<string | undefined> }>;
 
 /**
  * Matcher semantics of the dialects:

@@ -11,6 +11,7 @@
 import { userHome } from '../util/os-dirs.js';
 import path from 'node:path';
 import type { Diagnostic, NormalizedHook, SourceKind } from '../types.js';
+import type { TrustReport } from '../trust/types.js';
 import { ROOT_PATH } from './diagnostics.js';
 import { dedupeHooks, isManagedHook } from './registry.js';
 import { claudeConfigDir } from '../util/claude-dir.js';
@@ -177,13 +178,15 @@ async function applyGate(
   pluginHooks: NormalizedHook[],
   skillHooks: NormalizedHook[],
   diagnostics: Diagnostic[],
-): Promise<void> {
+): Promise<TrustReport | undefined> {
   const { projectDir, homeDir, discover } = ctx;
   let gate = opts.gate;
+  let report: (() => TrustReport | undefined) | undefined;
   if (!gate && discover && !opts.unsafeSkipTrustGate) {
     // The trust gate (and its store) loads only when discovered workspace layers may need it.
     const { trustGate } = await import('../trust/gate.js');
     const t = trustGate({ ...opts.trust, workspaceDir: projectDir, homeDir });
+    report = t.report;
     gate = async (input) => {
       const excluded = await t.gate(input);
       for (const s of t.report()?.skipped ?? [])
@@ -204,6 +207,7 @@ async function applyGate(
     drop(pluginHooks, (h) => key(h.source.kind, h.source.file));
     drop(skillHooks, (h) => key(h.source.kind, h.source.file));
   }
+  return report?.();
 }
 
 /** Merge the (gated) layers: scalar settings by precedence, env, policy filters, dedup, allowlists. */
@@ -298,6 +302,11 @@ async function loadConfigUnsafe(opts: LoadConfigOptions, diagnostics: Diagnostic
     }
     for (const s of opts.skills ?? []) skillHooks.push(...loadSkill(s, cwd, diagnostics, files));
   }
-  await applyGate(opts, { projectDir, homeDir, discover }, layers, pluginHooks, skillHooks, diagnostics);
-  return mergeLayers(layers, pluginHooks, skillHooks, files, diagnostics);
+  const trust = await applyGate(opts, { projectDir, homeDir, discover }, layers, pluginHooks, skillHooks, diagnostics);
+  const merged = mergeLayers(layers, pluginHooks, skillHooks, files, diagnostics);
+  if (!trust) return merged;
+  // The default gate's verdict: reviewed hooks verified at each execution; a reviewed workspace that changed fails closed.
+  const { withTrustVerdict } = await import('../trust/verify.js');
+  merged.hooks = withTrustVerdict(merged.hooks, trust, { homeDir, nonManagedOff: merged.disabled.nonManaged || merged.managedOnly });
+  return merged;
 }

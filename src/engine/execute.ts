@@ -2,7 +2,7 @@
 import { makeResult } from '../backends/result.js';
 import type { BackendContext } from '../backends/types.js';
 import { outputNeedsZod, parseExecution, type ParsedHook } from '../parse/output.js';
-import type { ExecutionResult } from '../types.js';
+import type { ExecutionResult, HookVerifier } from '../types.js';
 import { undecided, type PlannedHook } from './plan.js';
 import type { EngineState } from './state.js';
 
@@ -20,6 +20,10 @@ export async function execute(
   // fault, which `finish` fails closed.
   const unknown = undecided(planned);
   if (unknown !== undefined) return makeResult({ status: 'error', error: unknown, engineFault: true });
+  // A reviewed hook is verified where it runs, before it runs (src/trust/verify.ts): one that is not
+  // what was reviewed never runs, and the engine fails closed, as for any fault of its own.
+  const check = planned.hook.verify ? await verifyHook(planned.hook.verify, ctx) : undefined;
+  if (check && 'failed' in check) return makeResult({ status: 'error', error: check.failed, engineFault: true });
   // A free slot is taken without a wait (an await per hook is a measurable share of in-process dispatch).
   const release = state.semaphore.tryAcquire() ?? (await state.semaphore.acquire());
   try {
@@ -30,7 +34,9 @@ export async function execute(
       : await backend(planned.hook, payload, ctx);
     // The output is parsed synchronously (parseResult): zod is loaded first if it will decide.
     if (outputNeedsZod(planned.hook.event, result)) await import('../events/schemas.js'); // fills the slot
-    return result;
+    // What it executed changed while it ran: its answer is not the reviewed guard's.
+    const changed = await check?.recheck?.();
+    return changed === undefined ? result : makeResult({ status: 'error', error: changed, engineFault: true });
   } catch (err) {
     return errorResult(`backend failed: ${(err as Error)?.message ?? String(err)}`);
   } finally {
@@ -53,4 +59,12 @@ export function parseResult(
 
 function errorResult(error: string): ExecutionResult {
   return makeResult({ status: 'error', error });
+}
+
+async function verifyHook(verify: HookVerifier, ctx: BackendContext): ReturnType<HookVerifier> {
+  try {
+    return await verify({ cwd: ctx.cwd, projectDir: ctx.projectDir });
+  } catch (err) {
+    return { failed: `the hook could not be verified: ${(err as Error)?.message ?? String(err)}` };
+  }
 }

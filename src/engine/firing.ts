@@ -17,9 +17,16 @@ import { currentIndex, readyIndex } from './hooks.js';
 import { completeInput, InvalidHookInputError, loadedInputIssues } from './input.js';
 import { planHooks, type PlanContext, type PlanIndex, type PlannedHook } from './plan.js';
 import { isPatchFiring, planPatchViews } from './plan-views.js';
+import { guardedWrite } from './guarded-files.js';
 import { runHooks, type Firing } from './run-hooks.js';
 import type { EngineState } from './state.js';
 import type { RunContext } from './types.js';
+
+/** The events a tool call can still be refused at, before it runs: the permission events of the catalog. */
+const refusesBeforeRun = (event: EventName) => {
+  const model = eventFacts(event).decision;
+  return model === 'permission' || model === 'permission-request';
+};
 
 export async function runFiring(
   state: EngineState,
@@ -44,7 +51,10 @@ export async function runFiring(
   // An `if` not parsed yet: its module (unbash, picomatch) loads now, once per process (plan.ts).
   if (index.unloadedRules) ({ index, failure: unloaded } = await readyIndex(state.hooks));
   const planCtx: PlanContext = { cwd, homeDir: state.homeDir, projectDir: state.projectDir, foldCase: state.foldCase };
-  const matched = planHooks(index, event, rawInput, planCtx);
+  const planned = planHooks(index, event, rawInput, planCtx);
+  // The agent may not write the files its reviewed guards run or are configured in (guarded-files.ts).
+  const refusal = refusesBeforeRun(event) ? guardedWrite(index, state.hooks.config, rawInput, cwd, event) : undefined;
+  const matched = refusal ? [refusal, ...planned] : planned;
   if (matched.length === 0 && !hasViews(index, event, rawInput, planCtx)) return emptyDecision(event);
 
   const input = completeInput(event, rawInput, { cwd, sessionId: ctx.sessionId ?? options.sessionId, mode });

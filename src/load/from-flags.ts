@@ -76,8 +76,12 @@ export async function loadFromFlags(
     const { verifiedHooks } = await import('../trust/index.js');
     config.hooks = verifiedHooks(config.hooks, trust);
   }
-  // As loadTrustedConfig: no skip warnings when policy removes non-managed hooks anyway.
-  if (config.disabled.nonManaged || config.managedOnly) trust = { ...trust, skipped: [], warnings: [] };
+  // As loadTrustedConfig: no skip warnings when policy removes non-managed hooks anyway; reviewed
+  // hooks verified at each execution, and those of a reviewed workspace that changed fail closed.
+  const nonManagedOff = config.disabled.nonManaged || config.managedOnly;
+  const { withTrustVerdict } = await import('../trust/verify.js');
+  config.hooks = withTrustVerdict(config.hooks, trust, { nonManagedOff });
+  if (nonManagedOff) trust = { ...trust, skipped: [], warnings: [] };
   if (opts.eachSkippedHook) {
     for (const s of trust.skipped)
       config.diagnostics.push({ level: 'warning', file: s.hook.source.file, path: s.hook.source.path, message: s.message });

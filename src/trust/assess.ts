@@ -132,7 +132,7 @@ function reportOf(
     state: verdict.state,
     reason: verdict.reason,
     ...(digest ? { digest } : {}),
-    ...(trusted ? { trustedDigest: trusted.digest, trustedAt: trusted.trustedAt } : {}),
+    ...(trusted ? { trustedDigest: trusted.digest, trustedAt: trusted.trustedAt, reviewedHooks: trusted.config.hooks } : {}),
     hooks,
     removed: diff?.removed ?? [],
     settingsChanges: diff?.settings ?? [],

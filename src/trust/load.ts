@@ -20,10 +20,12 @@ export const TRUST_OPTION_KEYS = {
   hashCache: true,
   events: true,
 } as const satisfies KnownKeys<TrustOptions>;
+import { withTrustVerdict } from './verify.js';
 
 /**
  * loadConfig with the trust gate. Skip warnings are dropped when policy removes non-managed
- * hooks anyway (managed disableAllHooks / allowManagedHooksOnly).
+ * hooks anyway (managed disableAllHooks / allowManagedHooksOnly). Reviewed hooks are verified at
+ * each execution, and those of a reviewed workspace that changed fail closed (verify.ts).
  */
 export async function loadTrustedConfig(
   loadOptions: Omit<LoadConfigOptions, 'gate'>,
@@ -40,7 +42,13 @@ export async function loadTrustedConfig(
     // loadConfig failed before the gate ran; assess what we have so callers always get a report.
     trust = await assessTrust({ hooks: [] }, { ...trustOptions, workspaceDir });
   }
-  if (config.disabled.nonManaged || config.managedOnly) trust = { ...trust, skipped: [], warnings: [] };
+  const nonManagedOff = config.disabled.nonManaged || config.managedOnly;
+  if (nonManagedOff) trust = { ...trust, skipped: [], warnings: [] };
   if (trust.events) config.hooks = verifiedHooks(config.hooks, trust);
+  config.hooks = withTrustVerdict(config.hooks, trust, {
+    ...(homeDir !== undefined ? { homeDir } : {}),
+    ...(trustOptions.command !== undefined ? { command: trustOptions.command } : {}),
+    nonManagedOff,
+  });
   return { config, trust };
 }

@@ -110,6 +110,8 @@ export interface TrustReport {
   trustedAt?: string;
   /** Every hook given, in order. */
   hooks: HookTrustStatus[];
+  /** The hooks of the trusted config as recorded (paths encoded): what a person reviewed. */
+  reviewedHooks?: CanonicalHook[];
   /** Hooks in the trusted config that are gone now. */
   removed: CanonicalHook[];
   /** Changed hook-related settings of gated files. */

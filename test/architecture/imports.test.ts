@@ -75,6 +75,9 @@ test('the check counts type-only and dynamic imports', async () => {
 const KNOWN_FORBIDDEN: Record<string, string> = {
   'config/load.ts -> trust/gate.ts':
     'loadConfig applies the trust gate to discovered workspace hooks by default (a library caller that passes no gate stays safe); inverting it means every caller passes the gate',
+  'config/load.ts -> trust/verify.ts':
+    'the same gate: the hooks loadConfig keeps from a reviewed workspace carry their verification (a changed guard fails closed)',
+  'config/load.ts -> trust/types.ts': 'the gate returns its TrustReport through loadConfig (types only)',
   'config/schema.ts -> audit/sinks.ts': "the settings schema validates agentHooks.auditSinks with the audit sinks' own schema",
   'engine/plan.ts -> config/registry.ts': "firingKeyFor is built from the config stage's dedup helpers (keyOfItsOwn, handler payloads)",
   'trust/pins.ts -> backends/env.ts': 'a pin substitutes placeholders exactly as the command backend will',

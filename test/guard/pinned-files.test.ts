@@ -131,7 +131,7 @@ const CONSTRUCTS: Construct[] = [
 describe('a hook whose executed files cannot be determined is flagged unpinned, never pinned to nothing', () => {
   // Trusted with --allow-unpinned so trust succeeds either way; then the attacker changes the file.
   // The guarantee: the hook was flagged unpinned, or the change is seen (not `trusted`) and the new code does not run.
-  it.concurrent.fails.each(CONSTRUCTS)('$name', async (c) => {
+  it.concurrent.each(CONSTRUCTS)('$name', async (c) => {
     const sb = fresh();
     const project = sb.dir.path('p');
     for (const [rel, content] of Object.entries(c.files)) sb.dir.write(`p/${rel}`, content, 0o755);
@@ -173,12 +173,12 @@ describe('relative pins resolve where the hook runs: a new sub/hooks/guard.sh do
     expect(verdict(await dispatchShell('claude', project, 'rm -rf build', { env: sb.env, args: ['--cwd', project] }))).toBe('deny');
   });
 
-  it.concurrent.fails.each(DIALECTS)('dispatch --agent %s --cwd PROJECT, payload cwd PROJECT/sub', async (agent: DialectName) => {
+  it.concurrent.each(DIALECTS)('dispatch --agent %s --cwd PROJECT, payload cwd PROJECT/sub', async (agent: DialectName) => {
     const r = await dispatchShell(agent, join(project, 'sub'), 'rm -rf build', { env: sb.env, args: ['--cwd', project] });
     expect(verdict(r)).toBe('deny');
   });
 
-  it.fails('the library (loadTrustedConfig + createHookEngine), payload cwd PROJECT/sub', async () => {
+  it('the library (loadTrustedConfig + createHookEngine), payload cwd PROJECT/sub', async () => {
     const mark = sb.dir.path('mark-sub');
     const { config } = await loadTrustedConfig(
       { cwd: project, projectDir: project, homeDir: sb.dir.path('home'), managedSettingsPath: sb.dir.path('no-managed.json') },
@@ -202,7 +202,7 @@ describe('relative pins resolve where the hook runs: a new sub/hooks/guard.sh do
 describe('check-then-use: a guard swapped between the digest and the exec does not run', () => {
   // PreToolUse runs serially: a slow trusted hook first (a logger), then the guard. While the
   // logger runs, a parallel tool call of the agent renames a permissive script over the guard.
-  it.fails('dispatch --agent claude: the reviewed guard answers (deny), the swapped-in one never runs', async () => {
+  it('dispatch --agent claude: the reviewed guard answers (deny), the swapped-in one never runs', async () => {
     const sb = fresh();
     const project = sb.dir.path('p');
     const started = sb.dir.path('started');
@@ -264,7 +264,7 @@ describe('the session manager (the reference runtime’s hooks) verifies at each
     }
   });
 
-  it.fails('a guard edited after bind is not run: the session fails closed', async () => {
+  it('a guard edited after bind is not run: the session fails closed', async () => {
     const m = manager();
     const mark = sb.dir.path('mark-bound');
     try {

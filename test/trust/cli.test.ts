@@ -26,6 +26,15 @@ function fire(cwd: string, extra: string[] = []) {
   return { context: JSON.parse(r.stdout).additionalContext as string[], stderr: r.stderr };
 }
 
+/** Fire UserPromptSubmit where a reviewed hook changed: the event fails closed (issue 39 class 4). */
+function fireBlocked(cwd: string) {
+  const r = cli(['run', 'UserPromptSubmit', '--cwd', cwd, '--payload', '-', '--json'], '{"prompt":"hi"}');
+  expect(r.code, r.stderr).toBe(2);
+  const out = JSON.parse(r.stdout) as { blocked: boolean; reason: string; additionalContext: string[] };
+  expect(out.blocked).toBe(true);
+  return { context: out.additionalContext, reason: out.reason, stderr: r.stderr };
+}
+
 function status(cwd: string) {
   const r = cli(['status', '--cwd', cwd, '--json']);
   return { ...r, json: JSON.parse(r.stdout) };
@@ -59,8 +68,9 @@ describe('agent-hooks trust / revoke / status', () => {
         },
       }),
     );
-    const edited = fire(p.root);
+    const edited = fireBlocked(p.root);
     expect(edited.context).toEqual([]);
+    expect(edited.reason).toMatch(/agent-hooks trust --cwd .* --digest sha256:/);
     expect(edited.stderr).toMatch(/skipped \(modified: handler\.command: /);
     const s1 = status(p.root).json;
     expect(s1.state).toBe('modified');
@@ -70,8 +80,9 @@ describe('agent-hooks trust / revoke / status', () => {
     expect(cli(['trust', '--cwd', p.root, '--digest', s1.digest]).code).toBe(0);
     expect(fire(p.root).context).toEqual(['from-project-script\nmore']);
     writeFileSync(p.script, 'echo tampered\n');
-    const tampered = fire(p.root);
+    const tampered = fireBlocked(p.root);
     expect(tampered.context).toEqual([]);
+    expect(tampered.reason).toContain(`${realpathSync(p.script)} changed`);
     expect(tampered.stderr).toContain(`skipped (modified: script ${realpathSync(p.script)}: sha256:`);
     const human = cli(['status', '--cwd', p.root]);
     expect(human.stdout).toContain('hook trust:      modified');
@@ -112,8 +123,9 @@ describe('agent-hooks trust / revoke / status', () => {
     const s = status(p.root);
     expect(s.code).toBe(1);
     expect(s.json.state).toBe('error');
-    const f = fire(p.root);
+    const f = fireBlocked(p.root);
     expect(f.context).toEqual([]);
+    expect(f.reason).toMatch(/symlink/);
     expect(f.stderr).toMatch(/skipped \(error: trust store .* symlink.*\); fix the trust store/);
 
     writeFileSync(dir.path('real-store.json'), '{"version":1,"workspaces":{}}');

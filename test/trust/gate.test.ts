@@ -18,7 +18,7 @@ import {
 } from '../../src/trust/index.js';
 import type { NormalizedHook } from '../../src/types.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
-import { git, makeProject } from './helpers.js';
+import { failedVerification, git, makeProject } from './helpers.js';
 
 let dir: TempDir;
 let store: string;
@@ -86,7 +86,8 @@ describe('hook trust through the config loader', () => {
     );
     const { config, trust } = await load(p.root);
     expect(trust.state).toBe('modified');
-    expect(config.hooks).toEqual([]);
+    // Reviewed, then changed: kept, failing verification (fail closed), never silently gone.
+    expect((await failedVerification(config.hooks, { cwd: p.root, projectDir: p.root })).length).toBeGreaterThan(0);
     expect(trust.hooks[0]!.state).toBe('modified');
     expect(trust.hooks[0]!.changes).toEqual([{ kind: 'config', field: 'handler.timeout', after: 5 }]);
     expect(trust.warnings[0]).toMatch(/skipped \(modified: handler\.timeout: \(none\) → 5\)/);
@@ -98,7 +99,9 @@ describe('hook trust through the config loader', () => {
     writeFileSync(p.script, 'echo changed\n');
     const { config, trust } = await load(p.root);
     expect(trust.state).toBe('modified');
-    expect(config.hooks).toEqual([]);
+    const reasons = await failedVerification(config.hooks, { cwd: p.root, projectDir: p.root });
+    expect(reasons[0]).toContain(`${realpathSync(p.script)} changed`);
+    expect(reasons[0]).toMatch(/agent-hooks trust --cwd .* --digest sha256:/);
     expect(trust.hooks[0]!.changes).toMatchObject([{ kind: 'script', script: realpathSync(p.script) }]);
     expect(trust.scripts).toMatchObject([{ path: realpathSync(p.script) }]);
     expect(trust.scripts[0]!.trusted).not.toBe(trust.scripts[0]!.current);
@@ -294,7 +297,7 @@ describe('hook trust through the config loader', () => {
     await expect(trustWorkspace(trust)).rejects.toThrow(/cannot trust .*ELOOP/);
   });
 
-  it('a broken trust store fails closed: state error, project hooks skipped, user hooks still run', async () => {
+  it('a broken trust store fails closed: state error, project hooks fail verification, user hooks still run', async () => {
     const p = makeProject(dir);
     dir.json('home/.claude/settings.json', { hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo user' }] }] } });
     mkdirSync(join(store, '..'), { recursive: true, mode: 0o700 });
@@ -302,7 +305,11 @@ describe('hook trust through the config loader', () => {
     const { config, trust } = await load(p.root);
     expect(trust.state).toBe('error');
     expect(trust.reason).toMatch(/is a symlink; refusing/);
-    expect(config.hooks.map((h) => h.source.kind)).toEqual(['user']);
+    // Whether the project was reviewed cannot be read: its hooks fail closed (a store the agent
+    // breaks must not take its guards away); the user's own hooks run.
+    expect(config.hooks.filter((h) => !h.verify).map((h) => h.source.kind)).toEqual(['user']);
+    const gated = config.hooks.filter((h) => h.verify);
+    expect((await failedVerification(gated, { cwd: p.root, projectDir: p.root }))[0]).toMatch(/symlink/);
     expect(trust.warnings[0]).toMatch(/fix the trust store/);
     await expect(trustWorkspace(trust)).rejects.toThrow(/symlink/);
   });

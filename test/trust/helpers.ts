@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TempDir } from '../helpers/tmp.js';
+import type { NormalizedHook } from '../../src/types.js';
 
 /**
  * A HOME inside `dir` with the trust store under it, and an environment for the CLI that points at
@@ -40,3 +41,17 @@ export function makeProject(
 }
 
 export const prompt = { prompt: 'hi', session_id: 's', transcript_path: '', cwd: '/', hook_event_name: 'UserPromptSubmit' };
+
+/**
+ * Issue 39 class 4: the hooks of a reviewed workspace that changed stay, failing verification
+ * (the engine fails closed on their events); the reasons, one per hook. Throws when one would run.
+ */
+export async function failedVerification(hooks: readonly NormalizedHook[], at: { cwd: string; projectDir: string }): Promise<string[]> {
+  const reasons: string[] = [];
+  for (const h of hooks) {
+    const v = await h.verify?.(at);
+    if (!v || !('failed' in v)) throw new Error(`hook ${h.id} would run`);
+    reasons.push(v.failed);
+  }
+  return reasons;
+}

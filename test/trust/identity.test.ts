@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/config/index.js';
 import { loadTrustedConfig, trustWorkspace } from '../../src/trust/index.js';
 import { CLI_BIN, requireBuiltCli, runCli } from '../helpers/cli.js';
 import { useTempDir } from '../helpers/tmp.js';
-import { git, makeProject, trustHome } from './helpers.js';
+import { failedVerification, git, makeProject, trustHome } from './helpers.js';
 
 requireBuiltCli(CLI_BIN);
 const dir = useTempDir('agent-hooks-trust-id-');
@@ -160,7 +160,8 @@ describe('the library is safe by default', () => {
     await trustWorkspace(trust);
     expect((await loadConfig(base)).hooks.map((h) => h.source.kind)).toEqual(['project']);
     writeFileSync(p.script, 'echo changed\n');
-    expect((await loadConfig(base)).hooks).toEqual([]);
+    // Reviewed, then changed: the hooks stay and fail verification (closed), not skipped.
+    expect((await failedVerification((await loadConfig(base)).hooks, { cwd: p.root, projectDir: p.root })).length).toBeGreaterThan(0);
     expect((await loadConfig({ ...base, unsafeSkipTrustGate: true })).hooks.map((h) => h.source.kind)).toEqual(['project']);
   });
 });

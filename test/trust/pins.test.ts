@@ -337,8 +337,6 @@ describe("every spelling of an interpreter's options is read as the interpreter 
     ['php -c ini/php.ini -f hook.php', ['ini/php.ini', 'hook.php']],
     ['bash --rcfile rc.sh -i', ['rc.sh']],
     // Clusters whose options take an optional value of a set shape: -l octal digits, -0 a record separator.
-    ['perl -lne print hook.pl', ['hook.pl']],
-    ['perl -0777 -ne print hook.pl', ['hook.pl']],
     ['perl -CSD -w hook.pl', ['hook.pl']],
     // -F takes its pattern attached only; -d runs ./.perldb first, and `-dIlib` is -d then -I.
     ['perl -F hook.pl', ['hook.pl']],
@@ -361,14 +359,23 @@ describe("every spelling of an interpreter's options is read as the interpreter 
     expect(node('--title', '--no-warnings', 'hookdir').status).not.toBe(0);
   });
 
-  it('reads `-lne` as three options, not -l with the value "ne"', async () => {
+  it('reads `-lne` as three options, not -l with the value "ne": its -e runs inline code, so the hook is unpinned', async () => {
     hook('perl -lne print hook.pl');
-    const r = await expectPinned(['hook.pl']);
-    // `print` is the code of -e, not a script: only the input file is pinned.
-    expect(r.scripts.map((s) => s.path)).toEqual([realpathSync(join(root, 'hook.pl'))]);
+    await expectUnpinned(/perl -e runs inline code/);
   });
 
   it.each([
+    ['perl -0777 -ne print hook.pl', /perl -e runs inline code/],
+    // Issue 39 class 3: inline code, traps, toolchains and package scripts are never pinned to nothing.
+    [`python3 -c "exec(open('g.py').read())"`, /python3 -c runs inline code/],
+    [`node -e "require('./g')"`, /node -e runs inline code/],
+    [`ruby -e 'load "g.rb"'`, /ruby -e runs inline code/],
+    [`awk 'BEGIN { system("sh x.sh") }'`, /awk's program runs commands/],
+    ['trap "sh x.sh" EXIT; true', /trap runs a command string/],
+    ['cargo run --quiet', /cargo builds or runs/],
+    ['go run ./cmd/guard', /go builds or runs/],
+    ['uv run guard', /uv builds or runs/],
+    ['bun run guard', /bun run runs what package.json/],
     ['node -r some-package hook.js', /loads the package some-package/],
     ['node --import=some-package hook.js', /loads the package some-package/],
     ['node --future-a x --future-b y hook.js', /options --future-a, --future-b are not modelled/],

@@ -82,7 +82,10 @@ function pinOption(run: Run, st: State, base: string, o: ReadOption, addsDirs: b
   }
   switch (o.kind) {
     case 'code':
-      return true; // inline: in the config itself
+      // The code is in the config, but what it loads, imports or runs (`exec(open('g.py').read())`,
+      // `require('./g')`, `do "g.pl"`) is not read from it: never pinned to nothing.
+      unpin(run, `${base} ${o.option} runs inline code; what it loads or runs is not modelled`);
+      return false;
     case 'file':
       pinExecuted(run, st, v, `${base} ${o.option}`);
       return true;
@@ -301,11 +304,13 @@ export function modelScripted(run: Run, st: State, base: string, args: Arg[], re
         continue;
       }
       if (a.startsWith('-')) continue;
+      // An inline program that runs commands (`system(…)`, `print | "cmd"`, `"cmd" | getline`).
+      if (/\bsystem\b|\|/.test(a)) unpin(run, `${base}'s program runs commands (system() or a pipe); what they run is not modelled`);
       referencedArgs(run, st, args.slice(i + 1)); // program text inline, then input files
       return;
     }
     if (a === '-e' || a === '-E') {
-      referencedArgs(run, st, args.slice(i + 2));
+      unpin(run, `${base} ${a} runs inline code; what it loads or runs is not modelled`);
       return;
     }
     if (a.startsWith('-')) continue;

@@ -14,6 +14,8 @@ export interface PinContext {
   pluginRoot?: string;
   pluginData?: string;
   homeDir: string;
+  /** The PATH commands are looked up in; default process.env.PATH. */
+  path?: string;
 }
 
 export interface Pins {
@@ -38,6 +40,49 @@ export const NODE_LIKE = new Set(['node', 'nodejs', 'tsx', 'ts-node', 'bun']);
 export const SCRIPTED = new Set(['ruby', 'perl', 'php', 'lua', 'Rscript', 'awk', 'gawk']);
 export const PACKAGE_RUNNERS = new Set(['npm', 'pnpm', 'yarn', 'bun', 'deno']);
 export const RECIPE_RUNNERS = new Set(['make', 'gmake', 'just', 'task', 'rake']);
+/** Toolchains that build and run what their project files (Cargo.toml, go.mod, pyproject.toml, …) name: a directory or a package. */
+export const TOOLCHAINS = new Set([
+  'cargo',
+  'go',
+  'poetry',
+  'uv',
+  'uvx',
+  'pipx',
+  'pipenv',
+  'pdm',
+  'hatch',
+  'rye',
+  'pixi',
+  'conda',
+  'mamba',
+  'tox',
+  'nox',
+  'gradle',
+  'gradlew',
+  'mvn',
+  'mvnw',
+  'dotnet',
+  'swift',
+  'mix',
+  'stack',
+  'cabal',
+  'sbt',
+  'lein',
+  'composer',
+  'bundle',
+  'nix',
+  'bazel',
+  'cmake',
+  'ninja',
+  'dune',
+  'zig',
+]);
+/** Shell builtins (POSIX and bash): found without a PATH lookup. */
+export const BUILTINS = new Set(
+  ': . [ [[ alias bg break builtin caller cd command compgen complete continue declare dirs disown echo enable eval exec exit export false fc fg getopts hash help history jobs kill let local logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt source suspend test times trap true type typeset ulimit umask unalias unset wait'.split(
+    ' ',
+  ),
+);
 /** Programs that run a command from their arguments in a way not modelled (a lock, a scheduler, another user). */
 export const COMMAND_RUNNERS = new Set([
   'sudo',
@@ -222,7 +267,7 @@ export function isDir(p: string): boolean {
   }
 }
 
-function isFile(p: string): boolean {
+export function isFile(p: string): boolean {
   try {
     return statSync(p).isFile();
   } catch {

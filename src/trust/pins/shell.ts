@@ -22,6 +22,8 @@ import {
   unpin,
   COMMAND_RUNNERS,
   steeringAssignment,
+  BUILTINS,
+  TOOLCHAINS,
   type Arg,
   type Run,
   type State,
@@ -29,6 +31,7 @@ import {
 import { evalAssignment, evalWord } from './words.js';
 import { unwrap, WRAPPERS } from './wrappers.js';
 import { readShellArgs } from '../../util/shell-args.js';
+import { pathLookup, scriptFileName } from './lookup.js';
 import { dialectOf, posixDifferences, readsStdinScript } from './shell-args.js';
 import { changeDirectory } from './directory.js';
 import { variableBuiltin } from './variables.js';
@@ -255,6 +258,7 @@ export function execArgv(run: Run, st: State, argv: Arg[], env: Map<string, Arg>
 
   if (stateBuiltin(run, st, name, args, depth)) return;
   if (st.functions.has(name)) return; // modelled where defined
+  if (!name.includes('/') && !BUILTINS.has(name)) pathLookup(run, name);
   modelProgram(run, st, base, args, env, redirects, depth);
 }
 
@@ -271,6 +275,10 @@ function stateBuiltin(run: Run, st: State, name: string, args: Arg[], depth: num
   if (variableBuiltin(run, st, name, args)) return true;
   if (name === 'builtin' && st.dialect === 'posix') {
     unpin(run, 'sh has no builtin command; what the line runs is not modelled');
+    return true;
+  }
+  if (name === 'trap') {
+    unpin(run, 'trap runs a command string when a signal or the exit comes; that is not modelled');
     return true;
   }
   if (name === 'alias') {
@@ -331,7 +339,8 @@ function modelProgram(
   else if (PYTHON.test(base)) modelPython(run, st, base, args, redirects);
   else if (NODE_LIKE.has(base) || base === 'deno') {
     const sub = isKnown(args[0]) && (args[0] === 'run' || args[0] === 'x');
-    if ((base === 'deno' || base === 'bun') && sub) modelNode2(run, st, base, args.slice(1), redirects);
+    if (base === 'bun' && sub && !scriptFileName(args[1])) modelPackageRunner(run, st, base, args);
+    else if ((base === 'deno' || base === 'bun') && sub) modelNode2(run, st, base, args.slice(1), redirects);
     else if (base === 'deno') unpin(run, `deno ${isKnown(args[0]) ? args[0] : '…'} is not modelled`);
     else if (base === 'bun' && isKnown(args[0]) && !args[0].startsWith('-') && !/[./]/.test(args[0]))
       modelPackageRunner(run, st, base, args);
@@ -340,6 +349,8 @@ function modelProgram(
   else if (base === 'npx' || base === 'pnpx' || base === 'bunx') modelNpx(run, st, base, args);
   else if (PACKAGE_RUNNERS.has(base)) modelPackageRunner(run, st, base, args);
   else if (RECIPE_RUNNERS.has(base)) unpin(run, `${base} runs recipes its own file defines; they are not modelled`);
+  else if (TOOLCHAINS.has(base))
+    unpin(run, `${base} builds or runs what its project files (a directory, a package, a script table) name; that is not modelled`);
   else if (base === 'xargs' || (base === 'find' && args.some((a) => a === '-exec' || a === '-execdir')))
     unpin(run, `${base} runs commands built from its input`);
   else if (COMMAND_RUNNERS.has(base)) unpin(run, `${base} runs a command from its arguments in a way that is not modelled`);

@@ -1,0 +1,74 @@
+/**
+ * The engine's own rule that the agent cannot edit its guards: a tool call that would write a file
+ * a reviewed hook's review covers (`NormalizedHook.guards`, set by src/trust/verify.ts: what the
+ * hook pins, its config file, the workspace's gated settings files) is refused before any hook
+ * runs. It enters the firing as one more planned hook whose verification fails, so the refusal is
+ * an engine fault judged like any other (a deny on events that can block) and recorded.
+ *
+ * Covered: Write, Edit, MultiEdit, NotebookEdit and every path of an ApplyPatch (src/matching/paths.ts),
+ * as each agent's tool maps to these names. Not covered: writes through a shell command (Bash); a
+ * changed pinned file then fails the guarded events closed at the next execution (verify.ts).
+ */
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { compileMatcher } from '../matching/matcher.js';
+import { APPLY_PATCH_TOOLS, extractToolPaths } from '../matching/paths.js';
+import type { NormalizedHook } from '../types.js';
+import type { PlannedHook } from './plan.js';
+
+const WRITE_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', ...APPLY_PATCH_TOOLS]);
+/** By the engine's plan index, rebuilt whenever its hooks change. */
+const guardedByIndex = new WeakMap<object, ReadonlySet<string>>();
+const MATCH_ALL = compileMatcher(undefined);
+
+/** Every guarded file of the hooks, once per plan index. */
+function guardedFiles(index: object, hooks: readonly NormalizedHook[]): ReadonlySet<string> {
+  let set = guardedByIndex.get(index);
+  if (!set) {
+    const s = new Set<string>();
+    for (const h of hooks) for (const f of h.guards ?? []) s.add(f);
+    set = s;
+    guardedByIndex.set(index, set);
+  }
+  return set;
+}
+
+/** A path as the pins record it: the directory part real, the name as written. */
+function canonical(p: string): string {
+  try {
+    return path.join(realpathSync(path.dirname(p)), path.basename(p));
+  } catch {
+    return p;
+  }
+}
+
+/**
+ * The refusal to plan first, when this tool call writes a guarded file of `hooks`; else undefined.
+ * Cheap when nothing is guarded or the tool writes nothing.
+ */
+export function guardedWrite(
+  index: object,
+  hooks: readonly NormalizedHook[],
+  input: Record<string, unknown>,
+  cwd: string,
+  event: NormalizedHook['event'],
+): PlannedHook | undefined {
+  const tool = input.tool_name;
+  if (typeof tool !== 'string' || !WRITE_TOOLS.has(tool)) return undefined;
+  const guarded = guardedFiles(index, hooks);
+  if (guarded.size === 0) return undefined;
+  const hit = extractToolPaths(tool, input.tool_input)
+    .map((p) => canonical(path.resolve(cwd, p)))
+    .find((p) => guarded.has(p));
+  if (hit === undefined) return undefined;
+  const reason = `${tool} would write ${hit}, which a trusted hook runs or is configured in; the agent may not edit its own guards (edit it yourself, then re-trust with \`agent-hooks trust\`)`;
+  const hook: NormalizedHook = {
+    id: 'agent-hooks:guarded-files',
+    event,
+    handler: { type: 'function', name: 'guarded-files', fn: () => undefined },
+    source: { kind: 'sdk', path: 'built-in: guarded files' },
+    dedupKey: '\0guarded-files',
+    verify: async () => ({ failed: reason }),
+  };
+  return { hook, seq: -1, matcher: MATCH_ALL, firingKey: undefined };
+}

@@ -1,0 +1,211 @@
+/**
+ * Trust at execution: what the loader hands the engine after an assessment (docs/security.md
+ * "What runs is what was reviewed", "A changed guard never silently disappears").
+ *
+ * - A reviewed hook (workspace `trusted`) gets `verify`: before each execution its pins are
+ *   modelled again where it runs (its real cwd and project), and every record must equal the
+ *   trusted one — a file the review did not cover, or one that changed since, stops it. After it
+ *   ran, `recheck` compares the (device, inode, size, mtime, ctime) of every pinned file with
+ *   those seen before it started: a file swapped while it ran voids its answer.
+ * - A reviewed workspace whose hooks changed (`modified`, or `error` once reviewed or with an
+ *   unusable store) keeps its hooks, and the hooks of the trusted config, as hooks that always
+ *   fail verification: the engine fails closed on the events they guard (an engine fault), with
+ *   the reason and how to re-trust. Never reviewed (`untrusted`) hooks stay out.
+ * - Every reviewed hook carries `guards`: its pinned files and its config file, which the engine
+ *   refuses tool writes to.
+ */
+import { promises as fs, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { describeChange, rootCodec, type CanonicalHook } from './digest.js';
+import { HashCache } from './hash.js';
+import { pinsOf } from './pins.js';
+import { pinRecords, type PinRecord } from './scripts.js';
+import type { HookTrustStatus, TrustReport } from './types.js';
+import type { EventName } from '../events/catalog.js';
+import type { HookHandler, HookVerifier, NormalizedHook, Provenance } from '../types.js';
+import { userHome } from '../util/os-dirs.js';
+
+export interface VerdictOptions {
+  homeDir?: string;
+  /** Program name of the re-trust hint; default `agent-hooks`. */
+  command?: string;
+  /** Policy removes every non-managed hook anyway (managed disableAllHooks, allowManagedHooksOnly). */
+  nonManagedOff?: boolean;
+}
+
+/**
+ * The hooks after an assessment, as the engine must run them: reviewed hooks with `verify` and
+ * `guards`; in a reviewed workspace that changed, the gated hooks as failed verification.
+ */
+export function withTrustVerdict(hooks: readonly NormalizedHook[], report: TrustReport, o: VerdictOptions = {}): NormalizedHook[] {
+  if (o.nonManagedOff) return [...hooks];
+  const status = new Map(report.hooks.map((s) => [s.id, s]));
+  if (report.state === 'trusted') {
+    const check = verifierContext(report, o);
+    return hooks.map((h) => {
+      const s = status.get(h.id);
+      if (!s?.needsTrust) return h;
+      const verify = verifierFor(h, s, check);
+      return { ...h, ...(verify ? { verify } : {}), guards: guardsOf(h, s, report) };
+    });
+  }
+  const reviewed = report.trustedDigest !== undefined || (report.state === 'error' && report.errors[0] === report.reason);
+  if (report.state === 'untrusted' || !reviewed) return [...hooks];
+  const how = retrustHint(report, o.command);
+  const failed: NormalizedHook[] = report.skipped.map((s) => {
+    const st = status.get(s.hook.id);
+    const what = st ? changeOf(st, report) : report.reason;
+    return failedHook(s.hook, `trusted hook ${s.hook.id} changed since it was reviewed (${report.state}: ${what}); ${how}`, st);
+  });
+  const { decode } = rootCodec(report.workspace.root);
+  (report.reviewedHooks ?? []).forEach((c, i) => {
+    const h = reviewedHook(c, i, decode);
+    failed.push(failedHook(h, `the reviewed hook ${h.id} is not what runs now (${report.state}: ${changedFiles(report)}); ${how}`));
+  });
+  return [...hooks, ...failed];
+}
+
+/** The hint every failure ends with: what to review, and the command that re-trusts. */
+function retrustHint(report: TrustReport, command = 'agent-hooks'): string {
+  const dir = quote(report.workspace.dir);
+  const digest = report.digest ? ` --digest ${report.digest}` : '';
+  const ack = report.unpinned.length > 0 ? ' --allow-unpinned' : '';
+  return `the events it guards are denied until it is re-trusted: review with \`${command} status --cwd ${dir}\`, then \`${command} trust --cwd ${dir}${digest}${ack}\``;
+}
+
+function quote(s: string): string {
+  return /^[A-Za-z0-9_\-./:@%+=,]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** What changed for one hook, naming the files: its own changes, else every changed script of the workspace. */
+function changeOf(st: HookTrustStatus, report: TrustReport): string {
+  if (st.errors.length > 0) return st.errors.join('; ');
+  const scripts = report.scripts.filter((s) => s.trusted !== undefined && s.trusted !== s.current).map((s) => `${s.path} changed`);
+  const own = st.changes.map(describeChange);
+  const all = [...new Set([...own, ...scripts])];
+  return all.length > 0 ? all.join('; ') : report.reason;
+}
+
+/** What changed in the workspace, naming the files (scripts, then hook configs and settings). */
+function changedFiles(report: TrustReport): string {
+  const scripts = report.scripts.filter((s) => s.trusted !== s.current).map((s) => `${s.path} changed`);
+  const configs = report.hooks
+    .filter((h) => h.needsTrust && h.changes.some((c) => c.kind !== 'script'))
+    .map((h) => `${h.source.file} changed`);
+  const settings = report.settingsChanges.length > 0 ? ['hook settings changed'] : [];
+  const removed = report.removed.length > 0 ? [`${report.removed.length} reviewed hook(s) removed`] : [];
+  const all = [...new Set([...scripts, ...configs, ...settings, ...removed, ...report.errors])];
+  return all.length > 0 ? all.join('; ') : report.reason;
+}
+
+/** A hook kept only to fail: never async (its deny must count), never `once`. */
+function failedHook(h: NormalizedHook, reason: string, st?: HookTrustStatus): NormalizedHook {
+  const handler = { ...h.handler, async: false, asyncRewake: false, once: false } as HookHandler;
+  const failed: HookVerifier = async () => ({ failed: reason });
+  return { ...h, handler, verify: failed, ...(st ? { guards: [...st.scripts.filter((k) => !k.includes(':')), ...sourceFile(h)] } : {}) };
+}
+
+/** A hook of the trusted config, decoded, as a registry hook (Claude's matcher rules). */
+function reviewedHook(c: CanonicalHook, i: number, decode: (s: string) => string): NormalizedHook {
+  const handler = { ...c.handler } as Record<string, unknown>;
+  if (typeof handler.command === 'string') handler.command = decode(handler.command);
+  const source = { ...c.source } as Provenance;
+  for (const k of ['file', 'pluginRoot', 'pluginData', 'skillRoot'] as const) if (source[k] !== undefined) source[k] = decode(source[k]!);
+  return {
+    id: `reviewed:${source.file ?? ''}#${source.path}`,
+    event: c.event as EventName,
+    ...(c.matcher !== undefined ? { matcher: c.matcher } : {}),
+    handler: handler as unknown as HookHandler,
+    source,
+    dedupKey: `\0reviewed#${i}`,
+  };
+}
+
+const sourceFile = (h: NormalizedHook): string[] => (h.source.file !== undefined && path.isAbsolute(h.source.file) ? [h.source.file] : []);
+
+/** The files a reviewed hook's review covers: pinned paths (not `glob:` lists), its config file, the gated settings files. */
+function guardsOf(h: NormalizedHook, st: HookTrustStatus, report: TrustReport): string[] {
+  const files = st.scripts.filter((k) => path.isAbsolute(k));
+  return [...new Set([...files, ...sourceFile(h), ...report.gatedSources.map((s) => s.file).filter((f) => path.isAbsolute(f))])];
+}
+
+interface VerifierContext {
+  expected: Map<string, string>;
+  encode: (s: string) => string;
+  homeDir: string;
+  gitTopLevel?: string;
+  cache: HashCache;
+  how: string;
+}
+
+function verifierContext(report: TrustReport, o: VerdictOptions): VerifierContext {
+  const { encode } = rootCodec(report.workspace.root);
+  return {
+    expected: new Map(Object.entries(report.config?.scripts ?? {})),
+    encode,
+    homeDir: o.homeDir ?? userHome(),
+    ...(report.workspace.git ? { gitTopLevel: report.workspace.git.worktree } : {}),
+    // Memory only: a hit needs the same (device, inode, size, mtime, ctime) as when hashed.
+    cache: new HashCache(),
+    how: retrustHint(report, o.command),
+  };
+}
+
+/** The check before each execution of a reviewed hook (see the module comment). */
+function verifierFor(h: NormalizedHook, st: HookTrustStatus, c: VerifierContext): HookVerifier | undefined {
+  if (h.handler.type !== 'command') return undefined;
+  const handler = h.handler;
+  const acknowledged = st.unpinned.length > 0;
+  const root = h.source.pluginRoot ?? h.source.skillRoot;
+  return async (at) => {
+    const pins = pinsOf(handler, {
+      cwd: real(at.cwd),
+      projectDir: at.projectDir,
+      homeDir: c.homeDir,
+      ...(c.gitTopLevel !== undefined ? { gitTopLevel: c.gitTopLevel } : {}),
+      ...(root !== undefined ? { pluginRoot: real(root) } : {}),
+      ...(h.source.pluginData !== undefined ? { pluginData: real(h.source.pluginData) } : {}),
+    });
+    const fail = (why: string) => ({ failed: `trusted hook ${h.id}: ${why}; ${c.how}` });
+    if (!acknowledged && pins.unpinned.length > 0)
+      return fail(`where it runs (${at.cwd}) what it executes cannot be determined (${pins.unpinned[0]})`);
+    const { records } = await pinRecords(pins, c.cache);
+    for (const r of records) {
+      const want = c.expected.get(c.encode(r.key));
+      if (want === undefined) return fail(`run in ${at.cwd} it would execute ${r.key}, which was not reviewed`);
+      if (r.record !== want)
+        return fail(`${r.key} changed since it was trusted (${want.slice(0, 19)} → ${(r.record ?? r.error ?? 'unreadable').slice(0, 19)})`);
+    }
+    const before = await fingerprints(records);
+    return {
+      recheck: async () => {
+        const after = await fingerprints(records);
+        const moved = [...before].find(([k, v]) => after.get(k) !== v);
+        return moved ? `trusted hook ${h.id}: ${moved[0]} changed while the hook ran; its answer does not count; ${c.how}` : undefined;
+      },
+    };
+  };
+}
+
+/** (device, inode, size, mtime, ctime) of every pinned path, by path; `missing` when absent. */
+async function fingerprints(records: readonly PinRecord[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const r of records) {
+    if (!path.isAbsolute(r.key)) continue;
+    try {
+      const s = await fs.lstat(r.key, { bigint: true });
+      out.set(r.key, `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`);
+    } catch {
+      out.set(r.key, 'missing');
+    }
+  }
+  return out;
+}
+
+function real(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
