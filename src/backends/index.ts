@@ -13,5 +13,5 @@ export {
   type PlaceholderVars,
 } from './env.js';
 export { substituteForShell } from './shell-placeholders.js';
-export { encodePayload, truncationMarker, STDIN_LIMIT_BYTES, type EncodedPayload } from './payload.js';
+export { encodePayload, encodeHookPayload, truncationMarker, STDIN_LIMIT_BYTES, type EncodedPayload } from './payload.js';
 export { spawnerReady, spawnerPid } from './spawner.js';
