@@ -77,6 +77,12 @@ export interface Dialect {
   title: string;
   /** Config file syntax. */
   format: 'json' | 'toml';
+  /**
+   * The variables the agent sets in its hooks' environment to its project directory, first wins
+   * (`dispatch` takes the project from them, not from the payload's cwd, which follows a `cd`).
+   * Only the agent's own names: a CLAUDE_PROJECT_DIR inherited from an outer session names another project.
+   */
+  projectDirEnv: readonly string[];
   /** Where the agent reads hook config (documentation, `check` directory walks). */
   locations: { user: readonly string[]; project: readonly string[] };
   /** The concrete files discovery reads for this agent (`loadConfig({ discoverDialects })`, docs/dialects.md "Discovery"). */

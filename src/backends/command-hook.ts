@@ -2,7 +2,7 @@
 import type { CommandHandler, ExecutionResult } from '../types.js';
 import { runCommand } from './command.js';
 import { buildHookEnv, substitutePlaceholders, type PlaceholderVars } from './env.js';
-import { encodePayload } from './payload.js';
+import { encodeHookPayload } from './payload.js';
 import { makeResult } from './result.js';
 import type { Backend } from './types.js';
 
@@ -23,7 +23,9 @@ export function commandBackend(options: CommandBackendOptions): Backend {
     };
     const command = handler.args ? substitutePlaceholders(handler.command, vars) : await shellCommand(handler, vars);
     if (typeof command !== 'string') return command;
-    const stdin = encodePayload(payload, ctx.stdinLimitBytes);
+    const stdin = encodeHookPayload(payload, ctx.stdinLimitBytes);
+    // Never a shortened command or file content: not run, the engine's failure (fails closed where it can block).
+    if (stdin.refused !== undefined) return makeResult({ status: 'error', error: stdin.refused, engineFault: true });
     const env = buildHookEnv({
       sessionEnv: ctx.sessionEnv,
       passEnv: options.passEnv,

@@ -50,11 +50,14 @@ export async function runCommand(spec: CommandSpec): Promise<ExecutionResult> {
     stderrTruncated: false,
     stdinTruncated: false,
   };
+  // A hook that could not be started never judged anything: the engine's failure, not the hook's
+  // (a missing cwd or program, a shell that is not installed), so it fails closed where it can block.
   const early = (status: 'error' | 'aborted', error: string): ExecutionResult => ({
     status,
     ...blank,
     durationMs: nowMs() - started,
     error,
+    ...(status === 'error' ? { engineFault: true as const } : {}),
   });
 
   if (spec.signal?.aborted) return early('aborted', 'aborted before the hook started');
@@ -202,6 +205,7 @@ function watch(run: Run): void {
       signal: null,
       ...output(run),
       error: describeSpawnError(err, spec, run.target.file),
+      engineFault: true, // not started (see `early` in runCommand)
     });
   });
 

@@ -24,7 +24,7 @@ import type { Backend, BackendContext } from './types.js';
 import { checkHttpTarget, describeUrl, type ResolvedAddress, type Resolver } from '../net/target-policy.js';
 import { parseJsonObject } from '../parse/output.js';
 import type { ExecutionResult, HttpHandler, NormalizedHook } from '../types.js';
-import { encodePayload } from './payload.js';
+import { encodeHookPayload } from './payload.js';
 
 const DEFAULT_HTTP_RESPONSE_LIMIT_BYTES = 256 * 1024;
 
@@ -159,7 +159,7 @@ export async function runHttpHook(
   });
   if (!target.ok) return httpFailure(start, target.reason);
   const req = prepareRequest(handler, payload, ctx, options, target);
-  if ('reason' in req) return httpFailure(start, req.reason);
+  if ('reason' in req) return httpFailure(start, req.reason, req.engineFault ? { engineFault: true } : {});
 
   const deadline = startDeadline(ctx.timeoutMs, ctx.signal);
   const client = new Client(req.url.origin, {
@@ -192,13 +192,15 @@ function prepareRequest(
   ctx: HttpCtx,
   options: HttpBackendOptions,
   target: Checked,
-): PreparedRequest | { reason: string } {
+): PreparedRequest | { reason: string; engineFault?: true } {
   const { url } = target;
   const shown = describeUrl(url);
   const env = { ...(options.env ?? process.env), ...ctx.sessionEnv };
   const built = buildHeaders(handler, env, options.httpHookAllowedEnvVars);
   if (!built.ok) return { reason: built.reason };
-  const body = encodePayload(payload, ctx.stdinLimitBytes);
+  const body = encodeHookPayload(payload, ctx.stdinLimitBytes);
+  // Never a shortened command or file content: not sent, the engine's failure (fails closed where it can block).
+  if (body.refused !== undefined) return { reason: body.refused, engineFault: true };
   const tls = url.protocol === 'https:';
   const insecureTLS = tls && handler.allowInsecureTLS === true;
   const connect = pinnedConnector(target, {

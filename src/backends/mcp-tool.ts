@@ -17,7 +17,7 @@ import type { Backend } from './types.js';
 import type { McpClientManager } from '../mcp/manager.js';
 import { substituteInput } from '../mcp/substitute.js';
 import type { ExecutionResult, McpToolHandler } from '../types.js';
-import { encodePayload } from './payload.js';
+import { encodeHookPayload } from './payload.js';
 
 export function mcpToolBackend(manager: McpClientManager): Backend {
   return async (hook, payload, ctx) => {
@@ -28,7 +28,9 @@ export function mcpToolBackend(manager: McpClientManager): Backend {
       makeResult({ stdinTruncated: base.stdinTruncated, ...r }, started);
 
     let args = substituteInput(handler.input ?? {}, payload);
-    const encoded = encodePayload(args, ctx.stdinLimitBytes);
+    // The arguments are the handler's own fields: none is known to be unjudged, so none is shortened.
+    const encoded = encodeHookPayload(args, ctx.stdinLimitBytes, new Set());
+    if (encoded.refused !== undefined) return result({ status: 'error', error: encoded.refused, engineFault: true });
     if (encoded.truncated) {
       args = JSON.parse(encoded.text) as Record<string, unknown>;
       base.stdinTruncated = true;

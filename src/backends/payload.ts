@@ -6,6 +6,12 @@
  * shorten the longest strings — all of them down to one common length, the largest that
  * fits — and end each shortened string with a visible marker.
  *
+ * A hook's own input (`encodeHookPayload`, what every backend sends) shortens only what no guard
+ * judges: a tool's output (UNJUDGED_KEYS). What a guard judges (a command, a file's content, a
+ * prompt) is never shortened — a guard shown `echo AAAA…` without the `rm -rf` at its end would
+ * allow it: it is passed whole up to JUDGED_LIMIT_BYTES, and past that refused (the engine's
+ * failure, which denies on events that can block).
+ *
  * Payloads are expected to be JSON data (what the engine builds from events). Anything
  * else is made JSON-safe the way JSON.stringify would (toJSON, undefined dropped,
  * non-finite numbers → null), except what JSON.stringify would throw on: a cycle becomes a
@@ -28,10 +34,46 @@ export interface EncodedPayload {
   text: string;
   /** String fields were shortened; `text` may still exceed the limit when no string was long enough. */
   truncated: boolean;
+  /** encodeHookPayload only: why the payload cannot be given to the hook whole (`text` is then empty). */
+  refused?: string;
 }
 
-/** Serialize `payload` to JSON of at most `limitBytes` UTF-8 bytes when possible. Never throws. */
-export function encodePayload(payload: unknown, limitBytes: number = STDIN_LIMIT_BYTES): EncodedPayload {
+/**
+ * Top-level payload fields that hold a tool's output, as each agent names them (canonical
+ * `tool_response`; Kimi's and Cursor's `tool_output`, Copilot's `tool_result`, Cursor's `output`
+ * and `result_json`): the action already happened, so shortening them hides nothing a guard
+ * could still stop. Everything else is judged.
+ */
+export const UNJUDGED_KEYS: ReadonlySet<string> = new Set(['tool_response', 'tool_output', 'tool_result', 'output', 'result_json']);
+
+/** What a hook judges passes whole up to this size (or the stdin cap, if larger); past it the hook is not run. */
+export const JUDGED_LIMIT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A hook's input: under `limitBytes`, only the UNJUDGED_KEYS strings shortened to fit; what is left
+ * is passed whole up to JUDGED_LIMIT_BYTES (or `limitBytes`, if larger), else `refused`.
+ */
+export function encodeHookPayload(
+  payload: unknown,
+  limitBytes: number = STDIN_LIMIT_BYTES,
+  unjudged: ReadonlySet<string> = UNJUDGED_KEYS,
+): EncodedPayload {
+  const r = encodePayload(payload, limitBytes, unjudged);
+  const ceiling = Math.max(limitBytes, JUDGED_LIMIT_BYTES);
+  const size = r.text.length <= ceiling ? Buffer.byteLength(r.text, 'utf8') : r.text.length;
+  if (size <= ceiling) return r;
+  return {
+    text: '',
+    truncated: false,
+    refused: `the hook's input is over ${ceiling} bytes even with the tool's output cut, and what a hook judges (tool_input, a prompt, …) is never shortened: it cannot be given to the hook whole`,
+  };
+}
+
+/**
+ * Serialize `payload` to JSON of at most `limitBytes` UTF-8 bytes when possible. Never throws.
+ * With `only`, only strings under those top-level keys may be shortened (encodeHookPayload).
+ */
+export function encodePayload(payload: unknown, limitBytes: number = STDIN_LIMIT_BYTES, only?: ReadonlySet<string>): EncodedPayload {
   // Fast path: ordinary JSON data under the cap.
   let text: string | undefined;
   try {
@@ -45,12 +87,14 @@ export function encodePayload(payload: unknown, limitBytes: number = STDIN_LIMIT
   }
 
   const root = { value: toJsonTree(payload) as Json };
-  const leaves = collectStrings(root, limitBytes);
+  const leaves = collectStrings(root, limitBytes, only);
   const full = stringify(root.value);
   if (Buffer.byteLength(full, 'utf8') <= limitBytes) {
     return { text: full, truncated: false }; // only cycles/BigInts needed fixing
   }
-  return shortenStrings(root, leaves, full, limitBytes);
+  const r = shortenStrings(root, leaves, full, limitBytes);
+  // Restricted: "shortened" only when a string was (the judged rest may be over the limit alone).
+  return only ? { text: r.text, truncated: r.text !== full } : r;
 }
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -137,27 +181,32 @@ function apply(root: { value: Json }, leaves: StringLeaf[], cap: number): string
  * shortened exactly where the whole one would be: the result is the same. It keeps every later
  * measurement and copy proportional to the limit, not to a 100 MB tool output (~8× its size before).
  */
-function collectStrings(root: { value: Json }, limitBytes: number): StringLeaf[] {
+function collectStrings(root: { value: Json }, limitBytes: number, only?: ReadonlySet<string>): StringLeaf[] {
   const maxUnits = 6 * limitBytes + 70;
   const leaves: StringLeaf[] = [];
-  const stack: Array<Json[] | { [key: string]: Json }> = [root as { [key: string]: Json }];
+  const stack: Array<Json[] | { [key: string]: Json }> = [];
+  const visit = (node: Json[] | { [key: string]: Json }, key: string | number): void => {
+    const v = (node as Record<string | number, Json>)[key];
+    if (typeof v === 'string') {
+      const rawBytes = Buffer.byteLength(v, 'utf8');
+      let value = v;
+      if (v.length > maxUnits) {
+        value = v.slice(0, maxUnits);
+        const last = value.charCodeAt(value.length - 1);
+        if (last >= 0xd800 && last <= 0xdbff) value = value.slice(0, -1); // never split a surrogate pair
+        (node as Record<string | number, Json>)[key] = value;
+      }
+      leaves.push({ holder: node, key, value, bytes: encodedBytes(value), rawBytes });
+    } else if (v !== null && typeof v === 'object') stack.push(v);
+  };
+  const top = root.value;
+  if (!only) stack.push(root as { [key: string]: Json });
+  // Only the named top-level fields are walked: a string anywhere else is judged and kept whole.
+  else if (top !== null && typeof top === 'object' && !Array.isArray(top)) for (const k of Object.keys(top)) if (only.has(k)) visit(top, k);
   while (stack.length > 0) {
     const node = stack.pop()!;
     const keys: Array<string | number> = Array.isArray(node) ? node.map((_, i) => i) : Object.keys(node);
-    for (const key of keys) {
-      const v = (node as Record<string | number, Json>)[key];
-      if (typeof v === 'string') {
-        const rawBytes = Buffer.byteLength(v, 'utf8');
-        let value = v;
-        if (v.length > maxUnits) {
-          value = v.slice(0, maxUnits);
-          const last = value.charCodeAt(value.length - 1);
-          if (last >= 0xd800 && last <= 0xdbff) value = value.slice(0, -1); // never split a surrogate pair
-          (node as Record<string | number, Json>)[key] = value;
-        }
-        leaves.push({ holder: node, key, value, bytes: encodedBytes(value), rawBytes });
-      } else if (v !== null && typeof v === 'object') stack.push(v);
-    }
+    for (const key of keys) visit(node, key);
   }
   return leaves;
 }

@@ -22,7 +22,7 @@ import type { Backend, BackendContext } from './types.js';
 import { llmVerdictOf, type EventName } from '../events/facts.js';
 import { formatZodIssues } from '../parse/output.js';
 import type { ExecutionResult, NormalizedHook, PromptHandler, SessionSnapshot } from '../types.js';
-import { encodePayload } from './payload.js';
+import { encodeHookPayload } from './payload.js';
 import { isObject } from '../util/is-object.js';
 
 export interface ModelRequest {
@@ -338,7 +338,8 @@ async function judge(
   const resolved = resolveModel(backends, handler, sessionId, ctx.projectDir, ctx.session);
   if (typeof resolved === 'string') return baseResult(start, { status: 'error', error: `${kind}: ${resolved}` });
 
-  const input = encodePayload(payload, ctx.stdinLimitBytes);
+  const input = encodeHookPayload(payload, ctx.stdinLimitBytes);
+  if (input.refused !== undefined) return baseResult(start, { status: 'error', error: `${kind}: ${input.refused}`, engineFault: true });
   const prompt = renderPrompt(handler.prompt, input.text);
   const deadline = startDeadline(ctx.timeoutMs, ctx.signal);
   const stdinTruncated = input.truncated;

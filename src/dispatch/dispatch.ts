@@ -31,6 +31,7 @@ import { isSessionPaused } from '../session/pause-file.js';
 import { forTerminal } from '../util/terminal-text.js';
 import { claudeConfigDir } from '../util/claude-dir.js';
 import { DISPATCH_ENV, type DispatchFlags } from './flags.js';
+import { agentProjectDir } from '../load/project-dir.js';
 
 export type { DispatchFlags } from './flags.js';
 
@@ -190,7 +191,7 @@ async function dispatchWith(wire: WireAdapter, flags: DispatchFlags, stdinText: 
     if (process.env[DISPATCH_ENV])
       return note(wire.noop(flags.event), 'called from a hook that dispatch itself runs; doing nothing (recursion guard)');
     const raw = readPayload(stdinText);
-    if ('error' in raw && typeof raw.error === 'string') return { stdout: '', stderr: `agent-hooks dispatch: ${raw.error}\n`, exitCode: 1 };
+    if ('error' in raw && typeof raw.error === 'string') return unreadable(wire, flags, raw.error);
     const decoded = wire.decodePayload(raw as Record<string, unknown>, flags.event);
     // No event name at all is an invalid payload (exit 1, as for bad JSON), not an event to skip.
     if ('skip' in decoded && decoded.nativeEvent === undefined && flags.event === undefined)
@@ -208,16 +209,36 @@ async function dispatchWith(wire: WireAdapter, flags: DispatchFlags, stdinText: 
       const { remoteDispatch } = await import('./remote.js');
       return await remoteDispatch(wire, input, { url: flags.remote, token: process.env.AGENT_HOOKS_REMOTE_TOKEN, onFailure: policy });
     }
-    // The project is the payload's cwd unless --cwd names one: the same rule runDispatch applies,
-    // so the fast no-hooks check never looks in a different directory than the real run.
-    const payloadCwd = typeof input.payload.cwd === 'string' && input.payload.cwd ? input.payload.cwd : undefined;
-    const scoped = flags.cwd === undefined && payloadCwd !== undefined ? { ...flags, cwd: payloadCwd } : flags;
+    // The project is the agent's, not the payload's cwd (src/load/project-dir.ts); the fast no-hooks
+    // check and the run both get it as --cwd, so they never look in different directories.
+    const scoped = { ...flags, cwd: await projectOf(flags.agent as DialectName, input, flags.cwd) };
     if (!(await mayHaveHooks(input.event, scoped))) return wire.noop(input.nativeEvent);
     const { runDispatch } = await import('./run.js');
-    return await runDispatch(wire, input, flags);
+    return await runDispatch(wire, input, scoped);
   } catch (err) {
     return input ? unjudged(wire, input, err) : internalError(err);
   }
+}
+
+/** The agent's project for this call: --cwd, its project variable, the trusted workspace above cwd, cwd. */
+async function projectOf(agent: DialectName, input: DispatchInput, flagCwd: string | undefined): Promise<string> {
+  const payloadCwd = typeof input.payload.cwd === 'string' && input.payload.cwd ? input.payload.cwd : process.cwd();
+  const { projectDirEnv } = await loadDialect(agent);
+  return agentProjectDir({ flagCwd, cwd: payloadCwd, envNames: projectDirEnv, env: process.env });
+}
+
+/**
+ * A payload that is not a JSON object. Where the command line names the event (Copilot's --event)
+ * and it fails closed when unjudged, no guard could be shown the call: denied with the reason, in
+ * the agent's convention. Otherwise (no event known) the non-blocking exit 1.
+ */
+function unreadable(wire: WireAdapter, flags: DispatchFlags, error: string): DispatchOutput {
+  const plain = { stdout: '', stderr: `agent-hooks dispatch: ${error}\n`, exitCode: 1 };
+  const decoded = flags.event === undefined ? undefined : wire.decodePayload({}, flags.event);
+  if (decoded === undefined || 'skip' in decoded || !failsClosedWhenUnjudged(decoded.event)) return plain;
+  const reason = `agent-hooks dispatch: ${error}; the hooks for ${decoded.event} could not be given this call, so it is denied`;
+  const o = wire.encodeDecision(unjudgedDecision(decoded.event, reason), decoded);
+  return o.exitCode === 2 ? o : { ...o, stderr: o.stderr + plain.stderr };
 }
 
 // Exit 1 is a non-blocking error for every supported agent: the agent goes on and shows the message.

@@ -50,6 +50,9 @@ export async function runDispatch(wire: WireAdapter, input: DispatchInput, flags
     sessionEnv: { [DISPATCH_ENV]: '1' },
     // One event per process: starting the helper would cost more than the fork it saves.
     spawner: false,
+    // The agent reads dispatch's exit 1 as "proceed": an input of the wrong type is denied where
+    // the event fails closed when unjudged (the engine decides: HookEngineOptions.invalidInput).
+    invalidInput: 'deny' as const,
     // Every event is a new process: the session's Stop-block count and `once` hooks live in a
     // private file per session, so they hold across events as they do in one engine.
     sessionCounters: sessionCounterStoreFor({ onWarning: (m) => (stderr += `agent-hooks dispatch: warning: ${m}\n`) }),

@@ -6,15 +6,16 @@
  *     and what the hooks left behind (CLAUDE_ENV_FILE).
  * Nothing edits the Decision after reduce; entry points only translate it (docs/architecture.md).
  */
+import { statSync } from 'node:fs';
 import { buildHookEnv } from '../backends/env.js';
 import type { BackendContext } from '../backends/types.js';
 import { eventCheck } from '../events/compiled.js';
-import { eventFacts, isEventName, permissionModeOf, skipsInPlanMode, type EventName } from '../events/facts.js';
+import { eventFacts, failsClosedWhenUnjudged, isEventName, permissionModeOf, skipsInPlanMode, type EventName } from '../events/facts.js';
 import { emptyDecision, reduce, type Decision } from '../reduce/reduce.js';
 import type { FiringObservation } from '../telemetry/observe.js';
 import { createEnvFile, evaluateEnvFile } from './env-file.js';
 import { currentIndex, readyIndex } from './hooks.js';
-import { completeInput, InvalidHookInputError, loadedInputIssues } from './input.js';
+import { coerceCommonFields, completeInput, InvalidHookInputError, loadedInputIssues } from './input.js';
 import { planHooks, type PlanContext, type PlanIndex, type PlannedHook } from './plan.js';
 import { isPatchFiring, planPatchViews } from './plan-views.js';
 import { guardedWrite } from './guarded-files.js';
@@ -58,11 +59,15 @@ export async function runFiring(
   if (matched.length === 0 && !hasViews(index, event, rawInput, planCtx)) return emptyDecision(event);
 
   const input = completeInput(event, rawInput, { cwd, sessionId: ctx.sessionId ?? options.sessionId, mode });
+  const notes = coerceCommonFields(input);
   // Accepted by the compiled validator: nothing to await (the hot path of in-process dispatch).
-  if (!eventCheck('input', event)?.(input)) await validateInput(event, input);
+  const invalid = eventCheck('input', event)?.(input) ? undefined : await validateInput(state, event, input);
+  if (invalid !== undefined) return unjudgedDecision(state, event, invalid, notes);
 
-  const envFile = spec.envFile && matched.some((p) => p.hook.handler.type === 'command') ? createEnvFile() : undefined;
-  const bctx = backendContext(state, ctx, cwd, envFile?.path);
+  const commands = matched.some((p) => p.hook.handler.type === 'command');
+  const envFile = spec.envFile && commands ? createEnvFile() : undefined;
+  const runDir = commands ? hookDir(state, cwd, notes) : cwd;
+  const bctx = backendContext(state, ctx, runDir, envFile?.path);
   const sessionId = String(input.session_id);
   const f: Firing = {
     event,
@@ -86,14 +91,14 @@ export async function runFiring(
     const continuation = spec.continuationCap
       ? { before: await state.counters.read(f.counterSession, event), cap: state.stopCap }
       : undefined;
-    const env = envFile ? await readEnvFile(state, bctx, envFile.path, cwd) : undefined;
+    const env = envFile ? await readEnvFile(state, bctx, envFile.path, runDir) : undefined;
     const decision = reduce(event, f.entries, f.records, {
       permissionMode: mode,
       modeChosen: f.modeChosen,
       ...(continuation ? { continuation } : {}),
       ...(env ? { env: env.env } : {}),
       ...(f.undetermined !== undefined ? { undeterminedPatch: f.undetermined } : {}),
-      warnings: [...(env?.warning ? [env.warning] : []), ...undecidedRules(matched, unloaded)],
+      warnings: [...notes, ...(env?.warning ? [env.warning] : []), ...undecidedRules(matched, unloaded)],
     });
     // From the store's own value, so a concurrent firing of the session (another process) is not lost.
     if (continuation) await state.counters.update(f.counterSession, event, (n) => (decision.blocked ? n + 1 : 0));
@@ -128,10 +133,42 @@ function undecidedRules(matched: readonly PlannedHook[], unloaded: string | unde
     );
 }
 
-/** The input checked (input.ts), with what the check needs (zod) loaded first. */
-async function validateInput(event: EventName, input: Record<string, unknown>): Promise<void> {
+/**
+ * The input checked (input.ts), with what the check needs (zod) loaded first: undefined when
+ * valid; why it is denied where the engine answers an invalid input with a deny (`invalidInput`).
+ */
+async function validateInput(state: EngineState, event: EventName, input: Record<string, unknown>): Promise<string | undefined> {
   const issues = await loadedInputIssues(event, input);
-  if (issues !== undefined) throw new InvalidHookInputError(event, issues);
+  if (issues === undefined) return undefined;
+  const err = new InvalidHookInputError(event, issues);
+  if (state.options.invalidInput !== 'deny' || !failsClosedWhenUnjudged(event)) throw err;
+  return `${err.message}; the hooks cannot judge an input they cannot be given, so it is denied`;
+}
+
+/** The Decision when no hook could be given the event: reduce with the engine's failure. */
+function unjudgedDecision(state: EngineState, event: EventName, why: string, notes: string[]): Decision {
+  const decision = reduce(event, [], [], { engineFailure: why, warnings: notes });
+  for (const w of decision.warnings) state.warn(w);
+  return decision;
+}
+
+/**
+ * Where command hooks run: the firing's cwd, or the project directory when that cwd no longer
+ * exists (the agent's shell can sit in a deleted directory), with a note. A hook that still cannot
+ * start fails as the engine's failure (src/backends/command.ts), closed where the event can block.
+ */
+function hookDir(state: EngineState, cwd: string, notes: string[]): string {
+  if (cwd === state.projectDir || isDir(cwd) || !isDir(state.projectDir)) return cwd;
+  notes.push(`the working directory ${cwd} does not exist; hooks run in the project directory ${state.projectDir}`);
+  return state.projectDir;
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** What every backend of this firing is given (each execution sets its own timeout). */

@@ -87,3 +87,28 @@ export function completeInput(
   input.timestamp ??= '';
   return input;
 }
+
+/**
+ * Common fields of a wrong type that are harmless to coerce, coerced in place; one note each.
+ * A numeric `tool_use_id` names the same call as its decimal string (no hook decides on it); a
+ * `transcript_path` of null means "no transcript", as the "" a missing one gets; a null
+ * `tool_use_id` (optional) is as if absent. Anything else of a wrong type — `session_id` included,
+ * which keys the session's counters — is left to the validator.
+ */
+export function coerceCommonFields(input: Record<string, unknown>): string[] {
+  const notes: string[] = [];
+  const id = input.tool_use_id;
+  if (typeof id === 'number' && Number.isFinite(id)) {
+    input.tool_use_id = String(id);
+    notes.push(`tool_use_id was the number ${id}; read as the string "${id}"`);
+  }
+  if (input.tool_use_id === null) {
+    delete input.tool_use_id;
+    notes.push('tool_use_id was null; read as absent');
+  }
+  if (input.transcript_path === null) {
+    input.transcript_path = '';
+    notes.push('transcript_path was null; read as "" (no transcript)');
+  }
+  return notes;
+}

@@ -26,6 +26,7 @@ export const ENGINE_OPTION_KEYS = {
   stopHookMaxConsecutiveBlocks: true,
   sessionCounters: true,
   trustReportedPermissionMode: true,
+  invalidInput: true,
   stdinLimitBytes: true,
   outputLimitBytes: true,
   killGraceMs: true,

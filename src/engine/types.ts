@@ -54,8 +54,20 @@ export interface HookEngineOptions {
    * is always the host's choice (a bypass turns ask into allow).
    */
   trustReportedPermissionMode?: boolean;
-  /** Payload cap for command stdin (default 100 KiB; oversized strings are shortened with a marker). */
+  /**
+   * Payload cap for a hook's input (default 100 KiB): only a tool's output (tool_response) is
+   * shortened to fit, with a marker; what a hook judges (tool_input, a prompt, …) is passed whole
+   * up to 16 MiB (or this cap, if larger), and past that the hook is not run and the call is denied
+   * on events that can block (src/backends/payload.ts).
+   */
   stdinLimitBytes?: number;
+  /**
+   * An input of the wrong type (after the harmless coercions of `coerceCommonFields`): 'throw'
+   * (default) an InvalidHookInputError, for the host to handle; 'deny' a Decision that denies it
+   * with the reason on events that fail closed when unjudged (`failsClosedWhenUnjudged`), and the
+   * error elsewhere — what `dispatch` uses, where the agent reads an error as "proceed".
+   */
+  invalidInput?: 'throw' | 'deny';
   /** Per-stream stdout/stderr cap (default 1 MiB). */
   outputLimitBytes?: number;
   /** Grace between SIGTERM and SIGKILL on timeout (ms, default 100). */

@@ -80,6 +80,8 @@ export interface ReduceContext {
   env?: Record<string, string>;
   /** The hooks judge the patch's files one by one, but no file could be read from it: why it is denied. */
   undeterminedPatch?: string;
+  /** The engine could not give the hooks this event (an input of the wrong type): why it is denied. */
+  engineFailure?: string;
   /** Notes of the stages before (an `if` not decided, an env file not read). */
   warnings?: readonly string[];
 }
@@ -205,11 +207,12 @@ export function reduce(event: EventName, entries: readonly ReduceEntry[], record
   const decision = startDecision(event, records);
   let verdict: Verdict | undefined;
   let reason: string | undefined;
-  if (ctx.undeterminedPatch !== undefined) {
-    // The engine could not show the guards what the patch writes: its own failure, denied first.
+  // The engine could not show the guards what the call does: its own failure, denied first.
+  for (const failure of [ctx.engineFailure, ctx.undeterminedPatch]) {
+    if (failure === undefined || verdict !== undefined) continue;
     verdict = policyVerdict(spec, 'deny');
-    reason = ctx.undeterminedPatch;
-    decision.warnings.push(ctx.undeterminedPatch);
+    reason = failure;
+    decision.warnings.push(failure);
   }
   for (const entry of entries) {
     const { parsed } = entry;

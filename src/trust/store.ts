@@ -14,13 +14,13 @@
 import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { constants, promises as fs } from 'node:fs';
-import { userHome } from '../util/os-dirs.js';
 import path from 'node:path';
 import { compiledCheck } from '../events/compiled.js';
 import { hasOwnProtoKey } from '../util/proto-key.js';
 import type { CanonicalConfig } from './digest.js';
 
-const TRUST_STORE_ENV = 'AGENT_HOOKS_TRUST_STORE';
+// Where the store lives is decided without loading this module (dispatch looks for it on its fast path).
+export { defaultTrustStorePath, TRUST_STORE_ENV } from '../util/trust-store-path.js';
 const VERSION = 1;
 
 export interface TrustRecord {
@@ -40,15 +40,6 @@ export interface TrustStoreData {
 
 export class TrustStoreError extends Error {
   override name = 'TrustStoreError';
-}
-
-/** Where the trust store lives (see the module comment). */
-export function defaultTrustStorePath(env: NodeJS.ProcessEnv = process.env, homeDir: string = userHome()): string {
-  const override = env[TRUST_STORE_ENV];
-  if (override) return path.resolve(override);
-  const xdg = env.XDG_CONFIG_HOME;
-  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(homeDir, '.config');
-  return path.join(base, 'agent-hooks', 'trust.json');
 }
 
 const CHECK_MODES = process.platform !== 'win32';

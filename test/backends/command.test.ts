@@ -163,6 +163,17 @@ describe('runCommand: cwd problems', () => {
       expect(r.error).toContain(`working directory does not exist or is not a directory: ${gone}`);
     }
   });
+
+  it('a hook that cannot be started is the engine’s fault; one that ran and failed is not', async () => {
+    const gone = join(work, 'removed-2');
+    for (const form of [{ command: 'echo hi' }, { command: 'echo', args: ['hi'] }])
+      expect((await runCommand(spec({ ...form, cwd: gone }))).engineFault).toBe(true);
+    expect((await runCommand(spec({ command: 'no-such-program-x', args: [] }))).engineFault).toBe(true);
+    // /bin/sh started; the command it ran was not found: the hook's own exit 127.
+    const own = await runCommand(spec({ command: 'no-such-program-x' }));
+    expect(own).toMatchObject({ status: 'completed', exitCode: 127 });
+    expect(own.engineFault).toBeUndefined();
+  });
 });
 
 describe('runCommand: stdin', () => {

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CYCLE_MARKER, DEPTH_MARKER, encodePayload, STDIN_LIMIT_BYTES } from '../../src/backends/payload.js';
+import {
+  CYCLE_MARKER,
+  DEPTH_MARKER,
+  encodeHookPayload,
+  encodePayload,
+  JUDGED_LIMIT_BYTES,
+  STDIN_LIMIT_BYTES,
+} from '../../src/backends/payload.js';
 
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 const MARKER = /…\[truncated by agent-hooks: (\d+) bytes omitted\]$/;
@@ -145,5 +152,45 @@ describe('encodePayload', () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('encodeHookPayload: what a hook judges is never shortened', () => {
+  it('shortens only the tool output (tool_response) to fit, with the marker; the judged fields stay whole', () => {
+    const command = `echo ${'A'.repeat(3_000)} ; rm -rf build`;
+    const output = 'o'.repeat(50_000);
+    const r = encodeHookPayload({ tool_input: { command }, tool_response: { stdout: output } }, 10_000);
+    expect(r.truncated).toBe(true);
+    expect(r.refused).toBeUndefined();
+    expect(bytes(r.text)).toBeLessThanOrEqual(10_000);
+    const parsed = JSON.parse(r.text);
+    expect(parsed.tool_input.command).toBe(command);
+    expect(parsed.tool_response.stdout).toMatch(MARKER);
+  });
+
+  it('each agent’s name for a tool output is capped (tool_output, tool_result, output, result_json)', () => {
+    for (const key of ['tool_output', 'tool_result', 'output', 'result_json']) {
+      const r = encodeHookPayload({ command: 'ls', [key]: 'x'.repeat(20_000) }, 2_000);
+      expect(JSON.parse(r.text)[key]).toMatch(MARKER);
+    }
+  });
+
+  it('a judged field over the cap is passed whole, past the cap, and not marked shortened', () => {
+    const command = `echo ${'A'.repeat(110 * 1024)} ; rm -rf build`;
+    const r = encodeHookPayload({ tool_input: { command }, prompt: 'p'.repeat(200) });
+    expect(r.truncated).toBe(false);
+    expect(JSON.parse(r.text).tool_input.command).toBe(command);
+    expect(bytes(r.text)).toBeGreaterThan(STDIN_LIMIT_BYTES);
+  });
+
+  it(`past ${JUDGED_LIMIT_BYTES} bytes of judged input it is refused, never cut`, () => {
+    const r = encodeHookPayload({ tool_input: { content: 'c'.repeat(JUDGED_LIMIT_BYTES + 1) }, tool_response: 'r'.repeat(1_000) });
+    expect(r.text).toBe('');
+    expect(r.refused).toMatch(/never shortened: it cannot be given to the hook whole/);
+  });
+
+  it('a cap larger than the judged ceiling raises it', () => {
+    const big = 'c'.repeat(JUDGED_LIMIT_BYTES + 10);
+    expect(encodeHookPayload({ content: big }, JUDGED_LIMIT_BYTES + 100).refused).toBeUndefined();
   });
 });

@@ -1,5 +1,7 @@
 /** Spawning the built CLI with a minimal environment (test helper). */
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const CLI = join(resolve(__dirname, '../..'), 'dist/cli/main.js');
@@ -12,7 +14,13 @@ export function runCli(
   return new Promise((res, rej) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: opts.cwd,
-      env: opts.env ?? { PATH: process.env.PATH, HOME: process.env.HOME },
+      // A state directory per call: dispatch keeps per-session counters (the Stop-block count) in
+      // files, and these single-event calls share session ids across agents and cases.
+      env: opts.env ?? {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        XDG_STATE_HOME: join(process.env.XDG_STATE_HOME ?? tmpdir(), randomUUID()),
+      },
     });
     let stdout = '';
     let stderr = '';

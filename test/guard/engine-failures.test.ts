@@ -44,12 +44,12 @@ describe('control: the guard denies the short forbidden command', () => {
 });
 
 describe('a command over the 100 KiB payload cap is denied, never judged shortened', () => {
-  it.concurrent.fails.each(DIALECTS)('dispatch --agent %s', async (agent) => {
+  it.concurrent.each(DIALECTS)('dispatch --agent %s', async (agent) => {
     const r = await dispatch(agent, LONG);
     expect(verdict(r), r.stderr.slice(0, 500)).toBe('deny');
   });
 
-  it.fails('the library (createHookEngine)', async () => {
+  it('the library (createHookEngine)', async () => {
     const loaded = await loadConfig({ cwd: sb.dir.root, discover: false, settingsFiles: [settings] });
     const engine = createHookEngine({ hooks: loaded.hooks, projectDir: sb.dir.root, cwd: sb.dir.root });
     try {
@@ -101,7 +101,7 @@ describe('a command over the 100 KiB payload cap is denied, never judged shorten
     it('control: the short forbidden command is blocked', async () => {
       expect((await decide('rm -rf build')).body.decision?.blocked).toBe(true);
     });
-    it.fails('the long one is blocked too', async () => {
+    it('the long one is blocked too', async () => {
       const r = await decide(LONG);
       expect(r.status).toBe(200);
       expect(r.body.decision?.blocked).toBe(true);
@@ -110,13 +110,13 @@ describe('a command over the 100 KiB payload cap is denied, never judged shorten
 });
 
 describe('a payload field of an unexpected type is denied on PreToolUse, not exit 1 (which agents read as "proceed")', () => {
-  it.concurrent.fails.each(['claude', 'codex', 'qwen', 'kimi', 'droid'] as const)('%s: a numeric tool_use_id', async (agent) => {
+  it.concurrent.each(['claude', 'codex', 'qwen', 'kimi', 'droid'] as const)('%s: a numeric tool_use_id', async (agent) => {
     const r = await dispatch(agent, 'rm -rf build', (p) => {
       p.tool_use_id = 7;
     });
     expect(verdict(r), r.stderr).toBe('deny');
   });
-  it.concurrent.fails.each(['claude', 'droid'] as const)('%s: transcript_path null', async (agent) => {
+  it.concurrent.each(['claude', 'droid'] as const)('%s: transcript_path null', async (agent) => {
     const r = await dispatch(agent, 'rm -rf build', (p) => {
       p.transcript_path = null;
     });
@@ -133,19 +133,18 @@ describe('a payload field of an unexpected type is denied on PreToolUse, not exi
 
 describe('an unparsable payload for an event that can block is denied', () => {
   // Copilot names the event on the command line (--event preToolUse), so dispatch knows it can block.
-  it.concurrent
-    .fails('copilot --event preToolUse, payload cut short', async () => {
-      const r = await runBin(['dispatch', '--agent', 'copilot', '--event', 'preToolUse', '--settings', settings], {
-        env: sb.env,
-        input: '{"sessionId":"s-1","cwd":"/tmp","toolName":"bash","toolArgs":"{\\"command\\":\\"rm -rf build',
-      });
-      expect(verdict(r), r.stderr).toBe('deny');
+  it.concurrent('copilot --event preToolUse, payload cut short', async () => {
+    const r = await runBin(['dispatch', '--agent', 'copilot', '--event', 'preToolUse', '--settings', settings], {
+      env: sb.env,
+      input: '{"sessionId":"s-1","cwd":"/tmp","toolName":"bash","toolArgs":"{\\"command\\":\\"rm -rf build',
     });
+    expect(verdict(r), r.stderr).toBe('deny');
+  });
 });
 
 describe('a guard the engine cannot start (its working directory was deleted) is a deny, not "proceed"', () => {
   // `mkdir t && cd t && rmdir ../t`; the guard is the user's own hook (~/.claude/settings.json).
-  it.concurrent.fails.each(DIALECTS)('dispatch --agent %s', async (agent) => {
+  it.concurrent.each(DIALECTS)('dispatch --agent %s', async (agent) => {
     const gone = sb.dir.path(`gone-${agent}`);
     mkdirSync(gone);
     rmdirSync(gone);
@@ -153,7 +152,7 @@ describe('a guard the engine cannot start (its working directory was deleted) is
     expect(verdict(r), r.stderr).toBe('deny');
   });
 
-  it.fails('the library (createHookEngine)', async () => {
+  it('the library (createHookEngine)', async () => {
     const gone = sb.dir.path('gone-lib');
     mkdirSync(gone);
     rmdirSync(gone);

@@ -28,26 +28,24 @@ describe('control: the trusted project guard denies `rm -rf` from the project ro
 
 describe('after `cd sub`, the project’s trusted guard still denies `rm -rf`', () => {
   // The payload's cwd is where the agent's shell is now; the trusted workspace that contains it is the project.
-  it.concurrent.fails.each(DIALECTS)('%s', async (agent) => {
+  it.concurrent.each(DIALECTS)('%s', async (agent) => {
     expect(verdict(await dispatchShell(agent, `${project}/sub`, 'rm -rf build', { env: sb.env }))).toBe('deny');
   });
 
-  it.concurrent
-    .fails('claude, with CLAUDE_PROJECT_DIR naming the project (as Claude Code sets it for hooks)', async () => {
-      const env = { ...sb.env, CLAUDE_PROJECT_DIR: project };
-      expect(verdict(await dispatchShell('claude', `${project}/sub`, 'rm -rf build', { env }))).toBe('deny');
-    });
+  it.concurrent('claude, with CLAUDE_PROJECT_DIR naming the project (as Claude Code sets it for hooks)', async () => {
+    const env = { ...sb.env, CLAUDE_PROJECT_DIR: project };
+    expect(verdict(await dispatchShell('claude', `${project}/sub`, 'rm -rf build', { env }))).toBe('deny');
+  });
 
-  it.concurrent
-    .fails('gemini, with GEMINI_PROJECT_DIR naming the project', async () => {
-      const env = { ...sb.env, GEMINI_PROJECT_DIR: project, CLAUDE_PROJECT_DIR: project };
-      expect(verdict(await dispatchShell('gemini', `${project}/sub`, 'rm -rf build', { env }))).toBe('deny');
-    });
+  it.concurrent('gemini, with GEMINI_PROJECT_DIR naming the project', async () => {
+    const env = { ...sb.env, GEMINI_PROJECT_DIR: project, CLAUDE_PROJECT_DIR: project };
+    expect(verdict(await dispatchShell('gemini', `${project}/sub`, 'rm -rf build', { env }))).toBe('deny');
+  });
 });
 
 describe('a working directory that no longer exists: the project guard runs in the project directory', () => {
   // `mkdir t && cd t && rmdir ../t`: the shell stays in a deleted directory.
-  it.concurrent.fails.each(['claude', 'codex', 'gemini', 'cursor'] as const)('%s', async (agent) => {
+  it.concurrent.each(['claude', 'codex', 'gemini', 'cursor'] as const)('%s', async (agent) => {
     const gone = `${project}/t-${agent}`;
     mkdirSync(gone);
     rmdirSync(gone);

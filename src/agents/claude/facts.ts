@@ -19,6 +19,7 @@ export const claude: Dialect = {
   name: 'claude',
   title: 'Claude Code',
   format: 'json',
+  projectDirEnv: ['CLAUDE_PROJECT_DIR'],
   configLocations: ({ projectDir, homeDir }) => [
     { kind: 'user', file: join(homeDir, '.claude', 'settings.json') },
     { kind: 'project', file: join(projectDir, '.claude', 'settings.json') },

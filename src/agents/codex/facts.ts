@@ -101,6 +101,8 @@ export const codex: Dialect = {
   name: 'codex',
   title: 'Codex',
   format: 'json',
+  // Its hooks' environment names no project directory: the trusted workspace containing cwd is the project.
+  projectDirEnv: [],
   // CODEX_HOME moves the user layer (Codex's own override of ~/.codex).
   configLocations: ({ projectDir, homeDir, env }) => {
     const home = env.CODEX_HOME ? resolve(env.CODEX_HOME) : join(homeDir, '.codex');

@@ -208,6 +208,8 @@ export const copilot: Dialect = {
   name: 'copilot',
   title: 'Copilot CLI',
   format: 'json',
+  // Its hooks' environment names no project directory: the trusted workspace containing cwd is the project.
+  projectDirEnv: [],
   configLocations: ({ projectDir, homeDir }) => [
     { kind: 'user', dir: join(homeDir, '.copilot', 'hooks') },
     { kind: 'project', dir: join(projectDir, '.github', 'hooks') },

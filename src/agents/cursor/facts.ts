@@ -192,6 +192,7 @@ export const cursor: Dialect = {
   name: 'cursor',
   title: 'Cursor',
   format: 'json',
+  projectDirEnv: ['CURSOR_PROJECT_DIR'],
   configLocations: ({ projectDir, homeDir }) => [
     { kind: 'user', file: join(homeDir, '.cursor', 'hooks.json') },
     { kind: 'project', file: join(projectDir, '.cursor', 'hooks.json') },

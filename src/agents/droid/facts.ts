@@ -78,6 +78,7 @@ export const droid: Dialect = {
   name: 'droid',
   title: 'Factory Droid',
   format: 'json',
+  projectDirEnv: ['FACTORY_PROJECT_DIR'],
   configLocations: ({ projectDir, homeDir }) => [
     { kind: 'user', file: join(homeDir, '.factory', 'hooks.json') },
     { kind: 'user', file: join(homeDir, '.factory', 'settings.json') },

@@ -209,6 +209,7 @@ export const gemini: Dialect = {
   name: 'gemini',
   title: 'Gemini CLI',
   format: 'json',
+  projectDirEnv: ['GEMINI_PROJECT_DIR'],
   // System settings (the administrator's; GEMINI_CLI_SYSTEM_SETTINGS_PATH moves them), then user, then project.
   configLocations: ({ projectDir, homeDir, env }) => [
     { kind: 'user', file: env.GEMINI_CLI_SYSTEM_SETTINGS_PATH ? resolve(env.GEMINI_CLI_SYSTEM_SETTINGS_PATH) : geminiSystemSettings() },

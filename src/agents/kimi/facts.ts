@@ -155,6 +155,8 @@ export const kimi: Dialect = {
   name: 'kimi',
   title: 'Kimi Code',
   format: 'toml',
+  // Its hooks' environment names no project directory: the trusted workspace containing cwd is the project.
+  projectDirEnv: [],
   // Kimi has no project-level hooks: only its home's config.toml (KIMI_CODE_HOME moves it).
   configLocations: ({ homeDir, env }) => {
     const home = env.KIMI_CODE_HOME ? resolve(env.KIMI_CODE_HOME) : join(homeDir, '.kimi-code');

@@ -106,6 +106,7 @@ export const qwen: Dialect = {
   name: 'qwen',
   title: 'Qwen Code',
   format: 'json',
+  projectDirEnv: ['QWEN_PROJECT_DIR'],
   configLocations: ({ projectDir, homeDir }) => [
     { kind: 'user', file: join(homeDir, '.qwen', 'settings.json') },
     { kind: 'project', file: join(projectDir, '.qwen', 'settings.json') },
