@@ -14,6 +14,7 @@ import type { EventName } from '../events/facts.js';
 import { FILLERS } from '../events/tables.generated.js';
 import type { DispatchInput, DispatchOutput, WireAdapter } from './wire/types.js';
 import { DISPATCH_ENV, type DispatchFlags } from './flags.js';
+import { dispatchMarker } from './recursion-guard.js';
 
 /**
  * Agents send fewer fields than Claude's schemas require (Cursor has no transcript, Copilot no
@@ -46,8 +47,9 @@ export async function runDispatch(wire: WireAdapter, input: DispatchInput, flags
     hooks: config.hooks,
     projectDir: cwd,
     cwd,
-    // The recursion guard: a hook that itself calls `agent-hooks dispatch` gets a no-op answer.
-    sessionEnv: { [DISPATCH_ENV]: '1' },
+    // The recursion guard: a hook that itself calls `agent-hooks dispatch` gets a no-op answer
+    // (honoured only below this very process: recursion-guard.ts).
+    sessionEnv: { [DISPATCH_ENV]: dispatchMarker() },
     // One event per process: starting the helper would cost more than the fork it saves.
     spawner: false,
     // Every event is a new process: the session's Stop-block count and `once` hooks live in a
