@@ -13,7 +13,8 @@ import { importExporter, signalUrl, type OtlpProtocol } from '../util/otlp-proto
 export interface OtlpLogSink {
   /** Resolves when the collector accepted the batch; rejects when the export failed. */
   export(batch: AuditRecord[]): Promise<void>;
-  close(): Promise<void>;
+  /** Waits at most `timeoutMs` (default 1 s) for the exporter to let go. */
+  close(timeoutMs?: number): Promise<void>;
 }
 
 export interface OtlpLogSinkOptions {
@@ -119,7 +120,7 @@ export async function otlpLogSink(o: OtlpLogSinkOptions): Promise<OtlpLogSink> {
         });
       });
     },
-    async close() {
+    async close(timeoutMs = 1000) {
       // The exporter's shutdown waits for its own in-flight retries, which run on unref'd timers:
       // against a dead collector it would never settle and the process would exit mid-await.
       // Bounded (the queue has already given up on what is left, and counted it), on a timer
@@ -127,7 +128,7 @@ export async function otlpLogSink(o: OtlpLogSinkOptions): Promise<OtlpLogSink> {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
         Promise.allSettled([exporter.shutdown(), provider.shutdown()]),
-        new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.min(o.timeoutMs ?? 10_000, 1000)))),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.min(o.timeoutMs ?? 10_000, 1000, timeoutMs)))),
       ]);
       clearTimeout(timer);
     },

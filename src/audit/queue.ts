@@ -27,6 +27,8 @@ export interface QueueStats {
   written: number;
   dropped: number;
   failedWrites: number;
+  /** Why the last write failed, while the sink is failing (cleared by a write that succeeds). */
+  lastError?: string;
 }
 
 export interface BatchQueue<T> {
@@ -186,11 +188,13 @@ function onWritten<T>(s: QueueState<T>, batch: T[]): void {
   settleSeq(s);
   s.backoff = 0;
   s.inOutage = false;
+  delete s.stats.lastError;
 }
 
 /** A failed write: report the outage once, release the waiters it concerns, back off. */
 function onWriteFailed<T>(s: QueueState<T>, err: unknown, thisWrite: number): void {
   s.stats.failedWrites++;
+  s.stats.lastError = err instanceof Error ? err.message : String(err);
   if (!s.inOutage) s.options.onError?.(err instanceof Error ? err : new Error(String(err)));
   s.inOutage = true;
   for (const w of s.seqWaiters.splice(0)) w.resolve(false);
@@ -306,4 +310,17 @@ function settledBy<T>(s: QueueState<T>, timeoutMs: number): Promise<boolean> {
       orig(ok);
     };
   });
+}
+
+/** What has not reached its sink, one clause per sink that holds, failed or dropped records; '' when nothing. */
+export function undelivered(stats: ReadonlyArray<QueueStats & { sink: string }>): string {
+  return stats
+    .filter((s) => s.queued > 0 || s.dropped > 0 || s.lastError !== undefined)
+    .map((s) => {
+      const what = [s.queued > 0 ? `${s.queued} record(s) not written yet` : '', s.dropped > 0 ? `${s.dropped} dropped` : '']
+        .filter(Boolean)
+        .join(', ');
+      return `${s.sink}${s.lastError !== undefined ? ` failed (${s.lastError})` : ''}${what ? `: ${what}` : ''}`;
+    })
+    .join('; ');
 }

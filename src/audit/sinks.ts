@@ -62,8 +62,8 @@ export type SinkSettings = AuditSettings['sinks'][number];
 
 export interface AuditWriter {
   write(record: AuditRecord): void;
-  /** Resolves when every record written so far reached its sinks (or was dropped). */
-  flush(): Promise<void>;
+  /** Resolves when every record written so far reached its sinks (or was dropped), or after `timeoutMs`. */
+  flush(timeoutMs?: number): Promise<void>;
   close(timeoutMs?: number): Promise<void>;
   stats(): Array<QueueStats & { sink: string }>;
   /** True once everything written so far reached every sink (see BatchQueue.settled). */
@@ -77,6 +77,8 @@ export interface AuditWriterOptions {
   /** The OTEL_* keys in force (settings `env` over the process): defaults of an otlp sink. */
   otelEnv?: Record<string, string | undefined>;
   onWarning?: (message: string) => void;
+  /** Caps an otlp sink's `timeoutMs` (one export, retries included): see ObservabilityOptions.exportTimeoutMs. */
+  exportTimeoutMs?: number;
   /** Every dropped record, by sink (the telemetry counter). */
   onDrop?: (sink: string, dropped: number) => void;
 }
@@ -91,7 +93,8 @@ function describeSink(s: SinkSettings): string {
 interface SinkQueue {
   name: string;
   queue: BatchQueue<AuditRecord>;
-  close?: () => Promise<void>;
+  /** Bounded by `timeoutMs` where a dead peer could hold it (the OTLP exporter's shutdown). */
+  close?: (timeoutMs?: number) => Promise<void>;
 }
 
 type QueueCommon = Omit<BatchQueueOptions<AuditRecord>, 'write'>;
@@ -156,7 +159,8 @@ function otlpSinkQueue(
     endpoint: s.endpoint ?? otel.OTEL_EXPORTER_OTLP_ENDPOINT,
     protocol: s.protocol ?? otlpProtocol(otel.OTEL_EXPORTER_OTLP_PROTOCOL, warn),
     serviceName: s.serviceName ?? otel.OTEL_SERVICE_NAME,
-    timeoutMs: s.timeoutMs,
+    timeoutMs:
+      options.exportTimeoutMs !== undefined ? Math.min(s.timeoutMs ?? options.exportTimeoutMs, options.exportTimeoutMs) : s.timeoutMs,
   };
   // The logs SDK and exporter load on the first batch; a missing package fails that batch
   // (held, retried, then dropped and counted) with a message naming what to install.
@@ -164,8 +168,8 @@ function otlpSinkQueue(
   return {
     name,
     queue: createBatchQueue({ ...common, write: async (batch) => (await sink.get()).export(batch) }),
-    close: async () => {
-      await (await sink.current()?.catch(() => undefined))?.close();
+    close: async (timeoutMs) => {
+      await (await sink.current()?.catch(() => undefined))?.close(timeoutMs);
     },
   };
 }
@@ -205,14 +209,18 @@ function writerOver(queues: SinkQueue[]): AuditWriter {
     write(record) {
       for (const q of queues) q.queue.push(record);
     },
-    async flush() {
-      await Promise.all(queues.map((q) => q.queue.flush()));
+    async flush(timeoutMs) {
+      const all = Promise.all(queues.map((q) => q.queue.flush()));
+      if (timeoutMs === undefined) return void (await all);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([all, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+      clearTimeout(timer);
     },
     async close(timeoutMs) {
       await Promise.all(
         queues.map(async (q) => {
           await q.queue.close(timeoutMs);
-          await q.close?.();
+          await q.close?.(timeoutMs);
         }),
       );
     },

@@ -17,7 +17,17 @@ import type { ExecutionResult } from '../types.js';
 import { describeSpawnError, resolveTarget, type CommandSpec } from './command-target.js';
 import { spawnViaHelper, type HookChild } from './spawner.js';
 import { Capture, HAND_OFF_PAST_CAP_BYTES, drainToCat } from './capture.js';
-import { groupExists, hasProcFs, isLive, ownedProcesses, signalEscaped, signalGroup, type ProcEntry } from './process-tree.js';
+import {
+  groupExists,
+  hasProcFs,
+  isLive,
+  newRunMark,
+  ownedProcesses,
+  RUN_MARK_ENV,
+  signalEscaped,
+  signalGroup,
+  type ProcEntry,
+} from './process-tree.js';
 
 const DEFAULT_KILL_GRACE_MS = 100;
 const DEFAULT_EXIT_DRAIN_MS = 250;
@@ -64,8 +74,12 @@ export async function runCommand(spec: CommandSpec): Promise<ExecutionResult> {
   const target = resolveTarget(spec);
   if ('error' in target) return early('error', target.error);
 
-  // bash also counts SHLVL as a sign of being a login's child; set it as an agent's shell would.
-  const env = spec.shell === 'bash' && spec.args === undefined && spec.env.SHLVL === undefined ? { ...spec.env, SHLVL: '1' } : spec.env;
+  // bash also counts SHLVL as a sign of being a login's child; set it as an agent's shell would. The
+  // mark tags every process of this run, so one that left the tree is still found at the kill (process-tree.ts).
+  const env: Record<string, string> = { ...spec.env };
+  if (spec.shell === 'bash' && spec.args === undefined && spec.env.SHLVL === undefined) env.SHLVL = '1';
+  const mark = hasProcFs() ? newRunMark() : undefined;
+  if (mark !== undefined) env[RUN_MARK_ENV] = mark;
 
   if (useSpawner(spec)) {
     const viaHelper = spawnViaHelper({
@@ -84,7 +98,7 @@ export async function runCommand(spec: CommandSpec): Promise<ExecutionResult> {
           helped.sync ? `failed to start ${target.file}: ${helped.error.message}` : describeSpawnError(helped.error, spec, target.file),
         );
       }
-      return supervise(helped, spec, target, started);
+      return supervise(helped, spec, target, started, mark);
     }
   }
 
@@ -103,7 +117,7 @@ export async function runCommand(spec: CommandSpec): Promise<ExecutionResult> {
     // Synchronous spawn errors: NUL bytes in arguments or env, invalid option types.
     return early('error', `failed to start ${target.file}: ${(err as Error).message}`);
   }
-  return supervise(child, spec, target, started);
+  return supervise(child, spec, target, started, mark);
 }
 
 type EndReason = 'timeout' | 'aborted' | 'drain';
@@ -137,6 +151,7 @@ interface Run {
   drainers: ChildProcess[];
   lastSignal: NodeJS.Signals | null;
   owned: ProcEntry[];
+  mark: string | undefined; // RUN_MARK_ENV value (Linux): finds what left the tree
   timeoutTimer: NodeJS.Timeout | undefined;
   drainTimer: NodeJS.Timeout | undefined;
   graceTimer: NodeJS.Timeout | undefined;
@@ -148,6 +163,7 @@ function supervise(
   spec: CommandSpec,
   target: { file: string; args: string[] },
   started: number,
+  mark: string | undefined,
 ): Promise<ExecutionResult> {
   const grace = Math.max(0, spec.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
   const drainMs = Math.max(0, spec.exitDrainMs ?? DEFAULT_EXIT_DRAIN_MS);
@@ -181,6 +197,7 @@ function supervise(
       drainers: [],
       lastSignal: null,
       owned: [],
+      mark,
       timeoutTimer: undefined,
       drainTimer: undefined,
       graceTimer: undefined,
@@ -376,7 +393,7 @@ function terminate(run: Run, reason: EndReason): void {
   clearTimeout(run.timeoutTimer);
   clearTimeout(run.drainTimer);
   // Snapshot while parent links are intact, so descendants that left the group are found.
-  if (run.pid !== undefined && hasProcFs()) run.owned = ownedProcesses(run.pid);
+  if (run.pid !== undefined && hasProcFs()) run.owned = ownedProcesses(run.pid, undefined, run.mark);
   sendToTree(run, 'SIGTERM');
   if (run.grace === 0) {
     killNow(run);

@@ -4,7 +4,11 @@
  * A hook runs as the leader of its own process group, so one `kill(-pgid)` reaches
  * everything that stayed in the group. What the group cannot reach is a descendant that
  * called setsid()/setpgid() to escape it; on Linux we find those through /proc by parent
- * links while the tree is still intact (at kill time). Elsewhere only the group is used.
+ * links while the tree is still intact (at kill time), and by a mark in their environment
+ * (RUN_MARK_ENV, one random value per hook run) when the links are gone: a double fork leaves
+ * the grandchild a child of init, but its /proc/PID/environ still holds the mark it inherited.
+ * A descendant that clears or rewrites its environment, or runs as another user, is out of
+ * reach (docs/security.md, "Escapes"). Elsewhere only the group is used.
  *
  * Every entry carries the process start time, so a pid that was reused by an unrelated
  * process between the snapshot and the signal is never hit.
@@ -82,7 +86,7 @@ export function listProcesses(): ProcEntry[] {
  * of the group, plus every descendant (by parent links) of the leader or of a member,
  * including those that moved to another group or session. Zombies are left out.
  */
-export function ownedProcesses(leader: number, all: ProcEntry[] = listProcesses()): ProcEntry[] {
+export function ownedProcesses(leader: number, all: ProcEntry[] = listProcesses(), mark?: string): ProcEntry[] {
   const children = new Map<number, ProcEntry[]>();
   for (const p of all) {
     const list = children.get(p.ppid);
@@ -90,7 +94,10 @@ export function ownedProcesses(leader: number, all: ProcEntry[] = listProcesses(
     else children.set(p.ppid, [p]);
   }
   const owned = new Map<number, ProcEntry>();
-  const queue: ProcEntry[] = all.filter((p) => p.pgid === leader || p.pid === leader);
+  const needle = mark === undefined ? undefined : Buffer.from(`${RUN_MARK_ENV}=${mark}\0`);
+  const queue: ProcEntry[] = all.filter(
+    (p) => p.pgid === leader || p.pid === leader || (needle !== undefined && environHas(p.pid, needle)),
+  );
   while (queue.length > 0) {
     const p = queue.pop()!;
     if (owned.has(p.pid)) continue;
@@ -98,6 +105,30 @@ export function ownedProcesses(leader: number, all: ProcEntry[] = listProcesses(
     for (const child of children.get(p.pid) ?? []) queue.push(child);
   }
   return [...owned.values()].filter((p) => p.state !== 'Z' && p.state !== 'X');
+}
+
+/** Names one hook run in the environment of everything the hook starts (see the top of the file). */
+export const RUN_MARK_ENV = 'AGENT_HOOKS_RUN';
+
+let runs = 0;
+/**
+ * A RUN_MARK_ENV value: unique per run, not secret (a process carrying another run's mark was
+ * started by someone who could signal it anyway); not node:crypto, which dispatch does not load.
+ */
+export function newRunMark(): string {
+  return `${process.pid}.${++runs}.${Math.random().toString(36).slice(2)}`;
+}
+
+/** Whether the environment the process started with holds `needle` (`NAME=value\0`) as one whole entry. */
+function environHas(pid: number, needle: Buffer): boolean {
+  let env: Buffer;
+  try {
+    env = readFileSync(`/proc/${pid}/environ`);
+  } catch {
+    return false; // gone, or another user's
+  }
+  const at = env.indexOf(needle);
+  return at === 0 || (at > 0 && env[at - 1] === 0);
 }
 
 /** Still running (not gone, not a zombie) and still the same process as when recorded. */

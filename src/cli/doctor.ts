@@ -21,6 +21,7 @@ import { undeliverableWarnings } from '../agents/shared/undeliverable.js';
 import type { CommandHandler, NormalizedHook } from '../types.js';
 import { loadOptionsFromFlags, type LoadFlags } from '../load/from-flags.js';
 import { formatDiagnostic } from '../util/format-diagnostic.js';
+import { lintMatching } from '../engine/lint.js';
 import { environmentFindings, type EnvironmentFinding } from './doctor-environment.js';
 import { styles } from './style.js';
 import { oneLine } from '../util/terminal-text.js';
@@ -288,6 +289,8 @@ function hookFindings(hook: NormalizedHook, projectDir: string, env: NodeJS.Proc
     });
   }
   if (hook.handler.type === 'command') out.push(...commandFindings(hook, hook.handler as CommandHandler, projectDir, env));
+  // A matcher or `if` the linear-time engine cannot run is a config error here as in `check`.
+  out.push(...lintMatching(hook));
   return out;
 }
 

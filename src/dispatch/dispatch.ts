@@ -188,7 +188,8 @@ async function dispatchWith(wire: WireAdapter, flags: DispatchFlags, stdinText: 
   // Known once the payload is decoded: an internal error after that fails closed where the event can block.
   let input: DispatchInput | undefined;
   try {
-    if (process.env[DISPATCH_ENV])
+    // Loaded only when the variable is set: the check reads the process table (recursion-guard.ts).
+    if (process.env[DISPATCH_ENV] && (await import('./recursion-guard.js')).calledFromDispatch(process.env[DISPATCH_ENV]))
       return note(wire.noop(flags.event), 'called from a hook that dispatch itself runs; doing nothing (recursion guard)');
     const raw = readPayload(stdinText);
     if ('error' in raw && typeof raw.error === 'string') return unreadable(wire, flags, raw.error);

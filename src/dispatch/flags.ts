@@ -16,5 +16,5 @@ export interface DispatchFlags extends LoadFlags {
   remoteFailure?: string;
 }
 
-/** Set in the environment of every hook dispatch runs: a dispatch inside a dispatch does nothing. */
+/** Set in the environment of every hook dispatch runs: a dispatch below it does nothing (recursion-guard.ts). */
 export const DISPATCH_ENV = 'AGENT_HOOKS_DISPATCH';

@@ -14,6 +14,7 @@ import type { EventName } from '../events/facts.js';
 import { FILLERS } from '../events/tables.generated.js';
 import type { DispatchInput, DispatchOutput, WireAdapter } from '../agents/types.js';
 import { DISPATCH_ENV, type DispatchFlags } from './flags.js';
+import { dispatchMarker } from './recursion-guard.js';
 
 /**
  * Agents send fewer fields than Claude's schemas require (Cursor has no transcript, Copilot no
@@ -29,6 +30,9 @@ export function completePayload(event: EventName, payload: Record<string, unknow
   return out;
 }
 
+/** How long one dispatch waits for its audit records and exporter flush (ms). */
+const DISPATCH_AUDIT_WAIT_MS = 300;
+
 export async function runDispatch(wire: WireAdapter, input: DispatchInput, flags: DispatchFlags): Promise<DispatchOutput> {
   const cwd = resolve(flags.cwd ?? (typeof input.payload.cwd === 'string' && input.payload.cwd ? input.payload.cwd : process.cwd()));
   // One event per process: the trust gate verifies the scripts of this event's hooks only, and
@@ -39,15 +43,19 @@ export async function runDispatch(wire: WireAdapter, input: DispatchInput, flags
   });
   let stderr = config.diagnostics.map((d) => `agent-hooks dispatch: ${formatDiagnostic(d)}\n`).join('');
   // Audit sinks from settings and the opt-in OTLP exporter (docs/teams.md); nothing is loaded when neither is set.
-  const obs = await observabilityFor(config, cwd, (m) => (stderr += `agent-hooks dispatch: warning: ${m}\n`));
+  const obs = await observabilityFor(config, cwd, (m) => (stderr += `agent-hooks dispatch: warning: ${m}\n`), DISPATCH_AUDIT_WAIT_MS);
   const engineOptions = {
     auditWriter: obs?.auditWriter,
+    // The agent waits on this process: a sink that cannot write is named in the warnings (stderr)
+    // after at most this long, and the flush at exit is bounded the same (docs/teams.md).
+    auditWaitMs: DISPATCH_AUDIT_WAIT_MS,
     telemetry: obs?.telemetry ?? false,
     hooks: config.hooks,
     projectDir: cwd,
     cwd,
-    // The recursion guard: a hook that itself calls `agent-hooks dispatch` gets a no-op answer.
-    sessionEnv: { [DISPATCH_ENV]: '1' },
+    // The recursion guard: a hook that itself calls `agent-hooks dispatch` gets a no-op answer
+    // (honoured only below this very process: recursion-guard.ts).
+    sessionEnv: { [DISPATCH_ENV]: dispatchMarker() },
     // One event per process: starting the helper would cost more than the fork it saves.
     spawner: false,
     // The agent reads dispatch's exit 1 as "proceed": an input of the wrong type is denied where
@@ -74,6 +82,6 @@ export async function runDispatch(wire: WireAdapter, input: DispatchInput, flags
     throw err;
   } finally {
     await engine.close();
-    await obs?.close();
+    await obs?.close(DISPATCH_AUDIT_WAIT_MS);
   }
 }

@@ -25,6 +25,7 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
   const state = createEngineState(options);
   const observed = observeRun<RunContext>((event, input, ctx, obs) => runFiring(state, event, input, ctx, obs), {
     auditWriter: options.auditWriter,
+    auditWaitMs: options.auditWaitMs,
     telemetry: options.telemetry,
     projectDir: state.projectDir,
     onWarning: state.warn,
@@ -38,7 +39,7 @@ export function createHookEngine(options: HookEngineOptions = {}): HookEngine {
     async close() {
       await drainBackground(state);
       await state.fileSink?.close();
-      await options.auditWriter?.flush();
+      await options.auditWriter?.flush(options.auditWaitMs ?? 5000);
       await state.ownedMcp?.close();
     },
     concurrency: {

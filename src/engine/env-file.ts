@@ -24,7 +24,8 @@ export const MAX_ENV_FILE_BYTES = 256 * 1024;
 const ENV_FILE_TIMEOUT_MS = 5_000;
 
 /** Names a shell sets by itself, and the file's own location: never reported as exports. */
-const SHELL_OWN = new Set(['PWD', 'OLDPWD', 'SHLVL', '_', 'CLAUDE_ENV_FILE', 'AGENT_HOOKS_ENV_NODE']);
+// AGENT_HOOKS_RUN: the run's mark (src/backends/process-tree.ts), set by the engine, not by the file.
+const SHELL_OWN = new Set(['PWD', 'OLDPWD', 'SHLVL', '_', 'CLAUDE_ENV_FILE', 'AGENT_HOOKS_ENV_NODE', 'AGENT_HOOKS_RUN']);
 
 // Node prints the environment as JSON: portable where `env -0` is not, and unambiguous for any value.
 const PRINT_ENV = 'process.stdout.write(JSON.stringify(process.env))';

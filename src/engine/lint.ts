@@ -1,8 +1,8 @@
 /**
  * Warnings about hooks that load but will not behave as written, beyond what the config
  * loader already reports: invalid regex matchers and invalid `if` rules (the hook never
- * runs), regex matchers the linear-time engine cannot run (an error when they cannot be
- * bounded at all), hook types this engine has no backend for, and mcp_tool hooks that name a server
+ * runs), matchers and `if` rules the linear-time engine cannot run (an error: the hook fails
+ * closed), hook types this engine has no backend for, and mcp_tool hooks that name a server
  * that is not configured.
  */
 import { eventFacts } from '../events/facts.js';
@@ -23,36 +23,8 @@ export function lintHooks(hooks: readonly NormalizedHook[], executableTypes: rea
   const executable = opts.mcpServers ? [...executableTypes, 'mcp_tool'] : executableTypes;
   const out: Diagnostic[] = [];
   for (const hook of hooks) {
-    const spec = eventFacts(hook.event);
     const at = { level: 'warning' as const, file: hook.source.file, path: hook.source.path };
-    if (spec.matcher && hook.matcher !== undefined) {
-      const m = compileMatcher(hook.matcher, spec.matcher.exactSet);
-      if (m.kind === 'invalid') {
-        out.push({
-          ...at,
-          message: `matcher ${JSON.stringify(hook.matcher)} is not a valid regular expression (${m.error ?? 'invalid'}); this hook never runs`,
-        });
-      } else if (m.refused) {
-        out.push({
-          ...at,
-          level: 'error',
-          message: `${m.refused}; this hook reports an error instead of running: on an event that can block it denies (fails closed), elsewhere its failure policy applies. Rewrite it without backreferences or lookaround`,
-        });
-      } else if (m.kind === 'regex' && m.linear === undefined) {
-        out.push({
-          ...at,
-          message: `matcher ${JSON.stringify(hook.matcher)} uses backreferences or lookaround, which the linear-time engine cannot run; it is matched with JavaScript's engine on the first 256 characters of the value only`,
-        });
-      }
-    }
-    if (spec.ifCondition && hook.handler.if !== undefined) {
-      const parsed = parseRule(hook.handler.if);
-      if (!parsed.ok)
-        out.push({
-          ...at,
-          message: `"if" condition ${JSON.stringify(hook.handler.if)} is invalid (${parsed.error}); this hook never runs`,
-        });
-    }
+    out.push(...lintMatching(hook).map((d) => ({ ...at, ...d })));
     // HTTP hooks: refused targets, the allowedHosts opt-out, allowInsecureTLS, unlisted header variables.
     out.push(...lintNetworkHook(hook, at));
     if (!executable.includes(hook.handler.type)) {
@@ -68,6 +40,41 @@ export function lintHooks(hooks: readonly NormalizedHook[], executableTypes: rea
         message: `MCP server "${hook.handler.server}" is not configured (configured: ${known}); this hook reports an error and its failure policy applies`,
       });
     }
+  }
+  return out;
+}
+
+const FAILS_CLOSED =
+  'this hook reports an error instead of running: on an event that can block it denies (fails closed), elsewhere its failure policy applies';
+
+/**
+ * What is wrong with a hook's matcher and `if` (`check`, and `doctor` per hook): an invalid one
+ * never runs (a warning); one the linear-time engine cannot run is a config error.
+ */
+export function lintMatching(hook: NormalizedHook): { level: 'warning' | 'error'; message: string }[] {
+  const spec = eventFacts(hook.event);
+  const out: { level: 'warning' | 'error'; message: string }[] = [];
+  if (spec.matcher && hook.matcher !== undefined) {
+    const m = compileMatcher(hook.matcher, spec.matcher.exactSet);
+    if (m.kind === 'invalid') {
+      out.push({
+        level: 'warning',
+        message: `matcher ${JSON.stringify(hook.matcher)} is not a valid regular expression (${m.error ?? 'invalid'}); this hook never runs`,
+      });
+    } else if (m.refused) {
+      out.push({ level: 'error', message: `${m.refused}; ${FAILS_CLOSED}. Rewrite it without backreferences or lookaround` });
+    }
+  }
+  if (spec.ifCondition && hook.handler.if !== undefined) {
+    const parsed = parseRule(hook.handler.if);
+    if (parsed.ok) return out;
+    if (parsed.unbounded)
+      out.push({ level: 'error', message: `"if" ${parsed.error}; ${FAILS_CLOSED}. Rewrite it without extglob negations` });
+    else
+      out.push({
+        level: 'warning',
+        message: `"if" condition ${JSON.stringify(hook.handler.if)} is invalid (${parsed.error}); this hook never runs`,
+      });
   }
   return out;
 }

@@ -27,6 +27,7 @@ export const ENGINE_OPTION_KEYS = {
   sessionCounters: true,
   trustReportedPermissionMode: true,
   invalidInput: true,
+  auditWaitMs: true,
   stdinLimitBytes: true,
   outputLimitBytes: true,
   killGraceMs: true,

@@ -38,9 +38,10 @@ export interface PlannedHook {
   matcher: CompiledMatcher;
   /**
    * undefined: no `if`; null: an `if` that can never run (invalid rule or non-tool event);
-   * `unloaded`: the rule module could not be loaded, so the rule is not decided (see `undecided`).
+   * `unloaded`: the rule module could not be loaded, `refused`: the rule cannot be matched in
+   * linear time; either way the rule is not decided (see `undecided`).
    */
-  rule?: Rule | UnloadedRule | null;
+  rule?: Rule | UnloadedRule | RefusedRule | null;
   /**
    * Hooks matched for one firing with an equal key run once (config/registry.ts firingKeyFor).
    * Worked out on the first firing that matched this hook with another one: most never need it,
@@ -84,6 +85,13 @@ interface UnloadedRule {
   readonly source: string;
 }
 
+/** An `if` the linear-time engine cannot match (an extglob negation): never matched by a backtracking one. */
+export interface RefusedRule {
+  readonly kind: 'refused';
+  readonly source: string;
+  readonly reason: string;
+}
+
 /**
  * The planned entry per hook object from the last build (hooks are immutable once normalized);
  * owned by the engine. Reused as it is while the hook keeps its position; planned entries are
@@ -103,13 +111,14 @@ const NO_HOOKS: readonly PlannedHook[] = Object.freeze([]);
 
 /**
  * Why the engine cannot tell whether this hook applies, if it cannot: a matcher refused as
- * unbounded (matcher.ts) or an `if` whose rule module did not load. Such a hook is planned but
+ * unbounded (matcher.ts), an `if` refused so (file-pattern.ts) or whose rule module did not load. Such a hook is planned but
  * not run: it reports this as its error (execute.ts), and on an event that can block it denies
  * whatever its failure policy (firing.ts), since running it where it may not apply could let an
  * allow or a rewrite through.
  */
 export function undecided(planned: PlannedHook): string | undefined {
   if (planned.matcher.refused) return planned.matcher.refused;
+  if (planned.rule?.kind === 'refused') return planned.rule.reason;
   if (planned.rule?.kind === 'unloaded')
     return `\`if\` ${JSON.stringify(planned.rule.source)} could not be decided: the rule module did not load`;
   return undefined;
@@ -156,7 +165,10 @@ export function buildPlanIndex(hooks: readonly NormalizedHook[], compiled?: Comp
   return { byEvent, size: hooks.length, unloadedRules };
 }
 
-function compileHook(hook: NormalizedHook, spec: EventFacts): { matcher: CompiledMatcher; rule: Rule | UnloadedRule | null | undefined } {
+function compileHook(
+  hook: NormalizedHook,
+  spec: EventFacts,
+): { matcher: CompiledMatcher; rule: Rule | UnloadedRule | RefusedRule | null | undefined } {
   // Events without matcher support ignore the matcher (it is silently ignored per the reference).
   // A dialect hook keeps its agent's matcher rules (hook.matcherMode).
   // A hook with its own match field (Kimi's UserPromptSubmit) keeps its matcher where the catalog has none.
@@ -164,14 +176,15 @@ function compileHook(hook: NormalizedHook, spec: EventFacts): { matcher: Compile
     spec.matcher || hook.matchField
       ? compileMatcherFor(hook.matcher, hook.matcherMode, spec.matcher?.exactSet)
       : compileMatcherFor(undefined);
-  let rule: Rule | UnloadedRule | null | undefined;
+  let rule: Rule | UnloadedRule | RefusedRule | null | undefined;
   if (hook.handler.if !== undefined) {
     const rules = ifRules<Rule>();
     if (!spec.ifCondition) rule = null;
     else if (!rules) rule = { kind: 'unloaded', source: String(hook.handler.if) };
     else {
       const parsed = rules.parseRule(hook.handler.if);
-      rule = parsed.ok ? parsed.rule : null;
+      const source = String(hook.handler.if);
+      rule = parsed.ok ? parsed.rule : parsed.unbounded ? { kind: 'refused', source, reason: `\`if\` ${parsed.error}` } : null;
     }
   }
   return { matcher, rule };
@@ -324,9 +337,9 @@ function dedupeFiring(list: PlannedHook[]): PlannedHook[] {
   return out.length === list.length ? list : out;
 }
 
-function ruleMatches(rule: Rule | UnloadedRule, input: Record<string, unknown>, ctx: PlanContext): boolean {
-  // Not decided (the rule module did not load): planned, so that it fails closed (`undecided`), never skipped.
-  if (rule.kind === 'unloaded') return true;
+function ruleMatches(rule: Rule | UnloadedRule | RefusedRule, input: Record<string, unknown>, ctx: PlanContext): boolean {
+  // Not decided (the rule module did not load, or refused): planned, so that it fails closed (`undecided`), never skipped.
+  if (rule.kind === 'unloaded' || rule.kind === 'refused') return true;
   const rules = ifRules<Rule>();
   if (!rules) return true;
   const toolName = typeof input.tool_name === 'string' ? input.tool_name : '';

@@ -82,6 +82,13 @@ export interface HookEngineOptions {
   audit?: string | AuditSink;
   /** Audit sinks from settings (src/audit/sinks.ts): a record per hook execution and per decision. */
   auditWriter?: AuditWriter;
+  /**
+   * How long a decision waits for its records to reach every sink of `auditWriter` (ms, default
+   * 250; 0: no wait). Records not written by then, and a sink that failed, are named in the
+   * decision's warnings, so a lost audit is never silent. Also bounds the audit flush of close()
+   * (default there: 5 s).
+   */
+  auditWaitMs?: number;
   /** Spans and metrics through @opentelemetry/api (default: on when AGENT_HOOKS_ENABLE_TELEMETRY=1; src/telemetry). */
   telemetry?: boolean;
   /** Backends by hook type; command and function are built in. */

@@ -23,9 +23,11 @@
  *
  * picomatch parses the glob; its regex runs on the linear-time engine (linear-regex.ts), since
  * picomatch's own lazy stars backtrack (several stars in one segment on a 4 KB path took seconds).
+ * A glob whose regex needs lookaround (extglob negation `!(x)`: `*!(a)*!(a)*` took minutes on 80
+ * characters) is refused with `unbounded: true`, never matched by picomatch.
  */
 import picomatch from 'picomatch';
-import { compileLinear, MAX_BACKTRACKING_INPUT } from './linear-regex.js';
+import { compileLinear } from './linear-regex.js';
 
 interface PathMatchContext {
   cwd: string;
@@ -56,7 +58,11 @@ type Anchor = 'root' | 'home' | 'project' | 'cwd' | 'anywhere';
 type Matcher = (s: string) => boolean;
 
 /** The pattern as written: what a rule that grants reads (withGuardReading adds a guard's reading). */
-export function compilePathPattern(pattern: string): { ok: true; pattern: PathPattern } | { ok: false; error: string } {
+export type CompiledPath =
+  | { ok: true; pattern: PathPattern }
+  | { ok: false; error: string /** Valid, but not linear-time. */; unbounded?: true };
+
+export function compilePathPattern(pattern: string): CompiledPath {
   if (typeof pattern !== 'string' || pattern.trim() === '') return { ok: false, error: 'empty path pattern' };
   return compileAnchored(pattern, anchorOf(pattern));
 }
@@ -66,7 +72,7 @@ export function compilePathPattern(pattern: string): { ok: true; pattern: PathPa
  * pattern when its text has no wider reading, else both readings (the table at the top), so a
  * rule compiles its pattern once for both uses.
  */
-export function withGuardReading(narrow: PathPattern): { ok: true; pattern: PathPattern } | { ok: false; error: string } {
+export function withGuardReading(narrow: PathPattern): CompiledPath {
   const wide = guardReading(narrow.source);
   if (wide === undefined) return { ok: true, pattern: narrow };
   // The guard's reading is added to the pattern as written, never put in its place: a search
@@ -84,10 +90,7 @@ export function withGuardReading(narrow: PathPattern): { ok: true; pattern: Path
   };
 }
 
-function compileAnchored(
-  pattern: string,
-  [anchor, restIn]: [Anchor, string],
-): { ok: true; pattern: PathPattern } | { ok: false; error: string } {
+function compileAnchored(pattern: string, [anchor, restIn]: [Anchor, string]): CompiledPath {
   const source = pattern;
   let rest = restIn;
   // A trailing slash means "directory"; we cannot stat, and a directory match covers its
@@ -108,7 +111,7 @@ function compileAnchored(
     composed = nfc === rest ? folded : globMatcher(nfc, { ...options, nocase: true });
     base = picomatch.scan(rest).base;
   } catch (err) {
-    return { ok: false, error: `invalid path pattern ${JSON.stringify(pattern)}: ${err instanceof Error ? err.message : String(err)}` };
+    return refusedPattern(pattern, err);
   }
 
   const rootOf = (ctx: PathMatchContext): string | undefined => {
@@ -193,7 +196,7 @@ function guardReading(pattern: string): [Anchor, string] | undefined {
  * are normalized (normalizeAbsolute), so no segment is empty, `.` or `..`, none ends in `/`,
  * and a segment's star never starts at the end of the value.
  */
-const NOOP_GUARDS = ['(?!(?:^|\\/)\\.{1,2}(?:\\/|$))', '(?!\\.{1,2}(?:\\/|$))', '(?=.)'];
+const NOOP_GUARDS = ['(?!(?:^|\\/)\\.{1,2}(?:\\/|$))', '(?!\\.{1,2}(?:\\/|$))', '(?!\\.{0,1}(?:\\/|$))', '(?=.)'];
 
 /** The picomatch options we set, declared here: @types/picomatch is not a dependency of ours, so shipped declarations cannot name it. */
 export interface GlobOptions {
@@ -203,20 +206,26 @@ export interface GlobOptions {
   nocase?: boolean;
 }
 
-/**
- * A glob as a linear-time test. Globs whose regex still needs backtracking after the no-op
- * guards are dropped (extglob negation `!(x)`) use picomatch on values up to
- * MAX_BACKTRACKING_INPUT characters; a longer value counts as matching, so the hook runs
- * (an `if` only narrows when a hook runs; running it is the safe side).
- */
+/** A glob RE2 cannot run (globMatcher): refused, never handed to picomatch's backtracking matcher. */
+class UnboundedGlobError extends Error {}
+
+function refusedPattern(pattern: string, err: unknown): CompiledPath {
+  if (err instanceof UnboundedGlobError)
+    return { ok: false, error: `path pattern ${JSON.stringify(pattern)} ${err.message}`, unbounded: true };
+  return { ok: false, error: `invalid path pattern ${JSON.stringify(pattern)}: ${err instanceof Error ? err.message : String(err)}` };
+}
+
+/** A glob as a linear-time test; throws UnboundedGlobError when its regex needs lookaround after the no-op guards are dropped. */
 export function globMatcher(glob: string, options: GlobOptions): Matcher {
   const re = picomatch.makeRe(glob, options);
   let source = re.source;
   for (const guard of NOOP_GUARDS) source = source.split(guard).join('');
+  // picomatch escapes non-ASCII letters (`caf\é`), which RE2 refuses; unescaped they mean the same.
+  source = source.replace(/\\(.)/gsu, (pair, ch: string) => (ch.charCodeAt(0) > 0x7f ? ch : pair));
   const linear = compileLinear(source, { ignoreCase: re.flags.includes('i') });
-  if (linear.ok) return (s) => linear.re.test(s);
-  const slow = picomatch(glob, options);
-  return (s) => s.length > MAX_BACKTRACKING_INPUT || slow(s);
+  if (!linear.ok)
+    throw new UnboundedGlobError(`cannot be matched in bounded time (extglob negation or another lookaround): ${linear.error}`);
+  return (s) => linear.re.test(s);
 }
 
 /** gitignore: a path matches when it, or a directory above it, matches. */

@@ -92,7 +92,8 @@ export type Rule =
       readonly value: CommandPattern;
     });
 
-export type ParseRuleResult = { ok: true; rule: Rule } | { ok: false; error: string };
+/** `unbounded`: a valid rule the linear-time engine cannot match (file-pattern.ts); the hook fails closed (engine/plan.ts). */
+export type ParseRuleResult = { ok: true; rule: Rule } | { ok: false; error: string; unbounded?: true };
 
 /** Edit rules apply to every built-in tool that edits files. */
 export const EDIT_TOOLS: ReadonlySet<string> = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'ApplyPatch', 'apply_patch']);
@@ -160,9 +161,9 @@ export function parseRule(text: string): ParseRuleResult {
   if (PATH_RULE_TOOLS.has(tool)) {
     // Compiled once as written (what a grant reads), then with a guard's wider reading added.
     const granting = compilePathPattern(pattern);
-    if (!granting.ok) return { ok: false, error: `rule ${JSON.stringify(text)}: ${granting.error}` };
+    if (!granting.ok) return { ...granting, error: `rule ${JSON.stringify(text)}: ${granting.error}` };
     const guarding = withGuardReading(granting.pattern);
-    if (!guarding.ok) return { ok: false, error: `rule ${JSON.stringify(text)}: ${guarding.error}` };
+    if (!guarding.ok) return { ...guarding, error: `rule ${JSON.stringify(text)}: ${guarding.error}` };
     return { ok: true, rule: { kind: 'path', source, tool, pattern, path: guarding.pattern, grantPath: granting.pattern } };
   }
   if (tool === 'WebFetch' && pattern.startsWith('domain:')) {

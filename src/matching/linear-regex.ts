@@ -2,7 +2,7 @@
  * Regular expressions that cannot stall the engine. Matchers and `if` globs run on re2js, a
  * port of RE2: its automata match in time linear in the input, whatever the pattern. RE2 has
  * no backreferences and no lookaround; a pattern that needs them is "unsupported" and its
- * caller decides (see matcher.ts and file-pattern.ts), never by running it unbounded.
+ * caller refuses it (matcher.ts, file-pattern.ts): nothing falls back to a backtracking engine.
  *
  * re2js is loaded on the first pattern that needs it (synchronously, through require), so
  * configs with exact-name matchers only start without it.
@@ -21,7 +21,6 @@ export type LinearCompileResult =
   | { ok: false; unsupported: false; error: string };
 
 type Re2Module = typeof import('re2js');
-type SafeRegex = (pattern: string, opts?: { limit?: number }) => boolean;
 const require = createRequire(import.meta.url);
 let loaded: Re2Module | undefined;
 function re2(): Re2Module {
@@ -66,24 +65,5 @@ export function compileAny(sources: readonly string[]): LinearRegex | undefined 
     return RE2JS.compile(sources.map((s) => `(?:${s})`).join('|'));
   } catch {
     return undefined;
-  }
-}
-
-/**
- * Longest value a pattern RE2 cannot run is tested against with the backtracking engine.
- * Such patterns are admitted only with few repetitions (see boundedBacktracking), so the
- * cost stays polynomial in a value this short.
- */
-export const MAX_BACKTRACKING_INPUT = 256;
-
-/**
- * True when a pattern RE2 refused may still run on JavaScript's engine: no nested quantifier
- * and at most four repetitions (`^(?!Read).*` passes, `(a+)+$` does not).
- */
-export function boundedBacktracking(pattern: string): boolean {
-  try {
-    return (require('safe-regex2') as SafeRegex)(pattern, { limit: 4 });
-  } catch {
-    return false;
   }
 }

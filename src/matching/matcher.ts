@@ -7,14 +7,14 @@
  * An invalid regular expression never matches; `error` carries the reason for `check`.
  *
  * Regexes run on a linear-time engine (linear-regex.ts), so no matcher and no value can stall
- * the engine. A pattern RE2 cannot express (backreference, lookaround) runs on JavaScript's
- * engine only when it has no nested quantifier and few repetitions, on a value cut to
- * MAX_BACKTRACKING_INPUT; otherwise it is refused: `refused` says why, the hook is planned for
+ * the engine. A pattern RE2 cannot express (backreference, lookaround) never runs on a
+ * backtracking engine (`^(?=x)(a|a)*$` took minutes on 36 characters): it is refused, `refused`
+ * says why (a config error for `check` and `doctor`: engine/lint.ts), and the hook is planned for
  * every value and reports that error instead of running: on an event that can block the engine
  * denies (fails closed, whatever the failure policy), elsewhere its failure policy applies
  * (never silently skipped: a guard that never matched would fail open).
  */
-import { boundedBacktracking, compileLinear, MAX_BACKTRACKING_INPUT } from './linear-regex.js';
+import { compileLinear } from './linear-regex.js';
 
 export type ExactSet = 'standard' | 'narrow';
 
@@ -30,7 +30,7 @@ export interface CompiledMatcher {
   names?: readonly string[];
   /** For kind 'regex' on the linear-time engine: the pattern in RE2 syntax (matcher index). */
   linear?: string;
-  /** For kind 'regex': why the pattern cannot be run in bounded time; `test` then passes everything. */
+  /** For kind 'regex': why the pattern cannot be run in linear time; `test` then passes everything. */
   refused?: string;
 }
 
@@ -123,11 +123,7 @@ export function compileRegexMatcher(source: string, pattern: string): CompiledMa
   if (!linear.unsupported) {
     return { kind: 'invalid', test: () => false, error: `invalid regular expression ${JSON.stringify(source)}: ${linear.error}`, source };
   }
-  if (boundedBacktracking(pattern)) {
-    const re = new RegExp(pattern);
-    return { kind: 'regex', test: (v) => typeof v === 'string' && re.test(cut(v, MAX_BACKTRACKING_INPUT)), source };
-  }
-  const refused = `matcher ${JSON.stringify(source)} needs backtracking (${linear.error}) and has nested or many quantifiers, so it cannot be matched in bounded time`;
+  const refused = `matcher ${JSON.stringify(source)} cannot be matched in bounded time: ${linear.error}`;
   return { kind: 'regex', test: () => true, source, refused };
 }
 

@@ -8,7 +8,7 @@
 
 /** The two functions the plan stage needs, over if-rule.ts's own Rule type. */
 export interface IfRules<R = unknown> {
-  parseRule(text: string): { ok: true; rule: R } | { ok: false; error: string };
+  parseRule(text: string): { ok: true; rule: R } | { ok: false; error: string; unbounded?: true };
   matchRule(
     rule: R,
     toolName: string,

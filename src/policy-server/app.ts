@@ -8,7 +8,7 @@
  * so a retried event keeps its audit ids. Bodies are capped, each client is rate limited, and an
  * event's whole evaluation is bounded by its catalog timeout.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { eventFacts, isEventName, type EventName } from '../events/facts.js';
@@ -133,6 +133,11 @@ async function admit(c: Context, o: PolicyAppOptions, st: Flight): Promise<Admit
   return { client, input, event, eventId: headerId ?? randomUUID() };
 }
 
+/** 96 bits of the payload's SHA-256: a different event under a reused id never shares its audit records. */
+function contentDigest(input: Record<string, unknown>): string {
+  return createHash('sha256').update(JSON.stringify(input)).digest('hex').slice(0, 24);
+}
+
 /** Run one admitted event under its deadline on a config lease; 504 when the deadline passes first. */
 async function runEvent(
   c: Context,
@@ -151,8 +156,10 @@ async function runEvent(
     const run = lease.engine.run(event, input, {
       signal,
       client: client.id,
-      // Namespaced by client: one client's ids can never collide with another's in the audit.
-      firingId: `${client.id}:${eventId}`,
+      // Namespaced by client: one client's ids can never collide with another's in the audit; and
+      // by content: a retry of the same event keeps its audit ids (written once), while an id
+      // reused for another event gets its own records instead of hiding behind the first's.
+      firingId: `${client.id}:${eventId}:${contentDigest(input)}`,
       ...(typeof input.cwd === 'string' && input.cwd ? { project: input.cwd } : {}),
       // Hooks run in the server's directory, not the agent's (which does not exist here).
       cwd: o.workDir,

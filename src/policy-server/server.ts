@@ -69,7 +69,14 @@ export async function startPolicyServer(o: PolicyServerOptions): Promise<Running
   const config = await liveConfig({
     files: o.configFiles,
     workDir,
-    engine: { auditWriter: observability.auditWriter, telemetry: observability.telemetry, sessionCounters, onWarning: warn },
+    // The answer says whether the audit was written (`audited`, app.ts): the engine need not wait too.
+    engine: {
+      auditWriter: observability.auditWriter,
+      auditWaitMs: 0,
+      telemetry: observability.telemetry,
+      sessionCounters,
+      onWarning: warn,
+    },
     onWarning: warn,
   });
   if (!config.ready) {

@@ -24,7 +24,10 @@ const SDK = ['@opentelemetry/sdk-trace-base', '@opentelemetry/sdk-metrics', '@op
 export async function startOtlpExporter(
   env: Record<string, string | undefined>,
   onWarning: (m: string) => void = () => {},
+  /** Each export's budget, retries included (the exporters' default: 10 s); `dispatch` gives a few hundred ms. */
+  exportTimeoutMs?: number,
 ): Promise<TelemetryExporter> {
+  const limit = exportTimeoutMs !== undefined ? { timeoutMillis: exportTimeoutMs } : {};
   const protocol = otlpProtocol(env.OTEL_EXPORTER_OTLP_PROTOCOL, onWarning);
   let sdk: [
     typeof import('@opentelemetry/sdk-trace-base'),
@@ -46,10 +49,10 @@ export async function startOtlpExporter(
   const [te, me] = await Promise.all([importExporter('traces', protocol), importExporter('metrics', protocol)]);
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;
   const resource = res.resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME ?? 'agent-hooks' });
-  const traceExporter = new te.OTLPTraceExporter!({ url: signalUrl(base, 'traces', protocol) }) as ConstructorParameters<
+  const traceExporter = new te.OTLPTraceExporter!({ url: signalUrl(base, 'traces', protocol), ...limit }) as ConstructorParameters<
     typeof tb.BatchSpanProcessor
   >[0];
-  const metricExporter = new me.OTLPMetricExporter!({ url: signalUrl(base, 'metrics', protocol) }) as ConstructorParameters<
+  const metricExporter = new me.OTLPMetricExporter!({ url: signalUrl(base, 'metrics', protocol), ...limit }) as ConstructorParameters<
     typeof sm.PeriodicExportingMetricReader
   >[0]['exporter'];
   const tracerProvider = new tb.BasicTracerProvider({

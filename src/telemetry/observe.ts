@@ -7,6 +7,8 @@
 import { nowMs } from '../util/clock.js';
 import { decisionAuditRecord, hookAuditRecord, newFiringContext, type FiringContext } from '../audit/record.js';
 import type { AuditSettings, AuditWriter } from '../audit/sinks.js';
+// queue.ts, not sinks.ts: the sinks' schemas load zod, which a dispatch without sinks never needs.
+import { undelivered } from '../audit/queue.js';
 import type { Observability } from './setup.js';
 import { telemetryEnabled } from './env.js';
 import type { EventName } from '../events/catalog.js';
@@ -39,7 +41,11 @@ export interface ObserveOptions {
   telemetry?: boolean;
   projectDir: string;
   onWarning?: (message: string) => void;
+  /** HookEngineOptions.auditWaitMs: how long a decision waits for its audit (default 250 ms; 0: no wait). */
+  auditWaitMs?: number;
 }
+
+export const DEFAULT_AUDIT_WAIT_MS = 250;
 
 type Tel = typeof import('./spans.js');
 
@@ -73,7 +79,6 @@ export function observeRun<C extends ObserveContext>(run: RunFiring<C>, options:
     let error: string | undefined;
     try {
       decision = (await span?.run(() => run(event, input, ctx, obs))) ?? (await run(event, input, ctx, obs));
-      return decision;
     } catch (err) {
       error = (err as Error)?.message ?? String(err);
       throw err;
@@ -82,6 +87,21 @@ export function observeRun<C extends ObserveContext>(run: RunFiring<C>, options:
       writer?.write(decisionAuditRecord(f, decision, ms, error));
       tel?.endFiring(span, f, decision, ms, error);
     }
+    return writer ? withAuditOutcome(decision, writer, options.auditWaitMs ?? DEFAULT_AUDIT_WAIT_MS) : decision;
+  };
+}
+
+/**
+ * The decision once its records reached every sink, or with a warning naming what did not within
+ * `waitMs` (a full disk, a collector or database down): the audit never loses a record silently,
+ * and no sink holds a decision longer than `waitMs`.
+ */
+async function withAuditOutcome(decision: Decision, writer: AuditWriter, waitMs: number): Promise<Decision> {
+  if (waitMs <= 0 || (await writer.settled(waitMs))) return decision;
+  const what = undelivered(writer.stats()) || 'a sink did not confirm the write';
+  return {
+    ...decision,
+    warnings: [...decision.warnings, `audit: this event's records did not all reach their sinks within ${waitMs} ms: ${what}`],
   };
 }
 
@@ -93,9 +113,10 @@ export async function observabilityFor(
   config: { options: { auditSinks?: AuditSettings['sinks'] }; env?: Record<string, string> },
   baseDir: string,
   onWarning: (message: string) => void,
+  exportTimeoutMs?: number,
 ): Promise<Observability | undefined> {
   const sinks = config.options.auditSinks;
   if (!sinks && !config.env?.AGENT_HOOKS_ENABLE_TELEMETRY && !process.env.AGENT_HOOKS_ENABLE_TELEMETRY) return undefined;
   const { setupObservability } = await import('./setup.js');
-  return setupObservability({ audit: sinks ? { sinks } : undefined, settingsEnv: config.env, baseDir, onWarning });
+  return setupObservability({ audit: sinks ? { sinks } : undefined, settingsEnv: config.env, baseDir, onWarning, exportTimeoutMs });
 }

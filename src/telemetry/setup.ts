@@ -8,7 +8,8 @@ import { telemetryEnabled, telemetryEnv } from './env.js';
 export interface Observability {
   auditWriter?: AuditWriter;
   telemetry: boolean;
-  close(): Promise<void>;
+  /** Flushes the sinks and the exporter; with `timeoutMs`, gives up on a dead peer after about that long. */
+  close(timeoutMs?: number): Promise<void>;
 }
 
 export interface ObservabilityOptions {
@@ -17,6 +18,11 @@ export interface ObservabilityOptions {
   settingsEnv?: Record<string, string>;
   baseDir?: string;
   onWarning?: (message: string) => void;
+  /**
+   * Upper bound of one OTLP export, retries included (audit sink and telemetry exporter): a
+   * process the agent waits on (`dispatch`) must not wait out a dead collector's 10 s.
+   */
+  exportTimeoutMs?: number;
 }
 
 export async function setupObservability(o: ObservabilityOptions): Promise<Observability> {
@@ -27,7 +33,7 @@ export async function setupObservability(o: ObservabilityOptions): Promise<Obser
   const env = telemetryEnv(o.settingsEnv);
   if (telemetryEnabled(env)) {
     try {
-      exporter = await (await import('./exporter.js')).startOtlpExporter(env, warn);
+      exporter = await (await import('./exporter.js')).startOtlpExporter(env, warn, o.exportTimeoutMs);
       telemetry = true;
       tel = await import('./spans.js');
     } catch (err) {
@@ -36,14 +42,28 @@ export async function setupObservability(o: ObservabilityOptions): Promise<Obser
   }
   const auditWriter =
     o.audit && o.audit.sinks.length > 0
-      ? createAuditWriter(o.audit, { baseDir: o.baseDir, otelEnv: env, onWarning: warn, onDrop: (sink, n) => tel?.recordDropped(sink, n) })
+      ? createAuditWriter(o.audit, {
+          baseDir: o.baseDir,
+          otelEnv: env,
+          onWarning: warn,
+          onDrop: (sink, n) => tel?.recordDropped(sink, n),
+          exportTimeoutMs: o.exportTimeoutMs,
+        })
       : undefined;
   return {
     auditWriter,
     telemetry,
-    async close() {
-      await auditWriter?.close();
-      await exporter?.shutdown();
+    async close(timeoutMs) {
+      await auditWriter?.close(timeoutMs);
+      if (!exporter) return;
+      if (timeoutMs === undefined) return void (await exporter.shutdown());
+      let timer: NodeJS.Timeout | undefined;
+      const gaveUp = await Promise.race([
+        exporter.shutdown().then(() => false),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), timeoutMs))),
+      ]);
+      clearTimeout(timer);
+      if (gaveUp) warn(`telemetry: the OTLP exporter did not flush within ${timeoutMs} ms; spans and metrics of this run may be lost`);
     },
   };
 }

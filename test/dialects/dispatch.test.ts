@@ -94,16 +94,47 @@ describe('dispatch without hooks to run', () => {
   });
 
   test('a dispatch run by a hook of a dispatch does nothing (recursion guard)', async () => {
-    const r = await runCli(
-      ['dispatch', '--agent', 'claude', '--settings', engineConfig('deny')],
-      JSON.stringify(fill(JSON.parse(readFileSync(join(FIXTURES, 'claude/dispatch.json'), 'utf8')).cases[1].payload, dir.root)),
-      {
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, AGENT_HOOKS_DISPATCH: '1' },
-      },
+    const payload = JSON.stringify(
+      fill(JSON.parse(readFileSync(join(FIXTURES, 'claude/dispatch.json'), 'utf8')).cases[1].payload, dir.root),
     );
+    const inner = dir.write('inner-payload.json', payload);
+    const innerErr = dir.path('inner.err');
+    // The outer hook runs a dispatch of its own over a config that denies: below its own dispatch
+    // that one is a no-op, and the outer hook (exit 0) lets the call proceed.
+    const outer = dir.json('outer.json', {
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              {
+                type: 'command',
+                command: `${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'dist/cli/bin.cjs'))} dispatch --agent claude --settings ${JSON.stringify(engineConfig('deny'))} < ${JSON.stringify(inner)} 2> ${JSON.stringify(innerErr)}; exit 0`,
+              },
+            ],
+          },
+        ],
+      },
+    });
+    const r = await runCli(['dispatch', '--agent', 'claude', '--settings', outer], payload, {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/recursion guard/);
+    expect(readFileSync(innerErr, 'utf8')).toMatch(/recursion guard/);
+  });
+
+  test('AGENT_HOOKS_DISPATCH in the agent’s own environment does not switch the guard on (any value)', async () => {
+    const payload = JSON.stringify(
+      fill(JSON.parse(readFileSync(join(FIXTURES, 'claude/dispatch.json'), 'utf8')).cases[1].payload, dir.root),
+    );
+    for (const value of ['1', `${process.pid}:`, `${process.ppid}:0`]) {
+      const r = await runCli(['dispatch', '--agent', 'claude', '--settings', engineConfig('deny')], payload, {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, AGENT_HOOKS_DISPATCH: value },
+      });
+      expect(r.stderr, value).not.toMatch(/recursion guard/);
+      expect(r.stdout, value).toMatch(/"permissionDecision":"deny"/);
+    }
   });
 
   test('invalid JSON on stdin is a non-blocking error (exit 1)', async () => {

@@ -29,7 +29,7 @@ const settingsWith = (name: string, hook: Record<string, unknown>) =>
   sb.dir.json(`${name}.json`, { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', ...hook }] }] } });
 
 describe('a double-forked setsid grandchild does not survive the hook timeout', () => {
-  it.fails('dispatch --agent claude, hook timeout 1 s', async () => {
+  it('dispatch --agent claude, hook timeout 1 s', async () => {
     const pidFile = sb.dir.path('grandchild.pid');
     // The grandchild leaves the hook's process group and session, and keeps the hook's pipes.
     const settings = settingsWith('setsid', {
@@ -59,7 +59,7 @@ describe('the recursion guard cannot be switched on from the agent’s environme
       'deny',
     );
   });
-  it.concurrent.fails.each(DIALECTS)('%s with AGENT_HOOKS_DISPATCH=0 in the agent’s environment', async (agent) => {
+  it.concurrent.each(DIALECTS)('%s with AGENT_HOOKS_DISPATCH=0 in the agent’s environment', async (agent) => {
     const env = { ...sb.env, AGENT_HOOKS_DISPATCH: '0' };
     const r = await dispatchShell(agent, sb.dir.root, 'rm -rf build', { env, args: ['--settings', settings] });
     expect(verdict(r), r.stderr).toBe('deny');
@@ -68,6 +68,8 @@ describe('the recursion guard cannot be switched on from the agent’s environme
 
 describe("a hook cannot read the agent's secrets from its parent's /proc/PID/environ", () => {
   const CANARY = 'sk-canary-4f1c9e0b';
+  // Stated, not closed (docs/security.md, "Issue 39, classes 5–7"): no hook sandbox is built yet,
+  // so this read still succeeds; the test below checks the statement.
   it.fails('dispatch --agent claude: the hook greps /proc/$PPID/environ for the canary key', async () => {
     const found = sb.dir.path('found');
     // Only the canary is looked for, and only a yes/no is written: nothing of any environment is copied.
@@ -79,8 +81,9 @@ describe("a hook cannot read the agent's secrets from its parent's /proc/PID/env
     expect(readFileSync(found, 'utf8').trim()).toBe('no');
   });
 
-  it.fails('docs/security.md states what a same-user hook can read of its ancestors', () => {
+  it('docs/security.md states what a same-user hook can read of its ancestors', () => {
     const doc = readFileSync(fileURLToPath(new URL('../../docs/security.md', import.meta.url)), 'utf8');
     expect(doc).toMatch(/\/proc\/[^\s`]*\/environ/);
+    expect(doc).toMatch(/What a same-user hook can read of its ancestors\*\* — stated, not closed/);
   });
 });

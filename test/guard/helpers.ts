@@ -4,6 +4,7 @@
  * convention. Everything runs in temp dirs; every child is killed by its pid when it overruns.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DIALECT_NAMES, type DialectName } from '../../src/agents/types.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
@@ -209,8 +210,15 @@ export function verdict(r: Run): 'deny' | 'ask' | 'proceed' {
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  // A zombie has exited: only its parent has not collected its status yet (an orphan's parent is
+  // init, which in some containers reaps seconds later). kill(pid, 0) still succeeds on it.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? '');
+  } catch {
+    return process.platform !== 'linux';
   }
 }

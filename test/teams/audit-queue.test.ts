@@ -196,3 +196,62 @@ describe('audit sinks from settings', () => {
     expect(typeof decisions[0]!.durationMs).toBe('number');
   });
 });
+
+describe('a sink that cannot write is named in the decision, within the wait (issue 39, class 7)', () => {
+  const run = (engine: ReturnType<typeof createHookEngine>) =>
+    engine.run('PreToolUse', { session_id: 's', tool_name: 'Bash', tool_input: { command: 'ls' } });
+
+  it('a failing file sink: the warning names the sink and its error; the queue keeps the error until a write succeeds', async () => {
+    const dir = tmp();
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(dir, 'not-a-dir'), '');
+    const writer = createAuditWriter({ sinks: [{ type: 'file', path: 'not-a-dir/audit.jsonl', flushMs: 1 }] }, { baseDir: dir });
+    const engine = createHookEngine({ projectDir: dir, auditWriter: writer, telemetry: false });
+    engine.register({ event: 'PreToolUse', matcher: 'Bash', fn: () => ({}) });
+    try {
+      const d = await run(engine);
+      expect(d.warnings.join('\n')).toMatch(/audit: .*file not-a-dir\/audit\.jsonl failed \(.*(ENOTDIR|ENOENT|EEXIST|not a directory)/i);
+      expect(writer.stats()[0]!.lastError).toBeDefined();
+    } finally {
+      await engine.close();
+      await writer.close(100);
+    }
+  });
+
+  it('a healthy sink adds no warning', async () => {
+    const dir = tmp();
+    const writer = createAuditWriter({ sinks: [{ type: 'file', path: 'audit.jsonl', flushMs: 1 }] }, { baseDir: dir });
+    const engine = createHookEngine({ projectDir: dir, auditWriter: writer, telemetry: false });
+    engine.register({ event: 'PreToolUse', matcher: 'Bash', fn: () => ({}) });
+    expect((await run(engine)).warnings).toEqual([]);
+    // Written before the answer: the wait is for the record, not a fixed delay.
+    expect(readFileSync(join(dir, 'audit.jsonl'), 'utf8')).toMatch(/"kind":"decision"/);
+    await engine.close();
+    await writer.close();
+  });
+
+  it('a collector that is down: the decision waits at most auditWaitMs, and close() is bounded by it too', async () => {
+    const dir = tmp();
+    // Port 9 (discard) on loopback: nothing listens, the exporter retries for its 10 s timeout.
+    const writer = createAuditWriter({ sinks: [{ type: 'otlp', endpoint: 'http://127.0.0.1:9', protocol: 'http/json', flushMs: 1 }] });
+    const engine = createHookEngine({ projectDir: dir, auditWriter: writer, auditWaitMs: 200, telemetry: false });
+    engine.register({ event: 'PreToolUse', matcher: 'Bash', fn: () => ({}) });
+    const t0 = performance.now();
+    const d = await run(engine);
+    expect(d.warnings.join('\n')).toMatch(/audit: .*within 200 ms: otlp http:\/\/127\.0\.0\.1:9/);
+    await engine.close();
+    expect(performance.now() - t0).toBeLessThan(2_000);
+    await writer.close(100);
+  });
+
+  it('auditWaitMs 0: the decision does not wait for a dead collector and carries no audit warning', async () => {
+    const writer = createAuditWriter({ sinks: [{ type: 'otlp', endpoint: 'http://127.0.0.1:9', protocol: 'http/json', flushMs: 1 }] });
+    const engine = createHookEngine({ projectDir: tmp(), auditWriter: writer, auditWaitMs: 0, telemetry: false });
+    engine.register({ event: 'PreToolUse', matcher: 'Bash', fn: () => ({}) });
+    const t0 = performance.now();
+    expect((await run(engine)).warnings).toEqual([]);
+    expect(performance.now() - t0).toBeLessThan(150);
+    await engine.close();
+    await writer.close(100);
+  });
+});

@@ -112,7 +112,8 @@ describe('policy server', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as AuditRecord);
-    const first = records.filter((r) => r.firing_id === 'alice:evt-1');
+    // The firing id is the client's, its event id, and a digest of the content (src/policy-server/app.ts).
+    const first = records.filter((r) => r.firing_id.startsWith('alice:evt-1:'));
     expect(first.map((r) => r.kind).sort()).toEqual(['decision', 'hook']);
     for (const r of records) expect(r).toMatchObject({ client: 'alice', project: '/home/dev/proj', session_id: 's1' });
   });
