@@ -44,10 +44,6 @@ export function getDialect(name: string): Dialect | undefined {
   return isDialectName(name) ? DIALECTS[name] : undefined;
 }
 
-export function wireOf(name: DialectName): WireAdapter {
-  return WIRE[name];
-}
-
 /** The most likely dialect of a parsed document; Claude (the native shape) when nothing is sure. */
 export function detectDialect(file: string, doc: unknown): { dialect: Dialect; confidence: number } {
   const { name, confidence } = surestDialect(DIALECTS, file, doc);
@@ -71,5 +67,5 @@ export function discoveryFilesOf(
   );
 }
 
-export { foreignDialects, parseDiscoverDialects, type DiscoverDialects, type DiscoveredFile } from './shared/locations.js';
-export { isJsoncFile, readDocument, type ReadDocument } from './shared/document.js';
+export { parseDiscoverDialects, type DiscoverDialects, type DiscoveredFile } from './shared/locations.js';
+export { readDocument } from './shared/document.js';

@@ -41,7 +41,7 @@ export function loadWire(name: DialectName): Promise<WireAdapter> {
 }
 
 /** One agent's config reader: a load that reads one agent's file compiles only that reader's schemas. */
-export function readerOf(name: DialectName): Promise<DialectReader> {
+function readerOf(name: DialectName): Promise<DialectReader> {
   return AGENTS[name].reader();
 }
 

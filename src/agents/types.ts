@@ -39,7 +39,7 @@ export interface ToolMapping {
   fields?: Readonly<Record<string, string>>;
 }
 
-export interface LocationContext {
+interface LocationContext {
   projectDir: string;
   homeDir: string;
   /** For agents whose home can be moved (KIMI_CODE_HOME, CODEX_HOME). */
@@ -51,7 +51,7 @@ export interface LocationContext {
  * (Copilot's hooks/ folders). `kind` is the layer: user files are the user's own; project and
  * local files are workspace files and pass the trust gate.
  */
-export type ConfigLocation = { kind: 'user' | 'project' | 'local'; file: string } | { kind: 'user' | 'project' | 'local'; dir: string };
+type ConfigLocation = { kind: 'user' | 'project' | 'local'; file: string } | { kind: 'user' | 'project' | 'local'; dir: string };
 
 /**
  * Something a hook can answer (or an event it needs) that the agent itself never delivers,

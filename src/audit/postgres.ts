@@ -30,7 +30,7 @@ export interface PostgresAudit {
   close(): Promise<void>;
 }
 
-export type PgQuery = (sql: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
+type PgQuery = (sql: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
 
 interface PgPool {
   query(sql: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;

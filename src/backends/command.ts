@@ -1,14 +1,12 @@
 /**
  * Command backend: run one hook process and normalize what happened into an ExecutionResult.
  *
- * Guarantees (they hold whatever the hook does):
- * - the promise never rejects, and settles by `timeoutMs + killGraceMs` at the latest
- *   (a leader that exits just before the deadline gets up to 50 ms more for its output);
- * - stdout and stderr are kept up to `maxOutputBytes` each and drained to the end, so a
- *   flood neither blocks the hook nor grows our memory (past the cap, a hook we forked has the
- *   rest of the stream read by `cat` instead of by us: src/backends/capture.ts);
- * - on timeout or abort the hook's whole process tree is killed (SIGTERM, grace, SIGKILL);
- * - a leader that exits while a descendant still holds stdout/stderr does not stall us.
+ * Guarantees, whatever the hook does: the promise never rejects and settles by `timeoutMs +
+ * killGraceMs` (a leader exiting just before the deadline gets up to 50 ms more for its output);
+ * stdout and stderr are kept up to `maxOutputBytes` each and drained to the end, so a flood neither
+ * blocks the hook nor grows our memory (past the cap, `cat` reads the rest: capture.ts); on timeout
+ * or abort the whole process tree is killed (SIGTERM, grace, SIGKILL), descendants that left the
+ * group included; a leader that exits while a descendant holds stdout/stderr does not stall us.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
@@ -29,16 +27,12 @@ import {
   type ProcEntry,
 } from './process-tree.js';
 
-const DEFAULT_KILL_GRACE_MS = 100;
-const DEFAULT_EXIT_DRAIN_MS = 250;
-const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
+const [DEFAULT_KILL_GRACE_MS, DEFAULT_EXIT_DRAIN_MS, DEFAULT_MAX_OUTPUT_BYTES] = [100, 250, 1024 * 1024];
 /** How often we look whether a terminated tree is gone before the grace period ends. */
 const EXIT_POLL_MS = 10;
 const MIN_DRAIN_MS = 50;
 /** setTimeout fires at once for larger delays, so those count as "no timeout". */
 const MAX_TIMER_MS = 2 ** 31 - 1;
-
-export type { CommandSpec } from './command-target.js';
 
 /** AGENT_HOOKS_SPAWNER=1/0 forces the spawner on/off for every runCommand of the process. */
 function useSpawner(spec: CommandSpec): boolean {

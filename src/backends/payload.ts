@@ -44,7 +44,7 @@ export interface EncodedPayload {
  * and `result_json`): the action already happened, so shortening them hides nothing a guard
  * could still stop. Everything else is judged.
  */
-export const UNJUDGED_KEYS: ReadonlySet<string> = new Set(['tool_response', 'tool_output', 'tool_result', 'output', 'result_json']);
+const UNJUDGED_KEYS: ReadonlySet<string> = new Set(['tool_response', 'tool_output', 'tool_result', 'output', 'result_json']);
 
 /** What a hook judges passes whole up to this size (or the stdin cap, if larger); past it the hook is not run. */
 export const JUDGED_LIMIT_BYTES = 16 * 1024 * 1024;

@@ -24,7 +24,7 @@ export interface RemoteOptions {
 }
 
 /** The decision of the local failure policy when the policy server gave none (reduce.ts `unjudgedDecision`). */
-export function failureDecision(event: EventName, policy: RemoteFailure, why: string): Decision {
+function failureDecision(event: EventName, policy: RemoteFailure, why: string): Decision {
   return unjudgedDecision(event, `policy server unavailable (${why}); local failure policy: ${policy}`, policy);
 }
 

@@ -22,7 +22,7 @@ import { dispatchMarker } from './recursion-guard.js';
  * accepts, so hooks see a complete canonical payload instead of the engine refusing the event.
  * The values come from the schemas by src/events/derive.ts, read from the generated table.
  */
-export function completePayload(event: EventName, payload: Record<string, unknown>): Record<string, unknown> {
+function completePayload(event: EventName, payload: Record<string, unknown>): Record<string, unknown> {
   const out = { ...payload };
   for (const [key, filler] of Object.entries(FILLERS[event])) {
     if (out[key] === undefined) out[key] = structuredClone(filler);

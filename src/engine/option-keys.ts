@@ -67,7 +67,7 @@ export const PROMPT_OPTION_KEYS = {
 } as const satisfies KnownKeys<PromptBackendOptions>;
 
 /** The hook types a `backends` entry may add or replace. */
-export const BACKEND_TYPE_KEYS = {
+const BACKEND_TYPE_KEYS = {
   command: true,
   http: true,
   mcp_tool: true,

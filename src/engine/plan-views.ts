@@ -25,7 +25,7 @@ export interface ViewPlan {
   readonly undetermined?: string;
 }
 
-export const NO_VIEWS: ViewPlan = Object.freeze({ runs: [] });
+const NO_VIEWS: ViewPlan = Object.freeze({ runs: [] });
 
 /** Is this firing a patch that per-file views may apply to? (a cheap test before any planning) */
 export function isPatchFiring(event: EventName, input: Record<string, unknown>): boolean {

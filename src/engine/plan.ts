@@ -86,7 +86,7 @@ interface UnloadedRule {
 }
 
 /** An `if` the linear-time engine cannot match (an extglob negation): never matched by a backtracking one. */
-export interface RefusedRule {
+interface RefusedRule {
   readonly kind: 'refused';
   readonly source: string;
   readonly reason: string;

@@ -67,7 +67,7 @@ export function skipsInPlanMode(event: EventName, mode: string | undefined): boo
 const BYPASS_MODES: readonly string[] = ['bypassPermissions', 'yolo'];
 
 /** Is yolo/bypass: nobody is asked. */
-export function isBypassMode(mode: string | undefined): boolean {
+function isBypassMode(mode: string | undefined): boolean {
   return mode !== undefined && BYPASS_MODES.includes(mode);
 }
 

@@ -8,7 +8,7 @@ import type { EventFacts } from '../events/spec.js';
 import type { ParsedHook, Verdict } from '../parse/output.js';
 import type { FailureBehavior } from '../types.js';
 
-export type DecisionValue = Verdict;
+type DecisionValue = Verdict;
 
 /** What one hook execution did; one per executed (or skipped) hook. */
 export interface HookRecord {
@@ -110,9 +110,6 @@ export function policyVerdict(spec: EventFacts, behavior: FailureBehavior): Verd
       return spec.canBlock ? 'block' : undefined;
   }
 }
-
-/** Is yolo/bypass: an ask on a `bypassAsk` event (PreToolUse) becomes allow. */
-export { isBypassMode } from '../events/facts.js';
 
 /** The verdict a parsed hook contributes, after failure policy and mode. */
 export function effectiveVerdict(

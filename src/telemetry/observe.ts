@@ -45,7 +45,7 @@ export interface ObserveOptions {
   auditWaitMs?: number;
 }
 
-export const DEFAULT_AUDIT_WAIT_MS = 250;
+const DEFAULT_AUDIT_WAIT_MS = 250;
 
 type Tel = typeof import('./spans.js');
 

@@ -20,7 +20,7 @@ import { hasOwnProtoKey } from '../util/proto-key.js';
 import type { CanonicalConfig } from './digest.js';
 
 // Where the store lives is decided without loading this module (dispatch looks for it on its fast path).
-export { defaultTrustStorePath, TRUST_STORE_ENV } from '../util/trust-store-path.js';
+export { defaultTrustStorePath } from '../util/trust-store-path.js';
 const VERSION = 1;
 
 export interface TrustRecord {

@@ -3,7 +3,7 @@
  * Names a pass-through list may not carry: they make a shell run a file before the hook
  * (BASH_ENV for bash, ENV for sh) or change which code every process loads.
  */
-export const NEVER_PASSED_ENV_KEYS: readonly string[] = [
+const NEVER_PASSED_ENV_KEYS: readonly string[] = [
   'BASH_ENV',
   'ENV',
   'LD_PRELOAD',

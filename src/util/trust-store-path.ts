@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { userHome } from './os-dirs.js';
 
-export const TRUST_STORE_ENV = 'AGENT_HOOKS_TRUST_STORE';
+const TRUST_STORE_ENV = 'AGENT_HOOKS_TRUST_STORE';
 
 export function defaultTrustStorePath(env: NodeJS.ProcessEnv = process.env, homeDir: string = userHome()): string {
   const override = env[TRUST_STORE_ENV];

@@ -60,10 +60,6 @@ export function requireEventZodSchemas(): EventZodSchemas {
   return events;
 }
 
-export function mcpServerSchemaLoaded(): boolean {
-  return mcpServer !== undefined;
-}
-
 /** The schema of one MCP server definition, for src/mcp/manager.ts, which checks definitions synchronously. */
 export function requireMcpServerSchema(): McpServerSchema {
   if (!mcpServer) throw new Error('internal error: the MCP server schema was needed before src/mcp/config.ts was loaded');

@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runCommand, type CommandSpec } from '../../src/backends/command.js';
+import { runCommand } from '../../src/backends/command.js';
+import type { CommandSpec } from '../../src/backends/command-target.js';
 import { drainerCommand, useDrainer } from '../../src/backends/capture.js';
 import { spawnerPid } from '../../src/backends/spawner.js';
 import { buildHookEnv } from '../../src/backends/env.js';

@@ -230,9 +230,13 @@ describe('trust gate on other agents’ project files (CLI)', () => {
     expect(trusted.code).toBe(2);
 
     dir.json('proj/.cursor/hooks.json', cursorDeny('edited'));
+    // The edited hook does not run (its answer never counts): the event fails closed naming the change.
     const modified = await runBash(['--discover-dialects', 'cursor']);
-    expect(modified.stdout).not.toContain('edited');
-    expect(modified.stderr).toMatch(/project command hook skipped \(modified/);
+    const answer = JSON.parse(modified.stdout) as { decision: string; reason: string; hooks: Array<{ outcome: string }> };
+    expect(answer.decision).toBe('deny');
+    expect(answer.reason).toMatch(/changed since it was reviewed .*agent-hooks trust --cwd/);
+    expect(answer.hooks.map((h) => h.outcome)).toEqual(['error']);
+    expect(modified.code).toBe(2);
   });
 
   it('the setting makes run, status and trust agree without flags; the digest covers the discovered project files', async () => {

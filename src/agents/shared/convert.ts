@@ -20,7 +20,7 @@ export function shellWord(word: string): string {
 }
 
 /** An exec-form hook (`command` + `args`) as one shell command line, for shell-only dialects. */
-export function toShellForm(hook: NormalizedHook): NormalizedHook {
+function toShellForm(hook: NormalizedHook): NormalizedHook {
   if (hook.handler.type !== 'command' || !hook.handler.args?.length) return hook;
   const { args, ...handler } = hook.handler;
   return { ...hook, handler: { ...handler, command: [hook.handler.command, ...args].map(shellWord).join(' ') } };

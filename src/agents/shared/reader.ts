@@ -4,7 +4,7 @@
  * and loss reporting. Imported lazily (it pulls in zod), never by dispatch's fast path.
  */
 import type { z } from 'zod';
-import { eventFacts, isEventName, type EventName } from '../../events/facts.js';
+import { eventFacts, type EventName } from '../../events/facts.js';
 import type { EventFacts } from '../../events/spec.js';
 import { formatPath, valueAt } from '../../config/diagnostics.js';
 import { closest } from '../../util/did-you-mean.js';
@@ -176,17 +176,6 @@ export function makeHook(init: HookInit): NormalizedHook {
   return hook;
 }
 
-/** Seconds for the handler from the dialect's value and unit; the agent's default when unset. */
-export function timeoutIn(
-  dialect: Dialect,
-  value: number | undefined,
-  unit: 's' | 'ms' = dialect.defaults.timeoutUnit,
-): { timeout?: number; defaulted: boolean } {
-  if (value === undefined)
-    return dialect.defaults.timeoutSec === undefined ? { defaulted: false } : { timeout: dialect.defaults.timeoutSec, defaulted: true };
-  return { timeout: unit === 'ms' ? value / 1000 : value, defaulted: false };
-}
-
 /** The config value for a handler's timeout (seconds) in the target's unit; undefined when it was the agent default. */
 export function timeoutOut(hook: NormalizedHook, unit: 's' | 'ms'): number | undefined {
   const t = hook.handler.timeout;
@@ -196,10 +185,6 @@ export function timeoutOut(hook: NormalizedHook, unit: 's' | 'ms'): number | und
 
 export function eventSpec(event: EventName): EventFacts {
   return eventFacts(event);
-}
-
-export function isKnownEvent(name: string): name is EventName {
-  return isEventName(name);
 }
 
 /** The hook's matcher as a shape in canonical (Claude) tool names. */
