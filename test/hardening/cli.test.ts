@@ -73,7 +73,7 @@ describe('agent-hooks run with each adversarial hook (PreToolUse)', () => {
         expect(d.hooks).toHaveLength(1);
         expect(d.hooks[0]).toMatchObject(fields);
         if (error) expect(d.hooks[0].error).toMatch(error);
-        const blocks = c.policy === 'blocking' || (c.policy !== 'none' && policy === 'deny');
+        const blocks = c.policy === 'blocking' || c.policy === 'engine' || (c.policy !== 'none' && policy === 'deny');
         expect(r.code).toBe(blocks ? 2 : 0);
         expect(d.blocked).toBe(blocks);
         if (blocks) expect(d.decision).toBe('deny');

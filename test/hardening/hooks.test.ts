@@ -52,6 +52,11 @@ function expectVerdict(d: Decision, c: HostileHook, policy: FailureBehavior): vo
     expect(d.reason!.length).toBeLessThan(12_000);
     return;
   }
+  if (kind === 'engine') {
+    expect(d).toMatchObject({ decision: 'deny', blocked: true });
+    expect(d.hooks[0]!.policy).toBe('deny');
+    return;
+  }
   if (kind === 'none' || policy === 'ignore') {
     expect(d.decision).toBeUndefined();
     expect(d.blocked).toBe(false);

@@ -7,8 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixture } from './helpers.js';
 
-/** Which policy decides the verdict: failureBehavior, timeoutBehavior, none (the hook succeeded), or exit 2. */
-export type PolicyKind = 'failure' | 'timeout' | 'none' | 'blocking';
+/**
+ * Which policy decides the verdict: failureBehavior, timeoutBehavior, none (the hook succeeded),
+ * exit 2, or `engine`: the engine could not start the guard, its own failure, denied whatever the
+ * hook's failure policy (docs/security.md, issue 39 class 2).
+ */
+export type PolicyKind = 'failure' | 'timeout' | 'none' | 'blocking' | 'engine';
 
 export interface HostileHook {
   name: string;
@@ -201,7 +205,7 @@ while :; do sleep 1; done`,
       name: 'is not executable (exec form: cannot start)',
       handler: { command: fixture('not-executable.sh'), args: [] },
       record: { outcome: 'error', exitCode: null, error: /permission denied/ },
-      policy: 'failure',
+      policy: 'engine',
     },
     {
       name: 'does not exist (shell form: exit 127)',
@@ -213,14 +217,15 @@ while :; do sleep 1; done`,
       name: 'does not exist (exec form: cannot start)',
       handler: { command: missing, args: [] },
       record: { outcome: 'error', exitCode: null, error: /command not found/ },
-      policy: 'failure',
+      policy: 'engine',
     },
     {
+      // The agent deleted its current directory: the hook runs in the project instead (a note says so).
       name: 'its working directory was removed',
-      handler: { command: 'echo never' },
+      handler: { command: 'echo ran' },
       cwd: 'removed',
-      record: { outcome: 'error', exitCode: null, error: /working directory does not exist/ },
-      policy: 'failure',
+      record: { outcome: 'success', exitCode: 0 },
+      policy: 'none',
     },
     {
       name: 'removes its own working directory, then forks',
