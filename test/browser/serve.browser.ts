@@ -267,6 +267,9 @@ describe.skipIf(!hasChromium)(hasChromium ? 'serve in chromium' : SKIP_MESSAGE, 
     await page.locator('.timeline-event[data-event="PreToolUse"] .firing[data-blocked="true"] .bar.blocked').first().waitFor();
     await screenshot(page, 'audit.png');
 
+    // This session's blocked call (earlier cases of this file leave blocked calls of their own:
+    // a guard changed after review now fails closed instead of being skipped).
+    await page.selectOption('#filter-session', 'sess-audit');
     await page.selectOption('#filter-outcome', 'blocked');
     await page.waitForURL(/outcome=blocked/);
     await page.locator('table.entries').waitFor();
@@ -274,7 +277,6 @@ describe.skipIf(!hasChromium)(hasChromium ? 'serve in chromium' : SKIP_MESSAGE, 
     const row = page.locator('table.entries tbody tr');
     expect(await row.textContent()).toContain('rm -rf is not allowed');
     expect(await row.getAttribute('data-blocked')).toBe('true');
-    await page.selectOption('#filter-session', 'sess-audit');
     await expect.poll(() => page.locator('.firing').count()).toBe(1);
     await screenshot(page, 'audit-blocked.png');
     expect(errors).toEqual([]);
