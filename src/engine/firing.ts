@@ -98,7 +98,9 @@ export async function runFiring(
       ...(continuation ? { continuation } : {}),
       ...(env ? { env: env.env } : {}),
       ...(f.undetermined !== undefined ? { undeterminedPatch: f.undetermined } : {}),
-      warnings: [...notes, ...(env?.warning ? [env.warning] : []), ...undecidedRules(matched, unloaded)],
+      ...(notes.length > 0 || env?.warning || unloaded !== undefined
+        ? { warnings: [...notes, ...(env?.warning ? [env.warning] : []), ...undecidedRules(matched, unloaded)] }
+        : {}),
     });
     // From the store's own value, so a concurrent firing of the session (another process) is not lost.
     if (continuation) await state.counters.update(f.counterSession, event, (n) => (decision.blocked ? n + 1 : 0));

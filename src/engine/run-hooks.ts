@@ -17,7 +17,7 @@ import type { ExecutionResult, NormalizedHook } from '../types.js';
 import { runsInBackground, startAsync } from './background.js';
 import { execute, parseResult } from './execute.js';
 import type { PlanContext, PlanIndex, PlannedHook } from './plan.js';
-import { planPatchViews, type ViewPlan, type ViewRun } from './plan-views.js';
+import { isPatchFiring, planPatchViews, type ViewPlan, type ViewRun } from './plan-views.js';
 import { auditEntry, captureIo, makeRecord } from './records.js';
 import type { EngineState } from './state.js';
 import { timeoutFor } from './timeouts.js';
@@ -54,11 +54,14 @@ interface Job {
 const STOPPED = Symbol('stopped');
 
 export async function runHooks(state: EngineState, f: Firing, matched: readonly PlannedHook[]): Promise<void> {
-  const main = await claimOnce(state, f, matched);
+  // Each step awaits only when it has work: a firing with no `once` hook and no patch stays on
+  // the in-process fast path (an await per step is a measurable share of a function hook's cost).
+  const claimed = claimOnce(state, f, matched);
+  const main = Array.isArray(claimed) ? (claimed as readonly PlannedHook[]) : await claimed;
+  const patch = isPatchFiring(f.event, f.input);
   if (f.spec.order !== 'serial') {
-    const views = viewJobs(state, f, f.input);
-    const jobs: Job[] = [...main.map((planned) => ({ planned, input: f.input })), ...(await views)];
-    await runParallel(state, f, jobs);
+    const views = patch ? await viewJobs(state, f, f.input) : [];
+    await runParallel(state, f, [...main.map((planned) => ({ planned, input: f.input })), ...views]);
     return;
   }
   const current = await runChain(
@@ -66,7 +69,7 @@ export async function runHooks(state: EngineState, f: Firing, matched: readonly 
     f,
     main.map((planned) => ({ planned, input: f.input })),
   );
-  if (current === STOPPED) return;
+  if (current === STOPPED || !patch) return;
   // The views judge the patch as the hooks before them rewrote it: what will be applied.
   for (const job of await viewJobs(state, f, current)) if ((await runChain(state, f, [job])) === STOPPED) return;
 }
@@ -84,13 +87,19 @@ async function viewJobs(state: EngineState, f: Firing, input: Record<string, unk
 /** A skill's `once` hook runs once per session: claimed in the session's counters before it runs. */
 export const isOnce = (h: NormalizedHook): boolean => h.source.kind === 'skill' && h.handler.once === true;
 
-async function claimOnce(state: EngineState, f: Firing, planned: readonly PlannedHook[]): Promise<readonly PlannedHook[]> {
+function claimOnce(
+  state: EngineState,
+  f: Firing,
+  planned: readonly PlannedHook[],
+): readonly PlannedHook[] | Promise<readonly PlannedHook[]> {
   if (!planned.some((p) => isOnce(p.hook))) return planned;
-  const out: PlannedHook[] = [];
-  for (const p of planned) {
-    if (!isOnce(p.hook) || (await state.counters.update(f.counterSession, `once\0${p.hook.id}`, () => 1)) === 0) out.push(p);
-  }
-  return out;
+  return (async () => {
+    const out: PlannedHook[] = [];
+    for (const p of planned) {
+      if (!isOnce(p.hook) || (await state.counters.update(f.counterSession, `once\0${p.hook.id}`, () => 1)) === 0) out.push(p);
+    }
+    return out;
+  })();
 }
 
 /** Serial: config order, each hook sees the input as rewritten so far; stop at the first deny. */
@@ -153,8 +162,8 @@ function judge(state: EngineState, f: Firing, job: Job, payload: Record<string, 
     failureBehavior:
       result.engineFault && policyVerdict(f.spec, 'deny') ? 'deny' : (hook.handler.failureBehavior ?? options.failureBehavior ?? 'ignore'),
     timeoutBehavior: hook.handler.timeoutBehavior ?? options.timeoutBehavior ?? 'ignore',
-    ...(job.view ? { view: job.view } : {}),
   };
+  if (job.view) entry.view = job.view;
   if (parsed.updatedInput && !job.view && options.validateToolInput && typeof payload.tool_name === 'string') {
     const v = options.validateToolInput(payload.tool_name, parsed.updatedInput);
     if (!v.ok) entry.invalidRewrite = `hook ${hook.id} rewrote the input of ${payload.tool_name} invalidly: ${v.error}`;
