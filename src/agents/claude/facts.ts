@@ -8,7 +8,7 @@ import { EVENT_NAMES, type EventName } from '../../events/facts.js';
 import { isObject } from '../../util/is-object.js';
 import type { Dialect } from '../types.js';
 import { groupEvents } from '../shared/detect.js';
-import { detectClaude } from './detect.js';
+import { detectClaude } from '../detectors.js';
 
 /** The catalog's event names, from its zod-free facts (this module stays free of zod: dispatch's fast path). */
 export const CANONICAL_EVENTS: readonly EventName[] = EVENT_NAMES;

@@ -13,7 +13,7 @@ import type { ExecutionResult, HookBridge } from '../../types.js';
 import { groupEvents } from '../claude/facts.js';
 import { aliasedMatchValue, claudeResult, isObject, jsonObjectOf, str, toolTable, TOOL_EVENTS } from '../shared/facts.js';
 import type { Dialect, EventMapping, ToolMapping } from '../types.js';
-import { detectCodex } from './detect.js';
+import { detectCodex } from '../detectors.js';
 
 const EVENTS: readonly EventMapping[] = [
   { native: 'PreToolUse', event: 'PreToolUse' },

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import type { ExecutionResult, HookBridge, NormalizedHook } from '../../types.js';
 import { claudeResult, isObject, jsonObjectOf, mapKeys, snakeToCamel, str, toolTable, TOOL_EVENTS } from '../shared/facts.js';
 import type { Dialect, EventMapping, ToolMapping } from '../types.js';
-import { detectCopilot } from './detect.js';
+import { detectCopilot } from '../detectors.js';
 import { isoTime } from '../../util/iso-time.js';
 
 const EVENTS: readonly EventMapping[] = [

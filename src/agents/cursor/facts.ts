@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { ExecutionResult, HookBridge, NormalizedHook } from '../../types.js';
 import { claudeResult, isObject, jsonObjectOf, str, toolTable, TOOL_EVENTS } from '../shared/facts.js';
 import type { Dialect, EventMapping, ToolMapping } from '../types.js';
-import { detectCursor } from './detect.js';
+import { detectCursor } from '../detectors.js';
 
 const MCP_MATCHER = 'mcp__.*';
 

@@ -14,7 +14,7 @@ import type { HookBridge } from '../../types.js';
 import { groupEvents } from '../claude/facts.js';
 import { isObject, toolTable, TOOL_EVENTS } from '../shared/facts.js';
 import type { Dialect, EventMapping, ToolMapping, Undeliverable } from '../types.js';
-import { detectDroid } from './detect.js';
+import { detectDroid } from '../detectors.js';
 
 const DROID_EVENTS: readonly EventName[] = [
   'PreToolUse',

@@ -18,7 +18,7 @@ import type { ExecutionResult, HookBridge, MatcherMode, NormalizedHook } from '.
 import { groupEvents } from '../claude/facts.js';
 import { claudeResult, isObject, jsonObjectOf, str, toolTable, TOOL_EVENTS } from '../shared/facts.js';
 import type { Dialect, EventMapping, ToolMapping, Undeliverable } from '../types.js';
-import { detectGemini } from './detect.js';
+import { detectGemini } from '../detectors.js';
 import { isoTime } from '../../util/iso-time.js';
 
 const EVENTS: readonly EventMapping[] = [

@@ -18,7 +18,7 @@ import type { EventName } from '../../events/catalog.js';
 import type { ExecutionResult, HookBridge } from '../../types.js';
 import { claudeResult, isObject, jsonObjectOf, str } from '../shared/facts.js';
 import type { Dialect, EventMapping } from '../types.js';
-import { detectKimi, isKimiPluginManifest } from './detect.js';
+import { detectKimi, isKimiPluginManifest } from '../detectors.js';
 
 export const KIMI_EVENTS: readonly EventName[] = [
   'PreToolUse',

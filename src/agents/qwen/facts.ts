@@ -17,7 +17,7 @@ import type { HookBridge, MatcherMode } from '../../types.js';
 import { groupEvents } from '../claude/facts.js';
 import { aliasedMatchValue, isObject, toolTable, TOOL_EVENTS } from '../shared/facts.js';
 import type { Dialect, EventMapping, ToolMapping, Undeliverable } from '../types.js';
-import { detectQwen } from './detect.js';
+import { detectQwen } from '../detectors.js';
 
 const EVENTS: readonly EventMapping[] = [
   { native: 'PreToolUse', event: 'PreToolUse' },
