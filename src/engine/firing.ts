@@ -6,12 +6,20 @@
  *     and what the hooks left behind (CLAUDE_ENV_FILE).
  * Nothing edits the Decision after reduce; entry points only translate it (docs/architecture.md).
  */
-import { statSync } from 'node:fs';
+import { isDir } from '../util/file-kind.js';
 import { buildHookEnv } from '../backends/env.js';
 import type { BackendContext } from '../backends/types.js';
 import { eventCheck } from '../events/compiled.js';
-import { eventFacts, failsClosedWhenUnjudged, isEventName, permissionModeOf, skipsInPlanMode, type EventName } from '../events/facts.js';
-import { emptyDecision, reduce, type Decision } from '../reduce/reduce.js';
+import {
+  asksPermission,
+  eventFacts,
+  failsClosedWhenUnjudged,
+  isEventName,
+  permissionModeOf,
+  skipsInPlanMode,
+  type EventName,
+} from '../events/facts.js';
+import { emptyDecision, reduce, unjudgedDecision, type Decision } from '../reduce/reduce.js';
 import type { FiringObservation } from '../telemetry/observe.js';
 import { createEnvFile, evaluateEnvFile } from './env-file.js';
 import { currentIndex, readyIndex } from './hooks.js';
@@ -22,12 +30,6 @@ import { guardedWrite } from './guarded-files.js';
 import { runHooks, type Firing } from './run-hooks.js';
 import type { EngineState } from './state.js';
 import type { RunContext } from './types.js';
-
-/** The events a tool call can still be refused at, before it runs: the permission events of the catalog. */
-const refusesBeforeRun = (event: EventName) => {
-  const model = eventFacts(event).decision;
-  return model === 'permission' || model === 'permission-request';
-};
 
 export async function runFiring(
   state: EngineState,
@@ -54,7 +56,7 @@ export async function runFiring(
   const planCtx: PlanContext = { cwd, homeDir: state.homeDir, projectDir: state.projectDir, foldCase: state.foldCase };
   const planned = planHooks(index, event, rawInput, planCtx);
   // The agent may not write the files its reviewed guards run or are configured in (guarded-files.ts).
-  const refusal = refusesBeforeRun(event) ? guardedWrite(index, state.hooks.config, rawInput, cwd, event) : undefined;
+  const refusal = asksPermission(spec) ? guardedWrite(index, state.hooks.config, rawInput, cwd, event) : undefined;
   const matched = refusal ? [refusal, ...planned] : planned;
   if (matched.length === 0 && !hasViews(index, event, rawInput, planCtx)) return emptyDecision(event);
 
@@ -62,7 +64,7 @@ export async function runFiring(
   const notes = coerceCommonFields(input);
   // Accepted by the compiled validator: nothing to await (the hot path of in-process dispatch).
   const invalid = eventCheck('input', event)?.(input) ? undefined : await validateInput(state, event, input);
-  if (invalid !== undefined) return unjudgedDecision(state, event, invalid, notes);
+  if (invalid !== undefined) return unjudged(state, event, invalid, notes);
 
   const commands = matched.some((p) => p.hook.handler.type === 'command');
   const envFile = spec.envFile && commands ? createEnvFile() : undefined;
@@ -147,9 +149,9 @@ async function validateInput(state: EngineState, event: EventName, input: Record
   return `${err.message}; the hooks cannot judge an input they cannot be given, so it is denied`;
 }
 
-/** The Decision when no hook could be given the event: reduce with the engine's failure. */
-function unjudgedDecision(state: EngineState, event: EventName, why: string, notes: string[]): Decision {
-  const decision = reduce(event, [], [], { engineFailure: why, warnings: notes });
+/** The Decision when no hook could be given the event (reduce.ts `unjudgedDecision`), noted on the engine's warnings. */
+function unjudged(state: EngineState, event: EventName, why: string, notes: string[]): Decision {
+  const decision = unjudgedDecision(event, why, 'deny', notes);
   for (const w of decision.warnings) state.warn(w);
   return decision;
 }
@@ -163,14 +165,6 @@ function hookDir(state: EngineState, cwd: string, notes: string[]): string {
   if (cwd === state.projectDir || isDir(cwd) || !isDir(state.projectDir)) return cwd;
   notes.push(`the working directory ${cwd} does not exist; hooks run in the project directory ${state.projectDir}`);
   return state.projectDir;
-}
-
-function isDir(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** What every backend of this firing is given (each execution sets its own timeout). */

@@ -58,6 +58,11 @@ export function permissionModeOf(ctxMode: string | undefined, input: Record<stri
   return ctxMode ?? (typeof input.permission_mode === 'string' ? input.permission_mode : undefined);
 }
 
+/** A permission event (PreToolUse, PermissionRequest): a block there is a deny, and it can still refuse a tool call before it runs. */
+export function asksPermission(spec: EventFacts): boolean {
+  return spec.decision === 'permission' || spec.decision === 'permission-request';
+}
+
 /** Under the skipToolHooksInPlanMode option: whether plan mode skips this event's hooks (`planModeSkip`). */
 export function skipsInPlanMode(event: EventName, mode: string | undefined): boolean {
   return mode === 'plan' && eventFacts(event).planModeSkip === true;

@@ -3,7 +3,7 @@
  * Pure: no processes, no clocks — unit-testable from plain data.
  */
 import { eventFacts, type EventName } from '../events/facts.js';
-import { askMeetsBypass, failsClosedWhenUnjudged, mergeRuleOf } from '../events/facts.js';
+import { askMeetsBypass, asksPermission, failsClosedWhenUnjudged, mergeRuleOf } from '../events/facts.js';
 import type { EventFacts } from '../events/spec.js';
 import type { ParsedHook, Verdict } from '../parse/output.js';
 import type { FailureBehavior } from '../types.js';
@@ -80,8 +80,6 @@ export interface ReduceContext {
   env?: Record<string, string>;
   /** The hooks judge the patch's files one by one, but no file could be read from it: why it is denied. */
   undeterminedPatch?: string;
-  /** The engine could not give the hooks this event (an input of the wrong type): why it is denied. */
-  engineFailure?: string;
   /** Notes of the stages before (an `if` not decided, an env file not read). */
   warnings?: readonly string[];
 }
@@ -144,7 +142,7 @@ export function effectiveVerdict(
  * put back onto the patch).
  */
 function refusedRewrite(spec: EventFacts, entry: ReduceEntry): { verdict: Verdict; reason: string } | undefined {
-  const stop: Verdict = spec.decision === 'permission' || spec.decision === 'permission-request' ? 'deny' : 'block';
+  const stop: Verdict = asksPermission(spec) ? 'deny' : 'block';
   if (entry.invalidRewrite !== undefined) return { verdict: stop, reason: entry.invalidRewrite };
   const { view } = entry;
   if (view && entry.parsed.updatedInput)
@@ -172,12 +170,17 @@ export function emptyDecision(event: EventName): Decision {
  * block elsewhere), `ask` asks where the event can ask, `ignore` decides nothing. A warning
  * always says why.
  */
-export function unjudgedDecision(event: EventName, reason: string, policy: FailureBehavior = 'deny'): Decision {
+export function unjudgedDecision(
+  event: EventName,
+  reason: string,
+  policy: FailureBehavior = 'deny',
+  notes: readonly string[] = [],
+): Decision {
   const decision = startDecision(event, []);
-  decision.warnings.push(reason);
+  decision.warnings.push(reason, ...notes);
   const spec = eventFacts(event);
   if (policy === 'ignore' || !failsClosedWhenUnjudged(event)) return decision;
-  const permission = spec.decision === 'permission' || spec.decision === 'permission-request';
+  const permission = asksPermission(spec);
   const verdict: Verdict = policy === 'ask' && permission ? 'ask' : permission ? 'deny' : 'block';
   decision.decision = verdict;
   decision.reason = reason;
@@ -204,12 +207,11 @@ export function reduce(event: EventName, entries: readonly ReduceEntry[], record
   const decision = startDecision(event, records);
   let verdict: Verdict | undefined;
   let reason: string | undefined;
-  // The engine could not show the guards what the call does: its own failure, denied first.
-  for (const failure of [ctx.engineFailure, ctx.undeterminedPatch]) {
-    if (failure === undefined || verdict !== undefined) continue;
+  if (ctx.undeterminedPatch !== undefined) {
+    // The engine could not show the guards what the patch writes: its own failure, denied first.
     verdict = policyVerdict(spec, 'deny');
-    reason = failure;
-    decision.warnings.push(failure);
+    reason = ctx.undeterminedPatch;
+    decision.warnings.push(ctx.undeterminedPatch);
   }
   for (const entry of entries) {
     const { parsed } = entry;

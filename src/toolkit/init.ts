@@ -22,7 +22,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, parse, relative, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { parseJson } from '../config/diagnostics.js';
-import { eventFacts, isEventName, type EventName } from '../events/facts.js';
+import { asksPermission, eventFacts, isEventName, type EventName } from '../events/facts.js';
 import { outputFields } from '../events/honoured.js';
 import { sampleInput } from './sample.js';
 
@@ -56,9 +56,9 @@ export class InitError extends Error {}
 type Mode = 'guard' | 'stop' | 'context' | 'observe';
 
 export function modeFor(event: EventName): Mode {
-  const { decision, continuationCap } = eventFacts(event);
-  if (decision === 'permission' || decision === 'permission-request') return 'guard';
-  if (continuationCap) return 'stop';
+  const spec = eventFacts(event);
+  if (asksPermission(spec)) return 'guard';
+  if (spec.continuationCap) return 'stop';
   if (outputFields(event).specific.has('additionalContext')) return 'context';
   return 'observe';
 }

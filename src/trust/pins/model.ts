@@ -2,7 +2,8 @@
  * The state of the shell model behind pins.ts: what is known while a command line is walked
  * (directory, variables, functions), the pins recorded so far, and the helpers that record them.
  */
-import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
+import { isDir, isFile } from '../../util/file-kind.js';
 import path from 'node:path';
 
 export interface PinContext {
@@ -259,21 +260,7 @@ export function pinTree(run: Run, p: string): void {
   }
 }
 
-export function isDir(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-export function isFile(p: string): boolean {
-  try {
-    return statSync(p).isFile();
-  } catch {
-    return false;
-  }
-}
+export { isDir, isFile };
 
 /** Resolve a path the shell would use; undefined when relative and the directory is unknown. */
 export function resolveIn(st: State, p: string): string | undefined {
