@@ -311,16 +311,3 @@ function settledBy<T>(s: QueueState<T>, timeoutMs: number): Promise<boolean> {
     };
   });
 }
-
-/** What has not reached its sink, one clause per sink that holds, failed or dropped records; '' when nothing. */
-export function undelivered(stats: ReadonlyArray<QueueStats & { sink: string }>): string {
-  return stats
-    .filter((s) => s.queued > 0 || s.dropped > 0 || s.lastError !== undefined)
-    .map((s) => {
-      const what = [s.queued > 0 ? `${s.queued} record(s) not written yet` : '', s.dropped > 0 ? `${s.dropped} dropped` : '']
-        .filter(Boolean)
-        .join(', ');
-      return `${s.sink}${s.lastError !== undefined ? ` failed (${s.lastError})` : ''}${what ? `: ${what}` : ''}`;
-    })
-    .join('; ');
-}

@@ -1,6 +1,8 @@
 /** The built-in command backend: placeholders, minimal env, capped stdin, process-group lifecycle. */
 import type { CommandHandler, ExecutionResult } from '../types.js';
 import { runCommand } from './command.js';
+import { resolveTarget } from './command-target.js';
+import { sandboxed, sandboxFault, sandboxSpec, type SandboxKind } from './sandbox.js';
 import { buildHookEnv, substitutePlaceholders, type PlaceholderVars } from './env.js';
 import { encodeHookPayload } from './payload.js';
 import { makeResult } from './result.js';
@@ -11,6 +13,8 @@ export interface CommandBackendOptions {
   passEnv?: readonly string[];
   killGraceMs?: number;
   spawner?: boolean;
+  /** HookEngineOptions.sandbox: run every command hook under bubblewrap (sandbox.ts). */
+  sandbox?: SandboxKind;
 }
 
 export function commandBackend(options: CommandBackendOptions): Backend {
@@ -35,10 +39,18 @@ export function commandBackend(options: CommandBackendOptions): Backend {
       pluginData: vars.CLAUDE_PLUGIN_DATA,
       envFile: ctx.envFile,
     });
+    const args = handler.args?.map((a) => substitutePlaceholders(a, vars));
+    const sandbox = sandboxSpec(options.sandbox, ctx.projectDir, ctx.envFile);
+    // Sandboxed: the resolved shell or program runs as bwrap's exec-form command.
+    let target: { command: string; args?: string[]; shell?: typeof handler.shell } = { command, args, shell: handler.shell };
+    if (sandbox) {
+      const inner = resolveTarget({ ...target, cwd: ctx.cwd, env, stdin: '', timeoutMs: 0 });
+      const outer = 'error' in inner ? inner : sandboxed(inner, sandbox, ctx.cwd);
+      if ('error' in outer) return makeResult({ status: 'error', error: outer.error, engineFault: true });
+      target = { command: outer.file, args: outer.args };
+    }
     const result = await runCommand({
-      command,
-      args: handler.args?.map((a) => substitutePlaceholders(a, vars)),
-      shell: handler.shell,
+      ...target,
       cwd: ctx.cwd,
       env,
       stdin: stdin.text,
@@ -48,7 +60,8 @@ export function commandBackend(options: CommandBackendOptions): Backend {
       maxOutputBytes: ctx.outputLimitBytes,
       signal: ctx.signal,
     });
-    return stdin.truncated ? { ...result, stdinTruncated: true } : result;
+    const checked = sandbox ? sandboxFault(result) : result;
+    return stdin.truncated ? { ...checked, stdinTruncated: true } : checked;
   };
 }
 

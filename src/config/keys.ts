@@ -46,4 +46,5 @@ export const AGENT_HOOKS_OPTION_KEYS: readonly string[] = [
   'discoverDialects',
   'auditSinks',
   'passEnv',
+  'sandbox',
 ];

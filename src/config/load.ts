@@ -240,6 +240,8 @@ function mergeLayers(
   const passEnv = passEnvOf(layers, managedOnlyIn(layers), diagnostics);
   if (passEnv) options.passEnv = passEnv;
   else delete options.passEnv;
+  // A sandbox is only ever added: no file (a project's own included) can turn off what another asks for.
+  if (layers.some((l) => l.data?.agentHooks?.sandbox === 'bwrap')) options.sandbox = 'bwrap';
 
   let hooks = [...layers.flatMap((l) => l.hooks), ...pluginHooks, ...skillHooks];
 

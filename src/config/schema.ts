@@ -92,6 +92,8 @@ export const agentHooksOptionsSchema = z.strictObject({
   auditSinks: auditSettingsSchema.shape.sinks.optional(),
   /** Host variables command hooks inherit by name (docs/security.md); honoured in user, managed and --settings files. */
   passEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name')).optional(),
+  /** Run command hooks under bubblewrap (docs/security.md); "bwrap" in any settings file wins. */
+  sandbox: z.enum(['bwrap', 'none']).optional(),
 });
 export type AgentHooksOptions = z.infer<typeof agentHooksOptionsSchema>;
 

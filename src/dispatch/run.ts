@@ -9,7 +9,7 @@ import { engineOptionsFromConfig } from '../load/engine-options.js';
 import { loadFromFlags } from '../load/from-flags.js';
 import { formatDiagnostic } from '../util/format-diagnostic.js';
 import { createHookEngine, InvalidHookInputError } from '../engine/engine.js';
-import { sessionCounterStoreFor } from '../engine/session-file-store.js';
+import { lazyCounterStore } from '../engine/session-counters.js';
 import type { EventName } from '../events/facts.js';
 import { FILLERS } from '../events/tables.generated.js';
 import type { DispatchInput, DispatchOutput, WireAdapter } from '../agents/types.js';
@@ -63,7 +63,12 @@ export async function runDispatch(wire: WireAdapter, input: DispatchInput, flags
     invalidInput: 'deny' as const,
     // Every event is a new process: the session's Stop-block count and `once` hooks live in a
     // private file per session, so they hold across events as they do in one engine.
-    sessionCounters: sessionCounterStoreFor({ onWarning: (m) => (stderr += `agent-hooks dispatch: warning: ${m}\n`) }),
+    // Loaded on first use: most events read no counter.
+    sessionCounters: lazyCounterStore(async () =>
+      (await import('../engine/session-file-store.js')).sessionCounterStoreFor({
+        onWarning: (m) => (stderr += `agent-hooks dispatch: warning: ${m}\n`),
+      }),
+    ),
     ...engineOptionsFromConfig(config),
     ...(flags.audit ? { audit: resolve(flags.audit) } : {}),
   };

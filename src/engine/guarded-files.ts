@@ -6,17 +6,21 @@
  * an engine fault judged like any other (a deny on events that can block) and recorded.
  *
  * Covered: Write, Edit, MultiEdit, NotebookEdit and every path of an ApplyPatch (src/matching/paths.ts),
- * as each agent's tool maps to these names. Not covered: writes through a shell command (Bash); a
- * changed pinned file then fails the guarded events closed at the next execution (verify.ts).
+ * as each agent's tool maps to these names, and the files a Bash command writes, moves or deletes
+ * as src/matching/shell-writes.ts reads them (a target known only by its name — an expansion, a
+ * `cd` before it, an unreadable command — is compared by file name, the safe side). A write it
+ * cannot see (a path assembled at run time) is caught at the next execution: a changed pinned file
+ * fails the guarded events closed (verify.ts).
  */
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { compileMatcher } from '../matching/matcher.js';
 import { APPLY_PATCH_TOOLS, extractToolPaths } from '../matching/paths.js';
+import { shellWrites } from '../matching/shell-writes.js';
 import type { NormalizedHook } from '../types.js';
 import type { PlannedHook } from './plan.js';
 
-const WRITE_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', ...APPLY_PATCH_TOOLS]);
+const WRITE_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', ...APPLY_PATCH_TOOLS]);
 /** By the engine's plan index, rebuilt whenever its hooks change. */
 const guardedByIndex = new WeakMap<object, ReadonlySet<string>>();
 const MATCH_ALL = compileMatcher(undefined);
@@ -42,6 +46,25 @@ function canonical(p: string): string {
   }
 }
 
+function pathHit(guarded: ReadonlySet<string>, paths: readonly string[], cwd: string): string | undefined {
+  return paths.map((p) => canonical(path.resolve(cwd, p))).find((p) => guarded.has(p));
+}
+
+/** A guarded file the Bash command may write: by path where it is spelt in full, else by name. */
+function shellHit(guarded: ReadonlySet<string>, toolInput: unknown, cwd: string): string | undefined {
+  const command = (toolInput as { command?: unknown } | undefined)?.command;
+  if (typeof command !== 'string') return undefined;
+  const writes = shellWrites(command);
+  const byPath = pathHit(guarded, writes.paths, cwd);
+  if (byPath !== undefined) return byPath;
+  const names = new Set(writes.names);
+  for (const f of guarded) {
+    const name = path.basename(f);
+    if (names.has(name) || (writes.unread && command.includes(name))) return f;
+  }
+  return undefined;
+}
+
 /**
  * The refusal to plan first, when this tool call writes a guarded file of `hooks`; else undefined.
  * Cheap when nothing is guarded or the tool writes nothing.
@@ -57,9 +80,7 @@ export function guardedWrite(
   if (typeof tool !== 'string' || !WRITE_TOOLS.has(tool)) return undefined;
   const guarded = guardedFiles(index, hooks);
   if (guarded.size === 0) return undefined;
-  const hit = extractToolPaths(tool, input.tool_input)
-    .map((p) => canonical(path.resolve(cwd, p)))
-    .find((p) => guarded.has(p));
+  const hit = tool === 'Bash' ? shellHit(guarded, input.tool_input, cwd) : pathHit(guarded, extractToolPaths(tool, input.tool_input), cwd);
   if (hit === undefined) return undefined;
   const reason = `${tool} would write ${hit}, which a trusted hook runs or is configured in; the agent may not edit its own guards (edit it yourself, then re-trust with \`agent-hooks trust\`)`;
   const hook: NormalizedHook = {

@@ -31,6 +31,7 @@ export const ENGINE_OPTION_KEYS = {
   stdinLimitBytes: true,
   outputLimitBytes: true,
   killGraceMs: true,
+  sandbox: true,
   spawner: true,
   audit: true,
   auditWriter: true,

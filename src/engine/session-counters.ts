@@ -43,3 +43,19 @@ export function memoryCounterStore(maxSessions = MAX_SESSIONS): SessionCounterSt
     },
   };
 }
+
+/**
+ * A store made on first use: `dispatch` answers most events without reading a counter (only
+ * Stop-like events and `once` hooks do), so the file store's code is loaded only then.
+ */
+export function lazyCounterStore(make: () => Promise<SessionCounterStore>): SessionCounterStore {
+  let store: Promise<SessionCounterStore> | undefined;
+  const get = () => (store ??= make());
+  return {
+    read: async (sessionId, key) => (await get()).read(sessionId, key),
+    update: async (sessionId, key, next) => (await get()).update(sessionId, key, next),
+    close: async () => {
+      if (store) await (await store).close?.();
+    },
+  };
+}

@@ -59,6 +59,7 @@ export function createEngineState(options: HookEngineOptions): EngineState {
     backends: createBackendTable({
       passEnv: options.passEnv,
       killGraceMs: options.killGraceMs,
+      sandbox: options.sandbox,
       spawner: options.spawner,
       http: options.http,
       prompt: options.prompt,

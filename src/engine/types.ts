@@ -70,6 +70,13 @@ export interface HookEngineOptions {
   invalidInput?: 'throw' | 'deny';
   /** Per-stream stdout/stderr cap (default 1 MiB). */
   outputLimitBytes?: number;
+  /**
+   * Run every command hook under bubblewrap: no network, the file system read-only but the
+   * project, its own PID namespace, so it cannot read its ancestors' environment (default 'none';
+   * settings `agentHooks.sandbox`; src/backends/sandbox.ts). Where bwrap is missing or cannot start,
+   * the hook is not run and the call is denied on events that can block.
+   */
+  sandbox?: 'bwrap' | 'none';
   /** Grace between SIGTERM and SIGKILL on timeout (ms, default 100). */
   killGraceMs?: number;
   /**

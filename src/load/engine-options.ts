@@ -16,6 +16,7 @@ export type ConfigEngineOptions = Pick<
   | 'stdinLimitBytes'
   | 'outputLimitBytes'
   | 'passEnv'
+  | 'sandbox'
   | 'http'
 >;
 
@@ -32,6 +33,7 @@ export function engineOptionsFromConfig(
   if (o.stdinLimitBytes !== undefined) out.stdinLimitBytes = o.stdinLimitBytes;
   if (o.outputLimitBytes !== undefined) out.outputLimitBytes = o.outputLimitBytes;
   if (o.passEnv !== undefined) out.passEnv = o.passEnv;
+  if (o.sandbox !== undefined) out.sandbox = o.sandbox;
   if (config.allowedHttpHookUrls !== undefined || config.httpHookAllowedEnvVars !== undefined) {
     out.http = {
       ...(config.allowedHttpHookUrls !== undefined ? { allowedHttpHookUrls: config.allowedHttpHookUrls } : {}),

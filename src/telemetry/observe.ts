@@ -7,8 +7,8 @@
 import { nowMs } from '../util/clock.js';
 import { decisionAuditRecord, hookAuditRecord, newFiringContext, type FiringContext } from '../audit/record.js';
 import type { AuditSettings, AuditWriter } from '../audit/sinks.js';
-// queue.ts, not sinks.ts: the sinks' schemas load zod, which a dispatch without sinks never needs.
-import { undelivered } from '../audit/queue.js';
+// Not sinks.ts or queue.ts: a dispatch without sinks loads neither (nor the zod of the sinks' schemas).
+import { undelivered } from '../audit/undelivered.js';
 import type { Observability } from './setup.js';
 import { telemetryEnabled } from './env.js';
 import type { EventName } from '../events/catalog.js';

@@ -125,10 +125,31 @@ describe('a tool call that would write a pinned guard or the hook config is deni
       }),
     ],
   ];
+  // Bash: the files a command writes, moves or deletes, however the path is spelt.
+  const bash = (command: string) => () => claudeTool('Bash', { command });
+  const shellWrites = [
+    'echo exit 0 >> hooks/guard.sh',
+    'cd hooks && printf "exit 0" > guard.sh',
+    'sed -i s/2/0/ "$CLAUDE_PROJECT_DIR/hooks/guard.sh"',
+    'rm -f hooks/guard.sh',
+    'mv hooks/guard.sh /tmp/x && touch hooks/guard.sh',
+    "bash -c 'cat /dev/null > hooks/guard.sh'",
+    'echo {} | sudo tee .claude/settings.json',
+    'cp /dev/null ./hooks/../hooks/guard.sh',
+    'd=hooks; echo "exit 0" > $d/guard.sh',
+  ];
+  for (const command of shellWrites) cases.push([`claude Bash: ${command}`, 'claude', bash(command)]);
   it.concurrent.each(cases)('%s', async (_name, agent, payload) => {
     const r = await dispatchRaw(agent, payload());
     expect(['deny', 'ask']).toContain(verdict(r));
   });
+  // Reading a guard, or writing elsewhere, goes on as before (the project's guard allows these).
+  it.concurrent.each(['cat hooks/guard.sh', 'echo hi > out.txt', 'cp hooks/guard.sh /tmp/copy-of-guard'])(
+    'claude Bash: %s proceeds',
+    async (command) => {
+      expect(verdict(await dispatchRaw('claude', bash(command)()))).toBe('proceed');
+    },
+  );
 });
 
 describe('untrusted (never reviewed) hooks stay skipped', () => {

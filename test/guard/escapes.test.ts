@@ -6,14 +6,19 @@
  *
  * Each `it.fails` states the guarantee as it should hold and fails on today's code (vitest counts
  * it as passing while the bug is there). When the fix lands it turns red: flip it to `it(...)`.
- * For /proc/PID/environ the issue allows "stated" instead of "closed": if the fix only documents it
- * (plus an optional sandbox not installed here), keep the docs test and make the read test depend
- * on the sandbox being present.
+ * For /proc/PID/environ the issue allows "stated" instead of "closed": the opt-in bwrap sandbox
+ * closes it where bwrap runs (those tests skip where it does not), and the docs state the default.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alive, DIALECTS, dispatchShell, GUARD_SH, sandbox, verdict, type Sandbox } from './helpers.js';
+
+/** bwrap installed and able to make its namespaces here (the optional hook sandbox is tested where it exists). */
+function bwrapWorks(): boolean {
+  return spawnSync('bwrap', ['--unshare-all', '--ro-bind', '/', '/', 'true']).status === 0;
+}
 
 let sb: Sandbox;
 const started: number[] = [];
@@ -68,22 +73,33 @@ describe('the recursion guard cannot be switched on from the agent’s environme
 
 describe("a hook cannot read the agent's secrets from its parent's /proc/PID/environ", () => {
   const CANARY = 'sk-canary-4f1c9e0b';
-  // Stated, not closed (docs/security.md, "Issue 39, classes 5–7"): no hook sandbox is built yet,
-  // so this read still succeeds; the test below checks the statement.
-  it.fails('dispatch --agent claude: the hook greps /proc/$PPID/environ for the canary key', async () => {
-    const found = sb.dir.path('found');
-    // Only the canary is looked for, and only a yes/no is written: nothing of any environment is copied.
-    const settings = settingsWith('environ', {
-      command: `if grep -qz '${CANARY}' /proc/$PPID/environ 2>/dev/null; then echo yes > ${found}; else echo no > ${found}; fi`,
+  // Only the canary is looked for, and only a yes/no is written: nothing of any environment is copied.
+  const probe = (found: string) =>
+    `if grep -qz '${CANARY}' /proc/$PPID/environ 2>/dev/null; then echo yes > ${found}; else echo no > ${found}; fi`;
+  const env = () => ({ ...sb.env, ANTHROPIC_API_KEY: CANARY });
+
+  it.skipIf(!bwrapWorks())('with agentHooks.sandbox "bwrap" the hook cannot read it', async () => {
+    const found = sb.dir.path('found-sandboxed');
+    const settings = sb.dir.json('environ-sandboxed.json', {
+      agentHooks: { sandbox: 'bwrap' },
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: probe(found) }] }] },
     });
-    const env = { ...sb.env, ANTHROPIC_API_KEY: CANARY };
-    await dispatchShell('claude', sb.dir.root, 'ls', { env, args: ['--settings', settings] });
+    const r = await dispatchShell('claude', sb.dir.root, 'ls', { env: env(), args: ['--settings', settings] });
+    expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(found, 'utf8').trim()).toBe('no');
   });
 
-  it('docs/security.md states what a same-user hook can read of its ancestors', () => {
+  // Stated (docs/security.md): without the sandbox a same-user hook reads its ancestors' environment.
+  it('without a sandbox the read succeeds, as docs/security.md states', async () => {
+    const found = sb.dir.path('found');
+    const r = await dispatchShell('claude', sb.dir.root, 'ls', {
+      env: env(),
+      args: ['--settings', settingsWith('environ', { command: probe(found) })],
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(found, 'utf8').trim()).toBe('yes');
     const doc = readFileSync(fileURLToPath(new URL('../../docs/security.md', import.meta.url)), 'utf8');
     expect(doc).toMatch(/\/proc\/[^\s`]*\/environ/);
-    expect(doc).toMatch(/What a same-user hook can read of its ancestors\*\* — stated, not closed/);
+    expect(doc).toMatch(/agentHooks\.sandbox/);
   });
 });

@@ -1,0 +1,82 @@
+/**
+ * The optional sandbox for command hooks (`agentHooks.sandbox: "bwrap"`, HookEngineOptions.sandbox):
+ * the hook runs under bubblewrap in its own user, PID, network, IPC and UTS namespaces, with the
+ * whole file system read-only but the project directory (and the session's env file), a private
+ * /tmp, and a /proc that shows only its own processes — so it cannot read `/proc/$PPID/environ`
+ * (the agent's credentials), reach the network, or write outside the workspace (docs/security.md).
+ *
+ * Never fail open: a configured sandbox that cannot start is the engine's failure, not the hook's.
+ * bwrap is looked up in fixed system directories, never through a `PATH` a project could prepend.
+ */
+import { accessSync, constants, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { ExecutionResult } from '../types.js';
+
+export type SandboxKind = 'bwrap' | 'none';
+
+export interface SandboxSpec {
+  kind: 'bwrap';
+  /** Directories the hook may write (the project; the env file's directory). */
+  writable: readonly string[];
+}
+
+const BWRAP_DIRS = ['/usr/bin', '/usr/local/bin', '/bin'];
+
+let bwrapPath: string | null | undefined;
+function findBwrap(): string | undefined {
+  if (bwrapPath === undefined) {
+    bwrapPath = null;
+    for (const dir of BWRAP_DIRS) {
+      try {
+        accessSync(`${dir}/bwrap`, constants.X_OK);
+        bwrapPath = `${dir}/bwrap`;
+        break;
+      } catch {
+        // not here
+      }
+    }
+  }
+  return bwrapPath ?? undefined;
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The sandbox a command hook runs in, from the engine's option and the run's directories. */
+export function sandboxSpec(kind: SandboxKind | undefined, projectDir: string, envFile?: string): SandboxSpec | undefined {
+  if (kind !== 'bwrap') return undefined;
+  return { kind, writable: [projectDir, ...(envFile !== undefined ? [dirname(envFile)] : [])] };
+}
+
+/** `file args` run inside the sandbox, or why it cannot be. */
+export function sandboxed(
+  target: { file: string; args: string[] },
+  sandbox: SandboxSpec,
+  cwd: string,
+): { file: string; args: string[] } | { error: string } {
+  const bwrap = findBwrap();
+  if (bwrap === undefined) {
+    return { error: `the hook sandbox "bwrap" is configured but bwrap is not installed (looked in ${BWRAP_DIRS.join(', ')})` };
+  }
+  const args = ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+  // After the private /tmp, so a workspace under /tmp is bound over it.
+  for (const dir of sandbox.writable) if (isDir(dir)) args.push('--bind', dir, dir);
+  args.push('--chdir', cwd, '--', target.file, ...target.args);
+  return { file: bwrap, args };
+}
+
+/**
+ * bwrap reports its own set-up failures as exit 1 with `bwrap: …` on stderr, which would read as
+ * the hook's non-blocking error. Such a run is the engine's failure. A hook that prints the same
+ * to make itself count as a fault only turns its answer into a deny, never into an allow.
+ */
+export function sandboxFault(result: ExecutionResult): ExecutionResult {
+  if (result.exitCode !== 1 || !result.stderr.startsWith('bwrap: ')) return result;
+  const why = result.stderr.split('\n', 1)[0]!;
+  return { ...result, status: 'error', error: `the hook sandbox could not start: ${why}`, engineFault: true };
+}

@@ -1,0 +1,128 @@
+/**
+ * The optional hook sandbox (`agentHooks.sandbox: "bwrap"`, src/backends/sandbox.ts), run for real
+ * where bubblewrap is installed and can make its namespaces (skipped elsewhere): the hook writes
+ * only the project, reaches no network, and dies with its run; a sandbox that cannot start is the
+ * engine's failure (deny), and no settings file turns off a sandbox another one asked for.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxFault } from '../../src/backends/sandbox.js';
+import { createHookEngine } from '../../src/engine/engine.js';
+import type { NormalizedHook } from '../../src/types.js';
+import { makeFixture } from '../config/helpers.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const BWRAP = spawnSync('bwrap', ['--unshare-all', '--ro-bind', '/', '/', 'true']).status === 0;
+const project = tempDir('ah-sandbox-');
+const outside = tempDir('ah-sandbox-outside-');
+let server: Server;
+let port = 0;
+let connections = 0;
+
+beforeAll(async () => {
+  server = createServer((s) => {
+    connections++;
+    s.destroy();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  port = (server.address() as { port: number }).port;
+});
+afterAll(async () => {
+  await new Promise((r) => server.close(r));
+  project.cleanup();
+  outside.cleanup();
+});
+
+function guard(command: string, timeout?: number): NormalizedHook {
+  return {
+    id: 'h',
+    event: 'PreToolUse',
+    handler: { type: 'command', command, ...(timeout ? { timeout } : {}) },
+    source: { kind: 'cli', path: 'hooks.h' },
+    dedupKey: '\0h',
+  };
+}
+async function fire(command: string, timeout?: number) {
+  const engine = createHookEngine({ hooks: [guard(command, timeout)], projectDir: project.root, sandbox: 'bwrap', spawner: false });
+  try {
+    return await engine.run('PreToolUse', {
+      session_id: 's',
+      transcript_path: '',
+      cwd: project.root,
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+    });
+  } finally {
+    await engine.close();
+  }
+}
+
+describe.skipIf(!BWRAP)('command hooks under bwrap', () => {
+  it('write the project, not outside it', async () => {
+    const inside = project.path('inside');
+    const out = outside.path('escaped');
+    const d = await fire(`touch ${inside}; touch ${out} 2>/dev/null; exit 0`);
+    expect(d.blocked, d.reason).toBe(false);
+    expect(existsSync(inside)).toBe(true);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('reach no network, not even the host loopback', async () => {
+    const answer = project.path('net');
+    const d = await fire(
+      `if bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port}' 2>/dev/null; then echo open > ${answer}; else echo closed > ${answer}; fi`,
+    );
+    expect(d.blocked, d.reason).toBe(false);
+    expect(readFileSync(answer, 'utf8').trim()).toBe('closed');
+    expect(connections).toBe(0);
+  });
+
+  it('still deny by exit 2, and are killed with their descendants at the timeout', async () => {
+    expect((await fire('echo no >&2; exit 2')).decision).toBe('deny');
+    // A distinctive duration names the orphan; /proc is only read.
+    const d = await fire('sleep 3217 & sleep 3217', 1);
+    expect(d.hooks[0]?.outcome).toBe('timeout');
+    const left = readdirSync('/proc').filter((p) => {
+      try {
+        return /^\d+$/.test(p) && readFileSync(`/proc/${p}/cmdline`, 'utf8') === 'sleep\u00003217\u0000';
+      } catch {
+        return false;
+      }
+    });
+    expect(left).toEqual([]);
+  });
+});
+
+describe('a sandbox that cannot start is the engine failure, never the hook’s', () => {
+  it('bwrap’s own set-up error (exit 1, "bwrap: …") becomes an engine fault', () => {
+    const base = { status: 'completed' as const, signal: null, stdout: '', stdoutTruncated: false, stderrTruncated: false };
+    const setup = sandboxFault({
+      ...base,
+      exitCode: 1,
+      stderr: 'bwrap: No permissions to creating new namespace\n',
+      stdinTruncated: false,
+      durationMs: 1,
+    });
+    expect(setup).toMatchObject({ status: 'error', engineFault: true });
+    expect(setup.error).toContain('the hook sandbox could not start: bwrap: No permissions');
+    const hookError = { ...base, exitCode: 1, stderr: 'lint failed\n', stdinTruncated: false, durationMs: 1 };
+    expect(sandboxFault(hookError)).toBe(hookError);
+  });
+});
+
+describe('no settings file turns off a sandbox another asked for', () => {
+  it('the user asks for bwrap, the project says none: bwrap', async () => {
+    const fx = await makeFixture();
+    try {
+      await fx.write(fx.userFile, { agentHooks: { sandbox: 'bwrap' } });
+      await fx.write(fx.projectFile, { agentHooks: { sandbox: 'none' } });
+      expect((await fx.load()).options.sandbox).toBe('bwrap');
+      await fx.write(fx.userFile, {});
+      expect((await fx.load()).options.sandbox).toBe('none');
+    } finally {
+      await fx.cleanup();
+    }
+  });
+});
