@@ -229,6 +229,8 @@ export interface InstallSpec {
   namesEvent?: true;
   /** How a hook blocks when dispatch cannot start: exit 2 and the reason on stderr, or Cline's JSON `cancel`. */
   blocksBy: 'exit2' | 'cancel-json';
+  /** What the user must still do for the agent to read a project's file (printed after a project install). */
+  projectNote?: string;
   /** The module file's text (plugin): the package's directory and the settings files, absolute. */
   plugin?(packageDir: string, settings: readonly string[]): string;
 }

@@ -15,4 +15,6 @@ export const codexInstall: InstallSpec = {
   events: deliveredEvents(codex, (m) => m.note?.includes('not in the hook_config.rs') === true),
   entry: commandGroup,
   blocksBy: 'exit2',
+  projectNote:
+    'Codex reads a project\'s .codex/ only once the project is trusted: answer its trust prompt, run `codex exec --trust`, or add [projects."<dir>"] trust_level = "trusted" to ~/.codex/config.toml',
 };

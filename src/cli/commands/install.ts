@@ -104,6 +104,7 @@ async function changeCommand(mode: 'install' | 'uninstall', flags: InstallFlags)
       ? `${spec.title} (${scope}) now runs agent-hooks dispatch for ${events}`
       : `${spec.title} (${scope}): agent-hooks taken out`,
   );
+  if (mode === 'install' && scope === 'project' && spec.projectNote) say(`note: ${spec.projectNote}`);
   return 0;
 }
 
