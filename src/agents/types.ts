@@ -39,7 +39,7 @@ export interface ToolMapping {
   fields?: Readonly<Record<string, string>>;
 }
 
-interface LocationContext {
+export interface LocationContext {
   projectDir: string;
   homeDir: string;
   /** For agents whose home can be moved (KIMI_CODE_HOME, CODEX_HOME). */
@@ -203,6 +203,39 @@ export interface WireAdapter {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Installing: where `agent-hooks install --agent D` writes D's dispatch lines (src/install/).
+
+export type InstallScope = 'user' | 'project';
+
+/**
+ * How dispatch is installed into one agent: the place per scope and the shape of one entry. The
+ * formats: `json` (a `hooks` object of event → entry lists, edited in place), `toml` (Kimi's
+ * `[[hooks]]` tables, appended), `hooks-dir` (one executable per event, Cline) and `plugin` (one
+ * module file the agent loads: OpenCode, Kilo, Pi).
+ */
+export interface InstallSpec {
+  /** Product name, for messages. */
+  title: string;
+  format: 'json' | 'toml' | 'hooks-dir' | 'plugin';
+  /** The file (hooks-dir: the directory) of a scope, or why the agent has none. */
+  target(scope: InstallScope, ctx: LocationContext): string | { unsupported: string };
+  /** The native events dispatch is installed for: every event the agent delivers that the engine has. */
+  events: readonly EventMapping[];
+  /** One entry of an event's list (json). */
+  entry?(command: string): Record<string, unknown>;
+  /** Top-level keys a file it creates starts with (Cursor's and Copilot's `version: 1`). */
+  base?: Readonly<Record<string, unknown>>;
+  /** The payload does not name the event: the dispatch line passes `--event` (Copilot's camelCase events). */
+  namesEvent?: true;
+  /** How a hook blocks when dispatch cannot start: exit 2 and the reason on stderr, or Cline's JSON `cancel`. */
+  blocksBy: 'exit2' | 'cancel-json';
+  /** What the user must still do for the agent to read a project's file (printed after a project install). */
+  projectNote?: string;
+  /** The module file's text (plugin): the package's directory and the settings files, absolute. */
+  plugin?(packageDir: string, settings: readonly string[]): string;
+}
+
+// ---------------------------------------------------------------------------------------------
 // The adapter: one per agent folder (src/agents/<name>/index.ts), listed in src/agents/registry.ts.
 
 /**
@@ -216,4 +249,6 @@ export interface Agent {
   facts(): Promise<Dialect>;
   reader(): Promise<DialectReader>;
   wire(): Promise<WireAdapter>;
+  /** Where and how `agent-hooks install` writes this agent's dispatch lines. */
+  install(): Promise<InstallSpec>;
 }

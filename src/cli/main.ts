@@ -27,6 +27,7 @@ import { registerTrustCommand } from './commands/trust.js';
 import { registerMcpProxyCommand } from './commands/mcp-proxy.js';
 import { oneLine } from '../util/terminal-text.js';
 import { registerPolicyServerCommand } from './commands/policy-server.js';
+import { registerInstallCommand } from './commands/install.js';
 
 const EXECUTABLE_TYPES = ['command', 'function', 'http', 'prompt'] as const;
 
@@ -149,6 +150,7 @@ export function buildProgram(): Command {
   registerTrustCommand(program);
   registerMcpProxyCommand(program);
   registerPolicyServerCommand(program);
+  registerInstallCommand(program);
 
   registerCompletionCommand(program);
   registerSchemaCommand(program);

@@ -8,6 +8,7 @@
  * loadConfig never throws for what it reads: every problem becomes a path-qualified Diagnostic.
  * An unknown key of its own options is the caller's mistake: it rejects with a TypeError.
  */
+import { isDispatchCommand } from '../util/dispatch-line.js';
 import { userHome } from '../util/os-dirs.js';
 import path from 'node:path';
 import type { Diagnostic, NormalizedHook, SourceKind } from '../types.js';
@@ -284,6 +285,18 @@ function mergeLayers(
   };
 }
 
+/**
+ * A hook that calls `agent-hooks dispatch` (what `install` writes in an agent's file) is the
+ * agent's door to this engine, not a hook of it: run here it would run every hook again, and
+ * the trust gate would ask to review it. A file holding one is the agent's own config, whose
+ * other hooks the agent runs itself: the engine reads none of them (no hook runs twice).
+ */
+function dropDispatchLines(layers: SettingsLayer[], pluginHooks: NormalizedHook[]): void {
+  const isDoor = (h: NormalizedHook) => h.handler.type === 'command' && isDispatchCommand(h.handler.command);
+  for (const l of layers) if (l.hooks.some(isDoor)) l.hooks = [];
+  for (let i = pluginHooks.length - 1; i >= 0; i--) if (isDoor(pluginHooks[i] as NormalizedHook)) pluginHooks.splice(i, 1);
+}
+
 async function loadConfigUnsafe(opts: LoadConfigOptions, diagnostics: Diagnostic[]): Promise<LoadedConfig> {
   const cwd = path.resolve(opts.cwd);
   const projectDir = path.resolve(cwd, opts.projectDir ?? '.');
@@ -304,6 +317,7 @@ async function loadConfigUnsafe(opts: LoadConfigOptions, diagnostics: Diagnostic
     }
     for (const s of opts.skills ?? []) skillHooks.push(...loadSkill(s, cwd, diagnostics, files));
   }
+  dropDispatchLines(layers, pluginHooks);
   const trust = await applyGate(opts, { projectDir, homeDir, discover }, layers, pluginHooks, skillHooks, diagnostics);
   const merged = mergeLayers(layers, pluginHooks, skillHooks, files, diagnostics);
   if (!trust) return merged;

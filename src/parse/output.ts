@@ -156,6 +156,8 @@ export function parseExecution(event: EventName, result: ExecutionResult, opts: 
     if (isObject(result.value)) json = result.value;
     else if (typeof result.value === 'string') stdoutText = result.value;
   } else {
+    const rest = result.exitCode === 0 ? afterAsyncDeclaration(stdoutText) : undefined;
+    if (rest !== undefined) return asyncAnswer(event, rest, opts);
     json = parseJsonObject(stdoutText);
   }
   const parsed = parseCompleted(event, result, json, stdoutText, opts);
@@ -164,6 +166,29 @@ export function parseExecution(event: EventName, result: ExecutionResult, opts: 
     const lint = lintOutput(event, json);
     if (lint.length > 0) parsed.lint = [...(parsed.lint ?? []), ...lint];
   }
+  return parsed;
+}
+
+/** What follows a first stdout line `{"async":true,…}` (a hook declaring itself async, Claude Code 2.1), or undefined. */
+function afterAsyncDeclaration(stdout: string): string | undefined {
+  const nl = stdout.indexOf('\n');
+  const first = parseJsonObject(nl < 0 ? stdout : stdout.slice(0, nl));
+  return first?.async === true ? (nl < 0 ? '' : stdout.slice(nl + 1)) : undefined;
+}
+
+/**
+ * The answer of a hook that declared itself async. Claude Code 2.1.328 does not wait for it, and
+ * when it ends hands the model, on its next request, the `additionalContext` and the
+ * `systemMessage` of a JSON object printed after the declaration; plain text and decisions have no
+ * effect (the event went on without them). test/agents/claude-diff case `async-first-line`.
+ */
+function asyncAnswer(event: EventName, rest: string, opts: ParseOptions): ParsedHook {
+  const json = parseJsonObject(rest);
+  const hso = json && isObject(json.hookSpecificOutput) ? json.hookSpecificOutput : {};
+  const texts = [hso.additionalContext, json?.systemMessage].filter((t): t is string => typeof t === 'string' && t !== '');
+  const parsed: ParsedHook = { outcome: 'success', specific: {} };
+  if (texts.length && outputFields(event).specific.has('additionalContext')) parsed.additionalContext = cap(texts.join('\n'), opts);
+  else if (rest.trim()) parsed.log = rest.trim();
   return parsed;
 }
 

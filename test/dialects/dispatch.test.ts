@@ -100,7 +100,12 @@ describe('dispatch without hooks to run', () => {
     const inner = dir.write('inner-payload.json', payload);
     const innerErr = dir.path('inner.err');
     // The outer hook runs a dispatch of its own over a config that denies: below its own dispatch
-    // that one is a no-op, and the outer hook (exit 0) lets the call proceed.
+    // that one is a no-op, and the outer hook (exit 0) lets the call proceed. Through a script: a
+    // hook whose command is itself a dispatch line is left out at load (docs/cli.md "install").
+    const script = dir.write(
+      'inner-dispatch.sh',
+      `${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'dist/cli/bin.cjs'))} dispatch --agent claude --settings ${JSON.stringify(engineConfig('deny'))} < ${JSON.stringify(inner)} 2> ${JSON.stringify(innerErr)}; exit 0\n`,
+    );
     const outer = dir.json('outer.json', {
       hooks: {
         PreToolUse: [
@@ -109,7 +114,7 @@ describe('dispatch without hooks to run', () => {
             hooks: [
               {
                 type: 'command',
-                command: `${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'dist/cli/bin.cjs'))} dispatch --agent claude --settings ${JSON.stringify(engineConfig('deny'))} < ${JSON.stringify(inner)} 2> ${JSON.stringify(innerErr)}; exit 0`,
+                command: `sh ${JSON.stringify(script)}`,
               },
             ],
           },

@@ -626,6 +626,16 @@ describe('Kimi', () => {
     expect(json(r.stdout).hookSpecificOutput.additionalContext).toBe('<hook_result>\nbranch: main\n</hook_result>');
   });
 
+  test('dispatch --agent kimi prints that stdout unwrapped, as Kimi wraps what a hook prints: one wrap in all', async () => {
+    const file = dir.write('kimi-wrap/.kimi-code/config.toml', `[[hooks]]\nevent = "UserPromptSubmit"\ncommand = "echo 'branch: main'"\n`);
+    const payload = { hook_event_name: 'UserPromptSubmit', session_id: 's', cwd: dir.root, prompt: 'hi' };
+    const r = await runCli(['dispatch', '--agent', 'kimi', '--settings', file], JSON.stringify(payload));
+    expect([r.code, r.stdout]).toEqual([0, 'branch: main\n']);
+    // The same hook answered to Claude Code keeps the wrap Kimi would have given it.
+    const c = await runCli(['dispatch', '--agent', 'claude', '--settings', file], JSON.stringify({ ...payload, transcript_path: '' }));
+    expect(json(c.stdout).hookSpecificOutput.additionalContext).toBe('<hook_result>\nbranch: main\n</hook_result>');
+  });
+
   test('the Python kimi-cli (~/.kimi/config.toml) is discovered, and it applies updatedInput', async () => {
     expect(kimi.configLocations({ projectDir: '/p', homeDir: '/h', env: {} }).map((l) => ('file' in l ? l.file : l.dir))).toContain(
       '/h/.kimi/config.toml',

@@ -267,3 +267,28 @@ describe('WorktreeCreate path output', () => {
     expect(p).toMatchObject({ outcome: 'blocking', verdict: 'block', reason: 'no space' });
   });
 });
+
+describe('a hook that declares itself async on its first stdout line (Claude Code 2.1)', () => {
+  const declared = (...lines: string[]) => res({ stdout: ['{"async":true,"asyncTimeout":15000}', ...lines].join('\n') });
+
+  it('the JSON after the declaration is the answer: its context and systemMessage reach the model as context', () => {
+    const later = JSON.stringify({
+      hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'late json' },
+      systemMessage: 'late note',
+    });
+    const p = parseExecution('SessionStart', declared(later));
+    expect([p.outcome, p.additionalContext, p.systemMessage]).toEqual(['success', 'late json\nlate note', undefined]);
+  });
+
+  it('plain text after it, and the declaration itself, are no context; decisions are not applied', () => {
+    expect(parseExecution('SessionStart', declared('late plain')).additionalContext).toBeUndefined();
+    expect(parseExecution('SessionStart', declared()).additionalContext).toBeUndefined();
+    const deny = parseExecution('PreToolUse', declared(pre('deny')));
+    expect([deny.verdict, deny.additionalContext]).toEqual([undefined, undefined]);
+  });
+
+  it('a first line that is not the declaration is read as before', () => {
+    const p = parseExecution('SessionStart', res({ stdout: '{"async":false}\nctx' }));
+    expect(p.additionalContext).toBe('{"async":false}\nctx');
+  });
+});

@@ -16,4 +16,5 @@ export const claude: Agent = {
     return { name: 'claude', parse: m.parseClaude, serialize: m.serializeClaude };
   },
   wire: async () => claudeWire,
+  install: async () => (await import('./install.js')).claudeInstall,
 };

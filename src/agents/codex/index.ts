@@ -11,4 +11,5 @@ export const codex: Agent = {
     return { name: 'codex', parse: m.parseCodex, serialize: m.serializeCodex };
   },
   wire: async () => (await import('./wire.js')).codexWire,
+  install: async () => (await import('./install.js')).codexInstall,
 };

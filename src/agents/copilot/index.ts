@@ -11,4 +11,5 @@ export const copilot: Agent = {
     return { name: 'copilot', parse: m.parseCopilot, serialize: m.serializeCopilot };
   },
   wire: async () => (await import('./wire.js')).copilotWire,
+  install: async () => (await import('./install.js')).copilotInstall,
 };

@@ -11,4 +11,5 @@ export const cursor: Agent = {
     return { name: 'cursor', parse: m.parseCursor, serialize: m.serializeCursor };
   },
   wire: async () => (await import('./wire.js')).cursorWire,
+  install: async () => (await import('./install.js')).cursorInstall,
 };

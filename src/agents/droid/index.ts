@@ -11,4 +11,5 @@ export const droid: Agent = {
     return { name: 'droid', parse: m.parseDroid, serialize: m.serializeDroid };
   },
   wire: async () => (await import('./wire.js')).droidWire,
+  install: async () => (await import('./install.js')).droidInstall,
 };

@@ -15,4 +15,5 @@ export const gemini: Agent = {
     };
   },
   wire: async () => (await import('./wire.js')).geminiWire,
+  install: async () => (await import('./install.js')).geminiInstall,
 };

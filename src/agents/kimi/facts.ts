@@ -56,6 +56,21 @@ export function isKimiCliFile(file: string): boolean {
   return /(^|[\\/])\.kimi[\\/]config\.toml$/.test(file);
 }
 
+/** The wrap Kimi gives a prompt hook's plain stdout before the model sees it. */
+function wrapHookResult(text: string): string {
+  return `<hook_result>\n${text}\n</hook_result>`;
+}
+
+/**
+ * The text inside one `wrapHookResult` wrap, or the text itself. Kimi wraps whatever a
+ * UserPromptSubmit hook prints, dispatch's answer included: what dispatch prints to Kimi is
+ * unwrapped once, so the model sees one wrap.
+ */
+export function unwrapHookResult(text: string): string {
+  const m = /^<hook_result>\n([\s\S]*)\n<\/hook_result>$/.exec(text);
+  return m ? (m[1] as string) : text;
+}
+
 /** What Kimi reads from a hook's output, in the Claude convention. */
 function decodeResult(event: string, result: ExecutionResult, stopHookActive = false, readsUpdatedInput = false): ExecutionResult {
   if (result.status !== 'completed') return result;
@@ -76,9 +91,7 @@ function decodeResult(event: string, result: ExecutionResult, stopHookActive = f
   const json = jsonObjectOf(result.stdout);
   if (!json && event === 'UserPromptSubmit' && result.stdout.trim() !== '') {
     // Kimi hands a prompt hook's plain stdout to the model wrapped in <hook_result> tags.
-    return claudeResult(result, {
-      hookSpecificOutput: { hookEventName: event, additionalContext: `<hook_result>\n${result.stdout.trim()}\n</hook_result>` },
-    });
+    return claudeResult(result, { hookSpecificOutput: { hookEventName: event, additionalContext: wrapHookResult(result.stdout.trim()) } });
   }
   if (!json) return result; // plain stdout: context on SessionStart, log elsewhere — as in Claude
   const hso = isObject(json.hookSpecificOutput) ? json.hookSpecificOutput : {};

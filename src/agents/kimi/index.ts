@@ -11,4 +11,5 @@ export const kimi: Agent = {
     return { name: 'kimi', parse: m.parseKimi, serialize: m.serializeKimi };
   },
   wire: async () => (await import('./wire.js')).kimiWire,
+  install: async () => (await import('./install.js')).kimiInstall,
 };

@@ -1,6 +1,6 @@
 /** Kimi Code's wire format: Claude-like payloads (prompt as text or parts), blocking by exit 2. */
 import type { EventName } from '../../events/catalog.js';
-import { KIMI_BLOCKING_EVENTS, KIMI_EVENTS } from './facts.js';
+import { KIMI_BLOCKING_EVENTS, KIMI_EVENTS, unwrapHookResult } from './facts.js';
 import { isObject, str } from '../shared/facts.js';
 import type { Decision } from '../../reduce/reduce.js';
 import { failClosedReason, joinContext, out, reasonOf } from '../shared/wire.js';
@@ -86,7 +86,8 @@ function encode(d: Decision): DispatchOutput {
     // Exit 2 with the reason on stderr: the blocking convention every Kimi version reads.
     if (block !== undefined) return out(undefined, 2, block);
   }
-  if (context !== undefined && (d.event === 'UserPromptSubmit' || d.event === 'SessionStart')) return out(`${context}\n`);
+  if (context !== undefined && d.event === 'UserPromptSubmit') return out(`${d.additionalContext.map(unwrapHookResult).join('\n\n')}\n`);
+  if (context !== undefined && d.event === 'SessionStart') return out(`${context}\n`);
   const notes: string[] = [];
   if (context !== undefined) notes.push(`Kimi takes no additional context on ${d.event}; left out`);
   if (d.blocked && !KIMI_BLOCKING_EVENTS.has(d.event)) notes.push(`Kimi cannot block ${d.event}; the block was not passed on`);

@@ -11,4 +11,5 @@ export const qwen: Agent = {
     return { name: 'qwen', parse: m.parseQwen, serialize: m.serializeQwen };
   },
   wire: async () => (await import('./wire.js')).qwenWire,
+  install: async () => (await import('./install.js')).qwenInstall,
 };

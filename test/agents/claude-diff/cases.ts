@@ -865,6 +865,36 @@ export const CASES: DiffCase[] = [
     },
     payloads: [{ id: 'three', calls: [bash('true'), write('m.txt', 'x\n'), { name: 'Read', input: { file_path: 'm.txt' } }] }],
   },
+  // ---- a hook that declares itself async on its first stdout line -------------------------------
+  {
+    // Claude Code 2.1.328 does not wait for it, and hands the model the context and systemMessage of
+    // the JSON printed after the declaration on its next request; plain text never reaches the model.
+    // The engine waits and hands the same over at once: the same markers reach the model, a turn earlier.
+    id: 'async-first-line',
+    hooks: {
+      SessionStart: [
+        {
+          hooks: [
+            cmd(
+              `echo '{"async":true,"asyncTimeout":15000}'; ${json({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'M_ASYNCSS late' }, systemMessage: 'M_ASYNCSYS note' })}`,
+            ),
+            cmd(`echo '{"async":true,"asyncTimeout":15000}'; echo 'M_ASYNCPLAIN plain'`),
+          ],
+        },
+      ],
+      PostToolUse: [
+        {
+          matcher: 'Bash',
+          hooks: [
+            cmd(
+              `echo '{"async":true}'; ${json({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'M_ASYNCPOST late' } })}`,
+            ),
+          ],
+        },
+      ],
+    },
+    payloads: [{ id: 'two', calls: [ran('M_ONE', 'sleep 3'), ran('M_TWO', 'sleep 3')] }],
+  },
 ];
 
 /** Marker tokens in a text. */
