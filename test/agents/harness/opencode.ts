@@ -47,7 +47,13 @@ export function skipPluginInstall(dir: string, pkg: string): void {
 }
 
 /** Writes the plugin file (native or agent-hooks') into `pluginDir` of the work folder. */
-export function writePlugin(dirs: RunDirs, scenario: Scenario, mode: 'native' | 'dispatch', pluginDir: string, agent: 'opencode' | 'kilo'): void {
+export function writePlugin(
+  dirs: RunDirs,
+  scenario: Scenario,
+  mode: 'native' | 'dispatch',
+  pluginDir: string,
+  agent: 'opencode' | 'kilo',
+): void {
   const dir = join(dirs.work, pluginDir);
   mkdirSync(dir, { recursive: true });
   const source =
