@@ -54,7 +54,7 @@ export const PINS: Record<AgentName, AgentPin> = {
     packages: ['@kilocode/cli-linux-x64@7.7.9'],
     bin: 'node_modules/@kilocode/cli-linux-x64/bin/kilo',
     version: '7.7.9',
-    note: 'the platform package itself: @kilocode/cli@7.8.1 names a cli-linux-x64@7.8.1 that the registry does not have',
+    note: 'the platform package itself: @kilocode/cli@7.8.1 names a cli-linux-x64@7.8.1 that the registry does not have; a reduced matrix, one run at a time (60-100 s per run here)',
   },
 };
 
