@@ -16,15 +16,33 @@ import { droid } from './droid/facts.js';
 import { droidWire } from './droid/wire.js';
 import { gemini } from './gemini/facts.js';
 import { geminiWire } from './gemini/wire.js';
+import { kilo } from './kilo/facts.js';
+import { kiloWire } from './kilo/wire.js';
 import { kimi } from './kimi/facts.js';
 import { kimiWire } from './kimi/wire.js';
+import { opencode } from './opencode/facts.js';
+import { opencodeWire } from './opencode/wire.js';
+import { pi } from './pi/facts.js';
+import { piWire } from './pi/wire.js';
 import { qwen } from './qwen/facts.js';
 import { qwenWire } from './qwen/wire.js';
 import { surestDialect } from './shared/detect.js';
 import { dialectFiles, type DiscoveredFile } from './shared/locations.js';
 import { DIALECT_NAMES, isDialectName, type Dialect, type DialectName, type WireAdapter } from './types.js';
 
-export const DIALECTS: Readonly<Record<DialectName, Dialect>> = { claude, codex, gemini, qwen, kimi, cursor, copilot, droid };
+export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
+  claude,
+  codex,
+  gemini,
+  qwen,
+  kimi,
+  cursor,
+  copilot,
+  droid,
+  opencode,
+  kilo,
+  pi,
+};
 
 export const WIRE: Readonly<Record<DialectName, WireAdapter>> = {
   claude: claudeWire,
@@ -35,6 +53,9 @@ export const WIRE: Readonly<Record<DialectName, WireAdapter>> = {
   cursor: cursorWire,
   copilot: copilotWire,
   droid: droidWire,
+  opencode: opencodeWire,
+  kilo: kiloWire,
+  pi: piWire,
 };
 
 export { DIALECT_NAMES, isDialectName };

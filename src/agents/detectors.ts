@@ -11,3 +11,5 @@ export { detectDroid } from './droid/detect.js';
 export { detectGemini } from './gemini/detect.js';
 export { detectKimi, isKimiPluginManifest } from './kimi/detect.js';
 export { detectQwen } from './qwen/detect.js';
+/** OpenCode, Kilo and Pi have no hooks file: no document is ever theirs. */
+export const detectPluginAgent = (): number => 0;

@@ -13,7 +13,10 @@ import { copilot } from './copilot/index.js';
 import { cursor } from './cursor/index.js';
 import { droid } from './droid/index.js';
 import { gemini } from './gemini/index.js';
+import { kilo } from './kilo/index.js';
 import { kimi } from './kimi/index.js';
+import { opencode } from './opencode/index.js';
+import { pi } from './pi/index.js';
 import { qwen } from './qwen/index.js';
 import { surestDialect } from './shared/detect.js';
 import type {
@@ -28,7 +31,19 @@ import type {
   WireAdapter,
 } from './types.js';
 
-export const AGENTS: Readonly<Record<DialectName, Agent>> = { claude, codex, gemini, qwen, kimi, cursor, copilot, droid };
+export const AGENTS: Readonly<Record<DialectName, Agent>> = {
+  claude,
+  codex,
+  gemini,
+  qwen,
+  kimi,
+  cursor,
+  copilot,
+  droid,
+  opencode,
+  kilo,
+  pi,
+};
 
 /** One agent's facts. */
 export function loadDialect(name: DialectName): Promise<Dialect> {

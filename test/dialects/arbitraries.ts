@@ -176,6 +176,10 @@ export const dialectDocument: Record<DialectName, fc.Arbitrary<unknown>> = {
     ),
   }),
   droid: fc.record({ hooks: groups('droid', entry({ type: fc.constantFrom('command', 'prompt', 'x'), command, timeout })) }),
+  // No hooks file: whatever is handed to their reader is refused with the reason.
+  opencode: fc.record({ hooks: groups('opencode', entry({ type: fc.constantFrom('command', 'x'), command })) }),
+  kilo: fc.record({ hooks: groups('kilo', entry({ type: fc.constantFrom('command', 'x'), command })) }),
+  pi: fc.record({ hooks: groups('pi', entry({ type: fc.constantFrom('command', 'x'), command })) }),
 };
 
 /** The file name a dialect's document is usually found under. */
@@ -188,6 +192,9 @@ export const dialectFile: Record<DialectName, string> = {
   cursor: '/p/.cursor/hooks.json',
   copilot: '/p/.github/hooks/hooks.json',
   droid: '/p/.factory/settings.json',
+  opencode: '/p/opencode.json',
+  kilo: '/p/kilo.json',
+  pi: '/p/.pi/settings.json',
 };
 
 /** Any dialect with a document of it. */

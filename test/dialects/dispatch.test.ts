@@ -79,7 +79,8 @@ describe('dispatch without hooks to run', () => {
       JSON.stringify(fill(c.payload, dir.root)),
     );
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(agent === 'cursor' ? '{}\n' : '');
+    // Cursor and the plugin agents read an empty answer as no answer.
+    expect(r.stdout).toBe(['cursor', 'opencode', 'kilo', 'pi'].includes(agent) ? '{}\n' : '');
   });
 
   test('an event with no equivalent is answered with a no-op and a note', async () => {

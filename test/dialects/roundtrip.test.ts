@@ -35,7 +35,20 @@ async function roundTrip(target: string, sourceText: string) {
   return { original, there, mid, back, final };
 }
 
-describe.each(DIALECT_NAMES)('Claude → %s → Claude', (target) => {
+/** Agents with no hooks file: their hooks are Claude-format settings handed to our plugin (src/plugins/). */
+const PLUGIN_AGENTS: readonly DialectName[] = ['opencode', 'kilo', 'pi'];
+
+test.each(PLUGIN_AGENTS)('Claude → %s: nothing is written, every hook is a loss, and reading says why', async (target) => {
+  const original = await parse('claude', SOURCE, readFileSync(SOURCE, 'utf8'));
+  const there = await serializeDialect(target, original);
+  expect(there.text).toBe('');
+  expect(there.losses[0]!.message).toMatch(/has no hooks file: its hooks run through the agent-hooks plugin/);
+  expect(new Set(there.losses.flatMap((l) => (l.hookId ? [l.hookId] : [])))).toEqual(new Set(original.map((h) => h.id)));
+  const read = await parseDialect(target, { hooks: {} }, { file: '/p/x.json', kind: 'cli' });
+  expect(read).toMatchObject({ ok: false, hooks: [], diagnostics: [{ level: 'error', file: '/p/x.json' }] });
+});
+
+describe.each(DIALECT_NAMES.filter((n) => !PLUGIN_AGENTS.includes(n)))('Claude → %s → Claude', (target) => {
   test('every expressible hook comes back identical; everything else is a reported loss', async () => {
     const { original, there, back, final } = await roundTrip(target, readFileSync(SOURCE, 'utf8'));
     const lossesOf = (h: NormalizedHook): Loss[] => there.losses.filter((l) => l.hookId === h.id);

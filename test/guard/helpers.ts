@@ -164,6 +164,32 @@ export function shellCall(agent: DialectName, cwd: string, command: string): { p
       tool_input: { command },
       tool_use_id: 'toolu_1',
     },
+    // What our OpenCode/Kilo plugin and Pi extension send (src/plugins/).
+    opencode: {
+      hook_event_name: 'tool.execute.before',
+      session_id: 'ses_1',
+      cwd,
+      tool_name: 'bash',
+      tool_input: { command },
+      tool_use_id: 'call_1',
+    },
+    kilo: {
+      hook_event_name: 'tool.execute.before',
+      session_id: 'ses_1',
+      cwd,
+      tool_name: 'bash',
+      tool_input: { command },
+      tool_use_id: 'call_1',
+    },
+    pi: {
+      hook_event_name: 'tool_call',
+      session_id: 's-1',
+      cwd,
+      has_ui: false,
+      tool_name: 'bash',
+      tool_input: { command },
+      tool_use_id: 'call_1',
+    },
   };
   return { payload: payloads[agent], args: agent === 'copilot' ? ['--event', 'preToolUse'] : [] };
 }
@@ -199,6 +225,9 @@ export function verdict(r: Run): 'deny' | 'ask' | 'proceed' {
   } catch {
     return 'proceed';
   }
+  // The plugin agents' answer (src/agents/shared/plugin-wire.ts).
+  if (typeof out.block === 'string') return 'deny';
+  if (typeof out.ask === 'string') return 'ask';
   const hso = (out.hookSpecificOutput ?? {}) as Record<string, unknown>;
   const values = [hso.permissionDecision, out.permissionDecision, out.decision, out.permission];
   if (values.some((v) => v === 'deny' || v === 'block')) return 'deny';

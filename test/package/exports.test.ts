@@ -275,6 +275,8 @@ const REVIEWED: Record<string, string[]> = {
     'toolRegistry',
     'writeTool',
   ],
+  './opencode': ['OpencodeHooks', 'OpencodePluginOptions', 'opencodePlugin'],
+  './pi': ['PiExtensionApi', 'PluginOptions', 'piExtension'],
   './serve': [
     'PAUSE_FILE_ENV',
     'PauseFileData',

@@ -8,15 +8,11 @@ import { DIALECT_NAMES, type InstallSpec, isDialectName } from '../../agents/typ
 import { auggieInstall } from './auggie.js';
 import { clineInstall } from './cline.js';
 import { lettaInstall } from './letta.js';
-import { kiloInstall, opencodeInstall, piInstall } from './plugins.js';
 
 const PENDING: Readonly<Record<string, InstallSpec>> = {
   cline: clineInstall,
   auggie: auggieInstall,
   letta: lettaInstall,
-  opencode: opencodeInstall,
-  kilo: kiloInstall,
-  pi: piInstall,
 };
 
 export const INSTALL_AGENTS: readonly string[] = [...DIALECT_NAMES, ...Object.keys(PENDING).filter((n) => !isDialectName(n))];

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-export type AgentName = 'claude' | 'gemini' | 'codex' | 'qwen' | 'copilot' | 'droid';
+export type AgentName = 'claude' | 'gemini' | 'codex' | 'qwen' | 'copilot' | 'droid' | 'pi' | 'opencode' | 'kilo';
 
 export interface AgentPin {
   /** npm specs installed together into one prefix. */
@@ -38,6 +38,23 @@ export const PINS: Record<AgentName, AgentPin> = {
     bin: 'node_modules/@factory/cli-linux-x64/bin/droid',
     version: '0.225.2',
     note: 'the platform package itself: @factory/cli@0.225.1 (the only release) names a cli-linux-x64@0.225.1 that the registry does not have',
+  },
+  pi: {
+    packages: ['@mariozechner/pi-coding-agent@0.73.1'],
+    bin: 'node_modules/@mariozechner/pi-coding-agent/dist/cli.js',
+    version: '0.73.1',
+  },
+  opencode: {
+    packages: ['opencode-ai@1.18.33'],
+    bin: 'node_modules/opencode-linux-x64/bin/opencode',
+    version: '1.18.33',
+    note: 'the Bun-compiled binary of the platform package opencode-linux-x64, which opencode-ai installs',
+  },
+  kilo: {
+    packages: ['@kilocode/cli-linux-x64@7.7.9'],
+    bin: 'node_modules/@kilocode/cli-linux-x64/bin/kilo',
+    version: '7.7.9',
+    note: 'the platform package itself: @kilocode/cli@7.8.1 names a cli-linux-x64@7.8.1 that the registry does not have; a reduced matrix, one run at a time (60-100 s per run here)',
   },
 };
 

@@ -8,13 +8,19 @@ import { ensureAgent, PINS, type AgentName } from './cache.js';
 import { runCell, scenariosFor, writeResults, type AgentAdapter, type AgentResults, type Mode } from './agent.js';
 import { namespaceUnavailable } from './run.js';
 
-export function agentMatrix(adapter: AgentAdapter, notRunnable?: () => string | null): void {
+/** `scenarios`: run only these (a slow agent's reduced matrix); `sequential`: one cell at a time. */
+export interface MatrixOptions {
+  scenarios?: readonly string[];
+  sequential?: boolean;
+}
+
+export function agentMatrix(adapter: AgentAdapter, notRunnable?: () => string | null, opts: MatrixOptions = {}): void {
   const name: AgentName = adapter.name;
   const results: AgentResults = { agent: name, version: PINS[name].version, notRunnable: null, cells: {} };
   let bin = '';
   let why: string | null = namespaceUnavailable() ?? notRunnable?.() ?? null;
 
-  describe.concurrent(`${name} ${PINS[name].version}`, () => {
+  (opts.sequential ? describe.sequential : describe.concurrent)(`${name} ${PINS[name].version}`, () => {
     beforeAll(() => {
       if (why) return;
       try {
@@ -33,7 +39,7 @@ export function agentMatrix(adapter: AgentAdapter, notRunnable?: () => string | 
       writeResults(results);
     });
 
-    for (const scenario of scenariosFor(name)) {
+    for (const scenario of scenariosFor(name).filter((s) => !opts.scenarios || opts.scenarios.includes(s.id))) {
       for (const mode of ['native', 'dispatch'] as Mode[]) {
         it(`${scenario.id} ${mode}`, async (ctx) => {
           if (why) ctx.skip(`not runnable here: ${why}`);

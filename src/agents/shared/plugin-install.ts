@@ -5,18 +5,18 @@
  * instead of letting the agent run unguarded.
  */
 import { join } from 'node:path';
-import type { InstallSpec } from '../../agents/types.js';
+import type { InstallSpec } from '../types.js';
 
 const lit = (v: unknown) => JSON.stringify(v);
 
 /** OpenCode's plugin shape (Kilo's is the same): `export const X = async (ctx) => hooks`; a throw in tool.execute.before denies. */
-function opencodeModule(packageDir: string, settings: readonly string[]): string {
+function opencodeModule(agent: 'opencode' | 'kilo', packageDir: string, settings: readonly string[]): string {
   const lib = join(packageDir, 'dist', 'plugins', 'opencode.js');
   return `// Written by \`agent-hooks install\`: Claude-format hooks, judged by agent-hooks, in this agent.
 const LIB = ${lit(lib)};
 let plugin;
 try {
-  plugin = (await import(LIB)).opencodePlugin({ settings: ${lit(settings)} });
+  plugin = (await import(LIB)).opencodePlugin({ agent: ${lit(agent)}, settings: ${lit(settings)} });
 } catch (err) {
   const why = \`agent-hooks cannot load \${LIB} (\${err?.message ?? err}): tool calls are blocked until it is reinstalled or \\\`agent-hooks uninstall\\\` is run\`;
   plugin = async () => ({ 'tool.execute.before': async () => { throw new Error(why); } });
@@ -56,8 +56,10 @@ export const opencodeInstall = pluginSpec(
   'OpenCode',
   '.opencode/plugin/agent-hooks.js',
   '.config/opencode/plugin/agent-hooks.js',
-  opencodeModule,
+  (dir, settings) => opencodeModule('opencode', dir, settings),
 );
 // Kilo's user plugin directory is not in the facts; ~/.config/kilo/plugins/ follows its OpenCode base and its project folder name.
-export const kiloInstall = pluginSpec('Kilo CLI', '.kilo/plugins/agent-hooks.js', '.config/kilo/plugins/agent-hooks.js', opencodeModule);
+export const kiloInstall = pluginSpec('Kilo CLI', '.kilo/plugins/agent-hooks.js', '.config/kilo/plugins/agent-hooks.js', (dir, settings) =>
+  opencodeModule('kilo', dir, settings),
+);
 export const piInstall = pluginSpec('Pi', '.pi/extensions/agent-hooks.ts', '.pi/agent/extensions/agent-hooks.ts', piModule);
