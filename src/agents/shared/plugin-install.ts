@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import type { InstallSpec } from '../types.js';
 
 const lit = (v: unknown) => JSON.stringify(v);
+// The modules below spell `import (LIB)` with a space: this file is bundled into dispatch, whose
+// CommonJS pass refuses an `import(` it cannot rewrite (scripts/bundle-dispatch.mjs).
 
 /** OpenCode's plugin shape (Kilo's is the same): `export const X = async (ctx) => hooks`; a throw in tool.execute.before denies. */
 function opencodeModule(agent: 'opencode' | 'kilo', packageDir: string, settings: readonly string[]): string {
@@ -16,7 +18,7 @@ function opencodeModule(agent: 'opencode' | 'kilo', packageDir: string, settings
 const LIB = ${lit(lib)};
 let plugin;
 try {
-  plugin = (await import(LIB)).opencodePlugin({ agent: ${lit(agent)}, settings: ${lit(settings)} });
+  plugin = (await import (LIB)).opencodePlugin({ agent: ${lit(agent)}, settings: ${lit(settings)} });
 } catch (err) {
   const why = \`agent-hooks cannot load \${LIB} (\${err?.message ?? err}): tool calls are blocked until it is reinstalled or \\\`agent-hooks uninstall\\\` is run\`;
   plugin = async () => ({ 'tool.execute.before': async () => { throw new Error(why); } });
@@ -32,7 +34,7 @@ function piModule(packageDir: string, settings: readonly string[]): string {
 const LIB = ${lit(lib)};
 export default async function agentHooks(pi: any) {
   try {
-    return (await import(LIB)).piExtension({ settings: ${lit(settings)} })(pi);
+    return (await import (LIB)).piExtension({ settings: ${lit(settings)} })(pi);
   } catch (err: any) {
     const reason = \`agent-hooks cannot load \${LIB} (\${err?.message ?? err}): tool calls are blocked until it is reinstalled or \\\`agent-hooks uninstall\\\` is run\`;
     pi.on('tool_call', () => ({ block: true, reason }));
