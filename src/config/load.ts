@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { Diagnostic, NormalizedHook, SourceKind } from '../types.js';
 import type { TrustReport } from '../trust/types.js';
 import { ROOT_PATH } from './diagnostics.js';
+import { lintMistakes, type DialectLintFacts } from '../lint/hooks.js';
 import { dedupeHooks, isManagedHook } from './registry.js';
 import { claudeConfigDir } from '../util/claude-dir.js';
 import { passableEnvName } from '../util/env-names.js';
@@ -282,6 +283,23 @@ function mergeLayers(
   };
 }
 
+/** The shared lint (src/lint/hooks.ts), with the tool names and timeout unit of each other agent whose hooks were read. */
+async function lintLoaded(hooks: readonly NormalizedHook[]): Promise<Diagnostic[]> {
+  const names = new Set(hooks.flatMap((h) => (h.dialect && h.dialect !== 'claude' ? [h.dialect] : [])));
+  const facts = new Map<string, DialectLintFacts>();
+  if (names.size > 0) {
+    // Those agents' readers already loaded their facts: no new module is read here.
+    const { loadDialect } = await import('../agents/registry.js');
+    const { isDialectName } = await import('../agents/types.js');
+    for (const n of names) {
+      if (!isDialectName(n)) continue;
+      const d = await loadDialect(n);
+      facts.set(n, { tools: d.tools.map((t) => t.native), timeoutUnit: d.defaults.timeoutUnit });
+    }
+  }
+  return lintMistakes(hooks, (n) => facts.get(n));
+}
+
 async function loadConfigUnsafe(opts: LoadConfigOptions, diagnostics: Diagnostic[]): Promise<LoadedConfig> {
   const cwd = path.resolve(opts.cwd);
   const projectDir = path.resolve(cwd, opts.projectDir ?? '.');
@@ -302,6 +320,8 @@ async function loadConfigUnsafe(opts: LoadConfigOptions, diagnostics: Diagnostic
     }
     for (const s of opts.skills ?? []) skillHooks.push(...loadSkill(s, cwd, diagnostics, files));
   }
+  // Every hook read is linted, trusted or not: a mistake is one before the workspace is trusted too.
+  diagnostics.push(...(await lintLoaded([...layers.flatMap((l) => l.hooks), ...pluginHooks, ...skillHooks])));
   const trust = await applyGate(opts, { projectDir, homeDir, discover }, layers, pluginHooks, skillHooks, diagnostics);
   const merged = mergeLayers(layers, pluginHooks, skillHooks, files, diagnostics);
   if (!trust) return merged;
