@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { Diagnostic, NormalizedHook, SourceKind } from '../types.js';
 import type { TrustReport } from '../trust/types.js';
 import { ROOT_PATH } from './diagnostics.js';
-import { lintMistakes, type DialectLintFacts } from '../lint/hooks.js';
+import { lintMistakes, type DialectLintFacts } from '../lint/mistakes.js';
 import { dedupeHooks, isManagedHook } from './registry.js';
 import { claudeConfigDir } from '../util/claude-dir.js';
 import { passableEnvName } from '../util/env-names.js';
@@ -286,6 +286,8 @@ function mergeLayers(
 /** The shared lint (src/lint/hooks.ts), with the tool names and timeout unit of each other agent whose hooks were read. */
 async function lintLoaded(hooks: readonly NormalizedHook[]): Promise<Diagnostic[]> {
   const names = new Set(hooks.flatMap((h) => (h.dialect && h.dialect !== 'claude' ? [h.dialect] : [])));
+  // The `if` parser (unbash, picomatch) loads only for a hook that has an `if`, as the engine's planning does.
+  if (hooks.some((h) => h.handler.if !== undefined)) await (await import('../matching/lazy-rules.js')).ensureIfRules();
   const facts = new Map<string, DialectLintFacts>();
   if (names.size > 0) {
     // Those agents' readers already loaded their facts: no new module is read here.

@@ -1,117 +1,13 @@
 /**
- * The one lint of hooks that load but will not behave as written (docs/authoring.md, "Mistakes
- * the lint reports"). `lintMistakes` is what every load reports (loadConfig's diagnostics, so
- * `check`, `doctor`, `run`, `list`, `dispatch` and the library all see it): invalid regex
- * matchers and `if` rules (the hook never runs), ones the linear-time engine cannot run (an
- * error: the hook fails closed), a tool name whose case differs from the agent's tool, an MCP
- * matcher that names a server but no tool, and a timeout in seconds that reads as milliseconds.
- * `lintHooks` adds what depends on the engine the hooks run in: hook types without a backend,
- * mcp_tool hooks naming a server that is not configured, and the HTTP target checks.
+ * The lint of hooks loaded outside loadConfig (`agent-hooks/stages`, `check`): the silent
+ * mistakes (./mistakes.ts, which every load reports), plus what depends on the engine the hooks
+ * run in: hook types without a backend, mcp_tool hooks naming a server that is not configured,
+ * and the HTTP target checks.
  */
-import { eventFacts } from '../events/facts.js';
-import { compileMatcher, parseRule } from '../matching/index.js';
+import '../matching/if-rule.js'; // fills the `if` parser's slot, for the mistakes' `if` check
 import type { Diagnostic, NormalizedHook } from '../types.js';
 import { lintNetworkHook } from '../net/lint.js';
-
-/** What the lint needs of a hook's agent: its tool names as its matchers see them, and its timeout unit. */
-export interface DialectLintFacts {
-  tools: readonly string[];
-  timeoutUnit: 's' | 'ms';
-}
-
-/**
- * Claude Code's built-in tools (reference, PreToolUse "Matches on tool name") and the ones this
- * engine names canonically (ApplyPatch): a matcher differing from one of them only in case never matches.
- */
-const CLAUDE_TOOLS: readonly string[] = [
-  'Agent',
-  'ApplyPatch',
-  'AskUserQuestion',
-  'Bash',
-  'BashOutput',
-  'Edit',
-  'ExitPlanMode',
-  'Glob',
-  'Grep',
-  'KillShell',
-  'LS',
-  'MultiEdit',
-  'NotebookEdit',
-  'PowerShell',
-  'Read',
-  'Skill',
-  'Task',
-  'TodoWrite',
-  'WebFetch',
-  'WebSearch',
-  'Write',
-];
-
-const CLAUDE_FACTS: DialectLintFacts = { tools: CLAUDE_TOOLS, timeoutUnit: 's' };
-
-/**
- * Mistakes that make a hook silently not do what it says, one diagnostic each. `factsOf` gives
- * another agent's tool names and timeout unit for its hooks (`hook.dialect`); without it, or for
- * Claude's own hooks, Claude's apply.
- */
-export function lintMistakes(hooks: readonly NormalizedHook[], factsOf?: (dialect: string) => DialectLintFacts | undefined): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  for (const hook of hooks) {
-    const at = { level: 'warning' as const, file: hook.source.file, path: hook.source.path };
-    const facts = (hook.dialect && hook.dialect !== 'claude' && factsOf?.(hook.dialect)) || CLAUDE_FACTS;
-    for (const d of [...lintMatching(hook), ...lintToolNames(hook, facts), ...lintTimeout(hook, facts)]) out.push({ ...at, ...d });
-  }
-  return out;
-}
-
-type Finding = { level: 'warning' | 'error'; message: string };
-
-/** Exact tool names in a tool event's matcher: a case-only difference from a known tool, an MCP server without a tool. */
-function lintToolNames(hook: NormalizedHook, facts: DialectLintFacts): Finding[] {
-  const spec = eventFacts(hook.event).matcher;
-  if (spec?.field !== 'tool_name' || hook.matcher === undefined) return [];
-  const m = compileMatcher(hook.matcher, spec.exactSet);
-  if (m.kind !== 'exact' || !m.names) return [];
-  const out: Finding[] = [];
-  const tools = facts.tools.length > 0 ? facts.tools : CLAUDE_TOOLS;
-  for (const name of m.names) {
-    if (/^mcp__/.test(name) && !/^mcp__.+?__./.test(name)) {
-      const server = name.replace(/__+$/, '');
-      out.push({
-        level: 'warning',
-        message: `matcher ${JSON.stringify(name)} names an MCP server but no tool: it is compared as an exact tool name and matches nothing; write ${JSON.stringify(`${server}__.*`)} for every tool of that server`,
-      });
-      continue;
-    }
-    if (tools.includes(name)) continue;
-    const lower = name.toLowerCase();
-    const tool = tools.find((t) => t.toLowerCase() === lower);
-    if (tool)
-      out.push({
-        level: 'warning',
-        message: `matcher ${JSON.stringify(name)} never matches the tool ${JSON.stringify(tool)}: tool names are case-sensitive; write ${JSON.stringify(tool)}`,
-      });
-  }
-  return out;
-}
-
-function humanSeconds(s: number): string {
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  return h > 0 ? `${h} h${m ? ` ${m} min` : ''}` : `${m} min`;
-}
-
-/** A timeout of 1000 or more in a seconds dialect is most likely milliseconds (30000 = 8 h 20 min). */
-function lintTimeout(hook: NormalizedHook, facts: DialectLintFacts): Finding[] {
-  const t = (hook.handler as { timeout?: unknown }).timeout;
-  if (facts.timeoutUnit !== 's' || typeof t !== 'number' || t < 1000) return [];
-  return [
-    {
-      level: 'warning',
-      message: `timeout ${t} is in seconds (${humanSeconds(t)}); if you meant milliseconds, write ${Math.max(1, Math.round(t / 1000))}`,
-    },
-  ];
-}
+import { lintMistakes } from './mistakes.js';
 
 export interface LintOptions {
   /**
@@ -148,41 +44,6 @@ export function lintRunnable(hooks: readonly NormalizedHook[], executableTypes: 
         message: `MCP server "${hook.handler.server}" is not configured (configured: ${known}); this hook reports an error and its failure policy applies`,
       });
     }
-  }
-  return out;
-}
-
-const FAILS_CLOSED =
-  'this hook reports an error instead of running: on an event that can block it denies (fails closed), elsewhere its failure policy applies';
-
-/**
- * What is wrong with a hook's matcher and `if`: an invalid one never runs (a warning); one the
- * linear-time engine cannot run is a config error.
- */
-function lintMatching(hook: NormalizedHook): Finding[] {
-  const spec = eventFacts(hook.event);
-  const out: Finding[] = [];
-  if (spec.matcher && hook.matcher !== undefined) {
-    const m = compileMatcher(hook.matcher, spec.matcher.exactSet);
-    if (m.kind === 'invalid') {
-      out.push({
-        level: 'warning',
-        message: `matcher ${JSON.stringify(hook.matcher)} is not a valid regular expression (${m.error ?? 'invalid'}); this hook never runs`,
-      });
-    } else if (m.refused) {
-      out.push({ level: 'error', message: `${m.refused}; ${FAILS_CLOSED}. Rewrite it without backreferences or lookaround` });
-    }
-  }
-  if (spec.ifCondition && hook.handler.if !== undefined) {
-    const parsed = parseRule(hook.handler.if);
-    if (parsed.ok) return out;
-    if (parsed.unbounded)
-      out.push({ level: 'error', message: `"if" ${parsed.error}; ${FAILS_CLOSED}. Rewrite it without extglob negations` });
-    else
-      out.push({
-        level: 'warning',
-        message: `"if" condition ${JSON.stringify(hook.handler.if)} is invalid (${parsed.error}); this hook never runs`,
-      });
   }
   return out;
 }
