@@ -22,6 +22,7 @@ import type { CommandHandler, Diagnostic, NormalizedHook } from '../types.js';
 import { loadOptionsFromFlags, type LoadFlags } from '../load/from-flags.js';
 import { formatDiagnostic } from '../util/format-diagnostic.js';
 import { environmentFindings, type EnvironmentFinding } from './doctor-environment.js';
+import { missingScriptMessage } from './doctor-missing-script.js';
 import { styles } from './style.js';
 import { oneLine } from '../util/terminal-text.js';
 
@@ -223,7 +224,11 @@ function commandFindings(hook: NormalizedHook, h: CommandHandler, projectDir: st
     try {
       st = statSync(script);
     } catch {
-      out.push({ level: 'error', message: `script ${script} does not exist: the hook exits 127` });
+      // Run by an interpreter, the exit code is the interpreter's own (python3's is 2, a block).
+      out.push({
+        level: 'error',
+        message: missingScriptMessage(direct || !onPath(program, env) ? undefined : program, script, hook.event, env),
+      });
     }
     if (st && !st.isFile()) out.push({ level: 'error', message: `${script} is not a file` });
     else if (st) {
