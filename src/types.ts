@@ -39,6 +39,8 @@ interface HandlerCommon {
   timeout?: number; // seconds
   statusMessage?: string;
   once?: boolean;
+  /** false: kept in the config, never planned (the engine skips it; `list` and the panels show it off). */
+  enabled?: boolean;
   failureBehavior?: FailureBehavior;
   timeoutBehavior?: FailureBehavior;
 }

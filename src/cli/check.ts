@@ -7,7 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { loadConfig } from '../config/index.js';
 import { walkFiles } from '../util/walk.js';
-import { lintHooks } from '../engine/lint.js';
+import { lintRunnable } from '../lint/hooks.js';
 import type { Diagnostic, NormalizedHook } from '../types.js';
 
 export interface CheckResult {
@@ -97,7 +97,7 @@ async function checkPathsFor(paths: readonly string[], executableTypes: readonly
     result.files.push(...config.files.map((f) => ({ file: f.file, kind: 'settings' as const, ok: f.ok })));
     result.hooks = config.hooks.length;
     loaded.push(...config.hooks);
-    result.diagnostics.push(...config.diagnostics, ...lintHooks(config.hooks, executableTypes));
+    result.diagnostics.push(...config.diagnostics, ...lintRunnable(config.hooks, executableTypes));
     return result;
   }
 
@@ -139,7 +139,7 @@ async function checkPathsFor(paths: readonly string[], executableTypes: readonly
     result.files.push({ file, kind: plugin ? 'plugin' : 'settings', ok: errors === 0 });
     result.hooks += config.hooks.length;
     loaded.push(...config.hooks);
-    result.diagnostics.push(...config.diagnostics, ...lintHooks(config.hooks, executableTypes));
+    result.diagnostics.push(...config.diagnostics, ...lintRunnable(config.hooks, executableTypes));
   }
   return result;
 }

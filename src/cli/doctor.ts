@@ -18,11 +18,11 @@ import { loadConfig } from '../config/index.js';
 import { DIALECT_NAMES } from '../agents/types.js';
 import { discoveryFilesOf, getDialect } from '../agents/all.js';
 import { undeliverableWarnings } from '../agents/shared/undeliverable.js';
-import type { CommandHandler, NormalizedHook } from '../types.js';
+import type { CommandHandler, Diagnostic, NormalizedHook } from '../types.js';
 import { loadOptionsFromFlags, type LoadFlags } from '../load/from-flags.js';
 import { formatDiagnostic } from '../util/format-diagnostic.js';
-import { lintMatching } from '../engine/lint.js';
 import { environmentFindings, type EnvironmentFinding } from './doctor-environment.js';
+import { missingScriptMessage } from './doctor-missing-script.js';
 import { styles } from './style.js';
 import { oneLine } from '../util/terminal-text.js';
 
@@ -196,12 +196,6 @@ function substitute(word: string, hook: NormalizedHook, projectDir: string, home
   return out;
 }
 
-function humanSeconds(s: number): string {
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  return h > 0 ? `${h} h${m ? ` ${m} min` : ''}` : `${m} min`;
-}
-
 function commandFindings(hook: NormalizedHook, h: CommandHandler, projectDir: string, env: NodeJS.ProcessEnv): Finding[] {
   const out: Finding[] = [];
   const home = env.HOME ?? homedir();
@@ -230,7 +224,11 @@ function commandFindings(hook: NormalizedHook, h: CommandHandler, projectDir: st
     try {
       st = statSync(script);
     } catch {
-      out.push({ level: 'error', message: `script ${script} does not exist: the hook exits 127` });
+      // Run by an interpreter, the exit code is the interpreter's own (python3's is 2, a block).
+      out.push({
+        level: 'error',
+        message: missingScriptMessage(direct || !onPath(program, env) ? undefined : program, script, hook.event, env),
+      });
     }
     if (st && !st.isFile()) out.push({ level: 'error', message: `${script} is not a file` });
     else if (st) {
@@ -280,18 +278,7 @@ function commandFindings(hook: NormalizedHook, h: CommandHandler, projectDir: st
 }
 
 function hookFindings(hook: NormalizedHook, projectDir: string, env: NodeJS.ProcessEnv): Finding[] {
-  const out: Finding[] = [];
-  const t = (hook.handler as { timeout?: unknown }).timeout;
-  if (typeof t === 'number' && t >= 1000) {
-    out.push({
-      level: 'warning',
-      message: `timeout ${t} is in seconds (${humanSeconds(t)}); if you meant milliseconds, write ${Math.max(1, Math.round(t / 1000))}`,
-    });
-  }
-  if (hook.handler.type === 'command') out.push(...commandFindings(hook, hook.handler as CommandHandler, projectDir, env));
-  // A matcher or `if` the linear-time engine cannot run is a config error here as in `check`.
-  out.push(...lintMatching(hook));
-  return out;
+  return hook.handler.type === 'command' ? commandFindings(hook, hook.handler as CommandHandler, projectDir, env) : [];
 }
 
 export async function doctor(flags: LoadFlags, env: NodeJS.ProcessEnv = process.env): Promise<DoctorReport> {
@@ -310,9 +297,14 @@ export async function doctor(flags: LoadFlags, env: NodeJS.ProcessEnv = process.
       trust.hooks.filter((h) => h.needsTrust).map((h) => [h.id, { state: h.state, changes: h.changes.map(describeChange) }]),
     );
   }
+  // The load's lint findings about one hook (src/lint/hooks.ts) are shown under that hook.
+  const about = (h: NormalizedHook) => (d: Diagnostic) => d.file === h.source.file && d.path === h.source.path;
   const hooks: HookReport[] = config.hooks.map((h) => {
     const trust = trustOf.get(h.id);
-    const findings = hookFindings(h, cwd, env);
+    const findings = [
+      ...config.diagnostics.filter(about(h)).map((d) => ({ level: d.level, message: d.message })),
+      ...hookFindings(h, cwd, env),
+    ];
     // A hook in an agent's own file that the agent never runs (src/agents/shared/undeliverable.ts).
     const own = h.dialect ? getDialect(h.dialect) : undefined;
     if (own?.undeliverable)
@@ -344,7 +336,7 @@ export async function doctor(flags: LoadFlags, env: NodeJS.ProcessEnv = process.
       }
     })
     .map((f) => ({ dialect: f.dialect, kind: f.kind, file: f.file, discovered: read.has(f.file) }));
-  const diagnostics = config.diagnostics.map((d) => ({ ...d }));
+  const diagnostics = config.diagnostics.filter((d) => !config.hooks.some((h) => about(h)(d))).map((d) => ({ ...d }));
   const all = [...hooks.flatMap((h) => h.findings), ...diagnostics];
   return {
     hooks,

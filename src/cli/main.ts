@@ -82,6 +82,7 @@ async function listCommand(flags: LoadFlags & { event?: string; json?: boolean }
           matcher: h.matcher,
           handler: h.handler,
           source: h.source,
+          enabled: h.handler.enabled !== false,
           ...(unpinnedOf(h.id).length > 0 ? { unpinned: unpinnedOf(h.id) } : {}),
         })),
         null,
@@ -106,7 +107,9 @@ async function listCommand(flags: LoadFlags & { event?: string; json?: boolean }
     );
     hooks.forEach((h, i) => {
       const src = [h.source.kind, h.source.pluginName, h.source.file].filter(Boolean).join(' ');
-      process.stdout.write(`${rows[i]}\n    ${s.dim(`from ${oneLine(src)} ${oneLine(h.source.path)}`)}\n`);
+      // Switched off with `"enabled": false`: listed, never run.
+      const off = h.handler.enabled === false ? `  ${s.yellow('disabled')}` : '';
+      process.stdout.write(`${rows[i]}${off}\n    ${s.dim(`from ${oneLine(src)} ${oneLine(h.source.path)}`)}\n`);
       for (const u of unpinnedOf(h.id)) process.stdout.write(`    UNPINNED: ${oneLine(u)}\n`);
     });
   }

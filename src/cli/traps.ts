@@ -59,8 +59,13 @@ export function traps(decision: Decision): string[] {
       );
     } else if (crashed && proceeds) {
       const how = h.outcome === 'timeout' ? 'timed out' : h.exitCode !== null ? `failed with exit ${h.exitCode}` : 'failed';
+      // The agent's own rule, not this engine's failureBehavior option: the fix is in the script.
+      const fix =
+        h.outcome === 'timeout'
+          ? 'A hook that times out does not block; make it finish within its timeout.'
+          : 'To block, print the reason to stderr and exit 2: exit 2 blocks; exit 1 is a non-blocking error in Claude Code.';
       out.push(
-        `${name}: ${how} on ${decision.event}, which it could block; its failure policy is ignore, so the action proceeds as if it allowed. Set "failureBehavior": "deny" on the hook to fail closed.${firstLine(stderr)}`,
+        `${name}: ${how} on ${decision.event}, which it could block; its failure policy is ignore, so the action proceeds as if it allowed. ${fix}${firstLine(stderr)}`,
       );
     } else if (h.outcome === 'success' && NOT_FOUND.test(stderr)) {
       out.push(

@@ -22,7 +22,7 @@ export const PLUGIN_HOOKS_KEYS: readonly string[] = ['description', 'hooks'];
 /** Keys of a matcher group. */
 export const GROUP_KEYS: readonly string[] = ['matcher', 'hooks'];
 
-const COMMON_HANDLER_KEYS = ['if', 'timeout', 'statusMessage', 'once', 'failureBehavior', 'timeoutBehavior'] as const;
+const COMMON_HANDLER_KEYS = ['if', 'timeout', 'statusMessage', 'once', 'enabled', 'failureBehavior', 'timeoutBehavior'] as const;
 
 export type HandlerTypeName = 'command' | 'http' | 'mcp_tool' | 'prompt' | 'agent';
 

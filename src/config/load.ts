@@ -14,6 +14,7 @@ import path from 'node:path';
 import type { Diagnostic, NormalizedHook, SourceKind } from '../types.js';
 import type { TrustReport } from '../trust/types.js';
 import { ROOT_PATH } from './diagnostics.js';
+import { lintMistakes, type DialectLintFacts } from '../lint/mistakes.js';
 import { dedupeHooks, isManagedHook } from './registry.js';
 import { claudeConfigDir } from '../util/claude-dir.js';
 import { passableEnvName } from '../util/env-names.js';
@@ -297,6 +298,25 @@ function dropDispatchLines(layers: SettingsLayer[], pluginHooks: NormalizedHook[
   for (let i = pluginHooks.length - 1; i >= 0; i--) if (isDoor(pluginHooks[i] as NormalizedHook)) pluginHooks.splice(i, 1);
 }
 
+/** The shared lint (src/lint/hooks.ts), with the tool names and timeout unit of each other agent whose hooks were read. */
+async function lintLoaded(hooks: readonly NormalizedHook[]): Promise<Diagnostic[]> {
+  const names = new Set(hooks.flatMap((h) => (h.dialect && h.dialect !== 'claude' ? [h.dialect] : [])));
+  // The `if` parser (unbash, picomatch) loads only for a hook that has an `if`, as the engine's planning does.
+  if (hooks.some((h) => h.handler.if !== undefined)) await (await import('../matching/lazy-rules.js')).ensureIfRules();
+  const facts = new Map<string, DialectLintFacts>();
+  if (names.size > 0) {
+    // Those agents' readers already loaded their facts: no new module is read here.
+    const { loadDialect } = await import('../agents/registry.js');
+    const { isDialectName } = await import('../agents/types.js');
+    for (const n of names) {
+      if (!isDialectName(n)) continue;
+      const d = await loadDialect(n);
+      facts.set(n, { tools: d.tools.map((t) => t.native), timeoutUnit: d.defaults.timeoutUnit });
+    }
+  }
+  return lintMistakes(hooks, (n) => facts.get(n));
+}
+
 async function loadConfigUnsafe(opts: LoadConfigOptions, diagnostics: Diagnostic[]): Promise<LoadedConfig> {
   const cwd = path.resolve(opts.cwd);
   const projectDir = path.resolve(cwd, opts.projectDir ?? '.');
@@ -318,6 +338,8 @@ async function loadConfigUnsafe(opts: LoadConfigOptions, diagnostics: Diagnostic
     for (const s of opts.skills ?? []) skillHooks.push(...loadSkill(s, cwd, diagnostics, files));
   }
   dropDispatchLines(layers, pluginHooks);
+  // Every hook read is linted, trusted or not: a mistake is one before the workspace is trusted too.
+  diagnostics.push(...(await lintLoaded([...layers.flatMap((l) => l.hooks), ...pluginHooks, ...skillHooks])));
   const trust = await applyGate(opts, { projectDir, homeDir, discover }, layers, pluginHooks, skillHooks, diagnostics);
   const merged = mergeLayers(layers, pluginHooks, skillHooks, files, diagnostics);
   if (!trust) return merged;

@@ -54,7 +54,8 @@ export function dedupKeyFor(hook: {
     hook.handler.type,
     ...handlerPayload(hook.handler),
   ]);
-  return `${root}\0${payload}`;
+  // A disabled copy never stands in for an enabled one (dedup keeps the first of equal keys).
+  return `${root}\0${payload}${hook.handler.enabled === false ? '\0disabled' : ''}`;
 }
 
 /** A key no other hook shares: the hook never collapses with another (dedup or firing keys). */

@@ -17,6 +17,10 @@ const commonHandlerShape = {
   timeout: z.number().positive().optional().describe('Seconds before the hook is cancelled.'),
   statusMessage: z.string().optional(),
   once: z.boolean().optional().describe('Run once per session (honoured in skill frontmatter only).'),
+  enabled: z
+    .boolean()
+    .optional()
+    .describe('false: the hook stays in the file but never runs (agent-hooks only: an agent running this file itself ignores the key).'),
   failureBehavior: behavior.optional(),
   timeoutBehavior: behavior.optional(),
 };

@@ -128,6 +128,8 @@ export function buildPlanIndex(hooks: readonly NormalizedHook[], compiled?: Comp
   const byEvent = new Map<EventName, EventIndex>();
   let unloadedRules = false;
   hooks.forEach((hook, seq) => {
+    // Switched off (`"enabled": false`): the one place a disabled hook is left out of every firing.
+    if (hook.handler.enabled === false) return;
     const spec = eventFacts(hook.event);
     let index = byEvent.get(hook.event);
     if (!index) {

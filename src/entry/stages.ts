@@ -11,7 +11,7 @@ export { checkInput } from '../engine/input.js';
 export type { Backend, BackendContext } from '../backends/types.js';
 export type { NormalizedHook, Diagnostic, ExecutionResult, SessionSnapshot } from '../types.js';
 export { createPluginIntegrator, type PluginIntegrator, type PluginIntegratorOptions } from '../config/plugins.js';
-export { lintHooks, type LintOptions } from '../engine/lint.js';
+export { lintHooks, type LintOptions } from '../lint/hooks.js';
 export { evaluateTrust } from '../trust/index.js';
 export { compileMatcher, parseRule, matchRule, extractToolPaths } from '../matching/index.js';
 export { runCommand, buildHookEnv, encodePayload, spawnerReady, spawnerPid } from '../backends/index.js';

@@ -9,7 +9,7 @@
  * Regexes run on a linear-time engine (linear-regex.ts), so no matcher and no value can stall
  * the engine. A pattern RE2 cannot express (backreference, lookaround) never runs on a
  * backtracking engine (`^(?=x)(a|a)*$` took minutes on 36 characters): it is refused, `refused`
- * says why (a config error for `check` and `doctor`: engine/lint.ts), and the hook is planned for
+ * says why (a config error on every load: src/lint/hooks.ts), and the hook is planned for
  * every value and reports that error instead of running: on an event that can block the engine
  * denies (fails closed, whatever the failure policy), elsewhere its failure policy applies
  * (never silently skipped: a guard that never matched would fail open).

@@ -89,6 +89,8 @@ interface HookView {
   source: { kind: string; file?: string; path: string; pluginName?: string; skillName?: string; managed?: boolean };
   needsTrust: boolean;
   state: TrustState;
+  /** false: switched off with `"enabled": false`; shown, never run. */
+  enabled: boolean;
   run: RunView;
   /** The other handler fields (timeout, if, async, env names, header names, …), secrets hidden. */
   details: Record<string, unknown>;
@@ -324,6 +326,7 @@ function hookView(a: Assessment, h: TrustReport['hooks'][number], i: number, dif
     },
     needsTrust: h.needsTrust,
     state: h.state,
+    enabled: h.enabled,
     run: handler ? runOf(handler as unknown as Record<string, unknown>) : { kind: 'function', text: h.type },
     details: handler ? detailsOf(handler) : {},
     changes,

@@ -73,6 +73,7 @@ export function hookStatuses(
       ...(h.matcher !== undefined ? { matcher: h.matcher } : {}),
       type: h.handler.type,
       summary: describeHandler(h.handler),
+      enabled: h.handler.enabled !== false,
       source: h.source,
       needsTrust: e.gated[i]!,
       state: e.gated[i] ? e.state : 'trusted',

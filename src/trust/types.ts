@@ -60,6 +60,8 @@ export interface HookTrustStatus {
   type: HookHandler['type'];
   /** What the hook runs, in one line. */
   summary: string;
+  /** false: switched off with `"enabled": false` (listed and reviewed, never run). */
+  enabled: boolean;
   source: Provenance;
   needsTrust: boolean;
   /** trusted for hooks that need no trust; otherwise the workspace's state. */

@@ -440,6 +440,19 @@ describe('runCommand: timeout, abort and the process tree', () => {
     tracker.allowLeftovers = true; // afterEach kills it via its group
   });
 
+  it.each([
+    ['cmd & with redirected output', 'sleep 30 >/dev/null 2>&1 & echo $!'],
+    ['nohup with redirected output', 'nohup sleep 30 >/dev/null 2>&1 & echo $!'],
+    ['setsid, out of the group', 'setsid sleep 30 </dev/null >/dev/null 2>&1 & echo $!'],
+  ])('a backgrounded child that does not hold the pipes outlives a hook that exits (%s), as in Claude Code', async (_form, command) => {
+    const r = await runCommand(spec({ command }));
+    expect(r).toMatchObject({ status: 'completed', exitCode: 0 });
+    const child = Number(r.stdout.trim());
+    expect(isPidLive(child)).toBe(true);
+    process.kill(child, 'SIGKILL'); // setsid's child is out of the group afterEach cleans
+    tracker.allowLeftovers = true;
+  });
+
   it('abort signal: kills the tree and reports aborted', async () => {
     const controller = new AbortController();
     const pending = runCommand(

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { loadConfig } from '../../src/config/index.js';
 import { createHookEngine, type HookEngineOptions } from '../../src/engine/engine.js';
 import { runHttpHook, buildHeaders, type ConnectTarget } from '../../src/backends/http.js';
-import { lintHooks } from '../../src/engine/lint.js';
+import { lintHooks } from '../../src/lint/hooks.js';
 import type { Resolver } from '../../src/net/target-policy.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
 import { closedPort, HAS_OPENSSL, selfSignedCert, sendJson, startServer, type TestServer } from './http-servers.js';

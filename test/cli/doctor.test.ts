@@ -81,6 +81,28 @@ describe('agent-hooks doctor', () => {
     expect(text.stdout).toMatch(/9 hook\(s\), \d+ error\(s\), \d+ warning\(s\)\n$/);
   });
 
+  it('a missing script run by python3 is reported with what python3 really does: exit 2, which blocks every call', () => {
+    const settings = dir.json('py.json', {
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'python3 "$CLAUDE_PROJECT_DIR"/hooks/gone.py' }] }],
+        PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'node "$CLAUDE_PROJECT_DIR"/hooks/gone.js' }] }],
+      },
+    });
+    const r = cli(['doctor', '--settings', settings, '--cwd', dir.root, '--json']);
+    expect(r.code, r.stderr).toBe(1);
+    const [pre, post] = hooksOf(r).map((h) => h.findings.map((x) => `${x.level}: ${x.message}`));
+    expect(pre).toEqual([
+      `error: script ${dir.root}/hooks/gone.py does not exist: python3 exits 2 when it cannot open its script, and exit 2 blocks: every PreToolUse call this hook matches is blocked`,
+    ]);
+    expect(post).toEqual([
+      `error: script ${dir.root}/hooks/gone.js does not exist: node exits 1 when it cannot open its script (a non-blocking error): the hook never does its job and the action proceeds`,
+    ]);
+    // What doctor says is what happens: the same hook blocks the call.
+    const run = cli(['run', 'PreToolUse', '--settings', settings, '--cwd', dir.root]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toMatch(/can't open file/);
+  });
+
   it('a clean project exits 0', () => {
     dir.write('hooks/fine.sh', '#!/bin/sh\ncat >/dev/null\n', 0o755);
     const settings = dir.json('s.json', {

@@ -125,6 +125,28 @@ describe('agent-hooks hooks (TUI in tmux)', () => {
     await waitFor(/TUI-EXITED-0/);
   }, 120_000);
 
+  it('switches a hook off and on again ("enabled": false in its settings file)', async () => {
+    startTui();
+    const file = dir.path('proj/.claude/settings.json');
+    const handler = () => JSON.parse(readFileSync(file, 'utf8')).hooks.UserPromptSubmit[0].hooks[0];
+    await waitFor(/Trust these 1 hook\(s\)/);
+    // The hook, then "Disable this hook" (after "Fire UserPromptSubmit").
+    tmux('send-keys', '-t', 't', 'Enter');
+    await waitFor(/Disable this hook/);
+    tmux('send-keys', '-t', 't', 'Down', 'Enter');
+    await waitFor(/disabled UserPromptSubmit/);
+    await waitFor(/UserPromptSubmit {2}command: echo from-the-hook {2}\(project, untrusted, disabled\)/);
+    expect(handler()).toEqual({ type: 'command', command: 'echo from-the-hook', enabled: false });
+
+    tmux('send-keys', '-t', 't', 'Enter');
+    await waitFor(/Enable this hook/);
+    tmux('send-keys', '-t', 't', 'Down', 'Enter');
+    await waitFor(/enabled UserPromptSubmit/);
+    expect(handler()).toEqual({ type: 'command', command: 'echo from-the-hook' });
+    tmux('send-keys', '-t', 't', 'C-c');
+    await waitFor(/TUI-EXITED-0/);
+  }, 120_000);
+
   it('refuses to start without a terminal', () => {
     const r = spawnSync(process.execPath, [CLI, 'hooks'], { encoding: 'utf8', input: '' });
     expect(r.status).toBe(1);

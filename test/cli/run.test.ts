@@ -200,6 +200,9 @@ describe('run --verbose and the traps', () => {
     expect(r.stdout).toMatch(
       /trap: .*failed with exit 1 on PreToolUse, which it could block; its failure policy is ignore.*stderr: Traceback: boom/,
     );
+    // The agent's rule, not an engine option, is the fix it names.
+    expect(r.stdout).toContain('exit 2 blocks; exit 1 is a non-blocking error in Claude Code');
+    expect(r.stdout).not.toContain('"failureBehavior": "deny"');
     const denied = cli(['run', 'PreToolUse', '--settings', settings, '--cwd', dir.root, '--failure-behavior', 'deny']);
     expect(denied.code).toBe(2);
     expect(denied.stdout).not.toContain('trap:');

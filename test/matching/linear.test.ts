@@ -9,7 +9,7 @@ import picomatch from 'picomatch';
 import { compileMatcher } from '../../src/matching/index.js';
 import { compileMatcherFor } from '../../src/matching/modes.js';
 import { compilePathPattern, globMatcher } from '../../src/matching/file-pattern.js';
-import { lintHooks } from '../../src/engine/lint.js';
+import { lintHooks } from '../../src/lint/hooks.js';
 import type { NormalizedHook } from '../../src/types.js';
 
 describe('regex matchers on the linear-time engine', () => {

@@ -2,7 +2,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { createHookEngine, type HookEngine, type HookEngineOptions } from '../../src/engine/engine.js';
-import { lintHooks } from '../../src/engine/lint.js';
+import { lintHooks } from '../../src/lint/hooks.js';
 import { createMcpClientManager, type McpClientManager } from '../../src/mcp/index.js';
 import { isPidLive, liveGroupMembers, waitUntil } from '../backends/helpers.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';

@@ -168,6 +168,8 @@ describe('workspaces, trust and revoke', () => {
       type: 'command',
       needsTrust: true,
       state: 'untrusted',
+      // Not switched off ("enabled": false would show as false, with a "disabled" badge).
+      enabled: true,
       run: { kind: 'command', text: 'sh "${CLAUDE_PROJECT_DIR}/hooks/guard.sh"' },
       source: { kind: 'project', file: `${sb.ws}/.claude/settings.json`, path: 'hooks.PreToolUse[0].hooks[0]' },
       details: { timeout: 5, env: { API_TOKEN: '«hidden»' } },

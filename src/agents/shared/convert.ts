@@ -26,6 +26,40 @@ function toShellForm(hook: NormalizedHook): NormalizedHook {
   return { ...hook, handler: { ...handler, command: [hook.handler.command, ...args].map(shellWord).join(' ') } };
 }
 
+/**
+ * `"enabled": false` is agent-hooks' switch; no agent honours it itself (Claude Code has no
+ * per-hook switch either). Claude's format keeps the key, with a warning that Claude Code run on
+ * its own would run the hook; another agent's file leaves the hook out (a loss), since written
+ * there it would run.
+ */
+function switchedOffHooks(
+  hooks: readonly NormalizedHook[],
+  target: { name: DialectName; title: string },
+): { hooks: NormalizedHook[]; losses: Loss[]; warnings: Diagnostic[] } {
+  const losses: Loss[] = [];
+  const warnings: Diagnostic[] = [];
+  const kept = hooks.filter((h) => {
+    if (h.handler.enabled !== false) return true;
+    if (target.name === 'claude') {
+      warnings.push({
+        level: 'warning',
+        file: h.source.file,
+        path: h.source.path,
+        message: `"enabled": false is honoured by agent-hooks (dispatch, run); ${target.title} itself has no per-hook switch and runs this hook when it reads the file`,
+      });
+      return true;
+    }
+    losses.push({
+      path: h.source.path,
+      hookId: h.id,
+      scope: 'hook',
+      message: `"enabled": false: ${target.title} has no per-hook switch, so the disabled hook is left out (written, it would run)`,
+    });
+    return false;
+  });
+  return { hooks: kept, losses, warnings };
+}
+
 export interface ConvertResult {
   from: string;
   to: string;
@@ -58,7 +92,16 @@ export async function convertText(
   if (!parsed.ok) return { ...base, from: dialect.name, diagnostics: parsed.diagnostics, ok: false };
   const format = opts.format ?? (/\.toml$/i.test(file) && target.name === 'codex' ? 'toml' : undefined);
   // A shell-only target gets the arguments quoted into the command instead of losing them.
-  const hooks = EXEC_FORM.has(target.name) ? parsed.hooks : parsed.hooks.map(toShellForm);
-  const result = await serializeDialect(target.name, hooks, format ? { format } : {});
-  return { from: dialect.name, to: target.name, text: result.text, losses: result.losses, diagnostics: parsed.diagnostics, ok: true };
+  const shellFormed = EXEC_FORM.has(target.name) ? parsed.hooks : parsed.hooks.map(toShellForm);
+  const off = switchedOffHooks(shellFormed, target);
+  const result = await serializeDialect(target.name, off.hooks, format ? { format } : {});
+  const losses = [...off.losses, ...result.losses];
+  return {
+    from: dialect.name,
+    to: target.name,
+    text: result.text,
+    losses,
+    diagnostics: [...parsed.diagnostics, ...off.warnings],
+    ok: true,
+  };
 }

@@ -2,8 +2,8 @@
  * `agent-hooks hooks`: a terminal manager for a workspace's hooks, like the agents' `/hooks`
  * menu (docs/cli.md, "hooks"). Lists hooks by event with source and trust state; shows a hook's
  * command, the scripts it runs and what changed since trust; trusts (with the digest that was
- * shown, so a change in between is refused) and revokes; pauses or resumes a session; fires a
- * test event. Built on @clack/prompts (select, confirm, text, note).
+ * shown, so a change in between is refused) and revokes; switches one hook off or on
+ * (`"enabled": false`, toggle.ts); pauses or resumes a session; fires a test event. Built on @clack/prompts (select, confirm, text, note).
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -21,6 +21,7 @@ import {
 } from '../../trust/index.js';
 import { defaultPauseFilePath, readPauseFile, setSessionPaused } from '../../session/pause-file.js';
 import { forTerminal, oneLine } from '../../util/terminal-text.js';
+import { setHookEnabled } from './toggle.js';
 
 export interface HooksTuiFlags {
   cwd?: string;
@@ -32,7 +33,7 @@ async function assess(dir: string): Promise<TrustReport> {
 }
 
 function hookLabel(h: HookTrustStatus): string {
-  const state = h.needsTrust ? h.state : 'no trust needed';
+  const state = `${h.needsTrust ? h.state : 'no trust needed'}${h.enabled ? '' : ', disabled'}`;
   return oneLine(
     `${h.event}${h.matcher ? ` [${h.matcher}]` : ''}  ${h.type}: ${h.summary.length > 60 ? `${h.summary.slice(0, 59)}…` : h.summary}  (${h.source.kind}, ${state})`,
   );
@@ -82,6 +83,16 @@ async function pauseMenu(dir: string): Promise<void> {
   p.log.success(`${pause ? 'paused' : 'resumed'} session ${oneLine(id.trim())} (${file})`);
 }
 
+function toggle(h: HookTrustStatus): void {
+  const error = setHookEnabled(h.source, !h.enabled);
+  if (error) p.log.error(error);
+  // The file changed: a trusted workspace's hooks wait for trust again (the whole handler is in its digest).
+  else
+    p.log.success(
+      `${h.enabled ? 'disabled' : 'enabled'} ${oneLine(`${h.event} ${h.summary}`)}${h.needsTrust && h.state !== 'untrusted' ? ' (the workspace changed: trust it again)' : ''}`,
+    );
+}
+
 /** The menu loop; returns the exit code. */
 export async function hooksTui(flags: HooksTuiFlags): Promise<number> {
   const dir = resolve(flags.cwd ?? process.cwd());
@@ -116,10 +127,12 @@ export async function hooksTui(flags: HooksTuiFlags): Promise<number> {
           message: 'This hook',
           options: [
             { value: 'fire', label: `Fire ${h.event}` },
+            { value: 'toggle', label: h.enabled ? 'Disable this hook ("enabled": false)' : 'Enable this hook' },
             { value: 'back', label: 'Back' },
           ],
         });
         if (next === 'fire') await fireEvent(dir, h.event as EventName);
+        else if (next === 'toggle') toggle(h);
       } else if (choice === 'trust') {
         const lines = gated.map(
           (h) =>

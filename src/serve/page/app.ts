@@ -104,6 +104,7 @@ export const APP_JS = String.raw`
       el('div', { class: 'hook-head' },
         badge(h.state),
         h.needsTrust ? null : badge('neutral', 'needs no trust'),
+        h.enabled === false ? badge('disabled', 'disabled') : null,
         el('span', { class: 'event', text: h.event }),
         kv('matcher', h.matcher === undefined ? '*' : h.matcher),
         kv('type', h.type),

@@ -40,7 +40,7 @@ button.danger:hover { background: var(--err-bg); }
 .badge.untrusted, .badge.paused, .badge.warn { color: var(--warn); background: var(--warn-bg); border-color: #eed888; }
 .badge.modified { color: var(--mod); background: var(--mod-bg); border-color: #ffc7a8; }
 .badge.error, .badge.blocked { color: var(--err); background: var(--err-bg); border-color: #ffcecb; }
-.badge.neutral { color: var(--muted); background: var(--info-bg); border-color: var(--line); }
+.badge.neutral, .badge.disabled { color: var(--muted); background: var(--info-bg); border-color: var(--line); }
 .flash { margin-top: 10px; padding: 8px 12px; border-radius: 6px; }
 .flash.bad { background: var(--err-bg); color: var(--err); }
 .flash.good { background: var(--ok-bg); color: var(--ok); }
