@@ -292,6 +292,7 @@ const REVIEWED: Record<string, string[]> = {
     'setSessionPaused',
     'startServe',
   ],
+  './ai-sdk': ['AiSdkHooks', 'FrameworkHookOptions', 'aiSdkHooks'],
 };
 
 /** package.json "exports" key → the source file its types come from (./dist/x.d.ts → src/x.ts). */
