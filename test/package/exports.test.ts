@@ -293,6 +293,7 @@ const REVIEWED: Record<string, string[]> = {
     'startServe',
   ],
   './ai-sdk': ['AiSdkHooks', 'FrameworkHookOptions', 'aiSdkHooks'],
+  './mcp-client': ['FrameworkHookOptions', 'McpClientHookOptions', 'hookMcpClient'],
 };
 
 /** package.json "exports" key → the source file its types come from (./dist/x.d.ts → src/x.ts). */
