@@ -19,10 +19,11 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ADAPTERS: Record<string, { framework: string[]; install?: string }> = {
   'ai-sdk': { framework: ['ai', '@ai-sdk'], install: 'ai' },
   'mcp-client': { framework: ['@modelcontextprotocol'] },
+  mastra: { framework: ['@mastra'] },
 };
 /** Every framework package an adapter may load: one adapter must load none of the others'. */
 const FRAMEWORK_PACKAGES = [
-  ...new Set([...Object.values(ADAPTERS).flatMap((a) => a.framework), '@mastra', 'langchain', '@langchain', '@openai', '@anthropic-ai']),
+  ...new Set([...Object.values(ADAPTERS).flatMap((a) => a.framework), 'langchain', '@langchain', '@openai', '@anthropic-ai']),
 ];
 
 const tmp = tempDir();

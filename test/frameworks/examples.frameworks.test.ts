@@ -3,7 +3,7 @@
  * scripts/gen-frameworks-doc.mjs) run as written: `node` on the file, the fake model's base URL
  * in MODEL_BASE_URL, a model that asks to `rm` a file, and the example's guard must deny it.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,6 +22,7 @@ const CASES: Record<string, { api: string; call: { name: string; input: Record<s
   'ai-sdk': { api: 'chat', call: { name: 'bash', input: { command: 'rm -f keep.txt' } } },
   // MCP has no model of its own: the example calls the tool as the app would for its model (the fake model idles).
   'mcp-client': { api: 'chat', call: { name: 'bash', input: { command: 'rm -f keep.txt' } } },
+  mastra: { api: 'chat', call: { name: 'bash', input: { command: 'rm -f keep.txt' } } },
 };
 /** A stdio MCP server with a `bash` tool, for the mcp-client example. */
 const MCP_SERVER = fileURLToPath(new URL('./harness/mcp-bash-server.mjs', import.meta.url));
@@ -48,4 +49,12 @@ test.each(Object.keys(CASES))('examples/frameworks/%s.mjs runs as written and it
   } finally {
     await new Promise((r) => server.close(r));
   }
+});
+
+test('docs/frameworks.md holds these examples and the results table as generated', () => {
+  const r = spawnSync(process.execPath, [fileURLToPath(new URL('../../scripts/gen-frameworks-doc.mjs', import.meta.url)), '--check'], {
+    encoding: 'utf8',
+  });
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(0);
 });

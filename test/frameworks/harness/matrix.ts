@@ -5,19 +5,16 @@
  * error: a cell the framework cannot express is `na` with the reason, decided in the driver.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { type CellResult, type FrameworkDriver, type Mode, runCell } from './run.js';
 import { SCENARIOS } from './scenarios.js';
 
 const RESULTS = fileURLToPath(new URL('../results/', import.meta.url));
-const require = createRequire(import.meta.url);
 
-/** The installed version of a package (its package.json, found from the repository root). */
+/** The installed version of a package (its own package.json in the repository's node_modules). */
 export function installedVersion(pkg: string): string {
-  const root = fileURLToPath(new URL('../../../', import.meta.url));
-  const file = require.resolve(`${pkg}/package.json`, { paths: [root] });
+  const file = fileURLToPath(new URL(`../../../node_modules/${pkg}/package.json`, import.meta.url));
   return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
 }
 
