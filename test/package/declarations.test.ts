@@ -22,6 +22,13 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
 const SUBPATHS = Object.keys(pkg.exports)
   .filter((k) => typeof pkg.exports[k] === 'object')
   .map((k) => (k === '.' ? 'agent-hooks' : `agent-hooks/${k.slice(2)}`));
+/** The framework adapters (docs/frameworks.md): their declarations name their framework's types, so each is compiled with it. */
+const FRAMEWORKS: Record<string, string[]> = {
+  'agent-hooks/ai-sdk': ['ai'],
+  'agent-hooks/mcp-client': ['@modelcontextprotocol/sdk'],
+  'agent-hooks/mastra': ['@mastra/core'],
+};
+const CORE_SUBPATHS = SUBPATHS.filter((s) => !(s in FRAMEWORKS));
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 const COMPILER_OPTIONS = {
   strict: true,
@@ -63,8 +70,8 @@ afterAll(() => dir?.cleanup());
 
 describe('the shipped declarations', () => {
   it('compile with skipLibCheck: false and strict, without the optional peers or our devDependencies', () => {
-    const imports = SUBPATHS.map((s, i) => `import * as m${i} from '${s}';`).join('\n');
-    const uses = `export const entries = [${SUBPATHS.map((_, i) => `m${i}`).join(', ')}];\n`;
+    const imports = CORE_SUBPATHS.map((s, i) => `import * as m${i} from '${s}';`).join('\n');
+    const uses = `export const entries = [${CORE_SUBPATHS.map((_, i) => `m${i}`).join(', ')}];\n`;
     consumer('bare', { 'index.ts': `${imports}\n${uses}` }, false);
     // The optional peer really is out of reach: resolving it from the consumer fails.
     expect(Object.keys(pkg.peerDependencies)).toContain('@modelcontextprotocol/sdk');
@@ -73,6 +80,29 @@ describe('the shipped declarations', () => {
     expect(r.stdout + r.stderr).toBe('');
     expect(r.status).toBe(0);
   }, 180_000);
+
+  it('every framework adapter is an entry listed here', () => {
+    expect(
+      SUBPATHS.filter(
+        (s) =>
+          s.startsWith('agent-hooks/') &&
+          pkg.exports[`./${s.slice(12)}`] &&
+          JSON.stringify(pkg.exports[`./${s.slice(12)}`]).includes('/frameworks/'),
+      ),
+    ).toEqual(Object.keys(FRAMEWORKS));
+  });
+
+  it.each(Object.entries(FRAMEWORKS))(
+    '%s compiles with its framework installed',
+    (entry, packages) => {
+      const app = `fw-${entry.slice(12)}`;
+      consumer(app, { 'index.ts': `import * as m from '${entry}';\nexport const names = Object.keys(m);\n` }, true, packages);
+      const r = tsc(app);
+      expect(r.stdout + r.stderr).toBe('');
+      expect(r.status).toBe(0);
+    },
+    180_000,
+  );
 
   it('with the MCP SDK installed, its Client and ClientOptions fit the manager options', () => {
     const index = `

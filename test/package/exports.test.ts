@@ -294,6 +294,9 @@ const REVIEWED: Record<string, string[]> = {
     'setSessionPaused',
     'startServe',
   ],
+  './ai-sdk': ['AiSdkHooks', 'FrameworkHookOptions', 'aiSdkHooks'],
+  './mcp-client': ['FrameworkHookOptions', 'McpClientHookOptions', 'hookMcpClient'],
+  './mastra': ['FrameworkHookOptions', 'MastraHooks', 'mastraHooks'],
 };
 
 /** package.json "exports" key → the source file its types come from (./dist/x.d.ts → src/x.ts). */
