@@ -118,7 +118,7 @@ export async function initHook(opts: InitOptions): Promise<InitResult> {
   const lang = opts.lang ?? defaultLang(dir);
   if (lang === 'ts' && !sdkResolves(dir))
     throw new InitError(
-      `--lang ts: the template imports agent-hooks/sdk, which does not resolve from ${dir}; install it there first (\`npm install --save-dev agent-hooks\`, or \`npm link agent-hooks\` after \`npm link\` in a clone), or use --lang bash or --lang python; nothing was written`,
+      `--lang ts: the template imports agent-hooks/sdk, which does not resolve from ${dir}; install it there first (from a clone: \`npm link agent-hooks\` after \`npm link --ignore-scripts\` in the clone, or \`npm install /path/to/agent-hooks-0.1.0.tgz\` of its \`npm pack\`; once published: \`npm install --save-dev agent-hooks\`), or use --lang bash or --lang python; nothing was written`,
     );
   const hooksDir = join(dir, '.claude', 'hooks');
   const script = join(hooksDir, `${opts.name}.${EXT[lang]}`);
