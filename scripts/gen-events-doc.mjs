@@ -24,7 +24,7 @@ const lines = [
   '',
   `${EVENT_NAMES.length} events. *Origin*: claude = Claude Code reference, kimi = Kimi Code, seed = agent-hooks' own.`,
   '*Matcher*: the input field the matcher runs against (— = no matcher support: a matcher is ignored).',
-  '*Decision*: how outputs are reduced (see README, "How outputs become decisions").',
+  '*Decision*: how outputs are reduced (docs/configuration.md, "How outputs become decisions").',
   '*Order*: serial events run in config order, accumulate rewrites and stop at the first deny/ask; parallel events are bounded and merged in config order.',
   '',
   '| event | origin | matcher | `if` | decision | can block | exit 2 | plain stdout | order | timeout |',

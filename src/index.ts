@@ -3,7 +3,7 @@
  * embeds the engine needs, and no more (test/package/exports.test.ts holds the reviewed list):
  * create an engine, register function hooks, fire typed events, load and trust config, sessions,
  * the audit record. It loads no HTTP server, HTTP client, MCP or diff code; the rest is in
- * subpath exports (README, "Library API"):
+ * subpath exports (docs/library.md):
  *   agent-hooks/sdk       write a hook script in TypeScript (defineHook, deny, …)
  *   agent-hooks/stages    the engine's stages one by one: catalog, config and trust gate,
  *                         matching, backends, parse, reduce, and the data shapes between them

@@ -14,7 +14,8 @@ export type SourceKind =
   | 'cli' // --settings FILE
   | 'plugin' // <plugin>/hooks/hooks.json
   | 'skill' // skill / agent frontmatter
-  | 'sdk'; // registered in code
+  | 'sdk' // registered in code
+  | 'builtin'; // the engine's own, switched on by the host (builtinHooks)
 
 /** Where a hook came from; kept on every matched hook. */
 export interface Provenance {

@@ -52,8 +52,12 @@ export const COMMAND_HELP: Record<string, { examples: string[]; exit: string[] }
   },
   revoke: { examples: ['agent-hooks revoke'], exit: ['0  revoked', '1  refused or trust store problem'] },
   init: {
-    examples: ['agent-hooks init --lang python --event PreToolUse guard-rm'],
-    exit: ['0  created or updated', '1  usage error or the files exist'],
+    examples: [
+      'agent-hooks init guard-rm                    # bash (else python): the first language this machine runs',
+      'agent-hooks init --lang python --event Stop check-work',
+      'agent-hooks init --preset block-destructive  # a ready-made hook (docs/presets.md)',
+    ],
+    exit: ['0  created, updated or already there', '1  usage error, a refused language, event or preset, or the files exist'],
   },
   convert: {
     examples: ['agent-hooks convert --to gemini .claude/settings.json'],

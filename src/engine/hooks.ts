@@ -8,11 +8,14 @@ import { ensureIfRules } from '../matching/lazy-rules.js';
 import { ifRules } from '../matching/rule-slot.js';
 import { buildPlanIndex, type CompiledHooks, type PlanIndex } from './plan.js';
 import type { FunctionHookRegistration } from './types.js';
+import { withBuiltins, type BuiltinHooks } from './builtin-hooks.js';
 import { REGISTRATION_KEYS } from './option-keys.js';
 import { checkKnownKeys } from '../util/option-keys.js';
 
 export interface HookSet {
+  /** The config hooks, with the switched-on built-ins (builtin-hooks.ts) appended. */
   readonly config: NormalizedHook[];
+  readonly builtins: BuiltinHooks | undefined;
   /** Registrations by number (a Map keeps insertion order and deletes in O(1)). */
   readonly functions: Map<number, NormalizedHook>;
   nextFunction: number;
@@ -21,10 +24,10 @@ export interface HookSet {
   index: PlanIndex | undefined;
 }
 
-export function createHookSet(hooks: readonly NormalizedHook[] = []): HookSet {
-  const config = [...hooks];
+export function createHookSet(hooks: readonly NormalizedHook[] = [], builtins?: BuiltinHooks): HookSet {
+  const config = withBuiltins(hooks, builtins);
   const compiled: CompiledHooks = new Map();
-  return { config, functions: new Map(), nextFunction: 0, compiled, index: buildPlanIndex(config, compiled) };
+  return { config, builtins, functions: new Map(), nextFunction: 0, compiled, index: buildPlanIndex(config, compiled) };
 }
 
 export function currentIndex(set: HookSet): PlanIndex {
@@ -86,6 +89,6 @@ export function listHooks(set: HookSet, event?: EventName): NormalizedHook[] {
 export function replaceConfigHooks(set: HookSet, hooks: readonly NormalizedHook[]): void {
   for (const h of set.config) set.compiled.delete(h);
   set.config.length = 0;
-  for (const h of hooks) set.config.push(h);
+  for (const h of withBuiltins(hooks, set.builtins)) set.config.push(h);
   set.index = undefined;
 }

@@ -7,6 +7,7 @@ import type { HttpBackendOptions } from '../backends/http.js';
 import type { PromptBackendOptions } from '../backends/prompt.js';
 import { isMcpClientManager, MCP_MANAGER_OPTION_KEYS } from '../mcp/types.js';
 import type { HookHandler } from '../types.js';
+import type { BuiltinHooks } from './builtin-hooks.js';
 import { checkKnownKeys, type KnownKeys } from '../util/option-keys.js';
 import type { FunctionHookRegistration, HookEngineOptions } from './types.js';
 
@@ -20,6 +21,7 @@ export const ENGINE_OPTION_KEYS = {
   passEnv: true,
   disabled: true,
   skipToolHooksInPlanMode: true,
+  builtinHooks: true,
   failureBehavior: true,
   timeoutBehavior: true,
   maxConcurrentHooks: true,
@@ -67,6 +69,8 @@ export const PROMPT_OPTION_KEYS = {
   env: true,
 } as const satisfies KnownKeys<PromptBackendOptions>;
 
+export const BUILTIN_HOOK_KEYS = { codeReview: true } as const satisfies KnownKeys<BuiltinHooks>;
+
 /** The hook types a `backends` entry may add or replace. */
 const BACKEND_TYPE_KEYS = {
   command: true,
@@ -104,5 +108,6 @@ export function checkEngineOptions(
   checkKnownKeys(where, options.http, HTTP_OPTION_KEYS, `${prefix}http.`);
   checkKnownKeys(where, options.prompt, PROMPT_OPTION_KEYS, `${prefix}prompt.`);
   checkKnownKeys(where, options.backends, BACKEND_TYPE_KEYS, `${prefix}backends.`);
+  checkKnownKeys(where, options.builtinHooks, BUILTIN_HOOK_KEYS, `${prefix}builtinHooks.`);
   if (!isMcpClientManager(options.mcp)) checkKnownKeys(where, options.mcp, MCP_MANAGER_OPTION_KEYS, `${prefix}mcp.`);
 }

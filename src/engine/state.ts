@@ -55,7 +55,7 @@ export function createEngineState(options: HookEngineOptions): EngineState {
     warn,
     audit: typeof options.audit === 'function' ? options.audit : fileSink?.write,
     fileSink,
-    hooks: createHookSet(options.hooks),
+    hooks: createHookSet(options.hooks, options.builtinHooks),
     backends: createBackendTable({
       passEnv: options.passEnv,
       killGraceMs: options.killGraceMs,

@@ -9,6 +9,7 @@ import type { Decision, HookRecord } from '../reduce/reduce.js';
 import type { ObserveContext } from '../telemetry/observe.js';
 import type { FailureBehavior, FunctionHandler, HookHandler, NormalizedHook, SessionSnapshot } from '../types.js';
 import type { AuditSink } from './audit.js';
+import type { BuiltinHooks } from './builtin-hooks.js';
 import type { SessionCounterStore } from './session-counters.js';
 
 export interface HookEngineOptions {
@@ -33,6 +34,12 @@ export interface HookEngineOptions {
    * Default false, as in Claude Code, where they fire in plan mode (a secrets guard keeps guarding).
    */
   skipToolHooksInPlanMode?: boolean;
+  /**
+   * The engine's own hooks, each off by default (src/engine/builtin-hooks.ts): `codeReview`, a
+   * prompt hook that reviews each file edit on PostToolUse, on only while the config has no
+   * PostToolUse hook of its own. Planned and reduced like any hook; needs the `prompt` model.
+   */
+  builtinHooks?: BuiltinHooks;
   failureBehavior?: FailureBehavior;
   timeoutBehavior?: FailureBehavior;
   /** Engine-wide bound on live hook executions (default 8). */

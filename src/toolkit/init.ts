@@ -15,11 +15,14 @@
  * Languages: `ts` is an ES module checked by TypeScript (`// @ts-check`) that uses
  * `agent-hooks/sdk`; it runs on Node 20 without a build step (Node 20 cannot run .ts files).
  * `python` uses the standard library only. `bash` is POSIX sh without jq: it matches the payload
- * as text and prints fixed JSON.
+ * as text and prints fixed JSON. Without a language, the first the machine can run: bash, then
+ * python3, then ts where the project resolves `agent-hooks/sdk` (defaultLang). `ts` is refused
+ * where the import does not resolve: the hook would fail at its first run, and fail open.
  */
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join, parse, relative, resolve } from 'node:path';
+import { delimiter, join, parse, relative, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { parseJson } from '../config/diagnostics.js';
 import { asksPermission, eventFacts, isEventName, type EventName } from '../events/facts.js';
@@ -40,6 +43,8 @@ export interface InitOptions {
 }
 
 export interface InitResult {
+  /** The language written (the machine's default when none was asked for). */
+  lang: Lang;
   script: string;
   fixture: string;
   settings: string;
@@ -67,18 +72,54 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const EXT: Record<Lang, string> = { ts: 'mjs', python: 'py', bash: 'sh' };
 const RUNNER: Record<Lang, string> = { ts: 'node', python: 'python3', bash: 'sh' };
 
+/** Whether an executable `name` is on PATH. */
+export function onPath(name: string, pathValue = process.env.PATH ?? ''): boolean {
+  return pathValue.split(delimiter).some((d) => {
+    if (d === '') return false;
+    try {
+      accessSync(join(d, name), constants.X_OK);
+      return statSync(join(d, name)).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Whether `agent-hooks/sdk`, the ts template's import, resolves from the project directory. */
+export function sdkResolves(dir: string): boolean {
+  try {
+    createRequire(join(dir, 'package.json')).resolve('agent-hooks/sdk');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The language a hook gets when none is asked for: one this machine and project can run. */
+export function defaultLang(dir: string, pathValue = process.env.PATH ?? ''): Lang {
+  if (onPath('bash', pathValue)) return 'bash';
+  if (onPath('python3', pathValue)) return 'python';
+  if (sdkResolves(dir)) return 'ts';
+  // sh runs the bash template (POSIX sh) and is on every machine this CLI runs on.
+  return 'bash';
+}
+
 export async function initHook(opts: InitOptions): Promise<InitResult> {
-  const lang = opts.lang ?? 'ts';
   const event = opts.event ?? 'PreToolUse';
   if (!NAME.test(opts.name))
     throw new InitError(`invalid hook name ${JSON.stringify(opts.name)}: use letters, digits, '.', '_' and '-' (it becomes a file name)`);
-  if (!(LANGS as readonly string[]).includes(lang))
-    throw new InitError(`unknown language ${JSON.stringify(lang)} (expected ${LANGS.join(', ')})`);
+  if (opts.lang !== undefined && !(LANGS as readonly string[]).includes(opts.lang))
+    throw new InitError(`unknown language ${JSON.stringify(opts.lang)} (expected ${LANGS.join(', ')})`);
   if (!isEventName(event)) throw new InitError(`unknown event ${JSON.stringify(event)}`);
   const spec = eventFacts(event);
   if (spec.hookTypes && !spec.hookTypes.includes('command')) throw new InitError(`${event} does not run command hooks`);
 
   const dir = resolve(opts.dir ?? '.');
+  const lang = opts.lang ?? defaultLang(dir);
+  if (lang === 'ts' && !sdkResolves(dir))
+    throw new InitError(
+      `--lang ts: the template imports agent-hooks/sdk, which does not resolve from ${dir}; install it there first (from a clone: \`npm link agent-hooks\` after \`npm link --ignore-scripts\` in the clone, or \`npm install /path/to/agent-hooks-0.1.0.tgz\` of its \`npm pack\`; once published: \`npm install --save-dev agent-hooks\`), or use --lang bash or --lang python; nothing was written`,
+    );
   const hooksDir = join(dir, '.claude', 'hooks');
   const script = join(hooksDir, `${opts.name}.${EXT[lang]}`);
   const fixture = join(hooksDir, `${opts.name}.test.yaml`);
@@ -97,7 +138,7 @@ export async function initHook(opts: InitOptions): Promise<InitResult> {
   const group: Record<string, unknown> = { ...(mode === 'guard' ? { matcher: 'Bash' } : {}), hooks: [handler] };
 
   // Read settings first: a file we cannot merge into must stop us before anything is written.
-  const merged = await mergeSettings(settings, event, group);
+  const merged = await mergeSettings(settings, [[event, group]]);
 
   // Files that were there before (settings we merged into, or overwritten with --force): "updated", not "created".
   const existed = [script, fixture, settings].filter((f) => existsSync(f));
@@ -109,25 +150,17 @@ export async function initHook(opts: InitOptions): Promise<InitResult> {
     await writeFile(settings, merged);
     written.push(settings);
   }
-  const notes: string[] = [];
-  if (lang === 'ts' && !findUp(dir, join('node_modules', 'agent-hooks', 'package.json'))) {
-    notes.push(`${relative(dir, script)} imports agent-hooks/sdk: add it to the project with \`npm install --save-dev agent-hooks\``);
-  }
-  notes.push(
+  const notes = [
     'agent-hooks runs project hooks only once the workspace is trusted: review with `agent-hooks status`, then `agent-hooks trust`',
-  );
-  return { script, fixture, settings, written, updated: written.filter((f) => existed.includes(f)), notes };
+  ];
+  return { lang, script, fixture, settings, written, updated: written.filter((f) => existed.includes(f)), notes };
 }
 
-function findUp(dir: string, rel: string): string | undefined {
-  for (let d = dir; ; d = dirname(d)) {
-    if (existsSync(join(d, rel))) return join(d, rel);
-    if (dirname(d) === d) return undefined;
-  }
-}
-
-/** The settings text with the entry added; undefined when an identical entry is already there. */
-async function mergeSettings(file: string, event: EventName, group: Record<string, unknown>): Promise<string | undefined> {
+/** The settings text with the entries added; undefined when each identical entry is already there. */
+export async function mergeSettings(
+  file: string,
+  entries: ReadonlyArray<readonly [string, Record<string, unknown>]>,
+): Promise<string | undefined> {
   let data: Record<string, unknown> = {};
   if (existsSync(file)) {
     const text = await readFile(file, 'utf8');
@@ -143,12 +176,16 @@ async function mergeSettings(file: string, event: EventName, group: Record<strin
   const hooks = data.hooks as Record<string, unknown>;
   if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks))
     throw new InitError(`${file}: "hooks" is not an object; nothing was written`);
-  hooks[event] ??= [];
-  const groups = hooks[event] as unknown[];
-  if (!Array.isArray(groups)) throw new InitError(`${file}: hooks.${event} is not an array; nothing was written`);
-  if (groups.some((g) => JSON.stringify(g) === JSON.stringify(group))) return undefined;
-  groups.push(group);
-  return `${JSON.stringify(data, null, 2)}\n`;
+  let added = false;
+  for (const [event, group] of entries) {
+    hooks[event] ??= [];
+    const groups = hooks[event] as unknown[];
+    if (!Array.isArray(groups)) throw new InitError(`${file}: hooks.${event} is not an array; nothing was written`);
+    if (groups.some((g) => JSON.stringify(g) === JSON.stringify(group))) continue;
+    groups.push(group);
+    added = true;
+  }
+  return added ? `${JSON.stringify(data, null, 2)}\n` : undefined;
 }
 
 // --- scripts --------------------------------------------------------------------------------

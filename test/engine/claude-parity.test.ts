@@ -1,5 +1,5 @@
 /**
- * Behaviour of the real Claude Code 2.1.328 that hooks written for it rely on (see README
+ * Behaviour of the real Claude Code 2.1.328 that hooks written for it rely on (see docs/configuration.md
  * "Compatibility with Claude Code"), each with real hook processes and real files.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

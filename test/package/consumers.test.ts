@@ -72,6 +72,9 @@ describe('the packed package', () => {
         'dist/index.js',
         'dist/index.d.ts',
         'schema/settings.schema.json',
+        // `agent-hooks init --preset` copies these into a project.
+        'presets/block-destructive/.claude/hooks/block-destructive.mjs',
+        'presets/code-review/.claude/hooks/code-review.test.yaml',
       ]),
     );
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);

@@ -3,7 +3,7 @@
  * exactly the names listed here, values and types alike (read from the TypeScript program over
  * the entry's source, so a type-only export counts). A name added to an entry without being added
  * here fails, and so does a listed name that an entry stopped exporting: both change what users
- * can import, so both are decided on purpose (README "Library API" says what each entry is for).
+ * can import, so both are decided on purpose (docs/library.md says what each entry is for).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const HOW =
-  'Review it: a name belongs in an entry only if that entry’s audience needs it (README, "Library API"); ' +
+  'Review it: a name belongs in an entry only if that entry’s audience needs it (docs/library.md); ' +
   'then update REVIEWED in test/package/exports.test.ts and add a CHANGELOG line (under "Breaking" for a removal).';
 
 /** The reviewed names of each entry, sorted. */

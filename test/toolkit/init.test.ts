@@ -95,11 +95,13 @@ describe('agent-hooks init', () => {
   });
 
   it('refuses to overwrite without --force, bad names, and settings it cannot merge into (writing nothing)', async () => {
-    await initHook({ name: 'a', dir: dir.root });
-    await expect(initHook({ name: 'a', dir: dir.root })).rejects.toThrow('.claude/hooks/a.mjs already exists (use --force to overwrite)');
+    await initHook({ name: 'a', dir: dir.root, lang: 'ts' });
+    await expect(initHook({ name: 'a', dir: dir.root, lang: 'ts' })).rejects.toThrow(
+      '.claude/hooks/a.mjs already exists (use --force to overwrite)',
+    );
     await expect(initHook({ name: '../evil', dir: dir.root })).rejects.toBeInstanceOf(InitError);
     dir.write('.claude/settings.json', '{ "hooks": [,] }');
-    await expect(initHook({ name: 'b', dir: dir.root })).rejects.toThrow(/invalid JSON at 1:13.*nothing was written/);
+    await expect(initHook({ name: 'b', dir: dir.root, lang: 'ts' })).rejects.toThrow(/invalid JSON at 1:13.*nothing was written/);
     expect(existsSync(dir.path('.claude/hooks/b.mjs'))).toBe(false);
   });
 
@@ -112,13 +114,13 @@ describe('agent-hooks init', () => {
     expect(readFileSync(dir.path('.claude/hooks/x.sh'), 'utf8')).toContain('"hookEventName":"SessionStart"');
   });
 
-  it('notes when the SDK import cannot resolve', async () => {
+  it('refuses the ts template where agent-hooks/sdk does not resolve, writing nothing', async () => {
     const bare = tempDir();
     try {
-      const r = await initHook({ name: 'a', dir: bare.root });
-      expect(r.notes[0]).toBe(
-        '.claude/hooks/a.mjs imports agent-hooks/sdk: add it to the project with `npm install --save-dev agent-hooks`',
+      await expect(initHook({ name: 'a', dir: bare.root, lang: 'ts' })).rejects.toThrow(
+        /--lang ts: the template imports agent-hooks\/sdk, which does not resolve from .*; install it there first .*nothing was written$/,
       );
+      expect(existsSync(bare.path('.claude'))).toBe(false);
     } finally {
       bare.cleanup();
     }

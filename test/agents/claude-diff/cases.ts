@@ -35,12 +35,12 @@ export interface DiffCase {
   /** Programs the case needs on PATH. */
   needs?: string[];
   /**
-   * A documented deliberate difference (README "Compatibility with Claude Code"): the engine
+   * A documented deliberate difference (docs/configuration.md "Compatibility with Claude Code"): the engine
    * run must show `engine` where Claude Code shows something else.
    */
   deliberate?: { why: string; payloads: string[] };
   /**
-   * The engine's `if` reads more spellings as the rule's (README "Compatibility with Claude
+   * The engine's `if` reads more spellings as the rule's (docs/configuration.md "Compatibility with Claude
    * Code"): its hook runs must include every one of Claude Code's, and the rest must agree.
    */
   wider?: string;

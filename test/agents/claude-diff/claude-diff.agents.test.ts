@@ -5,7 +5,7 @@
  * running the same settings and plugins — and the two observations must agree: what ran (and
  * with which input), which hooks ran, which markers reached the model, how many model turns
  * (a Stop block makes one more), how many permission denials. A documented deliberate
- * difference (README "Compatibility with Claude Code") is stated per case and asserted as such;
+ * difference (docs/configuration.md "Compatibility with Claude Code") is stated per case and asserted as such;
  * a `wider` case lets the engine's `if` run a hook for more calls, never for fewer.
  * Results: test/agents/claude-diff/results.json.
  */
