@@ -23,6 +23,23 @@ type Runtime = { configurable?: { thread_id?: string } } | undefined;
 
 const textOf = (content: unknown): string => (typeof content === 'string' ? content : JSON.stringify(content));
 
+type Answer = { type?: string; message?: unknown } | undefined;
+
+/** interrupt() as humanInTheLoopMiddleware asks; the first answer, or 'no checkpointer' when the agent cannot pause. */
+function ask(tool: string, args: unknown, reason: string): Answer | 'no checkpointer' {
+  try {
+    const reply = lg.interrupt({
+      actionRequests: [{ name: tool, args, description: reason }],
+      reviewConfigs: [{ actionName: tool, allowedDecisions: ['approve', 'reject'] }],
+    }) as { decisions?: Answer[] } | undefined;
+    return reply?.decisions?.[0];
+  } catch (err) {
+    if (lg.isGraphBubbleUp(err)) throw err; // the interrupt itself: LangGraph pauses the run here
+    if (err instanceof lg.GraphValueError && /checkpointer/i.test(err.message)) return 'no checkpointer';
+    throw err;
+  }
+}
+
 /** The agent-hooks middleware for `createAgent({ middleware: [agentHooksMiddleware(engine)] })`. */
 export function agentHooksMiddleware(engine: HookEngine, opts: LangChainHookOptions = {}) {
   const run = (event: Parameters<typeof runEngine>[1], input: Record<string, unknown>, runtime: Runtime) =>
@@ -52,17 +69,21 @@ export function agentHooksMiddleware(engine: HookEngine, opts: LangChainHookOpti
       const pre = toolVerdict(await run('PreToolUse', { tool_name: name, tool_input: call.args, tool_use_id: call.id }, runtime), name);
       if (pre.kind === 'deny') return deny(pre.reason);
       if (pre.kind === 'ask') {
-        const args = pre.input ?? call.args;
-        const answer = lg.interrupt({
-          actionRequests: [{ name: call.name, args, description: pre.reason }],
-          reviewConfigs: [{ actionName: call.name, allowedDecisions: ['approve', 'reject'] }],
-        }) as { decisions?: Array<{ type?: string; message?: unknown }> } | undefined;
-        const first = answer?.decisions?.[0];
-        if (first?.type !== 'approve') return deny(typeof first?.message === 'string' ? first.message : `not approved (${pre.reason})`);
+        const answer = ask(call.name, pre.input ?? call.args, pre.reason);
+        if (answer === 'no checkpointer')
+          return deny(`approval required, and this agent cannot ask (interrupt() needs a checkpointer): ${pre.reason}`);
+        if (answer?.type !== 'approve') return deny(typeof answer?.message === 'string' ? answer.message : `not approved (${pre.reason})`);
       }
       const args = pre.input ?? call.args;
       const result = await handler(pre.input ? { ...request, toolCall: { ...call, args } } : request);
-      if (!lc.ToolMessage.isInstance(result)) return result; // a Command: state updates, no output to judge
+      if (!lc.ToolMessage.isInstance(result)) {
+        // A Command carries state updates, not an output the adapter could replace or add to: withhold it instead.
+        const post = await run('PostToolUse', { tool_name: name, tool_input: args, tool_response: null, tool_use_id: call.id }, runtime);
+        const changes = post.updatedOutput !== undefined || post.blocked || post.additionalContext.length > 0;
+        return changes
+          ? deny(`a PostToolUse hook changed this tool's result, which its Command cannot carry; the result is withheld`)
+          : result;
+      }
       const before = pre.kind === 'run' && pre.context ? `\n\n${pre.context}` : '';
       const response = textOf(result.content);
       const post = await run('PostToolUse', { tool_name: name, tool_input: args, tool_response: response, tool_use_id: call.id }, runtime);

@@ -27,7 +27,7 @@ const VERSION = (await import('langchain/package.json', { with: { type: 'json' }
 delete process.env.LANGCHAIN_TRACING_V2;
 delete process.env.LANGSMITH_TRACING;
 
-async function runAgent(s: FwScenario, withAdapter: boolean) {
+async function runAgent(s: FwScenario, withAdapter: boolean, checkpointer = true) {
   const dirs = fwDirs(`langchain-${s.id}`);
   const model = await startModel(dirs, 'chat', s.command ? [{ name: 'bash', input: { command: s.command } }] : []);
   const engine = await engineFor(dirs, s);
@@ -42,7 +42,7 @@ async function runAgent(s: FwScenario, withAdapter: boolean) {
       model: llm,
       tools: [bash],
       middleware: withAdapter ? [agentHooksMiddleware(engine, { cwd: dirs.work })] : [],
-      checkpointer: new MemorySaver(),
+      ...(checkpointer ? { checkpointer: new MemorySaver() } : {}),
     });
     const config = { configurable: { thread_id: `t-${s.id}` } };
     let result = await agent.invoke({ messages: [{ role: 'user', content: s.prompt }] }, config);
@@ -72,4 +72,12 @@ describe(`LangChain.js ${VERSION}: the agent-hooks middleware in createAgent`, (
       expect(verdict, note).toBe('honoured');
     }, 60_000);
   }
+
+  it('ask in an agent without a checkpointer (interrupt() cannot pause it): denied with the reason', async () => {
+    const s = FW_SCENARIOS.find((x) => x.id === 'ask-approved')!;
+    const o = await runAgent(s, true, false);
+    expect(o.ran).toBe(false);
+    expect(o.later).toContain('interrupt() needs a checkpointer');
+    expect(o.later).toContain('ASK-REASON');
+  }, 60_000);
 });
