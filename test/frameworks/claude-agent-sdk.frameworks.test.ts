@@ -30,13 +30,16 @@ const VERSION: string = JSON.parse(
 const RUNNER = join(import.meta.dirname, 'claude-sdk-run.mjs');
 const skip = namespaceUnavailable() ?? (existsSync(join(REPO_ROOT, 'dist', 'frameworks')) ? null : 'dist/ not built (npm run build)');
 
-async function runAgent(s: FwScenario, withAdapter: boolean): Promise<Observed> {
+async function runAgent(s: FwScenario, withAdapter: boolean, noCanUseTool = false): Promise<Observed> {
   const dirs = fwDirs(`claude-sdk-${s.id}`);
   const source = await prepareHooks(dirs, s);
   const resultFile = join(dirs.root, 'sdk-result.json');
   const specFile = join(dirs.root, 'sdk-spec.json');
   const cli = ensureAgent('claude');
-  writeFileSync(specFile, JSON.stringify({ ...dirs, source, cli, prompt: s.prompt, answer: s.answer, withAdapter, resultFile }));
+  writeFileSync(
+    specFile,
+    JSON.stringify({ ...dirs, source, cli, prompt: s.prompt, answer: s.answer, withAdapter, noCanUseTool, resultFile }),
+  );
   const outcome = await runInNamespace(dirs, {
     command: process.execPath,
     args: [RUNNER, specFile],
@@ -77,4 +80,9 @@ describe.skipIf(skip)(`Claude Agent SDK ${VERSION}: claudeAgentHooks`, () => {
       expect(verdict, `${note}; final: ${adapted.final}`).toBe('honoured');
     }, 300_000);
   }
+
+  it('ask in an app without canUseTool: the CLI has no one to ask, and the call is not run', async () => {
+    const o = await runAgent(FW_SCENARIOS.find((x) => x.id === 'ask-approved')!, true, true);
+    expect(o.ran, o.final).toBe(false);
+  }, 300_000);
 });

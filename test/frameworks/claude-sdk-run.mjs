@@ -24,10 +24,16 @@ const options = {
   allowedTools: ['Bash'],
   model: 'claude-sonnet-4-5',
   ...(spec.withAdapter ? { hooks: claudeAgentHooks(engine) } : {}),
-  canUseTool: async (toolName, input) => {
-    asked.push(toolName);
-    return spec.answer === 'approve' ? { behavior: 'allow', updatedInput: input } : { behavior: 'deny', message: 'refused by the user' };
-  },
+  ...(spec.noCanUseTool
+    ? {}
+    : {
+        canUseTool: async (toolName, input) => {
+          asked.push(toolName);
+          return spec.answer === 'approve'
+            ? { behavior: 'allow', updatedInput: input }
+            : { behavior: 'deny', message: 'refused by the user' };
+        },
+      }),
   stderr: (line) => writeFileSync(join(spec.root, 'cli-stderr.log'), line, { flag: 'a' }),
 };
 let final = '';
