@@ -7,6 +7,7 @@
  * failed blocks what its event guards instead of letting it go ahead.
  * Keep the app's `settingSources` free of the files the engine loads, or their hooks run twice.
  */
+import '../entry/zod-schemas.js'; // the schema slot, as every package entry fills it (src/util/zod-slot.ts)
 import type { HookEngine } from '../api.js';
 import { claudeOutput } from '../agents/shared/wire.js';
 import { EVENT_NAMES, type EventName } from '../events/facts.js';

@@ -8,6 +8,7 @@
  *   loop end   → Stop in `afterAgent`: a block sends the reason to the model (`jumpTo: 'model'`)
  * Every decision is the engine's; this file only translates.
  */
+import '../entry/zod-schemas.js'; // the schema slot, as every package entry fills it (src/util/zod-slot.ts)
 import type { HookEngine } from '../api.js';
 import { type FrameworkHookOptions, hookToolName, requireFramework, runEngine, toolResultText, toolVerdict } from './shared.js';
 

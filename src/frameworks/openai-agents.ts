@@ -10,6 +10,7 @@
  * The SDK has no loop end a hook can continue from, so Stop is not fired. A hosted tool runs at
  * the provider, out of the adapter's sight: an agent with one is refused (never fail open).
  */
+import '../entry/zod-schemas.js'; // the schema slot, as every package entry fills it (src/util/zod-slot.ts)
 import type { HookEngine } from '../api.js';
 import {
   type FrameworkHookOptions,
