@@ -4,7 +4,14 @@ import { TEST_STATE_HOME } from './test/helpers/state-dir.js';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/hardening/**', 'test/host/e2e/**', 'test/teams/real/**', 'test/agents/**', 'node_modules/**'],
+    exclude: [
+      'test/hardening/**',
+      'test/host/e2e/**',
+      'test/teams/real/**',
+      'test/agents/**',
+      'test/frameworks/**/*.frameworks.test.ts',
+      'node_modules/**',
+    ],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',

@@ -131,6 +131,9 @@ const REVIEWED: Record<string, string[]> = {
     'spawnerPid',
     'spawnerReady',
   ],
+  './claude-agent-sdk': ['ClaudeAgentSdkHookOptions', 'ClaudeAgentSdkHooks', 'claudeAgentHooks'],
+  './langchain': ['LangChainHookOptions', 'agentHooksMiddleware'],
+  './openai-agents': ['OpenAIAgentsHookOptions', 'withAgentHooks'],
   './dialects': [
     'ConvertResult',
     'DIALECTS',
