@@ -18,20 +18,18 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
   peerDependencies: Record<string, string>;
 };
-/**
- * Every code subpath of the exports map, so a new one is compiled without an edit here, except the
- * framework adapters (dist/frameworks/): their types are their framework's own, so they compile only
- * where it is installed (`npm run typecheck` checks src/frameworks/ with them; test/frameworks runs them).
- */
+/** Every code subpath of the exports map, so a new one is compiled without an edit here. */
 const SUBPATHS = Object.keys(pkg.exports)
   .filter((k) => typeof pkg.exports[k] === 'object')
-  .filter((k) => !String((pkg.exports[k] as { types?: string }).types).includes('/frameworks/'))
   .map((k) => (k === '.' ? 'agent-hooks' : `agent-hooks/${k.slice(2)}`));
 /** The framework adapters (docs/frameworks.md): their declarations name their framework's types, so each is compiled with it. */
 const FRAMEWORKS: Record<string, string[]> = {
   'agent-hooks/ai-sdk': ['ai'],
   'agent-hooks/mcp-client': ['@modelcontextprotocol/sdk'],
   'agent-hooks/mastra': ['@mastra/core'],
+  'agent-hooks/langchain': ['langchain', '@langchain/core', '@langchain/langgraph'],
+  'agent-hooks/openai-agents': ['@openai/agents'],
+  'agent-hooks/claude-agent-sdk': ['@anthropic-ai/claude-agent-sdk'],
 };
 const CORE_SUBPATHS = SUBPATHS.filter((s) => !(s in FRAMEWORKS));
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
