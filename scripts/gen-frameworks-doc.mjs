@@ -58,9 +58,11 @@ function table(results) {
   return [`Pinned: ${versions.join('; ')}.`, '', head, rule, ...rows].join('\n');
 }
 
-const results = ORDER.filter((n) => existsSync(`${resultsDir}${n}.json`)).map((n) =>
-  JSON.parse(readFileSync(`${resultsDir}${n}.json`, 'utf8')),
-);
+// LangChain, OpenAI Agents and the Claude Agent SDK write a flat results shape of their own, whose
+// table is in docs/frameworks-langchain-openai-claude.md; this table holds the keyed shape.
+const results = ORDER.filter((n) => existsSync(`${resultsDir}${n}.json`))
+  .map((n) => JSON.parse(readFileSync(`${resultsDir}${n}.json`, 'utf8')))
+  .filter((r) => r.versions !== undefined);
 const before = readFileSync(docs, 'utf8');
 let after = between(before, 'frameworks-table', table(results));
 for (const name of ORDER) {
