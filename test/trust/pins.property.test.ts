@@ -1,6 +1,7 @@
 /**
  * Property: for generated shell commands (variables in every spelling, `cd`, `&&`, `;`,
- * `sh -c`, interpreters, an interpreter given a directory, globs, quoting), either every
+ * `sh -c`, interpreters, an interpreter given a directory, globs, quoting, inline code flags,
+ * `trap`, a `PATH` entry inside the workspace), either every
  * workspace file the command really executes is pinned — editing it flips the hook to
  * `modified` — or the hook is reported unpinned.
  *
@@ -117,6 +118,18 @@ const globRun = fc.constantFrom(
 );
 const nodeRun = fc.constantFrom('n.js', 'pkg').chain((f) => pathSpelling(f).map((p) => `node ${p}`));
 const assign = fc.constantFrom(...DIRS).map((d) => `D=${d}`);
+/** Issue 39: constructs whose executed files a model cannot always read: each must pin what it runs or unpin. */
+const inlineCode = fc.constantFrom(
+  `node -e 'require("./.claude/hooks/n.js")'`,
+  `perl -e 'system("sh top.sh")'`,
+  `python3 -c 'import subprocess; subprocess.run(["sh", "sub/c.sh"])'`,
+);
+const trapRun = fc.constantFrom(`trap 'sh sub/c.sh' EXIT`, `trap "sh top.sh" EXIT`);
+const pathRun = fc.constantFrom(
+  'PATH="$CLAUDE_PROJECT_DIR/sub:$PATH" c.sh',
+  'export PATH=./sub:$PATH; c.sh',
+  'PATH=.claude/hooks:$PATH a.sh',
+);
 const cd = dirSpelling.map((d) => `cd ${d}`);
 
 const simple = fc.oneof(
@@ -125,6 +138,9 @@ const simple = fc.oneof(
   { weight: 2, arbitrary: nodeRun },
   { weight: 2, arbitrary: cd },
   { weight: 1, arbitrary: assign },
+  { weight: 1, arbitrary: inlineCode },
+  { weight: 1, arbitrary: trapRun },
+  { weight: 1, arbitrary: pathRun },
 );
 const joiner = fc.constantFrom(' && ', '; ', ' || ');
 const sequence = (steps: fc.Arbitrary<string>) =>
