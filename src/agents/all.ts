@@ -18,13 +18,15 @@ import { gemini } from './gemini/facts.js';
 import { geminiWire } from './gemini/wire.js';
 import { kimi } from './kimi/facts.js';
 import { kimiWire } from './kimi/wire.js';
+import { letta } from './letta/facts.js';
+import { lettaWire } from './letta/wire.js';
 import { qwen } from './qwen/facts.js';
 import { qwenWire } from './qwen/wire.js';
 import { surestDialect } from './shared/detect.js';
 import { dialectFiles, type DiscoveredFile } from './shared/locations.js';
 import { DIALECT_NAMES, isDialectName, type Dialect, type DialectName, type WireAdapter } from './types.js';
 
-export const DIALECTS: Readonly<Record<DialectName, Dialect>> = { claude, codex, gemini, qwen, kimi, cursor, copilot, droid };
+export const DIALECTS: Readonly<Record<DialectName, Dialect>> = { claude, codex, gemini, qwen, kimi, cursor, copilot, droid, letta };
 
 export const WIRE: Readonly<Record<DialectName, WireAdapter>> = {
   claude: claudeWire,
@@ -35,6 +37,7 @@ export const WIRE: Readonly<Record<DialectName, WireAdapter>> = {
   cursor: cursorWire,
   copilot: copilotWire,
   droid: droidWire,
+  letta: lettaWire,
 };
 
 export { DIALECT_NAMES, isDialectName };

@@ -10,4 +10,5 @@ export { detectCursor } from './cursor/detect.js';
 export { detectDroid } from './droid/detect.js';
 export { detectGemini } from './gemini/detect.js';
 export { detectKimi, isKimiPluginManifest } from './kimi/detect.js';
+export { detectLetta } from './letta/detect.js';
 export { detectQwen } from './qwen/detect.js';

@@ -14,6 +14,7 @@ import { cursor } from './cursor/index.js';
 import { droid } from './droid/index.js';
 import { gemini } from './gemini/index.js';
 import { kimi } from './kimi/index.js';
+import { letta } from './letta/index.js';
 import { qwen } from './qwen/index.js';
 import { surestDialect } from './shared/detect.js';
 import type {
@@ -28,7 +29,7 @@ import type {
   WireAdapter,
 } from './types.js';
 
-export const AGENTS: Readonly<Record<DialectName, Agent>> = { claude, codex, gemini, qwen, kimi, cursor, copilot, droid };
+export const AGENTS: Readonly<Record<DialectName, Agent>> = { claude, codex, gemini, qwen, kimi, cursor, copilot, droid, letta };
 
 /** One agent's facts. */
 export function loadDialect(name: DialectName): Promise<Dialect> {

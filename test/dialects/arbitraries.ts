@@ -176,6 +176,9 @@ export const dialectDocument: Record<DialectName, fc.Arbitrary<unknown>> = {
     ),
   }),
   droid: fc.record({ hooks: groups('droid', entry({ type: fc.constantFrom('command', 'prompt', 'x'), command, timeout })) }),
+  letta: fc.record({
+    hooks: groups('letta', entry({ type: fc.constantFrom('command', 'prompt', 'x'), command, prompt: fc.string(), timeout })),
+  }),
 };
 
 /** The file name a dialect's document is usually found under. */
@@ -188,6 +191,7 @@ export const dialectFile: Record<DialectName, string> = {
   cursor: '/p/.cursor/hooks.json',
   copilot: '/p/.github/hooks/hooks.json',
   droid: '/p/.factory/settings.json',
+  letta: '/p/.letta/settings.json',
 };
 
 /** Any dialect with a document of it. */

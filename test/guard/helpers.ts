@@ -164,6 +164,14 @@ export function shellCall(agent: DialectName, cwd: string, command: string): { p
       tool_input: { command },
       tool_use_id: 'toolu_1',
     },
+    letta: {
+      event_type: 'PreToolUse',
+      working_directory: cwd,
+      tool_name: 'Bash',
+      tool_input: { command, description: 'run' },
+      tool_call_id: 'call_1',
+      agent_id: 'agent-1',
+    },
   };
   return { payload: payloads[agent], args: agent === 'copilot' ? ['--event', 'preToolUse'] : [] };
 }
