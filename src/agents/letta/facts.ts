@@ -88,10 +88,23 @@ export const LETTA_UNDELIVERABLE: readonly Undeliverable[] = [
     what: 'executeHooks reads a PreToolUse hook only by its exit code; stdout is never parsed, so no additionalContext reaches the model',
   },
   {
-    event: 'Stop',
-    part: 'context',
+    event: 'UserPromptSubmit',
+    part: 'fire',
+    blocking: true,
     version: V,
-    what: 'a Stop hook continues the conversation only on exit 2 (stderr as the message); stdout is never read',
+    what: 'headless `letta -p` sends the prompt without running UserPromptSubmit hooks (only the interactive app calls runUserPromptSubmitHooks)',
+  },
+  {
+    event: 'SessionStart',
+    part: 'fire',
+    version: V,
+    what: 'headless `letta -p` runs no SessionStart hooks (only the interactive app does)',
+  },
+  {
+    event: 'Stop',
+    part: 'fire',
+    version: V,
+    what: 'headless `letta -p` runs no Stop hooks (only the interactive app does; there, exit 2 goes on with stderr as the message)',
   },
 ];
 

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-export type AgentName = 'claude' | 'gemini' | 'codex' | 'qwen' | 'copilot' | 'droid';
+export type AgentName = 'claude' | 'gemini' | 'codex' | 'qwen' | 'copilot' | 'droid' | 'letta' | 'cline' | 'auggie';
 
 export interface AgentPin {
   /** npm specs installed together into one prefix. */
@@ -39,6 +39,19 @@ export const PINS: Record<AgentName, AgentPin> = {
     version: '0.225.2',
     note: 'the platform package itself: @factory/cli@0.225.1 (the only release) names a cli-linux-x64@0.225.1 that the registry does not have',
   },
+  letta: {
+    packages: ['@letta-ai/letta-code@0.25.9'],
+    bin: 'node_modules/@letta-ai/letta-code/letta.js',
+    version: '0.25.9',
+    note: 'the last release that runs on Node 20 (later ones need Node >= 22.19); run on its experimental local backend (no Letta server)',
+  },
+  cline: {
+    packages: ['cline@3.0.65'],
+    bin: 'node_modules/@cline/cli-linux-x64/bin/cline',
+    version: '3.0.65',
+    note: 'the Bun-compiled binary of its platform package @cline/cli-linux-x64, run directly',
+  },
+  auggie: { packages: ['@augmentcode/auggie@0.36.0'], bin: 'node_modules/@augmentcode/auggie/augment.mjs', version: '0.36.0' },
 };
 
 export function cacheRoot(): string {
