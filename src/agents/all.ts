@@ -4,8 +4,12 @@
  * discovery over every agent. The lazy paths go through registry.ts, which loads one agent's part
  * at a time (and never this module); test/dialects/detect.test.ts keeps the two listing the same agents.
  */
+import { auggie } from './auggie/facts.js';
+import { auggieWire } from './auggie/wire.js';
 import { claude } from './claude/facts.js';
 import { claudeWire } from './claude/wire.js';
+import { cline } from './cline/facts.js';
+import { clineWire } from './cline/wire.js';
 import { codex } from './codex/facts.js';
 import { codexWire } from './codex/wire.js';
 import { copilot } from './copilot/facts.js';
@@ -26,7 +30,19 @@ import { surestDialect } from './shared/detect.js';
 import { dialectFiles, type DiscoveredFile } from './shared/locations.js';
 import { DIALECT_NAMES, isDialectName, type Dialect, type DialectName, type WireAdapter } from './types.js';
 
-export const DIALECTS: Readonly<Record<DialectName, Dialect>> = { claude, codex, gemini, qwen, kimi, cursor, copilot, droid, letta };
+export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
+  claude,
+  codex,
+  gemini,
+  qwen,
+  kimi,
+  cursor,
+  copilot,
+  droid,
+  letta,
+  cline,
+  auggie,
+};
 
 export const WIRE: Readonly<Record<DialectName, WireAdapter>> = {
   claude: claudeWire,
@@ -38,6 +54,8 @@ export const WIRE: Readonly<Record<DialectName, WireAdapter>> = {
   copilot: copilotWire,
   droid: droidWire,
   letta: lettaWire,
+  cline: clineWire,
+  auggie: auggieWire,
 };
 
 export { DIALECT_NAMES, isDialectName };

@@ -7,7 +7,9 @@
  * all.ts is the eager table (every agent's facts and wire codec), for the library.
  */
 import type { NormalizedHook } from '../types.js';
+import { auggie } from './auggie/index.js';
 import { claude } from './claude/index.js';
+import { cline } from './cline/index.js';
 import { codex } from './codex/index.js';
 import { copilot } from './copilot/index.js';
 import { cursor } from './cursor/index.js';
@@ -29,7 +31,19 @@ import type {
   WireAdapter,
 } from './types.js';
 
-export const AGENTS: Readonly<Record<DialectName, Agent>> = { claude, codex, gemini, qwen, kimi, cursor, copilot, droid, letta };
+export const AGENTS: Readonly<Record<DialectName, Agent>> = {
+  claude,
+  codex,
+  gemini,
+  qwen,
+  kimi,
+  cursor,
+  copilot,
+  droid,
+  letta,
+  cline,
+  auggie,
+};
 
 /** One agent's facts. */
 export function loadDialect(name: DialectName): Promise<Dialect> {

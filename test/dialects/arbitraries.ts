@@ -176,6 +176,8 @@ export const dialectDocument: Record<DialectName, fc.Arbitrary<unknown>> = {
     ),
   }),
   droid: fc.record({ hooks: groups('droid', entry({ type: fc.constantFrom('command', 'prompt', 'x'), command, timeout })) }),
+  auggie: fc.record({ hooks: groups('auggie', entry({ type: fc.constantFrom('command', 'prompt', 'x'), command, timeout })) }),
+  cline: fc.record({ hooks: junk }),
   letta: fc.record({
     hooks: groups('letta', entry({ type: fc.constantFrom('command', 'prompt', 'x'), command, prompt: fc.string(), timeout })),
   }),
@@ -192,6 +194,8 @@ export const dialectFile: Record<DialectName, string> = {
   copilot: '/p/.github/hooks/hooks.json',
   droid: '/p/.factory/settings.json',
   letta: '/p/.letta/settings.json',
+  cline: '/p/.clinerules/hooks/PreToolUse',
+  auggie: '/p/.augment/settings.json',
 };
 
 /** Any dialect with a document of it. */
