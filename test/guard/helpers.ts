@@ -214,7 +214,7 @@ export function dispatchShell(
 
 /**
  * What the agent does with the answer: 'deny' (or block), 'ask', or 'proceed'. Exit 2 blocks in
- * every agent's convention; exit 0 with a deny/ask in the agent's JSON shape; anything else
+ * every agent's convention but Cline's; exit 0 with a deny/ask (Cline: cancel) in the agent's JSON shape; anything else
  * (exit 0 with nothing, exit 1 = a non-blocking error) lets the call proceed.
  */
 export function verdict(r: Run): 'deny' | 'ask' | 'proceed' {
@@ -228,7 +228,8 @@ export function verdict(r: Run): 'deny' | 'ask' | 'proceed' {
   }
   const hso = (out.hookSpecificOutput ?? {}) as Record<string, unknown>;
   const values = [hso.permissionDecision, out.permissionDecision, out.decision, out.permission];
-  if (values.some((v) => v === 'deny' || v === 'block')) return 'deny';
+  // Cline's only stop is `cancel` (it never reads the exit code).
+  if (values.some((v) => v === 'deny' || v === 'block') || out.cancel === true) return 'deny';
   if (values.some((v) => v === 'ask')) return 'ask';
   return 'proceed';
 }
