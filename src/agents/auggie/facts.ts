@@ -75,11 +75,23 @@ const V = 'Auggie 0.36.0';
 /** What the agent cannot deliver (src/agents/shared/undeliverable.ts; docs/dialects.md "Not deliverable by the agent"). */
 export const AUGGIE_UNDELIVERABLE: readonly Undeliverable[] = [
   {
+    event: 'PreToolUse',
+    part: 'context',
+    version: V,
+    what: 'the caller of runPreToolUseHook reads only shouldContinue, the blocking messages and updatedInput; additionalContext is never used',
+  },
+  {
     event: 'UserPromptSubmit',
     part: 'fire',
     blocking: true,
     version: V,
     what: 'firePromptSubmitHook runs PromptSubmit hooks without waiting for them: the prompt is sent whatever they answer',
+  },
+  {
+    event: 'SessionStart',
+    part: 'fire',
+    version: V,
+    what: 'fireSessionStartHook runs SessionStart hooks without waiting for them: their context is never read',
   },
 ];
 

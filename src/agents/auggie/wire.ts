@@ -2,8 +2,10 @@
  * Auggie's wire format: Claude's convention with its own payload (`conversation_id`,
  * `workspace_roots`, `tool_output`, `PromptSubmit`) and tool names, `decision`/`reason` also
  * inside hookSpecificOutput where Auggie reads them (PostToolUse, Stop). What Auggie 0.36.0 does
- * not do fails closed: an ask runs the call in `--print` (denied instead), and a replaced output
- * is never applied (the output withheld with `continue: false`).
+ * not do: an ask runs the call in `--print` (denied instead); a replaced output cannot be applied,
+ * nor the original withheld (runPostToolUseHook only appends `[Hook Context]` to it), so the
+ * replacement goes with a block, its reason and `continue: false` (honoured by no 0.36 code path:
+ * the original still reaches the model, test/agents).
  */
 import type { EventName } from '../../events/catalog.js';
 import type { Decision } from '../../reduce/reduce.js';
@@ -41,9 +43,9 @@ function encodeAuggie(d: Decision, input: DispatchInput): DispatchOutput {
     notes.push('Auggie runs the call when a hook asks in --print mode; denied instead');
   } else if (d.event === 'PostToolUse' && d.updatedOutput !== undefined) {
     const replacement = typeof d.updatedOutput === 'string' ? d.updatedOutput : JSON.stringify(d.updatedOutput);
-    const withheld = `${d.blocked ? `${reasonOf(d)}\n\n` : ''}the tool output was withheld: a hook replaced it, which Auggie cannot apply. Replacement: ${replacement}`;
+    const withheld = `${d.blocked ? `${reasonOf(d)}\n\n` : ''}a hook replaced this tool output, which Auggie cannot apply: use this output instead of the one above: ${replacement}`;
     e = { ...d, updatedOutput: undefined, continue: false, stopReason: withheld, blocked: true, decision: 'block', reason: withheld };
-    notes.push('Auggie ignores updatedToolOutput; the output was withheld (continue: false) instead');
+    notes.push('Auggie cannot replace or withhold a tool output (0.36.0): the original still reaches the model, with this reason appended');
   }
   const json = claudeOutput(e, { toolName: tool, mapInput: (i) => TOOLS.inputToNative(tool, i) });
   // Auggie reads PostToolUse's and Stop's decision and reason inside hookSpecificOutput.

@@ -71,7 +71,7 @@ const detached = (event: EventName, blocking: boolean, what: string): Undelivera
 });
 /** What the agent cannot deliver (src/agents/shared/undeliverable.ts; docs/dialects.md "Not deliverable by the agent"). */
 export const CLINE_UNDELIVERABLE: readonly Undeliverable[] = [
-  detached('UserPromptSubmit', true, 'UserPromptSubmit (prompt_submit)'),
+  detached('UserPromptSubmit', true, 'UserPromptSubmit (prompt_submit; not fired at all for the task’s first prompt)'),
   detached('SessionStart', false, 'TaskStart/TaskResume'),
   detached('Stop', true, 'TaskComplete (agent_end)'),
 ];
