@@ -4,8 +4,12 @@
  * discovery over every agent. The lazy paths go through registry.ts, which loads one agent's part
  * at a time (and never this module); test/dialects/detect.test.ts keeps the two listing the same agents.
  */
+import { auggie } from './auggie/facts.js';
+import { auggieWire } from './auggie/wire.js';
 import { claude } from './claude/facts.js';
 import { claudeWire } from './claude/wire.js';
+import { cline } from './cline/facts.js';
+import { clineWire } from './cline/wire.js';
 import { codex } from './codex/facts.js';
 import { codexWire } from './codex/wire.js';
 import { copilot } from './copilot/facts.js';
@@ -24,6 +28,8 @@ import { opencode } from './opencode/facts.js';
 import { opencodeWire } from './opencode/wire.js';
 import { pi } from './pi/facts.js';
 import { piWire } from './pi/wire.js';
+import { letta } from './letta/facts.js';
+import { lettaWire } from './letta/wire.js';
 import { qwen } from './qwen/facts.js';
 import { qwenWire } from './qwen/wire.js';
 import { surestDialect } from './shared/detect.js';
@@ -42,6 +48,9 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   opencode,
   kilo,
   pi,
+  letta,
+  cline,
+  auggie,
 };
 
 export const WIRE: Readonly<Record<DialectName, WireAdapter>> = {
@@ -56,6 +65,9 @@ export const WIRE: Readonly<Record<DialectName, WireAdapter>> = {
   opencode: opencodeWire,
   kilo: kiloWire,
   pi: piWire,
+  letta: lettaWire,
+  cline: clineWire,
+  auggie: auggieWire,
 };
 
 export { DIALECT_NAMES, isDialectName };

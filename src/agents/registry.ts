@@ -7,7 +7,9 @@
  * all.ts is the eager table (every agent's facts and wire codec), for the library.
  */
 import type { NormalizedHook } from '../types.js';
+import { auggie } from './auggie/index.js';
 import { claude } from './claude/index.js';
+import { cline } from './cline/index.js';
 import { codex } from './codex/index.js';
 import { copilot } from './copilot/index.js';
 import { cursor } from './cursor/index.js';
@@ -17,6 +19,7 @@ import { kilo } from './kilo/index.js';
 import { kimi } from './kimi/index.js';
 import { opencode } from './opencode/index.js';
 import { pi } from './pi/index.js';
+import { letta } from './letta/index.js';
 import { qwen } from './qwen/index.js';
 import { surestDialect } from './shared/detect.js';
 import type {
@@ -43,6 +46,9 @@ export const AGENTS: Readonly<Record<DialectName, Agent>> = {
   opencode,
   kilo,
   pi,
+  letta,
+  cline,
+  auggie,
 };
 
 /** One agent's facts. */

@@ -13,7 +13,22 @@ import type { EventName } from '../events/catalog.js';
 import type { Decision } from '../reduce/reduce.js';
 import type { Diagnostic, HookBridge, MatcherMode, NormalizedHook, SourceKind } from '../types.js';
 
-export const DIALECT_NAMES = ['claude', 'codex', 'gemini', 'qwen', 'kimi', 'cursor', 'copilot', 'droid', 'opencode', 'kilo', 'pi'] as const;
+export const DIALECT_NAMES = [
+  'claude',
+  'codex',
+  'gemini',
+  'qwen',
+  'kimi',
+  'cursor',
+  'copilot',
+  'droid',
+  'opencode',
+  'kilo',
+  'pi',
+  'letta',
+  'cline',
+  'auggie',
+] as const;
 export type DialectName = (typeof DIALECT_NAMES)[number];
 
 export function isDialectName(name: string): name is DialectName {

@@ -180,6 +180,11 @@ export const dialectDocument: Record<DialectName, fc.Arbitrary<unknown>> = {
   opencode: fc.record({ hooks: groups('opencode', entry({ type: fc.constantFrom('command', 'x'), command })) }),
   kilo: fc.record({ hooks: groups('kilo', entry({ type: fc.constantFrom('command', 'x'), command })) }),
   pi: fc.record({ hooks: groups('pi', entry({ type: fc.constantFrom('command', 'x'), command })) }),
+  auggie: fc.record({ hooks: groups('auggie', entry({ type: fc.constantFrom('command', 'prompt', 'x'), command, timeout })) }),
+  cline: fc.record({ hooks: junk }),
+  letta: fc.record({
+    hooks: groups('letta', entry({ type: fc.constantFrom('command', 'prompt', 'x'), command, prompt: fc.string(), timeout })),
+  }),
 };
 
 /** The file name a dialect's document is usually found under. */
@@ -195,6 +200,9 @@ export const dialectFile: Record<DialectName, string> = {
   opencode: '/p/opencode.json',
   kilo: '/p/kilo.json',
   pi: '/p/.pi/settings.json',
+  letta: '/p/.letta/settings.json',
+  cline: '/p/.clinerules/hooks/PreToolUse',
+  auggie: '/p/.augment/settings.json',
 };
 
 /** Any dialect with a document of it. */

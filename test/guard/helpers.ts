@@ -190,6 +190,33 @@ export function shellCall(agent: DialectName, cwd: string, command: string): { p
       tool_input: { command },
       tool_use_id: 'call_1',
     },
+    cline: {
+      clineVersion: '',
+      timestamp: '2026-01-01T00:00:00.000Z',
+      taskId: 'conv_1',
+      workspaceRoots: [cwd],
+      hookName: 'tool_call',
+      tool_call: { id: 'call_1', name: 'run_commands', input: { commands: [command] } },
+      preToolUse: { toolName: 'run_commands', parameters: { commands: JSON.stringify([command]) } },
+    },
+    auggie: {
+      hook_event_name: 'PreToolUse',
+      conversation_id: 'conv-1',
+      workspace_roots: [cwd],
+      tool_name: 'launch-process',
+      tool_input: { command, wait: true },
+      tool_output: '[undefined]',
+      tool_error: null,
+      is_mcp_tool: false,
+    },
+    letta: {
+      event_type: 'PreToolUse',
+      working_directory: cwd,
+      tool_name: 'Bash',
+      tool_input: { command, description: 'run' },
+      tool_call_id: 'call_1',
+      agent_id: 'agent-1',
+    },
   };
   return { payload: payloads[agent], args: agent === 'copilot' ? ['--event', 'preToolUse'] : [] };
 }
@@ -213,7 +240,7 @@ export function dispatchShell(
 
 /**
  * What the agent does with the answer: 'deny' (or block), 'ask', or 'proceed'. Exit 2 blocks in
- * every agent's convention; exit 0 with a deny/ask in the agent's JSON shape; anything else
+ * every agent's convention but Cline's; exit 0 with a deny/ask (Cline: cancel) in the agent's JSON shape; anything else
  * (exit 0 with nothing, exit 1 = a non-blocking error) lets the call proceed.
  */
 export function verdict(r: Run): 'deny' | 'ask' | 'proceed' {
@@ -230,7 +257,8 @@ export function verdict(r: Run): 'deny' | 'ask' | 'proceed' {
   if (typeof out.ask === 'string') return 'ask';
   const hso = (out.hookSpecificOutput ?? {}) as Record<string, unknown>;
   const values = [hso.permissionDecision, out.permissionDecision, out.decision, out.permission];
-  if (values.some((v) => v === 'deny' || v === 'block')) return 'deny';
+  // Cline's only stop is `cancel` (it never reads the exit code).
+  if (values.some((v) => v === 'deny' || v === 'block') || out.cancel === true) return 'deny';
   if (values.some((v) => v === 'ask')) return 'ask';
   return 'proceed';
 }

@@ -9,7 +9,19 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-export type AgentName = 'claude' | 'gemini' | 'codex' | 'qwen' | 'copilot' | 'droid' | 'pi' | 'opencode' | 'kilo';
+export type AgentName =
+  | 'claude'
+  | 'gemini'
+  | 'codex'
+  | 'qwen'
+  | 'copilot'
+  | 'droid'
+  | 'pi'
+  | 'opencode'
+  | 'kilo'
+  | 'letta'
+  | 'cline'
+  | 'auggie';
 
 export interface AgentPin {
   /** npm specs installed together into one prefix. */
@@ -56,6 +68,19 @@ export const PINS: Record<AgentName, AgentPin> = {
     version: '7.7.9',
     note: 'the platform package itself: @kilocode/cli@7.8.1 names a cli-linux-x64@7.8.1 that the registry does not have; a reduced matrix, one run at a time (60-100 s per run here)',
   },
+  letta: {
+    packages: ['@letta-ai/letta-code@0.25.9'],
+    bin: 'node_modules/@letta-ai/letta-code/letta.js',
+    version: '0.25.9',
+    note: 'the last release that runs on Node 20 (later ones need Node >= 22.19); run on its experimental local backend (no Letta server)',
+  },
+  cline: {
+    packages: ['cline@3.0.65'],
+    bin: 'node_modules/@cline/cli-linux-x64/bin/cline',
+    version: '3.0.65',
+    note: 'the Bun-compiled binary of its platform package @cline/cli-linux-x64, run directly',
+  },
+  auggie: { packages: ['@augmentcode/auggie@0.36.0'], bin: 'node_modules/@augmentcode/auggie/augment.mjs', version: '0.36.0' },
 };
 
 export function cacheRoot(): string {

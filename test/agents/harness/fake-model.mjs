@@ -205,9 +205,54 @@ function chat(body, script) {
   return { sse: [...chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`), 'data: [DONE]\n\n'] };
 }
 
+// ---- Augment's backend (Auggie) ----------------------------------------------------------------
+// Auggie has no model setting: its session's tenant URL is its API. The fake answers the calls
+// `auggie --print` makes: /get-models (with the enable_hooks flag, without which no hook runs),
+// /chat-stream (newline-delimited JSON; a tool call is a response node of type 5), and `{}` for
+// the rest (remote tools, MCP configs, error reports).
+
+function augmentToolResults(body) {
+  const text = JSON.stringify(body);
+  return (text.match(/"tool_result_node":\{/g) ?? []).length;
+}
+
+function augment(body, script, path) {
+  if (path.startsWith('/get-models'))
+    return {
+      json: {
+        default_model: 'fake-model',
+        models: [{ name: 'fake-model', suggested_prefix_char_count: 0, suggested_suffix_char_count: 0 }],
+        languages: [],
+        feature_flags: { enable_hooks: true },
+      },
+    };
+  if (path.startsWith('/agents/list-remote-tools')) return { json: { tools: [] } };
+  if (!path.startsWith('/chat-stream')) return { json: {} };
+  const k = augmentToolResults(body);
+  const hasTools = Array.isArray(body.tool_definitions) && body.tool_definitions.length > 0;
+  const call = hasTools ? script.toolCalls[k] : undefined;
+  const lines = call
+    ? [
+        {
+          text: '',
+          nodes: [
+            {
+              id: 1,
+              type: 5,
+              content: '',
+              tool_use: { tool_use_id: `toolu_fake_${k}`, tool_name: call.name, input_json: JSON.stringify(call.input) },
+            },
+          ],
+        },
+        { text: '', stop_reason: 3 },
+      ]
+    : [{ text: script.finalText ?? FINAL }, { text: '', stop_reason: 1 }];
+  return { sse: lines.map((l) => `${JSON.stringify(l)}\n`) };
+}
+
 // ---- server ---------------------------------------------------------------------------------
 
-const HANDLERS = { anthropic, gemini, responses, chat };
+const HANDLERS = { anthropic, gemini, responses, chat, augment };
 
 /** Answers a GET (model lists, health checks) with an empty but well-formed listing. */
 function listing(api) {

@@ -136,8 +136,35 @@ function copilot() {
   }
 }
 
+/** Cline 3.0: stdout JSON only (exit codes are never read); its one stop is cancel, which ends the task. */
+function cline() {
+  switch (mode) {
+    case 'deny-json':
+    case 'ask':
+    case 'block':
+      return say({ cancel: true, errorMessage: token });
+    case 'rewrite':
+      return say({ overrideInput: { commands: ['touch rewritten-marker'] } });
+    case 'context':
+      return say({ contextModification: token });
+    case 'allow':
+      return say({});
+    case 'stop-once': {
+      const fired = join(runDir, 'stop-fired');
+      if (existsSync(fired)) return;
+      writeFileSync(fired, '');
+      return say({ cancel: true, errorMessage: token });
+    }
+    case 'env-guard':
+      if (JSON.stringify(payload).includes('.env')) return say({ cancel: true, errorMessage: token });
+      return;
+    default:
+      return claude();
+  }
+}
+
 // Codex and Qwen Code read Claude-shaped output (codex-rs/hooks output_parser.rs, qwen-code hooks).
-const DIALECTS = { claude, codex: claude, gemini, copilot };
+const DIALECTS = { claude, codex: claude, gemini, copilot, cline };
 const answer = DIALECTS[dialect];
 if (!answer) {
   process.stderr.write(`hook.mjs: unknown dialect ${dialect}`);

@@ -4,7 +4,7 @@
 // address but loopback: the namespace has no other interface.
 //   unshare -n node ns-run.mjs <spec.json>
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { startFakeModel } from './fake-model.mjs';
 
 const spec = JSON.parse(readFileSync(process.argv[2], 'utf8'));
@@ -38,10 +38,13 @@ const [code, signal, spawnError] = await new Promise((resolve) => {
   child.once('close', (c, s) => resolve([c, s, null]));
 });
 clearTimeout(timer);
-// Whatever the agent left behind in its group (helpers, MCP servers) goes with it.
+// Whatever the agent left behind in its group (helpers, MCP servers) goes with it, and so does
+// anything it detached from the group (Cline's hub daemon): every process in this namespace was
+// started here, so each one but this process is ended by its pid.
 try {
   process.kill(-child.pid, 'SIGKILL');
 } catch {}
+killNamespaceLeftovers();
 server.closeAllConnections?.();
 await new Promise((resolve) => server.close(resolve));
 
@@ -49,3 +52,15 @@ writeFileSync(
   spec.resultFile,
   JSON.stringify({ code, signal, spawnError, timedOut, stdout, stderr, ms: Date.now() - started, interfaces }),
 );
+
+/** SIGKILL every process whose network namespace is this one (created by our `unshare -n`), but this process. */
+function killNamespaceLeftovers() {
+  const own = readlinkSync('/proc/self/ns/net');
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      if (readlinkSync(`/proc/${pid}/ns/net`) === own) process.kill(pid, 'SIGKILL');
+    } catch {}
+  }
+}

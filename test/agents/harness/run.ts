@@ -17,7 +17,7 @@ export const HOOK = join(HARNESS_DIR, 'hook.mjs');
 export const FAKE_PORT = 18_080;
 export const FAKE_URL = `http://127.0.0.1:${FAKE_PORT}`;
 
-export type WireApi = 'anthropic' | 'gemini' | 'responses' | 'chat';
+export type WireApi = 'anthropic' | 'gemini' | 'responses' | 'chat' | 'augment';
 
 export interface ToolCall {
   name: string;

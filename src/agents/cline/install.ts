@@ -4,8 +4,8 @@
  * hook that cannot start dispatch blocks with its JSON `cancel`.
  */
 import { join, resolve } from 'node:path';
-import { sameNames } from '../../agents/shared/install.js';
-import type { InstallSpec } from '../../agents/types.js';
+import { sameNames } from '../shared/install.js';
+import type { InstallSpec } from '../types.js';
 
 export const clineInstall: InstallSpec = {
   title: 'Cline',

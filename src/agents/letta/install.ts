@@ -1,5 +1,5 @@
 /** Letta Code (other-agents.md A.6): Claude-shaped `.letta/settings.json`, or `~/.letta/settings.json`. */
-import { claudeShaped, sameNames } from '../../agents/shared/install.js';
+import { claudeShaped, sameNames } from '../shared/install.js';
 
 export const lettaInstall = claudeShaped(
   'Letta Code',

@@ -1,5 +1,5 @@
 /** Auggie (other-agents.md A.5): Claude-shaped `.augment/settings.json`, or `~/.augment/settings.json`; PromptSubmit is its UserPromptSubmit. */
-import { claudeShaped, sameNames } from '../../agents/shared/install.js';
+import { claudeShaped, sameNames } from '../shared/install.js';
 
 export const auggieInstall = claudeShaped(
   'Auggie',

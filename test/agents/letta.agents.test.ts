@@ -1,0 +1,4 @@
+import { letta } from './harness/letta.js';
+import { agentMatrix } from './harness/matrix.js';
+
+agentMatrix(letta);
