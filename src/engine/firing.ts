@@ -56,7 +56,8 @@ export async function runFiring(
   const planCtx: PlanContext = { cwd, homeDir: state.homeDir, projectDir: state.projectDir, foldCase: state.foldCase };
   const planned = planHooks(index, event, rawInput, planCtx);
   // The agent may not write the files its reviewed guards run or are configured in (guarded-files.ts).
-  const refusal = asksPermission(spec) ? guardedWrite(index, state.hooks.config, rawInput, cwd, event) : undefined;
+  let refusal = asksPermission(spec) ? guardedWrite(index, state.hooks.config, rawInput, cwd, event) : undefined;
+  if (refusal instanceof Promise) refusal = await refusal;
   const matched = refusal ? [refusal, ...planned] : planned;
   if (matched.length === 0 && !hasViews(index, event, rawInput, planCtx)) return emptyDecision(event);
 

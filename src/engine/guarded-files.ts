@@ -16,7 +16,7 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { compileMatcher } from '../matching/matcher.js';
 import { APPLY_PATCH_TOOLS, extractToolPaths } from '../matching/paths.js';
-import { shellWrites } from '../matching/shell-writes.js';
+import type { ShellWrites } from '../matching/shell-writes.js';
 import type { NormalizedHook } from '../types.js';
 import type { PlannedHook } from './plan.js';
 
@@ -51,9 +51,12 @@ function pathHit(guarded: ReadonlySet<string>, paths: readonly string[], cwd: st
 }
 
 /** A guarded file the Bash command may write: by path where it is spelt in full, else by name. */
-function shellHit(guarded: ReadonlySet<string>, toolInput: unknown, cwd: string): string | undefined {
-  const command = (toolInput as { command?: unknown } | undefined)?.command;
-  if (typeof command !== 'string') return undefined;
+function shellHit(
+  shellWrites: (command: string) => ShellWrites,
+  guarded: ReadonlySet<string>,
+  command: string,
+  cwd: string,
+): string | undefined {
   const writes = shellWrites(command);
   const byPath = pathHit(guarded, writes.paths, cwd);
   if (byPath !== undefined) return byPath;
@@ -67,7 +70,8 @@ function shellHit(guarded: ReadonlySet<string>, toolInput: unknown, cwd: string)
 
 /**
  * The refusal to plan first, when this tool call writes a guarded file of `hooks`; else undefined.
- * Cheap when nothing is guarded or the tool writes nothing.
+ * Cheap when nothing is guarded or the tool writes nothing. A Bash call with guarded files
+ * answers a promise: the shell reader (and its parser, unbash) loads only then.
  */
 export function guardedWrite(
   index: object,
@@ -75,14 +79,34 @@ export function guardedWrite(
   input: Record<string, unknown>,
   cwd: string,
   event: NormalizedHook['event'],
-): PlannedHook | undefined {
+): PlannedHook | undefined | Promise<PlannedHook | undefined> {
   const tool = input.tool_name;
   if (typeof tool !== 'string' || !WRITE_TOOLS.has(tool)) return undefined;
   const guarded = guardedFiles(index, hooks);
   if (guarded.size === 0) return undefined;
-  const hit = tool === 'Bash' ? shellHit(guarded, input.tool_input, cwd) : pathHit(guarded, extractToolPaths(tool, input.tool_input), cwd);
-  if (hit === undefined) return undefined;
-  const reason = `${tool} would write ${hit}, which a trusted hook runs or is configured in; the agent may not edit its own guards (edit it yourself, then re-trust with \`agent-hooks trust\`)`;
+  if (tool !== 'Bash') {
+    const hit = pathHit(guarded, extractToolPaths(tool, input.tool_input), cwd);
+    return hit === undefined ? undefined : refusal(event, writeReason(tool, hit));
+  }
+  const command = (input.tool_input as { command?: unknown } | undefined)?.command;
+  if (typeof command !== 'string') return undefined;
+  return import('../matching/shell-writes.js').then(
+    (m) => {
+      const hit = shellHit(m.shellWrites, guarded, command, cwd);
+      return hit === undefined ? undefined : refusal(event, writeReason(tool, hit));
+    },
+    (err: unknown) =>
+      refusal(
+        event,
+        `cannot tell which files this Bash command writes: the shell reader did not load (${err instanceof Error ? err.message : String(err)})`,
+      ),
+  );
+}
+
+const writeReason = (tool: string, hit: string) =>
+  `${tool} would write ${hit}, which a trusted hook runs or is configured in; the agent may not edit its own guards (edit it yourself, then re-trust with \`agent-hooks trust\`)`;
+
+function refusal(event: NormalizedHook['event'], reason: string): PlannedHook {
   const hook: NormalizedHook = {
     id: 'agent-hooks:guarded-files',
     event,
