@@ -6,6 +6,7 @@
  * no loop-end hook that can continue a finished loop, so Stop is not fired (docs/frameworks.md).
  */
 import type { LanguageModel, LanguageModelMiddleware, ToolApprovalStatus, ToolSet } from 'ai';
+import '../entry/zod-schemas.js'; // the schema slot, as every package entry fills it (src/util/zod-slot.ts)
 import type { HookEngine } from '../api.js';
 import {
   deniedText,

@@ -8,6 +8,7 @@
  * Mastra has no loop-end hook that can continue. No Mastra code is imported at run time.
  */
 import type { InputProcessor } from '@mastra/core/processors';
+import '../entry/zod-schemas.js'; // the schema slot, as every package entry fills it (src/util/zod-slot.ts)
 import type { HookEngine } from '../api.js';
 import { deniedText, engineBridge, type FrameworkHookOptions, withContext } from './shared.js';
 

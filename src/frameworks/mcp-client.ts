@@ -7,6 +7,7 @@
  * UserPromptSubmit or Stop here (the app's loop fires those, docs/frameworks.md).
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import '../entry/zod-schemas.js'; // the schema slot, as every package entry fills it (src/util/zod-slot.ts)
 import type { HookEngine } from '../api.js';
 import { deniedText, engineBridge, type FrameworkHookOptions } from './shared.js';
 

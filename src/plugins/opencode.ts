@@ -11,6 +11,7 @@
  * session's first prompt); `session.idle` keeps the session going with `client.session.prompt`.
  * When the engine cannot answer, the call and the prompt do not proceed.
  */
+import '../entry/zod-schemas.js'; // the schema slot, as every package entry fills it (src/util/zod-slot.ts)
 import { carrier, type Answer, type PluginOptions } from './carry.js';
 import { notJudged, replaceInPlace } from './apply.js';
 

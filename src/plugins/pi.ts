@@ -7,6 +7,7 @@
  * the session-start context → the message of the first `before_agent_start`; Stop keep-going →
  * `pi.sendUserMessage`. When the engine cannot answer, the call and the prompt do not proceed.
  */
+import '../entry/zod-schemas.js'; // the schema slot, as every package entry fills it (src/util/zod-slot.ts)
 import { carrier, type Answer, type Carrier, type PluginOptions } from './carry.js';
 import { appendText, notJudged, replaceInPlace } from './apply.js';
 

@@ -3,11 +3,15 @@ import { describe, expect, it, vi } from 'vitest';
 
 // Each test spawns the CLI many times; on a loaded machine that takes a while.
 vi.setConfig({ testTimeout: 120000 });
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { requireBuiltCli, runCli } from '../helpers/cli.js';
 import { useTempDir } from '../helpers/tmp.js';
 
-const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { env: { ...process.env, NO_COLOR: '1', ...env } });
+// An empty home: another agent's user file on the machine (doctor notes it) is not this test's.
+const home = mkdtempSync(join(tmpdir(), 'ah-doctor-home-'));
+const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { env: { ...process.env, HOME: home, NO_COLOR: '1', ...env } });
 
 requireBuiltCli();
 const dir = useTempDir();
@@ -158,7 +162,7 @@ describe('agent-hooks doctor', () => {
 
   it('notes NODE_EXTRA_CA_CERTS, which Node loads at the start of every dispatch; nothing when it is unset', () => {
     const settings = dir.json('s.json', { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'true' }] }] } });
-    const { NODE_EXTRA_CA_CERTS: _, ...without } = process.env;
+    const { NODE_EXTRA_CA_CERTS: _, HOME: _home, ...without } = process.env;
     const ca = dir.write('extra-ca.pem', 'not a certificate\n');
     const set = cli(['doctor', '--settings', settings, '--json'], { ...without, NODE_EXTRA_CA_CERTS: ca });
     expect(set.code, set.stderr).toBe(0);
