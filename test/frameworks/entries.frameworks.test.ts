@@ -4,8 +4,8 @@
  * and importing it where its framework is not installed says what to install.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { tempDir } from '../helpers/tmp.js';
@@ -63,7 +63,13 @@ function bareProject(entry: string): string {
   const pkgDir = join(project, 'node_modules', 'agent-hooks');
   mkdirSync(pkgDir, { recursive: true });
   cpSync(join(ROOT, 'package.json'), join(pkgDir, 'package.json'));
-  cpSync(join(ROOT, 'dist', 'frameworks'), join(pkgDir, 'dist', 'frameworks'), { recursive: true });
+  cpSync(join(ROOT, 'dist'), join(pkgDir, 'dist'), { recursive: true });
+  // What a production install brings: the package's dependencies, none of its optional peers.
+  const deps = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: object }).dependencies);
+  for (const dep of deps) {
+    mkdirSync(dirname(join(project, 'node_modules', dep)), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules', dep), join(project, 'node_modules', dep));
+  }
   writeFileSync(join(project, 'package.json'), '{ "type": "module" }\n');
   return project;
 }

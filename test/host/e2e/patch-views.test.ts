@@ -86,7 +86,13 @@ describe('ApplyPatch and Edit/Write-only guards', () => {
   it('PostToolUse Edit|Write hooks see each file of an applied patch', async () => {
     sb.settings({ PostToolUse: [{ matcher: 'Edit|Write', hooks: [hook(sb.log)] }] });
     await applyPatch(patchOf('*** Add File: a.txt', '+a', '*** Add File: b.txt', '+b'));
-    expect(sb.entries().map((e) => [e.hook_event_name, e.tool_name, (e.tool_input as Record<string, unknown>).file_path])).toEqual([
+    // The views of a PostToolUse run side by side, as its hooks do: the log's order is theirs to pick.
+    expect(
+      sb
+        .entries()
+        .map((e) => [e.hook_event_name, e.tool_name, (e.tool_input as Record<string, unknown>).file_path])
+        .sort(),
+    ).toEqual([
       ['PostToolUse', 'Write', `${sb.ws}/a.txt`],
       ['PostToolUse', 'Write', `${sb.ws}/b.txt`],
     ]);
