@@ -69,7 +69,8 @@ export function resolveTarget(spec: CommandSpec): Target {
   }
 }
 
-function findOnPath(names: readonly string[], pathValue: string): string | undefined {
+/** The first of `names` executable in a directory of `pathValue` (a PATH-style list). */
+export function findOnPath(names: readonly string[], pathValue: string): string | undefined {
   for (const dir of pathValue.split(delimiter)) {
     if (dir === '') continue;
     for (const name of names) {

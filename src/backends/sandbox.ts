@@ -8,9 +8,10 @@
  * Never fail open: a configured sandbox that cannot start is the engine's failure, not the hook's.
  * bwrap is looked up in fixed system directories, never through a `PATH` a project could prepend.
  */
-import { accessSync, constants, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { delimiter, dirname } from 'node:path';
 import type { ExecutionResult } from '../types.js';
+import { isDir } from '../util/file-kind.js';
+import { findOnPath } from './command-target.js';
 
 export type SandboxKind = 'bwrap' | 'none';
 
@@ -24,27 +25,8 @@ const BWRAP_DIRS = ['/usr/bin', '/usr/local/bin', '/bin'];
 
 let bwrapPath: string | null | undefined;
 function findBwrap(): string | undefined {
-  if (bwrapPath === undefined) {
-    bwrapPath = null;
-    for (const dir of BWRAP_DIRS) {
-      try {
-        accessSync(`${dir}/bwrap`, constants.X_OK);
-        bwrapPath = `${dir}/bwrap`;
-        break;
-      } catch {
-        // not here
-      }
-    }
-  }
+  bwrapPath ??= findOnPath(['bwrap'], BWRAP_DIRS.join(delimiter)) ?? null;
   return bwrapPath ?? undefined;
-}
-
-function isDir(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** The sandbox a command hook runs in, from the engine's option and the run's directories. */
