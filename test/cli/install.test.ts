@@ -104,6 +104,12 @@ describe('install into a file the user already has', () => {
       '{\n    // mine\n    "model": "x",\n    "hooks": {\n        "Stop": [ {"hooks":[{"type":"command","command":"echo mine"}]} ],\n        "PreToolUse": []\n    },\n}\n',
     ],
     ['cursor', '.cursor/hooks.json', '{"version":1,"hooks":{"stop":[{"command":"echo mine"}]}}'],
+    // CRLF, the user's own preToolUse beside ours, no final newline.
+    [
+      'cursor',
+      '.cursor/hooks.json',
+      '{\r\n  "version": 1,\r\n  "hooks": {\r\n    "preToolUse": [ { "command": "echo mine", "matcher": "Shell" } ],\r\n    "stop": [{"command":"echo mine"}]\r\n  }\r\n}',
+    ],
     ['gemini', '.gemini/settings.json', '{}\n'],
   ];
   test.each(cases)('%s: keeps the user hooks, and uninstall restores every byte', (agent, file, text) => {
@@ -116,9 +122,12 @@ describe('install into a file the user already has', () => {
     expect(readFileSync(path, 'utf8')).toBe(text);
   });
 
-  test('kimi: the [[hooks]] block goes after the user tables and comes out again', () => {
+  test.each([
+    ['# my config\ndefault_model = "k2"\n\n[[hooks]]\nevent = "Stop"\ncommand = "echo mine"\n'],
+    // CRLF, the user's own PreToolUse beside ours, no final newline.
+    ['default_model = "k2"\r\n[[hooks]]\r\nevent = "PreToolUse"\r\nmatcher = "Shell"\r\ncommand = "echo mine"'],
+  ])('kimi: the [[hooks]] block goes after the user tables and comes out again (%#)', (text) => {
     const s = setup();
-    const text = '# my config\ndefault_model = "k2"\n\n[[hooks]]\nevent = "Stop"\ncommand = "echo mine"\n';
     const path = dir.write('home/.kimi-code/config.toml', text);
     expect(s.cli('install', '--agent', 'kimi', '--scope', 'user', '--settings', 'guard.json').code).toBe(0);
     expect(readFileSync(path, 'utf8').startsWith(text)).toBe(true);
