@@ -28,7 +28,7 @@ import { letta } from './harness/letta.js';
 import { opencode } from './harness/opencode.js';
 import { pi } from './harness/pi.js';
 import { qwen } from './harness/qwen.js';
-import { makeRunDirs, namespaceUnavailable, type RunDirs, runInNamespace } from './harness/run.js';
+import { brokenInstall, makeRunDirs, namespaceUnavailable, type RunDirs, runInNamespace } from './harness/run.js';
 import { SCENARIOS } from './harness/scenarios.js';
 import { USER_CONFIGS } from './harness/user-configs.js';
 
@@ -55,11 +55,19 @@ async function installDir(name: string, dirs: RunDirs): Promise<{ dir: string; t
   return { dir: spec.format === 'hooks-dir' ? target : dirname(target), target, format: spec.format };
 }
 
+interface Options {
+  userFiles?: Record<string, string>;
+  /** false: install and uninstall only. */
+  run?: boolean;
+  /** Install from a copy of the package whose plugin module is then deleted (a package moved or removed). */
+  pluginGone?: boolean;
+}
+
 /**
  * Sets the agent up as for a run without hooks (model, permissive mode), puts the user's files
  * in, installs the guard, and runs the agent unless `run` is false. Returns what a case checks.
  */
-async function installAndRun(adapter: AgentAdapter, dirs: RunDirs, userFiles: Record<string, string>, run = true) {
+async function installAndRun(adapter: AgentAdapter, dirs: RunDirs, { userFiles = {}, run = true, pluginGone = false }: Options) {
   const name = adapter.name;
   const bin = ensureAgent(name);
   mkdirSync(join(dirs.work, 'victim'));
@@ -79,9 +87,11 @@ async function installAndRun(adapter: AgentAdapter, dirs: RunDirs, userFiles: Re
     if (file.endsWith('.sh')) chmodSync(join(dirs.work, file), 0o755);
   }
   const before = filesUnder(where.dir);
-  const cli = (...args: string[]) => runCli(args, { cwd: dirs.work, env: prepared.env, entry: CLI_BIN });
+  const entry = pluginGone ? brokenInstall(dirs.root) : CLI_BIN;
+  const cli = (...args: string[]) => runCli(args, { cwd: dirs.work, env: prepared.env, entry });
   const installed = cli('install', '--agent', name, '--scope', 'project', '--settings', guard);
   expect([installed.code, installed.stderr]).toEqual([0, '']);
+  if (pluginGone) rmSync(join(dirname(dirname(entry)), 'plugins', `${name === 'pi' ? 'pi' : 'opencode'}.js`));
   // Codex reads a project's .codex/ only in a trusted project: the user's step, done here as a user would.
   if (name === 'codex')
     appendFileSync(join(dirs.home, '.codex', 'config.toml'), `\n[projects.${JSON.stringify(dirs.work)}]\ntrust_level = "trusted"\n`);
@@ -90,9 +100,10 @@ async function installAndRun(adapter: AgentAdapter, dirs: RunDirs, userFiles: Re
     const outcome = await runInNamespace(dirs, prepared);
     const log = `exit ${outcome.code}; ${outcome.requests.length} model requests\nstdout: ${outcome.stdout.slice(-1500)}\nstderr: ${outcome.stderr.slice(-1500)}`;
     expect(outcome.requests.length, log).toBeGreaterThan(0);
-    expect(existsSync(ran), `the guard was never asked\n${log}`).toBe(true);
+    expect(existsSync(ran), `the guard was ${pluginGone ? '' : 'never '}asked\n${log}`).toBe(!pluginGone);
     expect(existsSync(join(dirs.work, 'victim', 'keep')), `rm -rf ran\n${log}`).toBe(true);
-    if (!REASON_NOT_SENT.has(name)) expect(JSON.stringify(outcome.requests.slice(1).map((r) => r.body)), log).toContain(GUARD_REASON);
+    const reason = pluginGone ? 'agent-hooks cannot load' : GUARD_REASON;
+    if (!REASON_NOT_SENT.has(name)) expect(JSON.stringify(outcome.requests.slice(1).map((r) => r.body)), log).toContain(reason);
   }
   // Files the agent made there itself (Letta's .lettaignore, settings.local.json) are its own, not install's.
   const afterRun = filesUnder(where.dir);
@@ -125,11 +136,24 @@ describe.each(ADAPTERS.map((a) => [a.name, a] as const))('install --agent %s in 
     const dirs = makeRunDirs(`install-user-${name}`);
     try {
       const files = USER_CONFIGS[name];
-      const { before, after, agentChanged } = await installAndRun(adapter, dirs, files, name !== 'kilo');
+      const { before, after, agentChanged } = await installAndRun(adapter, dirs, { userFiles: files, run: name !== 'kilo' });
       expect(before.size).toBeGreaterThan(0);
       expect(agentChanged).toBe(false);
       expect(after).toEqual(before);
       for (const [file, text] of Object.entries(files)) expect(readFileSync(join(dirs.work, file), 'latin1')).toBe(text);
+    } finally {
+      rmSync(dirs.root, { recursive: true, force: true });
+    }
+  });
+});
+
+// Kilo loads the same module as OpenCode (told it runs in Kilo): one slow run spared.
+describe.each([opencode, pi].map((a) => [a.name, a] as const))('install --agent %s, then agent-hooks is gone', (name, adapter) => {
+  test('the installed module blocks the call with the reason instead of letting it through', async (ctx) => {
+    if (unavailable) ctx.skip(`not runnable here: ${unavailable}`);
+    const dirs = makeRunDirs(`install-gone-${name}`);
+    try {
+      await installAndRun(adapter, dirs, { pluginGone: true });
     } finally {
       rmSync(dirs.root, { recursive: true, force: true });
     }
