@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import type { Diagnostic } from '../types.js';
 import { EVENT_NAMES } from '../events/facts.js';
-import { AGENT_HOOKS_OPTION_KEYS, GROUP_KEYS, HANDLER_KEYS, PLUGIN_HOOKS_KEYS, SETTINGS_KEYS } from './keys.js';
+import { AGENT_HOOKS_OPTION_KEYS, BUILTIN_HOOKS_KEYS, GROUP_KEYS, HANDLER_KEYS, PLUGIN_HOOKS_KEYS, SETTINGS_KEYS } from './keys.js';
 import { closest } from '../util/did-you-mean.js';
 
 /** Path of the whole document; a Diagnostic path is never empty. */
@@ -54,6 +54,7 @@ function allowedKeys(doc: DocumentKind, path: readonly PropertyKey[], raw: unkno
   if (p.length === 0) return { keys: doc === 'plugin' ? PLUGIN_HOOKS_KEYS : SETTINGS_KEYS, what: 'key' };
   if (p.length === 1 && p[0] === 'hooks') return { keys: EVENT_NAMES, what: 'event' };
   if (p.length === 1 && p[0] === 'agentHooks') return { keys: AGENT_HOOKS_OPTION_KEYS, what: 'option' };
+  if (p.length === 2 && p[0] === 'agentHooks' && p[1] === 'builtinHooks') return { keys: BUILTIN_HOOKS_KEYS, what: 'built-in hook' };
   if (p.length === 3 && p[0] === 'hooks') return { keys: GROUP_KEYS, what: 'key' };
   if (p.length === 5 && p[0] === 'hooks') {
     const type = (valueAt(raw, path) as { type?: unknown } | undefined)?.type;

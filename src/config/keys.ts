@@ -47,4 +47,8 @@ export const AGENT_HOOKS_OPTION_KEYS: readonly string[] = [
   'auditSinks',
   'passEnv',
   'sandbox',
+  'builtinHooks',
 ];
+
+/** Keys of `agentHooks.builtinHooks` (the engine's BUILTIN_HOOK_KEYS; a test keeps the two equal). */
+export const BUILTIN_HOOKS_KEYS: readonly string[] = ['codeReview'];

@@ -43,6 +43,34 @@ function managedOnlyIn(layers: readonly SettingsLayer[]): boolean {
 }
 
 /**
+ * `agentHooks.builtinHooks`: the highest-precedence user, managed or --settings value. The engine's
+ * own hooks are the user's choice, not a repository's (a project adds the code-review preset, a
+ * trust-gated hook, instead); where only managed hooks run, only managed settings count.
+ */
+function builtinHooksOf(
+  byPrecedence: readonly SettingsLayer[],
+  managedOnly: boolean,
+  diagnostics: Diagnostic[],
+): AgentHooksOptions['builtinHooks'] {
+  let chosen: AgentHooksOptions['builtinHooks'];
+  for (const l of byPrecedence) {
+    const value = l.data?.agentHooks?.builtinHooks;
+    if (value === undefined) continue;
+    const honoured = managedOnly ? l.kind === 'managed' : DISCOVER_SETTING_KINDS.includes(l.kind);
+    if (!honoured) {
+      const why = managedOnly && l.kind !== 'managed' ? 'only managed hooks run' : `it is ${l.kind} settings`;
+      diagnostics.push({
+        level: 'warning',
+        file: l.file,
+        path: 'agentHooks.builtinHooks',
+        message: `only honoured in user, managed and --settings files; ignored here (${why})`,
+      });
+    } else chosen ??= value;
+  }
+  return chosen;
+}
+
+/**
  * `agentHooks.passEnv`: the union of the user's, the admin's and --settings lists (only the
  * managed list under allowManagedHooksOnly). A workspace file cannot name variables: it would
  * hand the agent's secrets to its own hooks. Names that run code before a hook are refused.
@@ -264,6 +292,9 @@ function mergeLayers(
 
   const managedOnly = managedSettings?.allowManagedHooksOnly === true;
   if (managedOnly) hooks = hooks.filter(isManagedHook);
+  const builtinHooks = builtinHooksOf(byPrecedence, disabled.nonManaged || managedOnly, diagnostics);
+  if (builtinHooks) options.builtinHooks = builtinHooks;
+  else delete options.builtinHooks;
 
   // Policy filters run before dedup, so a dropped non-managed copy cannot displace a kept one.
   hooks = dedupeHooks(hooks);
@@ -311,7 +342,7 @@ async function lintLoaded(hooks: readonly NormalizedHook[]): Promise<Diagnostic[
     for (const n of names) {
       if (!isDialectName(n)) continue;
       const d = await loadDialect(n);
-      facts.set(n, { tools: d.tools.map((t) => t.native), timeoutUnit: d.defaults.timeoutUnit });
+      facts.set(n, { tools: d.tools.map((t) => t.native), timeoutUnit: d.defaults.timeoutUnit, title: d.title });
     }
   }
   return lintMistakes(hooks, (n) => facts.get(n));

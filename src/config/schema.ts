@@ -98,6 +98,15 @@ export const agentHooksOptionsSchema = z.strictObject({
   passEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name')).optional(),
   /** Run command hooks under bubblewrap (docs/security.md); "bwrap" in any settings file wins. */
   sandbox: z.enum(['bwrap', 'none']).optional(),
+  /** The engine's own hooks, each off by default (docs/presets.md "code-review"). */
+  builtinHooks: z
+    .strictObject({
+      codeReview: z
+        .boolean()
+        .optional()
+        .describe("Blade's code-review prompt hook on PostToolUse, while no PostToolUse hook is configured."),
+    })
+    .optional(),
 });
 export type AgentHooksOptions = z.infer<typeof agentHooksOptionsSchema>;
 

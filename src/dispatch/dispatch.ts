@@ -27,6 +27,7 @@ import { isObject } from '../util/is-object.js';
 import type { EventName } from '../events/catalog.js';
 import { eventFacts, failsClosedWhenUnjudged, isEventName } from '../events/facts.js';
 import { unjudgedDecision } from '../reduce/reduce.js';
+import { builtinHookEvents } from '../engine/builtin-hooks.js';
 import { isSessionPaused } from '../session/pause-file.js';
 import { forTerminal } from '../util/terminal-text.js';
 import { claudeConfigDir } from '../util/claude-dir.js';
@@ -130,8 +131,11 @@ async function anyMayFire(
     }
     const read = await readDocument(c.file, text, { jsonc: isJsoncFile(c.file, c.forced) });
     if (!read.ok) return true;
-    if (c.setting && isObject(read.doc) && isObject(read.doc.agentHooks) && read.doc.agentHooks.discoverDialects !== undefined)
-      settingValues.push(read.doc.agentHooks.discoverDialects);
+    if (c.setting && isObject(read.doc) && isObject(read.doc.agentHooks)) {
+      if (read.doc.agentHooks.discoverDialects !== undefined) settingValues.push(read.doc.agentHooks.discoverDialects);
+      // The engine's own hooks (builtinHooks), switched on where they count: no hook in any file needed.
+      if (builtinHookEvents(read.doc.agentHooks.builtinHooks).includes(event)) return true;
+    }
     const name = c.forced ?? detectDialectName(c.file, read.doc).name;
     if (!isDialectName(name)) return true;
     // An adapter that cannot load cannot say which events the file configures: maybe (the full load reports it).

@@ -25,6 +25,12 @@ export const CODE_REVIEW_PROMPT = [
   'Style, naming, missing tests and matters of taste are not defects. Otherwise answer ok: true.',
 ].join('\n');
 
+/** The events a switched-on built-in may fire on (dispatch's no-hooks fast path asks, before any engine). */
+export function builtinHookEvents(builtins: unknown): string[] {
+  const on = typeof builtins === 'object' && builtins !== null && (builtins as BuiltinHooks).codeReview === true;
+  return on ? ['PostToolUse'] : [];
+}
+
 /** The config hooks with the switched-on built-ins appended. */
 export function withBuiltins(hooks: readonly NormalizedHook[], builtins: BuiltinHooks | undefined): NormalizedHook[] {
   const all = [...hooks];

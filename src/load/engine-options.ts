@@ -17,6 +17,7 @@ export type ConfigEngineOptions = Pick<
   | 'outputLimitBytes'
   | 'passEnv'
   | 'sandbox'
+  | 'builtinHooks'
   | 'http'
 >;
 
@@ -34,6 +35,7 @@ export function engineOptionsFromConfig(
   if (o.outputLimitBytes !== undefined) out.outputLimitBytes = o.outputLimitBytes;
   if (o.passEnv !== undefined) out.passEnv = o.passEnv;
   if (o.sandbox !== undefined) out.sandbox = o.sandbox;
+  if (o.builtinHooks !== undefined) out.builtinHooks = o.builtinHooks;
   if (config.allowedHttpHookUrls !== undefined || config.httpHookAllowedEnvVars !== undefined) {
     out.http = {
       ...(config.allowedHttpHookUrls !== undefined ? { allowedHttpHookUrls: config.allowedHttpHookUrls } : {}),
