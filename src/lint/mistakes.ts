@@ -17,6 +17,8 @@ import type { Diagnostic, NormalizedHook } from '../types.js';
 export interface DialectLintFacts {
   tools: readonly string[];
   timeoutUnit: 's' | 'ms';
+  /** The agent's name, for what it does itself. */
+  title?: string;
 }
 
 /**
@@ -47,7 +49,7 @@ const CLAUDE_TOOLS: readonly string[] = [
   'Write',
 ];
 
-const CLAUDE_FACTS: DialectLintFacts = { tools: CLAUDE_TOOLS, timeoutUnit: 's' };
+const CLAUDE_FACTS: DialectLintFacts = { tools: CLAUDE_TOOLS, timeoutUnit: 's', title: 'Claude Code' };
 
 /**
  * Mistakes that make a hook silently not do what it says, one diagnostic each. `factsOf` gives
@@ -59,7 +61,8 @@ export function lintMistakes(hooks: readonly NormalizedHook[], factsOf?: (dialec
   for (const hook of hooks) {
     const at = { level: 'warning' as const, file: hook.source.file, path: hook.source.path };
     const facts = (hook.dialect && hook.dialect !== 'claude' && factsOf?.(hook.dialect)) || CLAUDE_FACTS;
-    for (const d of [...lintMatching(hook), ...lintToolNames(hook, facts), ...lintTimeout(hook, facts)]) out.push({ ...at, ...d });
+    for (const d of [...lintMatching(hook), ...lintToolNames(hook, facts), ...lintTimeout(hook, facts), ...lintSwitchedOff(hook, facts)])
+      out.push({ ...at, ...d });
   }
   return out;
 }
@@ -93,6 +96,28 @@ function lintToolNames(hook: NormalizedHook, facts: DialectLintFacts): Finding[]
       });
   }
   return out;
+}
+
+/** Sources an agent reads itself: the places discovery finds (its own files, plugins, skills). */
+const AGENT_READ_KINDS: readonly string[] = ['managed', 'user', 'project', 'local', 'plugin', 'skill'];
+/** A file named on the command line at an agent's own place: `.<agent>/settings(.local).json`, `.codex/hooks.json`, a plugin's `hooks/hooks.json`. */
+const AGENT_OWN_FILE = /(^|[\\/])(\.[^\\/]+[\\/](settings(\.local)?|hooks)\.json|managed-settings\.json|hooks[\\/]hooks\.json)$/;
+
+/**
+ * `"enabled": false` is agent-hooks' switch; no agent has a per-hook one. In a file the agent
+ * reads itself the hook still runs there (the readers that refuse the key warn on their own).
+ */
+function lintSwitchedOff(hook: NormalizedHook, facts: DialectLintFacts): Finding[] {
+  if (hook.handler.enabled !== false) return [];
+  const file = hook.source.file ?? '';
+  if (!AGENT_READ_KINDS.includes(hook.source.kind) && !(hook.source.kind === 'cli' && AGENT_OWN_FILE.test(file))) return [];
+  const agent = facts.title ?? 'the agent';
+  return [
+    {
+      level: 'warning',
+      message: `"enabled": false is honoured by agent-hooks only (run, dispatch, the library): ${agent} reads this file itself, has no per-hook switch and runs this hook; move it to a file only agent-hooks reads (the --settings of \`agent-hooks install\`) or delete it`,
+    },
+  ];
 }
 
 function humanSeconds(s: number): string {
