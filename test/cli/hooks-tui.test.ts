@@ -135,6 +135,7 @@ describe('agent-hooks hooks (TUI in tmux)', () => {
     await waitFor(/Disable this hook/);
     tmux('send-keys', '-t', 't', 'Down', 'Enter');
     await waitFor(/disabled UserPromptSubmit/);
+    await waitFor(/Claude Code reads this file itself and still runs this hook/);
     await waitFor(/UserPromptSubmit {2}command: echo from-the-hook {2}\(project, untrusted, disabled\)/);
     expect(handler()).toEqual({ type: 'command', command: 'echo from-the-hook', enabled: false });
 

@@ -87,10 +87,14 @@ function toggle(h: HookTrustStatus): void {
   const error = setHookEnabled(h.source, !h.enabled);
   if (error) p.log.error(error);
   // The file changed: a trusted workspace's hooks wait for trust again (the whole handler is in its digest).
-  else
+  else {
     p.log.success(
       `${h.enabled ? 'disabled' : 'enabled'} ${oneLine(`${h.event} ${h.summary}`)}${h.needsTrust && h.state !== 'untrusted' ? ' (the workspace changed: trust it again)' : ''}`,
     );
+    // Every file this menu edits is one Claude Code reads itself (toggle.ts), and it has no per-hook switch.
+    if (h.enabled)
+      p.log.warn('Claude Code reads this file itself and still runs this hook (it has no per-hook switch); agent-hooks leaves it out');
+  }
 }
 
 /** The menu loop; returns the exit code. */
