@@ -76,7 +76,7 @@ describe("the README's opening commands", () => {
       .trim()
       .split('\n')
       .map((l) => l.replace(/\s+#.*$/, '').trim());
-    expect(commands).toEqual(['npm ci && npx agent-hooks demo', 'npm test']);
+    expect(commands).toEqual(['npm ci && npm run demo', 'npm test']);
     const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8')
       .split('\n')
       .map((l) => l.replace(/\s+#.*$/, '').trim());
