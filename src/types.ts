@@ -200,4 +200,9 @@ export interface ExecutionResult {
    * denies whatever its failure policy says: whether the guard would have allowed is unknown.
    */
   engineFault?: true;
+  /**
+   * The hook declared itself async on its first stdout line (Claude Code 2.1): this result is that
+   * declaration, and the hook runs on; its own result settles here.
+   */
+  background?: Promise<ExecutionResult>;
 }

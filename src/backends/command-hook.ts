@@ -1,5 +1,6 @@
 /** The built-in command backend: placeholders, minimal env, capped stdin, process-group lifecycle. */
 import type { CommandHandler, ExecutionResult } from '../types.js';
+import { runDeclarable } from './async-declaration.js';
 import { runCommand } from './command.js';
 import { resolveTarget } from './command-target.js';
 import { sandboxed, sandboxFault, sandboxSpec, type SandboxKind } from './sandbox.js';
@@ -49,7 +50,8 @@ export function commandBackend(options: CommandBackendOptions): Backend {
       if ('error' in outer) return makeResult({ status: 'error', error: outer.error, engineFault: true });
       target = { command: outer.file, args: outer.args };
     }
-    const result = await runCommand({
+    const run = hook.bridge ? runCommand : runDeclarable; // the declaration is Claude Code's convention
+    const result = await run({
       ...target,
       cwd: ctx.cwd,
       env,
@@ -60,8 +62,11 @@ export function commandBackend(options: CommandBackendOptions): Backend {
       maxOutputBytes: ctx.outputLimitBytes,
       signal: ctx.signal,
     });
-    const checked = sandbox ? sandboxFault(result) : result;
-    return stdin.truncated ? { ...checked, stdinTruncated: true } : checked;
+    const settle = (r: ExecutionResult): ExecutionResult => {
+      const checked = sandbox ? sandboxFault(r) : r;
+      return stdin.truncated ? { ...checked, stdinTruncated: true } : checked;
+    };
+    return result.background ? { ...settle(result), background: result.background.then(settle) } : settle(result);
   };
 }
 

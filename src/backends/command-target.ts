@@ -27,6 +27,8 @@ export interface CommandSpec {
   exitDrainMs?: number;
   /** Called with the leader's pid (= its process group id) right after it started. */
   onSpawn?: (pid: number) => void;
+  /** Called with each chunk of stdout as it arrives (the hook's async declaration is read from it). */
+  onStdout?: (chunk: Buffer) => void;
   /**
    * Fork the hook from the spawner helper (src/backends/spawner.ts) rather than from this
    * process, once the helper is ready; direct spawn until then and whenever it cannot run.

@@ -251,6 +251,7 @@ function watchStdio(run: Run): void {
     let tried = !ours;
     const onData = (chunk: Buffer): void => {
       capture.push(chunk);
+      if (name === 'stdout') run.spec.onStdout?.(chunk);
       if (tried || capture.dropped <= HAND_OFF_PAST_CAP_BYTES) return;
       tried = true; // once: where no drainer starts, we read on without trying per chunk
       const drainer = drainToCat(stream as Readable); // a pipe of ours: a ChildProcess's stream

@@ -2,7 +2,7 @@
 import type { BackendContext } from '../backends/types.js';
 import type { EventName } from '../events/catalog.js';
 import type { FiringObservation } from '../telemetry/observe.js';
-import type { CommandHandler } from '../types.js';
+import type { CommandHandler, ExecutionResult } from '../types.js';
 import { execute, parseResult } from './execute.js';
 import type { PlannedHook } from './plan.js';
 import { auditEntry, captureIo, makeRecord } from './records.js';
@@ -16,10 +16,34 @@ export function startAsync(
   event: EventName,
   obs?: FiringObservation,
 ) {
-  const { options } = state;
   // Background hooks outlive the firing: no abort signal from it, and no env file (disposed at return).
   const bg = { ...hctx, signal: undefined, envFile: undefined };
-  const p = execute(state, planned, payload, bg).then((result) => {
+  // One that also declares itself async on its first line is followed to its own end.
+  adoptAsync(
+    state,
+    planned,
+    payload,
+    execute(state, planned, payload, bg).then((r) => r.background ?? r),
+    event,
+    obs,
+  );
+}
+
+/**
+ * Follows a hook running in the background to its end: a configured async one, or one that declared
+ * itself async on its first stdout line (src/backends/async-declaration.ts), whose firing went on
+ * without it. Its answer is recorded, audited and handed to `onAsyncResult`; it decides nothing.
+ */
+export function adoptAsync(
+  state: EngineState,
+  planned: PlannedHook,
+  payload: Record<string, unknown>,
+  running: Promise<ExecutionResult>,
+  event: EventName,
+  obs?: FiringObservation,
+) {
+  const { options } = state;
+  const p = running.then((result) => {
     const parsed = parseResult(state, event, result, payload);
     const record = makeRecord(planned, result, parsed, parsed.verdict, parsed.reason, undefined);
     record.outcome = `async:${record.outcome}`;
@@ -28,7 +52,8 @@ export function startAsync(
     obs?.hook(record, payload);
     const h = planned.hook.handler as CommandHandler;
     const rewake = h.asyncRewake && result.exitCode === 2 ? result.stderr.trim() || result.stdout.trim() : undefined;
-    options.onAsyncResult?.({ hook: planned.hook, event, record, rewake });
+    const context = parsed.additionalContext ? { additionalContext: parsed.additionalContext } : {};
+    options.onAsyncResult?.({ hook: planned.hook, event, record, rewake, ...context });
   });
   state.pending.add(p);
   void p.finally(() => state.pending.delete(p));

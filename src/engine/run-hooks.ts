@@ -14,7 +14,7 @@ import type { ParsedHook } from '../parse/output.js';
 import { effectiveVerdict, policyVerdict, type HookRecord, type ReduceEntry } from '../reduce/reduce.js';
 import type { FiringObservation } from '../telemetry/observe.js';
 import type { ExecutionResult, NormalizedHook } from '../types.js';
-import { runsInBackground, startAsync } from './background.js';
+import { adoptAsync, runsInBackground, startAsync } from './background.js';
 import { execute, parseResult } from './execute.js';
 import type { PlanContext, PlanIndex, PlannedHook } from './plan.js';
 import { isPatchFiring, planPatchViews, type ViewPlan, type ViewRun } from './plan-views.js';
@@ -115,6 +115,11 @@ async function runChain(state: EngineState, f: Firing, jobs: readonly Job[]): Pr
       continue;
     }
     const result = await execute(state, job.planned, payload, hctx);
+    if (result.background) {
+      // Declared async on its first line: the chain goes on without it, as Claude Code's does.
+      adoptAsync(state, job.planned, payload, result.background, f.event, f.obs);
+      continue;
+    }
     const parsed = parseResult(state, f.event, result, payload);
     const verdict = judge(state, f, job, payload, result, parsed);
     if (verdict === 'deny' || verdict === 'block') return STOPPED;
@@ -134,6 +139,10 @@ async function runParallel(state: EngineState, f: Firing, jobs: readonly Job[]):
         return undefined;
       }
       const result = await execute(state, job.planned, payload, hctx);
+      if (result.background) {
+        adoptAsync(state, job.planned, payload, result.background, f.event, f.obs);
+        return undefined;
+      }
       return { job, payload, result, parsed: parseResult(state, f.event, result, payload) };
     }),
   );

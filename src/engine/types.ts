@@ -118,8 +118,18 @@ export interface HookEngineOptions {
   mcp?: McpClientManager | McpClientManagerOptions;
   /** Validates a rewritten tool input; an invalid rewrite denies the call (never a silent fallback). */
   validateToolInput?: (toolName: string, input: Record<string, unknown>) => { ok: true } | { ok: false; error: string };
-  /** Called when an async hook finishes (asyncRewake: exit 2 wakes the agent with the message). */
-  onAsyncResult?: (result: { hook: NormalizedHook; event: EventName; record: HookRecord; rewake?: string }) => void;
+  /**
+   * Called when a background hook finishes: one configured `async`/`asyncRewake`, or one that declared
+   * itself async on its first stdout line (asyncRewake: exit 2 wakes the agent with the message).
+   * `additionalContext`: what Claude Code would hand the model on its next request.
+   */
+  onAsyncResult?: (result: {
+    hook: NormalizedHook;
+    event: EventName;
+    record: HookRecord;
+    rewake?: string;
+    additionalContext?: string;
+  }) => void;
   /** Where over-long output strings are saved. */
   spillDir?: string;
   /**

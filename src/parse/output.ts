@@ -156,7 +156,9 @@ export function parseExecution(event: EventName, result: ExecutionResult, opts: 
     if (isObject(result.value)) json = result.value;
     else if (typeof result.value === 'string') stdoutText = result.value;
   } else {
-    const rest = result.exitCode === 0 ? afterAsyncDeclaration(stdoutText) : undefined;
+    // Whatever its exit code: Claude Code 2.1.328 neither blocks on an exit 2 after the declaration
+    // nor shows its stderr, and still hands over the context printed before it.
+    const rest = afterAsyncDeclaration(stdoutText);
     if (rest !== undefined) return asyncAnswer(event, rest, opts);
     json = parseJsonObject(stdoutText);
   }

@@ -287,6 +287,12 @@ describe('a hook that declares itself async on its first stdout line (Claude Cod
     expect([deny.verdict, deny.additionalContext]).toEqual([undefined, undefined]);
   });
 
+  it('an exit 2 after the declaration blocks nothing, and the context printed before it still counts', () => {
+    const later = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'late' } });
+    const p = parseExecution('PreToolUse', res({ exitCode: 2, stdout: `{"async":true}\n${later}`, stderr: 'no' }));
+    expect([p.outcome, p.verdict, p.additionalContext]).toEqual(['success', undefined, 'late']);
+  });
+
   it('a first line that is not the declaration is read as before', () => {
     const p = parseExecution('SessionStart', res({ stdout: '{"async":false}\nctx' }));
     expect(p.additionalContext).toBe('{"async":false}\nctx');
