@@ -16,6 +16,8 @@ export interface CommandBackendOptions {
   spawner?: boolean;
   /** HookEngineOptions.sandbox: run every command hook under bubblewrap (sandbox.ts). */
   sandbox?: SandboxKind;
+  /** HookEngineOptions.waitForAsyncDeclaration. */
+  waitForAsyncDeclaration?: boolean;
 }
 
 export function commandBackend(options: CommandBackendOptions): Backend {
@@ -50,7 +52,8 @@ export function commandBackend(options: CommandBackendOptions): Backend {
       if ('error' in outer) return makeResult({ status: 'error', error: outer.error, engineFault: true });
       target = { command: outer.file, args: outer.args };
     }
-    const run = hook.bridge ? runCommand : runDeclarable; // the declaration is Claude Code's convention
+    // The declaration is Claude Code's convention: a dialect's hook is not read for it.
+    const run = hook.bridge || options.waitForAsyncDeclaration ? runCommand : runDeclarable;
     const result = await run({
       ...target,
       cwd: ctx.cwd,

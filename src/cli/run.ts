@@ -143,6 +143,9 @@ export async function runCommand(event: EventName, flags: RunFlags): Promise<num
     mcp: mcpConfig ? { servers: mcpConfig.servers } : undefined,
     // One event per process: starting the spawner helper would cost more than the fork it saves.
     spawner: false,
+    // As dispatch: a hook that declares itself async on its first line is waited for, so the
+    // decision printed shows what it answered (docs/backends.md).
+    waitForAsyncDeclaration: true,
   });
   let decision: Decision;
   try {

@@ -58,6 +58,9 @@ export async function runDispatch(wire: WireAdapter, input: DispatchInput, flags
     sessionEnv: { [DISPATCH_ENV]: dispatchMarker() },
     // One event per process: starting the helper would cost more than the fork it saves.
     spawner: false,
+    // A hook that declares itself async on its first line is waited for, and its later context goes
+    // with this answer: the process ends with the event, and the agent waits on it anyway (docs/backends.md).
+    waitForAsyncDeclaration: true,
     // The agent reads dispatch's exit 1 as "proceed": an input of the wrong type is denied where
     // the event fails closed when unjudged (the engine decides: HookEngineOptions.invalidInput).
     invalidInput: 'deny' as const,

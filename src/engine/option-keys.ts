@@ -35,6 +35,7 @@ export const ENGINE_OPTION_KEYS = {
   killGraceMs: true,
   sandbox: true,
   spawner: true,
+  waitForAsyncDeclaration: true,
   audit: true,
   auditWriter: true,
   telemetry: true,

@@ -61,6 +61,7 @@ export function createEngineState(options: HookEngineOptions): EngineState {
       killGraceMs: options.killGraceMs,
       sandbox: options.sandbox,
       spawner: options.spawner,
+      waitForAsyncDeclaration: options.waitForAsyncDeclaration,
       http: options.http,
       prompt: options.prompt,
       mcp,

@@ -92,6 +92,13 @@ export interface HookEngineOptions {
    * event per process, turns it off).
    */
   spawner?: boolean;
+  /**
+   * Wait for a command hook that declares itself async on its first stdout line, and read its whole
+   * output as the firing's answer (Claude Code's own "forceSyncExecution"). Default false: the
+   * firing goes on at the declaration and the hook ends in the background (`onAsyncResult`).
+   * `agent-hooks dispatch` turns it on: the agent waits on its process anyway (docs/backends.md).
+   */
+  waitForAsyncDeclaration?: boolean;
   /** JSONL audit log path, or a sink function. */
   audit?: string | AuditSink;
   /** Audit sinks from settings (src/audit/sinks.ts): a record per hook execution and per decision. */
