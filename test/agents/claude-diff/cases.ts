@@ -895,6 +895,47 @@ export const CASES: DiffCase[] = [
     },
     payloads: [{ id: 'two', calls: [ran('M_ONE', 'sleep 3'), ran('M_TWO', 'sleep 3')] }],
   },
+  {
+    // After the declaration nothing decides: a deny and an exit 2 block nothing, their reason and
+    // stderr never reach the model, and the context printed before the exit 2 still does.
+    id: 'async-first-line-decisions',
+    hooks: {
+      PreToolUse: [
+        {
+          matcher: 'Bash',
+          hooks: [
+            cmd(
+              `echo '{"async":true}'; ${json(preOut({ permissionDecision: 'deny', permissionDecisionReason: 'M_ASYNCDENY', additionalContext: 'M_ASYNCPRE' }))}`,
+            ),
+            cmd(`echo '{"async":true}'; ${json(preOut({ additionalContext: 'M_ASYNCEXIT' }))}; echo M_ASYNCERR >&2; exit 2`),
+          ],
+        },
+      ],
+    },
+    payloads: [{ id: 'two', calls: [ran('M_ONE', 'sleep 3'), ran('M_TWO', 'sleep 3')] }],
+  },
+  {
+    // Claude Code goes on at the declaration: the hook, still running, sees the tool's effect.
+    // dispatch waits for it (one process per event; docs/backends.md), so there it sees none.
+    id: 'async-first-line-wait',
+    hooks: {
+      PreToolUse: [
+        {
+          matcher: 'Bash',
+          hooks: [
+            cmd(
+              `echo '{"async":true}'; i=0; while [ $i -lt 30 ] && ! grep -q M_ONE ran.log 2>/dev/null; do sleep 0.1; i=$((i+1)); done; if grep -q M_ONE ran.log; then echo saw-the-tool; else echo waited-for; fi >> hook-runs.log`,
+            ),
+          ],
+        },
+      ],
+    },
+    payloads: [{ id: 'two', calls: [ran('M_ONE', 'sleep 1'), ran('M_TWO', 'sleep 1')] }],
+    deliberate: {
+      why: 'dispatch waits for a hook that declares itself async on its first line (one process per event); Claude Code goes on at once',
+      payloads: ['two'],
+    },
+  },
 ];
 
 /** Marker tokens in a text. */
