@@ -5,6 +5,7 @@
  * read their environment.
  */
 import { describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
 import { appendHook, bash, lines, useSessionSandbox } from './helpers.js';
 
 const { sb, manager: newManager } = useSessionSandbox();
@@ -126,5 +127,27 @@ describe('SessionStart may block initialisation or add environment, frozen befor
     const r = await m.startSession({ sessionId: 's1', projectDir: p });
     expect(r.ok).toBe(true);
     expect(lines(log)).toEqual([]);
+  });
+});
+
+describe('a SessionStart hook that declares itself async on its first stdout line', () => {
+  it('does not hold start-up: the session starts, and the hook’s later context comes through onAsyncResult', async () => {
+    const later = JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'warmed up' } });
+    // Waits (at most ~10 s) for `go`, which the test writes only once startSession returned.
+    const wait = `i=0; while [ ! -e go ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done`;
+    const p = sb.project('proj', {
+      SessionStart: [
+        { hooks: [{ type: 'command', command: `echo '{"async":true}'; ${wait}; [ -e go ] && printf '%s\\n' '${later}'`, timeout: 30 }] },
+      ],
+    });
+    const contexts: (string | undefined)[] = [];
+    const m = newManager({ load: sb.load, engineOptions: { onAsyncResult: (r) => contexts.push(r.additionalContext) } });
+    const r = await m.startSession({ sessionId: 's1', projectDir: p });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.decision.additionalContext).toEqual([]);
+    writeFileSync(`${p}/go`, '');
+    await r.session.drain();
+    expect(contexts).toEqual(['warmed up']);
   });
 });
