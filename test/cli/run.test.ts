@@ -280,3 +280,16 @@ describe('docs/cli.md', () => {
     }
   });
 });
+
+describe('run and a hook that declares itself async on its first stdout line', () => {
+  it('waits for it and prints what it answered after the declaration (one event per process)', () => {
+    const later = JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'late ctx' } });
+    const command = `echo '{"async":true}'; sleep 0.2; printf '%s\\n' '${later}'`;
+    const settings = dir.json('async.json', { hooks: { SessionStart: [{ hooks: [{ type: 'command', command }] }] } });
+    const r = cli(['run', 'SessionStart', '--settings', settings, '--cwd', dir.root, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.additionalContext).toEqual(['late ctx']);
+    expect(out.hooks).toHaveLength(1);
+  });
+});
