@@ -31,6 +31,11 @@ export interface Provenance {
   pluginData?: string;
   skillRoot?: string;
   skillName?: string;
+  /**
+   * Read from a skill's or subagent's YAML frontmatter: registered only while the skill/agent is
+   * in use, and reviewed with the workspace when the file is the project's (src/trust).
+   */
+  frontmatter?: 'skill' | 'agent';
   /** Set for managed policy hooks and plugins force-enabled by policy. */
   managed?: boolean;
 }

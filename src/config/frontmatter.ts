@@ -9,14 +9,11 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { parseDocument } from 'yaml';
 import type { Diagnostic, NormalizedHook } from '../types.js';
+import { FRONTMATTER_PATH, parseFrontmatter, type FrontmatterKind } from './frontmatter-read.js';
 import { loadConfig } from './load.js';
 
-export type FrontmatterKind = 'skill' | 'agent';
-
-/** Where frontmatter diagnostics point when no finer path exists. */
-const FRONTMATTER_PATH = '(frontmatter)';
+export { parseFrontmatter, PROJECT_FRONTMATTER_DIRS, type FrontmatterKind } from './frontmatter-read.js';
 
 export interface FrontmatterHooks {
   kind: FrontmatterKind;
@@ -30,46 +27,9 @@ export interface FrontmatterHooks {
   hooks: NormalizedHook[];
   diagnostics: Diagnostic[];
 }
-
 /** `SKILL.md` is a skill; any other markdown file is taken as a subagent definition. */
 function frontmatterKindOf(file: string): FrontmatterKind {
   return path.basename(file).toLowerCase() === 'skill.md' ? 'skill' : 'agent';
-}
-
-/**
- * Split off and parse the frontmatter block (`---` … `---` or `...` at the top of the file).
- * No block → `data` is `{}`. Line numbers in messages are the file's.
- */
-export function parseFrontmatter(text: string, file: string): { data?: Record<string, unknown>; diagnostics: Diagnostic[] } {
-  const diagnostics: Diagnostic[] = [];
-  const error = (message: string) => {
-    diagnostics.push({ level: 'error', file, path: FRONTMATTER_PATH, message });
-    return { diagnostics };
-  };
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const lines = body.split('\n').map((l) => l.replace(/\r$/, ''));
-  if (lines[0]?.trimEnd() !== '---') return { data: {}, diagnostics };
-  const end = lines.findIndex((l, i) => i > 0 && (l.trimEnd() === '---' || l.trimEnd() === '...'));
-  if (end < 0) return error('frontmatter starts with --- but is never closed (expected a line with --- after it)');
-
-  const doc = parseDocument(lines.slice(1, end).join('\n'), { uniqueKeys: true });
-  for (const e of doc.errors) {
-    const at = e.linePos?.[0];
-    // yaml appends " at line L, column C:" and a source excerpt; we give the file's line instead.
-    const message = e.message.replace(/ at line \d+, column \d+:[\s\S]*$/, '');
-    error(`invalid YAML${at ? ` at ${at.line + 1}:${at.col}` : ''}: ${message}`);
-  }
-  if (doc.errors.length > 0) return { diagnostics };
-  let data: unknown;
-  try {
-    data = doc.toJS({ maxAliasCount: 100 });
-  } catch (e) {
-    return error(`invalid YAML: ${(e as Error)?.message ?? String(e)}`);
-  }
-  if (data === null || data === undefined) return { data: {}, diagnostics };
-  if (typeof data !== 'object' || Array.isArray(data))
-    return error(`frontmatter must be a mapping (key: value lines), got ${Array.isArray(data) ? 'a list' : typeof data}`);
-  return { data: data as Record<string, unknown>, diagnostics };
 }
 
 /** Read a skill or agent file and return its frontmatter hooks, normalized with provenance. */
@@ -111,6 +71,6 @@ export async function loadFrontmatterHooks(file: string, opts: { kind?: Frontmat
     skills: [{ root, name: result.name, file: abs, hooks: data.hooks, ...(kind === 'agent' ? { agent: true } : {}) }],
   });
   result.diagnostics.push(...loaded.diagnostics);
-  result.hooks = loaded.hooks;
+  result.hooks = loaded.hooks.map((h) => ({ ...h, source: { ...h.source, frontmatter: kind } }));
   return result;
 }

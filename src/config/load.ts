@@ -228,7 +228,10 @@ async function applyGate(
     const settings = layers.flatMap((l) => (l.data ? [{ kind: l.kind, file: l.file, data: l.data }] : []));
     const key = (kind: SourceKind, file: string | undefined) => `${kind}\0${file ?? ''}`;
     const excluded = new Set<string>();
-    for (const s of await gate({ hooks: [...layers.flatMap((l) => l.hooks), ...pluginHooks, ...skillHooks], settings }))
+    // The project's skill/agent frontmatter hooks are reviewed with the workspace, though they are
+    // registered only when invoked (src/session): the gate sees them, the config does not get them.
+    const frontmatter = discover ? await reviewedFrontmatter(projectDir, skillHooks) : [];
+    for (const s of await gate({ hooks: [...layers.flatMap((l) => l.hooks), ...pluginHooks, ...skillHooks, ...frontmatter], settings }))
       excluded.add(key(s.kind, s.file));
     const drop = <T>(list: T[], keyOf: (x: T) => string) => {
       for (let i = list.length - 1; i >= 0; i--) if (excluded.has(keyOf(list[i]!))) list.splice(i, 1);
@@ -238,6 +241,18 @@ async function applyGate(
     drop(skillHooks, (h) => key(h.source.kind, h.source.file));
   }
   return report?.();
+}
+
+/** The project's skill/agent frontmatter hooks (frontmatter-read.ts), normalized as skills are, marked `frontmatter`. */
+async function reviewedFrontmatter(projectDir: string, skillHooks: readonly NormalizedHook[]): Promise<NormalizedHook[]> {
+  const { projectFrontmatterSpecs } = await import('./frontmatter-read.js');
+  const specs = await projectFrontmatterSpecs(projectDir, new Set(skillHooks.flatMap((h) => (h.source.file ? [h.source.file] : []))));
+  if (specs.length === 0) return [];
+  const { loadSkill } = await import('./extensions.js');
+  // Problems in these files are reported when the skill or agent is invoked (frontmatter.ts).
+  return specs.flatMap(({ spec, kind }) =>
+    loadSkill(spec, projectDir, [], []).map((h) => ({ ...h, source: { ...h.source, frontmatter: kind } })),
+  );
 }
 
 /** Merge the (gated) layers: scalar settings by precedence, env, policy filters, dedup, allowlists. */

@@ -4,9 +4,8 @@
  * policy-checked when they are registered.
  */
 import path from 'node:path';
-import { isManagedHook } from '../config/registry.js';
-import { loadFrontmatterHooks, type FrontmatterHooks } from '../config/frontmatter.js';
-import { assessTrust, defaultNeedsTrust } from '../trust/index.js';
+import { loadFrontmatterHooks, PROJECT_FRONTMATTER_DIRS, type FrontmatterHooks } from '../config/frontmatter.js';
+import { defaultNeedsTrust, failClosed, frontmatterVerdict, resolveWorkspace } from '../trust/index.js';
 import type { NormalizedHook } from '../types.js';
 import { canonicalDir, frozenCopy, type ManagerState, type ProjectEntry, type SessionState } from './state.js';
 import type { GateResult, SessionConfigSnapshot, SkillRegistration } from './types.js';
@@ -50,28 +49,51 @@ export async function snapshotFor(m: ManagerState, projectDir: string): Promise<
 }
 
 /**
- * Skill/agent hooks registered at runtime are not part of the trusted config digest (they are
- * registered when invoked, as in Claude Code); those from inside the workspace need workspace
- * trust, read from the store at registration time. A store error fails closed.
+ * A skill/agent file's hooks under hook trust. The user's own (outside the workspace) run as they
+ * are. A project file's are what the trust assessment reviewed, assessed again now so that a file
+ * added, edited or deleted since the review is seen: unchanged → run, verified at each execution;
+ * the workspace changed since → they fail closed, saying how to re-trust; never trusted → none.
  */
-async function workspaceTrustGate(m: ManagerState, hooks: readonly NormalizedHook[], projectDir: string): Promise<GateResult> {
+async function reviewedGate(m: ManagerState, s: SessionState, fm: FrontmatterHooks, hooks: readonly NormalizedHook[]): Promise<GateResult> {
   const trust = m.options.trust;
-  if (!trust || hooks.length === 0) return { allowed: [...hooks], warnings: [] };
-  const report = await assessTrust({ hooks: [] }, m.trustFor(projectDir));
-  const trusted = report.workspaceTrusted && report.state !== 'error';
-  if (trusted) return { allowed: [...hooks], warnings: [] };
+  if (!trust || !m.review) return { allowed: [...hooks], warnings: [] };
+  const workspace = await resolveWorkspace(s.projectDir);
   const needsTrust = trust.needsTrust ?? defaultNeedsTrust;
-  const allowed: NormalizedHook[] = [];
-  const warnings: string[] = [];
-  for (const h of hooks) {
-    const root = h.source.skillRoot ?? h.source.pluginRoot;
-    const source = { kind: h.source.kind, file: h.source.file, ...(root !== undefined ? { skillRoot: canonicalDir(root) } : {}) };
-    if (!needsTrust(source, report.workspace)) allowed.push(h);
-    else
-      warnings.push(
-        `${h.source.file}: ${h.source.path}: ${h.source.kind} ${h.handler.type} hook skipped (${report.state === 'error' ? report.reason : 'the workspace is not trusted'}); trust the workspace first`,
-      );
+  if (!needsTrust({ kind: 'skill', file: fm.file, skillRoot: canonicalDir(fm.root) }, workspace))
+    return { allowed: [...hooks], warnings: [] };
+  const what = `${fm.kind} ${fm.file}`;
+  let review: Awaited<ReturnType<NonNullable<ManagerState['review']>>>;
+  try {
+    review = await m.review(s.projectDir);
+  } catch (e) {
+    const reason = `${what}: its hooks cannot be checked against the review (${(e as Error)?.message ?? String(e)})`;
+    return { allowed: failClosed(hooks, `${reason}; the events they guard are denied`), warnings: [reason] };
   }
+  const report = review.trust;
+  const o = {
+    ...(trust.homeDir !== undefined ? { homeDir: trust.homeDir } : {}),
+    ...(trust.command !== undefined ? { command: trust.command } : {}),
+  };
+  const verdict = frontmatterVerdict(fm.file, fm.kind, review, o);
+  if (verdict === undefined) {
+    const how = `review and trust the workspace's hooks first (\`${trust.command ?? 'agent-hooks'} trust\`)`;
+    return {
+      allowed: [],
+      warnings: hooks.map(
+        (h) => `${h.source.file}: ${h.source.path}: ${fm.kind} ${h.handler.type} hook skipped (${report.reason}); ${how}`,
+      ),
+    };
+  }
+  const allowed = [...verdict.hooks];
+  const warnings: string[] = [];
+  if (!verdict.read && hooks.length > 0) {
+    const reason = `${what}: its hooks were not reviewed (the review reads the frontmatter of ${PROJECT_FRONTMATTER_DIRS.skill} and ${PROJECT_FRONTMATTER_DIRS.agent} in the project); the events they guard are denied`;
+    allowed.push(...failClosed(hooks, reason));
+    warnings.push(reason);
+  } else if (report.state !== 'trusted' && allowed.length > 0)
+    warnings.push(
+      `${what}: the workspace's hooks changed since they were reviewed (${report.reason}); its hooks fail closed until it is re-trusted`,
+    );
   return { allowed, warnings };
 }
 
@@ -79,16 +101,14 @@ async function workspaceTrustGate(m: ManagerState, hooks: readonly NormalizedHoo
 export async function frontmatterFor(m: ManagerState, s: SessionState, file: string, kind: 'skill' | 'agent'): Promise<SkillRegistration> {
   const fm: FrontmatterHooks = await loadFrontmatterHooks(file, { kind, cwd: s.worktreeDir ?? s.projectDir });
   const warnings: string[] = [];
-  let hooks = fm.hooks;
   const cfg = s.snapshot.config;
-  // Frontmatter hooks are never managed: policy that removes non-managed hooks removes them too.
-  if (hooks.length > 0 && (cfg.disabled.nonManaged || cfg.managedOnly)) {
+  // Frontmatter hooks are never managed: policy that removes non-managed hooks removes them all.
+  const policyOff = cfg.disabled.nonManaged || cfg.managedOnly;
+  if (fm.hooks.length > 0 && policyOff)
     warnings.push(
       `${kind} ${fm.name}: its hooks are not registered (${cfg.managedOnly ? 'allowManagedHooksOnly' : 'disableAllHooks'} is in force)`,
     );
-    hooks = hooks.filter(isManagedHook);
-  }
-  const trusted = await workspaceTrustGate(m, hooks, s.projectDir);
+  const trusted = policyOff ? { allowed: [], warnings: [] } : await reviewedGate(m, s, fm, fm.hooks);
   const gated = await gate(m, trusted.allowed, s.projectDir);
   warnings.push(...trusted.warnings, ...gated.warnings);
   for (const w of warnings) m.warn(w, s.id);

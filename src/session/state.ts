@@ -87,6 +87,8 @@ export interface ManagerState {
   /** Loads a project's config (the host's loader, the trusted loader, or loadConfig). */
   load: (projectDir: string) => Promise<ProjectEntry>;
   trustFor: (projectDir: string) => TrustOptions;
+  /** With `trust`: a fresh trusted load, for what the review says of a skill/agent file now. */
+  review?: (projectDir: string) => ReturnType<typeof loadTrustedConfig>;
   warn: (message: string, sessionId?: string) => void;
   cache: LRUCache<string, Promise<ProjectEntry>>;
   sessions: Map<string, SessionState>;
@@ -107,9 +109,13 @@ export function createManagerState(options: HookManagerOptions): ManagerState {
   }
   const loadOptions = options.loadOptions ?? ((projectDir: string) => ({ cwd: projectDir, projectDir }));
   const trustFor = (projectDir: string): TrustOptions => ({ ...options.trust, workspaceDir: projectDir });
+  const review = options.trust ? (projectDir: string) => loadTrustedConfig(loadOptions(projectDir), trustFor(projectDir)) : undefined;
   const load = async (projectDir: string): Promise<ProjectEntry> => {
     if (options.load) return { config: await options.load(projectDir) };
-    if (options.trust) return loadTrustedConfig(loadOptions(projectDir), trustFor(projectDir));
+    if (review) {
+      const { config, trust } = await review(projectDir);
+      return { config, trust };
+    }
     return { config: await loadConfig(loadOptions(projectDir)) };
   };
   return {
@@ -117,6 +123,7 @@ export function createManagerState(options: HookManagerOptions): ManagerState {
     max,
     load,
     trustFor,
+    ...(review ? { review } : {}),
     warn: (message, sessionId) => options.onWarning?.(message, sessionId),
     cache: new LRUCache<string, Promise<ProjectEntry>>({ max }),
     sessions: new Map(),

@@ -40,8 +40,9 @@ export interface HookManagerOptions {
   loadOptions?: (projectDir: string) => Omit<LoadConfigOptions, 'gate'>;
   /**
    * Hook trust (src/trust): project configs load through loadTrustedConfig (gated before dedup;
-   * untrusted, modified or unreadable → skipped with a warning), and skill/agent files inside the
-   * workspace need workspace trust. `workspaceDir` is each session's project.
+   * untrusted, modified or unreadable → skipped with a warning), and the frontmatter hooks of
+   * skill/agent files inside the workspace run only as reviewed (assessed again when registered;
+   * changed since the review → they fail closed). `workspaceDir` is each session's project.
    */
   trust?: Partial<Omit<TrustOptions, 'workspaceDir'>>;
   /** Engine options for every session; a function gets the session (e.g. to build a prompt backend on its frozen model). */

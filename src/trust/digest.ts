@@ -4,7 +4,8 @@
  * The canonical config holds, for the hooks and settings files that need trust:
  * - every hook in config order (before dedup and policy): event, raw matcher, the whole handler
  *   (every field: anything in it can change behaviour), and provenance — source kind, file,
- *   position in the file, plugin name/id/root/data dir, skill name/root;
+ *   position in the file, plugin name/id/root/data dir, skill name/root; the project's skill and
+ *   subagent frontmatter hooks too (marked `frontmatter`), which run only when invoked;
  * - the hook-related settings of each such file (`disableAllHooks`, `agentHooks`,
  *   `allowedHttpHookUrls`, … — every top-level settings key agent-hooks reads except `hooks`);
  * - for every file a command hook references by path (scripts.ts): sha256 of its content, or
@@ -40,6 +41,8 @@ export interface CanonicalHook {
     pluginData?: string;
     skillName?: string;
     skillRoot?: string;
+    /** Set for a skill's or subagent's frontmatter hook: reviewed now, registered when it is invoked. */
+    frontmatter?: 'skill' | 'agent';
   };
   /** Keys into CanonicalConfig.scripts, in reference order. */
   scripts: string[];
@@ -109,6 +112,7 @@ export function canonicalHook(
   if (s.pluginData !== undefined) source.pluginData = encode(real(s.pluginData));
   if (s.skillName !== undefined) source.skillName = s.skillName;
   if (s.skillRoot !== undefined) source.skillRoot = encode(real(s.skillRoot));
+  if (s.frontmatter !== undefined) source.frontmatter = s.frontmatter;
   return {
     event: hook.event,
     ...(hook.matcher !== undefined ? { matcher: hook.matcher } : {}),

@@ -14,6 +14,7 @@ export {
   type HookTrustStatus,
 } from './gate.js';
 export { loadTrustedConfig } from './load.js';
+export { failClosed, frontmatterVerdict } from './verify.js';
 export { resolveWorkspace, type Workspace } from './workspace.js';
 export {
   canonicalJson,

@@ -7,6 +7,7 @@ import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '../config
 import { assessTrust, verifiedHooks } from './assess.js';
 import { trustGate } from './gate.js';
 import type { TrustOptions, TrustReport } from './types.js';
+import type { NormalizedHook } from '../types.js';
 import { checkKnownKeys, type KnownKeys } from '../util/option-keys.js';
 
 /** The keys of TrustOptions; any other is refused (src/util/option-keys.ts). */
@@ -26,17 +27,26 @@ import { withTrustVerdict } from './verify.js';
  * loadConfig with the trust gate. Skip warnings are dropped when policy removes non-managed
  * hooks anyway (managed disableAllHooks / allowManagedHooksOnly). Reviewed hooks are verified at
  * each execution, and those of a reviewed workspace that changed fail closed (verify.ts).
+ * `frontmatter`: the project's skill and subagent frontmatter hooks the assessment reviewed, not
+ * in the config (they run when invoked: `frontmatterVerdict`).
  */
 export async function loadTrustedConfig(
   loadOptions: Omit<LoadConfigOptions, 'gate'>,
   trustOptions: Partial<TrustOptions> = {},
-): Promise<{ config: LoadedConfig; trust: TrustReport }> {
+): Promise<{ config: LoadedConfig; trust: TrustReport; frontmatter: NormalizedHook[] }> {
   checkKnownKeys('loadTrustedConfig', trustOptions, TRUST_OPTION_KEYS, 'trustOptions.');
   const cwd = path.resolve(loadOptions.cwd);
   const workspaceDir = trustOptions.workspaceDir ?? path.resolve(cwd, loadOptions.projectDir ?? '.');
   const homeDir = trustOptions.homeDir ?? loadOptions.homeDir;
   const { gate, report } = trustGate({ ...trustOptions, workspaceDir, ...(homeDir !== undefined ? { homeDir } : {}) });
-  const config = await loadConfig({ ...loadOptions, gate });
+  let frontmatter: NormalizedHook[] = [];
+  const config = await loadConfig({
+    ...loadOptions,
+    gate: (input) => {
+      frontmatter = input.hooks.filter((h) => h.source.frontmatter !== undefined);
+      return gate(input);
+    },
+  });
   let trust = report();
   if (!trust) {
     // loadConfig failed before the gate ran; assess what we have so callers always get a report.
@@ -50,5 +60,5 @@ export async function loadTrustedConfig(
     ...(trustOptions.command !== undefined ? { command: trustOptions.command } : {}),
     nonManagedOff,
   });
-  return { config, trust };
+  return { config, trust, frontmatter };
 }

@@ -36,9 +36,58 @@ export interface VerdictOptions {
 /**
  * The hooks after an assessment, as the engine must run them: reviewed hooks with `verify` and
  * `guards`; in a reviewed workspace that changed, the gated hooks as failed verification.
+ * Frontmatter hooks are left to `frontmatterVerdict`: they run only when their skill/agent does.
  */
 export function withTrustVerdict(hooks: readonly NormalizedHook[], report: TrustReport, o: VerdictOptions = {}): NormalizedHook[] {
   if (o.nonManagedOff) return [...hooks];
+  return verdictOf(
+    hooks,
+    report,
+    o,
+    (src) => src.frontmatter === undefined,
+    (id) => `trusted hook ${id} changed since it was reviewed`,
+  );
+}
+
+/**
+ * The hooks of one project skill or subagent file when it is invoked, from an assessment that
+ * reviewed the project's frontmatter (`frontmatter`: every such hook read then; loadTrustedConfig).
+ * Reviewed and unchanged: the file's hooks run, verified at each execution. In a reviewed
+ * workspace that changed (this file or another): its current hooks and the reviewed ones fail
+ * closed. `read`: the review read hooks from the file. `undefined`: the workspace was never reviewed.
+ */
+export function frontmatterVerdict(
+  file: string,
+  kind: 'skill' | 'agent',
+  review: { trust: TrustReport; frontmatter: readonly NormalizedHook[] },
+  o: VerdictOptions = {},
+): { hooks: NormalizedHook[]; read: boolean } | undefined {
+  const report = review.trust;
+  if (report.state !== 'trusted' && !wasReviewed(report)) return undefined;
+  const at = real(file);
+  const mine = (src: Provenance) => src.frontmatter === kind && src.file !== undefined && real(src.file) === at;
+  const current = review.frontmatter.filter((h) => mine(h.source));
+  const hooks = verdictOf(report.state === 'trusted' ? current : [], report, o, mine, notReviewedIn(file));
+  return { hooks, read: current.length > 0 };
+}
+
+const notReviewedIn = (file: string) => (id: string) => `${file}: its hook ${id} is not what was reviewed`;
+
+/** Hooks that may not run, each failing with `reason` at every execution (the engine fails closed on their events). */
+export function failClosed(hooks: readonly NormalizedHook[], reason: string): NormalizedHook[] {
+  return hooks.map((h) => failedHook(h, reason));
+}
+
+const wasReviewed = (report: TrustReport) =>
+  report.trustedDigest !== undefined || (report.state === 'error' && report.errors[0] === report.reason);
+
+function verdictOf(
+  hooks: readonly NormalizedHook[],
+  report: TrustReport,
+  o: VerdictOptions,
+  mine: (source: Provenance) => boolean,
+  notReviewed: (id: string) => string,
+): NormalizedHook[] {
   const status = new Map(report.hooks.map((s) => [s.id, s]));
   if (report.state === 'trusted') {
     const check = verifierContext(report, o);
@@ -49,17 +98,19 @@ export function withTrustVerdict(hooks: readonly NormalizedHook[], report: Trust
       return { ...h, ...(verify ? { verify } : {}), guards: guardsOf(h, s, report) };
     });
   }
-  const reviewed = report.trustedDigest !== undefined || (report.state === 'error' && report.errors[0] === report.reason);
-  if (report.state === 'untrusted' || !reviewed) return [...hooks];
+  if (report.state === 'untrusted' || !wasReviewed(report)) return [...hooks];
   const how = retrustHint(report, o.command);
-  const failed: NormalizedHook[] = report.skipped.map((s) => {
-    const st = status.get(s.hook.id);
-    const what = st ? changeOf(st, report) : report.reason;
-    return failedHook(s.hook, `trusted hook ${s.hook.id} changed since it was reviewed (${report.state}: ${what}); ${how}`, st);
-  });
+  const failed: NormalizedHook[] = report.skipped
+    .filter((s) => mine(s.hook.source))
+    .map((s) => {
+      const st = status.get(s.hook.id);
+      const what = st ? changeOf(st, report) : report.reason;
+      return failedHook(s.hook, `${notReviewed(s.hook.id)} (${report.state}: ${what}); ${how}`, st);
+    });
   const { decode } = rootCodec(report.workspace.root);
   (report.reviewedHooks ?? []).forEach((c, i) => {
     const h = reviewedHook(c, i, decode);
+    if (!mine(h.source)) return;
     failed.push(failedHook(h, `the reviewed hook ${h.id} is not what runs now (${report.state}: ${changedFiles(report)}); ${how}`));
   });
   return [...hooks, ...failed];

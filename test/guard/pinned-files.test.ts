@@ -278,7 +278,7 @@ describe('the session manager (the reference runtime’s hooks) verifies at each
     }
   });
 
-  it.fails('a skill the agent writes after the review does not run its frontmatter hooks on workspace trust alone', async () => {
+  it('a skill the agent writes after the review does not run its frontmatter hooks on workspace trust alone', async () => {
     const m = manager();
     const mark = sb.dir.path('mark-skill');
     try {

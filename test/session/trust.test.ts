@@ -52,7 +52,7 @@ describe('sessions with hook trust', () => {
     expect(lines(log).slice(3)).toEqual(['user']);
   });
 
-  it('skill hooks from inside the workspace need workspace trust; skills outside it do not', async () => {
+  it('skill hooks from inside the workspace need the review (workspace trust alone is not enough); skills outside it do not', async () => {
     const log = sb.dir.path('log');
     const store = sb.dir.path('trust.json');
     const project = sb.project('proj');
@@ -75,17 +75,23 @@ describe('sessions with hook trust', () => {
 
     const denied = await s.addSkill(inside);
     expect(denied.hooks).toEqual([]);
-    expect(denied.warnings[0]).toMatch(/skill command hook skipped \(the workspace is not trusted\)/);
+    expect(denied.warnings[0]).toMatch(/skill command hook skipped \(this workspace has never been trusted\); review and trust/);
     expect((await s.addSkill(outside)).hooks).toHaveLength(1);
     await s.run('UserPromptSubmit', { prompt: 'x' });
     expect(lines(log)).toEqual(['outside']);
 
-    // Workspace trust is read when the skill is invoked.
+    // Trust is read when the skill is invoked. Workspace trust alone does not run a project
+    // skill's hooks: they are part of what is reviewed (docs/security.md).
     const { trust } = await loadTrustedConfig(loadOptions(project), { storePath: store, homeDir: sb.home });
     await trustWorkspace(trust, { workspaceOnly: true });
     const s2 = await m.bindSession({ sessionId: 's2', projectDir: project });
-    expect((await s2.addSkill(inside)).hooks).toHaveLength(1);
-    await s2.run('UserPromptSubmit', { prompt: 'x' });
+    const unreviewed = await s2.addSkill(inside);
+    expect(unreviewed.hooks).toEqual([]);
+    expect(unreviewed.warnings[0]).toMatch(/hook skipped \(this workspace's hooks have not been reviewed and trusted\)/);
+    await trustWorkspace(trust);
+    const s3 = await m.bindSession({ sessionId: 's3', projectDir: project });
+    expect((await s3.addSkill(inside)).hooks).toHaveLength(1);
+    await s3.run('UserPromptSubmit', { prompt: 'x' });
     expect(lines(log)).toEqual(['outside', 'inside']);
   });
 
