@@ -10,10 +10,11 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Diagnostic, NormalizedHook } from '../types.js';
-import { FRONTMATTER_PATH, parseFrontmatter, type FrontmatterKind } from './frontmatter-read.js';
+import { FRONTMATTER_PATH, parseFrontmatter, type FrontmatterKind } from './frontmatter-parse.js';
 import { loadConfig } from './load.js';
 
-export { parseFrontmatter, PROJECT_FRONTMATTER_DIRS, type FrontmatterKind } from './frontmatter-read.js';
+export { parseFrontmatter, type FrontmatterKind } from './frontmatter-parse.js';
+export { PROJECT_FRONTMATTER_DIRS } from './frontmatter-read.js';
 
 export interface FrontmatterHooks {
   kind: FrontmatterKind;

@@ -54,7 +54,7 @@ export function withTrustVerdict(hooks: readonly NormalizedHook[], report: Trust
  * reviewed the project's frontmatter (`frontmatter`: every such hook read then; loadTrustedConfig).
  * Reviewed and unchanged: the file's hooks run, verified at each execution. In a reviewed
  * workspace that changed (this file or another): its current hooks and the reviewed ones fail
- * closed. `read`: the review read hooks from the file. `undefined`: the workspace was never reviewed.
+ * closed. `read`: the review read hooks from the file. `undefined`: not trusted (never reviewed, or not by the host).
  */
 export function frontmatterVerdict(
   file: string,
@@ -63,7 +63,7 @@ export function frontmatterVerdict(
   o: VerdictOptions = {},
 ): { hooks: NormalizedHook[]; read: boolean } | undefined {
   const report = review.trust;
-  if (report.state !== 'trusted' && !wasReviewed(report)) return undefined;
+  if (report.state === 'untrusted' || (report.state !== 'trusted' && !wasReviewed(report))) return undefined;
   const at = real(file);
   const mine = (src: Provenance) => src.frontmatter === kind && src.file !== undefined && real(src.file) === at;
   const current = review.frontmatter.filter((h) => mine(h.source));
