@@ -3,7 +3,9 @@
  * would otherwise let through (a PostToolUse output replacement in Auggie or Letta Code: each
  * only appends a hook's answer to the tool output, so the original reaches the model on the
  * next request). The agent waits for its hook before that request, so dispatch ends the agent
- * while it waits and answers nothing: the turn stops before the model reads anything.
+ * while it waits and answers nothing: the turn stops before the model reads anything. Auggie's
+ * blocked prompt is ended the same way if the agent is still there (it does not wait for that
+ * hook; once it has exited, dispatch is re-parented and ends nothing).
  *
  * The agent is the nearest ancestor that is not a shell (a hook line may run through `sh -c`).
  * It gets SIGTERM (its own shutdown path), then SIGKILL if it is still there after the grace
@@ -26,7 +28,8 @@ export function agentPid(lookup: (pid: number) => ProcInfo | undefined = process
   for (let depth = 0; depth < MAX_DEPTH && at > 1; depth++) {
     const info = lookup(at);
     if (!info) return undefined;
-    if (!SHELLS.has(basename(info.args[0] ?? ''))) return at;
+    // A login shell names itself `-bash`.
+    if (!SHELLS.has(basename(info.args[0] ?? '').replace(/^-/, ''))) return at;
     at = info.ppid;
   }
   return undefined;

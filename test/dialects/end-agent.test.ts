@@ -77,7 +77,7 @@ test('the agent is the nearest ancestor that is not a shell', () => {
   const table = new Map([
     [30, { ppid: 20, start: '', args: ['/bin/sh', '-c', 'x'] }],
     [20, { ppid: 10, start: '', args: ['/usr/bin/node', 'letta.js'] }],
-    [10, { ppid: 1, start: '', args: ['bash'] }],
+    [10, { ppid: 1, start: '', args: ['-bash'] }],
   ]);
   expect(agentPid((p) => table.get(p), 30)).toBe(20);
   expect(agentPid((p) => table.get(p), 20)).toBe(20);
