@@ -150,7 +150,7 @@ describe('auggie', () => {
       decision({ event: 'UserPromptSubmit', blocked: true, decision: 'block', reason: 'no secrets' }),
       prompt,
     );
-    expect(blocked.endAgent).toMatch(/no secrets.*already reached the model; the agent was ended so it does not act on it/);
+    expect(blocked.endAgent).toMatch(/no secrets.*already reached the model; the agent was ended so it stops acting on it/);
     expect(auggieWire.encodeDecision(decision({ event: 'UserPromptSubmit', additionalContext: ['c'] }), prompt).endAgent).toBeUndefined();
   });
 

@@ -85,7 +85,7 @@ export const AUGGIE_UNDELIVERABLE: readonly Undeliverable[] = [
     part: 'answer',
     blocking: true,
     version: V,
-    what: 'firePromptSubmitHook runs PromptSubmit hooks without waiting for them: the prompt reaches the model whatever they answer; through dispatch a block ends the agent, so it does not act on the prompt',
+    what: 'firePromptSubmitHook runs PromptSubmit hooks without waiting for them: the prompt reaches the model whatever they answer; through dispatch a block ends the agent when the answer arrives, which stops what it does next but not a tool call it already made',
   },
   {
     event: 'PostToolUse',

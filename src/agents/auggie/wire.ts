@@ -51,7 +51,7 @@ function encodeAuggie(d: Decision, input: DispatchInput): DispatchOutput {
     ended = endReason('Auggie', input);
   } else if (d.event === 'UserPromptSubmit' && (d.blocked || !d.continue)) {
     // firePromptSubmitHook does not wait for its hooks: the prompt has been sent; stop the agent acting on it.
-    ended = `a hook blocked this prompt (${reasonOf(d, d.stopReason ?? 'blocked by hook')}), but Auggie sends a prompt without waiting for its PromptSubmit hooks, so it already reached the model; the agent was ended so it does not act on it`;
+    ended = `a hook blocked this prompt (${reasonOf(d, d.stopReason ?? 'blocked by hook')}), but Auggie sends a prompt without waiting for its PromptSubmit hooks, so it already reached the model; the agent was ended so it stops acting on it`;
   }
   const json = claudeOutput(e, { toolName: tool, mapInput: (i) => TOOLS.inputToNative(tool, i) });
   // Auggie reads PostToolUse's and Stop's decision and reason inside hookSpecificOutput.
