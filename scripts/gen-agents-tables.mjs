@@ -88,7 +88,9 @@ function render() {
     }
     out.push('| scenario | native | dispatch |', '|---|---|---|');
     for (const [id, c] of Object.entries(r.cells))
-      out.push(`| ${c.title ?? id} | ${cell(c.native, `${r.agent}:${id}`, 'native')} | ${cell(c.dispatch, `${r.agent}:${id}`, 'dispatch')} |`);
+      out.push(
+        `| ${c.title ?? id} | ${cell(c.native, `${r.agent}:${id}`, 'native')} | ${cell(c.dispatch, `${r.agent}:${id}`, 'dispatch')} |`,
+      );
     out.push('');
   }
   out.push(
