@@ -41,8 +41,14 @@ const MARK = {
 // summary table (test/agents/harness/table.ts) counts them from the same file.
 const NOT_DELIVERABLE = JSON.parse(readFileSync(fileURLToPath(new URL('../test/agents/not-deliverable.json', import.meta.url)), 'utf8'));
 
-function cell(c, key) {
+// Dispatch cells no answer can close (the agent never uses any), read from the installed agent;
+// test/agents/harness/matrix.ts expects them open and fails the day one is not.
+const KNOWN_OPEN = JSON.parse(readFileSync(fileURLToPath(new URL('../test/agents/known-open.json', import.meta.url)), 'utf8'));
+
+function cell(c, key, mode) {
   if (!c) return 'not run';
+  const ko = mode === 'dispatch' ? KNOWN_OPEN[key] : undefined;
+  if (ko && c.verdict === 'open') return `${MARK.open}, no answer can close it (${ko.version}): ${c.detail}; ${ko.what}`;
   const nd = NOT_DELIVERABLE[key];
   if (nd && (c.verdict === 'ignored' || c.verdict === 'unfired')) return `– not deliverable by the agent (${nd.version}): ${nd.what}`;
   if (c.verdict === 'na') return c.detail.startsWith('n/a') ? c.detail : `n/a: ${c.detail}`;
@@ -69,7 +75,8 @@ function render() {
     '(read from the installed agent; not a failure of ours: dispatch prints a note, `check --agent D` warns',
     'where config can tell, and none of these lets a denied action through);',
     "n/a natively: the agent's own config cannot express it; ✘ FAILS OPEN: what the hook stopped happened",
-    'anyway (a failure of the suite under dispatch; a fact about the agent natively).',
+    'anyway (a failure of the suite under dispatch; a fact about the agent natively); under dispatch',
+    '"no answer can close it" marks a cell listed in `test/agents/known-open.json`, with why.',
     '',
   ];
   for (const r of results) {
@@ -81,7 +88,9 @@ function render() {
     }
     out.push('| scenario | native | dispatch |', '|---|---|---|');
     for (const [id, c] of Object.entries(r.cells))
-      out.push(`| ${c.title ?? id} | ${cell(c.native, `${r.agent}:${id}`)} | ${cell(c.dispatch, `${r.agent}:${id}`)} |`);
+      out.push(
+        `| ${c.title ?? id} | ${cell(c.native, `${r.agent}:${id}`, 'native')} | ${cell(c.dispatch, `${r.agent}:${id}`, 'dispatch')} |`,
+      );
     out.push('');
   }
   out.push(

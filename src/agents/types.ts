@@ -75,13 +75,17 @@ type ConfigLocation = { kind: 'user' | 'project' | 'local'; file: string } | { k
  */
 export interface Undeliverable {
   event: EventName;
-  /** context: additionalContext is dropped by the agent; fire: the agent never runs the event's hooks. */
-  part: 'context' | 'fire';
+  /**
+   * context: additionalContext is dropped by the agent; fire: the agent never runs the event's
+   * hooks (or never reads what they answer); answer: it runs them, but one answer it cannot apply
+   * and dispatch ends the agent instead (src/dispatch/end-agent.ts).
+   */
+  part: 'context' | 'fire' | 'answer';
   /** Agent and version whose code was read. */
   version: string;
   /** What its code does instead. */
   what: string;
-  /** The event's hooks can block: a guard configured there never guards anything. */
+  /** The event's hooks can block: a guard configured there never guards anything (answer: not fully). */
   blocking?: boolean;
 }
 
@@ -198,6 +202,12 @@ export interface DispatchOutput {
   stdout: string;
   stderr: string;
   exitCode: number;
+  /**
+   * Set where the agent has no answer for the decision and would let it through: dispatch ends
+   * the agent before it reads anything (src/dispatch/end-agent.ts); this says why. The other
+   * fields stay the answer given if the agent cannot be ended.
+   */
+  endAgent?: string;
 }
 
 /** How `agent-hooks dispatch` talks to one agent. */

@@ -278,6 +278,7 @@ function unjudged(wire: WireAdapter, input: DispatchInput, err: unknown): Dispat
 
 /** Read stdin, dispatch, print, set the exit code. */
 export async function dispatchMain(flags: DispatchFlags): Promise<number> {
+  const parent = process.ppid;
   let text = '';
   try {
     text = readFileSync(0, 'utf8');
@@ -285,6 +286,10 @@ export async function dispatchMain(flags: DispatchFlags): Promise<number> {
     text = '';
   }
   const o = await dispatch(flags, text);
+  if (o.endAgent !== undefined) {
+    process.stderr.write(forTerminal(`agent-hooks dispatch: ending the agent: ${o.endAgent}\n`));
+    if (await (await import('./end-agent.js')).endAgent(o.endAgent, parent)) return 2;
+  }
   if (o.stdout) process.stdout.write(o.stdout);
   // stdout is the agent's protocol and stays exact; stderr is shown to a person.
   if (o.stderr) process.stderr.write(forTerminal(o.stderr));

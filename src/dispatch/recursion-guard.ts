@@ -13,7 +13,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
-interface ProcInfo {
+export interface ProcInfo {
   ppid: number;
   /** Start time in clock ticks since boot (Linux); '' where unknown. */
   start: string;
@@ -44,7 +44,8 @@ export function calledFromDispatch(value: string | undefined, lookup: (pid: numb
   return false;
 }
 
-function processLookup(): (pid: number) => ProcInfo | undefined {
+/** Parent links and arguments of any process: /proc where there is one, else one `ps` run. */
+export function processLookup(): (pid: number) => ProcInfo | undefined {
   if (procInfo(process.pid)) return procInfo;
   const table = psTable();
   return (pid) => table.get(pid);

@@ -132,8 +132,26 @@ describe('auggie', () => {
       tool_input: { command: 'cat s' },
       tool_output: 'secret',
     });
-    const o = JSON.parse(auggieWire.encodeDecision(decision({ event: 'PostToolUse', updatedOutput: 'redacted' }), post).stdout);
-    expect(o).toMatchObject({ continue: false, decision: 'block', hookSpecificOutput: { decision: 'block' } });
+    const replaced = auggieWire.encodeDecision(decision({ event: 'PostToolUse', updatedOutput: 'redacted' }), post);
+    // Auggie only appends to the output: dispatch ends it (src/dispatch/end-agent.ts); the JSON is the fallback.
+    expect(replaced.endAgent).toContain('a hook replaced the output of Bash, which Auggie cannot apply or withhold');
+    expect(JSON.parse(replaced.stdout)).toMatchObject({ continue: false, decision: 'block', hookSpecificOutput: { decision: 'block' } });
+    expect(auggieWire.encodeDecision(decision({ event: 'PostToolUse', additionalContext: ['c'] }), post).endAgent).toBeUndefined();
+  });
+
+  test('a blocked prompt ends the agent (PromptSubmit is not awaited: it was sent already); an allowed one does not', () => {
+    const prompt = decoded(auggieWire, {
+      hook_event_name: 'PromptSubmit',
+      conversation_id: 'c1',
+      workspace_roots: ['/w'],
+      user_prompt: 'p',
+    });
+    const blocked = auggieWire.encodeDecision(
+      decision({ event: 'UserPromptSubmit', blocked: true, decision: 'block', reason: 'no secrets' }),
+      prompt,
+    );
+    expect(blocked.endAgent).toMatch(/no secrets.*already reached the model; the agent was ended so it stops acting on it/);
+    expect(auggieWire.encodeDecision(decision({ event: 'UserPromptSubmit', additionalContext: ['c'] }), prompt).endAgent).toBeUndefined();
   });
 
   test('settings: PromptSubmit and ms timeouts both ways', async () => {

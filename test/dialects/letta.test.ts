@@ -79,6 +79,20 @@ describe('letta answers', () => {
     expect(lettaWire.encodeDecision(decision({ event: 'PermissionRequest', decision: 'allow' }), input).exitCode).toBe(0);
   });
 
+  test('a replaced output ends the agent (Letta Code only appends to it); exit 2 with the replacement is the fallback', () => {
+    const post = decoded({
+      event_type: 'PostToolUse',
+      working_directory: '/w',
+      tool_name: 'Bash',
+      tool_input: { command: 'x' },
+      tool_result: { status: 'success', output: 'S' },
+    });
+    const o = lettaWire.encodeDecision(decision({ event: 'PostToolUse', updatedOutput: 'R' }), post);
+    expect(o.endAgent).toContain('a hook replaced the output of Bash, which Letta Code cannot apply or withhold');
+    expect(o).toMatchObject({ exitCode: 2, stderr: expect.stringContaining('use this output instead: R') });
+    expect(lettaWire.encodeDecision(decision({ event: 'PostToolUse', blocked: true, reason: 'b' }), post).endAgent).toBeUndefined();
+  });
+
   test('PostToolUse context is JSON (read there), UserPromptSubmit and SessionStart context plain stdout', () => {
     const post = decoded({
       event_type: 'PostToolUse',

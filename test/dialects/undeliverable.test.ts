@@ -126,6 +126,27 @@ describe('config-time warnings for a hook the agent never runs', () => {
     expect(plain.stdout).not.toContain('NEVER RUN');
   });
 
+  test('check --agent auggie|letta: a prompt guard Auggie cannot stop, and an output replacement neither can apply', async () => {
+    const file = dir.json('claude-format.json', {
+      hooks: {
+        UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'true' }] }],
+        PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }],
+      },
+    });
+    const messages = async (agent: string) => {
+      const r = await runCli(['check', '--agent', agent, '--json', file], '');
+      expect(r.code, r.stderr).toBe(0);
+      return (JSON.parse(r.stdout).diagnostics as Array<{ message: string }>).map((d) => d.message).join('\n');
+    };
+    const auggie = await messages('auggie');
+    expect(auggie).toContain('THIS GUARD CANNOT STOP IT on Auggie: UserPromptSubmit (Auggie 0.36.0)');
+    expect(auggie).toContain('Auggie cannot apply every answer of this hook: PostToolUse (Auggie 0.36.0)');
+    expect(auggie).toContain('a replacement ends the agent before the model reads the original');
+    const letta = await messages('letta');
+    expect(letta).toContain('Letta Code cannot apply every answer of this hook: PostToolUse (Letta Code 0.25.9)');
+    expect(letta).toContain('THIS GUARD WILL NEVER RUN on Letta Code');
+  });
+
   test('check --agent with an unknown agent is an error', async () => {
     const file = dir.json('plain.json', { hooks: {} });
     const r = await runCli(['check', '--agent', 'nope', file], '');

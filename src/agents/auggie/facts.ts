@@ -82,10 +82,16 @@ export const AUGGIE_UNDELIVERABLE: readonly Undeliverable[] = [
   },
   {
     event: 'UserPromptSubmit',
-    part: 'fire',
+    part: 'answer',
     blocking: true,
     version: V,
-    what: 'firePromptSubmitHook runs PromptSubmit hooks without waiting for them: the prompt is sent whatever they answer',
+    what: 'firePromptSubmitHook runs PromptSubmit hooks without waiting for them: the prompt reaches the model whatever they answer; through dispatch a block ends the agent when the answer arrives, which stops what it does next but not a tool call it already made',
+  },
+  {
+    event: 'PostToolUse',
+    part: 'answer',
+    version: V,
+    what: "runPostToolUseHook only appends a hook's context to the tool output, so a replaced output can be neither applied nor withheld; through dispatch a replacement ends the agent before the model reads the original",
   },
   {
     event: 'SessionStart',

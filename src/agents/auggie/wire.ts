@@ -3,14 +3,16 @@
  * `workspace_roots`, `tool_output`, `PromptSubmit`) and tool names, `decision`/`reason` also
  * inside hookSpecificOutput where Auggie reads them (PostToolUse, Stop). What Auggie 0.36.0 does
  * not do: an ask runs the call in `--print` (denied instead); a replaced output cannot be applied,
- * nor the original withheld (runPostToolUseHook only appends `[Hook Context]` to it), so the
- * replacement goes with a block, its reason and `continue: false` (honoured by no 0.36 code path:
- * the original still reaches the model, test/agents).
+ * nor the original withheld (runPostToolUseHook only appends `[Hook Context]` to it, and ignores
+ * `continue: false`), so dispatch ends the agent before the original reaches the model
+ * (src/dispatch/end-agent.ts); the answer below is only what it reads if it cannot be ended.
+ * A blocked prompt ends the agent too: Auggie has sent it already (PromptSubmit is not awaited),
+ * so that only stops the agent acting on it (the matrix keeps the cell FAILS OPEN).
  */
 import type { EventName } from '../../events/catalog.js';
 import type { Decision } from '../../reduce/reduce.js';
 import { asInput, str } from '../shared/facts.js';
-import { claudeOutput, commonFields, failClosedReason, out, reasonOf, withUndeliverableNotes } from '../shared/wire.js';
+import { claudeOutput, commonFields, endReason, failClosedReason, out, reasonOf, withUndeliverableNotes } from '../shared/wire.js';
 import type { DispatchInput, DispatchOutput, WireAdapter } from '../types.js';
 import { AUGGIE_NATIVE_EVENTS, AUGGIE_TOOL_TABLE as TOOLS, AUGGIE_UNDELIVERABLE } from './facts.js';
 
@@ -37,6 +39,7 @@ function decodePayload(raw: Record<string, unknown>, nativeEvent?: string): Disp
 function encodeAuggie(d: Decision, input: DispatchInput): DispatchOutput {
   const tool = str(input.payload.tool_name) ?? '';
   const notes: string[] = [];
+  let ended: string | undefined;
   let e = d;
   if (d.event === 'PreToolUse' && (d.decision === 'ask' || d.decision === 'defer')) {
     e = { ...d, decision: 'deny', blocked: true, reason: failClosedReason(d, 'ask', 'Auggie') };
@@ -45,7 +48,10 @@ function encodeAuggie(d: Decision, input: DispatchInput): DispatchOutput {
     const replacement = typeof d.updatedOutput === 'string' ? d.updatedOutput : JSON.stringify(d.updatedOutput);
     const withheld = `${d.blocked ? `${reasonOf(d)}\n\n` : ''}a hook replaced this tool output, which Auggie cannot apply: use this output instead of the one above: ${replacement}`;
     e = { ...d, updatedOutput: undefined, continue: false, stopReason: withheld, blocked: true, decision: 'block', reason: withheld };
-    notes.push('Auggie cannot replace or withhold a tool output (0.36.0): the original still reaches the model, with this reason appended');
+    ended = endReason('Auggie', input);
+  } else if (d.event === 'UserPromptSubmit' && (d.blocked || !d.continue)) {
+    // firePromptSubmitHook does not wait for its hooks: the prompt has been sent; stop the agent acting on it.
+    ended = `a hook blocked this prompt (${reasonOf(d, d.stopReason ?? 'blocked by hook')}), but Auggie sends a prompt without waiting for its PromptSubmit hooks, so it already reached the model; the agent was ended so it stops acting on it`;
   }
   const json = claudeOutput(e, { toolName: tool, mapInput: (i) => TOOLS.inputToNative(tool, i) });
   // Auggie reads PostToolUse's and Stop's decision and reason inside hookSpecificOutput.
@@ -59,7 +65,8 @@ function encodeAuggie(d: Decision, input: DispatchInput): DispatchOutput {
     if (hso.additionalContext !== undefined) json.additionalContext = hso.additionalContext;
     if (e.event === 'UserPromptSubmit') hso.hookEventName = 'PromptSubmit';
   }
-  return out(json, 0, notes.map((n) => `agent-hooks: ${n}`).join('\n'));
+  const o = out(json, 0, notes.map((n) => `agent-hooks: ${n}`).join('\n'));
+  return ended === undefined ? o : { ...o, endAgent: ended };
 }
 
 export const auggieWire: WireAdapter = {

@@ -88,6 +88,12 @@ export const LETTA_UNDELIVERABLE: readonly Undeliverable[] = [
     what: 'executeHooks reads a PreToolUse hook only by its exit code; stdout is never parsed, so no additionalContext reaches the model',
   },
   {
+    event: 'PostToolUse',
+    part: 'answer',
+    version: V,
+    what: "a PostToolUse hook's exit 2 or context is only appended to the tool output, so a replaced output can be neither applied nor withheld; through dispatch a replacement ends the agent before the model reads the original",
+  },
+  {
     event: 'UserPromptSubmit',
     part: 'fire',
     blocking: true,

@@ -2,12 +2,13 @@
  * Letta Code's wire format: its payload (`event_type`, `working_directory`, `tool_result`) in, and
  * an answer Letta Code 0.25.9 reads: it reads a PreToolUse hook only by its exit code, so every
  * stop is exit 2 with the reason on stderr (a JSON deny would run the call). What it cannot
- * express fails closed: a rewrite and an ask are denied with the reason.
+ * express fails closed: a rewrite and an ask are denied with the reason; an output replacement
+ * ends the agent before the original reaches the model (src/dispatch/end-agent.ts).
  */
 import type { EventName } from '../../events/catalog.js';
 import type { Decision } from '../../reduce/reduce.js';
 import { asInput, isObject, str } from '../shared/facts.js';
-import { commonFields, failClosedReason, joinContext, out, reasonOf, withUndeliverableNotes } from '../shared/wire.js';
+import { commonFields, endReason, failClosedReason, joinContext, out, reasonOf, withUndeliverableNotes } from '../shared/wire.js';
 import type { DispatchInput, DispatchOutput, WireAdapter } from '../types.js';
 import { LETTA_NATIVE_EVENTS, LETTA_TOOL_TABLE, LETTA_UNDELIVERABLE } from './facts.js';
 
@@ -40,7 +41,7 @@ function decodePayload(raw: Record<string, unknown>, nativeEvent?: string): Disp
 const exit2 = (reason: string, notes: string[] = []): DispatchOutput =>
   out(undefined, 2, [...notes.map((n) => `agent-hooks: ${n}`), reason].join('\n'));
 
-function encodeLetta(d: Decision): DispatchOutput {
+function encodeLetta(d: Decision, input: DispatchInput): DispatchOutput {
   const context = joinContext(d);
   switch (d.event) {
     case 'PreToolUse':
@@ -60,8 +61,12 @@ function encodeLetta(d: Decision): DispatchOutput {
     case 'PostToolUseFailure': {
       if (d.updatedOutput !== undefined) {
         // No answer of a PostToolUse hook takes the output back: say so next to it.
+        // Nor withhold it: it reaches the model on the next request, so dispatch ends the agent first.
         const replacement = typeof d.updatedOutput === 'string' ? d.updatedOutput : JSON.stringify(d.updatedOutput);
-        return exit2(`a hook replaced this tool output, which ${TITLE} cannot apply; use this output instead: ${replacement}`);
+        return {
+          ...exit2(`a hook replaced this tool output, which ${TITLE} cannot apply; use this output instead: ${replacement}`),
+          endAgent: endReason(TITLE, input),
+        };
       }
       if (d.blocked || d.decision === 'block') return exit2(reasonOf(d));
       return context === undefined ? out(undefined) : out({ hookSpecificOutput: { hookEventName: d.event, additionalContext: context } });
@@ -83,7 +88,7 @@ function encodeLetta(d: Decision): DispatchOutput {
 export const lettaWire: WireAdapter = {
   name: 'letta',
   decodePayload,
-  encodeDecision: (d) => withUndeliverableNotes(LETTA_UNDELIVERABLE, d, encodeLetta(d)),
+  encodeDecision: (d, input) => withUndeliverableNotes(LETTA_UNDELIVERABLE, d, encodeLetta(d, input)),
   noop: (nativeEvent) =>
     // An exit 0 approves a permission request in Letta Code: no hook, no approval.
     nativeEvent === 'PermissionRequest'

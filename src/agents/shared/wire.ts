@@ -6,7 +6,7 @@
 import type { EventName } from '../../events/catalog.js';
 import type { Decision } from '../../reduce/reduce.js';
 import type { Undeliverable } from '../types.js';
-import type { DispatchOutput } from '../types.js';
+import type { DispatchInput, DispatchOutput } from '../types.js';
 
 // ---------------------------------------------------------------------------------------------
 // Outputs
@@ -34,6 +34,12 @@ export function reasonOf(d: Decision, fallback = 'blocked by hook'): string {
 export function failClosedReason(d: Decision, what: 'ask' | 'rewrite', agent: string): string {
   if (what === 'ask') return `approval required (${agent} hooks cannot ask the user): ${reasonOf(d, 'a hook asked for confirmation')}`;
   return `a hook rewrote this call, which ${agent} cannot apply; retry with this input instead: ${JSON.stringify(d.updatedInput)}`;
+}
+
+/** Why dispatch ends an agent that cannot replace a tool's output (DispatchOutput.endAgent). */
+export function endReason(agent: string, input: DispatchInput): string {
+  const tool = typeof input.payload.tool_name === 'string' ? ` of ${input.payload.tool_name}` : '';
+  return `a hook replaced the output${tool}, which ${agent} cannot apply or withhold; the agent was ended so the original does not reach the model`;
 }
 
 /**

@@ -187,7 +187,7 @@ export const SCENARIOS: Scenario[] = [
           ? { verdict: 'open', detail: 'the original output reached the model' }
           : has(o, 'REDACTED-OUTPUT')
             ? { verdict: 'honoured', detail: 'the replacement reached the model' }
-            : { verdict: 'closed', detail: 'the output was withheld' },
+            : { verdict: 'closed', detail: endedOrWithheld(o) },
   },
   {
     id: 'stop-once',
@@ -210,7 +210,10 @@ export const SCENARIOS: Scenario[] = [
     calls: () => [],
     judge: (o) =>
       has(o, 'PROMPT-MUST-NOT-REACH-MODEL')
-        ? { verdict: 'open', detail: 'the prompt reached the model' }
+        ? {
+            verdict: 'open',
+            detail: `the prompt reached the model${ended(o) ? `; then dispatch ended the agent (${o.outcome.signal})` : ''}`,
+          }
         : { verdict: 'honoured', detail: 'the prompt was blocked' },
   },
   {
@@ -286,6 +289,18 @@ export const SCENARIOS: Scenario[] = [
           },
   },
 ];
+
+/**
+ * A dispatch that ends the agent (src/dispatch/end-agent.ts) sends SIGTERM (SIGKILL after a grace
+ * time); its reason goes to the agent's stderr, which here is a socket /proc cannot open.
+ */
+const ended = (o: Observation): boolean => o.outcome.signal === 'SIGTERM' || o.outcome.signal === 'SIGKILL';
+
+function endedOrWithheld(o: Observation): string {
+  return ended(o)
+    ? `the agent was ended (${o.outcome.signal}) by dispatch before the model read the output, as it cannot replace or withhold it`
+    : 'the output was withheld';
+}
 
 export function observe(dirs: RunDirs, outcome: RunOutcome): Observation {
   return {
