@@ -207,7 +207,13 @@ export interface DispatchOutput {
    * the agent before it reads anything (src/dispatch/end-agent.ts); this says why. The other
    * fields stay the answer given if the agent cannot be ended.
    */
-  endAgent?: string;
+  endAgent?: EndAgent;
+}
+
+/** Why dispatch ends the agent, and how the agent's process is recognised by its command line. */
+export interface EndAgent {
+  reason: string;
+  agent: RegExp;
 }
 
 /** How `agent-hooks dispatch` talks to one agent. */

@@ -27,7 +27,6 @@ import { isObject } from '../util/is-object.js';
 import type { EventName } from '../events/catalog.js';
 import { eventFacts, failsClosedWhenUnjudged, isEventName } from '../events/facts.js';
 import { unjudgedDecision } from '../reduce/reduce.js';
-import { builtinHookEvents } from '../engine/builtin-hooks.js';
 import { isSessionPaused } from '../session/pause-file.js';
 import { forTerminal } from '../util/terminal-text.js';
 import { claudeConfigDir } from '../util/claude-dir.js';
@@ -134,7 +133,9 @@ async function anyMayFire(
     if (c.setting && isObject(read.doc) && isObject(read.doc.agentHooks)) {
       if (read.doc.agentHooks.discoverDialects !== undefined) settingValues.push(read.doc.agentHooks.discoverDialects);
       // The engine's own hooks (builtinHooks), switched on where they count: no hook in any file needed.
-      if (builtinHookEvents(read.doc.agentHooks.builtinHooks).includes(event)) return true;
+      // Loaded only where a file names them: dispatch with nothing to run loads no engine module.
+      const builtins = read.doc.agentHooks.builtinHooks;
+      if (builtins !== undefined && (await import('../engine/builtin-hooks.js')).builtinHookEvents(builtins).includes(event)) return true;
     }
     const name = c.forced ?? detectDialectName(c.file, read.doc).name;
     if (!isDialectName(name)) return true;
@@ -287,7 +288,7 @@ export async function dispatchMain(flags: DispatchFlags): Promise<number> {
   }
   const o = await dispatch(flags, text);
   if (o.endAgent !== undefined) {
-    process.stderr.write(forTerminal(`agent-hooks dispatch: ending the agent: ${o.endAgent}\n`));
+    process.stderr.write(forTerminal(`agent-hooks dispatch: ending the agent: ${o.endAgent.reason}\n`));
     if (await (await import('./end-agent.js')).endAgent(o.endAgent, parent)) return 2;
   }
   if (o.stdout) process.stdout.write(o.stdout);

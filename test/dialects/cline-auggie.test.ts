@@ -134,7 +134,7 @@ describe('auggie', () => {
     });
     const replaced = auggieWire.encodeDecision(decision({ event: 'PostToolUse', updatedOutput: 'redacted' }), post);
     // Auggie only appends to the output: dispatch ends it (src/dispatch/end-agent.ts); the JSON is the fallback.
-    expect(replaced.endAgent).toContain('a hook replaced the output of Bash, which Auggie cannot apply or withhold');
+    expect(replaced.endAgent?.reason).toContain('a hook replaced the output of Bash, which Auggie cannot apply or withhold');
     expect(JSON.parse(replaced.stdout)).toMatchObject({ continue: false, decision: 'block', hookSpecificOutput: { decision: 'block' } });
     expect(auggieWire.encodeDecision(decision({ event: 'PostToolUse', additionalContext: ['c'] }), post).endAgent).toBeUndefined();
   });
@@ -150,7 +150,7 @@ describe('auggie', () => {
       decision({ event: 'UserPromptSubmit', blocked: true, decision: 'block', reason: 'no secrets' }),
       prompt,
     );
-    expect(blocked.endAgent).toMatch(/no secrets.*already reached the model; the agent was ended so it stops acting on it/);
+    expect(blocked.endAgent?.reason).toMatch(/no secrets.*already reached the model; the agent was ended so it stops acting on it/);
     expect(auggieWire.encodeDecision(decision({ event: 'UserPromptSubmit', additionalContext: ['c'] }), prompt).endAgent).toBeUndefined();
   });
 

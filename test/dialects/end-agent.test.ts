@@ -17,7 +17,7 @@ const tmp = useTempDir('agent-hooks-end-agent-');
 /** The fake agent: one hook call through sh -c, then the marker (what the model would read next). */
 const AGENT = `
 const { spawn } = require('node:child_process');
-const [cmd, payload, marker] = process.argv.slice(1);
+const [cmd, payload, marker] = process.argv.slice(2);
 const child = spawn('sh', ['-c', cmd], { stdio: ['pipe', 'pipe', 'pipe'] });
 let out = '';
 child.stdout.on('data', (c) => (out += c));
@@ -26,9 +26,11 @@ child.on('close', (code) => { require('node:fs').writeFileSync(marker, 'exit ' +
 child.stdin.end(payload);
 `;
 
+/** `name`: the file the fake agent runs as (its command line is how dispatch recognises the agent). */
 function runAgent(
   hookOutput: unknown,
   payload: unknown,
+  name = 'letta.js',
 ): Promise<{ code: number | null; signal: string | null; stderr: string; marker: string }> {
   const hook = tmp.write('hook.js', `process.stdout.write(${JSON.stringify(JSON.stringify(hookOutput))});`);
   const settings = tmp.json('settings.json', {
@@ -40,7 +42,7 @@ function runAgent(
     // Its stderr a file: Node's own stdio pipes are sockets, which /proc/<pid>/fd cannot open.
     const stderrFile = tmp.path('agent-stderr');
     const fd = openSync(stderrFile, 'w');
-    const agent = spawn(process.execPath, ['-e', AGENT, cmd, JSON.stringify(payload), marker], {
+    const agent = spawn(process.execPath, [tmp.write(name, AGENT), cmd, JSON.stringify(payload), marker], {
       stdio: ['ignore', 'ignore', fd],
       cwd: tmp.root,
       env: { PATH: process.env.PATH, HOME: tmp.root, XDG_STATE_HOME: tmp.path('state') },
@@ -67,6 +69,13 @@ test('a replaced output Letta Code cannot apply: the agent is ended before it re
   expect(r.stderr).toContain('agent-hooks: ended the agent: a hook replaced the output of Bash, which Letta Code cannot apply or withhold');
 }, 30_000);
 
+test('a parent that is not the agent (dispatch run by hand or under a wrapper) is never ended: the answer is given', async () => {
+  const replaced = { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: 'REDACTED' } };
+  const r = await runAgent(replaced, post('SECRET'), 'wrapper.js');
+  expect(r.signal).toBe(null);
+  expect(readFileSync(r.marker, 'utf8')).toMatch(/^exit 2 /);
+}, 30_000);
+
 test('an answer the agent can read (a context) does not end it', async () => {
   const r = await runAgent({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'NOTE' } }, post('fine'));
   expect(r.signal).toBe(null);
@@ -79,9 +88,12 @@ test('the agent is the nearest ancestor that is not a shell', () => {
     [20, { ppid: 10, start: '', args: ['/usr/bin/node', 'letta.js'] }],
     [10, { ppid: 1, start: '', args: ['-bash'] }],
   ]);
-  expect(agentPid((p) => table.get(p), 30)).toBe(20);
-  expect(agentPid((p) => table.get(p), 20)).toBe(20);
+  const letta = /letta/i;
+  expect(agentPid(letta, (p) => table.get(p), 30)).toBe(20);
+  expect(agentPid(letta, (p) => table.get(p), 20)).toBe(20);
+  // The first process above the shells is another program: it is not the agent, and is not ended.
+  expect(agentPid(/auggie/i, (p) => table.get(p), 30)).toBe(undefined);
   // Links that cannot be read, or only shells up to init: no agent to end.
-  expect(agentPid(() => undefined, 30)).toBe(undefined);
-  expect(agentPid((p) => table.get(p), 10)).toBe(undefined);
+  expect(agentPid(letta, () => undefined, 30)).toBe(undefined);
+  expect(agentPid(letta, (p) => table.get(p), 10)).toBe(undefined);
 });

@@ -88,7 +88,7 @@ describe('letta answers', () => {
       tool_result: { status: 'success', output: 'S' },
     });
     const o = lettaWire.encodeDecision(decision({ event: 'PostToolUse', updatedOutput: 'R' }), post);
-    expect(o.endAgent).toContain('a hook replaced the output of Bash, which Letta Code cannot apply or withhold');
+    expect(o.endAgent?.reason).toContain('a hook replaced the output of Bash, which Letta Code cannot apply or withhold');
     expect(o).toMatchObject({ exitCode: 2, stderr: expect.stringContaining('use this output instead: R') });
     expect(lettaWire.encodeDecision(decision({ event: 'PostToolUse', blocked: true, reason: 'b' }), post).endAgent).toBeUndefined();
   });

@@ -26,6 +26,9 @@ const EVENTS: readonly EventMapping[] = [
   { native: 'Notification', event: 'Notification' },
   { native: 'PromptSubmit', event: 'UserPromptSubmit' },
 ];
+/** Auggie's process, by its command line (`node …/@augmentcode/auggie/augment.mjs`, or the `auggie` link). */
+export const AUGGIE_PROCESS = /auggie|augment/i;
+
 /** Native event name → mapping (payload decoding: wire.ts). */
 export const AUGGIE_NATIVE_EVENTS: ReadonlyMap<string, EventMapping> = new Map(EVENTS.map((e) => [e.native, e]));
 

@@ -14,7 +14,7 @@ import type { Decision } from '../../reduce/reduce.js';
 import { asInput, str } from '../shared/facts.js';
 import { claudeOutput, commonFields, endReason, failClosedReason, out, reasonOf, withUndeliverableNotes } from '../shared/wire.js';
 import type { DispatchInput, DispatchOutput, WireAdapter } from '../types.js';
-import { AUGGIE_NATIVE_EVENTS, AUGGIE_TOOL_TABLE as TOOLS, AUGGIE_UNDELIVERABLE } from './facts.js';
+import { AUGGIE_NATIVE_EVENTS, AUGGIE_PROCESS, AUGGIE_TOOL_TABLE as TOOLS, AUGGIE_UNDELIVERABLE } from './facts.js';
 
 function decodePayload(raw: Record<string, unknown>, nativeEvent?: string): DispatchInput | { skip: string; nativeEvent?: string } {
   const name = nativeEvent ?? str(raw.hook_event_name);
@@ -66,7 +66,7 @@ function encodeAuggie(d: Decision, input: DispatchInput): DispatchOutput {
     if (e.event === 'UserPromptSubmit') hso.hookEventName = 'PromptSubmit';
   }
   const o = out(json, 0, notes.map((n) => `agent-hooks: ${n}`).join('\n'));
-  return ended === undefined ? o : { ...o, endAgent: ended };
+  return ended === undefined ? o : { ...o, endAgent: { reason: ended, agent: AUGGIE_PROCESS } };
 }
 
 export const auggieWire: WireAdapter = {

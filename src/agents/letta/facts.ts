@@ -34,6 +34,9 @@ const LETTA_EVENTS: readonly EventName[] = [
   'SessionEnd',
 ];
 const EVENTS: readonly EventMapping[] = LETTA_EVENTS.map((e) => ({ native: e, event: e }));
+/** Letta Code's process, by its command line (`node …/@letta-ai/letta-code/letta.js`, or the `letta` link). */
+export const LETTA_PROCESS = /letta/i;
+
 /** Letta Code's event names (payload decoding: wire.ts). */
 export const LETTA_NATIVE_EVENTS: ReadonlySet<string> = new Set<string>(LETTA_EVENTS);
 

@@ -10,7 +10,7 @@ import type { Decision } from '../../reduce/reduce.js';
 import { asInput, isObject, str } from '../shared/facts.js';
 import { commonFields, endReason, failClosedReason, joinContext, out, reasonOf, withUndeliverableNotes } from '../shared/wire.js';
 import type { DispatchInput, DispatchOutput, WireAdapter } from '../types.js';
-import { LETTA_NATIVE_EVENTS, LETTA_TOOL_TABLE, LETTA_UNDELIVERABLE } from './facts.js';
+import { LETTA_NATIVE_EVENTS, LETTA_PROCESS, LETTA_TOOL_TABLE, LETTA_UNDELIVERABLE } from './facts.js';
 
 const TITLE = 'Letta Code';
 
@@ -65,7 +65,7 @@ function encodeLetta(d: Decision, input: DispatchInput): DispatchOutput {
         const replacement = typeof d.updatedOutput === 'string' ? d.updatedOutput : JSON.stringify(d.updatedOutput);
         return {
           ...exit2(`a hook replaced this tool output, which ${TITLE} cannot apply; use this output instead: ${replacement}`),
-          endAgent: endReason(TITLE, input),
+          endAgent: { reason: endReason(TITLE, input), agent: LETTA_PROCESS },
         };
       }
       if (d.blocked || d.decision === 'block') return exit2(reasonOf(d));
