@@ -3,11 +3,13 @@
  * tool's `execute` (deny, rewrite, output replacement, context: Mastra's `afterToolCall` hook
  * cannot change a result, so the wrapper is the one place that can); `inputProcessor` runs
  * UserPromptSubmit on the user's message (block = the processor's abort, the run's tripwire;
- * context = a system message). An ask is denied with the reason: Mastra's approval is a
- * suspend/resume of the run that this adapter does not drive (docs/frameworks.md). No Stop:
- * Mastra has no loop-end hook that can continue. No Mastra code is imported at run time.
+ * context = a system message). An ask is Mastra's own tool approval: pass
+ * `requireToolApproval: hooks.requireToolApproval` to generate/stream, and the run suspends for
+ * the app's `approveToolCall`/`declineToolCall` (without it an ask is denied with the reason).
+ * No Stop: Mastra has no loop-end hook that can continue. No Mastra code is imported at run time.
  */
 import type { InputProcessor } from '@mastra/core/processors';
+import type { RequireToolApprovalFn } from '@mastra/core/tools';
 import '../entry/zod-schemas.js'; // the schema slot, as every package entry fills it (src/util/zod-slot.ts)
 import type { HookEngine } from '../api.js';
 import { deniedText, engineBridge, type FrameworkHookOptions, withContext } from './shared.js';
@@ -19,26 +21,47 @@ export interface MastraHooks {
   tools<T extends Record<string, unknown>>(tools: T): T;
   /** Add to the agent's `inputProcessors`: UserPromptSubmit on each user message. */
   inputProcessor: InputProcessor;
+  /** Pass as generate/stream's `requireToolApproval`: a hook's ask suspends the run for Mastra's approval. */
+  requireToolApproval: RequireToolApprovalFn;
 }
 
 type Execute = (input: unknown, context?: { agent?: { toolCallId?: string } }) => Promise<unknown>;
 
 export function mastraHooks(engine: HookEngine, options: FrameworkHookOptions = {}): MastraHooks {
   const bridge = engineBridge(engine, options);
+  // Calls (tool + input; Mastra's approval step is not told the call id) put to Mastra's approval
+  // because a hook asked. Mastra runs `execute` for such a call only once the app approved it.
+  const asked = new Map<string, number>();
+  const key = (name: string, input: unknown) => `${name}\0${JSON.stringify(input)}`;
+  const takeApproval = (k: string) => {
+    const n = asked.get(k) ?? 0;
+    if (n <= 1) asked.delete(k);
+    else asked.set(k, n - 1);
+    return n > 0;
+  };
   const wrap = (name: string, execute: Execute): Execute => {
     return async (input, context) => {
       const id = context?.agent?.toolCallId;
       const record = input && typeof input === 'object' ? (input as Record<string, unknown>) : { input };
       const v = await bridge.beforeTool(name, record, id);
       if (v.kind === 'deny') return withContext(deniedText(v.reason), v.context);
-      if (v.kind === 'ask')
-        return withContext(deniedText(`${v.reason} (Mastra: an ask is denied; approve the tool with requireApproval instead)`), v.context);
+      if (v.kind === 'ask' && !takeApproval(key(name, input))) {
+        const why = `${v.reason} (approval needs Mastra's requireToolApproval: hooks.requireToolApproval)`;
+        return withContext(deniedText(why), v.context);
+      }
       const output = await execute(v.input, context);
       const after = await bridge.afterTool(name, v.input, output, id);
       return withContext(after.output, [...v.context, ...after.context]);
     };
   };
   return {
+    async requireToolApproval({ toolName, args }) {
+      const v = await bridge.beforeTool(toolName, args);
+      if (v.kind !== 'ask') return false; // deny, rewrite and context are the wrapped execute's
+      const k = key(toolName, args);
+      asked.set(k, (asked.get(k) ?? 0) + 1);
+      return true;
+    },
     tools(tools) {
       const out: Record<string, unknown> = {};
       for (const [name, tool] of Object.entries(tools)) {
