@@ -6,9 +6,10 @@
  * context = a system message). An ask is Mastra's own tool approval: pass
  * `requireToolApproval: hooks.requireToolApproval` to generate/stream, and the run suspends for
  * the app's `approveToolCall`/`declineToolCall` (without it an ask is denied with the reason).
- * No Stop: Mastra has no loop-end hook that can continue. No Mastra code is imported at run time.
+ * `outputProcessor` fires Stop at the loop's end; a block is a processor retry (the model reads
+ * the reason and goes on). No Mastra code is imported at run time.
  */
-import type { InputProcessor } from '@mastra/core/processors';
+import type { InputProcessor, OutputProcessor } from '@mastra/core/processors';
 import type { RequireToolApprovalFn } from '@mastra/core/tools';
 import '../entry/zod-schemas.js'; // the schema slot, as every package entry fills it (src/util/zod-slot.ts)
 import type { HookEngine } from '../api.js';
@@ -21,6 +22,11 @@ export interface MastraHooks {
   tools<T extends Record<string, unknown>>(tools: T): T;
   /** Add to the agent's `inputProcessors`: UserPromptSubmit on each user message. */
   inputProcessor: InputProcessor;
+  /**
+   * Add to the agent's `outputProcessors`: Stop when a step ends the loop (no tool call); a block
+   * sends the reason back to the model (Mastra's processor retry: set the agent's `maxProcessorRetries`).
+   */
+  outputProcessor: OutputProcessor;
   /** Pass as generate/stream's `requireToolApproval`: a hook's ask suspends the run for Mastra's approval. */
   requireToolApproval: RequireToolApprovalFn;
 }
@@ -72,6 +78,16 @@ export function mastraHooks(engine: HookEngine, options: FrameworkHookOptions = 
           : tool;
       }
       return out as typeof tools;
+    },
+    outputProcessor: {
+      id: 'agent-hooks-stop',
+      async processOutputStep({ toolCalls, text, messages, abort, retryCount }) {
+        if (toolCalls?.length) return messages; // not the loop's end: the tools run next
+        const d = await bridge.run('Stop', { stop_hook_active: retryCount > 0, last_assistant_message: text ?? '' });
+        // A block asks the model to go on: Mastra's retry gives it the reason as feedback.
+        if (d.blocked && d.continue !== false) abort(d.reason?.trim() || 'A Stop hook asks you to go on.', { retry: true });
+        return messages;
+      },
     },
     inputProcessor: {
       id: 'agent-hooks-prompt',

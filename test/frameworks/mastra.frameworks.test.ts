@@ -32,7 +32,7 @@ async function run(ctx: CellContext, approvalOption = true) {
     // Mastra's type names its own copy of the V4 model interface; the provider's model is one at run time.
     model: provider.chatModel('fake-model') as never,
     tools: hooks ? hooks.tools({ bash }) : { bash },
-    ...(hooks ? { inputProcessors: [hooks.inputProcessor] } : {}),
+    ...(hooks ? { inputProcessors: [hooks.inputProcessor], outputProcessors: [hooks.outputProcessor], maxProcessorRetries: 3 } : {}),
   });
   new Mastra({ agents: { cell: agent }, storage: new InMemoryStore(), logger: false });
   const options = { maxSteps: 6, ...(hooks && approvalOption ? { requireToolApproval: hooks.requireToolApproval } : {}) };
@@ -50,18 +50,18 @@ const driver = {
   title: 'Mastra',
   packages: ['@mastra/core', '@ai-sdk/openai-compatible'],
   api: 'chat',
-  notExpressible: {
-    'stop-keep-going': 'Mastra has no loop-end hook that can continue a finished run, so Stop is not fired',
-  },
   run: (ctx: CellContext) => run(ctx),
 } as const satisfies FrameworkDriver;
 frameworkMatrix(driver);
 
-describe("Mastra's approval for a hook's ask", () => {
+describe("Mastra's approval for a hook's ask, and its loop end", () => {
   const ask = (id: string) => SCENARIOS.find((s) => s.id === id)!;
   test('approved through requireToolApproval: the call runs; refused: it does not', async () => {
     expect((await runCell(driver, ask('ask-approved'), 'adapter')).verdict).toBe('honoured');
     expect((await runCell(driver, ask('ask-refused'), 'adapter')).verdict).toBe('honoured');
+  });
+  test("Stop keep-going: the output processor's retry gives the model the Stop hook's reason", async () => {
+    expect((await runCell(driver, ask('stop-keep-going'), 'adapter')).verdict).toBe('honoured');
   });
   test('without requireToolApproval nobody can be asked: denied, and the model reads why', async () => {
     const result = await runCell({ ...driver, run: (ctx) => run(ctx, false) }, ask('ask-approved'), 'adapter');
