@@ -37,17 +37,30 @@ function between(text, name, body) {
   return `${text.slice(0, a + begin.length)}\n${body}\n${text.slice(b)}`;
 }
 
+// One row per scenario, one column per framework: what the framework alone did → what it did with
+// the adapter. An n/a cell's reason is a numbered note under the table.
 function table(results) {
-  const head = `| scenario | ${results.map((r) => `${r.framework} alone | ${r.framework} + adapter`).join(' | ')} |`;
-  const rule = `| --- | ${results.map(() => '--- | ---').join(' | ')} |`;
-  const ids = Object.keys(results[0].cells);
-  const rows = ids.map((id) => {
+  const notes = [];
+  const note = (text) => {
+    if (!notes.includes(text)) notes.push(text);
+    return notes.indexOf(text) + 1;
+  };
+  const show = (x, marks) => {
+    if (!x) return 'not run';
+    const mark = marks[x.verdict] ?? x.verdict;
+    return x.verdict === 'na' ? `${mark} [${note(x.detail)}]` : mark;
+  };
+  const titles = new Map();
+  for (const r of results) for (const [id, c] of Object.entries(r.cells)) if (!titles.has(id)) titles.set(id, c.title);
+  const head = `| scenario | ${results.map((r) => r.framework).join(' | ')} |`;
+  const rule = `| --- | ${results.map(() => '---').join(' | ')} |`;
+  const rows = [...titles].map(([id, title]) => {
     const cells = results.map((r) => {
       const c = r.cells[id];
-      const show = (x, marks) => (x ? `${marks[x.verdict] ?? x.verdict}${x.verdict === 'na' ? `: ${x.detail}` : ''}` : 'not run');
-      return `${show(c?.native, NATIVE_MARK)} | ${show(c?.adapter, MARK)}`;
+      if (!c) return 'not run';
+      return c.native ? `${show(c.native, NATIVE_MARK)} → ${show(c.adapter, MARK)}` : show(c.adapter, MARK);
     });
-    return `| ${results[0].cells[id].title} | ${cells.join(' | ')} |`;
+    return `| ${title} | ${cells.join(' | ')} |`;
   });
   const versions = results.map(
     (r) =>
@@ -55,14 +68,13 @@ function table(results) {
         .map(([p, v]) => `\`${p}\` ${v}`)
         .join(', ')}`,
   );
-  return [`Pinned: ${versions.join('; ')}.`, '', head, rule, ...rows].join('\n');
+  const legend = 'Each cell: the framework alone → with the adapter.';
+  return [`Pinned: ${versions.join('; ')}.`, '', legend, '', head, rule, ...rows, '', ...notes.map((n, i) => `${i + 1}. ${n}`)].join('\n');
 }
 
-// LangChain, OpenAI Agents and the Claude Agent SDK write a flat results shape of their own, whose
-// table is in docs/frameworks-langchain-openai-claude.md; this table holds the keyed shape.
-const results = ORDER.filter((n) => existsSync(`${resultsDir}${n}.json`))
-  .map((n) => JSON.parse(readFileSync(`${resultsDir}${n}.json`, 'utf8')))
-  .filter((r) => r.versions !== undefined);
+const results = ORDER.filter((n) => existsSync(`${resultsDir}${n}.json`)).map((n) =>
+  JSON.parse(readFileSync(`${resultsDir}${n}.json`, 'utf8')),
+);
 const before = readFileSync(docs, 'utf8');
 let after = between(before, 'frameworks-table', table(results));
 for (const name of ORDER) {

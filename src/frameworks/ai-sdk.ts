@@ -18,7 +18,7 @@ import {
   withContext,
 } from './shared.js';
 
-const ai = await loadFramework('ai', 'agent-hooks/ai-sdk', () => import('ai'));
+const ai = await loadFramework('ai-sdk', ['ai'], () => import('ai'));
 
 type Model = Exclude<LanguageModel, string>;
 type Params = Parameters<NonNullable<LanguageModelMiddleware['transformParams']>>[0]['params'];

@@ -10,11 +10,11 @@
 import '../entry/zod-schemas.js'; // the schema slot, as every package entry fills it (src/util/zod-slot.ts)
 import type { HookEngine } from '../api.js';
 import { claudeOutput } from '../agents/shared/wire.js';
-import { EVENT_NAMES, type EventName } from '../events/facts.js';
-import { type FrameworkHookOptions, requireFramework, runEngine } from './verdict.js';
+import { EVENT_NAMES } from '../events/facts.js';
+import { engineBridge, type FrameworkHookOptions, loadFramework } from './shared.js';
 
 type Sdk = typeof import('@anthropic-ai/claude-agent-sdk');
-const sdk = await requireFramework(() => import('@anthropic-ai/claude-agent-sdk'), 'claude-agent-sdk', ['@anthropic-ai/claude-agent-sdk']);
+const sdk = await loadFramework('claude-agent-sdk', ['@anthropic-ai/claude-agent-sdk'], () => import('@anthropic-ai/claude-agent-sdk'));
 
 type Options = NonNullable<Parameters<Sdk['query']>[0]['options']>;
 export type ClaudeAgentSdkHooks = NonNullable<Options['hooks']>;
@@ -27,6 +27,8 @@ export interface ClaudeAgentSdkHookOptions extends Pick<FrameworkHookOptions, 's
 
 /** `query({ prompt, options: { hooks: claudeAgentHooks(engine), … } })` */
 export function claudeAgentHooks(engine: HookEngine, opts: ClaudeAgentSdkHookOptions = {}): ClaudeAgentSdkHooks {
+  // The SDK's payloads carry their own session_id and cwd, which win over the bridge's defaults.
+  const bridge = engineBridge(engine, opts);
   const known = new Set<string>(EVENT_NAMES);
   const events = opts.events ?? sdk.HOOK_EVENTS.filter((e) => known.has(e));
   const hooks: ClaudeAgentSdkHooks = {};
@@ -37,7 +39,7 @@ export function claudeAgentHooks(engine: HookEngine, opts: ClaudeAgentSdkHookOpt
         hooks: [
           async (input) => {
             const payload = input as unknown as Record<string, unknown>;
-            const d = await runEngine(engine, event as EventName, payload, opts);
+            const d = await bridge.run(event, payload);
             const toolName = typeof payload.tool_name === 'string' ? payload.tool_name : undefined;
             return claudeOutput(d, { toolName }) ?? {};
           },

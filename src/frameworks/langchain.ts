@@ -10,12 +10,20 @@
  */
 import '../entry/zod-schemas.js'; // the schema slot, as every package entry fills it (src/util/zod-slot.ts)
 import type { HookEngine } from '../api.js';
-import { type FrameworkHookOptions, hookToolName, requireFramework, runEngine, toolResultText, toolVerdict } from './verdict.js';
+import {
+  deniedText,
+  engineBridge,
+  type FrameworkHookOptions,
+  loadFramework,
+  readPostToolUse,
+  readPreToolUse,
+  withContext,
+} from './shared.js';
 
 const PACKAGES = ['langchain', '@langchain/langgraph'];
-const lc = await requireFramework(() => import('langchain'), 'langchain', PACKAGES);
-const lg = await requireFramework(() => import('@langchain/langgraph'), 'langchain', PACKAGES);
-const { RemoveMessage } = await requireFramework(() => import('@langchain/core/messages'), 'langchain', PACKAGES);
+const lc = await loadFramework('langchain', PACKAGES, () => import('langchain'));
+const lg = await loadFramework('langchain', PACKAGES, () => import('@langchain/langgraph'));
+const { RemoveMessage } = await loadFramework('langchain', PACKAGES, () => import('@langchain/core/messages'));
 
 export type LangChainHookOptions = FrameworkHookOptions;
 
@@ -43,8 +51,12 @@ function ask(tool: string, args: unknown, reason: string): Answer | 'no checkpoi
 
 /** The agent-hooks middleware for `createAgent({ middleware: [agentHooksMiddleware(engine)] })`. */
 export function agentHooksMiddleware(engine: HookEngine, opts: LangChainHookOptions = {}) {
-  const run = (event: Parameters<typeof runEngine>[1], input: Record<string, unknown>, runtime: Runtime) =>
-    runEngine(engine, event, input, { ...opts, sessionId: opts.sessionId ?? runtime?.configurable?.thread_id });
+  const bridge = engineBridge(engine, opts);
+  // The hooks' session is the LangGraph thread, unless the app named one.
+  const run = (event: string, input: Record<string, unknown>, runtime: Runtime) => {
+    const thread = opts.sessionId ? undefined : runtime?.configurable?.thread_id;
+    return bridge.run(event, thread ? { ...input, session_id: thread } : input);
+  };
   return lc.createMiddleware({
     name: 'AgentHooksMiddleware',
     beforeAgent: {
@@ -64,31 +76,38 @@ export function agentHooksMiddleware(engine: HookEngine, opts: LangChainHookOpti
     },
     wrapToolCall: async (request, handler) => {
       const call = request.toolCall;
-      const name = hookToolName(call.name, opts);
+      const name = bridge.toolName(call.name);
       const runtime = request.runtime as Runtime;
-      const deny = (content: string) => new lc.ToolMessage({ content, name: call.name, tool_call_id: call.id ?? '', status: 'error' });
-      const pre = toolVerdict(await run('PreToolUse', { tool_name: name, tool_input: call.args, tool_use_id: call.id }, runtime), name);
-      if (pre.kind === 'deny') return deny(pre.reason);
+      const deny = (reason: string, context: string[] = []) =>
+        new lc.ToolMessage({
+          content: withContext(deniedText(reason), context) as string,
+          name: call.name,
+          tool_call_id: call.id ?? '',
+          status: 'error',
+        });
+      const args = call.args as Record<string, unknown>;
+      const pre = readPreToolUse(await run('PreToolUse', { tool_name: name, tool_input: args, tool_use_id: call.id }, runtime), args);
+      if (pre.kind === 'deny') return deny(pre.reason, pre.context);
       if (pre.kind === 'ask') {
-        const answer = ask(call.name, pre.input ?? call.args, pre.reason);
+        const answer = ask(call.name, pre.input, pre.reason);
         if (answer === 'no checkpointer')
-          return deny(`approval required, and this agent cannot ask (interrupt() needs a checkpointer): ${pre.reason}`);
-        if (answer?.type !== 'approve') return deny(typeof answer?.message === 'string' ? answer.message : `not approved (${pre.reason})`);
+          return deny(`approval required, and this agent cannot ask (interrupt() needs a checkpointer): ${pre.reason}`, pre.context);
+        if (answer?.type !== 'approve')
+          return deny(typeof answer?.message === 'string' ? answer.message : `not approved (${pre.reason})`, pre.context);
       }
-      const args = pre.input ?? call.args;
-      const result = await handler(pre.input ? { ...request, toolCall: { ...call, args } } : request);
+      const result = await handler(pre.input === args ? request : { ...request, toolCall: { ...call, args: pre.input } });
+      const post = { tool_name: name, tool_input: pre.input, tool_use_id: call.id };
       if (!lc.ToolMessage.isInstance(result)) {
         // A Command carries state updates, not an output the adapter could replace or add to: withhold it instead.
-        const post = await run('PostToolUse', { tool_name: name, tool_input: args, tool_response: null, tool_use_id: call.id }, runtime);
-        const changes = post.updatedOutput !== undefined || post.blocked || post.additionalContext.length > 0;
+        const d = await run('PostToolUse', { ...post, tool_response: null }, runtime);
+        const changes = d.updatedOutput !== undefined || d.blocked || d.additionalContext.length > 0;
         return changes
           ? deny(`a PostToolUse hook changed this tool's result, which its Command cannot carry; the result is withheld`)
           : result;
       }
-      const before = pre.kind === 'run' && pre.context ? `\n\n${pre.context}` : '';
       const response = textOf(result.content);
-      const post = await run('PostToolUse', { tool_name: name, tool_input: args, tool_response: response, tool_use_id: call.id }, runtime);
-      result.content = toolResultText(post, response) + before;
+      const after = readPostToolUse(await run('PostToolUse', { ...post, tool_response: response }, runtime), response);
+      result.content = textOf(withContext(after.output, [...pre.context, ...after.context]));
       return result;
     },
     afterAgent: {

@@ -13,17 +13,17 @@
 import '../entry/zod-schemas.js'; // the schema slot, as every package entry fills it (src/util/zod-slot.ts)
 import type { HookEngine } from '../api.js';
 import {
+  deniedText,
+  type EngineBridge,
+  engineBridge,
   type FrameworkHookOptions,
-  hookToolName,
-  requireFramework,
-  runEngine,
+  loadFramework,
   type ToolVerdict,
-  toolResultText,
-  toolVerdict,
-} from './verdict.js';
+  withContext,
+} from './shared.js';
 
 import type { Agent } from '@openai/agents';
-await requireFramework(() => import('@openai/agents'), 'openai-agents', ['@openai/agents']);
+await loadFramework('openai-agents', ['@openai/agents'], () => import('@openai/agents'));
 
 export type OpenAIAgentsHookOptions = FrameworkHookOptions;
 
@@ -43,17 +43,15 @@ function parseArgs(raw: string): Record<string, unknown> {
   }
 }
 
-function guardTool(engine: HookEngine, tool: FunctionTool, opts: OpenAIAgentsHookOptions): FunctionTool {
-  const name = hookToolName(tool.name, opts);
+function guardTool(bridge: EngineBridge, tool: FunctionTool): FunctionTool {
   // needsApproval judges first; invoke reuses that verdict for the same call (or judges anew after a resume).
   const judged = new Map<string, ToolVerdict>();
-  const judge = async (input: unknown, callId?: string) =>
-    toolVerdict(await runEngine(engine, 'PreToolUse', { tool_name: name, tool_input: input, tool_use_id: callId }, opts), name);
+  const judge = (input: Record<string, unknown>, callId?: string) => bridge.beforeTool(tool.name, input, callId);
   return {
     ...tool,
     needsApproval: async (ctx, input, callId) => {
       if (await tool.needsApproval(ctx, input, callId)) return true; // the app's own approval stays
-      const verdict = await judge(input, callId);
+      const verdict = await judge(input as Record<string, unknown>, callId);
       if (callId) judged.set(callId, verdict);
       return verdict.kind === 'ask';
     },
@@ -62,31 +60,24 @@ function guardTool(engine: HookEngine, tool: FunctionTool, opts: OpenAIAgentsHoo
       const args = parseArgs(raw);
       const verdict = (callId && judged.get(callId)) || (await judge(args, callId));
       if (callId) judged.delete(callId);
-      if (verdict.kind === 'deny') return verdict.reason;
+      if (verdict.kind === 'deny') return withContext(deniedText(verdict.reason), verdict.context) as string;
       if (verdict.kind === 'ask' && !(callId && ctx.isToolApproved({ toolName: tool.name, callId })))
-        return `not approved (${verdict.reason})`;
-      const input = verdict.input ?? args;
-      const output = textOf(await tool.invoke(ctx, verdict.input ? JSON.stringify(verdict.input) : raw, details));
-      const post = await runEngine(
-        engine,
-        'PostToolUse',
-        { tool_name: name, tool_input: input, tool_response: output, tool_use_id: callId },
-        opts,
-      );
-      const before = verdict.kind === 'run' && verdict.context ? `\n\n${verdict.context}` : '';
-      return toolResultText(post, output) + before;
+        return withContext(deniedText(`not approved (${verdict.reason})`), verdict.context) as string;
+      const output = textOf(await tool.invoke(ctx, verdict.input === args ? raw : JSON.stringify(verdict.input), details));
+      const after = await bridge.afterTool(tool.name, verdict.input, output, callId);
+      return textOf(withContext(after.output, [...verdict.context, ...after.context]));
     },
   };
 }
 
-function promptGuard(engine: HookEngine, opts: OpenAIAgentsHookOptions): InputGuardrail {
+function promptGuard(bridge: EngineBridge): InputGuardrail {
   return {
     name: 'agent-hooks UserPromptSubmit',
     runInParallel: false, // the model must not see a prompt before the hooks judged it
     execute: async ({ input }) => {
       const prompt =
         typeof input === 'string' ? input : textOf(input.filter((i) => 'role' in i && i.role === 'user').at(-1)?.content ?? '');
-      const d = await runEngine(engine, 'UserPromptSubmit', { prompt }, opts);
+      const d = await bridge.run('UserPromptSubmit', { prompt });
       const blocked = d.blocked || !d.continue;
       return { tripwireTriggered: blocked, outputInfo: { reason: d.reason ?? d.stopReason, additionalContext: d.additionalContext } };
     },
@@ -95,12 +86,13 @@ function promptGuard(engine: HookEngine, opts: OpenAIAgentsHookOptions): InputGu
 
 /** A copy of `agent` whose function tools and prompts go through the engine. */
 export function withAgentHooks<A extends AnyAgent>(engine: HookEngine, agent: A, opts: OpenAIAgentsHookOptions = {}): A {
+  const bridge = engineBridge(engine, opts);
   const tools = agent.tools.map((t) => {
     if (t.type !== 'function')
       throw new Error(
         `agent-hooks/openai-agents: tool "${t.name}" (${t.type}) runs out of the adapter's sight, so no hook could judge its calls; remove it or wrap it as a function tool`,
       );
-    return guardTool(engine, t, opts);
+    return guardTool(bridge, t);
   });
-  return agent.clone({ tools, inputGuardrails: [...agent.inputGuardrails, promptGuard(engine, opts)] }) as A;
+  return agent.clone({ tools, inputGuardrails: [...agent.inputGuardrails, promptGuard(bridge)] }) as A;
 }

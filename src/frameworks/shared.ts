@@ -1,8 +1,9 @@
 /**
- * What every framework adapter (`agent-hooks/ai-sdk`, `/mcp-client`, `/mastra`, …) shares: the
- * tool-name map, one call into the engine that never throws (an engine that cannot answer is a
- * deny with the reason: never fail open), and the Decision read as the few answers a framework
- * can give. Nothing here decides: `engine.run()` does (the one door); these only translate.
+ * What every framework adapter (`agent-hooks/ai-sdk`, `/mcp-client`, `/mastra`, `/langchain`,
+ * `/openai-agents`, `/claude-agent-sdk`) shares: the tool-name map, one call into the engine that
+ * never throws (an engine that cannot answer is a deny with the reason: never fail open), and the
+ * Decision read as the few answers a framework can give. Nothing here decides: `engine.run()`
+ * does (the one door); these only translate.
  */
 import type { HookEngine, UntypedHookEngine } from '../api.js';
 import type { Decision } from '../reduce/reduce.js';
@@ -30,7 +31,7 @@ export const DEFAULT_TOOL_NAMES: Readonly<Record<string, string>> = {
 export interface FrameworkHookOptions {
   /** Tool names as the hooks see them, merged over DEFAULT_TOOL_NAMES (`{ sh: 'Bash' }`). */
   toolNames?: Record<string, string>;
-  /** The session id the hooks see (default: one id per adapter instance). */
+  /** The session id the hooks see (default: the framework's own thread/session id where it has one, else one id per adapter instance). */
   sessionId?: string;
   /** The working directory the hooks see (default: process.cwd()). */
   cwd?: string;
@@ -46,7 +47,7 @@ export type ToolVerdict =
 export interface EngineBridge {
   /** The name the hooks see for a framework tool. */
   toolName(name: string): string;
-  /** engine.run, where a throw becomes a deny Decision that says why. */
+  /** engine.run, where a throw becomes a deny Decision that says why; the input's own `session_id`/`cwd` win. */
   run(event: string, input: Record<string, unknown>): Promise<Decision>;
   /** PreToolUse for one call. */
   beforeTool(name: string, input: Record<string, unknown>, id?: string): Promise<ToolVerdict>;
@@ -106,20 +107,29 @@ export function engineBridge(engine: HookEngine | UntypedHookEngine, options: Fr
         tool_response: output,
         ...(id ? { tool_use_id: id } : {}),
       });
-      const context = [...d.additionalContext];
-      // A PostToolUse block cannot undo the call: Claude Code shows its reason to the model.
-      if (d.blocked && d.reason) context.push(d.reason);
-      const replaced = d.updatedOutput !== undefined;
-      return { output: replaced ? d.updatedOutput : output, replaced, context };
+      return readPostToolUse(d, output);
     },
   };
 }
 
-/** Reads a PreToolUse Decision: deny (or a stop) → deny; ask → ask; otherwise run, maybe rewritten. */
+/** Reads a PostToolUse Decision: the output the model should see and the context to append. */
+export function readPostToolUse(d: Decision, output: unknown): { output: unknown; replaced: boolean; context: string[] } {
+  const context = [...d.additionalContext];
+  // A PostToolUse block cannot undo the call: Claude Code shows its reason to the model.
+  if (d.blocked && d.reason) context.push(d.reason);
+  const replaced = d.updatedOutput !== undefined;
+  return { output: replaced ? d.updatedOutput : output, replaced, context };
+}
+
+/** Reads a PreToolUse Decision: deny (or a stop, or defer) → deny; ask → ask; otherwise run, maybe rewritten. */
 export function readPreToolUse(d: Decision, input: Record<string, unknown>): ToolVerdict {
   const context = [...d.additionalContext];
+  const reason = d.reason?.trim() || d.stopReason || 'denied by a PreToolUse hook';
+  // defer pauses a headless Claude Code run for its caller; a framework loop has no such pause.
+  if (d.decision === 'defer')
+    return { kind: 'deny', reason: `a hook deferred this call, which the framework cannot pause for: ${reason}`, context };
   if (d.decision === 'deny' || (d.blocked && d.decision !== 'ask') || d.continue === false) {
-    return { kind: 'deny', reason: d.reason ?? d.stopReason ?? 'denied by a PreToolUse hook', context };
+    return { kind: 'deny', reason: reason, context };
   }
   const next = d.updatedInput ?? input;
   if (d.decision === 'ask') return { kind: 'ask', reason: d.reason ?? 'a hook asks for confirmation', input: next, context };
@@ -139,19 +149,18 @@ export function withContext(output: unknown, context: readonly string[]): unknow
 }
 
 /**
- * Imports the framework an adapter needs; when it is missing, the error names the package to
- * install (it is an optional peer dependency of agent-hooks).
+ * Imports the framework an adapter needs; when it is missing, the error names the packages to
+ * install (optional peer dependencies of agent-hooks).
  */
-export async function loadFramework<T>(pkg: string, entry: string, load: () => Promise<T>): Promise<T> {
+export async function loadFramework<T>(entry: string, packages: readonly string[], load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (err) {
     const code = (err as { code?: string }).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
-      throw new Error(`${entry} needs ${pkg}: npm install ${pkg} (an optional peer dependency of agent-hooks)`, {
-        cause: err,
-      });
-    }
-    throw err;
+    if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw err;
+    throw new Error(
+      `agent-hooks/${entry} needs ${packages.join(' and ')}: npm install ${packages.join(' ')} (optional peer dependencies of agent-hooks)`,
+      { cause: err },
+    );
   }
 }

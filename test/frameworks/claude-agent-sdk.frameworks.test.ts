@@ -21,6 +21,7 @@ import {
   prepareHooks,
   SECRET,
   summary,
+  type ResultsFor,
   writeResults,
 } from './harness.js';
 
@@ -61,9 +62,10 @@ async function runAgent(s: FwScenario, withAdapter: boolean, noCanUseTool = fals
   };
 }
 
+const RESULTS: ResultsFor = { name: 'claude-agent-sdk', title: 'Claude Agent SDK', packages: ['@anthropic-ai/claude-agent-sdk'] };
 const cells: Cell[] = [];
 afterAll(() => {
-  if (cells.length) writeResults('claude-agent-sdk', VERSION, cells);
+  if (cells.length) writeResults(RESULTS, cells);
 });
 
 describe.skipIf(skip)(`Claude Agent SDK ${VERSION}: claudeAgentHooks`, () => {
@@ -73,7 +75,14 @@ describe.skipIf(skip)(`Claude Agent SDK ${VERSION}: claudeAgentHooks`, () => {
       const adapted = await runAgent(s, true);
       const { verdict, note } = s.judge(adapted);
       const nat = s.judge(native);
-      cells.push({ scenario: s.id, native: `${summary(native)}: ${nat.note}`, adapter: summary(adapted), verdict, note });
+      cells.push({
+        scenario: s.id,
+        native: `${summary(native)}: ${nat.note}`,
+        nativeVerdict: nat.verdict,
+        adapter: summary(adapted),
+        verdict,
+        note,
+      });
       expect(adapted.later.includes(SECRET) && s.id === 'replace-output', 'the secret reached the model').toBe(false);
       if (NATIVE_MUST_FAIL.has(s.id)) expect(nat.verdict, `without the adapter: ${nat.note}`).not.toBe('honoured');
       expect(verdict, `${note}; final: ${adapted.final}`).not.toBe('FAILS OPEN');

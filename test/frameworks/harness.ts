@@ -14,6 +14,8 @@ import { createHookEngine, type HookEngine, type LoadedConfig, loadConfig, loadT
 import { startFakeModel } from '../agents/harness/fake-model.mjs';
 import { hookCommand, makeRunDirs, type RunDirs, type WireApi } from '../agents/harness/run.js';
 import type { HookSpec } from '../agents/harness/scenarios.js';
+import { installedVersion } from './harness/matrix.js';
+import { SCENARIOS } from './harness/scenarios.js';
 
 export const RESULTS_DIR = join(import.meta.dirname, 'results');
 export const SECRET = 'secret-value-42';
@@ -273,17 +275,48 @@ export function fwDirs(label: string): RunDirs {
 
 export interface Cell {
   scenario: string;
+  /** What the framework alone did, and its judge's verdict. */
   native: string;
+  nativeVerdict: Verdict;
   adapter: string;
   verdict: Verdict;
   note: string;
 }
 
-export function writeResults(framework: string, version: string, cells: Cell[]): void {
+/** The framework as the docs table names it, and the packages whose pinned versions it shows. */
+export interface ResultsFor {
+  name: string;
+  title: string;
+  packages: string[];
+  /** Scenarios the framework cannot express even with the adapter: id → why. */
+  notExpressible?: Record<string, string>;
+}
+
+// Scenarios where the framework alone loses nothing unsafe, only what the hooks add.
+const ADDS_ONLY = new Set(['context-before', 'context-after', 'prompt-context', 'stop-keep-going']);
+
+/** This harness's verdicts in the one results shape the docs table reads (test/frameworks/harness/matrix.ts writes it too). */
+function asCellResult(verdict: Verdict, detail: string) {
+  if (verdict === 'honoured') return { verdict: 'honoured', detail };
+  if (verdict === 'fails closed') return { verdict: 'closed', detail };
+  return { verdict: 'open', detail };
+}
+
+export function writeResults(fw: ResultsFor, cells: Cell[]): void {
   mkdirSync(RESULTS_DIR, { recursive: true });
-  const order = FW_SCENARIOS.map((s) => s.id);
-  cells.sort((a, b) => order.indexOf(a.scenario) - order.indexOf(b.scenario));
-  writeFileSync(join(RESULTS_DIR, `${framework}.json`), `${JSON.stringify({ framework, version, cells }, null, 2)}\n`);
+  const out: Record<string, unknown> = {};
+  for (const { id, title } of SCENARIOS) {
+    const c = cells.find((x) => x.scenario === id);
+    const na = fw.notExpressible?.[id];
+    if (na) out[id] = { title, adapter: { verdict: 'na', detail: na } };
+    if (!c) continue;
+    const native = asCellResult(c.nativeVerdict, c.native);
+    if (ADDS_ONLY.has(id) && native.verdict !== 'honoured') native.verdict = 'ignored';
+    out[id] = { title, native, adapter: asCellResult(c.verdict, `${c.adapter}: ${c.note}`) };
+  }
+  const versions = Object.fromEntries(fw.packages.map((p) => [p, installedVersion(p)]));
+  const results = { framework: fw.title, name: fw.name, versions, cells: out };
+  writeFileSync(join(RESULTS_DIR, `${fw.name}.json`), `${JSON.stringify(results, null, 2)}\n`);
 }
 
 /** Scenarios whose native run (no adapter) must not pass the judge: the proof that a cell can fail. */

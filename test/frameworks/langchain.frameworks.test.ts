@@ -20,6 +20,7 @@ import {
   runShell,
   startModel,
   summary,
+  type ResultsFor,
   writeResults,
 } from './harness.js';
 
@@ -56,8 +57,13 @@ async function runAgent(s: FwScenario, withAdapter: boolean, checkpointer = true
   }
 }
 
+const RESULTS: ResultsFor = {
+  name: 'langchain',
+  title: 'LangChain.js',
+  packages: ['langchain', '@langchain/langgraph', '@langchain/openai'],
+};
 const cells: Cell[] = [];
-afterAll(() => writeResults('langchain', VERSION, cells));
+afterAll(() => writeResults(RESULTS, cells));
 
 describe(`LangChain.js ${VERSION}: the agent-hooks middleware in createAgent`, () => {
   for (const s of FW_SCENARIOS) {
@@ -66,7 +72,14 @@ describe(`LangChain.js ${VERSION}: the agent-hooks middleware in createAgent`, (
       const adapted = await runAgent(s, true);
       const { verdict, note } = s.judge(adapted);
       const nat = s.judge(native);
-      cells.push({ scenario: s.id, native: `${summary(native)}: ${nat.note}`, adapter: summary(adapted), verdict, note });
+      cells.push({
+        scenario: s.id,
+        native: `${summary(native)}: ${nat.note}`,
+        nativeVerdict: nat.verdict,
+        adapter: summary(adapted),
+        verdict,
+        note,
+      });
       if (NATIVE_MUST_FAIL.has(s.id)) expect(nat.verdict, `without the adapter: ${nat.note}`).not.toBe('honoured');
       expect(verdict, note).not.toBe('FAILS OPEN');
       expect(verdict, note).toBe('honoured');

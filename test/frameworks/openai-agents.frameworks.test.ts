@@ -25,11 +25,14 @@ import {
   runShell,
   startModel,
   summary,
+  type ResultsFor,
   writeResults,
 } from './harness.js';
 
 const VERSION: string = JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules/@openai/agents/package.json'), 'utf8')).version;
-// The SDK has no loop end a hook can continue from (docs/frameworks-langchain-openai-claude.md).
+// What the SDK cannot express (docs/frameworks.md): no cell is run for these.
+const STOP_NA = 'the SDK has no loop end a hook can continue from, so Stop is not fired';
+const PROMPT_CONTEXT_NA = 'an input guardrail cannot add to the input, so UserPromptSubmit context is not delivered';
 const SCENARIOS = FW_SCENARIOS.filter((s) => s.id !== 'stop-keep-going');
 
 async function runAgent(s: FwScenario, withAdapter: boolean) {
@@ -68,8 +71,14 @@ async function runAgent(s: FwScenario, withAdapter: boolean) {
   }
 }
 
+const RESULTS: ResultsFor = {
+  name: 'openai-agents',
+  title: 'OpenAI Agents SDK',
+  packages: ['@openai/agents'],
+  notExpressible: { 'stop-keep-going': STOP_NA, 'prompt-context': PROMPT_CONTEXT_NA },
+};
 const cells: Cell[] = [];
-afterAll(() => writeResults('openai-agents', VERSION, cells));
+afterAll(() => writeResults(RESULTS, cells));
 
 describe(`OpenAI Agents SDK ${VERSION}: withAgentHooks`, () => {
   for (const s of SCENARIOS) {
@@ -78,7 +87,14 @@ describe(`OpenAI Agents SDK ${VERSION}: withAgentHooks`, () => {
       const adapted = await runAgent(s, true);
       const { verdict, note } = s.judge(adapted);
       const nat = s.judge(native);
-      cells.push({ scenario: s.id, native: `${summary(native)}: ${nat.note}`, adapter: summary(adapted), verdict, note });
+      cells.push({
+        scenario: s.id,
+        native: `${summary(native)}: ${nat.note}`,
+        nativeVerdict: nat.verdict,
+        adapter: summary(adapted),
+        verdict,
+        note,
+      });
       if (NATIVE_MUST_FAIL.has(s.id)) expect(nat.verdict, `without the adapter: ${nat.note}`).not.toBe('honoured');
       expect(verdict, note).not.toBe('FAILS OPEN');
       expect(verdict, note).toBe('honoured');

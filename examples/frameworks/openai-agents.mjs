@@ -1,4 +1,3 @@
-// agent-hooks in an OpenAI Agents SDK agent: the hooks judge every function tool call (run by test/frameworks/examples.frameworks.test.ts).
 import { execSync } from 'node:child_process';
 import { Agent, run, setOpenAIAPI, tool } from '@openai/agents';
 import { createHookEngine } from 'agent-hooks';
@@ -10,8 +9,8 @@ engine.register({
   event: 'PreToolUse',
   matcher: 'Bash', // the `bash` tool, as Claude names it
   fn: ({ tool_input }) =>
-    String(tool_input.command).includes('rm -rf')
-      ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no rm -rf here' } }
+    /\brm\b/.test(tool_input.command)
+      ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no rm here' } }
       : undefined,
 });
 const bash = tool({
@@ -22,5 +21,5 @@ const bash = tool({
 });
 setOpenAIAPI('chat_completions'); // the Responses API (the default) works the same
 const agent = withAgentHooks(engine, new Agent({ name: 'assistant', model: 'gpt-4.1-mini', tools: [bash] }));
-const result = await run(agent, 'Clean up the build folder.');
-console.log(result.finalOutput);
+const result = await run(agent, 'Tidy up the folder.');
+console.log(result.newItems.filter((i) => i.type === 'tool_call_output_item').map((i) => i.output)); // [ 'Tool call denied by a hook: no rm here' ]
