@@ -14,7 +14,7 @@ import { nowMs } from '../util/clock.js';
 import type { ExecutionResult } from '../types.js';
 import { describeSpawnError, resolveTarget, type CommandSpec } from './command-target.js';
 import { spawnViaHelper, type HookChild } from './spawner.js';
-import { Capture, HAND_OFF_PAST_CAP_BYTES, drainToCat } from './capture.js';
+import { Capture, HAND_OFF_PAST_CAP_BYTES, drainToCat, writeStdin } from './capture.js';
 import {
   groupExists,
   hasProcFs,
@@ -271,22 +271,6 @@ function watchStdio(run: Run): void {
   // A hook may exit or close stdin without reading it: EPIPE / ECONNRESET are expected.
   child.stdin!.on('error', () => {});
   writeStdin(child.stdin!, run.spec.stdin);
-}
-
-/**
- * The payload to a hook's stdin, with no stack trace on the error a hook that exited first gives
- * (EPIPE, ignored above). Node's stream reads that error's `stack`, and formatting it scans every
- * script on the stack for its line ends: for the dispatch bundle, ~4 M instructions of a one-hook
- * dispatch whose hook does not read stdin (docs/performance.md, "dispatch no worse than before").
- */
-function writeStdin(stdin: NonNullable<HookChild['stdin']>, payload: string | Buffer): void {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    stdin.end(payload);
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
 }
 
 function onExit(run: Run, code: number | null, signal: NodeJS.Signals | null): void {
