@@ -1,6 +1,6 @@
 /**
  * A hook's stdout or stderr as the command backend keeps it: the first `maxOutputBytes`, and
- * the rest read to the end so that a full pipe never blocks the hook.
+ * the rest read to the end so that a full pipe never blocks the hook; and its stdin written.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
@@ -173,4 +173,20 @@ export function drainToCat(stream: Readable): ChildProcess | undefined {
 function readOn(stream: Readable): void {
   (stream as unknown as { _handle?: { setBlocking?: (blocking: boolean) => number } })._handle?.setBlocking?.(false);
   stream.resume();
+}
+
+/**
+ * The payload to a hook's stdin, with stack traces off: a hook that exited first gives an EPIPE
+ * (the caller ignores it) whose `stack` Node's stream reads, and formatting it scans every script
+ * on the stack for its line ends, ~4 M instructions of a one-hook dispatch (docs/performance.md,
+ * "The last figure").
+ */
+export function writeStdin(stdin: { end(data: string | Buffer): void }, payload: string | Buffer): void {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    stdin.end(payload);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }

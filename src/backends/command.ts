@@ -14,7 +14,7 @@ import { nowMs } from '../util/clock.js';
 import type { ExecutionResult } from '../types.js';
 import { describeSpawnError, resolveTarget, type CommandSpec } from './command-target.js';
 import { spawnViaHelper, type HookChild } from './spawner.js';
-import { Capture, HAND_OFF_PAST_CAP_BYTES, drainToCat } from './capture.js';
+import { Capture, HAND_OFF_PAST_CAP_BYTES, drainToCat, writeStdin } from './capture.js';
 import {
   groupExists,
   hasProcFs,
@@ -270,7 +270,7 @@ function watchStdio(run: Run): void {
   }
   // A hook may exit or close stdin without reading it: EPIPE / ECONNRESET are expected.
   child.stdin!.on('error', () => {});
-  child.stdin!.end(run.spec.stdin);
+  writeStdin(child.stdin!, run.spec.stdin);
 }
 
 function onExit(run: Run, code: number | null, signal: NodeJS.Signals | null): void {
