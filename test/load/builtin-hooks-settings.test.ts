@@ -5,35 +5,18 @@
  * manager — against a loopback model that finds a defect in any change calling eval.
  */
 import { spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { createHookManager } from '../../src/session/manager.js';
 import { CLI_BIN, requireBuiltCli } from '../helpers/cli.js';
+import { useReviewModel } from '../helpers/review-model.js';
 import { useTempDir } from '../helpers/tmp.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 requireBuiltCli(CLI_BIN);
 const dir = useTempDir();
 
-let model: Server;
-let modelUrl = '';
-beforeAll(async () => {
-  model = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      const user = (JSON.parse(body) as { messages: Array<{ role: string; content: string }> }).messages.find((m) => m.role === 'user');
-      const verdict = /eval\(/.test(user?.content ?? '') ? { ok: false, reason: 'eval of request data runs attacker code' } : { ok: true };
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify(verdict) } }] }));
-    });
-  });
-  await new Promise<void>((r) => model.listen(0, '127.0.0.1', r));
-  modelUrl = `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`;
-});
-afterAll(() => new Promise<void>((r) => model.close(() => r())));
+const model = useReviewModel();
 
 const ON = { agentHooks: { builtinHooks: { codeReview: true } } };
 const evalWrite = { file_path: 'a.js', content: 'module.exports = (q) => eval(q.code);' };
@@ -44,7 +27,7 @@ function cli(args: string[], input = ''): Promise<{ code: number | null; stdout:
     ...process.env,
     HOME: dir.path('home'),
     NO_COLOR: '1',
-    AGENT_HOOKS_MODEL_BASE_URL: modelUrl,
+    AGENT_HOOKS_MODEL_BASE_URL: model.url(),
     AGENT_HOOKS_MODEL: 'reviewer',
   };
   return new Promise((resolve, reject) => {
@@ -121,7 +104,7 @@ describe('agentHooks.builtinHooks in settings', () => {
     dir.json('home/.claude/settings.json', ON);
     const project = dir.path('p');
     dir.json('p/.claude/settings.json', {});
-    const prompt = { baseUrl: modelUrl, defaultModel: 'reviewer' };
+    const prompt = { baseUrl: model.url(), defaultModel: 'reviewer' };
     const load = (p: string) => loadConfig({ cwd: p, projectDir: p, homeDir: home, unsafeSkipTrustGate: true });
     const input = { tool_name: 'Write', tool_input: evalWrite, tool_response: {} };
     for (const m of [

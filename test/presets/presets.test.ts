@@ -5,43 +5,25 @@
  * beside what must be denied. Installed with `init --preset` into a project, loaded as the agent
  * would load its settings, fired through the engine: real scripts, real processes.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { createHookEngine } from '../../src/engine/engine.js';
 import { installPreset, presetNames } from '../../src/toolkit/presets.js';
 import { reportFailed, runFixtures } from '../../src/toolkit/runner.js';
+import { useReviewModel } from '../helpers/review-model.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const PRESETS = fileURLToPath(new URL('../../presets/', import.meta.url));
 
-/** A loopback OpenAI-compatible model: finds a defect in any change that calls eval. */
-let model: Server;
-let modelUrl = '';
-beforeAll(async () => {
-  model = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      const user = (JSON.parse(body) as { messages: Array<{ role: string; content: string }> }).messages.find((m) => m.role === 'user');
-      const verdict = /eval\(/.test(user?.content ?? '') ? { ok: false, reason: 'eval of request data runs attacker code' } : { ok: true };
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify(verdict) } }] }));
-    });
-  });
-  await new Promise<void>((r) => model.listen(0, '127.0.0.1', r));
-  modelUrl = `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`;
-});
-afterAll(() => new Promise<void>((r) => model.close(() => r())));
+const model = useReviewModel();
 
 describe('every preset passes its own fixtures', () => {
   it('with and without a model for the prompt hook', async () => {
     expect(presetNames()).toEqual(['block-destructive', 'block-force-push', 'code-review', 'protect-secrets', 'test-before-stop']);
     const env = { AGENT_HOOKS_MODEL_BASE_URL: process.env.AGENT_HOOKS_MODEL_BASE_URL, AGENT_HOOKS_MODEL: process.env.AGENT_HOOKS_MODEL };
     for (const withModel of [false, true]) {
-      process.env.AGENT_HOOKS_MODEL_BASE_URL = withModel ? modelUrl : '';
+      process.env.AGENT_HOOKS_MODEL_BASE_URL = withModel ? model.url() : '';
       process.env.AGENT_HOOKS_MODEL = withModel ? 'reviewer' : '';
       try {
         const report = await runFixtures([PRESETS]);
