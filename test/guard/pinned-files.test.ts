@@ -9,6 +9,7 @@
  * it as passing while the bug is there). When the fix lands it turns red: flip it to `it(...)`.
  * The plain `it` controls show the same set-up denies before the attacker's move.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -231,6 +232,66 @@ describe('check-then-use: a guard swapped between the digest and the exec does n
     renameSync(join(project, 'hooks/.guard.new'), join(project, 'hooks/guard.sh'));
     const r = await pending;
     expect({ verdict: verdict(r), unreviewedRan: existsSync(mark) }).toEqual({ verdict: 'deny', unreviewedRan: false });
+  });
+});
+
+// Under the bwrap sandbox too, the pinned file is opened by the interpreter, by path, after the
+// check: a later command of the same hook (or a file a script sources) opens it only once the
+// earlier ones ran. The hook below holds that window open until the test has swapped the guard.
+// A bind of a verified copy over the path does not close it: renaming a file over a mount point
+// outside the sandbox detaches the mount inside it (Linux ≥ 3.18; docs/security.md "Stated limits").
+const BWRAP = spawnSync('bwrap', ['--unshare-all', '--ro-bind', '/', '/', 'true']).status === 0;
+describe.skipIf(!BWRAP)('check-then-use under the bwrap sandbox: a guard swapped after the check', () => {
+  async function race(swap: boolean) {
+    const sb = fresh();
+    const project = sb.dir.path('p');
+    // Inside the project: the only place the sandboxed script can write its mark.
+    const mark = join(project, 'mark-swap');
+    // Outside the project: a write there fails only in the sandbox.
+    const escaped = sb.dir.path('escaped');
+    const wait = `touch '${escaped}'; touch "$CLAUDE_PROJECT_DIR/started"; while [ ! -e "$CLAUDE_PROJECT_DIR/go" ]; do sleep 0.02; done\n`;
+    sb.dir.write('p/hooks/wait.sh', wait, 0o755);
+    sb.dir.write('p/hooks/guard.sh', GUARD_SH, 0o755);
+    sb.dir.json('p/.claude/settings.json', {
+      agentHooks: { sandbox: 'bwrap' },
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sh hooks/wait.sh </dev/null; sh hooks/guard.sh' }] }] },
+    });
+    await trust(sb, project);
+    const pending = dispatchShell('claude', project, 'rm -rf build', { env: sb.env });
+    const deadline = Date.now() + 15_000;
+    while (!existsSync(join(project, 'started')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    if (!existsSync(join(project, 'started'))) throw new Error('the sandboxed hook never started');
+    if (swap) {
+      sb.dir.write('p/hooks/.guard.new', pwn(mark), 0o755);
+      renameSync(join(project, 'hooks/.guard.new'), join(project, 'hooks/guard.sh'));
+    }
+    writeFileSync(join(project, 'go'), '');
+    const r = await pending;
+    return { verdict: verdict(r), unreviewedRan: existsSync(mark), sandboxed: !existsSync(escaped), said: r.stdout + r.stderr };
+  }
+
+  // Run once each, before the tests: a race that cannot be set up fails the suite, so the
+  // `it.fails` below can only pass because the swapped-in script ran.
+  let control: Awaited<ReturnType<typeof race>>;
+  let swapped: Awaited<ReturnType<typeof race>>;
+  beforeAll(async () => {
+    control = await race(false);
+    swapped = await race(true);
+  });
+
+  it('control: the reviewed guard runs in the sandbox and denies', () => {
+    expect(control).toMatchObject({ verdict: 'deny', unreviewedRan: false, sandboxed: true });
+    expect(control.said).toContain('no rm -rf');
+  });
+
+  it('the swapped-in script’s answer never counts: deny', () => {
+    expect(swapped).toMatchObject({ verdict: 'deny', sandboxed: true });
+    expect(swapped.said).toContain('changed while the hook ran');
+  });
+
+  // Stated limit: the unreviewed script runs (in the sandbox), though its answer is voided.
+  it.fails('the swapped-in script never runs', () => {
+    expect(swapped.unreviewedRan).toBe(false);
   });
 });
 
