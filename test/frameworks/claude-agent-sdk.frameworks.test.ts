@@ -16,11 +16,10 @@ import {
   FW_SCENARIOS,
   type FwScenario,
   fwDirs,
-  NATIVE_MUST_FAIL,
+  judgeBothWays,
   type Observed,
   prepareHooks,
   SECRET,
-  summary,
   type ResultsFor,
   writeResults,
 } from './harness.js';
@@ -71,22 +70,8 @@ afterAll(() => {
 describe.skipIf(skip)(`Claude Agent SDK ${VERSION}: claudeAgentHooks`, () => {
   for (const s of FW_SCENARIOS) {
     it(`${s.id}: native and with the adapter`, async () => {
-      const native = await runAgent(s, false);
-      const adapted = await runAgent(s, true);
-      const { verdict, note } = s.judge(adapted);
-      const nat = s.judge(native);
-      cells.push({
-        scenario: s.id,
-        native: `${summary(native)}: ${nat.note}`,
-        nativeVerdict: nat.verdict,
-        adapter: summary(adapted),
-        verdict,
-        note,
-      });
+      const adapted = await judgeBothWays(s, runAgent, cells);
       expect(adapted.later.includes(SECRET) && s.id === 'replace-output', 'the secret reached the model').toBe(false);
-      if (NATIVE_MUST_FAIL.has(s.id)) expect(nat.verdict, `without the adapter: ${nat.note}`).not.toBe('honoured');
-      expect(verdict, `${note}; final: ${adapted.final}`).not.toBe('FAILS OPEN');
-      expect(verdict, `${note}; final: ${adapted.final}`).toBe('honoured');
     }, 300_000);
   }
 

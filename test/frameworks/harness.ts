@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { createHookEngine, type HookEngine, type LoadedConfig, loadConfig, loadTrustedConfig, trustWorkspace } from '../../src/index.js';
 // @ts-expect-error plain JavaScript module of the agents suite
 import { startFakeModel } from '../agents/harness/fake-model.mjs';
@@ -321,6 +322,34 @@ export function writeResults(fw: ResultsFor, cells: Cell[]): void {
 
 /** Scenarios whose native run (no adapter) must not pass the judge: the proof that a cell can fail. */
 export const NATIVE_MUST_FAIL = new Set(FW_SCENARIOS.map((s) => s.id).filter((id) => id !== 'ask-approved'));
+
+/**
+ * One scenario, run by the framework alone and with the adapter: the cell is recorded for the docs
+ * table, the native run must not pass where it proves the cell can fail, and the adapter's run
+ * must be honoured (never FAILS OPEN). Returns the adapter's run for a framework's own checks.
+ */
+export async function judgeBothWays(
+  s: FwScenario,
+  run: (s: FwScenario, withAdapter: boolean) => Promise<Observed>,
+  cells: Cell[],
+): Promise<Observed> {
+  const native = await run(s, false);
+  const adapted = await run(s, true);
+  const { verdict, note } = s.judge(adapted);
+  const nat = s.judge(native);
+  cells.push({
+    scenario: s.id,
+    native: `${summary(native)}: ${nat.note}`,
+    nativeVerdict: nat.verdict,
+    adapter: summary(adapted),
+    verdict,
+    note,
+  });
+  if (NATIVE_MUST_FAIL.has(s.id)) expect(nat.verdict, `without the adapter: ${nat.note}`).not.toBe('honoured');
+  expect(verdict, `${note}; final: ${adapted.final}`).not.toBe('FAILS OPEN');
+  expect(verdict, `${note}; final: ${adapted.final}`).toBe('honoured');
+  return adapted;
+}
 
 /** What a run did, in a few words, for the results file. */
 export function summary(o: Observed): string {

@@ -15,11 +15,10 @@ import {
   FW_SCENARIOS,
   type FwScenario,
   fwDirs,
-  NATIVE_MUST_FAIL,
+  judgeBothWays,
   observe,
   runShell,
   startModel,
-  summary,
   type ResultsFor,
   writeResults,
 } from './harness.js';
@@ -68,21 +67,7 @@ afterAll(() => writeResults(RESULTS, cells));
 describe(`LangChain.js ${VERSION}: the agent-hooks middleware in createAgent`, () => {
   for (const s of FW_SCENARIOS) {
     it(`${s.id}: native and with the adapter`, async () => {
-      const native = await runAgent(s, false);
-      const adapted = await runAgent(s, true);
-      const { verdict, note } = s.judge(adapted);
-      const nat = s.judge(native);
-      cells.push({
-        scenario: s.id,
-        native: `${summary(native)}: ${nat.note}`,
-        nativeVerdict: nat.verdict,
-        adapter: summary(adapted),
-        verdict,
-        note,
-      });
-      if (NATIVE_MUST_FAIL.has(s.id)) expect(nat.verdict, `without the adapter: ${nat.note}`).not.toBe('honoured');
-      expect(verdict, note).not.toBe('FAILS OPEN');
-      expect(verdict, note).toBe('honoured');
+      await judgeBothWays(s, runAgent, cells);
     }, 60_000);
   }
 
