@@ -20,7 +20,8 @@ import { isObject, toolTable, TOOL_EVENTS } from '../shared/facts.js';
 import type { Dialect, EventMapping, ToolMapping, Undeliverable } from '../types.js';
 import { detectLetta } from '../detectors.js';
 
-const LETTA_EVENTS: readonly EventName[] = [
+/** Letta Code's events, named as Claude's (install writes each). */
+export const LETTA_EVENTS: readonly EventName[] = [
   'PreToolUse',
   'PostToolUse',
   'PostToolUseFailure',
