@@ -12,10 +12,7 @@
  * Kilo CLI is a fork with the same plugin interface (src/agents/kilo/).
  * Source: the opencode-linux-x64 1.18.33 binary (its trigger sites), @opencode-ai/plugin's types.
  */
-import type { EventName } from '../../events/catalog.js';
-import type { MatcherMode } from '../../types.js';
-import { toolTable } from '../shared/facts.js';
-import { detectPluginAgent } from '../detectors.js';
+import { PLUGIN_AGENT_DIALECT, toolTable } from '../shared/facts.js';
 import type { Dialect, EventMapping, ToolMapping, Undeliverable } from '../types.js';
 
 const EVENTS: readonly EventMapping[] = [
@@ -58,18 +55,10 @@ export function permissionAskNeverFires(version: string): Undeliverable {
 export const OPENCODE_UNDELIVERABLE: readonly Undeliverable[] = [permissionAskNeverFires('OpenCode 1.18.33')];
 
 export const opencode: Dialect = {
+  ...PLUGIN_AGENT_DIALECT,
   name: 'opencode',
   title: 'OpenCode',
-  format: 'json',
-  projectDirEnv: [],
-  configLocations: () => [],
-  locations: { user: [], project: [] },
-  defaults: { timeoutUnit: 's' },
   events: EVENTS,
   tools: OPENCODE_TOOLS,
-  // Its hooks are Claude-format settings handed to the plugin: read with Claude's matcher rules.
-  matcherMode: (_event: EventName): MatcherMode => 'claude',
-  detect: detectPluginAgent,
-  configuredEvents: () => [],
   undeliverable: OPENCODE_UNDELIVERABLE,
 };

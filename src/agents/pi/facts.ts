@@ -9,10 +9,7 @@
  * with a UI (`ctx.hasUI` → `ctx.ui.confirm`); in print mode (`-p`) it is a deny with the reason.
  * Source: the package's dist/core/extensions/types.d.ts and dist/core/tools/*.d.ts (0.73.1).
  */
-import type { EventName } from '../../events/catalog.js';
-import type { MatcherMode } from '../../types.js';
-import { toolTable } from '../shared/facts.js';
-import { detectPluginAgent } from '../detectors.js';
+import { PLUGIN_AGENT_DIALECT, toolTable } from '../shared/facts.js';
 import type { Dialect, EventMapping, ToolMapping, Undeliverable } from '../types.js';
 
 const EVENTS: readonly EventMapping[] = [
@@ -48,18 +45,10 @@ export const PI_UNDELIVERABLE: readonly Undeliverable[] = [
 ];
 
 export const pi: Dialect = {
+  ...PLUGIN_AGENT_DIALECT,
   name: 'pi',
   title: 'Pi',
-  format: 'json',
-  projectDirEnv: [],
-  configLocations: () => [],
-  locations: { user: [], project: [] },
-  defaults: { timeoutUnit: 's' },
   events: EVENTS,
   tools: PI_TOOLS,
-  // Its hooks are Claude-format settings handed to the plugin: read with Claude's matcher rules.
-  matcherMode: (_event: EventName): MatcherMode => 'claude',
-  detect: detectPluginAgent,
-  configuredEvents: () => [],
   undeliverable: PI_UNDELIVERABLE,
 };

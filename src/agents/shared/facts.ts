@@ -5,7 +5,8 @@
  */
 import { TOOL_NAME_EVENT_SET } from '../../events/facts.js';
 import type { ExecutionResult, MatcherMode, NormalizedHook } from '../../types.js';
-import type { ToolMapping } from '../types.js';
+import type { Dialect, ToolMapping } from '../types.js';
+import { detectPluginAgent } from '../detectors.js';
 import { isObject } from '../../util/is-object.js';
 
 // Re-exported: the dialect modules import their helpers from here.
@@ -273,3 +274,19 @@ export function asInput(value: unknown): Record<string, unknown> {
   const v = parseMaybeJson(value);
   return isObject(v) ? v : v === undefined ? {} : { value: v };
 }
+
+/**
+ * What the dialects of the plugin agents (OpenCode, Kilo, Pi) share: no hooks file of their own, so
+ * no locations, no project variable and no configured events; their hooks are Claude-format
+ * settings handed to the plugin, read with Claude's matcher rules.
+ */
+export const PLUGIN_AGENT_DIALECT = {
+  format: 'json',
+  projectDirEnv: [],
+  configLocations: () => [],
+  locations: { user: [], project: [] },
+  defaults: { timeoutUnit: 's' },
+  matcherMode: (): MatcherMode => 'claude',
+  detect: detectPluginAgent,
+  configuredEvents: () => [],
+} satisfies Partial<Dialect>;
