@@ -135,7 +135,12 @@ export interface NormalizedHook {
 export type HookVerifier = (at: {
   cwd: string;
   projectDir: string;
-}) => Promise<{ failed: string } | { recheck?: () => Promise<string | undefined> }>;
+  /** Also return what was verified of each pinned path, for the sandbox to serve (src/backends/sandbox-view.ts). */
+  serve?: boolean;
+}) => Promise<{ failed: string } | { recheck?: () => Promise<string | undefined>; served?: ReadonlyMap<string, ServedPin> }>;
+
+/** What the engine verified of one pinned path: the file's bytes, a link's target, or that it is absent. */
+export type ServedPin = { kind: 'file'; bytes: Buffer; mode: number } | { kind: 'link'; target: string } | { kind: 'missing' };
 
 /**
  * Matcher semantics of the dialects:

@@ -45,12 +45,16 @@ export function commandBackend(options: CommandBackendOptions): Backend {
     const args = handler.args?.map((a) => substitutePlaceholders(a, vars));
     const sandbox = sandboxSpec(options.sandbox, ctx.projectDir, ctx.envFile);
     // Sandboxed: the resolved shell or program runs as bwrap's exec-form command.
-    let target: { command: string; args?: string[]; shell?: typeof handler.shell } = { command, args, shell: handler.shell };
+    let target: { command: string; args?: string[]; shell?: typeof handler.shell; inputs?: Buffer[] } = {
+      command,
+      args,
+      shell: handler.shell,
+    };
     if (sandbox) {
       const inner = resolveTarget({ ...target, cwd: ctx.cwd, env, stdin: '', timeoutMs: 0 });
-      const outer = 'error' in inner ? inner : sandboxed(inner, sandbox, ctx.cwd);
+      const outer = 'error' in inner ? inner : sandboxed(inner, sandbox, ctx.cwd, ctx.served);
       if ('error' in outer) return makeResult({ status: 'error', error: outer.error, engineFault: true });
-      target = { command: outer.file, args: outer.args };
+      target = { command: outer.file, args: outer.args, ...(outer.inputs ? { inputs: outer.inputs } : {}) };
     }
     // The declaration is Claude Code's convention: a dialect's hook is not read for it.
     const run = hook.bridge || options.waitForAsyncDeclaration ? runCommand : runDeclarable;

@@ -13,6 +13,8 @@ export interface CommandSpec {
   /** The complete environment (see buildHookEnv); nothing from process.env is added. */
   env: Record<string, string>;
   stdin: string | Buffer;
+  /** Data for descriptors 3, 4, … of the program (the sandbox's verified files); such a run never uses the spawner. */
+  inputs?: readonly Buffer[];
   /** Non-finite or above 2^31-1 ms means no timeout. */
   timeoutMs: number;
   /** Between SIGTERM and SIGKILL of the tree; default 250 ms. */

@@ -9,7 +9,7 @@
  * group included; a leader that exits while a descendant holds stdout/stderr does not stall us.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { nowMs } from '../util/clock.js';
 import type { ExecutionResult } from '../types.js';
 import { describeSpawnError, resolveTarget, type CommandSpec } from './command-target.js';
@@ -28,9 +28,8 @@ import {
 } from './process-tree.js';
 
 const [DEFAULT_KILL_GRACE_MS, DEFAULT_EXIT_DRAIN_MS, DEFAULT_MAX_OUTPUT_BYTES] = [100, 250, 1024 * 1024];
-/** How often we look whether a terminated tree is gone before the grace period ends. */
-const EXIT_POLL_MS = 10;
-const MIN_DRAIN_MS = 50;
+/** How often we look whether a terminated tree is gone before the grace period ends; the least drain. */
+const [EXIT_POLL_MS, MIN_DRAIN_MS] = [10, 50];
 /** setTimeout fires at once for larger delays, so those count as "no timeout". */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -75,7 +74,7 @@ export async function runCommand(spec: CommandSpec): Promise<ExecutionResult> {
   const mark = hasProcFs() ? newRunMark() : undefined;
   if (mark !== undefined) env[RUN_MARK_ENV] = mark;
 
-  if (useSpawner(spec)) {
+  if (useSpawner(spec) && spec.inputs === undefined) {
     const viaHelper = spawnViaHelper({
       file: target.file,
       args: target.args,
@@ -104,13 +103,15 @@ export async function runCommand(spec: CommandSpec): Promise<ExecutionResult> {
       // Own process group and session: the whole tree can be signalled at once, and the
       // hook has no controlling terminal to read from.
       detached: process.platform !== 'win32',
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe', ...(spec.inputs ?? []).map(() => 'pipe' as const)],
       windowsHide: true,
     });
   } catch (err) {
     // Synchronous spawn errors: NUL bytes in arguments or env, invalid option types.
     return early('error', `failed to start ${target.file}: ${(err as Error).message}`);
   }
+  // Descriptors 3, 4, …: a program that fails before reading them closes them (its exit says why).
+  for (const [i, data] of (spec.inputs ?? []).entries()) (child.stdio[3 + i] as Writable).on('error', () => {}).end(data);
   return supervise(child, spec, target, started, mark);
 }
 

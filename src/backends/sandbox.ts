@@ -9,9 +9,10 @@
  * bwrap is looked up in fixed system directories, never through a `PATH` a project could prepend.
  */
 import { delimiter, dirname } from 'node:path';
-import type { ExecutionResult } from '../types.js';
+import type { ExecutionResult, ServedPin } from '../types.js';
 import { isDir } from '../util/file-kind.js';
 import { findOnPath } from './command-target.js';
+import { viewArgs } from './sandbox-view.js';
 
 export type SandboxKind = 'bwrap' | 'none';
 
@@ -35,21 +36,32 @@ export function sandboxSpec(kind: SandboxKind | undefined, projectDir: string, e
   return { kind, writable: [projectDir, ...(envFile !== undefined ? [dirname(envFile)] : [])] };
 }
 
-/** `file args` run inside the sandbox, or why it cannot be. */
+/**
+ * `file args` run inside the sandbox, or why it cannot be. With `served` (the verified bytes of a
+ * reviewed hook's pinned files), the hook sees those bytes at their paths (sandbox-view.ts); the
+ * returned `inputs` are the data bwrap reads from descriptors 3, 4, ….
+ */
 export function sandboxed(
   target: { file: string; args: string[] },
   sandbox: SandboxSpec,
   cwd: string,
-): { file: string; args: string[] } | { error: string } {
+  served?: ReadonlyMap<string, ServedPin>,
+): { file: string; args: string[]; inputs?: Buffer[] } | { error: string } {
   const bwrap = findBwrap();
   if (bwrap === undefined) {
     return { error: `the hook sandbox "bwrap" is configured but bwrap is not installed (looked in ${BWRAP_DIRS.join(', ')})` };
   }
+  const writable = sandbox.writable.filter(isDir);
+  const run = ['--chdir', cwd, '--', target.file, ...target.args];
+  if (served !== undefined && served.size > 0) {
+    const view = viewArgs({ writable, served });
+    if ('error' in view) return view;
+    return { file: bwrap, args: ['--unshare-all', '--die-with-parent', ...view.args, ...run], inputs: view.inputs };
+  }
   const args = ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
   // After the private /tmp, so a workspace under /tmp is bound over it.
-  for (const dir of sandbox.writable) if (isDir(dir)) args.push('--bind', dir, dir);
-  args.push('--chdir', cwd, '--', target.file, ...target.args);
-  return { file: bwrap, args };
+  for (const dir of writable) args.push('--bind', dir, dir);
+  return { file: bwrap, args: [...args, ...run] };
 }
 
 /**

@@ -22,8 +22,11 @@ export async function execute(
   if (unknown !== undefined) return makeResult({ status: 'error', error: unknown, engineFault: true });
   // A reviewed hook is verified where it runs, before it runs (src/trust/verify.ts): one that is not
   // what was reviewed never runs, and the engine fails closed, as for any fault of its own.
-  const check = planned.hook.verify ? await verifyHook(planned.hook.verify, ctx) : undefined;
+  // Under the sandbox the verified bytes themselves are what runs (src/backends/sandbox-view.ts).
+  const serve = state.options.sandbox === 'bwrap';
+  const check = planned.hook.verify ? await verifyHook(planned.hook.verify, ctx, serve) : undefined;
   if (check && 'failed' in check) return makeResult({ status: 'error', error: check.failed, engineFault: true });
+  if (check?.served) ctx = { ...ctx, served: check.served };
   // A free slot is taken without a wait (an await per hook is a measurable share of in-process dispatch).
   const release = state.semaphore.tryAcquire() ?? (await state.semaphore.acquire());
   try {
@@ -61,9 +64,9 @@ function errorResult(error: string): ExecutionResult {
   return makeResult({ status: 'error', error });
 }
 
-async function verifyHook(verify: HookVerifier, ctx: BackendContext): ReturnType<HookVerifier> {
+async function verifyHook(verify: HookVerifier, ctx: BackendContext, serve: boolean): ReturnType<HookVerifier> {
   try {
-    return await verify({ cwd: ctx.cwd, projectDir: ctx.projectDir });
+    return await verify({ cwd: ctx.cwd, projectDir: ctx.projectDir, ...(serve ? { serve } : {}) });
   } catch (err) {
     return { failed: `the hook could not be verified: ${(err as Error)?.message ?? String(err)}` };
   }

@@ -14,6 +14,7 @@
  * - Every reviewed hook carries `guards`: its pinned files and its config file, which the engine
  *   refuses tool writes to.
  */
+import { createHash } from 'node:crypto';
 import { promises as fs, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { describeChange, rootCodec, type CanonicalHook } from './digest.js';
@@ -22,7 +23,7 @@ import { pinsOf } from './pins.js';
 import { pinRecords, type PinRecord } from './scripts.js';
 import type { HookTrustStatus, TrustReport } from './types.js';
 import type { EventName } from '../events/catalog.js';
-import type { HookHandler, HookVerifier, NormalizedHook, Provenance } from '../types.js';
+import type { HookHandler, HookVerifier, NormalizedHook, Provenance, ServedPin } from '../types.js';
 import { userHome } from '../util/os-dirs.js';
 
 export interface VerdictOptions {
@@ -227,8 +228,11 @@ function verifierFor(h: NormalizedHook, st: HookTrustStatus, c: VerifierContext)
       if (r.record !== want)
         return fail(`${r.key} changed since it was trusted (${want.slice(0, 19)} → ${(r.record ?? r.error ?? 'unreadable').slice(0, 19)})`);
     }
+    const served = at.serve ? await servedPins(records) : undefined;
+    if (typeof served === 'string') return fail(served);
     const before = await fingerprints(records);
     return {
+      ...(served ? { served } : {}),
       recheck: async () => {
         const after = await fingerprints(records);
         const moved = [...before].find(([k, v]) => after.get(k) !== v);
@@ -236,6 +240,49 @@ function verifierFor(h: NormalizedHook, st: HookTrustStatus, c: VerifierContext)
       },
     };
   };
+}
+
+/** Served files, together: a pipe each into the sandbox (bwrap copies them into memory). */
+const MAX_SERVED_BYTES = 64 * 1024 * 1024;
+/** Written only by root (or a package manager): not served, read where they are. */
+const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/nix/store'];
+
+/**
+ * What the sandbox serves of the verified pins: each file's bytes read once and checked against
+ * its record again (the very bytes that will run), links with their recorded target, and absent
+ * paths kept absent. Directories an interpreter runs (`tree:`) are read in place, so the answer
+ * of a hook whose tree changed while it ran is voided by `recheck` (docs/security.md).
+ */
+async function servedPins(records: readonly PinRecord[]): Promise<Map<string, ServedPin> | string> {
+  const served = new Map<string, ServedPin>();
+  let total = 0;
+  for (const r of records) {
+    if (!path.isAbsolute(r.key) || SYSTEM_DIRS.some((d) => r.key.startsWith(`${d}/`))) continue;
+    if (r.record === 'missing') served.set(r.key, { kind: 'missing' });
+    else if (r.target !== undefined) served.set(r.key, { kind: 'link', target: r.target });
+    else if (r.record?.startsWith('sha256:')) {
+      const read = await readThrough(r.key);
+      if (read === undefined || `sha256:${createHash('sha256').update(read.bytes).digest('hex')}` !== r.record)
+        return `${r.key} changed while it was being verified`;
+      total += read.bytes.length;
+      if (total > MAX_SERVED_BYTES) return `its pinned files exceed ${MAX_SERVED_BYTES / 1024 / 1024} MiB, more than the sandbox serves`;
+      served.set(r.key, { kind: 'file', ...read });
+    }
+  }
+  return served;
+}
+
+/** A file's bytes and mode, both through one descriptor. */
+async function readThrough(file: string): Promise<{ bytes: Buffer; mode: number } | undefined> {
+  const fd = await fs.open(file, 'r').catch(() => undefined);
+  if (fd === undefined) return undefined;
+  try {
+    return { mode: (await fd.stat()).mode, bytes: await fd.readFile() };
+  } catch {
+    return undefined;
+  } finally {
+    await fd.close();
+  }
 }
 
 /** (device, inode, size, mtime, ctime) of every pinned path, by path; `missing` when absent. */

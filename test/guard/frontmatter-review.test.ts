@@ -135,7 +135,7 @@ describe('frontmatter hooks of a project skill/agent are what was reviewed', () 
   it('a skill deleted after the review: `status` shows its hooks removed, and the project’s guards fail closed (session and dispatch)', async () => {
     const { sb, project, manager } = setup();
     sb.dir.write('p/.claude/skills/guard/guard.sh', CURL_GUARD_SH, 0o755);
-    const file = sb.dir.write('p/.claude/skills/guard/SKILL.md', doc(CURL_GUARD));
+    sb.dir.write('p/.claude/skills/guard/SKILL.md', doc(CURL_GUARD));
     await trust(sb, project);
     rmSync(join(project, '.claude/skills/guard'), { recursive: true });
     const st = await status(sb, project);

@@ -5,9 +5,7 @@
  * manager (which the reference runtime, src/host/runtime.ts, runs its hooks through) verifies at
  * each execution, not once at bind.
  *
- * Each `it.fails` states the guarantee as it should hold and fails on today's code (vitest counts
- * it as passing while the bug is there). When the fix lands it turns red: flip it to `it(...)`.
- * The plain `it` controls show the same set-up denies before the attacker's move.
+ * The controls show the same set-up denies before the attacker's move.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
@@ -235,22 +233,24 @@ describe('check-then-use: a guard swapped between the digest and the exec does n
   });
 });
 
-// Under the bwrap sandbox too, the pinned file is opened by the interpreter, by path, after the
-// check: a later command of the same hook (or a file a script sources) opens it only once the
-// earlier ones ran. The hook below holds that window open until the test has swapped the guard.
-// A bind of a verified copy over the path does not close it: renaming a file over a mount point
-// outside the sandbox detaches the mount inside it (Linux ≥ 3.18; docs/security.md "Stated limits").
+// Under the bwrap sandbox the pinned file is served: the hook reads the bytes the engine verified,
+// at their path, whatever happens to the file outside (src/backends/sandbox-view.ts). A later
+// command of the same hook opens the guard only once the earlier ones ran: the hook below holds
+// that window open until the test has swapped the guard. The hook writes only below `out/`:
+// the directories on the way to a served file are read-only copies in the sandbox.
 const BWRAP = spawnSync('bwrap', ['--unshare-all', '--ro-bind', '/', '/', 'true']).status === 0;
 describe.skipIf(!BWRAP)('check-then-use under the bwrap sandbox: a guard swapped after the check', () => {
   async function race(swap: boolean) {
     const sb = fresh();
     const project = sb.dir.path('p');
     // Inside the project: the only place the sandboxed script can write its mark.
-    const mark = join(project, 'mark-swap');
+    const out = join(project, 'out');
+    const mark = join(out, 'mark-swap');
     // Outside the project: a write there fails only in the sandbox.
     const escaped = sb.dir.path('escaped');
-    const wait = `touch '${escaped}'; touch "$CLAUDE_PROJECT_DIR/started"; while [ ! -e "$CLAUDE_PROJECT_DIR/go" ]; do sleep 0.02; done\n`;
+    const wait = `touch '${escaped}'; touch "$CLAUDE_PROJECT_DIR/out/started"; while [ ! -e "$CLAUDE_PROJECT_DIR/out/go" ]; do sleep 0.02; done\n`;
     sb.dir.write('p/hooks/wait.sh', wait, 0o755);
+    mkdirSync(out, { recursive: true });
     sb.dir.write('p/hooks/guard.sh', GUARD_SH, 0o755);
     sb.dir.json('p/.claude/settings.json', {
       agentHooks: { sandbox: 'bwrap' },
@@ -259,19 +259,19 @@ describe.skipIf(!BWRAP)('check-then-use under the bwrap sandbox: a guard swapped
     await trust(sb, project);
     const pending = dispatchShell('claude', project, 'rm -rf build', { env: sb.env });
     const deadline = Date.now() + 15_000;
-    while (!existsSync(join(project, 'started')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    if (!existsSync(join(project, 'started'))) throw new Error('the sandboxed hook never started');
+    while (!existsSync(join(out, 'started')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    if (!existsSync(join(out, 'started'))) throw new Error('the sandboxed hook never started');
     if (swap) {
       sb.dir.write('p/hooks/.guard.new', pwn(mark), 0o755);
       renameSync(join(project, 'hooks/.guard.new'), join(project, 'hooks/guard.sh'));
     }
-    writeFileSync(join(project, 'go'), '');
+    writeFileSync(join(out, 'go'), '');
     const r = await pending;
     return { verdict: verdict(r), unreviewedRan: existsSync(mark), sandboxed: !existsSync(escaped), said: r.stdout + r.stderr };
   }
 
-  // Run once each, before the tests: a race that cannot be set up fails the suite, so the
-  // `it.fails` below can only pass because the swapped-in script ran.
+  // Run once each, before the tests: a race that cannot be set up fails the suite, so a swap
+  // that was never made cannot pass for one that did not run.
   let control: Awaited<ReturnType<typeof race>>;
   let swapped: Awaited<ReturnType<typeof race>>;
   beforeAll(async () => {
@@ -289,8 +289,7 @@ describe.skipIf(!BWRAP)('check-then-use under the bwrap sandbox: a guard swapped
     expect(swapped.said).toContain('changed while the hook ran');
   });
 
-  // Stated limit: the unreviewed script runs (in the sandbox), though its answer is voided.
-  it.fails('the swapped-in script never runs', () => {
+  it('the swapped-in script never runs: the verified bytes do', () => {
     expect(swapped.unreviewedRan).toBe(false);
   });
 });

@@ -1,0 +1,92 @@
+/**
+ * The sandbox's view of the file system when a reviewed hook's pinned files are served: the hook
+ * runs the very bytes the engine verified, whatever the agent does to the files meanwhile.
+ *
+ * Binding a verified copy over the script's path is not enough: renaming a file over a mount
+ * point (or renaming a directory above it) outside the sandbox detaches that mount inside it
+ * (Linux ≥ 3.18). So no directory on the way to a served file is the real directory: each is a
+ * private tmpfs holding binds of its other entries (read-write inside the workspace, read-only
+ * outside), the served files as read-only data read from a pipe, and then made read-only itself.
+ * A rename outside then only detaches a bind of some other entry. The cost, stated in
+ * docs/security.md: the hook cannot create new entries in those directories (EROFS), and entries
+ * the agent creates there while the hook runs are not visible to it.
+ */
+import { readdirSync, readlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { ServedPin } from '../types.js';
+
+export interface ViewSpec {
+  /** Directories the hook may write. */
+  writable: readonly string[];
+  /** By absolute path. */
+  served: ReadonlyMap<string, ServedPin>;
+}
+
+/** Roots the sandbox always replaces: device nodes, its own /proc, a private /tmp. */
+const SPECIAL: Record<string, string[]> = { '/dev': ['--dev', '/dev'], '/proc': ['--proc', '/proc'] };
+const PRIVATE_TMP = '/tmp';
+
+const within = (p: string, dir: string) => p === dir || p.startsWith(dir === '/' ? '/' : `${dir}/`);
+
+/** bwrap's mount arguments for the view, and the data its `--ro-bind-data` descriptors read (fd 3, 4, …). */
+export function viewArgs(spec: ViewSpec): { args: string[]; inputs: Buffer[] } | { error: string } {
+  const chain = new Set<string>();
+  for (const p of spec.served.keys()) for (let d = dirname(p); !chain.has(d); d = dirname(d)) chain.add(d);
+  const args: string[] = [];
+  const inputs: Buffer[] = [];
+  const writable = (p: string) => spec.writable.some((w) => within(p, w));
+  const seen = new Set<string>();
+  // A private directory shows only what leads to a served file or a writable directory.
+  const visit = (dir: string, hidden: boolean): string | undefined => {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch (e) {
+      return `cannot list ${dir} to build the sandbox's view: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
+    }
+    for (const name of names.sort()) {
+      const p = join(dir, name);
+      if (spec.served.has(p)) continue;
+      if (chain.has(p)) {
+        args.push('--tmpfs', p);
+        const why = visit(p, (hidden || p === PRIVATE_TMP) && !writable(p));
+        if (why !== undefined) return why;
+        continue;
+      }
+      if (dir === '/' && SPECIAL[p]) {
+        args.push(...SPECIAL[p]);
+        continue;
+      }
+      if (dir === '/' && p === PRIVATE_TMP) {
+        args.push('--tmpfs', p);
+        continue;
+      }
+      // Below a writable directory only that directory is shown (bound by the loop after the visit).
+      if (hidden && !writable(p)) continue;
+      seen.add(p);
+      let link: string | undefined;
+      try {
+        link = readlinkSync(p);
+      } catch {
+        // Not a link (or gone since the listing: the -try bind below skips it).
+      }
+      if (link !== undefined) args.push('--symlink', link, p);
+      else args.push(writable(p) ? '--bind-try' : '--ro-bind-try', p, p);
+    }
+    return undefined;
+  };
+  const why = visit('/', false);
+  if (why !== undefined) return { error: why };
+  // Writable directories not reached above (under a private /tmp, or below a read-only bind).
+  for (const w of spec.writable) if (!chain.has(w) && !seen.has(w)) args.push('--bind-try', w, w);
+  for (const [p, pin] of spec.served) {
+    if (pin.kind === 'file') {
+      args.push('--perms', (pin.mode & 0o7777).toString(8), '--ro-bind-data', String(3 + inputs.length), p);
+      inputs.push(pin.bytes);
+    } else if (pin.kind === 'link') args.push('--symlink', pin.target, p);
+  }
+  // The real directories' private copies are read-only (an entry created there would be lost);
+  // the private /tmp stays writable, as without served files.
+  for (const d of chain) if (d !== PRIVATE_TMP) args.push('--remount-ro', d);
+  return { args, inputs };
+}

@@ -1,0 +1,105 @@
+/**
+ * The sandbox's view when a reviewed hook's pinned files are served (src/backends/sandbox-view.ts),
+ * run for real under bubblewrap where it can make its namespaces (skipped elsewhere): the hook
+ * runs the verified bytes, whatever is at the path outside, before or while it runs — a file
+ * renamed over, its directory or the whole project moved away and replaced.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCommand } from '../../src/backends/command.js';
+import { sandboxed, sandboxSpec } from '../../src/backends/sandbox.js';
+import type { ServedPin } from '../../src/types.js';
+import { useTempDir } from '../helpers/tmp.js';
+
+const BWRAP = spawnSync('bwrap', ['--unshare-all', '--ro-bind', '/', '/', 'true']).status === 0;
+const dir = useTempDir('ah-view-');
+
+const file = (text: string, mode = 0o644): ServedPin => ({ kind: 'file', bytes: Buffer.from(text), mode });
+
+/** Run `sh -c command` in the sandbox, the project being `p`, with `served` served. */
+async function inView(command: string, served: Record<string, ServedPin>, during?: () => void) {
+  const project = dir.path('p');
+  const spec = sandboxSpec('bwrap', project)!;
+  const outer = sandboxed({ file: '/bin/sh', args: ['-c', command] }, spec, project, new Map(Object.entries(served)));
+  if ('error' in outer) throw new Error(outer.error);
+  const pending = runCommand({
+    command: outer.file,
+    args: outer.args,
+    inputs: outer.inputs,
+    cwd: project,
+    env: { PATH: '/usr/bin:/bin' },
+    stdin: '',
+    timeoutMs: 20_000,
+  });
+  if (during) {
+    const deadline = Date.now() + 15_000;
+    while (!existsSync(join(project, 'out/started')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    during();
+    writeFileSync(join(project, 'out/go'), '');
+  }
+  const r = await pending;
+  return { out: r.stdout.trim(), err: r.stderr.trim(), code: r.exitCode };
+}
+
+const WAIT = 'touch out/started; while [ ! -e out/go ]; do sleep 0.02; done; ';
+
+describe.skipIf(!BWRAP)('a served file: the hook runs the verified bytes', () => {
+  it('the bytes served, not what is at the path when the sandbox starts', async () => {
+    dir.write('p/hooks/g.sh', 'echo swapped-in\n');
+    const r = await inView('sh hooks/g.sh', { [dir.path('p/hooks/g.sh')]: file('echo verified\n') });
+    expect(r).toMatchObject({ out: 'verified', code: 0 });
+  });
+
+  it('while it runs: the file renamed over, its directory and the project moved away and replaced', async () => {
+    const g = dir.write('p/hooks/g.sh', 'echo verified; cat "$(dirname "$0")/sibling.txt"\n');
+    dir.write('p/hooks/sibling.txt', 'sibling\n');
+    mkdirSync(dir.path('p/out'));
+    const r = await inView(`${WAIT}sh hooks/g.sh`, { [g]: file('echo verified; cat "$(dirname "$0")/sibling.txt"\n') }, () => {
+      const evil = 'echo swapped-in\n';
+      writeFileSync(dir.path('p/hooks/.new'), evil);
+      renameSync(dir.path('p/hooks/.new'), g);
+      renameSync(dir.path('p/hooks'), dir.path('p/hooks.old'));
+      dir.write('p/hooks/g.sh', evil);
+      renameSync(dir.path('p'), dir.path('p.old'));
+      dir.write('p/hooks/g.sh', evil);
+      mkdirSync(dir.path('p/out'));
+      // The go file goes where the sandbox's binds lead: the moved project's out/.
+      renameSync(dir.path('p/out'), dir.path('p/out.unused'));
+      renameSync(dir.path('p.old/out'), dir.path('p/out'));
+    });
+    expect(r).toMatchObject({ out: 'verified\nsibling', code: 0 });
+  });
+
+  it('an executable keeps its mode: run by path', async () => {
+    const g = dir.write('p/bin/guard', '#!/bin/sh\necho swapped-in\n', 0o755);
+    const r = await inView('./bin/guard', { [g]: file('#!/bin/sh\necho verified\n', 0o755) });
+    expect(r).toMatchObject({ out: 'verified', code: 0 });
+  });
+
+  it('a path verified absent stays absent; a link points where it was verified to', async () => {
+    dir.write('p/hooks/extra.sh', 'echo created-later\n');
+    dir.write('p/hooks/real.sh', 'echo swapped-in\n');
+    const r = await inView('[ -e hooks/extra.sh ] && echo extra-present; sh hooks/link.sh', {
+      [dir.path('p/hooks/extra.sh')]: { kind: 'missing' },
+      [dir.path('p/hooks/link.sh')]: { kind: 'link', target: dir.path('p/hooks/real.sh') },
+      [dir.path('p/hooks/real.sh')]: file('echo via-link\n'),
+    });
+    expect(r).toMatchObject({ out: 'via-link', code: 0 });
+  });
+
+  it('the project stays writable below those directories; a new entry in them is refused, not lost', async () => {
+    dir.write('p/hooks/g.sh', '');
+    dir.write('p/notes.txt', 'old\n');
+    mkdirSync(dir.path('p/out'));
+    const r = await inView(
+      'echo new > notes.txt && echo made > out/file && mktemp -p /tmp >/dev/null && touch new-at-root 2>/dev/null || echo refused',
+      { [dir.path('p/hooks/g.sh')]: file('') },
+    );
+    expect(r).toMatchObject({ out: 'refused', code: 0 });
+    expect(readFileSync(dir.path('p/notes.txt'), 'utf8')).toBe('new\n');
+    expect(readFileSync(dir.path('p/out/file'), 'utf8')).toBe('made\n');
+    expect(existsSync(dir.path('p/new-at-root'))).toBe(false);
+  });
+});
