@@ -137,7 +137,15 @@ export type HookVerifier = (at: {
   projectDir: string;
   /** Also return what was verified of each pinned path, for the sandbox to serve (src/backends/sandbox-view.ts). */
   serve?: boolean;
-}) => Promise<{ failed: string } | { recheck?: () => Promise<string | undefined>; served?: ReadonlyMap<string, ServedPin> }>;
+}) => Promise<
+  | { failed: string }
+  | {
+      recheck?: () => Promise<string | undefined>;
+      /** The real directories the check resolved: the hook runs there (its project and plugin dirs too). */
+      where?: { cwd: string; projectDir: string; roots: Partial<Pick<Provenance, 'pluginRoot' | 'skillRoot' | 'pluginData'>> };
+      served?: ReadonlyMap<string, ServedPin>;
+    }
+>;
 
 /** What the engine verified of one pinned path: the file's bytes, a link's target, or that it is absent. */
 export type ServedPin = { kind: 'file'; bytes: Buffer; mode: number } | { kind: 'link'; target: string } | { kind: 'missing' };

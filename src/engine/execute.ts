@@ -26,15 +26,20 @@ export async function execute(
   const serve = state.options.sandbox === 'bwrap';
   const check = planned.hook.verify ? await verifyHook(planned.hook.verify, ctx, serve) : undefined;
   if (check && 'failed' in check) return makeResult({ status: 'error', error: check.failed, engineFault: true });
-  if (check?.served) ctx = { ...ctx, served: check.served };
+  let hook = planned.hook;
+  if (check?.where) {
+    const { roots, ...dirs } = check.where;
+    ctx = { ...ctx, ...dirs, ...(check.served ? { served: check.served } : {}) };
+    hook = { ...hook, source: { ...hook.source, ...roots } };
+  }
   // A free slot is taken without a wait (an await per hook is a measurable share of in-process dispatch).
   const release = state.semaphore.tryAcquire() ?? (await state.semaphore.acquire());
   try {
     // A dialect hook (Gemini, Kimi, …) gets its own agent's payload, and its answer is read in that agent's convention.
-    const bridge = planned.hook.bridge;
+    const bridge = hook.bridge;
     const result = bridge
-      ? bridge.decodeResult(planned.hook, payload, await backend(planned.hook, bridge.encodePayload(planned.hook, payload), ctx))
-      : await backend(planned.hook, payload, ctx);
+      ? bridge.decodeResult(hook, payload, await backend(hook, bridge.encodePayload(hook, payload), ctx))
+      : await backend(hook, payload, ctx);
     // The output is parsed synchronously (parseResult): zod is loaded first if it will decide.
     if (outputNeedsZod(planned.hook.event, result)) await import('../events/schemas.js'); // fills the slot
     // What it executed changed while it ran: its answer is not the reviewed guard's.

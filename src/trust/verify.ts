@@ -210,13 +210,18 @@ function verifierFor(h: NormalizedHook, st: HookTrustStatus, c: VerifierContext)
   const acknowledged = st.unpinned.length > 0;
   const root = h.source.pluginRoot ?? h.source.skillRoot;
   return async (at) => {
+    // The hook then runs in these real directories: a link on the way, re-pointed after the
+    // check, would lead its paths to files nobody checked (the pinned ones being unchanged).
+    const roots: Partial<Record<'pluginRoot' | 'skillRoot' | 'pluginData', string>> = {};
+    for (const k of ['pluginRoot', 'skillRoot', 'pluginData'] as const) if (h.source[k] !== undefined) roots[k] = real(h.source[k]!);
+    const where = { cwd: real(at.cwd), projectDir: real(at.projectDir), roots };
     const pins = pinsOf(handler, {
-      cwd: real(at.cwd),
-      projectDir: at.projectDir,
+      cwd: where.cwd,
+      projectDir: where.projectDir,
       homeDir: c.homeDir,
       ...(c.gitTopLevel !== undefined ? { gitTopLevel: c.gitTopLevel } : {}),
-      ...(root !== undefined ? { pluginRoot: real(root) } : {}),
-      ...(h.source.pluginData !== undefined ? { pluginData: real(h.source.pluginData) } : {}),
+      ...(root !== undefined ? { pluginRoot: (roots.pluginRoot ?? roots.skillRoot)! } : {}),
+      ...(roots.pluginData !== undefined ? { pluginData: roots.pluginData } : {}),
     });
     const fail = (why: string) => ({ failed: `trusted hook ${h.id}: ${why}; ${c.how}` });
     if (!acknowledged && pins.unpinned.length > 0)
@@ -232,6 +237,7 @@ function verifierFor(h: NormalizedHook, st: HookTrustStatus, c: VerifierContext)
     if (typeof served === 'string') return fail(served);
     const before = await fingerprints(records);
     return {
+      where,
       ...(served ? { served } : {}),
       recheck: async () => {
         const after = await fingerprints(records);

@@ -8,7 +8,7 @@
  * The controls show the same set-up denies before the attacker's move.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHookEngine } from '../../src/engine/engine.js';
@@ -228,6 +228,40 @@ describe('check-then-use: a guard swapped between the digest and the exec does n
     expect(existsSync(started)).toBe(true);
     sb.dir.write('p/hooks/.guard.new', pwn(mark), 0o755);
     renameSync(join(project, 'hooks/.guard.new'), join(project, 'hooks/guard.sh'));
+    const r = await pending;
+    expect({ verdict: verdict(r), unreviewedRan: existsSync(mark) }).toEqual({ verdict: 'deny', unreviewedRan: false });
+  });
+});
+
+describe('check-then-use: a project reached through a link the agent re-points after the check', () => {
+  // The check resolves the link; the hook must run where it resolved, not where the link points
+  // later (the pinned files themselves are unchanged, so the post-run comparison sees nothing).
+  it('dispatch --agent claude: the reviewed guard answers (deny), the other tree’s script never runs', async () => {
+    const sb = fresh();
+    const link = sb.dir.path('p');
+    const sync = sb.dir.path('sync');
+    const mark = sb.dir.path('mark-link');
+    mkdirSync(sync);
+    const wait = `touch '${sync}/started'; while [ ! -e '${sync}/go' ]; do sleep 0.02; done\n`;
+    for (const tree of ['real', 'other']) sb.dir.write(`${tree}/hooks/wait.sh`, wait, 0o755);
+    sb.dir.write('real/hooks/guard.sh', GUARD_SH, 0o755);
+    sb.dir.write('other/hooks/guard.sh', pwn(mark), 0o755);
+    sb.dir.json('real/.claude/settings.json', {
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [{ type: 'command', command: 'sh "$CLAUDE_PROJECT_DIR"/hooks/wait.sh </dev/null; sh "$CLAUDE_PROJECT_DIR"/hooks/guard.sh' }] },
+        ],
+      },
+    });
+    symlinkSync(sb.dir.path('real'), link);
+    await trust(sb, link);
+    const pending = dispatchShell('claude', link, 'rm -rf build', { env: { ...sb.env, CLAUDE_PROJECT_DIR: link } });
+    const deadline = Date.now() + 15_000;
+    while (!existsSync(join(sync, 'started')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(existsSync(join(sync, 'started'))).toBe(true);
+    symlinkSync(sb.dir.path('other'), `${link}.new`);
+    renameSync(`${link}.new`, link);
+    writeFileSync(join(sync, 'go'), '');
     const r = await pending;
     expect({ verdict: verdict(r), unreviewedRan: existsSync(mark) }).toEqual({ verdict: 'deny', unreviewedRan: false });
   });
