@@ -249,7 +249,12 @@ describe('check-then-use: a project reached through a link the agent re-points a
     sb.dir.json('real/.claude/settings.json', {
       hooks: {
         PreToolUse: [
-          { matcher: 'Bash', hooks: [{ type: 'command', command: 'sh "$CLAUDE_PROJECT_DIR"/hooks/wait.sh </dev/null; sh "$CLAUDE_PROJECT_DIR"/hooks/guard.sh' }] },
+          {
+            matcher: 'Bash',
+            hooks: [
+              { type: 'command', command: 'sh "$CLAUDE_PROJECT_DIR"/hooks/wait.sh </dev/null; sh "$CLAUDE_PROJECT_DIR"/hooks/guard.sh' },
+            ],
+          },
         ],
       },
     });
