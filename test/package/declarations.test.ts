@@ -69,7 +69,8 @@ beforeAll(() => {
   dir = tempDir('agent-hooks-declarations-');
 });
 
-afterAll(() => dir?.cleanup());
+// Eight copies of dist/: removing them can take longer than the default hook time on a loaded machine.
+afterAll(() => dir?.cleanup(), 120_000);
 
 describe('the shipped declarations', () => {
   it('compile with skipLibCheck: false and strict, without the optional peers or our devDependencies', () => {
