@@ -1,0 +1,91 @@
+/**
+ * Issue 39, class 3 under the bwrap sandbox, attacked through `dispatch`: what the agent can still
+ * change between the check and the moment the hook opens a file (src/backends/sandbox-view.ts,
+ * src/trust/verify.ts). Each hook first runs hooks/wait.sh, which holds the window open until the
+ * test has made its move; the scripts write only below `out/` (the project's writable part).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { dispatchShell, GUARD_SH, sandbox, trust, verdict, type Sandbox } from './helpers.js';
+
+const BWRAP = spawnSync('bwrap', ['--unshare-all', '--ro-bind', '/', '/', 'true']).status === 0;
+const sandboxes: Sandbox[] = [];
+afterAll(() => {
+  for (const sb of sandboxes) sb.dir.cleanup();
+});
+
+const WAIT = 'touch "$CLAUDE_PROJECT_DIR/out/started"; while [ ! -e "$CLAUDE_PROJECT_DIR/out/go" ]; do sleep 0.02; done\n';
+
+/**
+ * A sandboxed project `p` whose one PreToolUse hook is `command` (after hooks/wait.sh), trusted;
+ * then a dispatch of `rm -rf build`, `move` made while the hook waits. `mark`: out/mark, what an
+ * unreviewed script leaves.
+ */
+async function race(
+  files: Record<string, string>,
+  command: string,
+  move: (p: string) => void,
+  setup?: (p: string) => void,
+  agentHooks: Record<string, unknown> = { sandbox: 'bwrap' },
+) {
+  const sb = sandbox();
+  sandboxes.push(sb);
+  const project = sb.dir.path('p');
+  const out = join(project, 'out');
+  mkdirSync(out, { recursive: true });
+  sb.dir.write('p/hooks/wait.sh', WAIT, 0o755);
+  for (const [rel, text] of Object.entries(files)) sb.dir.write(`p/${rel}`, text, 0o755);
+  setup?.(project);
+  sb.dir.json('p/.claude/settings.json', {
+    agentHooks,
+    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `sh hooks/wait.sh </dev/null; ${command}` }] }] },
+  });
+  await trust(sb, project);
+  const pending = dispatchShell('claude', project, 'rm -rf build', { env: sb.env });
+  const deadline = Date.now() + 15_000;
+  while (!existsSync(join(out, 'started')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  if (!existsSync(join(out, 'started'))) throw new Error('the sandboxed hook never started');
+  move(project);
+  writeFileSync(join(out, 'go'), '');
+  const r = await pending;
+  return { verdict: verdict(r), unreviewedRan: existsSync(join(out, 'mark')), said: r.stdout + r.stderr };
+}
+
+/** An attacker's script: leaves a mark in out/ and lets the call through. */
+const PWN = '#!/bin/sh\necho pwned > "$CLAUDE_PROJECT_DIR/out/mark"\nexit 0\n';
+
+/** `sh lib/current/guard.sh`, lib/current a link to ../v1, re-pointed to ../v2 while the hook waits. */
+const relink = (agentHooks?: Record<string, unknown>) =>
+  race(
+    { 'v1/guard.sh': GUARD_SH, 'v2/guard.sh': PWN },
+    'sh lib/current/guard.sh',
+    (p) => {
+      symlinkSync('../v2', join(p, 'lib/.next'));
+      renameSync(join(p, 'lib/.next'), join(p, 'lib/current'));
+    },
+    (p) => {
+      mkdirSync(join(p, 'lib'));
+      symlinkSync('../v1', join(p, 'lib/current'));
+    },
+    agentHooks,
+  );
+
+describe.skipIf(!BWRAP)('under the bwrap sandbox: a move the agent makes after the check', () => {
+  // The pin is v1/guard.sh (the real path), but the hook opens lib/current/guard.sh. lib/ is not on
+  // the way to a served file, so the sandbox bound the real lib/, where the link was re-pointed.
+  it('a link in a pinned path’s directory part, re-pointed: the reviewed guard still answers (deny)', async () => {
+    const r = await relink();
+    expect(r).toMatchObject({ verdict: 'deny', unreviewedRan: false });
+  });
+});
+
+describe('without the sandbox: a move the agent makes after the check', () => {
+  // The stated limit: the swapped-in script may run, but its answer never counts.
+  it('a link in a pinned path’s directory part, re-pointed: the answer does not count (deny)', async () => {
+    const r = await relink({});
+    expect(r).toMatchObject({ verdict: 'deny' });
+    expect(r.said).toContain('changed while the hook ran');
+  });
+});
