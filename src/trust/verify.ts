@@ -238,12 +238,15 @@ function verifierFor(h: NormalizedHook, st: HookTrustStatus, c: VerifierContext)
     const served = at.serve ? await servedPins(records, links) : undefined;
     if (typeof served === 'string') return fail(served);
     const paths = [...records.map((r) => r.key), ...links.keys()];
-    const before = await fingerprints(paths);
+    const trees = new Set(records.filter((r) => r.record?.startsWith('tree:')).map((r) => r.key));
+    const before = await fingerprints(paths, trees);
+    const overgrown = [...before].find(([, v]) => v === OVERGROWN);
+    if (overgrown) return fail(`${overgrown[0]} changed while it was being verified`);
     return {
       where,
       ...(served ? { served } : {}),
       recheck: async () => {
-        const after = await fingerprints(paths);
+        const after = await fingerprints(paths, trees);
         const moved = [...before].find(([k, v]) => after.get(k) !== v);
         return moved ? `trusted hook ${h.id}: ${moved[0]} changed while the hook ran; its answer does not count; ${c.how}` : undefined;
       },
@@ -328,19 +331,43 @@ async function readThrough(file: string): Promise<{ bytes: Buffer; mode: number 
   }
 }
 
-/** (device, inode, size, mtime, ctime) of every pinned path, by path; `missing` when absent. */
-async function fingerprints(paths: readonly string[]): Promise<Map<string, string>> {
+/** A tree's fingerprint when it holds more entries than a tree record can (hash.ts): never equal to a real one. */
+const OVERGROWN = 'overgrown';
+const MAX_TREE_ENTRIES = 2000;
+
+/**
+ * (device, inode, size, mtime, ctime) of every pinned path, by path; `missing` when absent. A tree
+ * (a directory an interpreter runs, read in place) by those of every entry in it: a file rewritten
+ * in place leaves its directory's own unchanged.
+ */
+async function fingerprints(paths: readonly string[], trees: ReadonlySet<string>): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const p of paths) {
     if (!path.isAbsolute(p)) continue;
-    try {
-      const s = await fs.lstat(p, { bigint: true });
-      out.set(p, `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`);
-    } catch {
-      out.set(p, 'missing');
-    }
+    const budget = { left: trees.has(p) ? MAX_TREE_ENTRIES : 0 };
+    out.set(p, await fingerprint(p, trees.has(p), budget));
   }
   return out;
+}
+
+async function fingerprint(p: string, tree: boolean, budget: { left: number }): Promise<string> {
+  let own: string;
+  let names: string[] = [];
+  try {
+    const s = await fs.lstat(p, { bigint: true });
+    own = `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+    if (tree && s.isDirectory()) names = (await fs.readdir(p)).sort();
+  } catch {
+    return 'missing';
+  }
+  const lines = [own];
+  for (const name of names) {
+    if (--budget.left < 0) return OVERGROWN;
+    const inner = await fingerprint(path.join(p, name), true, budget);
+    if (inner === OVERGROWN) return OVERGROWN;
+    lines.push(`${name}\0${inner}`);
+  }
+  return lines.join('\n');
 }
 
 function real(p: string): string {

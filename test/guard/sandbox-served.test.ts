@@ -89,3 +89,33 @@ describe('without the sandbox: a move the agent makes after the check', () => {
     expect(r.said).toContain('changed while the hook ran');
   });
 });
+
+/** `python3 pkg` runs pkg/__main__.py: the directory is pinned as a tree and read in place. */
+const PY_GUARD = "import sys\nif 'rm -rf' in sys.stdin.read():\n    print('no rm -rf', file=sys.stderr)\n    sys.exit(2)\n";
+const PY_PWN = "import os\nopen(os.environ['CLAUDE_PROJECT_DIR'] + '/out/mark', 'w').write('pwned')\n";
+const rewriteTree = (agentHooks?: Record<string, unknown>, rewrite = true) =>
+  race(
+    { 'pkg/__main__.py': PY_GUARD },
+    'python3 pkg',
+    (p) => rewrite && writeFileSync(join(p, 'pkg/__main__.py'), PY_PWN),
+    // Its __pycache__ as a first run leaves it, before the review (else that run changes the tree).
+    (p) => spawnSync('python3', ['pkg'], { cwd: p, input: '', env: { PATH: process.env.PATH } }),
+    agentHooks,
+  );
+
+describe.skipIf(!BWRAP)('a tree an interpreter runs, rewritten in place while the hook runs', () => {
+  // The docs: such a directory is read in place, and the post-run comparison covers it. It compared
+  // only the directory's own (device, inode, size, mtime, ctime), which a write to a file in it leaves.
+  it('control: unchanged, the reviewed guard answers (deny)', async () => {
+    expect((await rewriteTree(undefined, false)).said).toContain('no rm -rf');
+  });
+  it('under the sandbox: the answer does not count (deny)', async () => {
+    const r = await rewriteTree();
+    expect(r).toMatchObject({ verdict: 'deny' });
+  });
+  it('without the sandbox: the answer does not count (deny)', async () => {
+    const r = await rewriteTree({});
+    expect(r).toMatchObject({ verdict: 'deny' });
+    expect(r.said).toContain('changed while the hook ran');
+  });
+});
