@@ -36,6 +36,8 @@ export function viewArgs(spec: ViewSpec): { args: string[]; inputs: Buffer[] } |
   const inputs: Buffer[] = [];
   const writable = (p: string) => spec.writable.some((w) => within(p, w));
   const seen = new Set<string>();
+  // The directories on the way that exist: a path verified absent may lie below one that does not.
+  const mounted = new Set<string>(['/']);
   // A private directory shows only what leads to a served file or a writable directory.
   const visit = (dir: string, hidden: boolean): string | undefined => {
     let names: string[];
@@ -49,6 +51,7 @@ export function viewArgs(spec: ViewSpec): { args: string[]; inputs: Buffer[] } |
       if (spec.served.has(p)) continue;
       if (chain.has(p)) {
         args.push('--tmpfs', p);
+        mounted.add(p);
         const why = visit(p, (hidden || p === PRIVATE_TMP) && !writable(p));
         if (why !== undefined) return why;
         continue;
@@ -87,6 +90,6 @@ export function viewArgs(spec: ViewSpec): { args: string[]; inputs: Buffer[] } |
   }
   // The real directories' private copies are read-only (an entry created there would be lost);
   // the private /tmp stays writable, as without served files.
-  for (const d of chain) if (d !== PRIVATE_TMP) args.push('--remount-ro', d);
+  for (const d of mounted) if (d !== PRIVATE_TMP) args.push('--remount-ro', d);
   return { args, inputs };
 }
