@@ -119,3 +119,25 @@ describe.skipIf(!BWRAP)('a tree an interpreter runs, rewritten in place while th
     expect(r.said).toContain('changed while the hook ran');
   });
 });
+
+describe.skipIf(!BWRAP)('entries the agent adds to a directory on the way to a pinned file', () => {
+  // Each entry is a bind in the view, and bwrap's cost grows with the square of their number
+  // (here: 500 entries 0.6 s, 1,000 2.3 s, 2,000 9.4 s; over ~3,000 it refuses its arguments). The
+  // agent adds files until the reviewed guard cannot answer within its timeout: a timed-out hook
+  // lets the call through.
+  it('2,800 files in hooks/, the guard’s timeout 3 s: deny, not a timeout', async () => {
+    const sb = sandbox();
+    sandboxes.push(sb);
+    const project = sb.dir.path('p');
+    sb.dir.write('p/hooks/guard.sh', GUARD_SH, 0o755);
+    sb.dir.json('p/.claude/settings.json', {
+      agentHooks: { sandbox: 'bwrap' },
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sh hooks/guard.sh', timeout: 3 }] }] },
+    });
+    await trust(sb, project);
+    for (let i = 0; i < 2800; i++) writeFileSync(join(project, 'hooks', `note-${i}.txt`), '');
+    const r = await dispatchShell('claude', project, 'rm -rf build', { env: sb.env });
+    expect(verdict(r)).toBe('deny');
+    expect(r.stdout).toContain('more than 500 entries');
+  }, 60_000);
+});
