@@ -141,3 +141,25 @@ describe.skipIf(!BWRAP)('entries the agent adds to a directory on the way to a p
     expect(r.stdout).toContain('more than 500 entries');
   }, 60_000);
 });
+
+describe('a file the reviewed script sources, not named by the command', () => {
+  // Not fixed: pins model the command line, not the scripts it runs, so hooks/lib.sh (sourced by
+  // hooks/guard.sh through `dirname "$0"`) is in no record: editing it leaves the workspace
+  // `trusted`, the engine does not refuse the agent's write to it, and the guard's answer is the
+  // edited file's. Closing it needs the scripts' own source/require/import lines modelled (or the
+  // script's directory pinned as a tree), with a reason when they cannot be.
+  it.fails('the sourced file edited after the review: the guard still denies', async () => {
+    const sb = sandbox();
+    sandboxes.push(sb);
+    const project = sb.dir.path('p');
+    sb.dir.write('p/hooks/guard.sh', '. "$(dirname "$0")/lib.sh"\ncheck\n', 0o755);
+    sb.dir.write('p/hooks/lib.sh', "check() { if grep -q 'rm -rf'; then echo 'no rm -rf' >&2; exit 2; fi; }\n");
+    sb.dir.json('p/.claude/settings.json', {
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sh hooks/guard.sh' }] }] },
+    });
+    await trust(sb, project);
+    expect(verdict(await dispatchShell('claude', project, 'rm -rf build', { env: sb.env }))).toBe('deny');
+    writeFileSync(join(project, 'hooks/lib.sh'), 'check() { exit 0; }\n');
+    expect(verdict(await dispatchShell('claude', project, 'rm -rf build', { env: sb.env }))).toBe('deny');
+  });
+});
