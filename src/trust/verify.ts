@@ -237,7 +237,8 @@ function verifierFor(h: NormalizedHook, st: HookTrustStatus, c: VerifierContext)
     if (typeof links === 'string') return fail(links);
     const served = at.serve ? await servedPins(records, links) : undefined;
     if (typeof served === 'string') return fail(served);
-    const paths = [...records.map((r) => r.key), ...links.keys()];
+    // A glob's directories too: its match list is checked, but a match created after the check runs.
+    const paths = [...new Set([...records.map((r) => r.key), ...links.keys(), ...pins.listed])];
     const trees = new Set(records.filter((r) => r.record?.startsWith('tree:')).map((r) => r.key));
     const before = await fingerprints(paths, trees);
     const overgrown = [...before].find(([, v]) => v === OVERGROWN);

@@ -142,6 +142,20 @@ describe.skipIf(!BWRAP)('entries the agent adds to a directory on the way to a p
   }, 60_000);
 });
 
+/** `sh hooks/g/*.sh`: the shell runs the first match, so a new match sorting first is what runs. */
+const newMatch = (agentHooks?: Record<string, unknown>) =>
+  race({ 'hooks/g/guard.sh': GUARD_SH }, 'sh hooks/g/*.sh', (p) => writeFileSync(join(p, 'hooks/g/0.sh'), PWN), undefined, agentHooks);
+
+describe('a glob’s new match, created after the check', () => {
+  it('without the sandbox: the answer does not count (deny)', async () => {
+    const r = await newMatch({});
+    expect(r).toMatchObject({ verdict: 'deny' });
+  });
+  it.skipIf(!BWRAP)('under the sandbox: it never runs (deny)', async () => {
+    expect(await newMatch()).toMatchObject({ verdict: 'deny', unreviewedRan: false });
+  });
+});
+
 describe('a file the reviewed script sources, not named by the command', () => {
   // Not fixed: pins model the command line, not the scripts it runs, so hooks/lib.sh (sourced by
   // hooks/guard.sh through `dirname "$0"`) is in no record: editing it leaves the workspace
