@@ -300,18 +300,21 @@ async function linksOnTheWay(named: readonly string[], records: readonly PinReco
     if (!path.isAbsolute(p) || keys.get(p) === 'missing') continue;
     const changed = `${p} changed while it was being verified`;
     let at = '/';
+    // Past a file (`x.sh/y`, recorded missing) the rest of the path is text.
+    let text = false;
     for (const name of path
       .dirname(p)
       .split('/')
       .filter((n) => n !== '')) {
       const next = path.join(at, name);
-      const st = await fs.lstat(next).catch(() => undefined);
+      const st = text ? undefined : await fs.lstat(next).catch(() => undefined);
       if (st?.isSymbolicLink()) {
         const target = await fs.realpath(next).catch(() => undefined);
         if (target === undefined) return changed;
         links.set(next, target);
         at = target;
-      } else if (st?.isDirectory()) at = next;
+      } else if (st?.isDirectory() || text) at = next;
+      else if (st !== undefined) [at, text] = [next, true];
       else return changed;
     }
     if (!keys.has(path.join(at, path.basename(p)))) return changed;

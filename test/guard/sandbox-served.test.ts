@@ -81,6 +81,30 @@ describe.skipIf(!BWRAP)('under the bwrap sandbox: a move the agent makes after t
   });
 });
 
+describe.skipIf(!BWRAP)('a link on the way, unchanged', () => {
+  // `lib/current/guard.sh/extra` names a path below a file (recorded missing): the walk that
+  // resolves links on the way must not take it for a change.
+  it('a path-like word below a file, through a link: the hook runs and answers', async () => {
+    const sb = sandbox();
+    sandboxes.push(sb);
+    const project = sb.dir.path('p');
+    sb.dir.write('p/v1/guard.sh', GUARD_SH, 0o755);
+    mkdirSync(join(project, 'lib'));
+    symlinkSync('../v1', join(project, 'lib/current'));
+    sb.dir.json('p/.claude/settings.json', {
+      agentHooks: { sandbox: 'bwrap' },
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [{ type: 'command', command: 'cat lib/current/guard.sh/extra 2>/dev/null; sh lib/current/guard.sh' }] },
+        ],
+      },
+    });
+    await trust(sb, project);
+    expect(verdict(await dispatchShell('claude', project, 'ls', { env: sb.env }))).toBe('proceed');
+    expect(verdict(await dispatchShell('claude', project, 'rm -rf build', { env: sb.env }))).toBe('deny');
+  });
+});
+
 describe('without the sandbox: a move the agent makes after the check', () => {
   // The stated limit: the swapped-in script may run, but its answer never counts.
   it('a link in a pinned path’s directory part, re-pointed: the answer does not count (deny)', async () => {
