@@ -38,7 +38,7 @@ export type { PinContext, Pins } from './pins/model.js';
 
 /** Model what a command hook executes. Never throws. */
 export function pinsOf(handler: CommandHandler, ctx: PinContext): Pins {
-  const pins: Pins = { files: [], trees: [], records: {}, unpinned: [] };
+  const pins: Pins = { files: [], trees: [], records: {}, listed: [], unpinned: [] };
   const run: Run = { ctx, pins, seenFiles: new Set(), seenTrees: new Set(), commands: 0 };
   const vars: PlaceholderVars = {
     CLAUDE_PROJECT_DIR: ctx.projectDir,

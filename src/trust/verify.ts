@@ -233,14 +233,21 @@ function verifierFor(h: NormalizedHook, st: HookTrustStatus, c: VerifierContext)
       if (r.record !== want)
         return fail(`${r.key} changed since it was trusted (${want.slice(0, 19)} → ${(r.record ?? r.error ?? 'unreadable').slice(0, 19)})`);
     }
-    const served = at.serve ? await servedPins(records) : undefined;
+    const links = await linksOnTheWay([...pins.files, ...pins.trees], records);
+    if (typeof links === 'string') return fail(links);
+    const served = at.serve ? await servedPins(records, links) : undefined;
     if (typeof served === 'string') return fail(served);
-    const before = await fingerprints(records);
+    // A glob's directories too: its match list is checked, but a match created after the check runs.
+    const paths = [...new Set([...records.map((r) => r.key), ...links.keys(), ...pins.listed])];
+    const trees = new Set(records.filter((r) => r.record?.startsWith('tree:')).map((r) => r.key));
+    const before = await fingerprints(paths, trees);
+    const overgrown = [...before].find(([, v]) => v === OVERGROWN);
+    if (overgrown) return fail(`${overgrown[0]} changed while it was being verified`);
     return {
       where,
       ...(served ? { served } : {}),
       recheck: async () => {
-        const after = await fingerprints(records);
+        const after = await fingerprints(paths, trees);
         const moved = [...before].find(([k, v]) => after.get(k) !== v);
         return moved ? `trusted hook ${h.id}: ${moved[0]} changed while the hook ran; its answer does not count; ${c.how}` : undefined;
       },
@@ -252,6 +259,7 @@ function verifierFor(h: NormalizedHook, st: HookTrustStatus, c: VerifierContext)
 const MAX_SERVED_BYTES = 64 * 1024 * 1024;
 /** Written only by root (or a package manager): not served, read where they are. */
 const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/nix/store'];
+const isSystem = (p: string) => SYSTEM_DIRS.some((d) => p === d || p.startsWith(`${d}/`));
 
 /**
  * What the sandbox serves of the verified pins: each file's bytes read once and checked against
@@ -259,11 +267,11 @@ const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx
  * paths kept absent. Directories an interpreter runs (`tree:`) are read in place, so the answer
  * of a hook whose tree changed while it ran is voided by `recheck` (docs/security.md).
  */
-async function servedPins(records: readonly PinRecord[]): Promise<Map<string, ServedPin> | string> {
+async function servedPins(records: readonly PinRecord[], links: ReadonlyMap<string, string>): Promise<Map<string, ServedPin> | string> {
   const served = new Map<string, ServedPin>();
   let total = 0;
   for (const r of records) {
-    if (!path.isAbsolute(r.key) || SYSTEM_DIRS.some((d) => r.key.startsWith(`${d}/`))) continue;
+    if (!path.isAbsolute(r.key) || isSystem(r.key)) continue;
     if (r.record === 'missing') served.set(r.key, { kind: 'missing' });
     else if (r.target !== undefined) served.set(r.key, { kind: 'link', target: r.target });
     else if (r.record?.startsWith('sha256:')) {
@@ -275,7 +283,43 @@ async function servedPins(records: readonly PinRecord[]): Promise<Map<string, Se
       served.set(r.key, { kind: 'file', ...read });
     }
   }
+  for (const [link, target] of links) if (!isSystem(link)) served.set(link, { kind: 'link', target });
   return served;
+}
+
+/**
+ * The records hold real paths, but the hook opens the paths it names (`sh lib/current/guard.sh`):
+ * the links in their directory parts, each with the target it resolves to now, which must lead to
+ * checked records. Served as such, and compared after the run: a link re-pointed after the check
+ * would otherwise lead the hook to files nobody checked, the checked ones unchanged.
+ */
+async function linksOnTheWay(named: readonly string[], records: readonly PinRecord[]): Promise<Map<string, string> | string> {
+  const keys = new Map(records.map((r) => [r.key, r.record]));
+  const links = new Map<string, string>();
+  for (const p of named) {
+    if (!path.isAbsolute(p) || keys.get(p) === 'missing') continue;
+    const changed = `${p} changed while it was being verified`;
+    let at = '/';
+    // Past a file (`x.sh/y`, recorded missing) the rest of the path is text.
+    let text = false;
+    for (const name of path
+      .dirname(p)
+      .split('/')
+      .filter((n) => n !== '')) {
+      const next = path.join(at, name);
+      const st = text ? undefined : await fs.lstat(next).catch(() => undefined);
+      if (st?.isSymbolicLink()) {
+        const target = await fs.realpath(next).catch(() => undefined);
+        if (target === undefined) return changed;
+        links.set(next, target);
+        at = target;
+      } else if (st?.isDirectory() || text) at = next;
+      else if (st !== undefined) [at, text] = [next, true];
+      else return changed;
+    }
+    if (!keys.has(path.join(at, path.basename(p)))) return changed;
+  }
+  return links;
 }
 
 /** A file's bytes and mode, both through one descriptor. */
@@ -291,19 +335,43 @@ async function readThrough(file: string): Promise<{ bytes: Buffer; mode: number 
   }
 }
 
-/** (device, inode, size, mtime, ctime) of every pinned path, by path; `missing` when absent. */
-async function fingerprints(records: readonly PinRecord[]): Promise<Map<string, string>> {
+/** A tree's fingerprint when it holds more entries than a tree record can (hash.ts): never equal to a real one. */
+const OVERGROWN = 'overgrown';
+const MAX_TREE_ENTRIES = 2000;
+
+/**
+ * (device, inode, size, mtime, ctime) of every pinned path, by path; `missing` when absent. A tree
+ * (a directory an interpreter runs, read in place) by those of every entry in it: a file rewritten
+ * in place leaves its directory's own unchanged.
+ */
+async function fingerprints(paths: readonly string[], trees: ReadonlySet<string>): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  for (const r of records) {
-    if (!path.isAbsolute(r.key)) continue;
-    try {
-      const s = await fs.lstat(r.key, { bigint: true });
-      out.set(r.key, `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`);
-    } catch {
-      out.set(r.key, 'missing');
-    }
+  for (const p of paths) {
+    if (!path.isAbsolute(p)) continue;
+    const budget = { left: trees.has(p) ? MAX_TREE_ENTRIES : 0 };
+    out.set(p, await fingerprint(p, trees.has(p), budget));
   }
   return out;
+}
+
+async function fingerprint(p: string, tree: boolean, budget: { left: number }): Promise<string> {
+  let own: string;
+  let names: string[] = [];
+  try {
+    const s = await fs.lstat(p, { bigint: true });
+    own = `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+    if (tree && s.isDirectory()) names = (await fs.readdir(p)).sort();
+  } catch {
+    return 'missing';
+  }
+  const lines = [own];
+  for (const name of names) {
+    if (--budget.left < 0) return OVERGROWN;
+    const inner = await fingerprint(path.join(p, name), true, budget);
+    if (inner === OVERGROWN) return OVERGROWN;
+    lines.push(`${name}\0${inner}`);
+  }
+  return lines.join('\n');
 }
 
 function real(p: string): string {

@@ -102,4 +102,13 @@ describe.skipIf(!BWRAP)('a served file: the hook runs the verified bytes', () =>
     expect(readFileSync(dir.path('p/out/file'), 'utf8')).toBe('made\n');
     expect(existsSync(dir.path('p/new-at-root'))).toBe(false);
   });
+
+  it('a path verified absent whose directory does not exist either (an output the hook names): the hook runs', async () => {
+    dir.write('p/hooks/g.sh', '');
+    const r = await inView('sh hooks/g.sh && echo ran; [ -e build ] || echo no-build', {
+      [dir.path('p/hooks/g.sh')]: file('echo verified\n'),
+      [dir.path('p/build/report/out.txt')]: { kind: 'missing' },
+    });
+    expect(r).toMatchObject({ out: 'verified\nran\nno-build', code: 0 });
+  });
 });

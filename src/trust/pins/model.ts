@@ -26,6 +26,8 @@ export interface Pins {
   trees: string[];
   /** Further records: glob match lists, keyed `glob:<cwd>:<pattern>`. */
   records: Record<string, string>;
+  /** Directories a glob listed: an entry created there (or removed) changes what the glob runs. */
+  listed: string[];
   /** Why what runs cannot be determined; empty when the hook is pinned. */
   unpinned: string[];
 }

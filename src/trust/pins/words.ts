@@ -153,6 +153,7 @@ function expandGlob(run: Run, st: State, f: Piece[]): Arg[] {
         continue;
       }
       let names: string[];
+      run.pins.listed.push(dir);
       try {
         names = readdirSync(dir).sort();
       } catch {

@@ -1,0 +1,203 @@
+/**
+ * Issue 39, class 3 under the bwrap sandbox, attacked through `dispatch`: what the agent can still
+ * change between the check and the moment the hook opens a file (src/backends/sandbox-view.ts,
+ * src/trust/verify.ts). Each hook first runs hooks/wait.sh, which holds the window open until the
+ * test has made its move; the scripts write only below `out/` (the project's writable part).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { dispatchShell, GUARD_SH, sandbox, trust, verdict, type Sandbox } from './helpers.js';
+
+const BWRAP = spawnSync('bwrap', ['--unshare-all', '--ro-bind', '/', '/', 'true']).status === 0;
+const sandboxes: Sandbox[] = [];
+afterAll(() => {
+  for (const sb of sandboxes) sb.dir.cleanup();
+});
+
+const WAIT = 'touch "$CLAUDE_PROJECT_DIR/out/started"; while [ ! -e "$CLAUDE_PROJECT_DIR/out/go" ]; do sleep 0.02; done\n';
+
+/**
+ * A sandboxed project `p` whose one PreToolUse hook is `command` (after hooks/wait.sh), trusted;
+ * then a dispatch of `rm -rf build`, `move` made while the hook waits. `mark`: out/mark, what an
+ * unreviewed script leaves.
+ */
+async function race(
+  files: Record<string, string>,
+  command: string,
+  move: (p: string) => void,
+  setup?: (p: string) => void,
+  agentHooks: Record<string, unknown> = { sandbox: 'bwrap' },
+) {
+  const sb = sandbox();
+  sandboxes.push(sb);
+  const project = sb.dir.path('p');
+  const out = join(project, 'out');
+  mkdirSync(out, { recursive: true });
+  sb.dir.write('p/hooks/wait.sh', WAIT, 0o755);
+  for (const [rel, text] of Object.entries(files)) sb.dir.write(`p/${rel}`, text, 0o755);
+  setup?.(project);
+  sb.dir.json('p/.claude/settings.json', {
+    agentHooks,
+    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `sh hooks/wait.sh </dev/null; ${command}` }] }] },
+  });
+  await trust(sb, project);
+  const pending = dispatchShell('claude', project, 'rm -rf build', { env: sb.env });
+  const deadline = Date.now() + 15_000;
+  while (!existsSync(join(out, 'started')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  if (!existsSync(join(out, 'started'))) throw new Error('the sandboxed hook never started');
+  move(project);
+  writeFileSync(join(out, 'go'), '');
+  const r = await pending;
+  return { verdict: verdict(r), unreviewedRan: existsSync(join(out, 'mark')), said: r.stdout + r.stderr };
+}
+
+/** An attacker's script: leaves a mark in out/ and lets the call through. */
+const PWN = '#!/bin/sh\necho pwned > "$CLAUDE_PROJECT_DIR/out/mark"\nexit 0\n';
+
+/** `sh lib/current/guard.sh`, lib/current a link to ../v1, re-pointed to ../v2 while the hook waits. */
+const relink = (agentHooks?: Record<string, unknown>) =>
+  race(
+    { 'v1/guard.sh': GUARD_SH, 'v2/guard.sh': PWN },
+    'sh lib/current/guard.sh',
+    (p) => {
+      symlinkSync('../v2', join(p, 'lib/.next'));
+      renameSync(join(p, 'lib/.next'), join(p, 'lib/current'));
+    },
+    (p) => {
+      mkdirSync(join(p, 'lib'));
+      symlinkSync('../v1', join(p, 'lib/current'));
+    },
+    agentHooks,
+  );
+
+describe.skipIf(!BWRAP)('under the bwrap sandbox: a move the agent makes after the check', () => {
+  // The pin is v1/guard.sh (the real path), but the hook opens lib/current/guard.sh. lib/ is not on
+  // the way to a served file, so the sandbox bound the real lib/, where the link was re-pointed.
+  it('a link in a pinned path’s directory part, re-pointed: the reviewed guard still answers (deny)', async () => {
+    const r = await relink();
+    expect(r).toMatchObject({ verdict: 'deny', unreviewedRan: false });
+  });
+});
+
+describe.skipIf(!BWRAP)('a link on the way, unchanged', () => {
+  // `lib/current/guard.sh/extra` names a path below a file (recorded missing): the walk that
+  // resolves links on the way must not take it for a change.
+  it('a path-like word below a file, through a link: the hook runs and answers', async () => {
+    const sb = sandbox();
+    sandboxes.push(sb);
+    const project = sb.dir.path('p');
+    sb.dir.write('p/v1/guard.sh', GUARD_SH, 0o755);
+    mkdirSync(join(project, 'lib'));
+    symlinkSync('../v1', join(project, 'lib/current'));
+    sb.dir.json('p/.claude/settings.json', {
+      agentHooks: { sandbox: 'bwrap' },
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [{ type: 'command', command: 'cat lib/current/guard.sh/extra 2>/dev/null; sh lib/current/guard.sh' }] },
+        ],
+      },
+    });
+    await trust(sb, project);
+    expect(verdict(await dispatchShell('claude', project, 'ls', { env: sb.env }))).toBe('proceed');
+    expect(verdict(await dispatchShell('claude', project, 'rm -rf build', { env: sb.env }))).toBe('deny');
+  });
+});
+
+describe('without the sandbox: a move the agent makes after the check', () => {
+  // The stated limit: the swapped-in script may run, but its answer never counts.
+  it('a link in a pinned path’s directory part, re-pointed: the answer does not count (deny)', async () => {
+    const r = await relink({});
+    expect(r).toMatchObject({ verdict: 'deny' });
+    expect(r.said).toContain('changed while the hook ran');
+  });
+});
+
+/** `python3 pkg` runs pkg/__main__.py: the directory is pinned as a tree and read in place. */
+const PY_GUARD = "import sys\nif 'rm -rf' in sys.stdin.read():\n    print('no rm -rf', file=sys.stderr)\n    sys.exit(2)\n";
+const PY_PWN = "import os\nopen(os.environ['CLAUDE_PROJECT_DIR'] + '/out/mark', 'w').write('pwned')\n";
+const rewriteTree = (agentHooks?: Record<string, unknown>, rewrite = true) =>
+  race(
+    { 'pkg/__main__.py': PY_GUARD },
+    'python3 pkg',
+    (p) => rewrite && writeFileSync(join(p, 'pkg/__main__.py'), PY_PWN),
+    // Its __pycache__ as a first run leaves it, before the review (else that run changes the tree).
+    (p) => spawnSync('python3', ['pkg'], { cwd: p, input: '', env: { PATH: process.env.PATH } }),
+    agentHooks,
+  );
+
+describe.skipIf(!BWRAP)('a tree an interpreter runs, rewritten in place while the hook runs', () => {
+  // The docs: such a directory is read in place, and the post-run comparison covers it. It compared
+  // only the directory's own (device, inode, size, mtime, ctime), which a write to a file in it leaves.
+  it('control: unchanged, the reviewed guard answers (deny)', async () => {
+    expect((await rewriteTree(undefined, false)).said).toContain('no rm -rf');
+  });
+  it('under the sandbox: the answer does not count (deny)', async () => {
+    const r = await rewriteTree();
+    expect(r).toMatchObject({ verdict: 'deny' });
+  });
+  it('without the sandbox: the answer does not count (deny)', async () => {
+    const r = await rewriteTree({});
+    expect(r).toMatchObject({ verdict: 'deny' });
+    expect(r.said).toContain('changed while the hook ran');
+  });
+});
+
+describe.skipIf(!BWRAP)('entries the agent adds to a directory on the way to a pinned file', () => {
+  // Each entry is a bind in the view, and bwrap's cost grows with the square of their number
+  // (here: 500 entries 0.6 s, 1,000 2.3 s, 2,000 9.4 s; over ~3,000 it refuses its arguments). The
+  // agent adds files until the reviewed guard cannot answer within its timeout: a timed-out hook
+  // lets the call through.
+  it('2,800 files in hooks/, the guard’s timeout 3 s: deny, not a timeout', async () => {
+    const sb = sandbox();
+    sandboxes.push(sb);
+    const project = sb.dir.path('p');
+    sb.dir.write('p/hooks/guard.sh', GUARD_SH, 0o755);
+    sb.dir.json('p/.claude/settings.json', {
+      agentHooks: { sandbox: 'bwrap' },
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sh hooks/guard.sh', timeout: 3 }] }] },
+    });
+    await trust(sb, project);
+    for (let i = 0; i < 2800; i++) writeFileSync(join(project, 'hooks', `note-${i}.txt`), '');
+    const r = await dispatchShell('claude', project, 'rm -rf build', { env: sb.env });
+    expect(verdict(r)).toBe('deny');
+    expect(r.stdout).toContain('more than 500 entries');
+  }, 60_000);
+});
+
+/** `sh hooks/g/*.sh`: the shell runs the first match, so a new match sorting first is what runs. */
+const newMatch = (agentHooks?: Record<string, unknown>) =>
+  race({ 'hooks/g/guard.sh': GUARD_SH }, 'sh hooks/g/*.sh', (p) => writeFileSync(join(p, 'hooks/g/0.sh'), PWN), undefined, agentHooks);
+
+describe('a glob’s new match, created after the check', () => {
+  it('without the sandbox: the answer does not count (deny)', async () => {
+    const r = await newMatch({});
+    expect(r).toMatchObject({ verdict: 'deny' });
+  });
+  it.skipIf(!BWRAP)('under the sandbox: it never runs (deny)', async () => {
+    expect(await newMatch()).toMatchObject({ verdict: 'deny', unreviewedRan: false });
+  });
+});
+
+describe('a file the reviewed script sources, not named by the command', () => {
+  // Not fixed: pins model the command line, not the scripts it runs, so hooks/lib.sh (sourced by
+  // hooks/guard.sh through `dirname "$0"`) is in no record: editing it leaves the workspace
+  // `trusted`, the engine does not refuse the agent's write to it, and the guard's answer is the
+  // edited file's. Closing it needs the scripts' own source/require/import lines modelled (or the
+  // script's directory pinned as a tree), with a reason when they cannot be.
+  it.fails('the sourced file edited after the review: the guard still denies', async () => {
+    const sb = sandbox();
+    sandboxes.push(sb);
+    const project = sb.dir.path('p');
+    sb.dir.write('p/hooks/guard.sh', '. "$(dirname "$0")/lib.sh"\ncheck\n', 0o755);
+    sb.dir.write('p/hooks/lib.sh', "check() { if grep -q 'rm -rf'; then echo 'no rm -rf' >&2; exit 2; fi; }\n");
+    sb.dir.json('p/.claude/settings.json', {
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sh hooks/guard.sh' }] }] },
+    });
+    await trust(sb, project);
+    expect(verdict(await dispatchShell('claude', project, 'rm -rf build', { env: sb.env }))).toBe('deny');
+    writeFileSync(join(project, 'hooks/lib.sh'), 'check() { exit 0; }\n');
+    expect(verdict(await dispatchShell('claude', project, 'rm -rf build', { env: sb.env }))).toBe('deny');
+  });
+});
