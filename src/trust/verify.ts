@@ -14,16 +14,16 @@
  * - Every reviewed hook carries `guards`: its pinned files and its config file, which the engine
  *   refuses tool writes to.
  */
-import { createHash } from 'node:crypto';
 import { promises as fs, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { describeChange, rootCodec, type CanonicalHook } from './digest.js';
 import { HashCache } from './hash.js';
 import { pinsOf } from './pins.js';
 import { pinRecords, type PinRecord } from './scripts.js';
+import { servedPins } from './served.js';
 import type { HookTrustStatus, TrustReport } from './types.js';
 import type { EventName } from '../events/catalog.js';
-import type { HookHandler, HookVerifier, NormalizedHook, Provenance, ServedPin } from '../types.js';
+import type { HookHandler, HookVerifier, NormalizedHook, Provenance } from '../types.js';
 import { userHome } from '../util/os-dirs.js';
 
 export interface VerdictOptions {
@@ -243,6 +243,11 @@ function verifierFor(h: NormalizedHook, st: HookTrustStatus, c: VerifierContext)
     const before = await fingerprints(paths, trees);
     const overgrown = [...before].find(([, v]) => v === OVERGROWN);
     if (overgrown) return fail(`${overgrown[0]} changed while it was being verified`);
+    // Checked again after the snapshot (cache hits while unchanged): a swap between the hash and
+    // the snapshot would otherwise pass both.
+    const checked = new Map(records.map((r) => [r.key, r.record]));
+    const drifted = (await pinRecords(pins, c.cache)).records.find((r) => checked.get(r.key) !== r.record);
+    if (drifted) return fail(`${drifted.key} changed while it was being verified`);
     return {
       where,
       ...(served ? { served } : {}),
@@ -253,38 +258,6 @@ function verifierFor(h: NormalizedHook, st: HookTrustStatus, c: VerifierContext)
       },
     };
   };
-}
-
-/** Served files, together: a pipe each into the sandbox (bwrap copies them into memory). */
-const MAX_SERVED_BYTES = 64 * 1024 * 1024;
-/** Written only by root (or a package manager): not served, read where they are. */
-const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/nix/store'];
-const isSystem = (p: string) => SYSTEM_DIRS.some((d) => p === d || p.startsWith(`${d}/`));
-
-/**
- * What the sandbox serves of the verified pins: each file's bytes read once and checked against
- * its record again (the very bytes that will run), links with their recorded target, and absent
- * paths kept absent. Directories an interpreter runs (`tree:`) are read in place, so the answer
- * of a hook whose tree changed while it ran is voided by `recheck` (docs/security.md).
- */
-async function servedPins(records: readonly PinRecord[], links: ReadonlyMap<string, string>): Promise<Map<string, ServedPin> | string> {
-  const served = new Map<string, ServedPin>();
-  let total = 0;
-  for (const r of records) {
-    if (!path.isAbsolute(r.key) || isSystem(r.key)) continue;
-    if (r.record === 'missing') served.set(r.key, { kind: 'missing' });
-    else if (r.target !== undefined) served.set(r.key, { kind: 'link', target: r.target });
-    else if (r.record?.startsWith('sha256:')) {
-      const read = await readThrough(r.key);
-      if (read === undefined || `sha256:${createHash('sha256').update(read.bytes).digest('hex')}` !== r.record)
-        return `${r.key} changed while it was being verified`;
-      total += read.bytes.length;
-      if (total > MAX_SERVED_BYTES) return `its pinned files exceed ${MAX_SERVED_BYTES / 1024 / 1024} MiB, more than the sandbox serves`;
-      served.set(r.key, { kind: 'file', ...read });
-    }
-  }
-  for (const [link, target] of links) if (!isSystem(link)) served.set(link, { kind: 'link', target });
-  return served;
 }
 
 /**
@@ -320,19 +293,6 @@ async function linksOnTheWay(named: readonly string[], records: readonly PinReco
     if (!keys.has(path.join(at, path.basename(p)))) return changed;
   }
   return links;
-}
-
-/** A file's bytes and mode, both through one descriptor. */
-async function readThrough(file: string): Promise<{ bytes: Buffer; mode: number } | undefined> {
-  const fd = await fs.open(file, 'r').catch(() => undefined);
-  if (fd === undefined) return undefined;
-  try {
-    return { mode: (await fd.stat()).mode, bytes: await fd.readFile() };
-  } catch {
-    return undefined;
-  } finally {
-    await fd.close();
-  }
 }
 
 /** A tree's fingerprint when it holds more entries than a tree record can (hash.ts): never equal to a real one. */
