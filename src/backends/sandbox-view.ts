@@ -27,17 +27,21 @@ const SPECIAL: Record<string, string[]> = { '/dev': ['--dev', '/dev'], '/proc': 
 const PRIVATE_TMP = '/tmp';
 
 /**
- * Binds the view may hold (a link is no mount). bwrap's cost grows with the square of their number (measured: 250
- * entries 0.2 s, 500 0.6 s, 1,000 2.3 s, 2,000 9.4 s; over ~3,000 it refuses its arguments), and
- * the agent can add entries: beyond the bound the hook fails closed instead of running out its
- * timeout (which lets the call through).
+ * Binds the view may hold (a link is no mount). bwrap's cost grows with the square of their number
+ * (measured: 250 entries 0.2 s, 500 0.6 s, 1,000 2.3 s, 2,000 9.4 s; over ~3,000 it refuses its
+ * arguments), and the agent can add entries. Beyond the bound there is no view: the sandbox runs the
+ * hook on the files in place (a `node_modules/` on the way to `npx X` is that large), and the
+ * post-run comparison voids its answer if they changed, as without the sandbox.
  */
 const MAX_MOUNTS = 500;
 
 const within = (p: string, dir: string) => p === dir || p.startsWith(dir === '/' ? '/' : `${dir}/`);
 
-/** bwrap's mount arguments for the view, and the data its `--ro-bind-data` descriptors read (fd 3, 4, …). */
-export function viewArgs(spec: ViewSpec): { args: string[]; inputs: Buffer[] } | { error: string } {
+/**
+ * bwrap's mount arguments for the view, and the data its `--ro-bind-data` descriptors read (fd 3,
+ * 4, …); `undefined` when the view would hold more than MAX_MOUNTS binds.
+ */
+export function viewArgs(spec: ViewSpec): { args: string[]; inputs: Buffer[] } | { error: string } | undefined {
   const chain = new Set<string>();
   for (const p of spec.served.keys()) for (let d = dirname(p); !chain.has(d); d = dirname(d)) chain.add(d);
   const args: string[] = [];
@@ -47,10 +51,8 @@ export function viewArgs(spec: ViewSpec): { args: string[]; inputs: Buffer[] } |
   // The directories on the way that exist: a path verified absent may lie below one that does not.
   const mounted = new Set<string>(['/']);
   let mounts = 0;
-  const tooMany = (dir: string) =>
-    `the directories on the way to its pinned files hold more than ${MAX_MOUNTS} entries (${dir}), more than the sandbox's view serves`;
   // A private directory shows only what leads to a served file or a writable directory.
-  const visit = (dir: string, hidden: boolean): string | undefined => {
+  const visit = (dir: string, hidden: boolean): string | null | undefined => {
     let names: string[];
     try {
       names = readdirSync(dir);
@@ -85,12 +87,13 @@ export function viewArgs(spec: ViewSpec): { args: string[]; inputs: Buffer[] } |
         // Not a link (or gone since the listing: the -try bind below skips it).
       }
       if (link !== undefined) args.push('--symlink', link, p);
-      else if (++mounts > MAX_MOUNTS) return tooMany(dir);
+      else if (++mounts > MAX_MOUNTS) return null;
       else args.push(writable(p) ? '--bind-try' : '--ro-bind-try', p, p);
     }
     return undefined;
   };
   const why = visit('/', false);
+  if (why === null) return undefined;
   if (why !== undefined) return { error: why };
   // Writable directories not reached above (under a private /tmp, or below a read-only bind).
   for (const w of spec.writable) if (!chain.has(w) && !seen.has(w)) args.push('--bind-try', w, w);

@@ -53,11 +53,10 @@ export function sandboxed(
   }
   const writable = sandbox.writable.filter(isDir);
   const run = ['--chdir', cwd, '--', target.file, ...target.args];
-  if (served !== undefined && served.size > 0) {
-    const view = viewArgs({ writable, served });
-    if ('error' in view) return view;
-    return { file: bwrap, args: ['--unshare-all', '--die-with-parent', ...view.args, ...run], inputs: view.inputs };
-  }
+  // No view when it would be too large (sandbox-view.ts MAX_MOUNTS): the files are read in place.
+  const view = served !== undefined && served.size > 0 ? viewArgs({ writable, served }) : undefined;
+  if (view !== undefined && 'error' in view) return view;
+  if (view !== undefined) return { file: bwrap, args: ['--unshare-all', '--die-with-parent', ...view.args, ...run], inputs: view.inputs };
   const args = ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
   // After the private /tmp, so a workspace under /tmp is bound over it.
   for (const dir of writable) args.push('--bind', dir, dir);

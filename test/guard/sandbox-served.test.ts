@@ -148,8 +148,8 @@ describe.skipIf(!BWRAP)('entries the agent adds to a directory on the way to a p
   // Each entry is a bind in the view, and bwrap's cost grows with the square of their number
   // (here: 500 entries 0.6 s, 1,000 2.3 s, 2,000 9.4 s; over ~3,000 it refuses its arguments). The
   // agent adds files until the reviewed guard cannot answer within its timeout: a timed-out hook
-  // lets the call through.
-  it('2,800 files in hooks/, the guard’s timeout 3 s: deny, not a timeout', async () => {
+  // lets the call through. Beyond 500 binds the sandbox reads the files in place instead.
+  it('2,800 files in hooks/, the guard’s timeout 3 s: the reviewed guard answers (deny), no timeout', async () => {
     const sb = sandbox();
     sandboxes.push(sb);
     const project = sb.dir.path('p');
@@ -162,7 +162,7 @@ describe.skipIf(!BWRAP)('entries the agent adds to a directory on the way to a p
     for (let i = 0; i < 2800; i++) writeFileSync(join(project, 'hooks', `note-${i}.txt`), '');
     const r = await dispatchShell('claude', project, 'rm -rf build', { env: sb.env });
     expect(verdict(r)).toBe('deny');
-    expect(r.stdout).toContain('more than 500 entries');
+    expect(r.stdout).toContain('no rm -rf');
   }, 60_000);
 });
 
