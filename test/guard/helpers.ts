@@ -4,7 +4,7 @@
  * convention. Everything runs in temp dirs; every child is killed by its pid when it overruns.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DIALECT_NAMES, type DialectName } from '../../src/agents/types.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
@@ -278,4 +278,11 @@ export function alive(pid: number): boolean {
   } catch {
     return process.platform !== 'linux';
   }
+}
+
+/** Waits (up to 15 s) for a hook to create `file`, the sign it reached the point a race test needs. */
+export async function waitForFile(file: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!existsSync(file) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  if (!existsSync(file)) throw new Error(`the hook never created ${file}`);
 }

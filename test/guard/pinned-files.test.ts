@@ -15,7 +15,18 @@ import { createHookEngine } from '../../src/engine/engine.js';
 import { createHookManager } from '../../src/session/manager.js';
 import { loadTrustedConfig, trustWorkspace } from '../../src/trust/index.js';
 import type { DialectName } from '../../src/agents/types.js';
-import { DIALECTS, dispatchShell, GUARD_SH, guardedProject, runBin, sandbox, trust, verdict, type Sandbox } from './helpers.js';
+import {
+  DIALECTS,
+  dispatchShell,
+  GUARD_SH,
+  guardedProject,
+  runBin,
+  sandbox,
+  trust,
+  verdict,
+  waitForFile,
+  type Sandbox,
+} from './helpers.js';
 
 const sandboxes: Sandbox[] = [];
 function fresh() {
@@ -223,9 +234,7 @@ describe('check-then-use: a guard swapped between the digest and the exec does n
     });
     await trust(sb, project);
     const pending = dispatchShell('claude', project, 'rm -rf build', { env: sb.env });
-    const deadline = Date.now() + 15_000;
-    while (!existsSync(started) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(existsSync(started)).toBe(true);
+    await waitForFile(started);
     sb.dir.write('p/hooks/.guard.new', pwn(mark), 0o755);
     renameSync(join(project, 'hooks/.guard.new'), join(project, 'hooks/guard.sh'));
     const r = await pending;
@@ -261,9 +270,7 @@ describe('check-then-use: a project reached through a link the agent re-points a
     symlinkSync(sb.dir.path('real'), link);
     await trust(sb, link);
     const pending = dispatchShell('claude', link, 'rm -rf build', { env: { ...sb.env, CLAUDE_PROJECT_DIR: link } });
-    const deadline = Date.now() + 15_000;
-    while (!existsSync(join(sync, 'started')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(existsSync(join(sync, 'started'))).toBe(true);
+    await waitForFile(join(sync, 'started'));
     symlinkSync(sb.dir.path('other'), `${link}.new`);
     renameSync(`${link}.new`, link);
     writeFileSync(join(sync, 'go'), '');
@@ -297,9 +304,7 @@ describe.skipIf(!BWRAP)('check-then-use under the bwrap sandbox: a guard swapped
     });
     await trust(sb, project);
     const pending = dispatchShell('claude', project, 'rm -rf build', { env: sb.env });
-    const deadline = Date.now() + 15_000;
-    while (!existsSync(join(out, 'started')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    if (!existsSync(join(out, 'started'))) throw new Error('the sandboxed hook never started');
+    await waitForFile(join(out, 'started'));
     if (swap) {
       sb.dir.write('p/hooks/.guard.new', pwn(mark), 0o755);
       renameSync(join(project, 'hooks/.guard.new'), join(project, 'hooks/guard.sh'));

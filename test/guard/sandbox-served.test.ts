@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dispatchShell, GUARD_SH, sandbox, trust, verdict, type Sandbox } from './helpers.js';
+import { dispatchShell, GUARD_SH, sandbox, trust, verdict, waitForFile, type Sandbox } from './helpers.js';
 
 const BWRAP = spawnSync('bwrap', ['--unshare-all', '--ro-bind', '/', '/', 'true']).status === 0;
 const sandboxes: Sandbox[] = [];
@@ -44,9 +44,7 @@ async function race(
   });
   await trust(sb, project);
   const pending = dispatchShell('claude', project, 'rm -rf build', { env: sb.env });
-  const deadline = Date.now() + 15_000;
-  while (!existsSync(join(out, 'started')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  if (!existsSync(join(out, 'started'))) throw new Error('the sandboxed hook never started');
+  await waitForFile(join(out, 'started'));
   move(project);
   writeFileSync(join(out, 'go'), '');
   const r = await pending;
