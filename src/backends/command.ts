@@ -13,7 +13,7 @@ import type { Readable } from 'node:stream';
 import { nowMs } from '../util/clock.js';
 import type { ExecutionResult } from '../types.js';
 import { describeSpawnError, resolveTarget, type CommandSpec } from './command-target.js';
-import { spawnViaHelper, type HookChild } from './spawner.js';
+import type { HookChild } from './spawner.js';
 import { Capture, HAND_OFF_PAST_CAP_BYTES, drainToCat, writeStdin } from './capture.js';
 import {
   groupExists,
@@ -76,6 +76,8 @@ export async function runCommand(spec: CommandSpec): Promise<ExecutionResult> {
   if (mark !== undefined) env[RUN_MARK_ENV] = mark;
 
   if (useSpawner(spec)) {
+    // Loaded on first use: one-event processes (dispatch, `run`) never start the helper.
+    const { spawnViaHelper } = await import('./spawner.js');
     const viaHelper = spawnViaHelper({
       file: target.file,
       args: target.args,
