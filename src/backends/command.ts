@@ -76,9 +76,8 @@ export async function runCommand(spec: CommandSpec): Promise<ExecutionResult> {
   if (mark !== undefined) env[RUN_MARK_ENV] = mark;
 
   if (useSpawner(spec)) {
-    // Loaded on first use: one-event processes (dispatch, `run`) never start the helper.
-    const { spawnViaHelper } = await import('./spawner.js');
-    const viaHelper = spawnViaHelper({
+    // Loaded on first use: dispatch and `run` never turn the spawner on.
+    const viaHelper = (await import('./spawner.js')).spawnViaHelper({
       file: target.file,
       args: target.args,
       cwd: spec.cwd,
