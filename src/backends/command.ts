@@ -13,7 +13,7 @@ import type { Readable, Writable } from 'node:stream';
 import { nowMs } from '../util/clock.js';
 import type { ExecutionResult } from '../types.js';
 import { describeSpawnError, resolveTarget, type CommandSpec } from './command-target.js';
-import { spawnViaHelper, type HookChild } from './spawner.js';
+import type { HookChild } from './spawner.js';
 import { Capture, HAND_OFF_PAST_CAP_BYTES, drainToCat, writeStdin } from './capture.js';
 import {
   groupExists,
@@ -36,9 +36,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /** AGENT_HOOKS_SPAWNER=1/0 forces the spawner on/off for every runCommand of the process. */
 function useSpawner(spec: CommandSpec): boolean {
   const forced = process.env.AGENT_HOOKS_SPAWNER;
-  if (forced === '1') return true;
-  if (forced === '0') return false;
-  return spec.spawner === true;
+  return forced === '1' || forced === '0' ? forced === '1' : spec.spawner === true;
 }
 
 /** Run one command hook. Never throws; every failure is a result. */
@@ -75,7 +73,8 @@ export async function runCommand(spec: CommandSpec): Promise<ExecutionResult> {
   if (mark !== undefined) env[RUN_MARK_ENV] = mark;
 
   if (useSpawner(spec) && spec.inputs === undefined) {
-    const viaHelper = spawnViaHelper({
+    // Loaded on first use: dispatch and `run` never turn the spawner on.
+    const viaHelper = (await import('./spawner.js')).spawnViaHelper({
       file: target.file,
       args: target.args,
       cwd: spec.cwd,

@@ -4,7 +4,6 @@ import type { HookHandler } from '../types.js';
 import { commandBackend, type CommandBackendOptions } from './command-hook.js';
 import { functionBackend } from './function.js';
 import type { HttpBackendOptions } from './http.js';
-import { mcpToolBackend } from './mcp-tool.js';
 import type { PromptBackendOptions, PromptBackends } from './prompt.js';
 import type { Backend } from './types.js';
 
@@ -29,9 +28,10 @@ function lazyBackend(load: () => Promise<Backend>): Backend {
 }
 
 export function createBackendTable(options: BackendTableOptions): BackendTable {
-  // The HTTP client (undici) and the prompt backends load on the first hook that needs them, so
-  // an engine with only command hooks starts without them (CLI cold start, docs/performance.md).
+  // The HTTP client (undici), the prompt backends and the MCP tool call load on the first hook that
+  // needs them, so an engine with only command hooks starts without them (CLI cold start, docs/performance.md).
   let promptBackends: Promise<PromptBackends> | undefined;
+  const { mcp } = options;
   const loadPromptBackends = () => (promptBackends ??= import('./prompt.js').then((m) => m.createPromptBackends(options.prompt)));
   return {
     command: commandBackend(options),
@@ -39,7 +39,7 @@ export function createBackendTable(options: BackendTableOptions): BackendTable {
     http: lazyBackend(() => import('./http.js').then((m) => m.httpBackend(options.http))),
     prompt: lazyBackend(() => loadPromptBackends().then((b) => b.prompt)),
     agent: lazyBackend(() => loadPromptBackends().then((b) => b.agent)),
-    ...(options.mcp ? { mcp_tool: mcpToolBackend(options.mcp) } : {}),
+    ...(mcp ? { mcp_tool: lazyBackend(() => import('./mcp-tool.js').then((m) => m.mcpToolBackend(mcp))) } : {}),
     ...options.backends,
   };
 }

@@ -43,7 +43,7 @@ export async function execute(
     // The output is parsed synchronously (parseResult): zod is loaded first if it will decide.
     if (outputNeedsZod(planned.hook.event, result)) await import('../events/schemas.js'); // fills the slot
     // What it executed changed while it ran: its answer is not the reviewed guard's.
-    const changed = await check?.recheck?.();
+    const changed = check?.recheck ? await check.recheck() : undefined;
     return changed === undefined ? result : makeResult({ status: 'error', error: changed, engineFault: true });
   } catch (err) {
     return errorResult(`backend failed: ${(err as Error)?.message ?? String(err)}`);

@@ -56,7 +56,7 @@ export async function runFiring(
   const planCtx: PlanContext = { cwd, homeDir: state.homeDir, projectDir: state.projectDir, foldCase: state.foldCase };
   const planned = planHooks(index, event, rawInput, planCtx);
   // The agent may not write the files its reviewed guards run or are configured in (guarded-files.ts).
-  let refusal = asksPermission(spec) ? guardedWrite(index, state.hooks.config, rawInput, cwd, event) : undefined;
+  let refusal = index.guarded.size > 0 && asksPermission(spec) ? guardedWrite(index.guarded, rawInput, cwd, event) : undefined;
   if (refusal instanceof Promise) refusal = await refusal;
   const matched = refusal ? [refusal, ...planned] : planned;
   if (matched.length === 0 && !hasViews(index, event, rawInput, planCtx)) return emptyDecision(event);
@@ -98,12 +98,13 @@ export async function runFiring(
     const decision = reduce(event, f.entries, f.records, {
       permissionMode: mode,
       modeChosen: f.modeChosen,
-      ...(continuation ? { continuation } : {}),
-      ...(env ? { env: env.env } : {}),
-      ...(f.undetermined !== undefined ? { undeterminedPatch: f.undetermined } : {}),
-      ...(notes.length > 0 || env?.warning || unloaded !== undefined
-        ? { warnings: [...notes, ...(env?.warning ? [env.warning] : []), ...undecidedRules(matched, unloaded)] }
-        : {}),
+      continuation,
+      env: env?.env,
+      undeterminedPatch: f.undetermined,
+      warnings:
+        notes.length > 0 || env?.warning || unloaded !== undefined
+          ? [...notes, ...(env?.warning ? [env.warning] : []), ...undecidedRules(matched, unloaded)]
+          : undefined,
     });
     // From the store's own value, so a concurrent firing of the session (another process) is not lost.
     if (continuation) await state.counters.update(f.counterSession, event, (n) => (decision.blocked ? n + 1 : 0));

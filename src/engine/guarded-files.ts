@@ -21,21 +21,7 @@ import type { NormalizedHook } from '../types.js';
 import type { PlannedHook } from './plan.js';
 
 const WRITE_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', ...APPLY_PATCH_TOOLS]);
-/** By the engine's plan index, rebuilt whenever its hooks change. */
-const guardedByIndex = new WeakMap<object, ReadonlySet<string>>();
 const MATCH_ALL = compileMatcher(undefined);
-
-/** Every guarded file of the hooks, once per plan index. */
-function guardedFiles(index: object, hooks: readonly NormalizedHook[]): ReadonlySet<string> {
-  let set = guardedByIndex.get(index);
-  if (!set) {
-    const s = new Set<string>();
-    for (const h of hooks) for (const f of h.guards ?? []) s.add(f);
-    set = s;
-    guardedByIndex.set(index, set);
-  }
-  return set;
-}
 
 /** A path as the pins record it: the directory part real, the name as written. */
 function canonical(p: string): string {
@@ -69,21 +55,18 @@ function shellHit(
 }
 
 /**
- * The refusal to plan first, when this tool call writes a guarded file of `hooks`; else undefined.
- * Cheap when nothing is guarded or the tool writes nothing. A Bash call with guarded files
- * answers a promise: the shell reader (and its parser, unbash) loads only then.
+ * The refusal to plan first, when this tool call writes one of the `guarded` files (the plan
+ * index's: every hook's, disabled ones too); else undefined. A Bash call answers a promise: the
+ * shell reader (and its parser, unbash) loads only then.
  */
 export function guardedWrite(
-  index: object,
-  hooks: readonly NormalizedHook[],
+  guarded: ReadonlySet<string>,
   input: Record<string, unknown>,
   cwd: string,
   event: NormalizedHook['event'],
 ): PlannedHook | undefined | Promise<PlannedHook | undefined> {
   const tool = input.tool_name;
-  if (typeof tool !== 'string' || !WRITE_TOOLS.has(tool)) return undefined;
-  const guarded = guardedFiles(index, hooks);
-  if (guarded.size === 0) return undefined;
+  if (guarded.size === 0 || typeof tool !== 'string' || !WRITE_TOOLS.has(tool)) return undefined;
   if (tool !== 'Bash') {
     const hit = pathHit(guarded, extractToolPaths(tool, input.tool_input), cwd);
     return hit === undefined ? undefined : refusal(event, writeReason(tool, hit));

@@ -105,6 +105,8 @@ export interface PlanIndex {
   size: number;
   /** Some hook's `if` waits for the rule module: load it (hooks.ts readyIndex) and rebuild. */
   unloadedRules: boolean;
+  /** The files the hooks' reviews cover, which the agent may not write (guarded-files.ts). */
+  guarded: ReadonlySet<string>;
 }
 
 const NO_HOOKS: readonly PlannedHook[] = Object.freeze([]);
@@ -127,7 +129,9 @@ export function undecided(planned: PlannedHook): string | undefined {
 export function buildPlanIndex(hooks: readonly NormalizedHook[], compiled?: CompiledHooks): PlanIndex {
   const byEvent = new Map<EventName, EventIndex>();
   let unloadedRules = false;
+  const guarded = new Set<string>();
   hooks.forEach((hook, seq) => {
+    for (const f of hook.guards ?? []) guarded.add(f);
     // Switched off (`"enabled": false`): the one place a disabled hook is left out of every firing.
     if (hook.handler.enabled === false) return;
     const spec = eventFacts(hook.event);
@@ -164,7 +168,7 @@ export function buildPlanIndex(hooks: readonly NormalizedHook[], compiled?: Comp
       index.all.push(planned);
     }
   });
-  return { byEvent, size: hooks.length, unloadedRules };
+  return { byEvent, size: hooks.length, unloadedRules, guarded };
 }
 
 function compileHook(

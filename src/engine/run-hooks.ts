@@ -64,14 +64,11 @@ export async function runHooks(state: EngineState, f: Firing, matched: readonly 
     await runParallel(state, f, [...main.map((planned) => ({ planned, input: f.input })), ...views]);
     return;
   }
-  const current = await runChain(
-    state,
-    f,
-    main.map((planned) => ({ planned, input: f.input })),
-  );
+  const current = await runChain(state, f, main, f.input);
   if (current === STOPPED || !patch) return;
   // The views judge the patch as the hooks before them rewrote it: what will be applied.
-  for (const job of await viewJobs(state, f, current)) if ((await runChain(state, f, [job])) === STOPPED) return;
+  for (const job of await viewJobs(state, f, current))
+    if ((await runChain(state, f, [job.planned], job.input, job.view)) === STOPPED) return;
 }
 
 /** The per-file views of a patch as jobs, planned on `input`; `once` hooks claimed. */
@@ -102,28 +99,37 @@ function claimOnce(
   })();
 }
 
-/** Serial: config order, each hook sees the input as rewritten so far; stop at the first deny. */
-async function runChain(state: EngineState, f: Firing, jobs: readonly Job[]): Promise<Record<string, unknown> | typeof STOPPED> {
+/**
+ * Serial: config order, each hook sees the input as rewritten so far; stop at the first deny.
+ * On a patch's view (`view`), the hooks judge that file's input, which a rewrite does not change.
+ */
+async function runChain(
+  state: EngineState,
+  f: Firing,
+  hooks: readonly PlannedHook[],
+  input: Record<string, unknown>,
+  view?: Job['view'],
+): Promise<Record<string, unknown> | typeof STOPPED> {
   // An ask is remembered (reduce ranks it) while the chain goes on, so a later deny still wins.
-  let current = jobs[0]?.input ?? f.input;
-  for (const job of jobs) {
+  let current = input;
+  for (const planned of hooks) {
     if (f.signal?.aborted) return STOPPED;
     const payload = hookPayload(current);
-    const hctx = hookContext(f, job.planned);
-    if (runsInBackground(job.planned)) {
-      startAsync(state, job.planned, payload, hctx, f.event, f.obs);
+    const hctx = hookContext(f, planned);
+    if (runsInBackground(planned)) {
+      startAsync(state, planned, payload, hctx, f.event, f.obs);
       continue;
     }
-    const result = await execute(state, job.planned, payload, hctx);
+    const result = await execute(state, planned, payload, hctx);
     if (result.background) {
       // Declared async on its first line: the chain goes on without it, as Claude Code's does.
-      adoptAsync(state, job.planned, payload, result.background, f.event, f.obs);
+      adoptAsync(state, planned, payload, result.background, f.event, f.obs);
       continue;
     }
     const parsed = parseResult(state, f.event, result, payload);
-    const verdict = judge(state, f, job, payload, result, parsed);
+    const verdict = judge(state, f, planned, view, payload, result, parsed);
     if (verdict === 'deny' || verdict === 'block') return STOPPED;
-    if (parsed.updatedInput && !job.view) current = { ...current, tool_input: parsed.updatedInput };
+    if (parsed.updatedInput && !view) current = { ...current, tool_input: parsed.updatedInput };
   }
   return current;
 }
@@ -146,7 +152,7 @@ async function runParallel(state: EngineState, f: Firing, jobs: readonly Job[]):
       return { job, payload, result, parsed: parseResult(state, f.event, result, payload) };
     }),
   );
-  for (const r of results) if (r) judge(state, f, r.job, r.payload, r.result, r.parsed);
+  for (const r of results) if (r) judge(state, f, r.job.planned, r.job.view, r.payload, r.result, r.parsed);
 }
 
 function hookContext(f: Firing, planned: PlannedHook): BackendContext {
@@ -159,9 +165,17 @@ function hookPayload(input: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** One hook's answer as a ReduceEntry, recorded and audited; returns the verdict it contributes. */
-function judge(state: EngineState, f: Firing, job: Job, payload: Record<string, unknown>, result: ExecutionResult, parsed: ParsedHook) {
+function judge(
+  state: EngineState,
+  f: Firing,
+  planned: PlannedHook,
+  view: Job['view'],
+  payload: Record<string, unknown>,
+  result: ExecutionResult,
+  parsed: ParsedHook,
+) {
   const { options } = state;
-  const { hook } = job.planned;
+  const { hook } = planned;
   const entry: ReduceEntry = {
     hookId: hook.id,
     parsed,
@@ -172,13 +186,13 @@ function judge(state: EngineState, f: Firing, job: Job, payload: Record<string, 
       result.engineFault && policyVerdict(f.spec, 'deny') ? 'deny' : (hook.handler.failureBehavior ?? options.failureBehavior ?? 'ignore'),
     timeoutBehavior: hook.handler.timeoutBehavior ?? options.timeoutBehavior ?? 'ignore',
   };
-  if (job.view) entry.view = job.view;
-  if (parsed.updatedInput && !job.view && options.validateToolInput && typeof payload.tool_name === 'string') {
+  if (view) entry.view = view;
+  if (parsed.updatedInput && !view && options.validateToolInput && typeof payload.tool_name === 'string') {
     const v = options.validateToolInput(payload.tool_name, parsed.updatedInput);
     if (!v.ok) entry.invalidRewrite = `hook ${hook.id} rewrote the input of ${payload.tool_name} invalidly: ${v.error}`;
   }
   const eff = effectiveVerdict(f.event, entry, f.mode, f.modeChosen);
-  const record = makeRecord(job.planned, result, parsed, eff.verdict, eff.reason ?? parsed.reason, eff.policy);
+  const record = makeRecord(planned, result, parsed, eff.verdict, eff.reason ?? parsed.reason, eff.policy);
   if (options.captureIoBytes) record.io = captureIo(payload, result, options.captureIoBytes);
   f.entries.push(entry);
   f.records.push(record);

@@ -142,15 +142,13 @@ export function effectiveVerdict(
  * put back onto the patch).
  */
 function refusedRewrite(spec: EventFacts, entry: ReduceEntry): { verdict: Verdict; reason: string } | undefined {
-  const stop: Verdict = asksPermission(spec) ? 'deny' : 'block';
-  if (entry.invalidRewrite !== undefined) return { verdict: stop, reason: entry.invalidRewrite };
   const { view } = entry;
-  if (view && entry.parsed.updatedInput)
-    return {
-      verdict: stop,
-      reason: `hook ${entry.hookId} rewrote the ${view.tool} view of ${view.filePath} (one file of this patch); a per-file rewrite cannot be applied back onto the patch, so the patch is denied`,
-    };
-  return undefined;
+  const reason =
+    entry.invalidRewrite ??
+    (view && entry.parsed.updatedInput
+      ? `hook ${entry.hookId} rewrote the ${view.tool} view of ${view.filePath} (one file of this patch); a per-file rewrite cannot be applied back onto the patch, so the patch is denied`
+      : undefined);
+  return reason === undefined ? undefined : { verdict: asksPermission(spec) ? 'deny' : 'block', reason };
 }
 
 /** The answer to an ask nobody will see: the agent only reported a bypass mode (see ReduceContext.modeChosen). */
