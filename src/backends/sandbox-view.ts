@@ -14,6 +14,7 @@
 import { readdirSync, readlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ServedPin } from '../types.js';
+import { isPathInside } from '../util/path-inside.js';
 
 export interface ViewSpec {
   /** Directories the hook may write. */
@@ -35,8 +36,6 @@ const PRIVATE_TMP = '/tmp';
  */
 const MAX_MOUNTS = 500;
 
-const within = (p: string, dir: string) => p === dir || p.startsWith(dir === '/' ? '/' : `${dir}/`);
-
 /**
  * bwrap's mount arguments for the view, and the data its `--ro-bind-data` descriptors read (fd 3,
  * 4, …); `undefined` when the view would hold more than MAX_MOUNTS binds.
@@ -46,7 +45,7 @@ export function viewArgs(spec: ViewSpec): { args: string[]; inputs: Buffer[] } |
   for (const p of spec.served.keys()) for (let d = dirname(p); !chain.has(d); d = dirname(d)) chain.add(d);
   const args: string[] = [];
   const inputs: Buffer[] = [];
-  const writable = (p: string) => spec.writable.some((w) => within(p, w));
+  const writable = (p: string) => spec.writable.some((w) => isPathInside(p, w));
   const seen = new Set<string>();
   // The directories on the way that exist: a path verified absent may lie below one that does not.
   const mounted = new Set<string>(['/']);

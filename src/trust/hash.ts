@@ -23,7 +23,7 @@ import { createHash } from 'node:crypto';
 import { constants, createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 
-const MAX_TREE_FILES = 2000;
+export const MAX_TREE_FILES = 2000;
 const MAX_TREE_BYTES = 32 * 1024 * 1024;
 const RACY_MS = 1000;
 const MAX_CACHE_ENTRIES = 20000;

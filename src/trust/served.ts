@@ -8,12 +8,13 @@ import { constants as fsConstants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { PinRecord } from './scripts.js';
 import type { ServedPin } from '../types.js';
+import { isPathInside } from '../util/path-inside.js';
 
 /** Served files, together: a pipe each into the sandbox (bwrap copies them into memory). */
 const MAX_SERVED_BYTES = 64 * 1024 * 1024;
 /** Written only by root (or a package manager): not served, read where they are. */
 const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/nix/store'];
-const isSystem = (p: string) => SYSTEM_DIRS.some((d) => p === d || p.startsWith(`${d}/`));
+const isSystem = (p: string) => SYSTEM_DIRS.some((d) => isPathInside(p, d));
 
 /**
  * What the sandbox serves of the verified pins: each file's bytes read once and checked against

@@ -17,7 +17,7 @@
 import { promises as fs, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { describeChange, rootCodec, type CanonicalHook } from './digest.js';
-import { HashCache } from './hash.js';
+import { HashCache, MAX_TREE_FILES } from './hash.js';
 import { pinsOf } from './pins.js';
 import { pinRecords, type PinRecord } from './scripts.js';
 import { servedPins } from './served.js';
@@ -208,19 +208,19 @@ function verifierFor(h: NormalizedHook, st: HookTrustStatus, c: VerifierContext)
   if (h.handler.type !== 'command') return undefined;
   const handler = h.handler;
   const acknowledged = st.unpinned.length > 0;
-  const root = h.source.pluginRoot ?? h.source.skillRoot;
   return async (at) => {
     // The hook then runs in these real directories: a link on the way, re-pointed after the
     // check, would lead its paths to files nobody checked (the pinned ones being unchanged).
     const roots: Partial<Record<'pluginRoot' | 'skillRoot' | 'pluginData', string>> = {};
     for (const k of ['pluginRoot', 'skillRoot', 'pluginData'] as const) if (h.source[k] !== undefined) roots[k] = real(h.source[k]!);
     const where = { cwd: real(at.cwd), projectDir: real(at.projectDir), roots };
+    const pluginRoot = roots.pluginRoot ?? roots.skillRoot;
     const pins = pinsOf(handler, {
       cwd: where.cwd,
       projectDir: where.projectDir,
       homeDir: c.homeDir,
       ...(c.gitTopLevel !== undefined ? { gitTopLevel: c.gitTopLevel } : {}),
-      ...(root !== undefined ? { pluginRoot: (roots.pluginRoot ?? roots.skillRoot)! } : {}),
+      ...(pluginRoot !== undefined ? { pluginRoot } : {}),
       ...(roots.pluginData !== undefined ? { pluginData: roots.pluginData } : {}),
     });
     const fail = (why: string) => ({ failed: `trusted hook ${h.id}: ${why}; ${c.how}` });
@@ -297,7 +297,6 @@ async function linksOnTheWay(named: readonly string[], records: readonly PinReco
 
 /** A tree's fingerprint when it holds more entries than a tree record can (hash.ts): never equal to a real one. */
 const OVERGROWN = 'overgrown';
-const MAX_TREE_ENTRIES = 2000;
 
 /**
  * (device, inode, size, mtime, ctime) of every pinned path, by path; `missing` when absent. A tree
@@ -308,7 +307,7 @@ async function fingerprints(paths: readonly string[], trees: ReadonlySet<string>
   const out = new Map<string, string>();
   for (const p of paths) {
     if (!path.isAbsolute(p)) continue;
-    const budget = { left: trees.has(p) ? MAX_TREE_ENTRIES : 0 };
+    const budget = { left: trees.has(p) ? MAX_TREE_FILES : 0 };
     out.set(p, await fingerprint(p, trees.has(p), budget));
   }
   return out;
