@@ -21,6 +21,7 @@ import { undeliverableWarnings } from '../agents/shared/undeliverable.js';
 import type { CommandHandler, Diagnostic, NormalizedHook } from '../types.js';
 import { loadOptionsFromFlags, type LoadFlags } from '../load/from-flags.js';
 import { formatDiagnostic } from '../util/format-diagnostic.js';
+import { confinementFindings } from './doctor-confinement.js';
 import { environmentFindings, type EnvironmentFinding } from './doctor-environment.js';
 import { missingScriptMessage } from './doctor-missing-script.js';
 import { styles } from './style.js';
@@ -336,7 +337,10 @@ export async function doctor(flags: LoadFlags, env: NodeJS.ProcessEnv = process.
       }
     })
     .map((f) => ({ dialect: f.dialect, kind: f.kind, file: f.file, discovered: read.has(f.file) }));
-  const diagnostics = config.diagnostics.filter((d) => !config.hooks.some((h) => about(h)(d))).map((d) => ({ ...d }));
+  const diagnostics = [
+    ...config.diagnostics.filter((d) => !config.hooks.some((h) => about(h)(d))).map((d) => ({ ...d })),
+    ...confinementFindings(config),
+  ];
   const all = [...hooks.flatMap((h) => h.findings), ...diagnostics];
   return {
     hooks,

@@ -189,4 +189,32 @@ describe('agent-hooks doctor', () => {
     expect(broken.code).toBe(1);
     expect(JSON.parse(broken.stdout).environment).toHaveLength(1);
   });
+
+  it("warns when Claude Code's sandbox is on and hooks are not sandboxed: a swapped script would run outside it", () => {
+    const hooks = { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sh hooks/guard.sh' }] }] };
+    const on = dir.json('sandboxed.json', { sandbox: { enabled: true }, hooks });
+    const r = cli(['doctor', '--settings', on, '--cwd', dir.root, '--json']);
+    const report = JSON.parse(r.stdout);
+    expect(report.diagnostics).toEqual([
+      expect.objectContaining({
+        level: 'warning',
+        file: on,
+        path: 'sandbox.enabled',
+        message: expect.stringContaining('"sandbox": "bwrap"'),
+      }),
+    ]);
+    expect(report.warnings).toBe(1);
+    // Hooks sandboxed too, the agent's sandbox off, or no command hook: nothing to say.
+    for (const quiet of [
+      { sandbox: { enabled: true }, agentHooks: { sandbox: 'bwrap' }, hooks },
+      { sandbox: { enabled: false }, hooks },
+      { sandbox: { enabled: true }, hooks: { PreToolUse: [{ hooks: [{ type: 'http', url: 'http://127.0.0.1:9/x' }] }] } },
+    ]) {
+      const file = dir.json('quiet.json', quiet);
+      expect(
+        JSON.parse(cli(['doctor', '--settings', file, '--cwd', dir.root, '--json']).stdout).diagnostics,
+        JSON.stringify(quiet),
+      ).toEqual([]);
+    }
+  });
 });
