@@ -1,12 +1,16 @@
 /**
- * Where the agent confines the model's commands but not hooks, doctor says so: Claude Code runs hook
+ * Where the agent confines the model's commands but not hooks, doctor says so. Claude Code runs hook
  * commands outside its own sandbox (its hooks reference: "Hook commands themselves run
- * unsandboxed"), while the sandboxed model can still write in the project. Without
- * `agentHooks.sandbox: "bwrap"`, a reviewed script swapped between agent-hooks' check and the
- * interpreter's open runs unreviewed (its answer is voided, docs/security.md "Check-then-use"),
- * and so outside the agent's sandbox. With it, the hook runs the checked bytes.
+ * unsandboxed"), and so does Codex outside `workspace-write` (verified with codex 0.169.0: a hook
+ * wrote where the model's own command got "Read-only file system"), while the confined model can
+ * still write in the project. Without `agentHooks.sandbox: "bwrap"`, a reviewed script swapped
+ * between agent-hooks' check and the interpreter's open runs unreviewed (its answer is voided,
+ * docs/security.md "Check-then-use"), and so outside the agent's confinement. With it, the hook
+ * runs the checked bytes.
  */
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { DiscoveredFile } from '../agents/all.js';
 import { parseJson } from '../config/diagnostics.js';
 import type { LoadedConfig } from '../config/options.js';
 import type { Diagnostic } from '../types.js';
@@ -14,31 +18,72 @@ import type { Diagnostic } from '../types.js';
 /** Claude's own settings files: the layers whose `sandbox` key is Claude's. */
 const CLAUDE_SETTINGS = new Set(['managed', 'user', 'project', 'local', 'cli']);
 
-export function confinementFindings(config: Pick<LoadedConfig, 'files' | 'hooks' | 'options'>): Diagnostic[] {
-  if (config.options.sandbox === 'bwrap' || !config.hooks.some((h) => h.handler.type === 'command')) return [];
+const WHY =
+  'and agent-hooks checks a reviewed hook script before its interpreter opens it: a script the model swaps in that moment runs outside the sandbox (its answer is voided, but it runs). Set "agentHooks": { "sandbox": "bwrap" } so hooks run the checked bytes, sandboxed (docs/security.md, check-then-use)';
+
+export async function confinementFindings(
+  config: Pick<LoadedConfig, 'files' | 'hooks' | 'options'>,
+  /** Other agents' hook and config files that exist (doctor's own list). */
+  agentFiles: readonly Pick<DiscoveredFile, 'dialect' | 'file'>[],
+): Promise<Diagnostic[]> {
+  if (config.options.sandbox === 'bwrap') return [];
   const out: Diagnostic[] = [];
-  for (const f of config.files) {
-    if (!f.ok || !CLAUDE_SETTINGS.has(f.kind) || !sandboxEnabled(f.file)) continue;
+  if (config.hooks.some((h) => h.handler.type === 'command'))
+    for (const f of config.files) {
+      if (!f.ok || !CLAUDE_SETTINGS.has(f.kind) || readJson(f.file)?.sandbox?.enabled !== true) continue;
+      out.push({
+        level: 'warning',
+        file: f.file,
+        path: 'sandbox.enabled',
+        message: `Claude Code sandboxes the commands the model runs but not hook commands, ${WHY}`,
+      });
+    }
+  const codex = await codexConfinement(agentFiles.filter((f) => f.dialect === 'codex').map((f) => f.file));
+  if (codex)
     out.push({
       level: 'warning',
-      file: f.file,
-      path: 'sandbox.enabled',
-      message:
-        'Claude Code sandboxes the commands the model runs but not hook commands, and agent-hooks checks a reviewed hook script before its interpreter opens it: a script the model swaps in that moment runs outside the sandbox (its answer is voided, but it runs). Set "agentHooks": { "sandbox": "bwrap" } so hooks run the checked bytes, sandboxed (docs/security.md, check-then-use)',
+      file: codex,
+      path: 'hooks',
+      message: `Codex sandboxes the commands the model runs (unless sandbox_mode is "danger-full-access") but not hook commands, ${WHY}`,
     });
-  }
   return out;
 }
 
-function sandboxEnabled(file: string): boolean {
-  let text: string;
+function readJson(file: string): { sandbox?: { enabled?: unknown } } | undefined {
   try {
-    text = readFileSync(file, 'utf8');
+    const parsed = parseJson(readFileSync(file, 'utf8'));
+    return parsed.ok && typeof parsed.value === 'object' && parsed.value !== null
+      ? (parsed.value as { sandbox?: { enabled?: unknown } })
+      : undefined;
   } catch {
-    return false;
+    return undefined;
   }
-  const parsed = parseJson(text);
-  if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) return false;
-  const sandbox = (parsed.value as { sandbox?: unknown }).sandbox;
-  return typeof sandbox === 'object' && sandbox !== null && (sandbox as { enabled?: unknown }).enabled === true;
+}
+
+/** The first Codex file with hooks, unless a Codex config turns its sandbox off. */
+async function codexConfinement(files: string[]): Promise<string | undefined> {
+  if (files.length === 0) return undefined;
+  const { parse } = await import('smol-toml');
+  let withHooks: string | undefined;
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    if (basename(file) === 'hooks.json') {
+      withHooks ??= file;
+      continue;
+    }
+    let doc: Record<string, unknown>;
+    try {
+      doc = parse(text);
+    } catch {
+      continue;
+    }
+    if (doc.sandbox_mode === 'danger-full-access') return undefined;
+    if (typeof doc.hooks === 'object' && doc.hooks !== null) withHooks ??= file;
+  }
+  return withHooks;
 }

@@ -339,7 +339,7 @@ export async function doctor(flags: LoadFlags, env: NodeJS.ProcessEnv = process.
     .map((f) => ({ dialect: f.dialect, kind: f.kind, file: f.file, discovered: read.has(f.file) }));
   const diagnostics = [
     ...config.diagnostics.filter((d) => !config.hooks.some((h) => about(h)(d))).map((d) => ({ ...d })),
-    ...confinementFindings(config),
+    ...(await confinementFindings(config, dialects)),
   ];
   const all = [...hooks.flatMap((h) => h.findings), ...diagnostics];
   return {

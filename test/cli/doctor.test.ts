@@ -217,4 +217,29 @@ describe('agent-hooks doctor', () => {
       ).toEqual([]);
     }
   });
+
+  it('warns when Codex hooks are set up and hooks are not sandboxed (Codex confines the model, not hooks)', () => {
+    const codexHome = mkdtempSync(join(tmpdir(), 'ah-doctor-codex-'));
+    mkdirSync(join(codexHome, '.codex'));
+    writeFileSync(
+      join(codexHome, '.codex', 'hooks.json'),
+      JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'agent-hooks dispatch --agent codex' }] }] } }),
+    );
+    const settings = dir.json('codex-s.json', {});
+    const run = () =>
+      JSON.parse(cli(['doctor', '--settings', settings, '--cwd', dir.root, '--json'], { HOME: codexHome }).stdout).diagnostics;
+    expect(run()).toEqual([
+      expect.objectContaining({
+        level: 'warning',
+        file: join(codexHome, '.codex', 'hooks.json'),
+        message: expect.stringMatching(/^Codex sandboxes .*"sandbox": "bwrap"/),
+      }),
+    ]);
+    writeFileSync(join(codexHome, '.codex', 'config.toml'), 'sandbox_mode = "danger-full-access"\n');
+    expect(run()).toEqual([]);
+    writeFileSync(join(codexHome, '.codex', 'config.toml'), 'sandbox_mode = "workspace-write"\n');
+    expect(run()).toHaveLength(1);
+    dir.json('codex-s.json', { agentHooks: { sandbox: 'bwrap' } });
+    expect(run()).toEqual([]);
+  });
 });
