@@ -1,4 +1,6 @@
 /** The built-in command backend: placeholders, minimal env, capped stdin, process-group lifecycle. */
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import type { CommandHandler, ExecutionResult } from '../types.js';
 import { runDeclarable } from './async-declaration.js';
 import { runCommand } from './command.js';
@@ -42,6 +44,10 @@ export function commandBackend(options: CommandBackendOptions): Backend {
       pluginData: vars.CLAUDE_PLUGIN_DATA,
       envFile: ctx.envFile,
     });
+    // A reviewed hook's Python keeps its bytecode outside the workspace: a `.pyc` there stamped as a
+    // pinned module's source would run in its place, and a first run writing `__pycache__` into a
+    // pinned tree would change it (test/guard/python-bytecode.test.ts). The hook's own env may say otherwise.
+    if (hook.verify && handler.env?.PYTHONPYCACHEPREFIX === undefined) env.PYTHONPYCACHEPREFIX = pythonCacheDir(env);
     const args = handler.args?.map((a) => substitutePlaceholders(a, vars));
     const sandbox = sandboxSpec(options.sandbox, ctx.projectDir, ctx.envFile);
     // Sandboxed: the resolved shell or program runs as bwrap's exec-form command.
@@ -97,4 +103,9 @@ async function shellCommand(handler: CommandHandler, vars: PlaceholderVars): Pro
       engineFault: true,
     });
   }
+}
+
+/** `~/.cache/agent-hooks/pycache` of the hook's HOME (the hook environment has no XDG_CACHE_HOME). */
+function pythonCacheDir(env: Record<string, string>): string {
+  return join(env.HOME && isAbsolute(env.HOME) ? env.HOME : homedir(), '.cache', 'agent-hooks', 'pycache');
 }
