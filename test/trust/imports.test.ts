@@ -51,6 +51,7 @@ describe('pythonIncludes', () => {
       "from doc2 import x '''",
       '"""',
       '# import comment',
+      'x = 1  # was: from old import y',
       's = \'import str1\'; t = "from str2 import y"',
       "u = r'\\' import raw'",
       "v = f'{x} import fstr'",
@@ -157,9 +158,10 @@ describe('jsIncludes', () => {
       "/* import './c2.js' */",
       'const s = "require(\'./s1.js\')" + \'import "./s2.js"\';',
       "const t = `require('./t1.js') ${require('./sub.js')} import('./t2.js')`;",
-      "const r = /require\\('.\\/r1.js'\\)/g;",
+      "const r = /require\\('.\\/r1.js'\\)/g, m = /import('.\\/r2.js')/;",
       'export { z };',
-      "require('./real.js');",
+      // A quote inside a regular expression opens no string: the require after it counts.
+      "const q = /[\"'`]/; require('./real.js');",
     ].join('\n');
     expect(js(text)).toEqual({ files: [h('sub.js'), h('real.js')], trees: [], unpinned: [] });
   });
@@ -227,6 +229,16 @@ describe('jsIncludes', () => {
       dir.path('proj', '.claude', 'node_modules', 'outer'),
       dir.path('proj', 'node_modules', 'outer'),
     ]);
+  });
+
+  it('a package linked from outside the project pins nothing of it', () => {
+    dir.json('outside/linked/package.json', { main: 'i.js' });
+    dir.write('outside/linked/i.js', '');
+    mkdirSync(dir.path('proj', 'node_modules'), { recursive: true });
+    symlinkSync(dir.path('outside', 'linked'), dir.path('proj', 'node_modules', 'linked'));
+    const r = js("import x from 'linked'");
+    expect(r.files.filter((f) => !f.includes('.claude'))).toEqual([]);
+    expect(r.trees).toEqual([]);
   });
 
   it('an unresolvable package pins node_modules/<pkg> of each directory up to the project', () => {
