@@ -113,7 +113,7 @@ describe('pythonIncludes', () => {
       'sys.path.insert(0, somewhere)',
       "sys.path.insert(0, 'relative')",
       'sys.path[:0] = [d]',
-      'print(sys.path[0]); x = ast.literal_eval(s)',
+      'print(sys.path[0]); x = ast.literal_eval(s); finder.import_module(n)',
     ];
     expect(py(lines.join('\n')).unpinned).toEqual([
       `${h('guard.py')}:1: importlib.import_module of a module name that cannot be determined`,
@@ -136,7 +136,7 @@ describe('pythonIncludes', () => {
 
 describe('jsIncludes', () => {
   it('every form with a literal: require, import from, side-effect import, export from, import()', () => {
-    for (const f of ['a', 'b', 'c', 'd', 'e', 'f', 'g']) dir.write(`proj/.claude/hooks/${f}.js`, '');
+    for (const f of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) dir.write(`proj/.claude/hooks/${f}.js`, '');
     const text = [
       "const a = require('./a.js');",
       'const b = require("./b.js");',
@@ -145,8 +145,9 @@ describe('jsIncludes', () => {
       "export * from './e.js';",
       "export { y } from './f.js';",
       "await import('./g.js');",
+      "module.require('./h.js'); other.require('./no.js'); require.resolve('./no2.js');",
     ].join('\n');
-    expect(js(text)).toEqual({ files: ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((f) => h(`${f}.js`)), trees: [], unpinned: [] });
+    expect(js(text)).toEqual({ files: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((f) => h(`${f}.js`)), trees: [], unpinned: [] });
   });
 
   it('comments, strings, templates and regular expressions are not loads; code inside ${} is', () => {

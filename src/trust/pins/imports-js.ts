@@ -169,9 +169,9 @@ function callLiteral(toks: Tok[], open: number): string | undefined {
   return a?.t === 'str' && close?.t === 'op' && (close.v === ')' || close.v === ',') ? a.s : undefined;
 }
 
-/** The specifier of `… from 'x'` after `start`, looking no further than the statement's end. */
+/** The specifier of `… from 'x'` after `start`, looking no further than the statement's end (`;`, `=`, `:`, `(`). */
 function fromClause(toks: Tok[], start: number): string | undefined {
-  for (let j = start; j < toks.length && j < start + 500; j++) {
+  for (let j = start; j < toks.length; j++) {
     const t = toks[j]!;
     if (t.t === 'op' && (t.v === ';' || t.v === '=' || t.v === ':' || t.v === '(')) return undefined;
     if (t.t === 'name' && t.v === 'from' && toks[j + 1]?.t === 'str') return toks[j + 1]!.s;
@@ -184,7 +184,8 @@ function loads(text: string, script: string, c: Context): void {
   const toks = new Tokenizer(text).toks;
   for (let k = 0; k < toks.length; k++) {
     const t = toks[k]!;
-    if (t.t !== 'name' || isMember(toks[k - 1])) continue;
+    // `module.require` is require; any other member named require or import is not.
+    if (t.t !== 'name' || (isMember(toks[k - 1]) && !(t.v === 'require' && toks[k - 2]?.v === 'module'))) continue;
     const next = toks[k + 1];
     const where = `${script}:${t.line}`;
     if ((t.v === 'require' || t.v === 'import') && next?.v === '(' && next.t === 'op') {

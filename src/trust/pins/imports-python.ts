@@ -217,7 +217,8 @@ class PythonScan {
     if (next?.v !== '(' || next.t !== 'op') return;
     const { args } = callArgs(st, j + 1);
     const last = name.split('.').pop()!;
-    if (last === 'import_module' || name === '__import__' || name === 'runpy.run_module') this.importLiteral(literal(args[0]), t, name);
+    if (name === 'importlib.import_module' || name === 'import_module' || name === '__import__' || name === 'runpy.run_module')
+      this.importLiteral(literal(args[0]), t, name);
     else if (name === 'exec' || name === 'eval') {
       const code = literal(args[0]);
       if (code === undefined) this.out.unpin(`${this.where(t)}: ${name} of code that cannot be determined`);
