@@ -1,0 +1,296 @@
+/**
+ * The files a JS or TS script loads (imports.ts): `require`, `import`, `export … from` and `import()`
+ * with a literal specifier, read with a small tokenizer that skips comments, strings, template text
+ * and regular expressions.
+ *
+ * A relative or absolute specifier naming an existing file of a JS script is that file (node, tsx
+ * and bun all load an exact match). Otherwise, and always for a TS script (tsx), every candidate any
+ * of node, tsx or bun tries is pinned, present or not, in no particular order: the extensions `.js`,
+ * `.json`, `.node`, `.ts`, `.tsx`, `.mts`, `.cts`, `.mjs`, `.cjs`, a `.js` specifier read as its `.ts`
+ * twin, then the directory's `package.json` and `index.*` (and the file its `main` names, found by
+ * Node's resolver). Creating any of them may change what one of the three runs.
+ *
+ * A package name is resolved by Node's resolver: its entry file and `package.json` are pinned, the
+ * whole package for an ESM import (Node 20 cannot resolve the "import" condition for another
+ * module), and the absent `<d>/node_modules/<pkg>` of each directory searched before it, inside the
+ * project. Stated limits: a package outside the project is not pinned (it is not the agent's to
+ * edit); tsconfig `paths` (which tsx follows) and bun's own module mapping are not modelled.
+ */
+import { existsSync } from 'node:fs';
+import { createRequire, isBuiltin } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isPathInside } from '../../util/path-inside.js';
+import { type Includes, IncludesBuilder } from './imports-common.js';
+import { isDir, isFile, realOr } from './model.js';
+
+interface Tok {
+  t: 'name' | 'str' | 'op' | 'num' | 'regex';
+  v: string;
+  /** A string's value; undefined for a template with a substitution. */
+  s?: string | undefined;
+  line: number;
+}
+
+const NAME = /[\p{L}_$][\p{L}\p{N}_$]*/uy;
+const NUMBER = /[0-9][0-9A-Za-z_.]*/y;
+/** Words after which `/` starts a regular expression, not a division. */
+const BEFORE_REGEX = new Set(['return', 'typeof', 'case', 'do', 'else', 'in', 'of', 'new', 'delete', 'void', 'throw', 'yield', 'await']);
+const ESCAPES: Record<string, string> = { n: '\n', t: '\t', '\\': '\\', "'": "'", '"': '"', '`': '`', $: '$', '\n': '' };
+
+class Tokenizer {
+  readonly toks: Tok[] = [];
+  private i = 0;
+  private line = 1;
+  /** For each open `${` of a template: the depth of `{` inside it. */
+  private readonly templates: number[] = [];
+
+  constructor(private readonly text: string) {
+    if (text.startsWith('#!')) this.skipTo('\n');
+    while (this.i < text.length) this.next();
+  }
+
+  private skipTo(end: string): void {
+    const j = this.text.indexOf(end, this.i);
+    const stop = j < 0 ? this.text.length : j + (end === '\n' ? 0 : end.length);
+    this.line += (this.text.slice(this.i, stop).match(/\n/g) ?? []).length;
+    this.i = stop;
+  }
+
+  private push(t: Tok['t'], v: string, s?: string): void {
+    this.toks.push({ t, v, s, line: this.line });
+  }
+
+  private next(): void {
+    const { text } = this;
+    const c = text[this.i]!;
+    if (c === '\n') {
+      this.line++;
+      this.i++;
+    } else if (/\s/.test(c)) this.i++;
+    else if (text.startsWith('//', this.i)) this.skipTo('\n');
+    else if (text.startsWith('/*', this.i)) this.skipTo('*/');
+    else if (c === '"' || c === "'") this.quoted(c);
+    else if (c === '`') {
+      this.i++;
+      this.template(false);
+    } else if (c === '/' && this.regexAllowed()) this.regex();
+    else if (this.word(NAME, 'name') || this.word(NUMBER, 'num')) return;
+    else if (c === '}' && this.templates.length > 0 && this.templates[this.templates.length - 1] === 0) {
+      this.templates.pop();
+      this.i++;
+      this.template(true);
+    } else {
+      const op = ['...', '?.'].find((o) => text.startsWith(o, this.i)) ?? c;
+      if (this.templates.length > 0 && (c === '{' || c === '}')) this.templates[this.templates.length - 1]! += c === '{' ? 1 : -1;
+      this.push('op', op);
+      this.i += op.length;
+    }
+  }
+
+  /** A name or number at `this.i`, pushed; false when there is none. */
+  private word(re: RegExp, t: 'name' | 'num'): boolean {
+    re.lastIndex = this.i;
+    if (!re.test(this.text)) return false;
+    this.push(t, this.text.slice(this.i, re.lastIndex));
+    this.i = re.lastIndex;
+    return true;
+  }
+
+  private regexAllowed(): boolean {
+    const p = this.toks[this.toks.length - 1];
+    if (p === undefined) return true;
+    if (p.t === 'name') return BEFORE_REGEX.has(p.v);
+    return p.t === 'op' && !')]}'.includes(p.v);
+  }
+
+  private regex(): void {
+    let j = this.i + 1;
+    let inClass = false;
+    for (; j < this.text.length && this.text[j] !== '\n'; j++) {
+      const ch = this.text[j];
+      if (ch === '\\') j++;
+      else if (ch === '[') inClass = true;
+      else if (ch === ']') inClass = false;
+      else if (ch === '/' && !inClass) break;
+    }
+    this.i = j + 1;
+    NAME.lastIndex = this.i;
+    if (NAME.test(this.text)) this.i = NAME.lastIndex;
+    this.push('regex', '/');
+  }
+
+  private quoted(q: string): void {
+    let j = this.i + 1;
+    let value = '';
+    for (; j < this.text.length && this.text[j] !== q && this.text[j] !== '\n'; j++) {
+      if (this.text[j] === '\\') value += ESCAPES[this.text[++j] ?? ''] ?? this.text[j];
+      else value += this.text[j];
+    }
+    this.push('str', q, value);
+    this.i = j + 1;
+  }
+
+  /** Template text from `this.i` up to its closing backtick or its next `${`. */
+  private template(continued: boolean): void {
+    let j = this.i;
+    let value = '';
+    const startLine = this.line;
+    for (; j < this.text.length && this.text[j] !== '`'; j++) {
+      if (this.text[j] === '\n') this.line++;
+      if (this.text[j] === '\\') value += ESCAPES[this.text[++j] ?? ''] ?? this.text[j];
+      else if (this.text.startsWith('${', j)) break;
+      else value += this.text[j];
+    }
+    const whole = this.text[j] === '`' && !continued;
+    this.toks.push({ t: 'str', v: '`', s: whole ? value : undefined, line: startLine });
+    if (this.text[j] === '`') this.i = j + 1;
+    else {
+      this.templates.push(0);
+      this.i = j + 2;
+    }
+  }
+}
+
+interface Context {
+  script: string;
+  dir: string;
+  ts: boolean;
+  project: string;
+  out: IncludesBuilder;
+}
+
+const isMember = (p: Tok | undefined): boolean => p?.t === 'op' && (p.v === '.' || p.v === '?.');
+
+/** The literal specifier of the call whose `(` is at `open`; undefined when it is computed. */
+function callLiteral(toks: Tok[], open: number): string | undefined {
+  const a = toks[open + 1];
+  const close = toks[open + 2];
+  return a?.t === 'str' && close?.t === 'op' && (close.v === ')' || close.v === ',') ? a.s : undefined;
+}
+
+/** The specifier of `… from 'x'` after `start`, looking no further than the statement's end (`;`, `=`, `:`, `(`). */
+function fromClause(toks: Tok[], start: number): string | undefined {
+  for (let j = start; j < toks.length; j++) {
+    const t = toks[j]!;
+    if (t.t === 'op' && (t.v === ';' || t.v === '=' || t.v === ':' || t.v === '(')) return undefined;
+    if (t.t === 'name' && t.v === 'from' && toks[j + 1]?.t === 'str') return toks[j + 1]!.s;
+  }
+  return undefined;
+}
+
+/** Each load of one script: [specifier, 'require' | 'import'] or an unpinned reason. */
+function loads(text: string, script: string, c: Context): void {
+  const toks = new Tokenizer(text).toks;
+  for (let k = 0; k < toks.length; k++) {
+    const t = toks[k]!;
+    // `module.require` is require; any other member named require or import is not.
+    if (t.t !== 'name' || (isMember(toks[k - 1]) && !(t.v === 'require' && toks[k - 2]?.v === 'module'))) continue;
+    const next = toks[k + 1];
+    const where = `${script}:${t.line}`;
+    if ((t.v === 'require' || t.v === 'import') && next?.v === '(' && next.t === 'op') {
+      const spec = callLiteral(toks, k + 1);
+      if (spec === undefined) c.out.unpin(`${where}: ${t.v}() of a specifier that cannot be determined`);
+      else resolve(spec, t.v === 'require' ? 'require' : 'import', where, c);
+    } else if (t.v === 'import' && next?.t === 'str') resolve(next.s ?? '', 'import', where, c);
+    else if (t.v === 'import' && next !== undefined && !(next.t === 'op' && (next.v === '.' || next.v === ':'))) {
+      const spec = fromClause(toks, k + 1);
+      if (spec !== undefined) resolve(spec, 'import', where, c);
+    } else if (t.v === 'export') {
+      let j = k + 1;
+      if (toks[j]?.v === 'type') j++;
+      if (toks[j]?.v !== '{' && toks[j]?.v !== '*') continue;
+      if (toks[j]?.v === '{') while (j < toks.length && toks[j]!.v !== '}') j++;
+      const spec = toks[j + 1]?.v === 'from' || toks[j]?.v === '*' ? fromClause(toks, j + 1) : undefined;
+      if (spec !== undefined) resolve(spec, 'import', where, c);
+    }
+  }
+}
+
+function resolve(spec: string, kind: 'require' | 'import', where: string, c: Context): void {
+  if (spec.startsWith('file:') && kind === 'import') {
+    let file: string | undefined;
+    try {
+      file = fileURLToPath(spec);
+    } catch {
+      c.out.unpin(`${where}: the file URL ${JSON.stringify(spec)} cannot be read`);
+    }
+    if (file !== undefined) relative(file, kind, c);
+  } else if (spec === '.' || spec === '..' || /^\.{0,2}\//.test(spec)) relative(spec, kind, c);
+  else if (isBuiltin(spec) || spec === 'bun' || spec.startsWith('bun:')) return;
+  else if (/^[a-z][a-z0-9+.-]*:/i.test(spec) || spec.startsWith('#') || spec === '')
+    c.out.unpin(`${where}: the specifier ${JSON.stringify(spec)} is not modelled`);
+  else bare(spec, kind, c);
+}
+
+/** Every file node, tsx or bun may load for a relative or absolute specifier (see the top of this file). */
+function relative(spec: string, kind: 'require' | 'import', c: Context): void {
+  const x = path.resolve(c.dir, spec);
+  if (!c.ts && isFile(x)) {
+    c.out.file(x);
+    return;
+  }
+  const candidates: string[] = [];
+  if (!spec.endsWith('/')) {
+    candidates.push(x, ...['.js', '.json', '.node', '.ts', '.tsx', '.mts', '.cts', '.mjs', '.cjs'].map((e) => x + e));
+    const js = /\.(m|c)?jsx?$/.exec(x);
+    if (js) candidates.push(...['ts', 'tsx', 'mts', 'cts'].map((e) => `${x.slice(0, js.index)}.${e}`));
+  }
+  candidates.push(
+    path.join(x, 'package.json'),
+    ...['js', 'json', 'node', 'ts', 'tsx', 'mjs', 'cjs'].map((e) => path.join(x, `index.${e}`)),
+  );
+  for (const f of candidates) if (!isDir(f)) c.out.file(f);
+  if (kind === 'require' || isDir(x)) {
+    try {
+      // The file a package.json "main" names, which no list of candidates holds.
+      c.out.file(createRequire(c.script).resolve(x));
+    } catch {
+      // Nothing loads today: the candidates, all absent, are what creating one would change.
+    }
+  }
+}
+
+/**
+ * A package: its entry (by Node's resolver) and package.json when inside the project, and the
+ * absent `<d>/node_modules/<pkg>` (with the file forms node tries for a bare name) of each
+ * directory searched before the one holding it, up to the project's directory.
+ */
+function bare(spec: string, kind: 'require' | 'import', c: Context): void {
+  const parts = spec.split('/');
+  const pkg = parts.slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+  const require = createRequire(c.script);
+  const names = spec === pkg ? [pkg, `${pkg}.js`, `${pkg}.json`, `${pkg}.node`] : [pkg];
+  let found: string | undefined;
+  for (const dir of require.resolve.paths(spec) ?? []) {
+    if (!isPathInside(dir, c.project)) break;
+    found = names.map((n) => path.join(dir, n)).find((f) => existsSync(f));
+    if (found !== undefined) break;
+    for (const n of names) c.out.file(path.join(dir, n));
+  }
+  if (found === undefined) return;
+  let entry: string | undefined;
+  try {
+    entry = require.resolve(spec);
+  } catch {
+    // Found but not loadable (no entry, or exports refuse the subpath): the package's files still decide.
+  }
+  if (entry !== undefined && isPathInside(entry, c.project)) c.out.file(entry);
+  const real = realOr(found);
+  if (!isDir(real) || !isPathInside(real, c.project)) return;
+  c.out.file(path.join(real, 'package.json'));
+  if (kind === 'import' || entry === undefined) c.out.tree(real);
+}
+
+export function jsIncludes(script: string, text: string, projectDir: string): Includes {
+  const real = realOr(script);
+  const c: Context = {
+    script: real,
+    dir: path.dirname(real),
+    ts: /\.(c|m)?tsx?$/.test(script),
+    project: realOr(projectDir),
+    out: new IncludesBuilder(),
+  };
+  loads(text, script, c);
+  return c.out.result();
+}
