@@ -48,9 +48,12 @@ export async function loadDiscoveredDialects(
   files: LoadedFile[],
   diagnostics: Diagnostic[],
 ): Promise<void> {
-  // The registry of every dialect (discovery.js) loads only when another dialect is discovered.
+  const which = discoverDialectsOf(opts, layers, diagnostics);
+  // Most loads discover nothing: then neither the dialect list (locations.js, a chunk and its
+  // imports under dispatch) nor the registry of every dialect (all.js) is loaded.
+  if (which === undefined) return;
   const { foreignDialects } = await import('../agents/shared/locations.js');
-  const dialects = foreignDialects(discoverDialectsOf(opts, layers, diagnostics));
+  const dialects = foreignDialects(which);
   if (dialects.length === 0) return;
   const { discoveryFilesOf } = await import('../agents/all.js');
   const { loadForeignSettings } = await import('../agents/shared/foreign-settings.js');

@@ -20,6 +20,8 @@ import { claudeConfigDir } from '../util/claude-dir.js';
 import { passableEnvName } from '../util/env-names.js';
 import type { AgentHooksOptions } from './schema.js';
 import { DISCOVER_SETTING_KINDS, loadDiscoveredDialects } from './discovered.js';
+// Not loaded on first use: every gated load (each dispatch) uses it, and a chunk is a file more to open.
+import { projectFrontmatterSpecs } from './frontmatter-read.js';
 import { checkOptionKeys, optionErrors, type LoadConfigOptions, type LoadedConfig, type LoadedFile } from './options.js';
 import { loadSettingsText, readText, type ReadResult, type SettingsLayer } from './settings.js';
 
@@ -245,7 +247,6 @@ async function applyGate(
 
 /** The project's skill/agent frontmatter hooks (frontmatter-read.ts), normalized as skills are, marked `frontmatter`. */
 async function reviewedFrontmatter(projectDir: string, skillHooks: readonly NormalizedHook[]): Promise<NormalizedHook[]> {
-  const { projectFrontmatterSpecs } = await import('./frontmatter-read.js');
   const specs = await projectFrontmatterSpecs(projectDir, new Set(skillHooks.flatMap((h) => (h.source.file ? [h.source.file] : []))));
   if (specs.length === 0) return [];
   const { loadSkill } = await import('./extensions.js');

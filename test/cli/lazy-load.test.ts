@@ -348,6 +348,8 @@ test('bundled dispatch with one user-level command hook loads no trust, HTTP, pr
     expect.arrayContaining(['validators/settings.cjs', 'validators/settings-core.cjs', 'validators/input_PreToolUse.cjs']),
   );
   expect(r.dist).not.toContain('validators/settings-agentHooks.cjs');
+  // One bundle file: each chunk more is a file open and a cache read (docs/performance.md, "The last figure").
+  expect(r.dist.filter((f) => f.startsWith('cli/bundle/'))).toEqual(['cli/bundle/dispatch/run.js']);
   expect(r.esm.filter((f) => f !== 'cli/bin.cjs')).toEqual([]);
   expect(sources.filter((f) => f.startsWith('node_modules/zod/'))).toEqual([]);
   expect(r.packages).not.toContain('zod');
