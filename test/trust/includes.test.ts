@@ -40,6 +40,7 @@ describe('a shell script sources', () => {
     ['`$(dirname "$(readlink -f "$0")")`', 'sh', '. "$(dirname "$(readlink -f "$0")")/lib.sh"\n'],
     ['`source "$CLAUDE_PROJECT_DIR/hooks/lib.sh"`', 'bash', 'source "$CLAUDE_PROJECT_DIR/hooks/lib.sh"\n'],
     ['a `cd` before a relative source', 'sh', 'cd "$(dirname "$0")"\n. ./lib.sh\n'],
+    ['`cd "$(dirname "$0")" || exit 1`, then a relative source', 'sh', 'cd "$(dirname "$0")" || exit 1\n. ./lib.sh\n'],
   ];
   for (const [name, shell, text] of idioms)
     it(`${name} (${shell})`, () => {

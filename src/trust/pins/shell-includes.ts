@@ -32,7 +32,7 @@ const UNSEEN =
 
 /** Commands the walk models by their meaning: a function of that name would take their place. */
 const MODELLED = new Set(
-  '. source cd pushd popd eval export declare typeset local readonly unset read readarray mapfile getopts printf builtin command exec alias pwd dirname realpath readlink env'.split(
+  '. source exit cd pushd popd eval export declare typeset local readonly unset read readarray mapfile getopts printf builtin command exec alias pwd dirname realpath readlink env'.split(
     ' ',
   ),
 );

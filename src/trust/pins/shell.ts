@@ -77,25 +77,9 @@ export function modelNode(run: Run, st: State, node: SyntaxNode, depth: number):
       if (node.background) modelNode(run, clone(st), node.command, depth);
       else modelNode(run, st, node.command, depth);
       return;
-    case 'AndOr': {
-      // After `a && b`, b ran after a succeeded; the chain may stop after any member, so afterwards
-      // whatever differs between those stopping points is unknown. After `||`, the left side
-      // failed somewhere: whatever changed since the chain began is unknown.
-      // Once an `||` has been passed, a later member may be reached from the end of any earlier
-      // one (`a || cd X && b` runs b in the old directory when a succeeds): merge them all.
-      const start = clone(st);
-      const ends: State[] = [];
-      node.commands.forEach((c, i) => {
-        if (i > 0 && node.operators.slice(0, i).includes('||')) {
-          forget(st, start);
-          for (const e of ends) forget(st, e);
-        }
-        modelNode(run, st, c, depth);
-        ends.push(clone(st));
-      });
-      for (const e of ends) forget(st, e);
+    case 'AndOr':
+      modelAndOr(run, st, node, depth);
       return;
-    }
     case 'Pipeline':
       // Every member runs in its own subshell; a shell reading from a pipe runs what it is fed. A
       // pipeline of one command (`! cd h`, bash's `time cd h`) runs in the shell itself; dash has no
@@ -138,6 +122,32 @@ export function modelNode(run: Run, st: State, node: SyntaxNode, depth: number):
       });
   }
 }
+
+/**
+ * After `a && b`, b ran after a succeeded; the chain may stop after any member, so afterwards
+ * whatever differs between those stopping points is unknown. After `||`, the left side failed
+ * somewhere: whatever changed since the chain began is unknown. Once an `||` has been passed, a
+ * later member may be reached from the end of any earlier one (`a || cd X && b` runs b in the old
+ * directory when a succeeds): merge them all. In a script's text (shell-includes.ts), a member
+ * `|| exit` ends the way through it: `cd "$(dirname "$0")" || exit 1` goes on only where cd succeeded.
+ */
+function modelAndOr(run: Run, st: State, node: SyntaxNode & { type: 'AndOr' }, depth: number): void {
+  const start = clone(st);
+  const ends: State[] = [];
+  node.commands.forEach((c, i) => {
+    if (node.operators[i - 1] === '||' && run.includes && isExit(c)) return;
+    if (i > 0 && node.operators.slice(0, i).includes('||')) {
+      forget(st, start);
+      for (const e of ends) forget(st, e);
+    }
+    modelNode(run, st, c, depth);
+    ends.push(clone(st));
+  });
+  for (const e of ends) forget(st, e);
+}
+
+const isExit = (c: SyntaxNode): boolean =>
+  c.type === 'Pipeline' ? c.commands.length === 1 && isExit(c.commands[0]!) : c.type === 'Command' && c.name?.value === 'exit';
 
 /** Whatever differs between `st` and `other` becomes unknown in `st`. */
 function forget(st: State, other: State): void {
