@@ -33,13 +33,15 @@ import { substituteForShell } from '../backends/shell-placeholders.js';
 import type { CommandHandler } from '../types.js';
 import { referencedArgs, steeringAssignment, unpin, type PinContext, type Pins, type Run, type State } from './pins/model.js';
 import { execArgv, modelScript } from './pins/shell.js';
+import { modelIncludes } from './pins/includes.js';
+import { shellIncludes } from './pins/shell-includes.js';
 
 export type { PinContext, Pins } from './pins/model.js';
 
 /** Model what a command hook executes. Never throws. */
 export function pinsOf(handler: CommandHandler, ctx: PinContext): Pins {
   const pins: Pins = { files: [], trees: [], records: {}, listed: [], unpinned: [] };
-  const run: Run = { ctx, pins, seenFiles: new Set(), seenTrees: new Set(), commands: 0 };
+  const run: Run = { ctx, pins, seenFiles: new Set(), seenTrees: new Set(), commands: 0, scripts: [] };
   const vars: PlaceholderVars = {
     CLAUDE_PROJECT_DIR: ctx.projectDir,
     ...(ctx.pluginRoot !== undefined ? { CLAUDE_PLUGIN_ROOT: ctx.pluginRoot } : {}),
@@ -75,6 +77,8 @@ export function pinsOf(handler: CommandHandler, ctx: PinContext): Pins {
     } else {
       modelScript(run, st, substituteForShell(handler.command, vars, handler.shell ?? 'sh'), 0);
     }
+    // python and js: pythonIncludes and jsIncludes of pins/imports.ts, wired at merge.
+    modelIncludes(run, { shell: shellIncludes });
   } catch (e) {
     unpin(run, `the command could not be modelled: ${(e as Error).message}`);
   }

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dispatchShell, GUARD_SH, sandbox, trust, verdict, waitForFile, type Sandbox } from './helpers.js';
+import { dispatchShell, GUARD_SH, runBin, sandbox, trust, verdict, waitForFile, type Sandbox } from './helpers.js';
 
 const BWRAP = spawnSync('bwrap', ['--unshare-all', '--ro-bind', '/', '/', 'true']).status === 0;
 const sandboxes: Sandbox[] = [];
@@ -178,24 +178,37 @@ describe('a glob’s new match, created after the check', () => {
   });
 });
 
+const GUARD_LIB = "check() { if grep -q 'rm -rf'; then echo 'no rm -rf' >&2; exit 2; fi; }\n";
+const SOURCING = '. "$(dirname "$0")/lib.sh"\ncheck\n';
+
 describe('a file the reviewed script sources, not named by the command', () => {
-  // Not fixed: pins model the command line, not the scripts it runs, so hooks/lib.sh (sourced by
-  // hooks/guard.sh through `dirname "$0"`) is in no record: editing it leaves the workspace
-  // `trusted`, the engine does not refuse the agent's write to it, and the guard's answer is the
-  // edited file's. Closing it needs the scripts' own source/require/import lines modelled (or the
-  // script's directory pinned as a tree), with a reason when they cannot be.
-  it.fails('the sourced file edited after the review: the guard still denies', async () => {
+  // hooks/lib.sh, sourced by hooks/guard.sh through `dirname "$0"`, is pinned with it
+  // (src/trust/pins/shell-includes.ts): editing it makes the workspace `modified`.
+  it('the sourced file edited after the review: the guard still denies', async () => {
     const sb = sandbox();
     sandboxes.push(sb);
     const project = sb.dir.path('p');
-    sb.dir.write('p/hooks/guard.sh', '. "$(dirname "$0")/lib.sh"\ncheck\n', 0o755);
-    sb.dir.write('p/hooks/lib.sh', "check() { if grep -q 'rm -rf'; then echo 'no rm -rf' >&2; exit 2; fi; }\n");
+    sb.dir.write('p/hooks/guard.sh', SOURCING, 0o755);
+    sb.dir.write('p/hooks/lib.sh', GUARD_LIB);
     sb.dir.json('p/.claude/settings.json', {
       hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sh hooks/guard.sh' }] }] },
     });
     await trust(sb, project);
     expect(verdict(await dispatchShell('claude', project, 'rm -rf build', { env: sb.env }))).toBe('deny');
+    // The engine's write guard covers it like any pinned file.
+    const write = { session_id: 's-1', cwd: project, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_use_id: 't' };
+    const tool_input = { file_path: join(project, 'hooks/lib.sh'), content: 'check() { exit 0; }\n' };
+    const w = await runBin(['dispatch', '--agent', 'claude'], { env: sb.env, input: JSON.stringify({ ...write, tool_input }) });
+    expect(['deny', 'ask']).toContain(verdict(w));
     writeFileSync(join(project, 'hooks/lib.sh'), 'check() { exit 0; }\n');
     expect(verdict(await dispatchShell('claude', project, 'rm -rf build', { env: sb.env }))).toBe('deny');
+  });
+  // Under the sandbox the sourced file is served from the checked bytes: an edit made after the
+  // check is not what the guard loads.
+  it.skipIf(!BWRAP)('under the sandbox, edited while the hook waits: the reviewed lib.sh is served (deny)', async () => {
+    const r = await race({ 'hooks/guard.sh': SOURCING, 'hooks/lib.sh': GUARD_LIB }, 'sh hooks/guard.sh', (p) =>
+      writeFileSync(join(p, 'hooks/lib.sh'), PWN.replace('#!/bin/sh\n', 'check() { ').replace('exit 0\n', 'exit 0; }\n')),
+    );
+    expect(r).toMatchObject({ verdict: 'deny', unreviewedRan: false });
   });
 });

@@ -59,7 +59,7 @@ export function stdinScript(
       unpin(run, `${base} reads its script from a file that cannot be determined`);
       return;
     }
-    pinScript(run, st, v[0], base);
+    pinScript(run, st, v[0], base, false);
     return;
   }
   if (input.type === 'HereDoc' && literal && (input.delimiter?.quoted || !input.body.parts?.some((p) => p.type !== 'Literal'))) {

@@ -14,6 +14,7 @@ export function scriptFileName(a: Arg | undefined): boolean {
  * get, a file of that name.
  */
 export function pathLookup(run: Run, name: string): void {
+  if (run.includes) return; // a script's own text: only what it sources is kept
   const value = run.ctx.path ?? process.env.PATH ?? '';
   const roots = [run.ctx.projectDir, ...(run.ctx.gitTopLevel !== undefined ? [run.ctx.gitTopLevel] : [])];
   for (const dir of value.split(':')) {

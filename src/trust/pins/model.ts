@@ -3,6 +3,7 @@
  * (directory, variables, functions), the pins recorded so far, and the helpers that record them.
  */
 import { lstatSync, realpathSync } from 'node:fs';
+import type { SyntaxNode } from 'unbash';
 import { isDir, isFile } from '../../util/file-kind.js';
 import path from 'node:path';
 
@@ -178,6 +179,51 @@ export interface Run {
   seenFiles: Set<string>;
   seenTrees: Set<string>;
   commands: number;
+  /** The pinned files a shell or interpreter runs, and the state each starts in (includes.ts models what they load). */
+  scripts?: ScriptRun[];
+  /** Set while a script's own text is walked for what it sources (shell-includes.ts). */
+  includes?: IncludeHooks;
+  /** PATH was assigned: `$(dirname …)` and the like may run another program than the system's. */
+  pathAssigned?: true;
+}
+
+export interface ScriptRun {
+  file: string;
+  /** The script's path as the interpreter was given it (`$0`); undefined when read from stdin. */
+  given: string | undefined;
+  /** The interpreter named on the command line; undefined for a program executed directly (its shebang says). */
+  interpreter: string | undefined;
+  st: State;
+  /** Loaded by `source`/`.` into the hook's own shell. */
+  sourced?: true;
+}
+
+/** What the walk of a script's text reports to shell-includes.ts. */
+export interface IncludeHooks {
+  /** Position of the command being modelled, for the line in a reason. */
+  at: number;
+  source(st: State, file: Arg | undefined, depth: number): void;
+  /** A function definition; false when the walker should model it itself. */
+  define(st: State, name: string, body: SyntaxNode): boolean;
+  /** A call of a function the script defined; false when it is not one. */
+  call(st: State, name: string, depth: number): boolean;
+}
+
+/** The state a child process starts in: exported variables plus the command's own assignments. */
+export function childState(st: State, env: Map<string, Arg>): State {
+  const vars = new Map<string, string>();
+  for (const k of st.exported) {
+    const v = st.vars.get(k);
+    if (v !== undefined) vars.set(k, v);
+  }
+  const exported = new Set(st.exported);
+  for (const [k, v] of env) {
+    exported.add(k);
+    if (isKnown(v)) vars.set(k, v);
+    else vars.delete(k);
+  }
+  // The directory, grammar and stdin carry over; functions do not reach a child process.
+  return { ...clone(st), vars, exported, functions: new Set() };
 }
 
 export const clone = (s: State): State => ({
@@ -236,6 +282,7 @@ export const STEERING_VARIABLES = new Set([
 
 /** Unpin when `name` steers what runs (STEERING_VARIABLES); `where` says how it was set. */
 export function steeringAssignment(run: Run, name: string, where: string): void {
+  if (name === 'PATH') run.pathAssigned = true;
   // bash imports `BASH_FUNC_name%%=() { …; }` from its environment as a function named name.
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
     unpin(run, `${where} sets ${JSON.stringify(name)}, not a variable name (bash reads BASH_FUNC_…%% as a function); that is not modelled`);
@@ -292,18 +339,19 @@ function physicalPath(abs: string): string {
   return cur;
 }
 
-/** Record an executed path (script, program, sourced file). */
-export function pinExecuted(run: Run, st: State, p: string, what: string): void {
+/** Record an executed path (script, program, sourced file); `runs`: a script, and the state it starts in. */
+export function pinExecuted(run: Run, st: State, p: string, what: string, runs?: Omit<ScriptRun, 'file' | 'given'>): void {
   const abs = resolveIn(st, p);
   if (abs === undefined) {
     unpin(run, `${what} ${p} is relative to a directory that cannot be determined`);
     return;
   }
   pinFile(run, abs);
+  if (runs) run.scripts?.push({ file: abs, given: p, ...runs, st: clone(runs.st) });
 }
 
-/** Record a script given to an interpreter: a directory is pinned whole. */
-export function pinScript(run: Run, st: State, p: string, interpreter: string): void {
+/** Record a script given to an interpreter (`named`: as an operand, so it is `$0`): a directory is pinned whole. */
+export function pinScript(run: Run, st: State, p: string, interpreter: string, named = true): void {
   const abs = resolveIn(st, p);
   if (abs === undefined) {
     unpin(run, `${interpreter} script ${p} is relative to a directory that cannot be determined`);
@@ -314,7 +362,10 @@ export function pinScript(run: Run, st: State, p: string, interpreter: string): 
     return;
   }
   if (isDir(abs)) pinTree(run, abs);
-  else pinFile(run, abs);
+  else {
+    pinFile(run, abs);
+    run.scripts?.push({ file: abs, given: named ? p : undefined, interpreter, st: clone(st) });
+  }
 }
 
 export function realOr(p: string): string {
@@ -327,6 +378,7 @@ export function realOr(p: string): string {
 
 /** Path-like arguments of any command are pinned too (config files, data the hook reads). */
 export function referencedArgs(run: Run, st: State, args: Arg[]): void {
+  if (run.includes) return; // a script's own text: only what it sources is kept
   for (const a of args) {
     if (!isKnown(a) || a === '' || a.startsWith('-') || /\s|:\/\/|[*?]/.test(a)) continue;
     const eq = a.indexOf('=');

@@ -4,6 +4,7 @@ import { forEachChild, parse, type Command, type SyntaxNode, type Redirection } 
 import { modelNode2, modelNpx, modelPackageRunner, modelScripted, stdinScript } from './interpreters.js';
 import { modelPython } from './python.js';
 import {
+  childState,
   clone,
   forgetDirectory,
   isKnown,
@@ -57,7 +58,7 @@ export function modelScript(run: Run, st: State, source: string, depth: number, 
 }
 
 /** Walk a node in sequence, updating `st` (cwd, variables) as a shell would. */
-function modelNode(run: Run, st: State, node: SyntaxNode, depth: number): void {
+export function modelNode(run: Run, st: State, node: SyntaxNode, depth: number): void {
   if (++run.commands > MAX_COMMANDS) {
     unpin(run, `more than ${MAX_COMMANDS} commands`);
     return;
@@ -76,25 +77,9 @@ function modelNode(run: Run, st: State, node: SyntaxNode, depth: number): void {
       if (node.background) modelNode(run, clone(st), node.command, depth);
       else modelNode(run, st, node.command, depth);
       return;
-    case 'AndOr': {
-      // After `a && b`, b ran after a succeeded; the chain may stop after any member, so afterwards
-      // whatever differs between those stopping points is unknown. After `||`, the left side
-      // failed somewhere: whatever changed since the chain began is unknown.
-      // Once an `||` has been passed, a later member may be reached from the end of any earlier
-      // one (`a || cd X && b` runs b in the old directory when a succeeds): merge them all.
-      const start = clone(st);
-      const ends: State[] = [];
-      node.commands.forEach((c, i) => {
-        if (i > 0 && node.operators.slice(0, i).includes('||')) {
-          forget(st, start);
-          for (const e of ends) forget(st, e);
-        }
-        modelNode(run, st, c, depth);
-        ends.push(clone(st));
-      });
-      for (const e of ends) forget(st, e);
+    case 'AndOr':
+      modelAndOr(run, st, node, depth);
       return;
-    }
     case 'Pipeline':
       // Every member runs in its own subshell; a shell reading from a pipe runs what it is fed. A
       // pipeline of one command (`! cd h`, bash's `time cd h`) runs in the shell itself; dash has no
@@ -118,8 +103,8 @@ function modelNode(run: Run, st: State, node: SyntaxNode, depth: number): void {
       for (const c of node.commands) modelNode(run, st, c, depth);
       return;
     case 'Function':
-      // The body runs when called, in the directory and with the variables of the call, and a
-      // function may shadow a builtin (`cd() { :; }`): what its calls run is not modelled.
+      // A script's are modelled where called (shell-includes.ts); here a body may shadow a builtin: unpinned.
+      if (run.includes?.define(st, node.name?.value ?? '', node.body)) return;
       unpin(run, `the command defines a function (${node.name?.value ?? '…'}); what its calls run is not modelled`);
       if (node.name) st.functions.add(node.name.value);
       branch(run, st, node.body, depth);
@@ -137,6 +122,32 @@ function modelNode(run: Run, st: State, node: SyntaxNode, depth: number): void {
       });
   }
 }
+
+/**
+ * After `a && b`, b ran after a succeeded; the chain may stop after any member, so afterwards
+ * whatever differs between those stopping points is unknown. After `||`, the left side failed
+ * somewhere: whatever changed since the chain began is unknown. Once an `||` has been passed, a
+ * later member may be reached from the end of any earlier one (`a || cd X && b` runs b in the old
+ * directory when a succeeds): merge them all. In a script's text (shell-includes.ts), a member
+ * `|| exit` ends the way through it: `cd "$(dirname "$0")" || exit 1` goes on only where cd succeeded.
+ */
+function modelAndOr(run: Run, st: State, node: SyntaxNode & { type: 'AndOr' }, depth: number): void {
+  const start = clone(st);
+  const ends: State[] = [];
+  node.commands.forEach((c, i) => {
+    if (node.operators[i - 1] === '||' && run.includes && isExit(c)) return;
+    if (i > 0 && node.operators.slice(0, i).includes('||')) {
+      forget(st, start);
+      for (const e of ends) forget(st, e);
+    }
+    modelNode(run, st, c, depth);
+    ends.push(clone(st));
+  });
+  for (const e of ends) forget(st, e);
+}
+
+const isExit = (c: SyntaxNode): boolean =>
+  c.type === 'Pipeline' ? c.commands.length === 1 && isExit(c.commands[0]!) : c.type === 'Command' && c.name?.value === 'exit';
 
 /** Whatever differs between `st` and `other` becomes unknown in `st`. */
 function forget(st: State, other: State): void {
@@ -195,7 +206,7 @@ function modelCommand(run: Run, st: State, cmd: Command, depth: number): void {
     env.set(p.name, v);
   }
   if (!cmd.name) {
-    for (const [k, v] of env) setVar(st, k, v);
+    for (const [k, v] of env) isKnown(v) ? st.vars.set(k, v) : st.vars.delete(k);
     return;
   }
   const argv: Arg[] = [];
@@ -211,6 +222,7 @@ function modelCommand(run: Run, st: State, cmd: Command, depth: number): void {
   }
   // `exec < f` alone gives the shell itself that stdin, for every command after it.
   if (argv.length === 1 && argv[0] === 'exec' && cmd.redirects.some(redirectsStdin)) st.stdinRedirected = true;
+  if (run.includes) run.includes.at = cmd.pos;
   execArgv(run, st, argv, env, cmd.redirects, depth);
   // Files a command reads through `<` are pinned like path-like arguments (never output files:
   // a log the hook writes would make it `modified` after every run).
@@ -219,28 +231,6 @@ function modelCommand(run: Run, st: State, cmd: Command, depth: number): void {
     const v = evalWord(run, st, r.target);
     if (v.length === 1 && isKnown(v[0]) && !/^&?\d*-?$/.test(v[0])) referencedArgs(run, st, [v[0].includes('/') ? v[0] : `./${v[0]}`]);
   }
-}
-
-function setVar(st: State, name: string, v: Arg): void {
-  if (isKnown(v)) st.vars.set(name, v);
-  else st.vars.delete(name);
-}
-
-/** The environment a child process sees: exported variables plus the command's own assignments. */
-function childState(st: State, env: Map<string, Arg>): State {
-  const vars = new Map<string, string>();
-  for (const k of st.exported) {
-    const v = st.vars.get(k);
-    if (v !== undefined) vars.set(k, v);
-  }
-  const exported = new Set(st.exported);
-  for (const [k, v] of env) {
-    exported.add(k);
-    if (isKnown(v)) vars.set(k, v);
-    else vars.delete(k);
-  }
-  // The directory, grammar and stdin carry over; functions do not reach a child process.
-  return { ...clone(st), vars, exported, functions: new Set() };
 }
 
 export function execArgv(run: Run, st: State, argv: Arg[], env: Map<string, Arg>, redirects: readonly Redirection[], depth: number): void {
@@ -254,8 +244,8 @@ export function execArgv(run: Run, st: State, argv: Arg[], env: Map<string, Arg>
   const base = name.includes('/') ? path.basename(name) : name;
   const args = argv.slice(1);
 
-  if (name.includes('/')) pinExecuted(run, st, name, 'program');
-
+  if (name.includes('/')) pinExecuted(run, st, name, 'program', { st: childState(st, env), interpreter: undefined });
+  if (run.includes?.call(st, name, depth)) return; // a function shadows a builtin too
   if (stateBuiltin(run, st, name, args, depth)) return;
   if (st.functions.has(name)) return; // modelled where defined
   if (!name.includes('/') && !BUILTINS.has(name)) pathLookup(run, name);
@@ -287,8 +277,12 @@ function stateBuiltin(run: Run, st: State, name: string, args: Arg[], depth: num
   }
   if (name === 'source' || name === '.') {
     const file = args[0] === '--' ? args[1] : args[0];
+    if (run.includes) {
+      run.includes.source(st, file, depth);
+      return true;
+    }
     if (!isKnown(file)) unpin(run, `${name} of a file that cannot be determined`);
-    else pinExecuted(run, st, file, 'sourced file');
+    else pinExecuted(run, st, file, 'sourced file', { st, interpreter: st.dialect === 'bash' ? 'bash' : 'sh', sourced: true });
     // What the sourced file does to the directory and variables is not modelled.
     forgetDirectory(st);
     for (const k of [...st.vars.keys()]) if (!st.exported.has(k)) st.vars.delete(k);
@@ -390,7 +384,7 @@ function modelShell(
     // The first operand is the script (resolved in the current directory, then PATH).
     const script = args[read.script]!;
     if (!isKnown(script)) unpin(run, `${base} runs a script that cannot be determined`);
-    else pinScript(run, st, script, base);
+    else pinScript(run, childState(st, env), script, base);
     return;
   }
   stdinScript(run, st, base, redirects, depth, (text) => modelScript(run, childState(st, env), text, depth + 1, dialectOf(base)));

@@ -1,9 +1,10 @@
 /** Words of the shell model (pins.ts): expansion, tilde, field splitting and globbing as the shell does them. */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import type { Word, WordPart } from 'unbash';
-import { isKnown, MAX_GLOB_MATCHES, type Arg, type Run, type State } from './model.js';
+import type { CommandExpansionPart, SyntaxNode, Word, WordPart } from 'unbash';
+import { changeDirectory } from './directory.js';
+import { clone, isKnown, MAX_GLOB_MATCHES, resolveIn, type Arg, type Run, type State } from './model.js';
 import { isPathInside } from '../../util/path-inside.js';
 
 interface Piece {
@@ -29,9 +30,14 @@ function expansionValue(run: Run, st: State, part: WordPart): Arg {
     return v ?? { unknown: `$${name} has no known value` };
   }
   if (part.type === 'ParameterExpansion') {
-    const v = part.prefix === undefined && part.index === undefined ? paramValue(run, st, part.parameter) : undefined;
+    // `${BASH_SOURCE[0]}` is `$BASH_SOURCE`; no other index is known.
+    const first = part.index === undefined || (part.parameter === 'BASH_SOURCE' && part.index.value === '0');
+    const v = part.prefix === undefined && first ? paramValue(run, st, part.parameter) : undefined;
     const op = part.operation;
     if (op === undefined && v !== undefined) return v;
+    // `${BASH_SOURCE%/*}`: the shortest suffix from a `/` removed (no `/`: the value unchanged).
+    if (op?.type === 'Remove' && op.operator === '%' && op.operand.value === '/*' && v !== undefined)
+      return v.includes('/') ? v.slice(0, v.lastIndexOf('/')) : v;
     if (op?.type === 'Default' && (op.operator === ':-' || op.operator === '-') && v !== undefined && v !== '') return v;
     return { unknown: `${part.text} has no known value` };
   }
@@ -48,6 +54,8 @@ function expansionValue(run: Run, st: State, part: WordPart): Arg {
       if (top !== undefined && st.cwd !== undefined && isPathInside(st.cwd, top)) return top;
       return { unknown: `${part.text}: not inside the workspace's git work tree` };
     }
+    const own = part.type === 'CommandExpansion' ? ownPath(run, st, part) : undefined;
+    if (own !== undefined) return isKnown(own) ? own : { unknown: `${part.text}: ${own.unknown}` };
     return { unknown: `${part.text} has no value known before it runs` };
   }
   return { unknown: `${part.text} cannot be evaluated` };
@@ -179,4 +187,57 @@ export function evalAssignment(run: Run, st: State, w: Word): Arg {
   if (first && !first.quoted && !first.expanded && (first.text === '~' || first.text.startsWith('~/')))
     ps[0] = { text: run.ctx.homeDir + first.text.slice(1), quoted: true };
   return ps.map((p) => p.text).join('');
+}
+
+const OWN_PATH_COMMANDS = new Set(['cd', 'pwd', 'dirname', 'realpath', 'readlink']);
+
+/** The one simple command of a pipeline node, or undefined. */
+function simpleCommand(node: SyntaxNode | undefined): (SyntaxNode & { type: 'Command' }) | undefined {
+  if (node?.type === 'Statement' && !node.background) return simpleCommand(node.command);
+  if (node?.type === 'Pipeline' && node.commands.length === 1 && node.prefixes.length === 0) return simpleCommand(node.commands[0]);
+  return node?.type === 'Command' ? node : undefined;
+}
+
+/**
+ * The `$(…)` hook scripts use to find their own files: `dirname X`, `realpath X`, `readlink -f X`
+ * and `cd X && pwd` (`-P`, `--`, redirections); undefined for any other command. Under a PATH the
+ * script assigned, they may be other programs: unknown.
+ */
+function ownPath(run: Run, st: State, part: CommandExpansionPart): Arg | undefined {
+  const nodes = part.script?.commands ?? [];
+  const node = nodes.length === 1 && nodes[0]!.type === 'Statement' && !nodes[0]!.background ? nodes[0]!.command : undefined;
+  // Words are evaluated only for these commands (a glob elsewhere is not expanded twice).
+  const argv = (c: ReturnType<typeof simpleCommand>): Arg[] =>
+    c?.name && OWN_PATH_COMMANDS.has(c.name.value)
+      ? [c.name, ...c.args].flatMap((w) => (w.type === 'Word' ? evalWord(run, st, w) : [{ unknown: 'an assignment' }]))
+      : [];
+  if (node?.type === 'AndOr') {
+    const [cd, pwd] = [simpleCommand(node.commands[0]), simpleCommand(node.commands[1])];
+    const pwdArgv = argv(pwd);
+    if (node.commands.length !== 2 || node.operators[0] !== '&&' || !/^pwd( -[LP])?$/.test(pwdArgv.join(' '))) return undefined;
+    const cdArgv = argv(cd);
+    if (cdArgv[0] !== 'cd' || pwd?.redirects.length) return undefined;
+    if (run.pathAssigned) return { unknown: 'PATH was assigned' };
+    // dash reads `cd X &>/dev/null` as `cd X &` (a child) and `>/dev/null`.
+    if (st.dialect === 'posix' && cd?.redirects.some((r) => r.type === 'Redirect' && r.operator?.startsWith('&>')))
+      return { unknown: 'sh runs cd &> in the background' };
+    const inner = clone(st);
+    changeDirectory(run, inner, 'cd', cdArgv.slice(1));
+    const dir = pwdArgv[1] === '-P' ? inner.cwd : (inner.pwd ?? inner.cwd);
+    return dir ?? { unknown: 'the directory cannot be determined' };
+  }
+  const words = argv(simpleCommand(node));
+  const name = words[0];
+  if (name !== 'dirname' && name !== 'realpath' && !(name === 'readlink' && words[1] === '-f')) return undefined;
+  if (run.pathAssigned) return { unknown: 'PATH was assigned' };
+  const operands = words.slice(name === 'readlink' ? 2 : 1).filter((w, i) => !(i === 0 && w === '--'));
+  const x = operands[0];
+  if (operands.length !== 1 || !isKnown(x) || (x.startsWith('-') && x !== '-')) return { unknown: 'its operand cannot be determined' };
+  if (name === 'dirname') return path.posix.dirname(x);
+  const abs = resolveIn(st, x);
+  try {
+    return abs === undefined ? { unknown: 'relative to a directory that cannot be determined' } : realpathSync(abs);
+  } catch {
+    return { unknown: `${x} does not exist` };
+  }
 }

@@ -1,0 +1,144 @@
+/**
+ * What the scripts a hook runs load into their own interpreter (issue 39). After the command line
+ * is modelled (pins.ts), each pinned script that a shell, python or a JS runtime runs (named on
+ * the command line, or by the script's shebang when it is executed directly) is read once and its
+ * includes are modelled by its language, recursively: a shell's `source`/`.` (shell-includes.ts),
+ * python's and JS's imports (the resolvers given). Each included file is pinned, present or
+ * absent. What a script executes is not modelled; other interpreters' includes neither.
+ */
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import path from 'node:path';
+import { isPathInside } from '../../util/path-inside.js';
+import { MAX_DEPTH, NODE_LIKE, PYTHON, pinFile, pinTree, realOr, SHELLS, unpin, type PinContext, type Run } from './model.js';
+import type { ScriptRun } from './model.js';
+
+/** What a script loads into its own interpreter. Paths absolute; a path in `files` may be absent (pinned as absent). */
+export interface Includes {
+  files: string[];
+  trees: string[];
+  unpinned: string[];
+}
+
+/** The resolvers by language; python and JS come from imports.ts. */
+export interface Resolvers {
+  shell: (script: ScriptRun, shell: string, text: string, loader: Loader) => Includes;
+  python?: (script: string, text: string) => Includes;
+  js?: (script: string, text: string, projectDir: string) => Includes;
+}
+
+export const MAX_SCRIPT_BYTES = 1024 * 1024;
+export const MAX_INCLUDED = 200;
+
+/** What one hook's include walk shares: the context, and the included files so far (MAX_INCLUDED). */
+export interface Loader {
+  ctx: PinContext;
+  included: Set<string>;
+}
+
+/** A script's text; `missing` for an absent file, and for a binary (a NUL in its first 512 bytes, no `#!`): nothing to model. */
+export type ScriptText = { text: string } | { missing: true } | { problem: string };
+
+/** How a path shows in a reason: relative to the project directory when inside it. */
+export const shown = (ctx: PinContext, file: string): string =>
+  isPathInside(file, ctx.projectDir) ? path.relative(ctx.projectDir, file) : file;
+
+/**
+ * A script's text, read through one descriptor: a regular file only (its real path opened without
+ * following a link or blocking, as served.ts does), at most MAX_SCRIPT_BYTES.
+ */
+export function readScript(file: string): ScriptText {
+  let fd: number;
+  try {
+    fd = openSync(realOr(file), constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? { missing: true } : { problem: `cannot be read (${code})` };
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { problem: 'is not a regular file' };
+    // A program run by path may be a binary (`/bin/bash x.sh`): its head says so before its size.
+    const head = Buffer.alloc(Math.min(512, st.size));
+    const n = readSync(fd, head, 0, head.length, 0);
+    if (head.subarray(0, n).includes(0) && !head.subarray(0, n).toString('latin1').startsWith('#!')) return { missing: true };
+    if (st.size > MAX_SCRIPT_BYTES) return { problem: `is larger than ${MAX_SCRIPT_BYTES / 1024 / 1024} MiB` };
+    return { text: readFileSync(fd, 'utf8') };
+  } catch (e) {
+    return { problem: `cannot be read (${(e as NodeJS.ErrnoException).code})` };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The interpreter a `#!` line names (through `env`, `env -S`); undefined without one. */
+export function shebangInterpreter(text: string): string | undefined {
+  const m = /^#!\s*(\S+)([^\n]*)/.exec(text);
+  if (!m) return undefined;
+  const program = path.basename(m[1]!);
+  if (program !== 'env') return program;
+  const word = m[2]!
+    .trim()
+    .split(/\s+/)
+    .find((w) => w !== '' && !w.startsWith('-') && !w.includes('='));
+  return word === undefined ? undefined : path.basename(word);
+}
+
+type Language = 'shell' | 'python' | 'js';
+const languageOf = (interpreter: string): Language | undefined =>
+  SHELLS.has(interpreter) ? 'shell' : PYTHON.test(interpreter) ? 'python' : NODE_LIKE.has(interpreter) ? 'js' : undefined;
+
+/** Pin what the recorded scripts of `run` load (run.scripts); never throws. */
+export function modelIncludes(run: Run, resolvers: Resolvers): void {
+  const loader: Loader = { ctx: run.ctx, included: new Set() };
+  const visited = new Set<string>();
+  const queue: { file: string; language: Language; depth: number }[] = [];
+  const apply = (inc: Includes, language: Language | undefined, depth: number): void => {
+    for (const why of inc.unpinned) unpin(run, why);
+    for (const t of inc.trees) pinTree(run, t);
+    for (const f of inc.files) {
+      pinFile(run, f);
+      loader.included.add(f);
+      // Imports are loaded by the importer's interpreter: python files as python, JS (not JSON) as JS.
+      const follows = language === 'python' ? f.endsWith('.py') : language === 'js' && !/\.(json|node)$/.test(f);
+      if (follows && language !== undefined) queue.push({ file: f, language, depth: depth + 1 });
+    }
+    if (loader.included.size > MAX_INCLUDED)
+      unpin(run, `the hook's scripts load more than ${MAX_INCLUDED} files; the rest is not modelled`);
+  };
+  const imports = (file: string, language: Language, text: string, depth: number): void => {
+    if (language === 'python' && resolvers.python) apply(resolvers.python(file, text), language, depth);
+    if (language === 'js' && resolvers.js) apply(resolvers.js(file, text, run.ctx.projectDir), language, depth);
+  };
+  for (const s of run.scripts ?? []) {
+    const named = s.interpreter === undefined ? undefined : languageOf(path.basename(s.interpreter));
+    if (s.interpreter !== undefined && named === undefined) continue; // ruby, perl, awk…: not modelled
+    const read = readScript(s.file);
+    if ('missing' in read) continue;
+    if ('problem' in read) {
+      unpin(run, `${shown(run.ctx, s.file)} ${read.problem}; what it loads is not modelled`);
+      continue;
+    }
+    const bang = shebangInterpreter(read.text);
+    // Without a `#!`, the shell that executes a text file runs it itself (readScript leaves binaries out).
+    const interpreter = path.basename(s.interpreter ?? bang ?? (s.st.dialect === 'bash' ? 'bash' : 'sh'));
+    const language = languageOf(interpreter);
+    if (language === 'shell') apply(resolvers.shell(s, interpreter, read.text, loader), 'shell', 0);
+    else if (language !== undefined && s.given === undefined && resolvers[language])
+      unpin(run, `${interpreter} reads ${shown(run.ctx, s.file)} from stdin; what it imports is not modelled`);
+    else if (language !== undefined && !visited.has(realOr(s.file))) {
+      visited.add(realOr(s.file));
+      imports(s.file, language, read.text, 0);
+    }
+  }
+  for (let q = queue.shift(); q !== undefined && loader.included.size <= MAX_INCLUDED; q = queue.shift()) {
+    if (visited.has(realOr(q.file))) continue;
+    visited.add(realOr(q.file));
+    if (q.depth > MAX_DEPTH) {
+      unpin(run, `${shown(run.ctx, q.file)}: imports nest deeper than ${MAX_DEPTH} levels; what it loads is not modelled`);
+      continue;
+    }
+    const read = readScript(q.file);
+    if ('problem' in read) unpin(run, `${shown(run.ctx, q.file)} ${read.problem}; what it loads is not modelled`);
+    else if ('text' in read) imports(q.file, q.language, read.text, q.depth);
+  }
+}
