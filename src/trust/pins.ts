@@ -34,6 +34,7 @@ import type { CommandHandler } from '../types.js';
 import { referencedArgs, steeringAssignment, unpin, type PinContext, type Pins, type Run, type State } from './pins/model.js';
 import { execArgv, modelScript } from './pins/shell.js';
 import { modelIncludes } from './pins/includes.js';
+import { jsIncludes, pythonIncludes } from './pins/imports.js';
 import { shellIncludes } from './pins/shell-includes.js';
 
 export type { PinContext, Pins } from './pins/model.js';
@@ -78,7 +79,7 @@ export function pinsOf(handler: CommandHandler, ctx: PinContext): Pins {
       modelScript(run, st, substituteForShell(handler.command, vars, handler.shell ?? 'sh'), 0);
     }
     // python and js: pythonIncludes and jsIncludes of pins/imports.ts, wired at merge.
-    modelIncludes(run, { shell: shellIncludes });
+    modelIncludes(run, { shell: shellIncludes, python: pythonIncludes, js: jsIncludes });
   } catch (e) {
     unpin(run, `the command could not be modelled: ${(e as Error).message}`);
   }

@@ -6,9 +6,8 @@
  * guard that shadows a standard module is a change.
  *
  * Stated limits: compiled modules (`.so`, `.pyd`, sourceless `.pyc`) created next to the script
- * are not pinned; site-packages are not followed; absolute imports of an imported module are
- * looked up from its own directory (the driver knows which script is the main one); a `sys.path`
- * change counts for every import of the file, before or after it.
+ * are not pinned; site-packages are not followed; a `sys.path` change counts for every import of
+ * the file, before or after it, and not for the modules it imports.
  */
 import path from 'node:path';
 import { type Includes, IncludesBuilder } from './imports-common.js';
@@ -158,8 +157,9 @@ class PythonScan {
   constructor(
     private readonly script: string,
     private readonly out: IncludesBuilder,
+    main: string,
   ) {
-    this.dirs = [path.dirname(realOr(script))];
+    this.dirs = [path.dirname(realOr(main))];
   }
 
   scan(text: string): void {
@@ -256,9 +256,10 @@ function pinModule(out: IncludesBuilder, dir: string, parts: string[], names: st
   }
 }
 
-export function pythonIncludes(script: string, text: string): Includes {
+/** `main`: the script python was given, whose directory is sys.path[0] for every module it imports. */
+export function pythonIncludes(script: string, text: string, main = script): Includes {
   const out = new IncludesBuilder();
-  const scan = new PythonScan(script, out);
+  const scan = new PythonScan(script, out, main);
   scan.scan(text);
   for (const imp of scan.imports) {
     if (imp.level === 0) {

@@ -11,18 +11,14 @@ import path from 'node:path';
 import { isPathInside } from '../../util/path-inside.js';
 import { MAX_DEPTH, NODE_LIKE, PYTHON, pinFile, pinTree, realOr, SHELLS, unpin, type PinContext, type Run } from './model.js';
 import type { ScriptRun } from './model.js';
+import type { Includes } from './imports-common.js';
 
-/** What a script loads into its own interpreter. Paths absolute; a path in `files` may be absent (pinned as absent). */
-export interface Includes {
-  files: string[];
-  trees: string[];
-  unpinned: string[];
-}
+export type { Includes };
 
-/** The resolvers by language; python and JS come from imports.ts. */
+/** The resolvers by language: shell-includes.ts, imports.ts. */
 export interface Resolvers {
   shell: (script: ScriptRun, shell: string, text: string, loader: Loader) => Includes;
-  python?: (script: string, text: string) => Includes;
+  python?: (script: string, text: string, main: string) => Includes;
   js?: (script: string, text: string, projectDir: string) => Includes;
 }
 
@@ -91,8 +87,8 @@ const languageOf = (interpreter: string): Language | undefined =>
 export function modelIncludes(run: Run, resolvers: Resolvers): void {
   const loader: Loader = { ctx: run.ctx, included: new Set() };
   const visited = new Set<string>();
-  const queue: { file: string; language: Language; depth: number }[] = [];
-  const apply = (inc: Includes, language: Language | undefined, depth: number): void => {
+  const queue: { file: string; language: Language; depth: number; main: string }[] = [];
+  const apply = (inc: Includes, language: Language | undefined, depth: number, main: string): void => {
     for (const why of inc.unpinned) unpin(run, why);
     for (const t of inc.trees) pinTree(run, t);
     for (const f of inc.files) {
@@ -100,14 +96,14 @@ export function modelIncludes(run: Run, resolvers: Resolvers): void {
       loader.included.add(f);
       // Imports are loaded by the importer's interpreter: python files as python, JS (not JSON) as JS.
       const follows = language === 'python' ? f.endsWith('.py') : language === 'js' && !/\.(json|node)$/.test(f);
-      if (follows && language !== undefined) queue.push({ file: f, language, depth: depth + 1 });
+      if (follows && language !== undefined) queue.push({ file: f, language, depth: depth + 1, main });
     }
     if (loader.included.size > MAX_INCLUDED)
       unpin(run, `the hook's scripts load more than ${MAX_INCLUDED} files; the rest is not modelled`);
   };
-  const imports = (file: string, language: Language, text: string, depth: number): void => {
-    if (language === 'python' && resolvers.python) apply(resolvers.python(file, text), language, depth);
-    if (language === 'js' && resolvers.js) apply(resolvers.js(file, text, run.ctx.projectDir), language, depth);
+  const imports = (file: string, language: Language, text: string, depth: number, main: string): void => {
+    if (language === 'python' && resolvers.python) apply(resolvers.python(file, text, main), language, depth, main);
+    if (language === 'js' && resolvers.js) apply(resolvers.js(file, text, run.ctx.projectDir), language, depth, main);
   };
   for (const s of run.scripts ?? []) {
     const named = s.interpreter === undefined ? undefined : languageOf(path.basename(s.interpreter));
@@ -122,12 +118,12 @@ export function modelIncludes(run: Run, resolvers: Resolvers): void {
     // Without a `#!`, the shell that executes a text file runs it itself (readScript leaves binaries out).
     const interpreter = path.basename(s.interpreter ?? bang ?? (s.st.dialect === 'bash' ? 'bash' : 'sh'));
     const language = languageOf(interpreter);
-    if (language === 'shell') apply(resolvers.shell(s, interpreter, read.text, loader), 'shell', 0);
+    if (language === 'shell') apply(resolvers.shell(s, interpreter, read.text, loader), 'shell', 0, s.file);
     else if (language !== undefined && s.given === undefined && resolvers[language])
       unpin(run, `${interpreter} reads ${shown(run.ctx, s.file)} from stdin; what it imports is not modelled`);
     else if (language !== undefined && !visited.has(realOr(s.file))) {
       visited.add(realOr(s.file));
-      imports(s.file, language, read.text, 0);
+      imports(s.file, language, read.text, 0, s.file);
     }
   }
   for (let q = queue.shift(); q !== undefined && loader.included.size <= MAX_INCLUDED; q = queue.shift()) {
@@ -139,6 +135,6 @@ export function modelIncludes(run: Run, resolvers: Resolvers): void {
     }
     const read = readScript(q.file);
     if ('problem' in read) unpin(run, `${shown(run.ctx, q.file)} ${read.problem}; what it loads is not modelled`);
-    else if ('text' in read) imports(q.file, q.language, read.text, q.depth);
+    else if ('text' in read) imports(q.file, q.language, read.text, q.depth, q.main);
   }
 }
