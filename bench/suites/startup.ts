@@ -209,8 +209,58 @@ child.stderr.resume();
       ratio: pairedRatio(a, c),
       ratioNote: 'of 1-line scripts',
     });
+    rows.push(await reviewedGuardRow(dir, cli, projectEnv, opts));
     return rows;
   } finally {
     dir.cleanup();
   }
+}
+
+/** A guard's check, 25 helpers and the call; the check sourced from lib.sh. */
+const CHECK = `check() {\n  input=$(cat)\n  case "$input" in\n    *"rm -rf"*) echo "no rm -rf" >&2; exit 2 ;;\n  esac\n}\n`;
+const HELPERS = Array.from({ length: 25 }, (_, i) => `log_${i}() { printf '%s' "step ${i}" >/dev/null; }\n`).join('');
+
+/**
+ * What verifying a reviewed guard costs per event (src/trust/verify.ts, pins.ts, includes.ts: its
+ * files hashed, its command line and script walked, at the check and at execution): a trusted
+ * project guard that sources lib.sh, against the same script as a user-level hook, which is not
+ * reviewed. Not a goal: the price of "what runs is what was reviewed" (docs/security.md).
+ */
+async function reviewedGuardRow(dir: Scratch, cli: string, env: NodeJS.ProcessEnv, opts: BenchOptions): Promise<Row> {
+  const proj = dir.path('reviewed');
+  mkdirSync(join(proj, 'hooks'), { recursive: true });
+  writeFileSync(join(proj, 'hooks', 'guard.sh'), `#!/bin/sh\nset -eu\n. "$(dirname "$0")/lib.sh"\n${HELPERS}check\n`, { mode: 0o755 });
+  writeFileSync(join(proj, 'hooks', 'lib.sh'), CHECK);
+  const guard = { type: 'command', command: '"$CLAUDE_PROJECT_DIR"/hooks/guard.sh' };
+  dir.json('reviewed/.claude/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [guard] }] } });
+  // The user's own hook: the same script by its absolute path, from a project with no hooks.
+  const plain = dir.path('plain');
+  mkdirSync(plain, { recursive: true });
+  dir.json('user-home/.claude/settings.json', {
+    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: join(proj, 'hooks', 'guard.sh') }] }] },
+  });
+  const userEnv = { ...env, HOME: dir.path('user-home') };
+  await new Promise((r) => setTimeout(r, 1500));
+  await run(process.execPath, [cli, 'trust', '--cwd', proj], env, proj);
+  const dispatchIn = (cwd: string, e: NodeJS.ProcessEnv) => () =>
+    timeMs(() => run(process.execPath, [cli, 'dispatch', '--agent', 'claude'], e, cwd, preToolUse(cwd)));
+  const [a, b] = (await interleaveAll([dispatchIn(proj, env), dispatchIn(plain, userEnv)], {
+    warmup: opts.quick ? 1 : 2,
+    runs: opts.quick ? 5 : 24,
+  })) as [number[], number[]];
+  const sa = summarize(a);
+  const sb = summarize(b);
+  return {
+    suite: 'startup',
+    name: 'dispatch, a reviewed project guard that sources lib.sh',
+    unit: 'ms',
+    value: sa.median,
+    summary: sa,
+    baseline: { name: 'the same script as a user-level hook', value: sb.median, summary: sb },
+    ratio: pairedRatio(a, b),
+    ratioNote: 'of unreviewed',
+    notes: [
+      'not a goal: what verifying a reviewed guard costs per event (hashes, and its command line and script walked at the check and at execution)',
+    ],
+  };
 }
