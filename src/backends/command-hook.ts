@@ -1,5 +1,4 @@
 /** The built-in command backend: placeholders, minimal env, capped stdin, process-group lifecycle. */
-import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { CommandHandler, ExecutionResult } from '../types.js';
 import { runDeclarable } from './async-declaration.js';
@@ -105,7 +104,10 @@ async function shellCommand(handler: CommandHandler, vars: PlaceholderVars): Pro
   }
 }
 
-/** `~/.cache/agent-hooks/pycache` of the hook's HOME (the hook environment has no XDG_CACHE_HOME). */
+/**
+ * `~/.cache/agent-hooks/pycache` of the hook's HOME (the hook environment has no XDG_CACHE_HOME).
+ * Without an absolute HOME, a path that can never exist: no bytecode cache at all, never the workspace's.
+ */
 function pythonCacheDir(env: Record<string, string>): string {
-  return join(env.HOME && isAbsolute(env.HOME) ? env.HOME : homedir(), '.cache', 'agent-hooks', 'pycache');
+  return env.HOME && isAbsolute(env.HOME) ? join(env.HOME, '.cache', 'agent-hooks', 'pycache') : '/dev/null/agent-hooks-pycache';
 }
