@@ -44,7 +44,16 @@ export async function execute(
     if (outputNeedsZod(planned.hook.event, result)) await import('../events/schemas.js'); // fills the slot
     // What it executed changed while it ran: its answer is not the reviewed guard's.
     const changed = check?.recheck ? await check.recheck() : undefined;
-    return changed === undefined ? result : makeResult({ status: 'error', error: changed, engineFault: true });
+    if (changed !== undefined) return makeResult({ status: 'error', error: changed, engineFault: true });
+    // A reviewed guard its shell could not execute (126: its x bit dropped, which no record holds)
+    // did not run: the engine's failure, not the hook's, so it fails closed.
+    if (check && result.status === 'completed' && result.exitCode === 126)
+      return makeResult({
+        status: 'error',
+        error: `the reviewed hook could not be executed (exit 126): ${result.stderr.trim().split('\n')[0] ?? ''}`,
+        engineFault: true,
+      });
+    return result;
   } catch (err) {
     return errorResult(`backend failed: ${(err as Error)?.message ?? String(err)}`);
   } finally {

@@ -5,8 +5,8 @@
  * guard fails closed instead of answering with the edited code.
  */
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dispatchShell, sandbox, trust, verdict, type Sandbox } from './helpers.js';
 
@@ -50,10 +50,107 @@ describe.skipIf(!PYTHON)('a reviewed Python guard’s imports', () => {
   });
 });
 
+describe.skipIf(!PYTHON)('modules the standard library imports, found in the guard’s directory first', () => {
+  // Found by the attacker review: `subprocess` imports `selectors`, which Python looks up in
+  // sys.path[0] (the guard's directory) before the standard library.
+  it('a selectors.py created beside a guard that imports subprocess: deny', async () => {
+    const guard = `import subprocess\n${PY_GUARD}`;
+    const { dir, call } = await reviewed({ 'hooks/guard.py': guard, 'hooks/rules.py': PY_RULES }, 'python3 hooks/guard.py');
+    writeFileSync(join(dir, 'hooks/selectors.py'), 'import os\nos._exit(0)\n');
+    expect(await call('rm -rf build')).toBe('deny');
+  });
+  it('a sourceless json.pyc created beside the guard: deny', async () => {
+    const { dir, call } = await reviewed({ 'hooks/guard.py': PY_GUARD, 'hooks/rules.py': PY_RULES }, 'python3 hooks/guard.py');
+    const evil = join(dir, 'evil.py');
+    writeFileSync(evil, 'import os\nos._exit(0)\n');
+    const made = spawnSync('python3', [
+      '-c',
+      `import py_compile; py_compile.compile(${JSON.stringify(evil)}, cfile=${JSON.stringify(join(dir, 'hooks/json.pyc'))})`,
+    ]);
+    expect(made.status, String(made.stderr)).toBe(0);
+    expect(await call('rm -rf build')).toBe('deny');
+  });
+  it('a module found through a sys.path entry the guard added, imported by another module: its edit is a change (deny)', async () => {
+    const guard = "import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), 'lib'))\nimport policy\npolicy.run()\n";
+    const policy =
+      "import sys\nfrom rules import blocked\ndef run():\n    if blocked(sys.stdin.read()):\n        print('no rm -rf', file=sys.stderr)\n        sys.exit(2)\n";
+    const { dir, call } = await reviewed(
+      { 'hooks/guard.py': guard, 'hooks/lib/policy.py': policy, 'hooks/lib/rules.py': PY_RULES },
+      'python3 hooks/guard.py',
+    );
+    writeFileSync(join(dir, 'hooks/lib/rules.py'), 'def blocked(text):\n    return False\n');
+    expect(await call('rm -rf build')).toBe('deny');
+  });
+  it('a log the hook writes beside it is not a change (the reviewed guard still answers)', async () => {
+    const { dir, call } = await reviewed({ 'hooks/guard.py': PY_GUARD, 'hooks/rules.py': PY_RULES }, 'python3 hooks/guard.py');
+    writeFileSync(join(dir, 'hooks/guard.log'), 'ran\n');
+    expect(await call('ls')).toBe('proceed');
+  });
+});
+
+describe.skipIf(!PYTHON)('a guard run by the Python of a virtual environment inside the workspace', () => {
+  it('a .pth file created in its site-packages (run at Python’s start): deny', async () => {
+    const real = spawnSync('python3', ['-c', 'import sys; print(sys.executable); print("python%d.%d" % sys.version_info[:2])'], {
+      encoding: 'utf8',
+    });
+    const [exe, version] = real.stdout.trim().split('\n') as [string, string];
+    const sb = sandbox();
+    sandboxes.push(sb);
+    sb.dir.write('p/hooks/guard.py', PY_GUARD, 0o755);
+    sb.dir.write('p/hooks/rules.py', PY_RULES, 0o644);
+    sb.dir.write('p/.venv/pyvenv.cfg', `home = ${dirname(exe)}\ninclude-system-site-packages = false\n`, 0o644);
+    mkdirSync(sb.dir.path('p/.venv/bin'), { recursive: true });
+    mkdirSync(sb.dir.path(`p/.venv/lib/${version}/site-packages`), { recursive: true });
+    symlinkSync(exe, sb.dir.path('p/.venv/bin/python'));
+    sb.dir.json('p/.claude/settings.json', {
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.venv/bin/python "$CLAUDE_PROJECT_DIR"/hooks/guard.py' }],
+          },
+        ],
+      },
+    });
+    const dir = sb.dir.path('p');
+    await trust(sb, dir);
+    expect(verdict(await dispatchShell('claude', dir, 'rm -rf build', { env: sb.env }))).toBe('deny');
+    writeFileSync(join(dir, `.venv/lib/${version}/site-packages/zz.pth`), 'import os; os._exit(0)\n');
+    // The .pth does run: Python alone now exits 0 before the guard.
+    expect(spawnSync(join(dir, '.venv/bin/python'), [join(dir, 'hooks/guard.py')], { input: 'rm -rf build' }).status).toBe(0);
+    expect(verdict(await dispatchShell('claude', dir, 'rm -rf build', { env: sb.env }))).toBe('deny');
+  });
+});
+
+describe('a script run by `#!/usr/bin/env bash`', () => {
+  it('with a PATH entry inside the workspace (an activated venv), the hook is unpinned: trust refuses', async () => {
+    const sb = sandbox();
+    sandboxes.push(sb);
+    sb.dir.write('p/hooks/guard.sh', '#!/usr/bin/env bash\nexit 0\n', 0o755);
+    sb.dir.write('p/.venv/bin/activate', '', 0o644);
+    sb.dir.json('p/.claude/settings.json', {
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/hooks/guard.sh' }] }] },
+    });
+    const dir = sb.dir.path('p');
+    const env = { ...sb.env, PATH: `${join(dir, '.venv/bin')}:${sb.env.PATH}` };
+    await expect(trust({ ...sb, env }, dir)).rejects.toThrow(
+      /bash is looked up through the PATH entry .*\.venv\/bin, inside the workspace/,
+    );
+  });
+});
+
 describe('a reviewed JS guard’s imports', () => {
   it('the imported module edited: the guard fails closed (deny), not allows', async () => {
     const { dir, call } = await reviewed({ 'hooks/guard.mjs': JS_GUARD, 'hooks/rules.mjs': JS_RULES }, 'node hooks/guard.mjs');
     writeFileSync(join(dir, 'hooks/rules.mjs'), 'export const blocked = () => false;\n');
+    expect(await call('rm -rf build')).toBe('deny');
+  });
+  it('a package.json turning the CommonJS guard into a module (it would crash, and a crash does not block): deny', async () => {
+    const cjs =
+      "const { blocked } = require('./rules.js');\nconst s = require('fs').readFileSync(0, 'utf8');\nif (blocked(s)) { console.error('no rm -rf'); process.exit(2); }\n";
+    const rules = "exports.blocked = (t) => t.includes('rm -rf');\n";
+    const { dir, call } = await reviewed({ 'hooks/guard.js': cjs, 'hooks/rules.js': rules }, 'node hooks/guard.js');
+    writeFileSync(join(dir, 'hooks/package.json'), '{"type":"module"}\n');
     expect(await call('rm -rf build')).toBe('deny');
   });
 });

@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { jsIncludes, pythonIncludes } from '../../src/trust/pins/imports.js';
@@ -6,7 +7,18 @@ import { useTempDir } from '../helpers/tmp.js';
 const dir = useTempDir('agent-hooks-imports-');
 const h = (...p: string[]): string => dir.path('proj', '.claude', 'hooks', ...p);
 const py = (text: string) => pythonIncludes(h('guard.py'), text);
-const js = (text: string, script = 'guard.js') => jsIncludes(h(script), text, dir.path('proj'));
+// The package.json chain every JS file pins (its own case below) is left out of the other cases.
+const packageChain = (script: string): string[] => {
+  const out: string[] = [];
+  for (let d = dirname(h(script)); ; d = dirname(d)) {
+    out.push(join(d, 'package.json'));
+    if (d === dir.path('proj')) return out;
+  }
+};
+const js = (text: string, script = 'guard.js') => {
+  const out = jsIncludes(h(script), text, dir.path('proj'));
+  return { ...out, files: out.files.filter((f) => !packageChain(script).includes(f)) };
+};
 
 describe('pythonIncludes', () => {
   it('import a, import a.b as c, d: a.py and a/__init__.py in the script directory, present or absent', () => {
@@ -259,5 +271,14 @@ describe('jsIncludes', () => {
       `${h('guard.js')}:3: require() of a specifier that cannot be determined`,
       `${h('guard.js')}:4: the specifier "https://example.invalid/x.js" is not modelled`,
     ]);
+  });
+});
+
+describe('jsIncludes: how the file itself loads', () => {
+  it('the package.json of each directory from the script up to the project, present or absent', () => {
+    const out = jsIncludes(h('guard.js'), '', dir.path('proj'));
+    expect(out.files).toEqual(packageChain('guard.js'));
+    // Outside the project: none.
+    expect(jsIncludes(dir.path('elsewhere', 'g.js'), '', dir.path('proj')).files).toEqual([]);
   });
 });

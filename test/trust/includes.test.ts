@@ -50,6 +50,21 @@ describe('a shell script sources', () => {
       expect(p.files).toContain(join(root, 'hooks/lib.sh'));
     });
 
+  it('a file a trap handler sources is pinned (an `exit` there replaces the guard’s own); an unknown handler unpins', () => {
+    const root = project({
+      'hooks/guard.sh': `trap '. "$(dirname "$0")/cleanup.sh"' EXIT\ntrap -- "rm -f /tmp/x" INT\n. "$(dirname "$0")/lib.sh"\n`,
+      'hooks/lib.sh': ':\n',
+      'hooks/cleanup.sh': ':\n',
+    });
+    const p = pins(root, 'sh hooks/guard.sh');
+    expect(p.unpinned).toEqual([]);
+    expect(p.files).toContain(join(root, 'hooks/cleanup.sh'));
+    const unknown = project({ 'hooks/guard.sh': 'trap "$ON_EXIT" EXIT\n' });
+    expect(pins(unknown, 'sh hooks/guard.sh').unpinned).toEqual([
+      'hooks/guard.sh: the command sets a trap whose text cannot be determined; what it sources is not modelled',
+    ]);
+  });
+
   it('nested sources, with the state they set carried across', () => {
     const root = project({
       'hooks/guard.sh': 'DIR=$(dirname "$0")\n. "$DIR/a.sh"\n. "$LIBS/c.sh"\n',

@@ -5,6 +5,8 @@ export interface Includes {
   files: string[];
   trees: string[];
   unpinned: string[];
+  /** Python: the directories imports were looked up in (sys.path, which later modules share). */
+  dirs?: string[];
 }
 
 /** Includes with duplicates dropped, in the order first seen. */

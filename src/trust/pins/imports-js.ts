@@ -291,6 +291,13 @@ export function jsIncludes(script: string, text: string, projectDir: string): In
     project: realOr(projectDir),
     out: new IncludesBuilder(),
   };
+  // How the file itself loads (`"type"`: module or CommonJS, `"imports"`) is the nearest
+  // package.json's: each one on the way to the project root, present or absent.
+  if (isPathInside(c.dir, c.project))
+    for (let d = c.dir; ; d = path.dirname(d)) {
+      c.out.file(path.join(d, 'package.json'));
+      if (d === c.project || d === path.dirname(d)) break;
+    }
   loads(text, script, c);
   return c.out.result();
 }

@@ -158,8 +158,9 @@ class PythonScan {
     private readonly script: string,
     private readonly out: IncludesBuilder,
     main: string,
+    searched: readonly string[],
   ) {
-    this.dirs = [path.dirname(realOr(main))];
+    this.dirs = [...new Set([path.dirname(realOr(main)), ...searched])];
   }
 
   scan(text: string): void {
@@ -256,10 +257,14 @@ function pinModule(out: IncludesBuilder, dir: string, parts: string[], names: st
   }
 }
 
-/** `main`: the script python was given, whose directory is sys.path[0] for every module it imports. */
-export function pythonIncludes(script: string, text: string, main = script): Includes {
+/**
+ * `main`: the script python was given, whose directory is sys.path[0] for every module it imports;
+ * `searched`: directories earlier files added to sys.path (it is the process's). The result's
+ * `dirs` are every directory this file's imports were looked up in.
+ */
+export function pythonIncludes(script: string, text: string, main = script, searched: readonly string[] = []): Includes {
   const out = new IncludesBuilder();
-  const scan = new PythonScan(script, out, main);
+  const scan = new PythonScan(script, out, main, searched);
   scan.scan(text);
   for (const imp of scan.imports) {
     if (imp.level === 0) {
@@ -271,5 +276,5 @@ export function pythonIncludes(script: string, text: string, main = script): Inc
     out.file(path.join(base, '__init__.py'));
     pinModule(out, base, imp.parts, imp.names);
   }
-  return out.result();
+  return { ...out.result(), dirs: scan.dirs };
 }

@@ -6,9 +6,10 @@
  * python's and JS's imports (the resolvers given). Each included file is pinned, present or
  * absent. What a script executes is not modelled; other interpreters' includes neither.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { isPathInside } from '../../util/path-inside.js';
+import { pathLookup } from './lookup.js';
 import { MAX_DEPTH, NODE_LIKE, PYTHON, pinFile, pinTree, realOr, SHELLS, unpin, type PinContext, type Run } from './model.js';
 import type { ScriptRun } from './model.js';
 import type { Includes } from './imports-common.js';
@@ -18,7 +19,7 @@ export type { Includes };
 /** The resolvers by language: shell-includes.ts, imports.ts. */
 export interface Resolvers {
   shell: (script: ScriptRun, shell: string, text: string, loader: Loader) => Includes;
-  python?: (script: string, text: string, main: string) => Includes;
+  python?: (script: string, text: string, main: string, searched: readonly string[]) => Includes;
   js?: (script: string, text: string, projectDir: string) => Includes;
 }
 
@@ -89,6 +90,7 @@ const languageOf = (interpreter: string): Language | undefined =>
 export function modelIncludes(run: Run, resolvers: Resolvers): void {
   const loader: Loader = { ctx: run.ctx, included: new Set() };
   const visited = new Set<string>();
+  const pythonPath = new Map<string, string[]>();
   const queue: { file: string; language: Language; depth: number; main: string }[] = [];
   const apply = (inc: Includes, language: Language | undefined, depth: number, main: string): void => {
     for (const why of inc.unpinned) unpin(run, why);
@@ -104,7 +106,16 @@ export function modelIncludes(run: Run, resolvers: Resolvers): void {
       unpin(run, `the hook's scripts load more than ${MAX_INCLUDED} files; the rest is not modelled`);
   };
   const imports = (file: string, language: Language, text: string, depth: number, main: string): void => {
-    if (language === 'python' && resolvers.python) apply(resolvers.python(file, text, main), language, depth, main);
+    if (language === 'python' && resolvers.python) {
+      const inc = resolvers.python(file, text, main, pythonPath.get(main) ?? []);
+      // sys.path is the process's: a directory one module adds is searched for the next ones too.
+      for (const d of inc.dirs ?? [])
+        if (!(pythonPath.get(main) ?? []).includes(d)) {
+          pythonPath.set(main, [...(pythonPath.get(main) ?? []), d]);
+          pythonModulesOf(run, d);
+        }
+      apply(inc, language, depth, main);
+    }
     if (language === 'js' && resolvers.js) apply(resolvers.js(file, text, run.ctx.projectDir), language, depth, main);
   };
   for (const s of run.scripts ?? []) {
@@ -117,6 +128,8 @@ export function modelIncludes(run: Run, resolvers: Resolvers): void {
       continue;
     }
     const bang = shebangInterpreter(read.text);
+    // Run by its `#!` line: `env X` finds X through PATH, as a bare command name on the command line.
+    if (s.interpreter === undefined && bang !== undefined && /^#!\s*\S*\benv\s/.test(read.text)) pathLookup(run, bang);
     // Without a `#!`, the shell that executes a text file runs it itself (readScript leaves binaries out).
     const interpreter = path.basename(s.interpreter ?? bang ?? (s.st.dialect === 'bash' ? 'bash' : 'sh'));
     const language = languageOf(interpreter);
@@ -125,6 +138,12 @@ export function modelIncludes(run: Run, resolvers: Resolvers): void {
       unpin(run, `${interpreter} reads ${shown(run.ctx, s.file)} from stdin; what it imports is not modelled`);
     else if (language !== undefined && !visited.has(realOr(s.file))) {
       visited.add(realOr(s.file));
+      if (language === 'python') {
+        pythonModulesOf(run, path.dirname(realOr(s.file)));
+        // The interpreter by its path: a program the command line names (pinned), or the `#!` line's.
+        const bang = /^#!\s*(\/\S+)/.exec(read.text)?.[1];
+        for (const f of [...run.pins.files, ...(bang ? [bang] : [])]) if (PYTHON.test(path.basename(f))) pythonStartupOf(run, f);
+      }
       imports(s.file, language, read.text, 0, s.file);
     }
   }
@@ -138,5 +157,63 @@ export function modelIncludes(run: Run, resolvers: Resolvers): void {
     const read = readScript(q.file);
     if ('problem' in read) unpin(run, `${shown(run.ctx, q.file)} ${read.problem}; what it loads is not modelled`);
     else if ('text' in read) imports(q.file, q.language, read.text, q.depth, q.main);
+  }
+}
+
+/**
+ * The modules a python script's directory (sys.path[0]) offers, recorded by name: every module the
+ * interpreter imports, the standard library's own imports included (`subprocess` imports
+ * `selectors`), is looked up there first, so a module-like entry created there is a change. Only
+ * names that import (sources, bytecode, extensions, packages): a log the hook writes is not.
+ */
+function pythonModulesOf(run: Run, dir: string): void {
+  if (!isPathInside(dir, run.ctx.projectDir)) return;
+  let names: string[];
+  try {
+    names = readdirSync(dir, { withFileTypes: true })
+      .filter((e) =>
+        e.isDirectory()
+          ? ['__init__.py', '__init__.pyc'].some((f) => existsSync(path.join(dir, e.name, f)))
+          : /\.(py|pyc|pyw|so|pyd)$/.test(e.name) || (e.isSymbolicLink() && /\.(py|pyc|so)$|^[^.]+$/.test(e.name)),
+      )
+      .map((e) => e.name)
+      .sort();
+  } catch (e) {
+    unpin(
+      run,
+      `the modules of ${shown(run.ctx, dir)} cannot be listed (${(e as NodeJS.ErrnoException).code}); what the script imports is not modelled`,
+    );
+    return;
+  }
+  run.pins.records[`glob:${dir}:python modules`] = JSON.stringify(names);
+}
+
+/**
+ * A Python of a virtual environment inside the workspace (`.venv/bin/python`) runs, before any
+ * script, its `pyvenv.cfg` and what its site-packages' `.pth` files and `sitecustomize.py` say:
+ * each pinned (present or absent), and the `.pth` names recorded, so one created there is a change.
+ */
+function pythonStartupOf(run: Run, interpreter: string): void {
+  const venv = path.dirname(path.dirname(interpreter));
+  if (!isPathInside(venv, run.ctx.projectDir) || !existsSync(path.join(venv, 'pyvenv.cfg'))) return;
+  pinFile(run, path.join(venv, 'pyvenv.cfg'));
+  let versions: string[];
+  try {
+    versions = readdirSync(path.join(venv, 'lib')).filter((d) => d.startsWith('python'));
+  } catch {
+    return;
+  }
+  for (const v of versions) {
+    const site = path.join(venv, 'lib', v, 'site-packages');
+    let pth: string[] = [];
+    try {
+      pth = readdirSync(site)
+        .filter((f) => f.endsWith('.pth'))
+        .sort();
+    } catch {
+      // No site-packages: nothing there runs.
+    }
+    run.pins.records[`glob:${site}:python startup files`] = JSON.stringify(pth);
+    for (const f of [...pth, 'sitecustomize.py', 'usercustomize.py']) pinFile(run, path.join(site, f));
   }
 }

@@ -28,7 +28,7 @@ import { dialectOf } from './shell-args.js';
 
 /** Unpin reasons of the walk that mean what the script sources was not all seen. */
 const UNSEEN =
-  /^(the command line (cannot be parsed|does not parse)|more than \d+ commands|commands nest deeper|the command defines an alias)/;
+  /^(the command line (cannot be parsed|does not parse)|more than \d+ commands|commands nest deeper|the command defines an alias|the command sets a trap whose text)/;
 
 /** Commands the walk models by their meaning: a function of that name would take their place. */
 const MODELLED = new Set(

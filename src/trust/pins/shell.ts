@@ -268,7 +268,11 @@ function stateBuiltin(run: Run, st: State, name: string, args: Arg[], depth: num
     return true;
   }
   if (name === 'trap') {
-    unpin(run, 'trap runs a command string when a signal or the exit comes; that is not modelled');
+    // In a script's own walk a handler's text is walked where it is set: what it sources counts.
+    const handler = args[0] === '--' ? args[1] : args[0];
+    if (!run.includes) unpin(run, 'trap runs a command string when a signal or the exit comes; that is not modelled');
+    else if (!isKnown(handler)) unpin(run, 'the command sets a trap whose text cannot be determined');
+    else if (args.length > 1 && handler !== '-' && !handler.startsWith('-')) modelScript(run, clone(st), handler, depth + 1);
     return true;
   }
   if (name === 'alias') {
