@@ -65,6 +65,17 @@ describe('a shell script sources', () => {
     ]);
   });
 
+  it('a `cd` in the last stage of a pipeline (zsh, ksh, bash with lastpipe run it in the shell): a later relative source unpins', () => {
+    const root = project({
+      'hooks/guard.sh': 'shopt -s lastpipe\ncd "$(dirname "$0")"\nls -d sub | while read -r d; do cd "$d"; done\n. ./lib.sh\n',
+      'hooks/lib.sh': ':\n',
+      'hooks/sub/lib.sh': ':\n',
+    });
+    expect(pins(root, 'bash hooks/guard.sh').unpinned).toEqual([
+      expect.stringMatching(/^hooks\/guard\.sh:4: .*directory that cannot be determined/),
+    ]);
+  });
+
   it('nested sources, with the state they set carried across', () => {
     const root = project({
       'hooks/guard.sh': 'DIR=$(dirname "$0")\n. "$DIR/a.sh"\n. "$LIBS/c.sh"\n',

@@ -81,14 +81,17 @@ export function modelNode(run: Run, st: State, node: SyntaxNode, depth: number):
       modelAndOr(run, st, node, depth);
       return;
     case 'Pipeline':
-      // Every member runs in its own subshell; a shell reading from a pipe runs what it is fed. A
-      // pipeline of one command (`! cd h`, bash's `time cd h`) runs in the shell itself; dash has no
-      // `time` keyword and runs /usr/bin/time, a child: under sh what it changes is unknown after.
+      // Members run in subshells, but zsh, ksh and bash's `shopt -s lastpipe` run the last in the
+      // shell itself: what it changes is unknown after. A shell reading from a pipe runs what it is
+      // fed. A pipeline of one command (`! cd h`, bash's `time cd h`) runs in the shell itself; dash
+      // has no `time` keyword and runs /usr/bin/time, a child: under sh what it changes is unknown after.
       if (node.commands.length === 1 && st.dialect === 'posix' && node.prefixes?.some((p) => p.type === 'Time'))
         branch(run, st, node.commands[0]!, depth);
       else if (node.commands.length === 1) modelNode(run, st, node.commands[0]!, depth);
-      else for (const c of node.commands) modelNode(run, clone(st), c, depth);
       node.commands.forEach((c, i) => {
+        const last = i === node.commands.length - 1;
+        if (node.commands.length > 1 && last) branch(run, st, c, depth);
+        else if (node.commands.length > 1) modelNode(run, clone(st), c, depth);
         if (i > 0 && c.type === 'Command' && readsStdinScript(run, st, c))
           unpin(run, `a ${c.name?.value} reads the commands it runs from a pipe`);
       });
