@@ -153,4 +153,18 @@ describe('a reviewed JS guard’s imports', () => {
     writeFileSync(join(dir, 'hooks/package.json'), '{"type":"module"}\n');
     expect(await call('rm -rf build')).toBe('deny');
   });
+  it('the project’s package.json: a dependency added is not a change; its "type" flipped is (deny)', async () => {
+    const cjs =
+      "const { blocked } = require('./rules.js');\nconst s = require('fs').readFileSync(0, 'utf8');\nif (blocked(s)) { console.error('no rm -rf'); process.exit(2); }\n";
+    const rules = "exports.blocked = (t) => t.includes('rm -rf');\n";
+    const { dir, call } = await reviewed(
+      { 'package.json': '{"name":"p","type":"commonjs"}\n', 'hooks/guard.js': cjs, 'hooks/rules.js': rules },
+      'node hooks/guard.js',
+    );
+    writeFileSync(join(dir, 'package.json'), '{"name":"p","type":"commonjs","dependencies":{"left-pad":"1.3.0"}}\n');
+    expect(await call('ls')).toBe('proceed');
+    expect(await call('rm -rf build')).toBe('deny');
+    writeFileSync(join(dir, 'package.json'), '{"name":"p","type":"module"}\n');
+    expect(await call('ls')).toBe('deny');
+  });
 });

@@ -275,10 +275,19 @@ describe('jsIncludes', () => {
 });
 
 describe('jsIncludes: how the file itself loads', () => {
-  it('the package.json of each directory from the script up to the project, present or absent', () => {
+  it('without a package.json: each one from the script up to the project is pinned absent; no type record', () => {
     const out = jsIncludes(h('guard.js'), '', dir.path('proj'));
     expect(out.files).toEqual(packageChain('guard.js'));
+    expect(out.records).toBeUndefined();
     // Outside the project: none.
     expect(jsIncludes(dir.path('elsewhere', 'g.js'), '', dir.path('proj')).files).toEqual([]);
+  });
+  it('the nearest package.json decides: the absent nearer ones are pinned, and of it only its "type"', () => {
+    dir.json('proj/package.json', { type: 'module', dependencies: { a: '1' } });
+    const out = jsIncludes(h('guard.js'), '', dir.path('proj'));
+    expect(out.files).toEqual(packageChain('guard.js').slice(0, -1));
+    expect(out.records).toEqual({ [`glob:${dir.path('proj', 'package.json')}:type`]: '"module"' });
+    // .mjs and .cjs say what they are themselves.
+    expect(jsIncludes(h('guard.mjs'), '', dir.path('proj')).records).toBeUndefined();
   });
 });

@@ -7,6 +7,8 @@ export interface Includes {
   unpinned: string[];
   /** Python: the directories imports were looked up in (sys.path, which later modules share). */
   dirs?: string[];
+  /** Further records, as Pins.records (`glob:`-keyed): what of a file decides, where not all of it. */
+  records?: Record<string, string>;
 }
 
 /** Includes with duplicates dropped, in the order first seen. */

@@ -16,7 +16,7 @@
  * project. Stated limits: a package outside the project is not pinned (it is not the agent's to
  * edit); tsconfig `paths` (which tsx follows) and bun's own module mapping are not modelled.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -291,13 +291,30 @@ export function jsIncludes(script: string, text: string, projectDir: string): In
     project: realOr(projectDir),
     out: new IncludesBuilder(),
   };
-  // How the file itself loads (`"type"`: module or CommonJS, `"imports"`) is the nearest
-  // package.json's: each one on the way to the project root, present or absent.
-  if (isPathInside(c.dir, c.project))
-    for (let d = c.dir; ; d = path.dirname(d)) {
-      c.out.file(path.join(d, 'package.json'));
-      if (d === c.project || d === path.dirname(d)) break;
-    }
   loads(text, script, c);
-  return c.out.result();
+  const records = /\.(c|m)[jt]s$/.test(script) ? undefined : moduleType(c);
+  return { ...c.out.result(), ...(records ? { records } : {}) };
+}
+
+/**
+ * Whether a `.js`/`.ts` file loads as a module or CommonJS is its nearest package.json's `"type"`:
+ * the absent ones nearer than that are pinned (one created would decide), and of that one only the
+ * `"type"` is recorded (a dependency added to the project's package.json is not a change).
+ */
+function moduleType(c: Context): Record<string, string> | undefined {
+  if (!isPathInside(c.dir, c.project)) return undefined;
+  for (let d = c.dir; ; d = path.dirname(d)) {
+    const file = path.join(d, 'package.json');
+    if (isFile(file)) {
+      let type: unknown;
+      try {
+        type = (JSON.parse(readFileSync(file, 'utf8')) as { type?: unknown }).type;
+      } catch {
+        type = 'unreadable';
+      }
+      return { [`glob:${file}:type`]: JSON.stringify(type ?? null) };
+    }
+    c.out.file(file);
+    if (d === c.project || d === path.dirname(d)) return undefined;
+  }
 }

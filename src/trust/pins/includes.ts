@@ -95,6 +95,7 @@ export function modelIncludes(run: Run, resolvers: Resolvers): void {
   const apply = (inc: Includes, language: Language | undefined, depth: number, main: string): void => {
     for (const why of inc.unpinned) unpin(run, why);
     for (const t of inc.trees) pinTree(run, t);
+    Object.assign(run.pins.records, inc.records);
     for (const f of inc.files) {
       pinFile(run, f);
       loader.included.add(f);
