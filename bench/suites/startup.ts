@@ -244,23 +244,21 @@ async function reviewedGuardRow(dir: Scratch, cli: string, env: NodeJS.ProcessEn
   await run(process.execPath, [cli, 'trust', '--cwd', proj], env, proj);
   const dispatchIn = (cwd: string, e: NodeJS.ProcessEnv) => () =>
     timeMs(() => run(process.execPath, [cli, 'dispatch', '--agent', 'claude'], e, cwd, preToolUse(cwd)));
-  const [a, b] = (await interleaveAll([dispatchIn(proj, env), dispatchIn(plain, userEnv)], {
+  const sides = await interleave(dispatchIn(proj, env), dispatchIn(plain, userEnv), {
     warmup: opts.quick ? 1 : 2,
     runs: opts.quick ? 5 : 24,
-  })) as [number[], number[]];
-  const sa = summarize(a);
-  const sb = summarize(b);
-  return {
-    suite: 'startup',
-    name: 'dispatch, a reviewed project guard that sources lib.sh',
-    unit: 'ms',
-    value: sa.median,
-    summary: sa,
-    baseline: { name: 'the same script as a user-level hook', value: sb.median, summary: sb },
-    ratio: pairedRatio(a, b),
-    ratioNote: 'of unreviewed',
-    notes: [
-      'not a goal: what verifying a reviewed guard costs per event (hashes, and its command line and script walked at the check and at execution)',
-    ],
-  };
+  });
+  return pairedRow(
+    {
+      suite: 'startup',
+      name: 'dispatch, a reviewed project guard that sources lib.sh',
+      unit: 'ms',
+      baselineName: 'the same script as a user-level hook',
+      ratioNote: 'of unreviewed',
+      notes: [
+        'not a goal: what verifying a reviewed guard costs per event (hashes, and its command line and script walked at the check and at execution)',
+      ],
+    },
+    sides,
+  );
 }
