@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { DiscoveredFile } from '../agents/all.js';
+import { readDocument, type DiscoveredFile } from '../agents/all.js';
 import { parseJson } from '../config/diagnostics.js';
 import type { LoadedConfig } from '../config/options.js';
 import type { Diagnostic } from '../types.js';
@@ -62,8 +62,6 @@ function readJson(file: string): { sandbox?: { enabled?: unknown } } | undefined
 
 /** The first Codex file with hooks, unless a Codex config turns its sandbox off. */
 async function codexConfinement(files: string[]): Promise<string | undefined> {
-  if (files.length === 0) return undefined;
-  const { parse } = await import('smol-toml');
   let withHooks: string | undefined;
   for (const file of files) {
     let text: string;
@@ -76,12 +74,9 @@ async function codexConfinement(files: string[]): Promise<string | undefined> {
       withHooks ??= file;
       continue;
     }
-    let doc: Record<string, unknown>;
-    try {
-      doc = parse(text);
-    } catch {
-      continue;
-    }
+    const read = await readDocument(file, text);
+    if (!read.ok || typeof read.doc !== 'object' || read.doc === null) continue;
+    const doc = read.doc as { sandbox_mode?: unknown; hooks?: unknown };
     if (doc.sandbox_mode === 'danger-full-access') return undefined;
     if (typeof doc.hooks === 'object' && doc.hooks !== null) withHooks ??= file;
   }

@@ -50,7 +50,7 @@ export async function execute(
     if (check && result.status === 'completed' && result.exitCode === 126)
       return makeResult({
         status: 'error',
-        error: `the reviewed hook could not be executed (exit 126): ${result.stderr.trim().split('\n')[0] ?? ''}`,
+        error: `the reviewed hook could not be executed (exit 126): ${result.stderr.trim().split('\n')[0]}`,
         engineFault: true,
       });
     return result;

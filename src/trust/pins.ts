@@ -78,7 +78,7 @@ export function pinsOf(handler: CommandHandler, ctx: PinContext): Pins {
     } else {
       modelScript(run, st, substituteForShell(handler.command, vars, handler.shell ?? 'sh'), 0);
     }
-    // python and js: pythonIncludes and jsIncludes of pins/imports.ts, wired at merge.
+    // What the scripts it runs load into their own interpreter: sources, imports (pins/includes.ts).
     modelIncludes(run, { shell: shellIncludes, python: pythonIncludes, js: jsIncludes });
   } catch (e) {
     unpin(run, `the command could not be modelled: ${(e as Error).message}`);

@@ -16,12 +16,19 @@ afterAll(() => {
 });
 const PYTHON = spawnSync('python3', ['-c', '0']).status === 0;
 
-async function reviewed(files: Record<string, string>, command: string) {
+/** A project whose PreToolUse guard on Bash is `command`, with `files`; not trusted yet. */
+function project(files: Record<string, string>, command: string) {
   const sb = sandbox();
   sandboxes.push(sb);
   for (const [rel, text] of Object.entries(files)) sb.dir.write(`p/${rel}`, text, 0o755);
   sb.dir.json('p/.claude/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command }] }] } });
-  const dir = sb.dir.path('p');
+  return { sb, dir: sb.dir.path('p') };
+}
+
+/** `project`, set up further by `prepare`, trusted, and checked to answer both ways. */
+async function reviewed(files: Record<string, string>, command: string, prepare?: (dir: string) => void) {
+  const { sb, dir } = project(files, command);
+  prepare?.(dir);
   await trust(sb, dir);
   const call = async (cmd: string) => verdict(await dispatchShell('claude', dir, cmd, { env: sb.env }));
   // Control: the reviewed guard answers both ways.
@@ -94,44 +101,32 @@ describe.skipIf(!PYTHON)('a guard run by the Python of a virtual environment ins
       encoding: 'utf8',
     });
     const [exe, version] = real.stdout.trim().split('\n') as [string, string];
-    const sb = sandbox();
-    sandboxes.push(sb);
-    sb.dir.write('p/hooks/guard.py', PY_GUARD, 0o755);
-    sb.dir.write('p/hooks/rules.py', PY_RULES, 0o644);
-    sb.dir.write('p/.venv/pyvenv.cfg', `home = ${dirname(exe)}\ninclude-system-site-packages = false\n`, 0o644);
-    mkdirSync(sb.dir.path('p/.venv/bin'), { recursive: true });
-    mkdirSync(sb.dir.path(`p/.venv/lib/${version}/site-packages`), { recursive: true });
-    symlinkSync(exe, sb.dir.path('p/.venv/bin/python'));
-    sb.dir.json('p/.claude/settings.json', {
-      hooks: {
-        PreToolUse: [
-          {
-            matcher: 'Bash',
-            hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.venv/bin/python "$CLAUDE_PROJECT_DIR"/hooks/guard.py' }],
-          },
-        ],
+    const { dir, call } = await reviewed(
+      {
+        'hooks/guard.py': PY_GUARD,
+        'hooks/rules.py': PY_RULES,
+        '.venv/pyvenv.cfg': `home = ${dirname(exe)}\ninclude-system-site-packages = false\n`,
       },
-    });
-    const dir = sb.dir.path('p');
-    await trust(sb, dir);
-    expect(verdict(await dispatchShell('claude', dir, 'rm -rf build', { env: sb.env }))).toBe('deny');
+      '"$CLAUDE_PROJECT_DIR"/.venv/bin/python "$CLAUDE_PROJECT_DIR"/hooks/guard.py',
+      (p) => {
+        mkdirSync(join(p, '.venv/bin'), { recursive: true });
+        mkdirSync(join(p, `.venv/lib/${version}/site-packages`), { recursive: true });
+        symlinkSync(exe, join(p, '.venv/bin/python'));
+      },
+    );
     writeFileSync(join(dir, `.venv/lib/${version}/site-packages/zz.pth`), 'import os; os._exit(0)\n');
     // The .pth does run: Python alone now exits 0 before the guard.
     expect(spawnSync(join(dir, '.venv/bin/python'), [join(dir, 'hooks/guard.py')], { input: 'rm -rf build' }).status).toBe(0);
-    expect(verdict(await dispatchShell('claude', dir, 'rm -rf build', { env: sb.env }))).toBe('deny');
+    expect(await call('rm -rf build')).toBe('deny');
   });
 });
 
 describe('a script run by `#!/usr/bin/env bash`', () => {
   it('with a PATH entry inside the workspace (an activated venv), the hook is unpinned: trust refuses', async () => {
-    const sb = sandbox();
-    sandboxes.push(sb);
-    sb.dir.write('p/hooks/guard.sh', '#!/usr/bin/env bash\nexit 0\n', 0o755);
-    sb.dir.write('p/.venv/bin/activate', '', 0o644);
-    sb.dir.json('p/.claude/settings.json', {
-      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/hooks/guard.sh' }] }] },
-    });
-    const dir = sb.dir.path('p');
+    const { sb, dir } = project(
+      { 'hooks/guard.sh': '#!/usr/bin/env bash\nexit 0\n', '.venv/bin/activate': '' },
+      '"$CLAUDE_PROJECT_DIR"/hooks/guard.sh',
+    );
     const env = { ...sb.env, PATH: `${join(dir, '.venv/bin')}:${sb.env.PATH}` };
     await expect(trust({ ...sb, env }, dir)).rejects.toThrow(
       /bash is looked up through the PATH entry .*\.venv\/bin, inside the workspace/,

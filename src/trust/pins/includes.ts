@@ -69,17 +69,20 @@ export function readScript(file: string): ScriptText {
   }
 }
 
-/** The interpreter a `#!` line names (through `env`, `env -S`); undefined without one. */
-export function shebangInterpreter(text: string): string | undefined {
+/**
+ * A `#!` line: the program it names as written, and the interpreter it runs (through `env`,
+ * `env -S`: the program's first operand); undefined without one.
+ */
+export function shebangOf(text: string): { program: string; viaEnv: boolean; interpreter: string | undefined } | undefined {
   const m = /^#!\s*(\S+)([^\n]*)/.exec(text);
   if (!m) return undefined;
-  const program = path.basename(m[1]!);
-  if (program !== 'env') return program;
+  const program = m[1]!;
+  if (path.basename(program) !== 'env') return { program, viaEnv: false, interpreter: path.basename(program) };
   const word = m[2]!
     .trim()
     .split(/\s+/)
     .find((w) => w !== '' && !w.startsWith('-') && !w.includes('='));
-  return word === undefined ? undefined : path.basename(word);
+  return { program, viaEnv: true, interpreter: word === undefined ? undefined : path.basename(word) };
 }
 
 type Language = 'shell' | 'python' | 'js';
@@ -108,13 +111,12 @@ export function modelIncludes(run: Run, resolvers: Resolvers): void {
   };
   const imports = (file: string, language: Language, text: string, depth: number, main: string): void => {
     if (language === 'python' && resolvers.python) {
-      const inc = resolvers.python(file, text, main, pythonPath.get(main) ?? []);
+      const searched = pythonPath.get(main) ?? [];
+      const inc = resolvers.python(file, text, main, searched);
       // sys.path is the process's: a directory one module adds is searched for the next ones too.
-      for (const d of inc.dirs ?? [])
-        if (!(pythonPath.get(main) ?? []).includes(d)) {
-          pythonPath.set(main, [...(pythonPath.get(main) ?? []), d]);
-          pythonModulesOf(run, d);
-        }
+      const added = (inc.dirs ?? []).filter((d) => !searched.includes(d));
+      pythonPath.set(main, [...searched, ...added]);
+      for (const d of added) pythonModulesOf(run, d);
       apply(inc, language, depth, main);
     }
     if (language === 'js' && resolvers.js) apply(resolvers.js(file, text, run.ctx.projectDir), language, depth, main);
@@ -128,11 +130,11 @@ export function modelIncludes(run: Run, resolvers: Resolvers): void {
       unpin(run, `${shown(run.ctx, s.file)} ${read.problem}; what it loads is not modelled`);
       continue;
     }
-    const bang = shebangInterpreter(read.text);
+    const bang = shebangOf(read.text);
     // Run by its `#!` line: `env X` finds X through PATH, as a bare command name on the command line.
-    if (s.interpreter === undefined && bang !== undefined && /^#!\s*\S*\benv\s/.test(read.text)) pathLookup(run, bang);
+    if (s.interpreter === undefined && bang?.viaEnv && bang.interpreter !== undefined) pathLookup(run, bang.interpreter);
     // Without a `#!`, the shell that executes a text file runs it itself (readScript leaves binaries out).
-    const interpreter = path.basename(s.interpreter ?? bang ?? (s.st.dialect === 'bash' ? 'bash' : 'sh'));
+    const interpreter = path.basename(s.interpreter ?? bang?.interpreter ?? (s.st.dialect === 'bash' ? 'bash' : 'sh'));
     const language = languageOf(interpreter);
     if (language === 'shell') apply(resolvers.shell(s, interpreter, read.text, loader), 'shell', 0, s.file);
     else if (language !== undefined && s.given === undefined && resolvers[language])
@@ -142,8 +144,8 @@ export function modelIncludes(run: Run, resolvers: Resolvers): void {
       if (language === 'python') {
         pythonModulesOf(run, path.dirname(realOr(s.file)));
         // The interpreter by its path: a program the command line names (pinned), or the `#!` line's.
-        const bang = /^#!\s*(\/\S+)/.exec(read.text)?.[1];
-        for (const f of [...run.pins.files, ...(bang ? [bang] : [])]) if (PYTHON.test(path.basename(f))) pythonStartupOf(run, f);
+        const byPath = bang?.program.startsWith('/') ? [bang.program] : [];
+        for (const f of [...run.pins.files, ...byPath]) if (PYTHON.test(path.basename(f))) pythonStartupOf(run, f);
       }
       imports(s.file, language, read.text, 0, s.file);
     }
