@@ -25,6 +25,7 @@ import { confinementFindings } from './doctor-confinement.js';
 import { environmentFindings, type EnvironmentFinding } from './doctor-environment.js';
 import { missingScriptMessage } from './doctor-missing-script.js';
 import { styles } from './style.js';
+import { shebangOf } from '../trust/pins/includes.js';
 import { oneLine } from '../util/terminal-text.js';
 
 export interface Finding {
@@ -236,15 +237,8 @@ function commandFindings(hook: NormalizedHook, h: CommandHandler, projectDir: st
       if (direct && !isExecutable(script))
         out.push({ level: 'error', message: `script ${script} is not executable: the hook exits 126 (chmod +x ${basename(script)})` });
       const text = readHead(script) ?? '';
-      const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(text);
-      const interp =
-        program !== script && INTERPRETERS.has(program)
-          ? program
-          : shebang
-            ? basename(shebang[1]!) === 'env'
-              ? shebang[2]
-              : shebang[1]
-            : undefined;
+      const shebang = shebangOf(text);
+      const interp = program !== script && INTERPRETERS.has(program) ? program : shebang?.viaEnv ? shebang.interpreter : shebang?.program;
       if (direct && !shebang)
         out.push({ level: 'warning', message: `script ${script} has no #! line: it runs under sh whatever it is written in` });
       if (direct && interp && !onPath(interp, env))

@@ -81,8 +81,8 @@ export function hookStatuses(
       scripts: e.hookScripts[i]!,
       errors: e.hookErrors[i]!,
       unpinned: e.hookUnpinned[i]!,
-      outside: e.hookScripts[i]!.filter(
-        (k) => !k.startsWith('glob:') && !isPathInside(k, e.workspace.root) && !isPathInside(k, e.workspace.dir),
+      outside: e.hookScripts[i]!.map(pathOfRecord).filter(
+        (k): k is string => k !== undefined && !isPathInside(k, e.workspace.root) && !isPathInside(k, e.workspace.dir),
       ),
     };
   });
@@ -155,4 +155,10 @@ export function skippedHooks(
 /** `file: path: message` for each skipped hook. */
 export function skipWarnings(skipped: readonly SkippedHook[]): string[] {
   return skipped.map((s) => [s.hook.source.file, s.hook.source.path, s.message].filter(Boolean).join(': '));
+}
+
+/** The file or directory a record key names: `pymod:<dir>:<name>` its directory; `glob:` keys none. */
+function pathOfRecord(key: string): string | undefined {
+  if (key.startsWith('glob:')) return undefined;
+  return key.startsWith('pymod:') ? key.slice('pymod:'.length, key.lastIndexOf(':')) : key;
 }

@@ -85,6 +85,17 @@ describe('agent-hooks doctor', () => {
     expect(text.stdout).toMatch(/9 hook\(s\), \d+ error\(s\), \d+ warning\(s\)\n$/);
   });
 
+  it('a `#!/usr/bin/env -S python3 -u` script: the interpreter is python3, not the option', () => {
+    dir.write('hooks/py-s', '#!/usr/bin/env -S python3 -u\nprint("{}")\n', 0o755);
+    const settings = dir.json('env-s.json', {
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './hooks/py-s' }] }] },
+    });
+    const r = cli(['doctor', '--settings', settings, '--cwd', dir.root, '--json'], { PATH: barePath() });
+    expect(hooksOf(r)[0]!.findings.map((x) => x.message)).toEqual([
+      "the script's interpreter python3 (from its #! line) is not on PATH: the hook exits 127",
+    ]);
+  });
+
   it('a missing script run by python3 is reported with what python3 really does: exit 2, which blocks every call', () => {
     const settings = dir.json('py.json', {
       hooks: {

@@ -88,6 +88,16 @@ describe.skipIf(!PYTHON)('modules the standard library imports, found in the gua
     writeFileSync(join(dir, 'hooks/lib/rules.py'), 'def blocked(text):\n    return False\n');
     expect(await call('rm -rf build')).toBe('deny');
   });
+  it('a compiled module created beside a module of an imported package (loaded before its source): deny', async () => {
+    const guard = PY_GUARD.replace('from rules import', 'from policy.rules import');
+    const { dir, call } = await reviewed(
+      { 'hooks/guard.py': guard, 'hooks/policy/__init__.py': '', 'hooks/policy/rules.py': PY_RULES },
+      'python3 hooks/guard.py',
+    );
+    // Not a loadable extension: python fails to import it (exit 1, which proceeds) unless it is a change.
+    writeFileSync(join(dir, 'hooks/policy/rules.abi3.so'), 'not an ELF file\n');
+    expect(await call('rm -rf build')).toBe('deny');
+  });
   it('a log the hook writes beside it is not a change (the reviewed guard still answers)', async () => {
     const { dir, call } = await reviewed({ 'hooks/guard.py': PY_GUARD, 'hooks/rules.py': PY_RULES }, 'python3 hooks/guard.py');
     writeFileSync(join(dir, 'hooks/guard.log'), 'ran\n');

@@ -111,7 +111,10 @@ describe('spellings that run a workspace file are pinned', () => {
   it('python3 -m pkg pins the module in the working directory', async () => {
     dir.write('proj/pkg/__main__.py', 'print(1)\n');
     hook('python3 -m pkg');
-    await expectPinned(['pkg/__main__.py']);
+    const r = await expectPinned(['pkg/__main__.py']);
+    // Its record of compiled modules names a directory of the workspace, not a path outside it.
+    expect(r.hooks[0]!.scripts.some((k) => k.startsWith('pymod:'))).toBe(true);
+    expect(r.hooks[0]!.outside).toEqual([]);
   });
 
   it('node .claude/hooks/pkg (package directory: package.json main)', async () => {

@@ -5,8 +5,8 @@
  * `__init__.py` candidates there are pinned whether present or not, so a file created next to the
  * guard that shadows a standard module is a change.
  *
- * Stated limits: compiled modules (`.so`, `.pyd`, sourceless `.pyc`) created next to the script
- * are not pinned; site-packages are not followed; a `sys.path` change counts for every import of
+ * Compiled modules (`.so`, `.pyd`, sourceless `.pyc`) beside a module are covered by the names
+ * includes.ts records of each module directory. Stated limits: site-packages are not followed; a `sys.path` change counts for every import of
  * the file, before or after it, and not for the modules it imports.
  */
 import path from 'node:path';

@@ -159,14 +159,19 @@ export function modelIncludes(run: Run, resolvers: Resolvers): void {
     }
     const read = readScript(q.file);
     if ('problem' in read) unpin(run, `${shown(run.ctx, q.file)} ${read.problem}; what it loads is not modelled`);
-    else if ('text' in read) imports(q.file, q.language, read.text, q.depth, q.main);
+    else if ('text' in read) {
+      // A compiled module beside an imported one (`pkg/rules.*.so`) is loaded before its source.
+      if (q.language === 'python') pythonModulesOf(run, path.dirname(realOr(q.file)));
+      imports(q.file, q.language, read.text, q.depth, q.main);
+    }
   }
 }
 
 /**
- * The modules a python script's directory (sys.path[0]) offers, recorded by name: every module the
- * interpreter imports, the standard library's own imports included (`subprocess` imports
- * `selectors`), is looked up there first, so a module-like entry created there is a change. Only
+ * The modules a python directory offers, recorded by name: the script's own (sys.path[0]), where
+ * every module the interpreter imports, the standard library's own imports included (`subprocess`
+ * imports `selectors`), is looked up first; and each imported module's, where a compiled module of
+ * the same name is loaded before its source. A module-like entry created there is a change; only
  * names that import (sources, bytecode, extensions, packages): a log the hook writes is not.
  */
 function pythonModulesOf(run: Run, dir: string): void {
