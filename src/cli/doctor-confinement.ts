@@ -60,9 +60,14 @@ function readJson(file: string): { sandbox?: { enabled?: unknown } } | undefined
   }
 }
 
-/** The first Codex file with hooks, unless a Codex config turns its sandbox off. */
+/**
+ * The first Codex file with hooks, unless the Codex configs turn its sandbox off: one sets
+ * `danger-full-access` and none another mode (a repository's own config must not silence the
+ * warning the user's `workspace-write` calls for).
+ */
 async function codexConfinement(files: string[]): Promise<string | undefined> {
   let withHooks: string | undefined;
+  const modes = new Set<unknown>();
   for (const file of files) {
     let text: string;
     try {
@@ -77,8 +82,8 @@ async function codexConfinement(files: string[]): Promise<string | undefined> {
     const read = await readDocument(file, text);
     if (!read.ok || typeof read.doc !== 'object' || read.doc === null) continue;
     const doc = read.doc as { sandbox_mode?: unknown; hooks?: unknown };
-    if (doc.sandbox_mode === 'danger-full-access') return undefined;
+    if (doc.sandbox_mode !== undefined) modes.add(doc.sandbox_mode);
     if (typeof doc.hooks === 'object' && doc.hooks !== null) withHooks ??= file;
   }
-  return withHooks;
+  return modes.size === 1 && modes.has('danger-full-access') ? undefined : withHooks;
 }

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 // Each test spawns the CLI many times; on a loaded machine that takes a while.
 vi.setConfig({ testTimeout: 120000 });
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requireBuiltCli, runCli } from '../helpers/cli.js';
@@ -250,6 +250,11 @@ describe('agent-hooks doctor', () => {
     expect(run()).toEqual([]);
     writeFileSync(join(codexHome, '.codex', 'config.toml'), 'sandbox_mode = "workspace-write"\n');
     expect(run()).toHaveLength(1);
+    // The repository's own config does not silence what the user's calls for.
+    mkdirSync(join(dir.root, '.codex'), { recursive: true });
+    writeFileSync(join(dir.root, '.codex', 'config.toml'), 'sandbox_mode = "danger-full-access"\n');
+    expect(run()).toHaveLength(1);
+    rmSync(join(dir.root, '.codex'), { recursive: true });
     dir.json('codex-s.json', { agentHooks: { sandbox: 'bwrap' } });
     expect(run()).toEqual([]);
   });

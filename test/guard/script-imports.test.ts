@@ -5,7 +5,7 @@
  * guard fails closed instead of answering with the edited code.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dispatchShell, sandbox, trust, verdict, type Sandbox } from './helpers.js';
@@ -98,6 +98,12 @@ describe.skipIf(!PYTHON)('modules the standard library imports, found in the gua
     writeFileSync(join(dir, 'hooks/policy/rules.abi3.so'), 'not an ELF file\n');
     expect(await call('rm -rf build')).toBe('deny');
   });
+  it('a package whose __init__ is a compiled module created beside the guard (shadows the standard json): deny', async () => {
+    const { dir, call } = await reviewed({ 'hooks/guard.py': PY_GUARD, 'hooks/rules.py': PY_RULES }, 'python3 hooks/guard.py');
+    mkdirSync(join(dir, 'hooks/json'));
+    writeFileSync(join(dir, 'hooks/json/__init__.so'), 'not an ELF file\n');
+    expect(await call('rm -rf build')).toBe('deny');
+  });
   it('a log the hook writes beside it is not a change (the reviewed guard still answers)', async () => {
     const { dir, call } = await reviewed({ 'hooks/guard.py': PY_GUARD, 'hooks/rules.py': PY_RULES }, 'python3 hooks/guard.py');
     writeFileSync(join(dir, 'hooks/guard.log'), 'ran\n');
@@ -128,6 +134,58 @@ describe.skipIf(!PYTHON)('a guard run by the Python of a virtual environment ins
     // The .pth does run: Python alone now exits 0 before the guard.
     expect(spawnSync(join(dir, '.venv/bin/python'), [join(dir, 'hooks/guard.py')], { input: 'rm -rf build' }).status).toBe(0);
     expect(await call('rm -rf build')).toBe('deny');
+  });
+});
+
+describe.skipIf(!PYTHON)('a module run by `python3 -m` (sys.path[0] is the current directory)', () => {
+  const guard = PY_GUARD.replace('from rules import', 'from hooks.rules import');
+  const files = { 'hooks/__init__.py': '', 'hooks/guard.py': guard, 'hooks/rules.py': PY_RULES };
+  it('a module it imports edited: deny', async () => {
+    const { dir, call } = await reviewed(files, 'cd "$CLAUDE_PROJECT_DIR" && python3 -m hooks.guard');
+    writeFileSync(join(dir, 'hooks/rules.py'), 'def blocked(text):\n    return False\n');
+    expect(await call('rm -rf build')).toBe('deny');
+  });
+  it('a json.py created in the current directory (shadows the standard module): deny', async () => {
+    const { dir, call } = await reviewed(files, 'cd "$CLAUDE_PROJECT_DIR" && python3 -m hooks.guard');
+    writeFileSync(join(dir, 'json.py'), 'import os\nos._exit(0)\n');
+    expect(await call('rm -rf build')).toBe('deny');
+  });
+});
+
+describe.skipIf(!PYTHON)('a script whose `#!` line names an interpreter inside the project (a venv’s console script)', () => {
+  it('the interpreter replaced by a script that exits 0: deny', async () => {
+    const exe = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).stdout.trim();
+    const guard = "import sys\nif 'rm -rf' in sys.stdin.read():\n    print('no rm -rf', file=sys.stderr)\n    sys.exit(2)\n";
+    const { dir, call } = await reviewed({}, '"$CLAUDE_PROJECT_DIR"/hooks/guard.py', (d) => {
+      mkdirSync(join(d, '.venv/bin'), { recursive: true });
+      writeFileSync(join(d, '.venv/pyvenv.cfg'), `home = ${dirname(exe)}\n`);
+      symlinkSync(exe, join(d, '.venv/bin/python'));
+      mkdirSync(join(d, 'hooks'));
+      writeFileSync(join(d, 'hooks/guard.py'), `#!${d}/.venv/bin/python\n${guard}`, { mode: 0o755 });
+    });
+    rmSync(join(dir, '.venv/bin/python'));
+    writeFileSync(join(dir, '.venv/bin/python'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    expect(await call('rm -rf build')).toBe('deny');
+  });
+});
+
+describe('a `#!` line with options that load files', () => {
+  it('`#!/usr/bin/env -S node --import ./hooks/loader.mjs`: the hook is unpinned (trust refuses), not pinned to the script alone', async () => {
+    const { sb, dir } = project(
+      {
+        'hooks/loader.mjs': 'export const ok = true;\n',
+        'hooks/guard.js': '#!/usr/bin/env -S node --import ./hooks/loader.mjs\nprocess.exit(0);\n',
+      },
+      'cd "$CLAUDE_PROJECT_DIR" && ./hooks/guard.js',
+    );
+    await expect(trust(sb, dir)).rejects.toThrow(/its #! line passes "--import \.\/hooks\/loader\.mjs", which is not modelled/);
+  });
+  it('`#!/bin/sh -e` and `#!/usr/bin/env -S python3 -u` are plain flags: still pinned', async () => {
+    const { sb, dir } = project(
+      { 'hooks/a.sh': '#!/bin/sh -e\nexit 0\n', 'hooks/b.py': '#!/usr/bin/env -S python3 -u\n' },
+      '"$CLAUDE_PROJECT_DIR"/hooks/a.sh; "$CLAUDE_PROJECT_DIR"/hooks/b.py',
+    );
+    await expect(trust(sb, dir)).resolves.toBeDefined();
   });
 });
 

@@ -73,16 +73,42 @@ export function readScript(file: string): ScriptText {
  * A `#!` line: the program it names as written, and the interpreter it runs (through `env`,
  * `env -S`: the program's first operand); undefined without one.
  */
-export function shebangOf(text: string): { program: string; viaEnv: boolean; interpreter: string | undefined } | undefined {
+export function shebangOf(
+  text: string,
+): { program: string; viaEnv: boolean; interpreter: string | undefined; options: string[] } | undefined {
   const m = /^#!\s*(\S+)([^\n]*)/.exec(text);
   if (!m) return undefined;
   const program = m[1]!;
-  if (path.basename(program) !== 'env') return { program, viaEnv: false, interpreter: path.basename(program) };
-  const word = m[2]!
+  const words = m[2]!
     .trim()
     .split(/\s+/)
-    .find((w) => w !== '' && !w.startsWith('-') && !w.includes('='));
-  return { program, viaEnv: true, interpreter: word === undefined ? undefined : path.basename(word) };
+    .filter((w) => w !== '');
+  if (path.basename(program) !== 'env') return { program, viaEnv: false, interpreter: path.basename(program), options: words };
+  const at = words.findIndex((w) => !w.startsWith('-') && !w.includes('='));
+  const interpreter = at < 0 ? undefined : path.basename(words[at]!);
+  return { program, viaEnv: true, interpreter, options: at < 0 ? [] : words.slice(at + 1) };
+}
+
+/**
+ * A script run by its `#!` line: `env X` finds X through PATH, as a bare command name on the
+ * command line; a program named by its path inside the project (a venv's python) is executed
+ * like the script; options that load files unpin.
+ */
+function modelShebang(run: Run, file: string, bang: NonNullable<ReturnType<typeof shebangOf>>, language: Language | undefined): void {
+  if (bang.viaEnv && bang.interpreter !== undefined) pathLookup(run, bang.interpreter);
+  else if (isPathInside(bang.program, run.ctx.projectDir)) pinFile(run, bang.program);
+  const problem = shebangOptionsProblem(language, bang.options);
+  if (problem !== undefined) unpin(run, `${shown(run.ctx, file)}: ${problem}`);
+}
+
+/**
+ * Why the options of a `#!` line are not modelled, if they are not: a word that is not a flag
+ * (`--import ./loader.mjs`, `uv run --script`), a long option, a JS runtime's flag (`-r`), or the
+ * flags that take code or a module (`-c`, `-m`, python's `-W`/`-X` values aside).
+ */
+function shebangOptionsProblem(language: Language | undefined, options: readonly string[]): string | undefined {
+  const odd = options.find((o) => !/^(-[A-Za-z]*|--)$/.test(o) || language === 'js' || language === undefined || /[cmWX]/.test(o.slice(1)));
+  return odd === undefined ? undefined : `its #! line passes ${JSON.stringify(options.join(' '))}, which is not modelled`;
 }
 
 type Language = 'shell' | 'python' | 'js';
@@ -131,18 +157,18 @@ export function modelIncludes(run: Run, resolvers: Resolvers): void {
       continue;
     }
     const bang = shebangOf(read.text);
-    // Run by its `#!` line: `env X` finds X through PATH, as a bare command name on the command line.
-    if (s.interpreter === undefined && bang?.viaEnv && bang.interpreter !== undefined) pathLookup(run, bang.interpreter);
     // Without a `#!`, the shell that executes a text file runs it itself (readScript leaves binaries out).
     const interpreter = path.basename(s.interpreter ?? bang?.interpreter ?? (s.st.dialect === 'bash' ? 'bash' : 'sh'));
     const language = languageOf(interpreter);
+    if (s.interpreter === undefined && bang !== undefined) modelShebang(run, s.file, bang, language);
     if (language === 'shell') apply(resolvers.shell(s, interpreter, read.text, loader), 'shell', 0, s.file);
     else if (language !== undefined && s.given === undefined && resolvers[language])
       unpin(run, `${interpreter} reads ${shown(run.ctx, s.file)} from stdin; what it imports is not modelled`);
     else if (language !== undefined && !visited.has(realOr(s.file))) {
       visited.add(realOr(s.file));
       if (language === 'python') {
-        pythonModulesOf(run, path.dirname(realOr(s.file)));
+        pythonModulesOf(run, s.searchDir ?? path.dirname(realOr(s.file)));
+        if (s.searchDir !== undefined) pythonPath.set(s.file, [s.searchDir]);
         // The interpreter by its path: a program the command line names (pinned), or the `#!` line's.
         const byPath = bang?.program.startsWith('/') ? [bang.program] : [];
         for (const f of [...run.pins.files, ...byPath]) if (PYTHON.test(path.basename(f))) pythonStartupOf(run, f);
@@ -181,7 +207,7 @@ function pythonModulesOf(run: Run, dir: string): void {
     names = readdirSync(dir, { withFileTypes: true })
       .filter((e) =>
         e.isDirectory()
-          ? ['__init__.py', '__init__.pyc'].some((f) => existsSync(path.join(dir, e.name, f)))
+          ? isRegularPackage(path.join(dir, e.name))
           : /\.(py|pyc|pyw|so|pyd)$/.test(e.name) || (e.isSymbolicLink() && /\.(py|pyc|so)$|^[^.]+$/.test(e.name)),
       )
       .map((e) => e.name)
@@ -194,6 +220,15 @@ function pythonModulesOf(run: Run, dir: string): void {
     return;
   }
   run.pins.records[`glob:${dir}:python modules`] = JSON.stringify(names);
+}
+
+/** A directory Python imports as a regular package: an `__init__` module of any kind (`__init__.abi3.so` too). */
+function isRegularPackage(dir: string): boolean {
+  try {
+    return readdirSync(dir).some((n) => /^__init__\.(?:[^.]+\.)?(py|pyc|pyw|so|pyd)$/.test(n));
+  } catch {
+    return false;
+  }
 }
 
 /**

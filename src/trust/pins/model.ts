@@ -196,6 +196,8 @@ export interface ScriptRun {
   st: State;
   /** Loaded by `source`/`.` into the hook's own shell. */
   sourced?: true;
+  /** Python's sys.path[0] where it is not the script's directory (`-m`: the current directory). */
+  searchDir?: string;
 }
 
 /** What the walk of a script's text reports to shell-includes.ts. */

@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Redirection } from 'unbash';
 import { modelInterpreter } from './interpreters.js';
-import { isDir, pinFile, pinTree, unpin, type Arg, type Run, type State } from './model.js';
+import { clone, isDir, isFile, pinFile, pinTree, unpin, type Arg, type Run, type State } from './model.js';
 import { PYTHON_OPTIONS } from './options.js';
 
 export function modelPython(run: Run, st: State, base: string, args: Arg[], redirects: readonly Redirection[]): void {
@@ -28,6 +28,13 @@ export function modelPython(run: Run, st: State, base: string, args: Arg[], redi
       // A module file wins over a directory without __init__.py: pinned in either case.
       pinFile(run, path.resolve(st.cwd, `${rel}.py`));
       compiledModules(run, path.dirname(asDir), parts[parts.length - 1]!);
+      // What the module imports is modelled like a script's (includes.ts), searched from the cwd.
+      const runs = isFile(`${asDir}.py`)
+        ? `${asDir}.py`
+        : isFile(path.join(asDir, '__main__.py'))
+          ? path.join(asDir, '__main__.py')
+          : undefined;
+      if (runs !== undefined) run.scripts?.push({ file: runs, given: mod, interpreter: base, st: clone(st), searchDir: st.cwd });
     },
   });
 }
