@@ -154,8 +154,27 @@ async function toCommonJs(dir, outputs) {
  */
 function withHead(code) {
   if (code.startsWith('#!')) throw new Error('a converted file starts with #!: its head would not come first');
-  const body = lighterRequires(withoutStrict(code));
+  const body = leanInterop(lighterRequires(withoutStrict(code)));
   return `${STRICT}${body.includes('__agentHooksModuleUrl') ? `${MODULE_URL_BANNER}\n` : ''}${body}`;
+}
+
+/**
+ * esbuild's CommonJS interop, without its copies. A converted file's exports object already has a
+ * live getter per export (`__export`), and `__toCommonJS` copied each onto a second object through
+ * a second getter; a default import of a Node module (`import path from 'node:path'`) copied all of
+ * the module's properties the same way. Those copies were ~40 KB of the young generation a
+ * one-hook dispatch allocates, enough for one more collection (docs/performance.md, item 21).
+ * The exports object itself is marked and exported instead (the chunks require each other without
+ * cycles, so no file reads it before its body ran), and the Node module becomes the prototype of
+ * the object that holds it as `default`, which reads every name the same.
+ */
+function leanInterop(code) {
+  const out = code
+    .replace(/\bmodule\.exports=__toCommonJS\((\w+)\)/g, '__defProp($1,"__esModule",{value:!0}),module.exports=$1')
+    .replace(/\b__toESM\((require\("node:[\w/]+"\))(,1)?\)/g, '((m)=>({__proto__:m,default:m}))($1)');
+  const left = /\b__toCommonJS\(\w|\b__toESM\(require/.exec(out);
+  if (left) throw new Error(`interop left after leanInterop: ${out.slice(left.index, left.index + 60)}`);
+  return out;
 }
 
 /**
