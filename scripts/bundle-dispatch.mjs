@@ -273,6 +273,13 @@ const digest = createHash('sha256');
 for (const file of cached.sort()) digest.update(`${file}\0`).update(readFileSync(file)).update('\0');
 writeFileSync('dist/cli/build-id', `${digest.digest('hex')}\n`);
 
+// Node reads the package scope (the nearest package.json) at a process's first require() from
+// bin.cjs, to look for a self-reference; the package's own, with its exports map and scripts, took
+// ~1 M instructions to parse on every dispatch (docs/performance.md, item 22). This one ends the
+// walk first and says what the package's says of dist/cli: its .js files are ES modules.
+if (JSON.parse(readFileSync('package.json', 'utf8')).type !== 'module') throw new Error('dist/cli/package.json says "type": "module"');
+writeFileSync('dist/cli/package.json', '{ "type": "module" }\n');
+
 // tsc writes its output 0644; the `bin` must be executable for `npx agent-hooks` in this checkout
 // (an installed package gets its mode from npm's bin linking).
 chmodSync('dist/cli/bin.cjs', 0o755);
