@@ -154,8 +154,27 @@ async function toCommonJs(dir, outputs) {
  */
 function withHead(code) {
   if (code.startsWith('#!')) throw new Error('a converted file starts with #!: its head would not come first');
-  const body = lighterRequires(withoutStrict(code));
+  const body = leanInterop(lighterRequires(withoutStrict(code)));
   return `${STRICT}${body.includes('__agentHooksModuleUrl') ? `${MODULE_URL_BANNER}\n` : ''}${body}`;
+}
+
+/**
+ * esbuild's CommonJS interop, without its copies. A converted file's exports object already has a
+ * live getter per export (`__export`), and `__toCommonJS` copied each onto a second object through
+ * a second getter; a default import of a Node module (`import path from 'node:path'`) copied all of
+ * the module's properties the same way. Those copies were ~40 KB of the young generation a
+ * one-hook dispatch allocates, enough for one more collection (docs/performance.md, item 21).
+ * The exports object itself is marked and exported instead (the chunks require each other without
+ * cycles, so no file reads it before its body ran), and the Node module becomes the prototype of
+ * the object that holds it as `default`, which reads every name the same.
+ */
+function leanInterop(code) {
+  const out = code
+    .replace(/\bmodule\.exports=__toCommonJS\((\w+)\)/g, '__defProp($1,"__esModule",{value:!0}),module.exports=$1')
+    .replace(/\b__toESM\((require\("node:[\w/]+"\))(,1)?\)/g, '((m)=>({__proto__:m,default:m}))($1)');
+  const left = /\b__toCommonJS\(\w|\b__toESM\(require/.exec(out);
+  if (left) throw new Error(`interop left after leanInterop: ${out.slice(left.index, left.index + 60)}`);
+  return out;
 }
 
 /**
@@ -253,6 +272,13 @@ const cached = ['dist/cli', 'dist/validators'].flatMap((d) =>
 const digest = createHash('sha256');
 for (const file of cached.sort()) digest.update(`${file}\0`).update(readFileSync(file)).update('\0');
 writeFileSync('dist/cli/build-id', `${digest.digest('hex')}\n`);
+
+// Node reads the package scope (the nearest package.json) at a process's first require() from
+// bin.cjs, to look for a self-reference; the package's own, with its exports map and scripts, took
+// ~1 M instructions to parse on every dispatch (docs/performance.md, item 22). This one ends the
+// walk first and says what the package's says of dist/cli: its .js files are ES modules.
+if (JSON.parse(readFileSync('package.json', 'utf8')).type !== 'module') throw new Error('dist/cli/package.json says "type": "module"');
+writeFileSync('dist/cli/package.json', '{ "type": "module" }\n');
 
 // tsc writes its output 0644; the `bin` must be executable for `npx agent-hooks` in this checkout
 // (an installed package gets its mode from npm's bin linking).

@@ -207,6 +207,10 @@ async function main() {
   writeFileSync(new URL('settings.cjs', outDir), SETTINGS_VALIDATOR);
   // What the validators were generated from: a test compares it with the current schemas.
   writeFileSync(new URL('manifest.json', outDir), `${JSON.stringify(schemaDigests(schemas), null, 1)}\n`);
+  // The package scope of a validator's require() (Node reads the nearest package.json on each
+  // process's first one): this, not the package's own, which took ~1 M instructions to parse
+  // (docs/performance.md, item 22).
+  writeFileSync(new URL('package.json', outDir), '{ "type": "commonjs" }\n');
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

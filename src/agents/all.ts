@@ -79,7 +79,7 @@ export function getDialect(name: string): Dialect | undefined {
 
 /** The most likely dialect of a parsed document; Claude (the native shape) when nothing is sure. */
 export function detectDialect(file: string, doc: unknown): { dialect: Dialect; confidence: number } {
-  const { name, confidence } = surestDialect(DIALECTS, file, doc);
+  const { name, confidence } = surestDialect((name) => DIALECTS[name].detect, file, doc);
   return { dialect: DIALECTS[name], confidence };
 }
 

@@ -21,7 +21,6 @@ import { opencode } from './opencode/index.js';
 import { pi } from './pi/index.js';
 import { letta } from './letta/index.js';
 import { qwen } from './qwen/index.js';
-import { surestDialect } from './shared/detect.js';
 import type {
   Agent,
   Dialect,
@@ -80,7 +79,4 @@ export async function serializeDialect(
   return (await readerOf(name)).serialize(hooks, opts);
 }
 
-/** The most likely dialect of a parsed document; Claude (the native shape) when nothing is sure. */
-export function detectDialectName(file: string, doc: unknown): { name: DialectName; confidence: number } {
-  return surestDialect(AGENTS, file, doc);
-}
+export { detectDialectName } from './detectors.js';

@@ -129,6 +129,9 @@ const LEAN_EVENT_MODULES = ['events/facts.js', 'events/facts-prompt-tool.js', 'e
 /** The facts (tables) of the agents other than Claude (src/agents/<name>/facts.ts). */
 const OTHER_DIALECTS = ['codex', 'gemini', 'qwen', 'kimi', 'cursor', 'copilot', 'droid'].map((d) => `dist/agents/${d}/facts.js`);
 
+/** What `run` with a Claude file named with --settings does not load (src/agents/shared/foreign-settings.ts). */
+const NOT_FOR_A_CLAUDE_FILE = /^(dist\/)?agents\/(registry\.js|all\.js|[a-z]+\/(index|wire)\.js|shared\/wire\.js)$/;
+
 function expectLight(r: ReturnType<typeof resolvedBy>): void {
   // The recorder works: the CLI and commander were seen.
   expect(r.dist).toContain('cli/main.js');
@@ -176,9 +179,10 @@ test('run with command hooks loads the engine but not the HTTP client, trust sto
   expect(r.code).toBe(0);
   expect(r.dist).toContain('engine/engine.js');
   for (const p of ['undici', 'lru-cache', 'hono', 'yaml', '@modelcontextprotocol/sdk', 'diff']) expect(r.packages, p).not.toContain(p);
-  // A Claude file named with --settings is detected without the other agents' tables.
-  expect(r.dist).toContain('agents/registry.js');
-  expect(r.dist.filter((f) => OTHER_DIALECTS.includes(`dist/${f}`) || f === 'agents/all.js')).toEqual([]);
+  // A Claude file named with --settings is detected by the detectors alone: no agent's adapter,
+  // wire codec or tables, nor the registry that lists the adapters.
+  expect(r.dist).toContain('agents/detectors.js');
+  expect(r.dist.filter((f) => NOT_FOR_A_CLAUDE_FILE.test(f) || OTHER_DIALECTS.includes(`dist/${f}`))).toEqual([]);
   // toolkit/sample.js (catalog-only) gives run its default payloads; the rest of the toolkit stays out.
   const loaded = r.dist.filter((f) => f !== 'toolkit/sample.js');
   for (const d of ['serve/', 'host/', 'toolkit/', 'trust/', 'backends/http.js', 'backends/prompt.js'])
@@ -460,6 +464,7 @@ test('agent-hooks run runs from its bundle without commander, and with the same 
   expect(r.esm.filter((f) => f !== 'cli/bin.cjs')).toEqual([]);
   const sources = bundledSources(r.dist);
   expect(sources).toContain('dist/cli/run.js');
+  expect(sources.filter((f) => NOT_FOR_A_CLAUDE_FILE.test(f))).toEqual([]);
   for (const s of [
     'dist/cli/main.js',
     'node_modules/zod/',
@@ -575,7 +580,7 @@ test('dispatch and run with one command hook load neither node:crypto nor perf_h
   }
 });
 
-test('every CommonJS file dispatch and run load runs in strict mode, as its ES sources do', () => {
+test('every CommonJS file dispatch and run load runs in strict mode, as its ES sources do, and copies no exports', () => {
   const files = ['dist/cli/bundle-check', 'dist/cli/bundle', 'dist/cli/bundle-run', 'dist/validators'].flatMap((d) =>
     readdirSync(`${ROOT}${d}`, { recursive: true, encoding: 'utf8' })
       .filter((f) => /\.c?js$/.test(f))
@@ -585,4 +590,10 @@ test('every CommonJS file dispatch and run load runs in strict mode, as its ES s
   // A directive counts only as the first statement: a banner or loader above it would undo it.
   const sloppy = files.filter((f) => !readFileSync(`${ROOT}${f}`, 'utf8').startsWith('"use strict";'));
   expect(sloppy).toEqual([]);
+  // esbuild's getter copy of a file's exports, or of a Node module's, was one more young collection
+  // per dispatch (docs/performance.md, item 21); a validator's two exports are left as they are.
+  const copying = files.filter(
+    (f) => f.startsWith('dist/cli/') && /\b__toCommonJS\(\w|\b__toESM\(require\("node:/.test(readFileSync(`${ROOT}${f}`, 'utf8')),
+  );
+  expect(copying).toEqual([]);
 });

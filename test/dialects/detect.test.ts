@@ -7,6 +7,7 @@ import { DIALECTS, DIALECT_NAMES, WIRE, detectDialect } from '../../src/agents/a
 import { DETECTION_NAMES as CODEX_NAMES } from '../../src/agents/codex/detect.js';
 import { DETECTION_NAMES as CURSOR_NAMES } from '../../src/agents/cursor/detect.js';
 import { DETECTION_NAMES as GEMINI_NAMES } from '../../src/agents/gemini/detect.js';
+import { detectorOf } from '../../src/agents/detectors.js';
 import { AGENTS, detectDialectName, loadDialect, loadWire } from '../../src/agents/registry.js';
 
 it('the detectors name every native event of the Codex, Cursor and Gemini tables', () => {
@@ -19,7 +20,10 @@ it('the detectors name every native event of the Codex, Cursor and Gemini tables
 });
 
 it('each adapter detects with its detector, and detection picks the same dialect as the registry', () => {
-  for (const name of DIALECT_NAMES) expect(DIALECTS[name].detect, name).toBe(AGENTS[name].detect);
+  for (const name of DIALECT_NAMES) {
+    expect(DIALECTS[name].detect, name).toBe(AGENTS[name].detect);
+    expect(detectorOf(name), name).toBe(AGENTS[name].detect);
+  }
   const cases: Array<[string, unknown]> = [
     ['/p/.claude/settings.json', { hooks: { PreToolUse: [{ hooks: [] }] } }],
     ['/p/.codex/hooks.json', { hooks: { PreToolUse: [{ hooks: [] }] } }],

@@ -10,7 +10,7 @@ export function groupEvents(hooks: unknown): string[] {
 
 /** The dialect whose detector is surest of a parsed document; Claude (the native shape) when none is. */
 export function surestDialect(
-  detectors: Readonly<Record<DialectName, { detect(file: string, doc: unknown): number }>>,
+  detectorOf: (name: DialectName) => (file: string, doc: unknown) => number,
   file: string,
   doc: unknown,
 ): { name: DialectName; confidence: number } {
@@ -18,7 +18,7 @@ export function surestDialect(
   for (const name of DIALECT_NAMES) {
     let c = 0;
     try {
-      c = detectors[name].detect(file, doc);
+      c = detectorOf(name)(file, doc);
     } catch {
       c = 0; // detection reads untrusted documents; a surprise shape is "not this dialect"
     }
