@@ -3,11 +3,11 @@
  * the first (src/trust/pins/walk-cache.ts) only while every file-system answer it depended on is
  * the same. Each attacker move between the walks must be seen as the walk itself would see it.
  */
-import { describe, expect, it } from 'vitest';
-import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pinsOf } from '../../src/trust/pins.js';
-import { walkCacheStats } from '../../src/trust/pins/walk-cache.js';
+import { flushWalks, loadWalks, resetWalks, walkCacheStats } from '../../src/trust/pins/walk-cache.js';
 import { useTempDir } from '../helpers/tmp.js';
 
 const dir = useTempDir('agent-hooks-walk-cache-');
@@ -111,10 +111,73 @@ describe('the walk cache', () => {
   });
 });
 
+describe('walks kept on disk (walk-cache.json)', () => {
+  const BUILD = 'b'.repeat(64);
+  afterEach(resetWalks);
+
+  /** A walk kept by an earlier process: written, then everything in memory forgotten. */
+  async function keptOnDisk(root: string, store: string): Promise<string> {
+    await loadWalks(store, BUILD);
+    expect(walk(root, 'sh hooks/guard.sh').hit).toBe(false);
+    await flushWalks();
+    resetWalks();
+    return join(store, 'walk-cache.json');
+  }
+
+  it('a later process reuses the walk, and walks again when a sourced file changed', async () => {
+    const root = project(SOURCING);
+    const store = dir.path('store');
+    mkdirSync(store, { mode: 0o700 });
+    const file = await keptOnDisk(root, store);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    await loadWalks(store, BUILD);
+    expect(walk(root, 'sh hooks/guard.sh').hit).toBe(true);
+    resetWalks();
+    writeFileSync(join(root, 'hooks/lib.sh'), '. "$(dirname "$0")/more.sh"\n');
+    await loadWalks(store, BUILD);
+    const after = walk(root, 'sh hooks/guard.sh');
+    expect(after.hit).toBe(false);
+    expect(after.pins.files).toContain(join(root, 'hooks/more.sh'));
+  });
+
+  it('is not used by another build, from a file others can write, or for a walk it cannot replay', async () => {
+    const root = project(SOURCING);
+    const store = dir.path('store');
+    mkdirSync(store, { mode: 0o700 });
+    const file = await keptOnDisk(root, store);
+    await loadWalks(store, 'c'.repeat(64));
+    expect(walk(root, 'sh hooks/guard.sh').hit).toBe(false);
+    resetWalks();
+    chmodSync(file, 0o620);
+    await loadWalks(store, BUILD);
+    expect(walk(root, 'sh hooks/guard.sh').hit).toBe(false);
+    resetWalks();
+    // A question this code does not ask (a forged or newer file) is never answered "unchanged".
+    chmodSync(file, 0o600);
+    const data = JSON.parse(readFileSync(file, 'utf8')) as { walks: [string, { observations: string[][] }][] };
+    data.walks[0]![1].observations.push(['constructor', '', '!probe.ask is not a function']);
+    writeFileSync(file, JSON.stringify(data));
+    await loadWalks(store, BUILD);
+    expect(walk(root, 'sh hooks/guard.sh').hit).toBe(false);
+  });
+
+  it('from the sources (no build id) nothing is written', async () => {
+    const root = project(SOURCING);
+    const store = dir.path('store');
+    mkdirSync(store, { mode: 0o700 });
+    await loadWalks(store);
+    walk(root, 'sh hooks/guard.sh');
+    await flushWalks();
+    expect(readdirSync(store)).toEqual([]);
+  });
+});
+
 describe('the model reads the file system only through observed-fs.ts', () => {
   it('no other file of it imports node:fs, the module resolver or file-kind', () => {
     const src = join(__dirname, '../../src/trust');
-    const files = ['pins.ts', ...readdirSync(join(src, 'pins')).map((f) => join('pins', f))].filter((f) => f !== 'pins/observed-fs.ts');
+    const files = ['pins.ts', ...readdirSync(join(src, 'pins')).map((f) => join('pins', f))].filter(
+      (f) => !['pins/observed-fs.ts', 'pins/walk-cache.ts'].includes(f),
+    );
     const offenders = files.filter((f) =>
       /from '(node:)?fs(\/promises)?'|createRequire[^;]*from '(node:)?module'|file-kind\.js'/.test(readFileSync(join(src, f), 'utf8')),
     );
