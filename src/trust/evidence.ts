@@ -6,7 +6,9 @@
  */
 import { canonicalHook, hookShape, type CanonicalHook } from './digest.js';
 import { hashCacheFor } from './hash.js';
+import path from 'node:path';
 import { pinsOf } from './pins.js';
+import { flushWalks, loadWalks } from './pins/walk-cache.js';
 import { pinRecords, type PinRecord } from './scripts.js';
 import { readTrustStore, TrustStoreError, type TrustRecord } from './store.js';
 import type { TrustOptions } from './types.js';
@@ -96,6 +98,8 @@ export async function gatherScripts(hooks: readonly NormalizedHook[], c: Evidenc
       continue;
     }
     const pluginRoot = h.source.pluginRoot ?? h.source.skillRoot;
+    // Walks kept by earlier processes, next to the hash cache (pins/walk-cache.ts).
+    if (cache?.file !== undefined) await loadWalks(path.dirname(cache.file));
     const pins = pinsOf(h.handler, {
       cwd: workspace.dir,
       projectDir: workspace.dir,
@@ -115,6 +119,7 @@ export async function gatherScripts(hooks: readonly NormalizedHook[], c: Evidenc
     }
   }
   await cache?.flush();
+  await flushWalks();
   // A file that a hook of the fired event also runs was read above: that record wins.
   const deferred = new Set<string>();
   for (const [key, r] of deferredRecords) {

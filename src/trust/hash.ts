@@ -101,7 +101,8 @@ export class HashCache {
   }
 }
 
-function trustworthy(st: { uid: number; mode: number }): boolean {
+/** Owned by this user and writable by no one else (the store's directory, the caches). */
+export function trustworthy(st: { uid: number; mode: number }): boolean {
   if (process.platform === 'win32') return true;
   const uid = process.getuid?.();
   return (uid === undefined || st.uid === uid) && (st.mode & 0o022) === 0;

@@ -31,16 +31,25 @@
 import { substitutePlaceholders, type PlaceholderVars } from '../backends/env.js';
 import { substituteForShell } from '../backends/shell-placeholders.js';
 import type { CommandHandler } from '../types.js';
+import { canonicalJson } from '../util/canonical-json.js';
 import { referencedArgs, steeringAssignment, unpin, type PinContext, type Pins, type Run, type State } from './pins/model.js';
 import { execArgv, modelScript } from './pins/shell.js';
 import { modelIncludes } from './pins/includes.js';
 import { jsIncludes, pythonIncludes } from './pins/imports.js';
 import { shellIncludes } from './pins/shell-includes.js';
+import { cachedWalk } from './pins/walk-cache.js';
 
 export type { PinContext, Pins } from './pins/model.js';
 
 /** Model what a command hook executes. Never throws. */
 export function pinsOf(handler: CommandHandler, ctx: PinContext): Pins {
+  // Key order differs between callers; PATH is where bare names are looked up; the process's
+  // directory is there in case a relative path slips through.
+  const key = canonicalJson([handler, { ...ctx, path: ctx.path ?? process.env.PATH ?? null }, process.cwd()]);
+  return cachedWalk(key, () => modelPins(handler, ctx));
+}
+
+function modelPins(handler: CommandHandler, ctx: PinContext): Pins {
   const pins: Pins = { files: [], trees: [], records: {}, listed: [], unpinned: [] };
   const run: Run = { ctx, pins, seenFiles: new Set(), seenTrees: new Set(), commands: 0, scripts: [] };
   const vars: PlaceholderVars = {

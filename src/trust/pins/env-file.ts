@@ -1,5 +1,5 @@
 /** The NODE_OPTIONS of a file given to `node --env-file` (interpreters.ts), read as node reads them. */
-import { readFileSync } from 'node:fs';
+import { readFileSync } from './observed-fs.js';
 import { resolveIn, unpin, type Run, type State } from './model.js';
 import { NODE_OPTIONS, readOptions, type ReadOption } from './options.js';
 

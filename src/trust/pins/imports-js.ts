@@ -16,13 +16,13 @@
  * project. Stated limits: a package outside the project is not pinned (it is not the agent's to
  * edit); tsconfig `paths` (which tsx follows) and bun's own module mapping are not modelled.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire, isBuiltin } from 'node:module';
+import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isPathInside } from '../../util/path-inside.js';
 import { type Includes, IncludesBuilder } from './imports-common.js';
 import { isDir, isFile, realOr } from './model.js';
+import { createRequire, existsSync, readFileSync } from './observed-fs.js';
 
 interface Tok {
   t: 'name' | 'str' | 'op' | 'num' | 'regex';

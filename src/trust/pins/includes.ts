@@ -6,13 +6,13 @@
  * python's and JS's imports (the resolvers given). Each included file is pinned, present or
  * absent. What a script executes is not modelled; other interpreters' includes neither.
  */
-import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { isPathInside } from '../../util/path-inside.js';
 import { pathLookup } from './lookup.js';
 import { MAX_DEPTH, NODE_LIKE, PYTHON, pinFile, pinTree, realOr, SHELLS, unpin, type PinContext, type Run } from './model.js';
 import type { ScriptRun } from './model.js';
 import type { Includes } from './imports-common.js';
+import { existsSync, readdirSync, readScript } from './observed-fs.js';
 
 export type { Includes };
 
@@ -23,9 +23,6 @@ export interface Resolvers {
   js?: (script: string, text: string, projectDir: string) => Includes;
 }
 
-// A bound on reading and walking one script (a megabyte of shell code parses in ~0.25 s here), far
-// above any hook script; a bigger one makes the hook unpinned.
-export const MAX_SCRIPT_BYTES = 16 * 1024 * 1024;
 export const MAX_INCLUDED = 200;
 
 /** What one hook's include walk shares: the context, and the included files so far (MAX_INCLUDED). */
@@ -34,40 +31,9 @@ export interface Loader {
   included: Set<string>;
 }
 
-/** A script's text; `missing` for an absent file, and for a binary (a NUL in its first 512 bytes, no `#!`): nothing to model. */
-export type ScriptText = { text: string } | { missing: true } | { problem: string };
-
 /** How a path shows in a reason: relative to the project directory when inside it. */
 export const shown = (ctx: PinContext, file: string): string =>
   isPathInside(file, ctx.projectDir) ? path.relative(ctx.projectDir, file) : file;
-
-/**
- * A script's text, read through one descriptor: a regular file only (its real path opened without
- * following a link or blocking, as served.ts does), at most MAX_SCRIPT_BYTES.
- */
-export function readScript(file: string): ScriptText {
-  let fd: number;
-  try {
-    fd = openSync(realOr(file), constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' || code === 'ENOTDIR' ? { missing: true } : { problem: `cannot be read (${code})` };
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return { problem: 'is not a regular file' };
-    // A program run by path may be a binary (`/bin/bash x.sh`): its head says so before its size.
-    const head = Buffer.alloc(Math.min(512, st.size));
-    const n = readSync(fd, head, 0, head.length, 0);
-    if (head.subarray(0, n).includes(0) && !head.subarray(0, n).toString('latin1').startsWith('#!')) return { missing: true };
-    if (st.size > MAX_SCRIPT_BYTES) return { problem: `is larger than ${MAX_SCRIPT_BYTES / 1024 / 1024} MiB` };
-    return { text: readFileSync(fd, 'utf8') };
-  } catch (e) {
-    return { problem: `cannot be read (${(e as NodeJS.ErrnoException).code})` };
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /**
  * A `#!` line: the program it names as written, and the interpreter it runs (through `env`,

@@ -1,5 +1,5 @@
 /** Interpreters and package runners of the shell model (pins.ts): which script each one runs. */
-import { existsSync } from 'node:fs';
+import { existsSync } from './observed-fs.js';
 import path from 'node:path';
 import type { Redirection } from 'unbash';
 import { fileURLToPath } from 'node:url';

@@ -2,9 +2,8 @@
  * The state of the shell model behind pins.ts: what is known while a command line is walked
  * (directory, variables, functions), the pins recorded so far, and the helpers that record them.
  */
-import { lstatSync, realpathSync } from 'node:fs';
 import type { SyntaxNode } from 'unbash';
-import { isDir, isFile } from '../../util/file-kind.js';
+import { isDir, isFile, lstatSync, realpathSync } from './observed-fs.js';
 import path from 'node:path';
 
 export interface PinContext {

@@ -1,5 +1,5 @@
 /** Python in the shell model (shell.ts): the script, or the module `-m` runs from the current directory. */
-import { readdirSync } from 'node:fs';
+import { readdirSync } from './observed-fs.js';
 import path from 'node:path';
 import type { Redirection } from 'unbash';
 import { modelInterpreter } from './interpreters.js';

@@ -9,7 +9,8 @@
 import type { SyntaxNode } from 'unbash';
 import { forEachChild } from 'unbash';
 import type { Includes, Loader } from './includes.js';
-import { MAX_INCLUDED, readScript, shown } from './includes.js';
+import { MAX_INCLUDED, shown } from './includes.js';
+import { readScript } from './observed-fs.js';
 import {
   clone,
   forgetDirectory,

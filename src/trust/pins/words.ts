@@ -1,5 +1,5 @@
 /** Words of the shell model (pins.ts): expansion, tilde, field splitting and globbing as the shell does them. */
-import { existsSync, readdirSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from './observed-fs.js';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { CommandExpansionPart, SyntaxNode, Word, WordPart } from 'unbash';
