@@ -192,10 +192,16 @@ function subcommandOf(cmd: Command, source: string, depth: number, piped: boolea
   return { candidates: [...candidates], guardCandidates: [...guard], dynamicName, grantable: grantableCommand(cmd), opaque, nestedDynamic };
 }
 
-/** Whether a word's value is computed: an expansion, also one inside double quotes (`"$x"`). */
+/**
+ * Whether a word's value is computed: an expansion, also one inside double quotes (`"$x"`), or a
+ * brace or glob expansion (`r{m,}` is `rm r`, `/bin/r?` is `/bin/rm`).
+ */
 function computed(parts: readonly WordPart[] | undefined): boolean {
   return (parts ?? []).some(
-    (p) => DYNAMIC_PARTS.has(p.type) || ((p.type === 'DoubleQuoted' || p.type === 'LocaleString') && computed(p.parts)),
+    (p) =>
+      DYNAMIC_PARTS.has(p.type) ||
+      EXPANDING_PARTS.has(p.type) ||
+      ((p.type === 'DoubleQuoted' || p.type === 'LocaleString') && computed(p.parts)),
   );
 }
 
