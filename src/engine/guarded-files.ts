@@ -46,12 +46,35 @@ function shellHit(
   const writes = shellWrites(command);
   const byPath = pathHit(guarded, writes.paths, cwd);
   if (byPath !== undefined) return byPath;
-  const names = new Set(writes.names);
+  const names = new Set(writes.names.filter((n) => !/[*?[]/.test(n)));
+  const nameGlobs = writes.names.filter((n) => /[*?[]/.test(n)).map(nameGlob);
+  const globs = writes.globs.map((g) => ({ dir: realOr(path.resolve(cwd, g.base)), rest: g.rest }));
+  const trees = writes.trees.map((t) => realOr(path.resolve(cwd, t)));
   for (const f of guarded) {
     const name = path.basename(f);
-    if (names.has(name) || (writes.unread && command.includes(name))) return f;
+    if (names.has(name) || nameGlobs.some((g) => g.test(name)) || (writes.unread && command.includes(name))) return f;
+    if (globs.some((g) => under(f, g.dir) && g.rest.test(f.slice(g.dir.length).replace(/^\//, '')))) return f;
+    if (trees.some((t) => f === t || under(f, t))) return f;
   }
   return undefined;
+}
+
+const under = (f: string, dir: string): boolean => f.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
+
+function realOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+/** A name holding glob characters, as the file names it matches (a bracket is any one character). */
+function nameGlob(name: string): RegExp {
+  const source = name.replace(/\[[^\]]*\]|\*|\?|[^*?[]+|./g, (m) =>
+    m === '*' ? '.*' : m === '?' || m.startsWith('[') ? '.' : m.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'),
+  );
+  return new RegExp(`^${source}$`);
 }
 
 /**

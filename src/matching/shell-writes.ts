@@ -6,7 +6,9 @@
  * run a command unchanged (`sudo`, `env`, `xargs`: shell-readings.ts) and inside `bash -c`/`eval`
  * texts. A target built from an expansion (`$D/guard.sh`) is kept by its last path segment, which
  * the caller compares with file names only; so is every target once the command changes
- * directory. A command the parser cannot read yields its text, for the same name comparison.
+ * directory. A glob or brace target is kept as a pattern (any file it may match), and a `find`
+ * that writes (`-delete`, `-exec chmod …`) as its start paths (any file under them). A command the
+ * parser cannot read yields its text, for the same name comparison.
  */
 import { forEachChild, parse, type SyntaxNode, type Word } from 'unbash';
 import { guardStarts, nestedScripts } from './shell-readings.js';
@@ -14,15 +16,25 @@ import { guardStarts, nestedScripts } from './shell-readings.js';
 export interface ShellWrites {
   /** Targets spelt in full (no expansion), as written: resolve them against the command's cwd. */
   readonly paths: readonly string[];
-  /** Targets known only by their last segment: an expansion, a `cd` before, a glob. */
+  /**
+   * Targets known only by their last segment: an expansion, a `cd` before. A name may hold glob
+   * characters (`$D/*`): it then stands for every file name the glob matches.
+   */
   readonly names: readonly string[];
+  /** Glob and brace targets (`hooks/*`, `hooks/guard.{sh,}`): any file they may match. */
+  readonly globs: readonly GlobTarget[];
+  /**
+   * Directories a `find` that writes (`-delete`, `-exec chmod …`) starts from, as written: any file
+   * under them may be written.
+   */
+  readonly trees: readonly string[];
   /** The parser could not read the command: compare `text` with the file names. */
   readonly unread: boolean;
 }
 
 const OUTPUT_OPERATORS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
 /** Programs whose every operand may be written, moved away or deleted. */
-const WRITE_ALL = new Set(['tee', 'rm', 'unlink', 'shred', 'truncate', 'touch', 'chmod', 'chown', 'mv', 'patch']);
+const WRITE_ALL = new Set(['tee', 'rm', 'unlink', 'shred', 'truncate', 'touch', 'chmod', 'chown', 'mv', 'patch', 'setfacl', 'chattr']);
 /** Programs that write their last operand, or into the directory of `-t DIR`. */
 const WRITE_LAST = new Set(['cp', 'install', 'ln', 'rsync']);
 const IN_PLACE = new Set(['sed', 'perl', 'ruby', 'gsed']);
@@ -31,18 +43,21 @@ const MAX_DEPTH = 3;
 const DYNAMIC = new Set(['CommandExpansion', 'ProcessSubstitution', 'SimpleExpansion', 'ParameterExpansion', 'ArithmeticExpansion']);
 
 const baseName = (v: string): string => v.slice(v.lastIndexOf('/') + 1);
-const isGlob = (w: Word): boolean => /[*?[]/.test(w.text) && w.text === w.value;
-type Part = { type: string; parts?: readonly Part[] };
+type Part = { type: string; text: string; value?: string; parts?: readonly Part[] };
 const hasDynamic = (parts: readonly Part[] | undefined): boolean => (parts ?? []).some((p) => DYNAMIC.has(p.type) || hasDynamic(p.parts));
 const isDynamic = (w: Word): boolean => hasDynamic(w.parts as readonly Part[] | undefined) || w.text.startsWith('~');
 
 export function shellWrites(command: string): ShellWrites {
   const paths: string[] = [];
   const names: string[] = [];
+  const globs: GlobTarget[] = [];
+  const trees: string[] = [];
   let cd = false;
   let unread = false;
   const target = (w: Word): void => {
-    if (isDynamic(w) || isGlob(w)) names.push(baseName(w.text.replace(/["'}]+$/, '')));
+    const glob = isDynamic(w) ? undefined : globOf(w.parts as readonly Part[] | undefined);
+    if (isDynamic(w)) names.push(baseName(w.text.replace(/["'}]+$/, '')));
+    else if (glob) globs.push(glob);
     else paths.push(w.value);
   };
   const read = (text: string, depth: number): void => {
@@ -69,6 +84,8 @@ export function shellWrites(command: string): ShellWrites {
             const intoDir = values.slice(start + 1).some((v) => v === '-t' || v.startsWith('--target-directory'));
             if (intoDir) names.push(...operands.map((w) => baseName(w.value)));
             else target(operands[operands.length - 1] as Word);
+          } else if (name === 'find' && findWrites(values.slice(start + 1))) {
+            trees.push(...findStarts(values.slice(start + 1)));
           } else if (name === 'dd') {
             for (const w of operands) if (w.value.startsWith('of=')) target({ ...w, text: w.text.slice(3), value: w.value.slice(3) });
           }
@@ -82,8 +99,85 @@ export function shellWrites(command: string): ShellWrites {
   };
   read(command, 0);
   if (cd) {
-    names.push(...paths.map(baseName));
+    names.push(...paths.map(baseName), ...globs.map((g) => baseName(g.text)));
     paths.length = 0;
+    globs.length = 0;
+    // A relative start is somewhere unknown: any file may be under it.
+    if (trees.some((t) => !t.startsWith('/'))) trees.splice(0, trees.length, '/');
   }
-  return { paths, names, unread };
+  return { paths, names, globs, trees, unread };
+}
+
+/**
+ * A target that expands to paths nobody has read: the directory its literal part names, and a
+ * regular expression any expanded path below it matches (loosely: a bracket is any one character,
+ * a brace or extended glob anything).
+ */
+export interface GlobTarget {
+  readonly base: string;
+  readonly rest: RegExp;
+  /** The word as written, for a name comparison once the directory is unknown. */
+  readonly text: string;
+}
+
+const regexEscaped = (v: string): string => v.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+const literalOf = (p: Part): string => p.value ?? (p.parts ?? []).map(literalOf).join('');
+const WILD = new Set(['Glob', 'BraceExpansion', 'ExtendedGlob']);
+
+/** A glob's text as a pattern within one path segment: `*` any run, `?` or a bracket any one character. */
+const globSource = (glob: string): string =>
+  glob.replace(/\[[^\]]*\]|\*|\?|[^*?[]+|./g, (m) =>
+    m === '*' ? '[^/]*' : m === '?' || (m.length > 1 && m.startsWith('[')) ? '[^/]' : regexEscaped(m),
+  );
+
+function globOf(parts: readonly Part[] | undefined): GlobTarget | undefined {
+  if (!(parts ?? []).some((p) => WILD.has(p.type))) return undefined;
+  let literal = ''; // the literal text before the first wildcard
+  let source = '';
+  let text = '';
+  let tail = ''; // the text from the first wildcard on
+  for (const p of parts ?? []) {
+    text += p.text;
+    if (tail || WILD.has(p.type)) tail += p.text;
+    if (p.type === 'Glob') source += globSource(p.text);
+    else if (WILD.has(p.type)) source += '.*';
+    else {
+      source += regexEscaped(literalOf(p));
+      if (!tail) literal += literalOf(p);
+    }
+  }
+  // `..` past the first wildcard may leave the literal directory: anything may be named.
+  if (tail.includes('..')) return { base: '/', rest: /.*/, text };
+  const cut = literal.lastIndexOf('/');
+  const base = cut < 0 ? '.' : literal.slice(0, cut) || '/';
+  // The pattern below the base: the escaped literal prefix the base took is dropped.
+  const rest = source.slice(regexEscaped(literal.slice(0, cut + 1)).length);
+  return { base, rest: new RegExp(`^${rest}$`), text };
+}
+
+/** `find` primaries that write: `-delete`, or an `-exec`/`-execdir`/`-ok`/`-okdir` running a writer or a shell. */
+function findWrites(args: readonly string[]): boolean {
+  return args.some((v, i) => {
+    if (v === '-delete') return true;
+    if (!['-exec', '-execdir', '-ok', '-okdir'].includes(v)) return false;
+    const name = baseName(args[i + 1] ?? '');
+    return WRITE_ALL.has(name) || WRITE_LAST.has(name) || IN_PLACE.has(name) || name === 'dd' || FIND_RUNS.has(name);
+  });
+}
+
+/** Commands that run other commands: what they write under find is not read. */
+const FIND_RUNS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'eval', 'xargs', 'env', 'sudo', 'command', 'exec']);
+
+/** find's start paths: the words before its first expression word, past `-H`/`-L`/`-P`/`-D x`/`-O`; `.` if none. */
+function findStarts(args: readonly string[]): string[] {
+  let i = 0;
+  while (i < args.length && /^-([HLP]|O\d*|D)$/.test(args[i] as string)) i += args[i] === '-D' ? 2 : 1;
+  const starts: string[] = [];
+  for (; i < args.length; i++) {
+    const v = args[i] as string;
+    if (v.startsWith('-') || v === '(' || v === '!' || v === ',') break;
+    // A start computed or expanded (`"$D"`, `~`, `h*`) may be anywhere.
+    starts.push(/[$`~*?[{]/.test(v) ? '/' : v);
+  }
+  return starts.length > 0 ? starts : ['.'];
 }

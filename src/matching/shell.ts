@@ -13,7 +13,7 @@
  * A rule that guards matches when any subcommand matches; a rule that grants covers the command
  * only when it covers every subcommand and the command is `grantable` (if-rule.ts matchBash).
  */
-import { forEachChild, parse, type Command, type SyntaxNode, type Word, type Assignment } from 'unbash';
+import { forEachChild, parse, type Command, type SyntaxNode, type Word, type WordPart, type Assignment } from 'unbash';
 import { byBaseName, grantStarts, guardStarts, nestedScripts, readsScriptFromStdin, withoutLeadingOptions } from './shell-readings.js';
 
 interface SubCommand {
@@ -28,7 +28,10 @@ interface SubCommand {
    * program's leading options (`git -C d push`), and the subcommands of a `bash -c` or `eval` text.
    */
   readonly guardCandidates: readonly string[];
-  /** The command name itself comes from an expansion (`$CMD push`): it could be anything. */
+  /**
+   * The command name, or a word a runner may run (`sudo "$x"`), comes from an expansion (`$CMD
+   * push`, `"$x"`): it could be anything.
+   */
   readonly dynamicName: boolean;
   /**
    * An allow rule may cover it: no leading `VAR=value` (`LD_PRELOAD=x ls`), no glob, brace or
@@ -146,7 +149,11 @@ function subcommandOf(cmd: Command, source: string, depth: number, piped: boolea
   if (!cmd.name) return undefined;
   const words: (Word | Assignment)[] = [cmd.name, ...cmd.args];
   const values = words.map(wordValue);
-  const dynamicName = (cmd.name.parts ?? []).some((p) => DYNAMIC_PARTS.has(p.type));
+  const starts = guardStarts(values);
+  const dynamicName = starts.some((i) => {
+    const w = words[i];
+    return w?.type === 'Word' && computed(w.parts);
+  });
   const candidates = new Set<string>();
   const spell = (start: number, into: Set<string>): void => {
     const first = words[start];
@@ -164,7 +171,7 @@ function subcommandOf(cmd: Command, source: string, depth: number, piped: boolea
   const guard = new Set<string>();
   let opaque = false;
   let nestedDynamic = false;
-  for (const start of guardStarts(values)) {
+  for (const start of starts) {
     spell(start, guard);
     const rest = values.slice(start);
     guard.add(rest.join(' '));
@@ -183,6 +190,19 @@ function subcommandOf(cmd: Command, source: string, depth: number, piped: boolea
   }
   for (const c of candidates) guard.delete(c);
   return { candidates: [...candidates], guardCandidates: [...guard], dynamicName, grantable: grantableCommand(cmd), opaque, nestedDynamic };
+}
+
+/**
+ * Whether a word's value is computed: an expansion, also one inside double quotes (`"$x"`), or a
+ * brace or glob expansion (`r{m,}` is `rm r`, `/bin/r?` is `/bin/rm`).
+ */
+function computed(parts: readonly WordPart[] | undefined): boolean {
+  return (parts ?? []).some(
+    (p) =>
+      DYNAMIC_PARTS.has(p.type) ||
+      EXPANDING_PARTS.has(p.type) ||
+      ((p.type === 'DoubleQuoted' || p.type === 'LocaleString') && computed(p.parts)),
+  );
 }
 
 const UNKNOWN_SCRIPT = Symbol('unknown script');

@@ -89,6 +89,8 @@ function modelPins(handler: CommandHandler, ctx: PinContext): Pins {
     }
     // What the scripts it runs load into their own interpreter: sources, imports (pins/includes.ts).
     modelIncludes(run, { shell: shellIncludes, python: pythonIncludes, js: jsIncludes });
+    const executed = (run.scripts ?? []).filter((s) => s.interpreter === undefined && !s.sourced).map((s) => s.file);
+    if (executed.length > 0) pins.executed = [...new Set(executed)];
   } catch (e) {
     unpin(run, `the command could not be modelled: ${(e as Error).message}`);
   }

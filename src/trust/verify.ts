@@ -14,7 +14,7 @@
  * - Every reviewed hook carries `guards`: its pinned files and its config file, which the engine
  *   refuses tool writes to.
  */
-import { promises as fs, realpathSync } from 'node:fs';
+import { constants, promises as fs, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { describeChange, rootCodec, type CanonicalHook } from './digest.js';
 import { HashCache, MAX_TREE_FILES } from './hash.js';
@@ -248,6 +248,10 @@ function verifierFor(h: NormalizedHook, st: HookTrustStatus, c: VerifierContext)
     const checked = new Map(records.map((r) => [r.key, r.record]));
     const drifted = (await pinRecords(pins, c.cache)).records.find((r) => checked.get(r.key) !== r.record);
     if (drifted) return fail(`${drifted.key} changed while it was being verified`);
+    // The record holds content, not mode: a guard run by its path whose x bit was dropped does not
+    // run, and its 126 may be lost (`guard.sh || true`). An absent one is left to the records.
+    const stuck = await notExecutable(pins.executed ?? []);
+    if (stuck !== undefined) return fail(`${stuck} is run by its path but cannot be executed (its x bit was dropped?)`);
     return {
       where,
       ...(served ? { served } : {}),
@@ -293,6 +297,18 @@ async function linksOnTheWay(named: readonly string[], records: readonly PinReco
     if (!keys.has(path.join(at, path.basename(p)))) return changed;
   }
   return links;
+}
+
+/** The first of `files` that exists but the user may not execute. */
+async function notExecutable(files: readonly string[]): Promise<string | undefined> {
+  for (const f of files) {
+    const denied = await fs.access(f, constants.X_OK).then(
+      () => false,
+      (e: NodeJS.ErrnoException) => e.code !== 'ENOENT' && e.code !== 'ENOTDIR',
+    );
+    if (denied) return f;
+  }
+  return undefined;
 }
 
 /** A tree's fingerprint when it holds more entries than a tree record can (hash.ts): never equal to a real one. */

@@ -137,6 +137,15 @@ describe('a tool call that would write a pinned guard or the hook config is deni
     'echo {} | sudo tee .claude/settings.json',
     'cp /dev/null ./hooks/../hooks/guard.sh',
     'd=hooks; echo "exit 0" > $d/guard.sh',
+    // Attacker review: the x bit of a guard run by its path, through a glob, an ACL or find.
+    'chmod a-x hooks/*',
+    'chmod -x hooks/g*.s[h]',
+    'chmod -x hooks/guard.{sh,}',
+    'chmod -x $HOME/../*/hooks/*',
+    'setfacl -m u::rw- hooks/guard.sh',
+    'chattr +i hooks/guard.sh',
+    'find hooks -name guard.sh -exec chmod -x {} +',
+    'find . -name guard.sh -delete',
   ];
   for (const command of shellWrites) cases.push([`claude Bash: ${command}`, 'claude', bash(command)]);
   it.concurrent.each(cases)('%s', async (_name, agent, payload) => {
@@ -144,12 +153,17 @@ describe('a tool call that would write a pinned guard or the hook config is deni
     expect(['deny', 'ask']).toContain(verdict(r));
   });
   // Reading a guard, or writing elsewhere, goes on as before (the project's guard allows these).
-  it.concurrent.each(['cat hooks/guard.sh', 'echo hi > out.txt', 'cp hooks/guard.sh /tmp/copy-of-guard'])(
-    'claude Bash: %s proceeds',
-    async (command) => {
-      expect(verdict(await dispatchRaw('claude', bash(command)()))).toBe('proceed');
-    },
-  );
+  it.concurrent.each([
+    'cat hooks/guard.sh',
+    'echo hi > out.txt',
+    'cp hooks/guard.sh /tmp/copy-of-guard',
+    'chmod a-x build/*',
+    'chmod -x hooks/*.py',
+    'find build -delete',
+    'find hooks -name guard.sh -exec cat {} +',
+  ])('claude Bash: %s proceeds', async (command) => {
+    expect(verdict(await dispatchRaw('claude', bash(command)()))).toBe('proceed');
+  });
 });
 
 describe('untrusted (never reviewed) hooks stay skipped', () => {

@@ -211,4 +211,27 @@ describe('a file the reviewed script sources, not named by the command', () => {
     );
     expect(r).toMatchObject({ verdict: 'deny', unreviewedRan: false });
   });
+  // Attacker review: inside a function bash's ${BASH_SOURCE[0]} is the file that defined it; the
+  // model used the caller's, pinning the absent hooks/rules.sh instead of hooks/lib/rules.sh.
+  it('a file a library function sources through ${BASH_SOURCE[0]}, edited after the review: deny', async () => {
+    const sb = sandbox();
+    sandboxes.push(sb);
+    const project = sb.dir.path('p');
+    sb.dir.write(
+      'p/hooks/guard.sh',
+      '#!/bin/bash\n. "$(dirname "$0")/lib/util.sh"\nload_rules\nif blocked; then echo no >&2; exit 2; fi\n',
+      0o755,
+    );
+    sb.dir.write('p/hooks/lib/util.sh', 'load_rules() {\n  . "$(dirname "${BASH_SOURCE[0]}")/rules.sh"\n}\n');
+    sb.dir.write('p/hooks/lib/rules.sh', "blocked() { grep -q 'rm -rf'; }\n");
+    sb.dir.json('p/.claude/settings.json', {
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/hooks/guard.sh' }] }] },
+    });
+    await trust(sb, project);
+    const call = async (cmd: string) => verdict(await dispatchShell('claude', project, cmd, { env: sb.env }));
+    expect(await call('ls')).toBe('proceed');
+    expect(await call('rm -rf build')).toBe('deny');
+    writeFileSync(join(project, 'hooks/lib/rules.sh'), 'blocked() { return 1; }\n');
+    expect(await call('rm -rf build')).toBe('deny');
+  });
 });

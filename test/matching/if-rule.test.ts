@@ -117,6 +117,22 @@ describe('Bash if-matching table (reference)', () => {
   it('runs when the command name itself is computed', () => {
     expect(bash('rm *', '$CMD -rf /')).toBe(true);
   });
+  // Attacker review: a double-quoted expansion is as computed as a bare one, and a runner's
+  // arguments may be the command it runs (bash runs rm for each of these).
+  it('runs when the command name, or a word a runner runs, is a double-quoted expansion', () => {
+    for (const name of ['"$x"', '"${x[@]}"', '"$@"', '"$(echo rm)"', '"${x:-rm}"', '$x'])
+      for (const runner of ['', 'command ', 'exec ', 'time ', 'sudo ']) {
+        const command = `x=rm; ${runner}${name} -rf build`;
+        expect(bash('rm *', command), command).toBe(true);
+      }
+    expect(bash('rm *', 'find . -exec "$@" \\;')).toBe(true);
+    for (const command of ['ls "$x"', 'echo "a$x"', 'grep -r "$(cat p)" .']) expect(bash('rm *', command), command).toBe(false);
+  });
+  it('runs when the command name, or a word a runner runs, has a brace or glob expansion', () => {
+    for (const command of ['r{m,} -rf build', 'rm{,} -rf build', '/bin/r? -rf build', 'sudo r{m,} -rf build', 'find . -exec r{m,} {} +'])
+      expect(bash('rm *', command), command).toBe(true);
+    for (const command of ['ls {a,b}', 'ls *.txt', 'find . -exec ls {} +']) expect(bash('rm *', command), command).toBe(false);
+  });
   // Claude Code 2.1.328 runs a `Bash(rm *)` guard for `xargs rm` (test/agents/claude-diff); the
   // rest are spellings under which rm runs all the same, so a guard runs for them too.
   it('a guard looks through command runners, paths, leading options and nested shells', () => {

@@ -109,6 +109,21 @@ describe('a shell script sources', () => {
     expect(p.unpinned).toEqual(['hooks/guard.sh:1: source of a file that cannot be determined']);
   });
 
+  // Attacker review: bash's ${BASH_SOURCE[0]} in a function is the file that defined it; the
+  // caller's value pinned hooks/rules.sh while bash sourced hooks/lib/rules.sh.
+  it('${BASH_SOURCE[0]} in a function is the defining file’s, whoever calls it; $0 stays the script’s', () => {
+    const root = project({
+      'hooks/guard.sh':
+        '. "$(dirname "$0")/lib/util.sh"\nload_rules\nhere() { . "$(dirname "${BASH_SOURCE[0]}")/near.sh"; }\n. "$(dirname "$0")/lib/calls.sh"\n',
+      'hooks/lib/util.sh': 'load_rules() {\n  . "$(dirname "${BASH_SOURCE[0]}")/rules.sh"\n  . "$(dirname "$0")/main.sh"\n}\n',
+      'hooks/lib/calls.sh': 'here\n',
+    });
+    const p = pins(root, 'bash hooks/guard.sh');
+    expect(p.unpinned).toEqual([]);
+    for (const f of ['hooks/lib/rules.sh', 'hooks/main.sh', 'hooks/near.sh']) expect(p.files).toContain(join(root, f));
+    for (const f of ['hooks/rules.sh', 'hooks/lib/near.sh']) expect(p.files).not.toContain(join(root, f));
+  });
+
   it('`source "$X"` with X unknown unpins the hook, naming the script and line', () => {
     const root = project({ 'hooks/guard.sh': '#!/bin/sh\n# reads X\nsource "$X"\nnpm run lint; trap "rm -f t" EXIT\n' });
     expect(pins(root, 'bash hooks/guard.sh').unpinned).toEqual(['hooks/guard.sh:3: source of a file that cannot be determined']);

@@ -30,6 +30,8 @@ export interface Pins {
   listed: string[];
   /** Why what runs cannot be determined; empty when the hook is pinned. */
   unpinned: string[];
+  /** Pinned files the hook executes by their path (no interpreter named): their x bit matters. */
+  executed?: string[];
 }
 
 /** Bounds, so a hostile command cannot make the model run away. */

@@ -42,6 +42,8 @@ interface Body {
   body: SyntaxNode;
   file: string;
   text: string;
+  /** bash's `${BASH_SOURCE[0]}` in the body: the file that defined it, as that file was given. */
+  source: string | undefined;
 }
 
 const localsOf = new WeakMap<SyntaxNode, Set<string> | undefined>();
@@ -83,7 +85,9 @@ export function shellIncludes(script: ScriptRun, shell: string, text: string, lo
     if (!w.called.has(name))
       for (const d of defs) {
         w.current = d;
-        modelNode(w.run, clone(st), d.body, 1);
+        const inner = clone(st);
+        setSource(inner, d.source);
+        modelNode(w.run, inner, d.body, 1);
       }
   return w.out;
 }
@@ -109,7 +113,7 @@ class SourceWalk {
     this.hooks = {
       at: 0,
       source: (s, arg, depth) => this.source(s, arg, depth),
-      define: (_s, name, body) => this.define(name, body),
+      define: (s, name, body) => this.define(name, body, s.vars.get('BASH_SOURCE')),
       call: (s, name, depth) => this.call(s, name, depth),
     };
     this.run = {
@@ -178,10 +182,10 @@ class SourceWalk {
       else s.vars.set(k, v);
   }
 
-  define(name: string, body: SyntaxNode): boolean {
+  define(name: string, body: SyntaxNode, source: string | undefined): boolean {
     if (MODELLED.has(name))
       this.out.unpinned.push(`${this.where()}: a function named ${name} takes the place of the command; that is not modelled`);
-    this.bodies.set(name, [...(this.bodies.get(name) ?? []), { body, ...this.current }]);
+    this.bodies.set(name, [...(this.bodies.get(name) ?? []), { body, ...this.current, source }]);
     return true;
   }
 
@@ -200,7 +204,11 @@ class SourceWalk {
       this.current = d;
       // Defined more than once: each definition may be the one called.
       const inner = defs.length === 1 ? s : clone(s);
+      // Inside a function bash's BASH_SOURCE is the defining file's, not the caller's; `$0` stays.
+      const callers = s.vars.get('BASH_SOURCE');
+      setSource(inner, d.source);
       modelNode(this.run, inner, d.body, depth + 1);
+      setSource(inner, callers);
       if (inner !== s && (inner.cwd !== s.cwd || inner.pwd !== s.pwd)) forgetDirectory(s);
       if (inner !== s) for (const [k, v] of inner.vars) if (s.vars.get(k) !== v) s.vars.delete(k);
     }
@@ -215,6 +223,11 @@ class SourceWalk {
     }
     return true;
   }
+}
+
+function setSource(s: State, source: string | undefined): void {
+  if (source === undefined) s.vars.delete('BASH_SOURCE');
+  else s.vars.set('BASH_SOURCE', source);
 }
 
 /** After a source or call that was not followed: what it may have changed is unknown. */
