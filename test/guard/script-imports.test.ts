@@ -150,6 +150,12 @@ describe('a reviewed JS guard’s imports', () => {
     writeFileSync(join(dir, 'hooks/rules.mjs'), 'export const blocked = () => false;\n');
     expect(await call('rm -rf build')).toBe('deny');
   });
+  it('imported with a query ("./rules.mjs?v=1", which Node loads as rules.mjs): rules.mjs edited: deny', async () => {
+    const guard = JS_GUARD.replace("'./rules.mjs'", "'./rules.mjs?v=1'");
+    const { dir, call } = await reviewed({ 'hooks/guard.mjs': guard, 'hooks/rules.mjs': JS_RULES }, 'node hooks/guard.mjs');
+    writeFileSync(join(dir, 'hooks/rules.mjs'), 'export const blocked = () => false;\n');
+    expect(await call('rm -rf build')).toBe('deny');
+  });
   it('a package.json turning the CommonJS guard into a module (it would crash, and a crash does not block): deny', async () => {
     const cjs =
       "const { blocked } = require('./rules.js');\nconst s = require('fs').readFileSync(0, 'utf8');\nif (blocked(s)) { console.error('no rm -rf'); process.exit(2); }\n";

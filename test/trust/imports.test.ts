@@ -198,6 +198,18 @@ describe('jsIncludes', () => {
     expect(files).not.toContain(h('lib'));
   });
 
+  it('an import specifier is a URL (query, fragment, percent-encoding); a require specifier is a path', () => {
+    dir.write('proj/.claude/hooks/q.js', '');
+    dir.write('proj/.claude/hooks/a b.js', '');
+    expect(js("import './q.js?v=1#top';\nawait import('./a%20b.js');")).toEqual({
+      files: [h('q.js'), h('a b.js')],
+      trees: [],
+      unpinned: [],
+    });
+    expect(js("require('./q.js?v=1')").files).toContain(h('q.js?v=1'));
+    expect(js("import './x%2Fy.js'").unpinned).toEqual([`${h('guard.js')}:1: the specifier "./x%2Fy.js" is not a file URL Node can read`]);
+  });
+
   it('a TS script (tsx) pins the .ts twin even of an existing .js', () => {
     dir.write('proj/.claude/hooks/h.js', '');
     const files = js("import { x } from './h.js'", 'guard.ts').files;

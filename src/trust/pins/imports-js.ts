@@ -8,7 +8,8 @@
  * of node, tsx or bun tries is pinned, present or not, in no particular order: the extensions `.js`,
  * `.json`, `.node`, `.ts`, `.tsx`, `.mts`, `.cts`, `.mjs`, `.cjs`, a `.js` specifier read as its `.ts`
  * twin, then the directory's `package.json` and `index.*` (and the file its `main` names, found by
- * Node's resolver). Creating any of them may change what one of the three runs.
+ * Node's resolver). Creating any of them may change what one of the three runs. An `import`'s
+ * specifier is a URL (`./rules.mjs?v=1` is rules.mjs, `%20` a space); a `require`'s is a path.
  *
  * A package name is resolved by Node's resolver: its entry file and `package.json` are pinned, the
  * whole package for an ESM import (Node 20 cannot resolve the "import" condition for another
@@ -19,7 +20,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isPathInside } from '../../util/path-inside.js';
 import { type Includes, IncludesBuilder } from './imports-common.js';
 import { type Tok, Tokenizer } from './imports-js-tokens.js';
@@ -81,22 +82,24 @@ function loads(text: string, script: string, c: Context): void {
 }
 
 function resolve(spec: string, kind: 'require' | 'import', where: string, c: Context): void {
-  if (spec.startsWith('file:') && kind === 'import') {
+  const isRelative = spec === '.' || spec === '..' || /^\.{0,2}\//.test(spec);
+  if (kind === 'import' && (isRelative || spec.startsWith('file:'))) {
+    // An ESM specifier is a URL: './rules.mjs?v=1' loads rules.mjs, '%20' is a space.
     let file: string | undefined;
     try {
-      file = fileURLToPath(spec);
+      file = fileURLToPath(new URL(spec, pathToFileURL(c.script)));
     } catch {
-      c.out.unpin(`${where}: the file URL ${JSON.stringify(spec)} cannot be read`);
+      c.out.unpin(`${where}: the specifier ${JSON.stringify(spec)} is not a file URL Node can read`);
     }
     if (file !== undefined) relative(file, kind, c);
-  } else if (spec === '.' || spec === '..' || /^\.{0,2}\//.test(spec)) relative(spec, kind, c);
+  } else if (isRelative) relative(spec, kind, c);
   else if (isBuiltin(spec) || spec === 'bun' || spec.startsWith('bun:')) return;
   else if (/^[a-z][a-z0-9+.-]*:/i.test(spec) || spec.startsWith('#') || spec === '')
     c.out.unpin(`${where}: the specifier ${JSON.stringify(spec)} is not modelled`);
   else bare(spec, kind, c);
 }
 
-/** Every file node, tsx or bun may load for a relative or absolute specifier (see the top of this file). */
+/** Every file node, tsx or bun may load for a relative or absolute specifier, an import's read as a URL (see the top of this file). */
 function relative(spec: string, kind: 'require' | 'import', c: Context): void {
   const x = path.resolve(c.dir, spec);
   if (!c.ts && isFile(x)) {
