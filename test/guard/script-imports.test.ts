@@ -178,4 +178,11 @@ describe('a reviewed JS guard’s imports', () => {
     writeFileSync(join(dir, 'package.json'), '{"name":"p","type":"module"}\n');
     expect(await call('ls')).toBe('deny');
   });
+  it('the project’s package.json has a BOM (Node strips it): its "type" flipped is a change (deny)', async () => {
+    const cjs =
+      "const s = require('fs').readFileSync(0, 'utf8');\nif (s.includes('rm -rf')) { console.error('no rm -rf'); process.exit(2); }\n";
+    const { dir, call } = await reviewed({ 'package.json': '\ufeff{"name":"p"}\n', 'hooks/guard.js': cjs }, 'node hooks/guard.js');
+    writeFileSync(join(dir, 'package.json'), '\ufeff{"name":"p","type":"module"}\n');
+    expect(await call('rm -rf build')).toBe('deny');
+  });
 });

@@ -299,6 +299,11 @@ describe('jsIncludes: how the file itself loads', () => {
     const out = jsIncludes(h('guard.js'), '', dir.path('proj'));
     expect(out.files).toEqual(packageChain('guard.js').slice(0, -1));
     expect(out.records).toEqual({ [`glob:${dir.path('proj', 'package.json')}:type`]: '"module"' });
+    // A leading BOM, which Node strips, is read past.
+    dir.write('proj/package.json', '\ufeff{"type":"commonjs"}\n');
+    expect(jsIncludes(h('guard.js'), '', dir.path('proj')).records).toEqual({
+      [`glob:${dir.path('proj', 'package.json')}:type`]: '"commonjs"',
+    });
     // .mjs and .cjs say what they are themselves.
     expect(jsIncludes(h('guard.mjs'), '', dir.path('proj')).records).toBeUndefined();
   });

@@ -184,7 +184,8 @@ function moduleType(c: Context): Record<string, string> | undefined {
     if (isFile(file)) {
       let type: unknown;
       try {
-        type = (JSON.parse(readFileSync(file, 'utf8')) as { type?: unknown }).type;
+        // Node strips a leading BOM; JSON.parse refuses it.
+        type = (JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, '')) as { type?: unknown }).type;
       } catch {
         type = 'unreadable';
       }
