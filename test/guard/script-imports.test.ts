@@ -178,6 +178,13 @@ describe('a reviewed JS guard’s imports', () => {
     writeFileSync(join(dir, 'package.json'), '{"name":"p","type":"module"}\n');
     expect(await call('ls')).toBe('deny');
   });
+  it('a package.json created in the directory above the project (Node’s walk does not stop at the project): deny', async () => {
+    const cjs =
+      "const s = require('fs').readFileSync(0, 'utf8');\nif (s.includes('rm -rf')) { console.error('no rm -rf'); process.exit(2); }\n";
+    const { dir, call } = await reviewed({ 'hooks/guard.js': cjs }, 'node "$CLAUDE_PROJECT_DIR"/hooks/guard.js');
+    writeFileSync(join(dir, '..', 'package.json'), '{"type":"module"}\n');
+    expect(await call('rm -rf build')).toBe('deny');
+  });
   it('the project’s package.json has a BOM (Node strips it): its "type" flipped is a change (deny)', async () => {
     const cjs =
       "const s = require('fs').readFileSync(0, 'utf8');\nif (s.includes('rm -rf')) { console.error('no rm -rf'); process.exit(2); }\n";

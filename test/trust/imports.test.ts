@@ -1,18 +1,18 @@
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { jsIncludes, pythonIncludes } from '../../src/trust/pins/imports.js';
 import { useTempDir } from '../helpers/tmp.js';
 
 const dir = useTempDir('agent-hooks-imports-');
 const h = (...p: string[]): string => dir.path('proj', '.claude', 'hooks', ...p);
 const py = (text: string) => pythonIncludes(h('guard.py'), text);
-// The package.json chain every JS file pins (its own case below) is left out of the other cases.
+// The package.json chain every JS file pins, up to the root (its own case below), is left out of the other cases.
 const packageChain = (script: string): string[] => {
   const out: string[] = [];
   for (let d = dirname(h(script)); ; d = dirname(d)) {
     out.push(join(d, 'package.json'));
-    if (d === dir.path('proj')) return out;
+    if (d === dirname(d)) return out;
   }
 };
 const js = (text: string, script = 'guard.js') => {
@@ -287,17 +287,27 @@ describe('jsIncludes', () => {
 });
 
 describe('jsIncludes: how the file itself loads', () => {
-  it('without a package.json: each one from the script up to the project is pinned absent; no type record', () => {
+  it('without a package.json: each one from the script up to the file system root is pinned absent; no type record', () => {
     const out = jsIncludes(h('guard.js'), '', dir.path('proj'));
     expect(out.files).toEqual(packageChain('guard.js'));
+    expect(out.files).toContain(dir.path('package.json'));
     expect(out.records).toBeUndefined();
+    // One above the project decides too (Node's walk does not stop at the project).
+    dir.write('package.json', '{"type":"module"}\n');
+    expect(jsIncludes(h('guard.js'), '', dir.path('proj')).records).toEqual({ [`glob:${dir.path('package.json')}:type`]: '"module"' });
+    rmSync(dir.path('package.json'));
+    // Node's walk stops at a node_modules directory.
+    expect(jsIncludes(dir.path('proj', 'node_modules', 'x', 'g.js'), '', dir.path('proj')).files).toEqual([
+      dir.path('proj', 'node_modules', 'x', 'package.json'),
+    ]);
     // Outside the project: none.
     expect(jsIncludes(dir.path('elsewhere', 'g.js'), '', dir.path('proj')).files).toEqual([]);
   });
   it('the nearest package.json decides: the absent nearer ones are pinned, and of it only its "type"', () => {
     dir.json('proj/package.json', { type: 'module', dependencies: { a: '1' } });
     const out = jsIncludes(h('guard.js'), '', dir.path('proj'));
-    expect(out.files).toEqual(packageChain('guard.js').slice(0, -1));
+    const chain = packageChain('guard.js');
+    expect(out.files).toEqual(chain.slice(0, chain.indexOf(dir.path('proj', 'package.json'))));
     expect(out.records).toEqual({ [`glob:${dir.path('proj', 'package.json')}:type`]: '"module"' });
     // A leading BOM, which Node strips, is read past.
     dir.write('proj/package.json', '\ufeff{"type":"commonjs"}\n');

@@ -175,11 +175,12 @@ export function jsIncludes(script: string, text: string, projectDir: string): In
 /**
  * Whether a `.js`/`.ts` file loads as a module or CommonJS is its nearest package.json's `"type"`:
  * the absent ones nearer than that are pinned (one created would decide), and of that one only the
- * `"type"` is recorded (a dependency added to the project's package.json is not a change).
+ * `"type"` is recorded (a dependency added to the project's package.json is not a change). Node's
+ * walk goes up to the file system root, past the project (stopping only at a `node_modules`).
  */
 function moduleType(c: Context): Record<string, string> | undefined {
   if (!isPathInside(c.dir, c.project)) return undefined;
-  for (let d = c.dir; ; d = path.dirname(d)) {
+  for (let d = c.dir; path.basename(d) !== 'node_modules'; d = path.dirname(d)) {
     const file = path.join(d, 'package.json');
     if (isFile(file)) {
       let type: unknown;
@@ -192,6 +193,7 @@ function moduleType(c: Context): Record<string, string> | undefined {
       return { [`glob:${file}:type`]: JSON.stringify(type ?? null) };
     }
     c.out.file(file);
-    if (d === c.project || d === path.dirname(d)) return undefined;
+    if (d === path.dirname(d)) return undefined;
   }
+  return undefined;
 }
