@@ -156,6 +156,16 @@ describe('a reviewed JS guard’s imports', () => {
     writeFileSync(join(dir, 'hooks/rules.mjs'), 'export const blocked = () => false;\n');
     expect(await call('rm -rf build')).toBe('deny');
   });
+  it('required through createRequire under another name: the required file edited: deny', async () => {
+    const guard = JS_GUARD.replace(
+      "import { blocked } from './rules.mjs';",
+      "import { createRequire } from 'node:module';\nconst load = createRequire(import.meta.url);\nconst { blocked } = load('./rules.cjs');",
+    );
+    const rules = "exports.blocked = (t) => t.includes('rm -rf');\n";
+    const { dir, call } = await reviewed({ 'hooks/guard.mjs': guard, 'hooks/rules.cjs': rules }, 'node hooks/guard.mjs');
+    writeFileSync(join(dir, 'hooks/rules.cjs'), 'exports.blocked = () => false;\n');
+    expect(await call('rm -rf build')).toBe('deny');
+  });
   it('a package.json turning the CommonJS guard into a module (it would crash, and a crash does not block): deny', async () => {
     const cjs =
       "const { blocked } = require('./rules.js');\nconst s = require('fs').readFileSync(0, 'utf8');\nif (blocked(s)) { console.error('no rm -rf'); process.exit(2); }\n";

@@ -275,6 +275,44 @@ describe('jsIncludes', () => {
     ]);
   });
 
+  it('a require function createRequire made, bound to a name, is require: its calls are loads', () => {
+    dir.write('proj/.claude/hooks/cr.cjs', '');
+    dir.write('proj/.claude/hooks/cr2.cjs', '');
+    const text = [
+      "import { createRequire } from 'node:module';",
+      'const load = createRequire(import.meta.url);',
+      "const { x } = load('./cr.cjs');",
+      "const require = module.createRequire(__filename); require('./cr2.cjs');",
+      "if (typeof require === 'function' && require.main === module) load.resolve('./no.js');",
+    ].join('\n');
+    expect(js(text, 'guard.mjs')).toEqual({ files: [h('cr.cjs'), h('cr2.cjs')], trees: [], unpinned: [] });
+  });
+
+  it('require reached other than by a call of a require function is unpinned, naming script:line', () => {
+    const text = [
+      'const req = require;',
+      "require.call(null, './a.js');",
+      "require.main.require('./a.js');",
+      "process.mainModule.require('./a.js');",
+      "Module._load('./a.js');",
+      "createRequire(import.meta.url)('./a.js');",
+      "const r2 = createRequire('/elsewhere/');",
+      "const { createRequire: cr } = require('module');",
+      "module['require']('./a.js');",
+    ].join('\n');
+    expect(js(text).unpinned.map((u) => u.slice(h('guard.js').length))).toEqual([
+      ':6: the require function createRequire makes is not bound to a name, or not for this file',
+      ':7: the require function createRequire makes is not bound to a name, or not for this file',
+      ':8: createRequire used other than called',
+      ':1: the require function require used other than called',
+      ':2: the require function require used other than called',
+      ":3: main.require reaches Node's loader",
+      ":4: mainModule reaches Node's loader",
+      ":5: _load reaches Node's loader",
+      ':9: require reached by a computed member',
+    ]);
+  });
+
   it('computed specifiers are unpinned, naming script:line', () => {
     const text = "require(name);\nimport(`./${x}.js`);\nrequire('./a' + b);\nimport('https://example.invalid/x.js');";
     expect(js(text).unpinned).toEqual([

@@ -1,7 +1,9 @@
 /**
  * The files a JS or TS script loads (imports.ts): `require`, `import`, `export … from` and `import()`
  * with a literal specifier, read with a small tokenizer that skips comments, strings, template text
- * and regular expressions.
+ * and regular expressions. A name bound to `createRequire(import.meta.url)` (or `__filename`) is a
+ * require function too; require reached any other way (`const r = require`, `require.call`,
+ * `require.main.require`, `process.mainModule`, `Module._load`) unpins with the line.
  *
  * A relative or absolute specifier naming an existing file of a JS script is that file (node, tsx
  * and bun all load an exact match). Otherwise, and always for a TS script (tsx), every candidate any
@@ -53,32 +55,100 @@ function fromClause(toks: Tok[], start: number): string | undefined {
   return undefined;
 }
 
+/** Members through which code reaches Node's loader other than by a call of a require function. */
+const LOADER_MEMBERS = new Set(['_load', 'mainModule']);
+/** Objects whose `.require` is another module's require function (`require.main.require`). */
+const MODULE_OBJECTS = new Set(['main', 'parent', 'prototype']);
+
+/** The `)` closing the call at `open` when its one argument is this file (`import.meta.url`, `import.meta.filename`, `__filename`); else -1. */
+function ownFileArgument(toks: Tok[], open: number): number {
+  const words = toks.slice(open + 1, open + 6).map((t) => t.v);
+  if (words[0] === '__filename') return open + 2;
+  return words.slice(0, 4).join(' ') === 'import . meta .' && (words[4] === 'url' || words[4] === 'filename') ? open + 6 : -1;
+}
+
+/**
+ * The names bound to the result of `createRequire(import.meta.url)` (or `__filename`): calls of
+ * them are requires. Any other use of createRequire unpins: a result not bound to a plain name, a
+ * base other than this file, the function renamed or passed on.
+ */
+function requireNames(toks: Tok[], script: string, c: Context): Set<string> {
+  const names = new Set(['require']);
+  for (let k = 0; k < toks.length; k++) {
+    if (toks[k]!.v !== 'createRequire' || toks[k]!.t !== 'name') continue;
+    const where = `${script}:${toks[k]!.line}`;
+    if (toks[k + 1]?.v !== '(') {
+      // `import { createRequire } from 'node:module'`, `const { createRequire } = require('module')`.
+      const listed = (toks[k - 1]?.v === '{' || toks[k - 1]?.v === ',') && (toks[k + 1]?.v === '}' || toks[k + 1]?.v === ',');
+      if (!listed) c.out.unpin(`${where}: createRequire used other than called`);
+      continue;
+    }
+    let s = k;
+    while (isMember(toks[s - 1]) && toks[s - 2]?.t === 'name') s -= 2;
+    const close = ownFileArgument(toks, k + 1);
+    const name = toks[s - 2];
+    const bound =
+      toks[s - 1]?.v === '=' && name?.t === 'name' && !isMember(toks[s - 3]) && toks[s - 4]?.v !== 'export' && toks[close]?.v === ')';
+    const after = toks[close + 1];
+    if (bound && !(after?.t === 'op' && ['(', '.', '?.', '['].includes(after.v))) names.add(name.v);
+    else c.out.unpin(`${where}: the require function createRequire makes is not bound to a name, or not for this file`);
+  }
+  return names;
+}
+
+/** Whether the require function named at `k`, not called, is used in a way that loads nothing. */
+function inertUse(toks: Tok[], k: number): boolean {
+  const prev = toks[k - 1];
+  const next = toks[k + 1];
+  if (prev?.v === 'typeof' || ['const', 'let', 'var'].includes(prev?.v ?? '') || next?.v === '=') return true;
+  if (next?.v === ':' && (prev?.v === '{' || prev?.v === ',')) return true; // an object key
+  // `require.resolve`, `require.cache`, `require.main === module`; not `.call`, `.apply`, `.bind`.
+  return next?.t === 'op' && next.v === '.' && !['call', 'apply', 'bind'].includes(toks[k + 2]?.v ?? '');
+}
+
 /** Each load of one script: [specifier, 'require' | 'import'] or an unpinned reason. */
 function loads(text: string, script: string, c: Context): void {
   const toks = new Tokenizer(text).toks;
+  const requires = requireNames(toks, script, c);
   for (let k = 0; k < toks.length; k++) {
     const t = toks[k]!;
-    // `module.require` is require; any other member named require or import is not.
-    if (t.t !== 'name' || (isMember(toks[k - 1]) && !(t.v === 'require' && toks[k - 2]?.v === 'module'))) continue;
-    const next = toks[k + 1];
     const where = `${script}:${t.line}`;
-    if ((t.v === 'require' || t.v === 'import') && next?.v === '(' && next.t === 'op') {
+    if (t.t === 'str' && toks[k - 1]?.v === '[' && ['require', 'createRequire', ...LOADER_MEMBERS].includes(t.s ?? '')) {
+      c.out.unpin(`${where}: ${t.s} reached by a computed member`);
+      continue;
+    }
+    if (t.t !== 'name') continue;
+    const member = isMember(toks[k - 1]);
+    if (LOADER_MEMBERS.has(t.v) || (member && t.v === 'require' && MODULE_OBJECTS.has(toks[k - 2]?.v ?? ''))) {
+      c.out.unpin(`${where}: ${t.v === 'require' ? `${toks[k - 2]!.v}.require` : t.v} reaches Node's loader`);
+      continue;
+    }
+    // `module.require` (and bun's `import.meta.require`) is require; any other member named require or import is not.
+    const requireCall = requires.has(t.v) && (!member || (t.v === 'require' && (toks[k - 2]?.v === 'module' || toks[k - 2]?.v === 'meta')));
+    if (member && !requireCall) continue;
+    const next = toks[k + 1];
+    if ((requireCall || t.v === 'import') && next?.v === '(' && next.t === 'op') {
       const spec = callLiteral(toks, k + 1);
       if (spec === undefined) c.out.unpin(`${where}: ${t.v}() of a specifier that cannot be determined`);
-      else resolve(spec, t.v === 'require' ? 'require' : 'import', where, c);
+      else resolve(spec, requireCall ? 'require' : 'import', where, c);
+    } else if (requireCall) {
+      if (!inertUse(toks, k)) c.out.unpin(`${where}: the require function ${t.v} used other than called`);
     } else if (t.v === 'import' && next?.t === 'str') resolve(next.s ?? '', 'import', where, c);
     else if (t.v === 'import' && next !== undefined && !(next.t === 'op' && (next.v === '.' || next.v === ':'))) {
       const spec = fromClause(toks, k + 1);
       if (spec !== undefined) resolve(spec, 'import', where, c);
-    } else if (t.v === 'export') {
-      let j = k + 1;
-      if (toks[j]?.v === 'type') j++;
-      if (toks[j]?.v !== '{' && toks[j]?.v !== '*') continue;
-      if (toks[j]?.v === '{') while (j < toks.length && toks[j]!.v !== '}') j++;
-      const spec = toks[j + 1]?.v === 'from' || toks[j]?.v === '*' ? fromClause(toks, j + 1) : undefined;
-      if (spec !== undefined) resolve(spec, 'import', where, c);
-    }
+    } else if (t.v === 'export') exportFrom(toks, k, where, c);
   }
+}
+
+/** `export { a } from 'x'`, `export * from 'x'`, `export type …` at `k`. */
+function exportFrom(toks: Tok[], k: number, where: string, c: Context): void {
+  let j = k + 1;
+  if (toks[j]?.v === 'type') j++;
+  if (toks[j]?.v !== '{' && toks[j]?.v !== '*') return;
+  if (toks[j]?.v === '{') while (j < toks.length && toks[j]!.v !== '}') j++;
+  const spec = toks[j + 1]?.v === 'from' || toks[j]?.v === '*' ? fromClause(toks, j + 1) : undefined;
+  if (spec !== undefined) resolve(spec, 'import', where, c);
 }
 
 function resolve(spec: string, kind: 'require' | 'import', where: string, c: Context): void {
