@@ -17,15 +17,16 @@ import { compileMatcher } from '../matching/matcher.js';
 import { APPLY_PATCH_TOOLS, extractToolPaths } from '../matching/paths.js';
 import type { ShellWrites } from '../matching/shell-writes.js';
 import type { NormalizedHook } from '../types.js';
-import { realDirPath } from '../util/real-path.js';
+import { linkTargets } from '../util/real-path.js';
 import type { PlannedHook } from './plan.js';
 
 const WRITE_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', ...APPLY_PATCH_TOOLS]);
 const MATCH_ALL = compileMatcher(undefined);
 
 function pathHit(guarded: ReadonlySet<string>, paths: readonly string[], cwd: string): string | undefined {
-  // As the pins record a path: the directory part real, the name as written.
-  return paths.map((p) => realDirPath(path.resolve(cwd, p))).find((p) => guarded.has(p));
+  // As the pins record a path (the directory part real, the name as written), and each link it is
+  // followed: a write of `notes.txt -> hooks/guard.sh` writes the guard.
+  return paths.flatMap((p) => linkTargets(path.resolve(cwd, p))).find((p) => guarded.has(p));
 }
 
 /** A guarded file the Bash command may write: by path where it is spelt in full, else by name. */
