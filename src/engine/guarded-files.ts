@@ -12,28 +12,21 @@
  * cannot see (a path assembled at run time) is caught at the next execution: a changed pinned file
  * fails the guarded events closed (verify.ts).
  */
-import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { compileMatcher } from '../matching/matcher.js';
 import { APPLY_PATCH_TOOLS, extractToolPaths } from '../matching/paths.js';
 import type { ShellWrites } from '../matching/shell-writes.js';
 import type { NormalizedHook } from '../types.js';
+import { linkTargets } from '../util/real-path.js';
 import type { PlannedHook } from './plan.js';
 
 const WRITE_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', ...APPLY_PATCH_TOOLS]);
 const MATCH_ALL = compileMatcher(undefined);
 
-/** A path as the pins record it: the directory part real, the name as written. */
-function canonical(p: string): string {
-  try {
-    return path.join(realpathSync(path.dirname(p)), path.basename(p));
-  } catch {
-    return p;
-  }
-}
-
 function pathHit(guarded: ReadonlySet<string>, paths: readonly string[], cwd: string): string | undefined {
-  return paths.map((p) => canonical(path.resolve(cwd, p))).find((p) => guarded.has(p));
+  // As the pins record a path (the directory part real, the name as written), and each link it is
+  // followed: a write of `notes.txt -> hooks/guard.sh` writes the guard.
+  return paths.flatMap((p) => linkTargets(path.resolve(cwd, p))).find((p) => guarded.has(p));
 }
 
 /** A guarded file the Bash command may write: by path where it is spelt in full, else by name. */

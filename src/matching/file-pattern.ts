@@ -16,7 +16,8 @@
  *   `name/**`, `./name/**` with no other `/`            the folder `name` at any depth (`Read(secrets/**)`
  *                                                     denied `x/secrets/key`; its `if` did not run
  *                                                     there, the engine's does)
- * Rules that grant keep both at ctx.cwd.
+ * Rules that grant keep both at ctx.cwd. A rule that guards also matches what the path reaches
+ * through existing symbolic links (a Write follows them): `Write(.env)` matches `notes.txt -> .env`.
  * As in gitignore, a pattern that matches a directory also matches everything under it, so
  * `src/*` matches `src/a/b.ts`, and `src/**` matches the directory `src` itself. `*` matches
  * dotfiles; a leading `!` is literal (one rule has nothing to negate).
@@ -27,6 +28,7 @@
  * characters) is refused with `unbounded: true`, never matched by picomatch.
  */
 import picomatch from 'picomatch';
+import { linkTargets } from '../util/real-path.js';
 import { compileLinear } from './linear-regex.js';
 
 interface PathMatchContext {
@@ -74,7 +76,7 @@ export function compilePathPattern(pattern: string): CompiledPath {
  */
 export function withGuardReading(narrow: PathPattern): CompiledPath {
   const wide = guardReading(narrow.source);
-  if (wide === undefined) return { ok: true, pattern: narrow };
+  if (wide === undefined) return { ok: true, pattern: throughLinks(narrow) };
   // The guard's reading is added to the pattern as written, never put in its place: a search
   // that holds the folder (`Grep` of the project for `secrets/**`) still matches.
   const other = compileAnchored(narrow.source, wide);
@@ -82,12 +84,35 @@ export function withGuardReading(narrow: PathPattern): CompiledPath {
   const b = other.pattern;
   return {
     ok: true,
-    pattern: {
+    pattern: throughLinks({
       source: narrow.source,
       testFile: (path, ctx) => narrow.testFile(path, ctx) || b.testFile(path, ctx),
       testDir: (path, ctx) => narrow.testDir(path, ctx) || b.testDir(path, ctx),
-    },
+    }),
   };
+}
+
+/**
+ * A guard also matches what the tool's path reaches through symbolic links: Write follows them,
+ * so `ln -s .env notes.txt` then a Write of notes.txt writes .env. Either spelling matches.
+ */
+function throughLinks(p: PathPattern): PathPattern {
+  const either =
+    (test: PathPattern['testFile']): PathPattern['testFile'] =>
+    (path, ctx) =>
+      test(path, ctx) || linkedPaths(path, ctx).some((q) => q !== path && test(q, ctx));
+  return { source: p.source, testFile: either(p.testFile), testDir: either(p.testDir) };
+}
+
+/** The files a tool's path reaches through links (util/real-path.ts); none for a Windows-shaped path, which this host cannot open. */
+function linkedPaths(path: string, ctx: PathMatchContext): string[] {
+  if (typeof path !== 'string' || path === '') return [];
+  const cwd = cwdOf(ctx);
+  let p = path;
+  if ((p === '~' || p.startsWith('~/')) && typeof ctx.homeDir === 'string' && ctx.homeDir !== '') p = ctx.homeDir + p.slice(1);
+  if (isWindowsPath(cwd) || /^[A-Za-z]:[\\/]|^\\\\/.test(p)) return [];
+  // Not normalized: a `..` after a link is the kernel's to take.
+  return linkTargets(p.startsWith('/') ? p : `${cwd}/${p}`);
 }
 
 function compileAnchored(pattern: string, [anchor, restIn]: [Anchor, string]): CompiledPath {

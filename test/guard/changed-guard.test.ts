@@ -8,7 +8,7 @@
  * Each `it.fails` states the guarantee as it should hold and fails on today's code (vitest counts
  * it as passing while the bug is there). When the fix lands it turns red: flip it to `it(...)`.
  */
-import { appendFileSync, existsSync } from 'node:fs';
+import { appendFileSync, existsSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHookEngine } from '../../src/engine/engine.js';
@@ -82,6 +82,7 @@ describe('a tool call that would write a pinned guard or the hook config is deni
   let project = '';
   beforeAll(async () => {
     ({ sb, project } = await trustedProject());
+    symlinkSync('hooks/guard.sh', join(project, 'notes.txt')); // a link the agent makes after the review
   });
   const dispatchRaw = (agent: string, payload: Record<string, unknown>) =>
     runBin(['dispatch', '--agent', agent], { env: sb.env, input: JSON.stringify(payload) });
@@ -100,6 +101,11 @@ describe('a tool call that would write a pinned guard or the hook config is deni
       'claude Write hooks/guard.sh',
       'claude',
       () => claudeTool('Write', { file_path: join(project, 'hooks/guard.sh'), content: '#!/bin/sh\nexit 0\n' }),
+    ],
+    [
+      'claude Write notes.txt, a link to hooks/guard.sh (Write follows it)',
+      'claude',
+      () => claudeTool('Write', { file_path: join(project, 'notes.txt'), content: '#!/bin/sh\nexit 0\n' }),
     ],
     [
       'claude Edit hooks/guard.sh',

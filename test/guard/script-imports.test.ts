@@ -208,6 +208,22 @@ describe('a reviewed JS guard’s imports', () => {
     writeFileSync(join(dir, 'hooks/rules.mjs'), 'export const blocked = () => false;\n');
     expect(await call('rm -rf build')).toBe('deny');
   });
+  it('imported with a query ("./rules.mjs?v=1", which Node loads as rules.mjs): rules.mjs edited: deny', async () => {
+    const guard = JS_GUARD.replace("'./rules.mjs'", "'./rules.mjs?v=1'");
+    const { dir, call } = await reviewed({ 'hooks/guard.mjs': guard, 'hooks/rules.mjs': JS_RULES }, 'node hooks/guard.mjs');
+    writeFileSync(join(dir, 'hooks/rules.mjs'), 'export const blocked = () => false;\n');
+    expect(await call('rm -rf build')).toBe('deny');
+  });
+  it('required through createRequire under another name: the required file edited: deny', async () => {
+    const guard = JS_GUARD.replace(
+      "import { blocked } from './rules.mjs';",
+      "import { createRequire } from 'node:module';\nconst load = createRequire(import.meta.url);\nconst { blocked } = load('./rules.cjs');",
+    );
+    const rules = "exports.blocked = (t) => t.includes('rm -rf');\n";
+    const { dir, call } = await reviewed({ 'hooks/guard.mjs': guard, 'hooks/rules.cjs': rules }, 'node hooks/guard.mjs');
+    writeFileSync(join(dir, 'hooks/rules.cjs'), 'exports.blocked = () => false;\n');
+    expect(await call('rm -rf build')).toBe('deny');
+  });
   it('a package.json turning the CommonJS guard into a module (it would crash, and a crash does not block): deny', async () => {
     const cjs =
       "const { blocked } = require('./rules.js');\nconst s = require('fs').readFileSync(0, 'utf8');\nif (blocked(s)) { console.error('no rm -rf'); process.exit(2); }\n";
@@ -229,5 +245,19 @@ describe('a reviewed JS guard’s imports', () => {
     expect(await call('rm -rf build')).toBe('deny');
     writeFileSync(join(dir, 'package.json'), '{"name":"p","type":"module"}\n');
     expect(await call('ls')).toBe('deny');
+  });
+  it('a package.json created in the directory above the project (Node’s walk does not stop at the project): deny', async () => {
+    const cjs =
+      "const s = require('fs').readFileSync(0, 'utf8');\nif (s.includes('rm -rf')) { console.error('no rm -rf'); process.exit(2); }\n";
+    const { dir, call } = await reviewed({ 'hooks/guard.js': cjs }, 'node "$CLAUDE_PROJECT_DIR"/hooks/guard.js');
+    writeFileSync(join(dir, '..', 'package.json'), '{"type":"module"}\n');
+    expect(await call('rm -rf build')).toBe('deny');
+  });
+  it('the project’s package.json has a BOM (Node strips it): its "type" flipped is a change (deny)', async () => {
+    const cjs =
+      "const s = require('fs').readFileSync(0, 'utf8');\nif (s.includes('rm -rf')) { console.error('no rm -rf'); process.exit(2); }\n";
+    const { dir, call } = await reviewed({ 'package.json': '\ufeff{"name":"p"}\n', 'hooks/guard.js': cjs }, 'node hooks/guard.js');
+    writeFileSync(join(dir, 'package.json'), '\ufeff{"name":"p","type":"module"}\n');
+    expect(await call('rm -rf build')).toBe('deny');
   });
 });

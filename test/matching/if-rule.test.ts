@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it, expect } from 'vitest';
 import { parseRule, matchRule, type Rule, type RuleContext } from '../../src/matching/index.js';
 
@@ -446,6 +449,38 @@ describe('file rules: gitignore-style paths', () => {
   it('a file tool without a path does not match a path rule', () => {
     expect(edit('Edit(src/**)', 'Edit', {})).toBe(false);
     expect(matchRule(rule('Edit(src/**)'), 'Edit', 'not an object', CTX)).toBe(false);
+  });
+});
+
+describe('file rules that guard: what a path reaches through symbolic links', () => {
+  // Write follows a link: `ln -s .env notes.txt`, then a Write of notes.txt, writes .env.
+  it('a link (or a chain, or a dangling one, or one in a linked directory) to a guarded file matches; a loop ends', () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'ah-if-links-')));
+    try {
+      writeFileSync(join(root, '.env'), 'SECRET=1\n');
+      symlinkSync('.env', join(root, 'notes.txt'));
+      symlinkSync('notes.txt', join(root, 'chain.txt'));
+      symlinkSync('.secret', join(root, 'dangling.txt')); // a Write creates .secret
+      mkdirSync(join(root, 'secrets'));
+      symlinkSync('secrets', join(root, 'pub'));
+      symlinkSync('loop-b', join(root, 'loop-a'));
+      symlinkSync('loop-a', join(root, 'loop-b'));
+      const ctx: RuleContext = { cwd: root, projectDir: root };
+      const write = (text: string, file_path: string, c: RuleContext = ctx) => edit(text, 'Write', { file_path }, c);
+      expect(write('Write(.env)', join(root, 'notes.txt'))).toBe(true);
+      expect(write('Write(.env)', 'notes.txt')).toBe(true);
+      expect(write('Write(.env)', 'chain.txt')).toBe(true);
+      expect(write('Write(.secret)', 'dangling.txt')).toBe(true);
+      expect(write('Write(secrets/**)', 'pub/new.pem')).toBe(true);
+      expect(write('Read(.env)', 'notes.txt')).toBe(false); // another tool
+      expect(write('Write(.env)', 'loop-a')).toBe(false);
+      expect(write('Write(loop-a)', 'loop-a')).toBe(true);
+      expect(write('Write(.env)', 'plain.txt')).toBe(false);
+      // A grant reads the name as written only.
+      expect(write('Write(.env)', 'notes.txt', { ...ctx, grant: true })).toBe(false);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,18 +1,18 @@
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { jsIncludes, pythonIncludes } from '../../src/trust/pins/imports.js';
 import { useTempDir } from '../helpers/tmp.js';
 
 const dir = useTempDir('agent-hooks-imports-');
 const h = (...p: string[]): string => dir.path('proj', '.claude', 'hooks', ...p);
 const py = (text: string) => pythonIncludes(h('guard.py'), text);
-// The package.json chain every JS file pins (its own case below) is left out of the other cases.
+// The package.json chain every JS file pins, up to the root (its own case below), is left out of the other cases.
 const packageChain = (script: string): string[] => {
   const out: string[] = [];
   for (let d = dirname(h(script)); ; d = dirname(d)) {
     out.push(join(d, 'package.json'));
-    if (d === dir.path('proj')) return out;
+    if (d === dirname(d)) return out;
   }
 };
 const js = (text: string, script = 'guard.js') => {
@@ -198,6 +198,18 @@ describe('jsIncludes', () => {
     expect(files).not.toContain(h('lib'));
   });
 
+  it('an import specifier is a URL (query, fragment, percent-encoding); a require specifier is a path', () => {
+    dir.write('proj/.claude/hooks/q.js', '');
+    dir.write('proj/.claude/hooks/a b.js', '');
+    expect(js("import './q.js?v=1#top';\nawait import('./a%20b.js');")).toEqual({
+      files: [h('q.js'), h('a b.js')],
+      trees: [],
+      unpinned: [],
+    });
+    expect(js("require('./q.js?v=1')").files).toContain(h('q.js?v=1'));
+    expect(js("import './x%2Fy.js'").unpinned).toEqual([`${h('guard.js')}:1: the specifier "./x%2Fy.js" is not a file URL Node can read`]);
+  });
+
   it('a TS script (tsx) pins the .ts twin even of an existing .js', () => {
     dir.write('proj/.claude/hooks/h.js', '');
     const files = js("import { x } from './h.js'", 'guard.ts').files;
@@ -263,6 +275,44 @@ describe('jsIncludes', () => {
     ]);
   });
 
+  it('a require function createRequire made, bound to a name, is require: its calls are loads', () => {
+    dir.write('proj/.claude/hooks/cr.cjs', '');
+    dir.write('proj/.claude/hooks/cr2.cjs', '');
+    const text = [
+      "import { createRequire } from 'node:module';",
+      'const load = createRequire(import.meta.url);',
+      "const { x } = load('./cr.cjs');",
+      "const require = module.createRequire(__filename); require('./cr2.cjs');",
+      "if (typeof require === 'function' && require.main === module) load.resolve('./no.js');",
+    ].join('\n');
+    expect(js(text, 'guard.mjs')).toEqual({ files: [h('cr.cjs'), h('cr2.cjs')], trees: [], unpinned: [] });
+  });
+
+  it('require reached other than by a call of a require function is unpinned, naming script:line', () => {
+    const text = [
+      'const req = require;',
+      "require.call(null, './a.js');",
+      "require.main.require('./a.js');",
+      "process.mainModule.require('./a.js');",
+      "Module._load('./a.js');",
+      "createRequire(import.meta.url)('./a.js');",
+      "const r2 = createRequire('/elsewhere/');",
+      "const { createRequire: cr } = require('module');",
+      "module['require']('./a.js');",
+    ].join('\n');
+    expect(js(text).unpinned.map((u) => u.slice(h('guard.js').length))).toEqual([
+      ':6: the require function createRequire makes is not bound to a name, or not for this file',
+      ':7: the require function createRequire makes is not bound to a name, or not for this file',
+      ':8: createRequire used other than called',
+      ':1: the require function require used other than called',
+      ':2: the require function require used other than called',
+      ":3: main.require reaches Node's loader",
+      ":4: mainModule reaches Node's loader",
+      ":5: _load reaches Node's loader",
+      ':9: require reached by a computed member',
+    ]);
+  });
+
   it('computed specifiers are unpinned, naming script:line', () => {
     const text = "require(name);\nimport(`./${x}.js`);\nrequire('./a' + b);\nimport('https://example.invalid/x.js');";
     expect(js(text).unpinned).toEqual([
@@ -275,18 +325,33 @@ describe('jsIncludes', () => {
 });
 
 describe('jsIncludes: how the file itself loads', () => {
-  it('without a package.json: each one from the script up to the project is pinned absent; no type record', () => {
+  it('without a package.json: each one from the script up to the file system root is pinned absent; no type record', () => {
     const out = jsIncludes(h('guard.js'), '', dir.path('proj'));
     expect(out.files).toEqual(packageChain('guard.js'));
+    expect(out.files).toContain(dir.path('package.json'));
     expect(out.records).toBeUndefined();
+    // One above the project decides too (Node's walk does not stop at the project).
+    dir.write('package.json', '{"type":"module"}\n');
+    expect(jsIncludes(h('guard.js'), '', dir.path('proj')).records).toEqual({ [`glob:${dir.path('package.json')}:type`]: '"module"' });
+    rmSync(dir.path('package.json'));
+    // Node's walk stops at a node_modules directory.
+    expect(jsIncludes(dir.path('proj', 'node_modules', 'x', 'g.js'), '', dir.path('proj')).files).toEqual([
+      dir.path('proj', 'node_modules', 'x', 'package.json'),
+    ]);
     // Outside the project: none.
     expect(jsIncludes(dir.path('elsewhere', 'g.js'), '', dir.path('proj')).files).toEqual([]);
   });
   it('the nearest package.json decides: the absent nearer ones are pinned, and of it only its "type"', () => {
     dir.json('proj/package.json', { type: 'module', dependencies: { a: '1' } });
     const out = jsIncludes(h('guard.js'), '', dir.path('proj'));
-    expect(out.files).toEqual(packageChain('guard.js').slice(0, -1));
+    const chain = packageChain('guard.js');
+    expect(out.files).toEqual(chain.slice(0, chain.indexOf(dir.path('proj', 'package.json'))));
     expect(out.records).toEqual({ [`glob:${dir.path('proj', 'package.json')}:type`]: '"module"' });
+    // A leading BOM, which Node strips, is read past.
+    dir.write('proj/package.json', '\ufeff{"type":"commonjs"}\n');
+    expect(jsIncludes(h('guard.js'), '', dir.path('proj')).records).toEqual({
+      [`glob:${dir.path('proj', 'package.json')}:type`]: '"commonjs"',
+    });
     // .mjs and .cjs say what they are themselves.
     expect(jsIncludes(h('guard.mjs'), '', dir.path('proj')).records).toBeUndefined();
   });

@@ -1,14 +1,17 @@
 /**
  * The files a JS or TS script loads (imports.ts): `require`, `import`, `export … from` and `import()`
  * with a literal specifier, read with a small tokenizer that skips comments, strings, template text
- * and regular expressions.
+ * and regular expressions. A name bound to `createRequire(import.meta.url)` (or `__filename`) is a
+ * require function too; require reached any other way (`const r = require`, `require.call`,
+ * `require.main.require`, `process.mainModule`, `Module._load`) unpins with the line.
  *
  * A relative or absolute specifier naming an existing file of a JS script is that file (node, tsx
  * and bun all load an exact match). Otherwise, and always for a TS script (tsx), every candidate any
  * of node, tsx or bun tries is pinned, present or not, in no particular order: the extensions `.js`,
  * `.json`, `.node`, `.ts`, `.tsx`, `.mts`, `.cts`, `.mjs`, `.cjs`, a `.js` specifier read as its `.ts`
  * twin, then the directory's `package.json` and `index.*` (and the file its `main` names, found by
- * Node's resolver). Creating any of them may change what one of the three runs.
+ * Node's resolver). Creating any of them may change what one of the three runs. An `import`'s
+ * specifier is a URL (`./rules.mjs?v=1` is rules.mjs, `%20` a space); a `require`'s is a path.
  *
  * A package name is resolved by Node's resolver: its entry file and `package.json` are pinned, the
  * whole package for an ESM import (Node 20 cannot resolve the "import" condition for another
@@ -18,139 +21,12 @@
  */
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isPathInside } from '../../util/path-inside.js';
 import { type Includes, IncludesBuilder } from './imports-common.js';
+import { type Tok, Tokenizer } from './imports-js-tokens.js';
 import { isDir, isFile, realOr } from './model.js';
 import { createRequire, existsSync, readFileSync } from './observed-fs.js';
-
-interface Tok {
-  t: 'name' | 'str' | 'op' | 'num' | 'regex';
-  v: string;
-  /** A string's value; undefined for a template with a substitution. */
-  s?: string | undefined;
-  line: number;
-}
-
-const NAME = /[\p{L}_$][\p{L}\p{N}_$]*/uy;
-const NUMBER = /[0-9][0-9A-Za-z_.]*/y;
-/** Words after which `/` starts a regular expression, not a division. */
-const BEFORE_REGEX = new Set(['return', 'typeof', 'case', 'do', 'else', 'in', 'of', 'new', 'delete', 'void', 'throw', 'yield', 'await']);
-const ESCAPES: Record<string, string> = { n: '\n', t: '\t', '\\': '\\', "'": "'", '"': '"', '`': '`', $: '$', '\n': '' };
-
-class Tokenizer {
-  readonly toks: Tok[] = [];
-  private i = 0;
-  private line = 1;
-  /** For each open `${` of a template: the depth of `{` inside it. */
-  private readonly templates: number[] = [];
-
-  constructor(private readonly text: string) {
-    if (text.startsWith('#!')) this.skipTo('\n');
-    while (this.i < text.length) this.next();
-  }
-
-  private skipTo(end: string): void {
-    const j = this.text.indexOf(end, this.i);
-    const stop = j < 0 ? this.text.length : j + (end === '\n' ? 0 : end.length);
-    this.line += (this.text.slice(this.i, stop).match(/\n/g) ?? []).length;
-    this.i = stop;
-  }
-
-  private push(t: Tok['t'], v: string, s?: string): void {
-    this.toks.push({ t, v, s, line: this.line });
-  }
-
-  private next(): void {
-    const { text } = this;
-    const c = text[this.i]!;
-    if (c === '\n') {
-      this.line++;
-      this.i++;
-    } else if (/\s/.test(c)) this.i++;
-    else if (text.startsWith('//', this.i)) this.skipTo('\n');
-    else if (text.startsWith('/*', this.i)) this.skipTo('*/');
-    else if (c === '"' || c === "'") this.quoted(c);
-    else if (c === '`') {
-      this.i++;
-      this.template(false);
-    } else if (c === '/' && this.regexAllowed()) this.regex();
-    else if (this.word(NAME, 'name') || this.word(NUMBER, 'num')) return;
-    else if (c === '}' && this.templates.length > 0 && this.templates[this.templates.length - 1] === 0) {
-      this.templates.pop();
-      this.i++;
-      this.template(true);
-    } else {
-      const op = ['...', '?.'].find((o) => text.startsWith(o, this.i)) ?? c;
-      if (this.templates.length > 0 && (c === '{' || c === '}')) this.templates[this.templates.length - 1]! += c === '{' ? 1 : -1;
-      this.push('op', op);
-      this.i += op.length;
-    }
-  }
-
-  /** A name or number at `this.i`, pushed; false when there is none. */
-  private word(re: RegExp, t: 'name' | 'num'): boolean {
-    re.lastIndex = this.i;
-    if (!re.test(this.text)) return false;
-    this.push(t, this.text.slice(this.i, re.lastIndex));
-    this.i = re.lastIndex;
-    return true;
-  }
-
-  private regexAllowed(): boolean {
-    const p = this.toks[this.toks.length - 1];
-    if (p === undefined) return true;
-    if (p.t === 'name') return BEFORE_REGEX.has(p.v);
-    return p.t === 'op' && !')]}'.includes(p.v);
-  }
-
-  private regex(): void {
-    let j = this.i + 1;
-    let inClass = false;
-    for (; j < this.text.length && this.text[j] !== '\n'; j++) {
-      const ch = this.text[j];
-      if (ch === '\\') j++;
-      else if (ch === '[') inClass = true;
-      else if (ch === ']') inClass = false;
-      else if (ch === '/' && !inClass) break;
-    }
-    this.i = j + 1;
-    NAME.lastIndex = this.i;
-    if (NAME.test(this.text)) this.i = NAME.lastIndex;
-    this.push('regex', '/');
-  }
-
-  private quoted(q: string): void {
-    let j = this.i + 1;
-    let value = '';
-    for (; j < this.text.length && this.text[j] !== q && this.text[j] !== '\n'; j++) {
-      if (this.text[j] === '\\') value += ESCAPES[this.text[++j] ?? ''] ?? this.text[j];
-      else value += this.text[j];
-    }
-    this.push('str', q, value);
-    this.i = j + 1;
-  }
-
-  /** Template text from `this.i` up to its closing backtick or its next `${`. */
-  private template(continued: boolean): void {
-    let j = this.i;
-    let value = '';
-    const startLine = this.line;
-    for (; j < this.text.length && this.text[j] !== '`'; j++) {
-      if (this.text[j] === '\n') this.line++;
-      if (this.text[j] === '\\') value += ESCAPES[this.text[++j] ?? ''] ?? this.text[j];
-      else if (this.text.startsWith('${', j)) break;
-      else value += this.text[j];
-    }
-    const whole = this.text[j] === '`' && !continued;
-    this.toks.push({ t: 'str', v: '`', s: whole ? value : undefined, line: startLine });
-    if (this.text[j] === '`') this.i = j + 1;
-    else {
-      this.templates.push(0);
-      this.i = j + 2;
-    }
-  }
-}
 
 interface Context {
   script: string;
@@ -179,51 +55,121 @@ function fromClause(toks: Tok[], start: number): string | undefined {
   return undefined;
 }
 
+/** Members through which code reaches Node's loader other than by a call of a require function. */
+const LOADER_MEMBERS = new Set(['_load', 'mainModule']);
+/** Objects whose `.require` is another module's require function (`require.main.require`). */
+const MODULE_OBJECTS = new Set(['main', 'parent', 'prototype']);
+
+/** The `)` closing the call at `open` when its one argument is this file (`import.meta.url`, `import.meta.filename`, `__filename`); else -1. */
+function ownFileArgument(toks: Tok[], open: number): number {
+  const words = toks.slice(open + 1, open + 6).map((t) => t.v);
+  if (words[0] === '__filename') return open + 2;
+  return words.slice(0, 4).join(' ') === 'import . meta .' && (words[4] === 'url' || words[4] === 'filename') ? open + 6 : -1;
+}
+
+/**
+ * The names bound to the result of `createRequire(import.meta.url)` (or `__filename`): calls of
+ * them are requires. Any other use of createRequire unpins: a result not bound to a plain name, a
+ * base other than this file, the function renamed or passed on.
+ */
+function requireNames(toks: Tok[], script: string, c: Context): Set<string> {
+  const names = new Set(['require']);
+  for (let k = 0; k < toks.length; k++) {
+    if (toks[k]!.v !== 'createRequire' || toks[k]!.t !== 'name') continue;
+    const where = `${script}:${toks[k]!.line}`;
+    if (toks[k + 1]?.v !== '(') {
+      // `import { createRequire } from 'node:module'`, `const { createRequire } = require('module')`.
+      const listed = (toks[k - 1]?.v === '{' || toks[k - 1]?.v === ',') && (toks[k + 1]?.v === '}' || toks[k + 1]?.v === ',');
+      if (!listed) c.out.unpin(`${where}: createRequire used other than called`);
+      continue;
+    }
+    let s = k;
+    while (isMember(toks[s - 1]) && toks[s - 2]?.t === 'name') s -= 2;
+    const close = ownFileArgument(toks, k + 1);
+    const name = toks[s - 2];
+    const bound =
+      toks[s - 1]?.v === '=' && name?.t === 'name' && !isMember(toks[s - 3]) && toks[s - 4]?.v !== 'export' && toks[close]?.v === ')';
+    const after = toks[close + 1];
+    if (bound && !(after?.t === 'op' && ['(', '.', '?.', '['].includes(after.v))) names.add(name.v);
+    else c.out.unpin(`${where}: the require function createRequire makes is not bound to a name, or not for this file`);
+  }
+  return names;
+}
+
+/** Whether the require function named at `k`, not called, is used in a way that loads nothing. */
+function inertUse(toks: Tok[], k: number): boolean {
+  const prev = toks[k - 1];
+  const next = toks[k + 1];
+  if (prev?.v === 'typeof' || ['const', 'let', 'var'].includes(prev?.v ?? '') || next?.v === '=') return true;
+  if (next?.v === ':' && (prev?.v === '{' || prev?.v === ',')) return true; // an object key
+  // `require.resolve`, `require.cache`, `require.main === module`; not `.call`, `.apply`, `.bind`.
+  return next?.t === 'op' && next.v === '.' && !['call', 'apply', 'bind'].includes(toks[k + 2]?.v ?? '');
+}
+
 /** Each load of one script: [specifier, 'require' | 'import'] or an unpinned reason. */
 function loads(text: string, script: string, c: Context): void {
   const toks = new Tokenizer(text).toks;
+  const requires = requireNames(toks, script, c);
   for (let k = 0; k < toks.length; k++) {
     const t = toks[k]!;
-    // `module.require` is require; any other member named require or import is not.
-    if (t.t !== 'name' || (isMember(toks[k - 1]) && !(t.v === 'require' && toks[k - 2]?.v === 'module'))) continue;
-    const next = toks[k + 1];
     const where = `${script}:${t.line}`;
-    if ((t.v === 'require' || t.v === 'import') && next?.v === '(' && next.t === 'op') {
+    if (t.t === 'str' && toks[k - 1]?.v === '[' && ['require', 'createRequire', ...LOADER_MEMBERS].includes(t.s ?? '')) {
+      c.out.unpin(`${where}: ${t.s} reached by a computed member`);
+      continue;
+    }
+    if (t.t !== 'name') continue;
+    const member = isMember(toks[k - 1]);
+    if (LOADER_MEMBERS.has(t.v) || (member && t.v === 'require' && MODULE_OBJECTS.has(toks[k - 2]?.v ?? ''))) {
+      c.out.unpin(`${where}: ${t.v === 'require' ? `${toks[k - 2]!.v}.require` : t.v} reaches Node's loader`);
+      continue;
+    }
+    // `module.require` (and bun's `import.meta.require`) is require; any other member named require or import is not.
+    const requireCall = requires.has(t.v) && (!member || (t.v === 'require' && (toks[k - 2]?.v === 'module' || toks[k - 2]?.v === 'meta')));
+    if (member && !requireCall) continue;
+    const next = toks[k + 1];
+    if ((requireCall || t.v === 'import') && next?.v === '(' && next.t === 'op') {
       const spec = callLiteral(toks, k + 1);
       if (spec === undefined) c.out.unpin(`${where}: ${t.v}() of a specifier that cannot be determined`);
-      else resolve(spec, t.v === 'require' ? 'require' : 'import', where, c);
+      else resolve(spec, requireCall ? 'require' : 'import', where, c);
+    } else if (requireCall) {
+      if (!inertUse(toks, k)) c.out.unpin(`${where}: the require function ${t.v} used other than called`);
     } else if (t.v === 'import' && next?.t === 'str') resolve(next.s ?? '', 'import', where, c);
     else if (t.v === 'import' && next !== undefined && !(next.t === 'op' && (next.v === '.' || next.v === ':'))) {
       const spec = fromClause(toks, k + 1);
       if (spec !== undefined) resolve(spec, 'import', where, c);
-    } else if (t.v === 'export') {
-      let j = k + 1;
-      if (toks[j]?.v === 'type') j++;
-      if (toks[j]?.v !== '{' && toks[j]?.v !== '*') continue;
-      if (toks[j]?.v === '{') while (j < toks.length && toks[j]!.v !== '}') j++;
-      const spec = toks[j + 1]?.v === 'from' || toks[j]?.v === '*' ? fromClause(toks, j + 1) : undefined;
-      if (spec !== undefined) resolve(spec, 'import', where, c);
-    }
+    } else if (t.v === 'export') exportFrom(toks, k, where, c);
   }
 }
 
+/** `export { a } from 'x'`, `export * from 'x'`, `export type …` at `k`. */
+function exportFrom(toks: Tok[], k: number, where: string, c: Context): void {
+  let j = k + 1;
+  if (toks[j]?.v === 'type') j++;
+  if (toks[j]?.v !== '{' && toks[j]?.v !== '*') return;
+  if (toks[j]?.v === '{') while (j < toks.length && toks[j]!.v !== '}') j++;
+  const spec = toks[j + 1]?.v === 'from' || toks[j]?.v === '*' ? fromClause(toks, j + 1) : undefined;
+  if (spec !== undefined) resolve(spec, 'import', where, c);
+}
+
 function resolve(spec: string, kind: 'require' | 'import', where: string, c: Context): void {
-  if (spec.startsWith('file:') && kind === 'import') {
+  const isRelative = spec === '.' || spec === '..' || /^\.{0,2}\//.test(spec);
+  if (kind === 'import' && (isRelative || spec.startsWith('file:'))) {
+    // An ESM specifier is a URL: './rules.mjs?v=1' loads rules.mjs, '%20' is a space.
     let file: string | undefined;
     try {
-      file = fileURLToPath(spec);
+      file = fileURLToPath(new URL(spec, pathToFileURL(c.script)));
     } catch {
-      c.out.unpin(`${where}: the file URL ${JSON.stringify(spec)} cannot be read`);
+      c.out.unpin(`${where}: the specifier ${JSON.stringify(spec)} is not a file URL Node can read`);
     }
     if (file !== undefined) relative(file, kind, c);
-  } else if (spec === '.' || spec === '..' || /^\.{0,2}\//.test(spec)) relative(spec, kind, c);
+  } else if (isRelative) relative(spec, kind, c);
   else if (isBuiltin(spec) || spec === 'bun' || spec.startsWith('bun:')) return;
   else if (/^[a-z][a-z0-9+.-]*:/i.test(spec) || spec.startsWith('#') || spec === '')
     c.out.unpin(`${where}: the specifier ${JSON.stringify(spec)} is not modelled`);
   else bare(spec, kind, c);
 }
 
-/** Every file node, tsx or bun may load for a relative or absolute specifier (see the top of this file). */
+/** Every file node, tsx or bun may load for a relative or absolute specifier, an import's read as a URL (see the top of this file). */
 function relative(spec: string, kind: 'require' | 'import', c: Context): void {
   const x = path.resolve(c.dir, spec);
   if (!c.ts && isFile(x)) {
@@ -299,22 +245,25 @@ export function jsIncludes(script: string, text: string, projectDir: string): In
 /**
  * Whether a `.js`/`.ts` file loads as a module or CommonJS is its nearest package.json's `"type"`:
  * the absent ones nearer than that are pinned (one created would decide), and of that one only the
- * `"type"` is recorded (a dependency added to the project's package.json is not a change).
+ * `"type"` is recorded (a dependency added to the project's package.json is not a change). Node's
+ * walk goes up to the file system root, past the project (stopping only at a `node_modules`).
  */
 function moduleType(c: Context): Record<string, string> | undefined {
   if (!isPathInside(c.dir, c.project)) return undefined;
-  for (let d = c.dir; ; d = path.dirname(d)) {
+  for (let d = c.dir; path.basename(d) !== 'node_modules'; d = path.dirname(d)) {
     const file = path.join(d, 'package.json');
     if (isFile(file)) {
       let type: unknown;
       try {
-        type = (JSON.parse(readFileSync(file, 'utf8')) as { type?: unknown }).type;
+        // Node strips a leading BOM; JSON.parse refuses it.
+        type = (JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, '')) as { type?: unknown }).type;
       } catch {
         type = 'unreadable';
       }
       return { [`glob:${file}:type`]: JSON.stringify(type ?? null) };
     }
     c.out.file(file);
-    if (d === c.project || d === path.dirname(d)) return undefined;
+    if (d === path.dirname(d)) return undefined;
   }
+  return undefined;
 }
