@@ -12,6 +12,7 @@
  * cannot see (a path assembled at run time) is caught at the next execution: a changed pinned file
  * fails the guarded events closed (verify.ts).
  */
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { compileMatcher } from '../matching/matcher.js';
 import { APPLY_PATCH_TOOLS, extractToolPaths } from '../matching/paths.js';
