@@ -4,11 +4,14 @@
  * output redirections (`>`, `>>`, `>|`, `&>`, `<>`), the operands of programs that write, move or
  * delete what they name (`tee`, `cp`, `mv`, `rm`, `sed -i`, `dd of=`, …), past the runners that
  * run a command unchanged (`sudo`, `env`, `xargs`: shell-readings.ts) and inside `bash -c`/`eval`
- * texts. A target built from an expansion (`$D/guard.sh`) is kept by its last path segment, which
- * the caller compares with file names only; so is every target once the command changes
- * directory. A glob or brace target is kept as a pattern (any file it may match), and a `find`
- * that writes (`-delete`, `-exec chmod …`) as its start paths (any file under them). A command the
- * parser cannot read yields its text, for the same name comparison.
+ * texts. A target built from an expansion (`$D/guard.sh`, `"$(ls hooks/g*)"`) is kept by every name
+ * its text spells, which the caller compares with file names only; so is every target once the
+ * command changes directory. A glob or brace target is kept as a pattern (any file it may match),
+ * and a `find` that writes (`-delete`, `-exec chmod …`) as its start paths (any file under them).
+ * A command whose name is computed (`"$c" x`, `r{m,} x`) may be any writer. A writer `xargs` feeds
+ * from a pipe writes what the commands before it name (`ls hooks/* | xargs chmod -x`: `hooks/*`;
+ * a `find`: its start paths). A command the parser cannot read yields its text, for the same name
+ * comparison.
  */
 import { forEachChild, parse, type SyntaxNode, type Word } from 'unbash';
 import { guardStarts, nestedScripts } from './shell-readings.js';
@@ -43,6 +46,14 @@ const MAX_DEPTH = 3;
 const DYNAMIC = new Set(['CommandExpansion', 'ProcessSubstitution', 'SimpleExpansion', 'ParameterExpansion', 'ArithmeticExpansion']);
 
 const baseName = (v: string): string => v.slice(v.lastIndexOf('/') + 1);
+/** A command name from an expansion, a brace or a glob: which program runs is not read here. */
+const COMPUTED = /[$`*?[{]/;
+/** The file names an expansion's text spells (`$D/guard.sh`, `${x:-guard.sh}`, `$(ls hooks/guard.sh)`). */
+const spelledNames = (text: string): string[] =>
+  text
+    .split(/[\s/"'`$(){};|&<>\\=:,]+/)
+    .map((t) => t.replace(/^[-#%+!@^]+/, ''))
+    .filter((t) => t !== '');
 type Part = { type: string; text: string; value?: string; parts?: readonly Part[] };
 const hasDynamic = (parts: readonly Part[] | undefined): boolean => (parts ?? []).some((p) => DYNAMIC.has(p.type) || hasDynamic(p.parts));
 const isDynamic = (w: Word): boolean => hasDynamic(w.parts as readonly Part[] | undefined) || w.text.startsWith('~');
@@ -54,11 +65,25 @@ export function shellWrites(command: string): ShellWrites {
   const trees: string[] = [];
   let cd = false;
   let unread = false;
-  const target = (w: Word): void => {
+  // Values the command itself gives variables (`f=hooks/guard.sh; rm "$f"`, `for f in hooks/*`):
+  // names an expanded target may spell.
+  const assigned: string[] = [];
+  let expanded = false;
+  /** A word that may be written; spelt in full, it goes to `literal` (`paths`, or `trees` for all under it). */
+  const target = (w: Word, literal: string[] = paths): void => {
     const glob = isDynamic(w) ? undefined : globOf(w.parts as readonly Part[] | undefined);
-    if (isDynamic(w)) names.push(baseName(w.text.replace(/["'}]+$/, '')));
-    else if (glob) globs.push(glob);
-    else paths.push(w.value);
+    if (isDynamic(w)) {
+      names.push(...spelledNames(w.text));
+      expanded = true;
+    } else if (glob) globs.push(glob);
+    else literal.push(w.value);
+  };
+  /** What a command feeding `xargs` through a pipe prints: what it names, or any file under it. */
+  const listed = (node: SyntaxNode): void => {
+    const words = wordsOf(node);
+    const values = words.map((w) => w.value);
+    if (baseName(values[0] ?? '') === 'find') trees.push(...findStarts(values.slice(1)));
+    else for (const w of words.slice(1)) if (!w.value.startsWith('-')) target(w, trees);
   };
   const read = (text: string, depth: number): void => {
     let script: SyntaxNode;
@@ -70,16 +95,29 @@ export function shellWrites(command: string): ShellWrites {
     }
     if ('errors' in script && Array.isArray(script.errors) && script.errors.length > 0) unread = true;
     const visit = (node: SyntaxNode): void => {
+      if (node.type === 'Pipeline') {
+        const stages = node.commands as readonly SyntaxNode[];
+        const fed = stages.findIndex((c, i) => i > 0 && xargsWrites(wordsOf(c).map((w) => w.value)));
+        if (fed > 0) stages.slice(0, fed).forEach(listed);
+      }
+      if (node.type === 'For') assigned.push(...(node.wordlist ?? []).map((w) => w.text));
       if (node.type === 'Command') {
+        for (const a of [...(node.prefix ?? []), ...(node.suffix ?? [])])
+          if (a.type === 'Assignment' && a.value)
+            assigned.push(...('elements' in a.value ? a.value.elements : [a.value]).map((w) => w.text));
         for (const r of node.redirects ?? []) if (r.type === 'Redirect' && OUTPUT_OPERATORS.has(r.operator) && r.target) target(r.target);
-        const words = [node.name, ...(node.suffix ?? [])].filter((w): w is Word => w?.type === 'Word');
+        const words = wordsOf(node);
         const values = words.map((w) => w.value);
         for (const start of guardStarts(values)) {
           const name = baseName(values[start] ?? '');
           if (CHANGES_DIR.has(name)) cd = true;
           const operands = words.slice(start + 1).filter((w) => !w.value.startsWith('-'));
-          if (WRITE_ALL.has(name) || (IN_PLACE.has(name) && values.slice(start + 1).some((v) => /^-[A-Za-z]*i/.test(v)))) {
-            operands.forEach(target);
+          if (
+            WRITE_ALL.has(name) ||
+            COMPUTED.test(values[start] ?? '') ||
+            (IN_PLACE.has(name) && values.slice(start + 1).some((v) => /^-[A-Za-z]*i/.test(v)))
+          ) {
+            for (const w of operands) target(w);
           } else if (WRITE_LAST.has(name) && operands.length > 0) {
             const intoDir = values.slice(start + 1).some((v) => v === '-t' || v.startsWith('--target-directory'));
             if (intoDir) names.push(...operands.map((w) => baseName(w.value)));
@@ -98,6 +136,7 @@ export function shellWrites(command: string): ShellWrites {
     visit(script);
   };
   read(command, 0);
+  if (expanded) names.push(...assigned.flatMap(spelledNames));
   if (cd) {
     names.push(...paths.map(baseName), ...globs.map((g) => baseName(g.text)));
     paths.length = 0;
@@ -155,13 +194,29 @@ function globOf(parts: readonly Part[] | undefined): GlobTarget | undefined {
   return { base, rest: new RegExp(`^${rest}$`), text };
 }
 
-/** `find` primaries that write: `-delete`, or an `-exec`/`-execdir`/`-ok`/`-okdir` running a writer or a shell. */
+/** A simple command's name and arguments; none for a compound command. */
+function wordsOf(node: SyntaxNode): Word[] {
+  if (node.type !== 'Command') return [];
+  return [node.name, ...(node.suffix ?? [])].filter((w): w is Word => w?.type === 'Word');
+}
+
+/** A program that may write what it is given: a known writer, a shell or runner, a computed name. */
+const mayWrite = (v: string): boolean => {
+  const name = baseName(v);
+  return WRITE_ALL.has(name) || WRITE_LAST.has(name) || IN_PLACE.has(name) || name === 'dd' || FIND_RUNS.has(name) || COMPUTED.test(v);
+};
+
+/** `xargs` (reading its arguments from standard input) running a program that may write them. */
+function xargsWrites(values: readonly string[]): boolean {
+  const starts = guardStarts(values);
+  return starts.some((s) => baseName(values[s] ?? '') === 'xargs' && starts.some((t) => t > s && mayWrite(values[t] ?? '')));
+}
+
+/** `find` primaries that write: `-delete`, or an `-exec`/`-execdir`/`-ok`/`-okdir` running what may write. */
 function findWrites(args: readonly string[]): boolean {
   return args.some((v, i) => {
     if (v === '-delete') return true;
-    if (!['-exec', '-execdir', '-ok', '-okdir'].includes(v)) return false;
-    const name = baseName(args[i + 1] ?? '');
-    return WRITE_ALL.has(name) || WRITE_LAST.has(name) || IN_PLACE.has(name) || name === 'dd' || FIND_RUNS.has(name);
+    return ['-exec', '-execdir', '-ok', '-okdir'].includes(v) && mayWrite(args[i + 1] ?? '');
   });
 }
 

@@ -152,6 +152,15 @@ describe('a tool call that would write a pinned guard or the hook config is deni
     'chattr +i hooks/guard.sh',
     'find hooks -name guard.sh -exec chmod -x {} +',
     'find . -name guard.sh -delete',
+    // Targets given at run time: fed to xargs through a pipe, a computed program, an expansion.
+    'ls hooks/* | xargs chmod -x',
+    'echo hooks/guard.sh | xargs rm -f',
+    'find hooks -name guard.sh | xargs chmod -x',
+    'c=chmod; find hooks -name guard.sh -exec "$c" -x {} +',
+    'c=rm; "$c" -f hooks/guard.sh',
+    'rm -f $(ls hooks/guard.sh)',
+    'f=hooks/guard.sh; echo "exit 0" > "$f"',
+    'for f in hooks/*; do chmod -x "$f"; done',
   ];
   for (const command of shellWrites) cases.push([`claude Bash: ${command}`, 'claude', bash(command)]);
   it.concurrent.each(cases)('%s', async (_name, agent, payload) => {
@@ -167,6 +176,9 @@ describe('a tool call that would write a pinned guard or the hook config is deni
     'chmod -x hooks/*.py',
     'find build -delete',
     'find hooks -name guard.sh -exec cat {} +',
+    'ls build | xargs rm -f',
+    'cat hooks/guard.sh | xargs echo',
+    'tmp=$(mktemp -d); touch "$tmp/x"; rm -f "$tmp/x"',
   ])('claude Bash: %s proceeds', async (command) => {
     expect(verdict(await dispatchRaw('claude', bash(command)()))).toBe('proceed');
   });
