@@ -12,13 +12,12 @@
  * cannot see (a path assembled at run time) is caught at the next execution: a changed pinned file
  * fails the guarded events closed (verify.ts).
  */
-import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { compileMatcher } from '../matching/matcher.js';
 import { APPLY_PATCH_TOOLS, extractToolPaths } from '../matching/paths.js';
 import type { ShellWrites } from '../matching/shell-writes.js';
 import type { NormalizedHook } from '../types.js';
-import { linkTargets } from '../util/real-path.js';
+import { linkTargets, realOr } from '../util/real-path.js';
 import type { PlannedHook } from './plan.js';
 
 const WRITE_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', ...APPLY_PATCH_TOOLS]);
@@ -54,14 +53,6 @@ function shellHit(
 }
 
 const under = (f: string, dir: string): boolean => f.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
-
-function realOr(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
-}
 
 /** A name holding glob characters, as the file names it matches (a bracket is any one character). */
 function nameGlob(name: string): RegExp {

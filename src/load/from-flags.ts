@@ -2,13 +2,13 @@
  * Loading hooks the way the agent would, from the options a caller names (the CLI's flags, a
  * dispatch call): discovery, explicit files and plugins, and the trust gate for discovered ones.
  */
-import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '../config/load.js';
 import type { ConfigGateInput } from '../config/load.js';
 import type { Diagnostic, SourceKind } from '../types.js';
 import { parseDiscoverDialects, type DiscoverDialects } from '../agents/shared/locations.js';
 import type { TrustReport } from '../trust/index.js';
+import { realOr } from '../util/real-path.js';
 
 export interface LoadFlags {
   settings?: string[];
@@ -51,7 +51,7 @@ export async function loadFromFlags(
   // Only discovered settings pass the trust gate. The gate's store, digests and script hashing
   // load only when a source it could gate was read: with user and managed settings alone
   // (what most `dispatch` calls see) loadConfig runs with a gate that excludes nothing.
-  const named = new Set(plugins.flatMap((p) => [p, realOrSelf(p)]));
+  const named = new Set(plugins.flatMap((p) => [p, realOr(p)]));
   let trust: TrustReport | undefined;
   const config = await loadConfig({
     ...options,
@@ -142,12 +142,4 @@ const NEVER_GATED: ReadonlySet<SourceKind> = new Set(['managed', 'user', 'cli', 
 /** Conservative: any hook or settings file of a kind the gate may gate loads the gate. */
 function mayNeedTrust(input: ConfigGateInput): boolean {
   return input.hooks.some((h) => !NEVER_GATED.has(h.source.kind)) || input.settings.some((s) => !NEVER_GATED.has(s.kind));
-}
-
-function realOrSelf(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
 }

@@ -100,11 +100,8 @@ export function shellWrites(command: string): ShellWrites {
         const fed = stages.findIndex((c, i) => i > 0 && xargsWrites(wordsOf(c).map((w) => w.value)));
         if (fed > 0) stages.slice(0, fed).forEach(listed);
       }
-      if (node.type === 'For') assigned.push(...(node.wordlist ?? []).map((w) => w.text));
+      assigned.push(...assignedTexts(node));
       if (node.type === 'Command') {
-        for (const a of [...(node.prefix ?? []), ...(node.suffix ?? [])])
-          if (a.type === 'Assignment' && a.value)
-            assigned.push(...('elements' in a.value ? a.value.elements : [a.value]).map((w) => w.text));
         for (const r of node.redirects ?? []) if (r.type === 'Redirect' && OUTPUT_OPERATORS.has(r.operator) && r.target) target(r.target);
         const words = wordsOf(node);
         const values = words.map((w) => w.value);
@@ -137,14 +134,28 @@ export function shellWrites(command: string): ShellWrites {
   };
   read(command, 0);
   if (expanded) names.push(...assigned.flatMap(spelledNames));
-  if (cd) {
-    names.push(...paths.map(baseName), ...globs.map((g) => baseName(g.text)));
-    paths.length = 0;
-    globs.length = 0;
+  return cd ? withoutDirectories({ paths, names, globs, trees, unread }) : { paths, names, globs, trees, unread };
+}
+
+/** After a `cd`, where a relative target is is unknown: its name is what remains. */
+function withoutDirectories(w: ShellWrites): ShellWrites {
+  return {
+    paths: [],
+    names: [...w.names, ...w.paths.map(baseName), ...w.globs.map((g) => baseName(g.text))],
+    globs: [],
     // A relative start is somewhere unknown: any file may be under it.
-    if (trees.some((t) => !t.startsWith('/'))) trees.splice(0, trees.length, '/');
-  }
-  return { paths, names, globs, trees, unread };
+    trees: w.trees.some((t) => !t.startsWith('/')) ? ['/'] : w.trees,
+    unread: w.unread,
+  };
+}
+
+/** The values a node gives a variable: an assignment's (`f=x`, `a=(x y)`), a `for` loop's words. */
+function assignedTexts(node: SyntaxNode): string[] {
+  if (node.type === 'For') return (node.wordlist ?? []).map((w) => w.text);
+  if (node.type !== 'Command') return [];
+  return [...(node.prefix ?? []), ...(node.suffix ?? [])].flatMap((a) =>
+    a.type === 'Assignment' && a.value ? ('elements' in a.value ? a.value.elements : [a.value]).map((w) => w.text) : [],
+  );
 }
 
 /**

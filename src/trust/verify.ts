@@ -14,7 +14,7 @@
  * - Every reviewed hook carries `guards`: its pinned files and its config file, which the engine
  *   refuses tool writes to.
  */
-import { constants, promises as fs, realpathSync } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describeChange, rootCodec, type CanonicalHook } from './digest.js';
 import { HashCache, MAX_TREE_FILES } from './hash.js';
@@ -25,6 +25,7 @@ import type { HookTrustStatus, TrustReport } from './types.js';
 import type { EventName } from '../events/catalog.js';
 import type { HookHandler, HookVerifier, NormalizedHook, Provenance } from '../types.js';
 import { userHome } from '../util/os-dirs.js';
+import { realOr } from '../util/real-path.js';
 
 export interface VerdictOptions {
   homeDir?: string;
@@ -65,8 +66,8 @@ export function frontmatterVerdict(
 ): { hooks: NormalizedHook[]; read: boolean } | undefined {
   const report = review.trust;
   if (report.state === 'untrusted' || (report.state !== 'trusted' && !wasReviewed(report))) return undefined;
-  const at = real(file);
-  const mine = (src: Provenance) => src.frontmatter === kind && src.file !== undefined && real(src.file) === at;
+  const at = realOr(file);
+  const mine = (src: Provenance) => src.frontmatter === kind && src.file !== undefined && realOr(src.file) === at;
   const current = review.frontmatter.filter((h) => mine(h.source));
   const hooks = verdictOf(report.state === 'trusted' ? current : [], report, o, mine, notReviewedIn(file));
   return { hooks, read: current.length > 0 };
@@ -212,8 +213,8 @@ function verifierFor(h: NormalizedHook, st: HookTrustStatus, c: VerifierContext)
     // The hook then runs in these real directories: a link on the way, re-pointed after the
     // check, would lead its paths to files nobody checked (the pinned ones being unchanged).
     const roots: Partial<Record<'pluginRoot' | 'skillRoot' | 'pluginData', string>> = {};
-    for (const k of ['pluginRoot', 'skillRoot', 'pluginData'] as const) if (h.source[k] !== undefined) roots[k] = real(h.source[k]!);
-    const where = { cwd: real(at.cwd), projectDir: real(at.projectDir), roots };
+    for (const k of ['pluginRoot', 'skillRoot', 'pluginData'] as const) if (h.source[k] !== undefined) roots[k] = realOr(h.source[k]!);
+    const where = { cwd: realOr(at.cwd), projectDir: realOr(at.projectDir), roots };
     const pluginRoot = roots.pluginRoot ?? roots.skillRoot;
     const pins = pinsOf(handler, {
       cwd: where.cwd,
@@ -347,12 +348,4 @@ async function fingerprint(p: string, tree: boolean, budget: { left: number }): 
     lines.push(`${name}\0${inner}`);
   }
   return lines.join('\n');
-}
-
-function real(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
 }

@@ -2,6 +2,15 @@
 import { readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
+/** `p` through every link (realpath); `p` itself when it cannot be resolved (absent, a loop). */
+export function realOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
 /** `p` with its directory part resolved through links and its name as written; `p` when that fails. */
 export function realDirPath(p: string): string {
   try {
