@@ -17,7 +17,8 @@
  *                                                     denied `x/secrets/key`; its `if` did not run
  *                                                     there, the engine's does)
  * Rules that grant keep both at ctx.cwd. A rule that guards also matches what the path reaches
- * through existing symbolic links (a Write follows them): `Write(.env)` matches `notes.txt -> .env`.
+ * through existing symbolic links (a Write follows them): `Write(.env)` matches `notes.txt -> .env`;
+ * a rule that grants must cover those files too (grantThroughLinks).
  * As in gitignore, a pattern that matches a directory also matches everything under it, so
  * `src/*` matches `src/a/b.ts`, and `src/**` matches the directory `src` itself. `*` matches
  * dotfiles; a leading `!` is literal (one rule has nothing to negate).
@@ -28,7 +29,7 @@
  * characters) is refused with `unbounded: true`, never matched by picomatch.
  */
 import picomatch from 'picomatch';
-import { linkTargets } from '../util/real-path.js';
+import { linkTargets, realOr } from '../util/real-path.js';
 import { compileLinear } from './linear-regex.js';
 
 interface PathMatchContext {
@@ -94,14 +95,41 @@ export function withGuardReading(narrow: PathPattern): CompiledPath {
 
 /**
  * A guard also matches what the tool's path reaches through symbolic links: Write follows them,
- * so `ln -s .env notes.txt` then a Write of notes.txt writes .env. Either spelling matches.
+ * so `ln -s .env notes.txt` then a Write of notes.txt writes .env. Either spelling matches. A
+ * resolved spelling is also compared with the anchors resolved (a project reached through a link).
  */
 function throughLinks(p: PathPattern): PathPattern {
   const either =
     (test: PathPattern['testFile']): PathPattern['testFile'] =>
-    (path, ctx) =>
-      test(path, ctx) || linkedPaths(path, ctx).some((q) => q !== path && test(q, ctx));
+    (path, ctx) => {
+      if (test(path, ctx)) return true;
+      const real = realAnchors(ctx);
+      return linkedPaths(path, ctx).some((q) => q !== path && (test(q, ctx) || test(q, real)));
+    };
   return { source: p.source, testFile: either(p.testFile), testDir: either(p.testDir) };
+}
+
+/**
+ * A grant covers a path only when it also covers every file the path reaches through symbolic
+ * links, the directory part's or the name's: Claude Code 2.1.328 refused a Write of `inlink/new.txt`
+ * under `Edit(inlink/**)` (inlink -> realdir) and of `inside.txt -> target.txt` under
+ * `Edit(inside.txt)` (test/agents/claude-diff `allow-write-through-link`).
+ */
+export function grantThroughLinks(p: PathPattern): PathPattern {
+  const every =
+    (test: PathPattern['testFile']): PathPattern['testFile'] =>
+    (path, ctx) => {
+      if (!test(path, ctx)) return false;
+      const real = realAnchors(ctx);
+      return linkedPaths(path, ctx).every((q) => q === path || test(q, real) || test(q, ctx));
+    };
+  return { source: p.source, testFile: every(p.testFile), testDir: every(p.testDir) };
+}
+
+/** The context with its anchor directories resolved through links, to compare a resolved path with. */
+function realAnchors(ctx: PathMatchContext): PathMatchContext {
+  const real = (d: string | undefined) => (typeof d === 'string' && d.startsWith('/') ? realOr(d) : d);
+  return { ...ctx, cwd: real(ctx.cwd) ?? ctx.cwd, homeDir: real(ctx.homeDir), projectDir: real(ctx.projectDir) };
 }
 
 /** The files a tool's path reaches through links (util/real-path.ts); none for a Windows-shaped path, which this host cannot open. */

@@ -11,18 +11,18 @@
  *                              `npm test`      exact
  *   Edit|Write|MultiEdit|NotebookEdit|ApplyPatch|Read|Glob|Grep|LS(path pattern)
  *                            gitignore-style glob on the tool's path(s) (file-pattern.ts);
- *                            `Edit` rules cover every edit tool, `Read` rules Read/Glob/Grep/LS
+ *                            `Edit` rules cover every edit tool (and alone grant one), `Read` rules Read/Glob/Grep/LS
  *   WebFetch(domain:host)    the URL's host; `*.example.com` for subdomains
  *   other Tool(pattern)      wildcard against one primary field (WebSearch: query,
  *                            Agent/Task: subagent_type, Skill: skill, PowerShell: command,
  *                            WebFetch without `domain:`: url); a tool with no known field
  *                            never matches (fail closed) and the rule carries a `warning`
  *
- * The filter is best effort and errs toward running the hook: an unparsable Bash command
- * matches (as the reference says), and so does an internal error while matching.
+ * The filter is best effort and errs toward running the hook: an unparsable Bash command matches
+ * (as the reference says), and so does an internal error while matching.
  */
-import { APPLY_PATCH_TOOLS, extractToolPaths } from './paths.js';
-import { compilePathPattern, withGuardReading, type PathPattern } from './file-pattern.js';
+import { APPLY_PATCH_TOOLS, extractToolPaths, fetchedHost } from './paths.js';
+import { compilePathPattern, grantThroughLinks, withGuardReading, type PathPattern } from './file-pattern.js';
 import { analyzeShellCommand } from './shell.js';
 import { provideIfRules } from './rule-slot.js';
 
@@ -164,7 +164,8 @@ export function parseRule(text: string): ParseRuleResult {
     if (!granting.ok) return { ...granting, error: `rule ${JSON.stringify(text)}: ${granting.error}` };
     const guarding = withGuardReading(granting.pattern);
     if (!guarding.ok) return { ...guarding, error: `rule ${JSON.stringify(text)}: ${guarding.error}` };
-    return { ok: true, rule: { kind: 'path', source, tool, pattern, path: guarding.pattern, grantPath: granting.pattern } };
+    const grantPath = grantThroughLinks(granting.pattern);
+    return { ok: true, rule: { kind: 'path', source, tool, pattern, path: guarding.pattern, grantPath } };
   }
   if (tool === 'WebFetch' && pattern.startsWith('domain:')) {
     const domain = pattern.slice('domain:'.length).trim().toLowerCase();
@@ -307,9 +308,13 @@ function matchUnsafe(rule: Rule, toolName: string, toolInput: unknown, ctx: Rule
       if (toolName !== 'Bash') return false;
       return ctx.grant === true ? coversBash(rule.command, input.command) : matchBash(rule.guardCommand, input.command);
     case 'path':
+      // Claude Code 2.1.328 granted no Write under `Write(x)` in allow, only `Edit(x)` (claude-diff allow-write-rule).
+      if (ctx.grant === true && rule.tool !== 'Edit' && EDIT_TOOLS.has(rule.tool) && !APPLY_PATCH_TOOLS.has(rule.tool)) return false;
       return toolCovers(rule.tool, toolName) && matchPaths(ctx.grant === true ? rule.grantPath : rule.path, toolName, input, ctx);
-    case 'domain':
-      return toolName === rule.tool && matchDomain(rule.host, input.url);
+    case 'domain': {
+      const host = toolName === rule.tool ? fetchedHost(input.url) : undefined;
+      return host !== undefined && rule.host.test(host);
+    }
     case 'field': {
       if (rule.field === undefined || toolName !== rule.tool) return false;
       const value = input[rule.field];
@@ -374,25 +379,6 @@ function matchPaths(pattern: PathPattern, toolName: string, input: Record<string
   // every path must be covered, and a call whose paths cannot be told is not.
   if (ctx.grant === true) return paths.length > 0 && paths.every((p) => pattern.testFile(p, ctx));
   return paths.some((p) => pattern.testFile(p, ctx));
-}
-
-function matchDomain(host: CommandPattern, url: unknown): boolean {
-  if (typeof url !== 'string' || url.trim() === '') return false;
-  const text = url.trim();
-  let hostname: string;
-  try {
-    // WebFetch upgrades scheme-less URLs; parse them the same way rather than missing the host.
-    // A special scheme is parsed as written, slashes or not: `https:/evil.com`, `https:\\evil.com`
-    // and `https:evil.com` all fetch evil.com. Anything else before a colon without `//`
-    // (`localhost:8080/x`, `evil.com:443`) is a host and port, as WebFetch reads it.
-    const written = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text) || /^(?:https?|wss?|ftp|file):/i.test(text);
-    hostname = new URL(written ? text : `https://${text}`).hostname;
-  } catch {
-    return false;
-  }
-  hostname = hostname.toLowerCase().replace(/\.$/, '');
-  if (hostname.startsWith('[') && hostname.endsWith(']')) hostname = hostname.slice(1, -1);
-  return host.test(hostname);
 }
 
 // The plan stage reaches these through the slot, so that the lean CLI paths load this module

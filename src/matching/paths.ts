@@ -168,3 +168,24 @@ function patchText(value: unknown): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The host a WebFetch of `url` reaches, lower-case, without a trailing dot or IPv6 brackets; undefined
+ * when there is none. WebFetch upgrades scheme-less URLs, so they are parsed the same way. A special
+ * scheme is parsed as written, slashes or not: `https:/evil.com`, `https:\\evil.com` and
+ * `https:evil.com` all fetch evil.com. Anything else before a colon without `//`
+ * (`localhost:8080/x`, `evil.com:443`) is a host and port, as WebFetch reads it.
+ */
+export function fetchedHost(url: unknown): string | undefined {
+  if (typeof url !== 'string' || url.trim() === '') return undefined;
+  const text = url.trim();
+  let hostname: string;
+  try {
+    const written = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text) || /^(?:https?|wss?|ftp|file):/i.test(text);
+    hostname = new URL(written ? text : `https://${text}`).hostname;
+  } catch {
+    return undefined;
+  }
+  hostname = hostname.toLowerCase().replace(/\.$/, '');
+  return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+}

@@ -476,11 +476,47 @@ describe('file rules that guard: what a path reaches through symbolic links', ()
       expect(write('Write(.env)', 'loop-a')).toBe(false);
       expect(write('Write(loop-a)', 'loop-a')).toBe(true);
       expect(write('Write(.env)', 'plain.txt')).toBe(false);
-      // A grant reads the name as written only.
       expect(write('Write(.env)', 'notes.txt', { ...ctx, grant: true })).toBe(false);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe('file rules that grant: every file the path reaches through links must be covered', () => {
+  // Claude Code 2.1.328 refused all of these (test/agents/claude-diff `allow-write-through-link`).
+  it('a link as the name or in the directory part takes the grant away unless its target is covered too', () => {
+    const base = realpathSync(mkdtempSync(join(tmpdir(), 'ah-grant-links-')));
+    const root = join(base, 'work');
+    try {
+      mkdirSync(join(root, 'realdir'), { recursive: true });
+      writeFileSync(join(root, 'target.txt'), 'x\n');
+      symlinkSync('target.txt', join(root, 'inside.txt'));
+      symlinkSync('realdir', join(root, 'inlink'));
+      symlinkSync('work', join(base, 'via')); // the project reached through a link
+      const ctx: RuleContext = { cwd: root, projectDir: root, grant: true };
+      const grants = (text: string, file_path: string, c: RuleContext = ctx) => edit(text, 'Write', { file_path }, c);
+      expect(grants('Edit(plain.txt)', 'plain.txt')).toBe(true);
+      expect(grants('Edit(inside.txt)', 'inside.txt')).toBe(false);
+      expect(grants('Edit(target.txt)', 'inside.txt')).toBe(false);
+      expect(grants('Edit(*.txt)', 'inside.txt')).toBe(true);
+      expect(grants('Edit(inlink/**)', 'inlink/new.txt')).toBe(false);
+      expect(grants('Edit(realdir/**)', 'inlink/new.txt')).toBe(false);
+      expect(grants('Edit(**)', 'inlink/new.txt')).toBe(true);
+      const via = join(base, 'via');
+      expect(grants('Edit(plain.txt)', 'plain.txt', { ...ctx, cwd: via, projectDir: via })).toBe(true);
+      expect(grants('Edit(/realdir/**)', 'realdir/a.txt', { ...ctx, cwd: via, projectDir: via })).toBe(true);
+      // A guard compares a resolved spelling with the anchors resolved too (it missed this one).
+      expect(edit('Edit(/realdir/**)', 'Write', { file_path: 'inlink/x' }, { cwd: via, projectDir: via })).toBe(true);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+  it('a file edit is granted by an `Edit(…)` rule only (Claude Code 2.1.328 granted nothing under `Write(x)`)', () => {
+    const ctx: RuleContext = { ...CTX, grant: true };
+    expect(edit('Edit(a.txt)', 'Write', { file_path: 'a.txt' }, ctx)).toBe(true);
+    expect(edit('Write(a.txt)', 'Write', { file_path: 'a.txt' }, ctx)).toBe(false);
+    expect(edit('Write(a.txt)', 'Write', { file_path: 'a.txt' }, CTX)).toBe(true); // still a guard
   });
 });
 

@@ -9,7 +9,7 @@
  * A call Claude Code refused is one in its `permission_denials`. Results: permissions.json here.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPermissionEngine, type PermissionRules } from '../../../src/host/index.js';
 import { ensureAgent, PINS } from '../harness/cache.js';
@@ -29,6 +29,8 @@ interface RuleCase {
   expects: 'allow' | 'deny';
   /** Calls Claude Code must refuse for the run to mean anything (the rule took effect). */
   mustRefuse: string[];
+  /** Files the workspace holds before the run (links the agent made earlier). */
+  setup?: (work: string) => void;
 }
 
 const bash = (command: string): ToolCall => ({ name: 'Bash', input: { command, description: 'run it' } });
@@ -100,6 +102,33 @@ const CASES: RuleCase[] = [
       'x/y.md',
       './docs/d.md',
     ].map((file) => write(file)),
+  },
+  // A grant names the path as written; a Write follows a link to wherever it points.
+  {
+    id: 'allow-write-through-link',
+    rules: { allow: ['Edit(notes.txt)', 'Edit(inside.txt)', 'Edit(plain.txt)', 'Edit(outlink/**)', 'Edit(inlink/**)'] },
+    allowedTools: ['Read'],
+    expects: 'allow',
+    mustRefuse: ['other.txt'],
+    setup: (work) => {
+      writeFileSync(join(work, '..', 'outside.txt'), 'before\n');
+      symlinkSync('../outside.txt', join(work, 'notes.txt'));
+      writeFileSync(join(work, 'target.txt'), 'before\n');
+      symlinkSync('target.txt', join(work, 'inside.txt'));
+      mkdirSync(join(work, '..', 'outdir'));
+      symlinkSync('../outdir', join(work, 'outlink'));
+      mkdirSync(join(work, 'realdir'));
+      symlinkSync('realdir', join(work, 'inlink'));
+    },
+    calls: ['notes.txt', 'inside.txt', 'plain.txt', 'other.txt', 'outlink/new.txt', 'inlink/new.txt'].map((file) => write(file)),
+  },
+  {
+    id: 'allow-write-rule',
+    rules: { allow: ['Write(plain.txt)', 'Write(sub/**)'] },
+    allowedTools: ['Read'],
+    expects: 'allow',
+    mustRefuse: ['other.txt'],
+    calls: ['plain.txt', 'sub/a.txt', 'other.txt', 'plain.txt'].map((file) => write(file)),
   },
   {
     id: 'deny-rm-env',
@@ -206,6 +235,7 @@ describe.concurrent(`Claude Code ${PINS.claude.version}: permission rules vs the
       }
       if (why) ctx.skip(`not runnable here: ${why}`);
       const dirs = makeRunDirs(`perm-${c.id}`);
+      c.setup?.(dirs.work);
       const settings = join(dirs.root, 'claude-settings.json');
       writeFileSync(settings, JSON.stringify({ permissions: c.rules }));
       const outcome = await runInNamespace(dirs, {
