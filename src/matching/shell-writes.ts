@@ -58,74 +58,46 @@ type Part = { type: string; text: string; value?: string; parts?: readonly Part[
 const hasDynamic = (parts: readonly Part[] | undefined): boolean => (parts ?? []).some((p) => DYNAMIC.has(p.type) || hasDynamic(p.parts));
 const isDynamic = (w: Word): boolean => hasDynamic(w.parts as readonly Part[] | undefined) || w.text.startsWith('~');
 
+/** What the reading of one command has found so far. */
+interface Reading {
+  paths: string[];
+  names: string[];
+  globs: GlobTarget[];
+  trees: string[];
+  /** Values the command gives variables (`f=hooks/guard.sh; rm "$f"`, `for f in hooks/*`): names an expanded target may spell. */
+  assigned: string[];
+  expanded: boolean;
+  cd: boolean;
+  unread: boolean;
+}
+
 export function shellWrites(command: string): ShellWrites {
-  const paths: string[] = [];
-  const names: string[] = [];
-  const globs: GlobTarget[] = [];
-  const trees: string[] = [];
-  let cd = false;
-  let unread = false;
-  // Values the command itself gives variables (`f=hooks/guard.sh; rm "$f"`, `for f in hooks/*`):
-  // names an expanded target may spell.
-  const assigned: string[] = [];
-  let expanded = false;
-  /** A word that may be written; spelt in full, it goes to `literal` (`paths`, or `trees` for all under it). */
-  const target = (w: Word, literal: string[] = paths): void => {
-    const glob = isDynamic(w) ? undefined : globOf(w.parts as readonly Part[] | undefined);
-    if (isDynamic(w)) {
-      names.push(...spelledNames(w.text));
-      expanded = true;
-    } else if (glob) globs.push(glob);
-    else literal.push(w.value);
-  };
-  /** What a command feeding `xargs` through a pipe prints: what it names, or any file under it. */
-  const listed = (node: SyntaxNode): void => {
-    const words = wordsOf(node);
-    const values = words.map((w) => w.value);
-    if (baseName(values[0] ?? '') === 'find') trees.push(...findStarts(values.slice(1)));
-    else for (const w of words.slice(1)) if (!w.value.startsWith('-')) target(w, trees);
-  };
+  const r: Reading = { paths: [], names: [], globs: [], trees: [], assigned: [], expanded: false, cd: false, unread: false };
   const read = (text: string, depth: number): void => {
     let script: SyntaxNode;
     try {
       script = parse(text) as SyntaxNode;
     } catch {
-      unread = true;
+      r.unread = true;
       return;
     }
-    if ('errors' in script && Array.isArray(script.errors) && script.errors.length > 0) unread = true;
+    if ('errors' in script && Array.isArray(script.errors) && script.errors.length > 0) r.unread = true;
     const visit = (node: SyntaxNode): void => {
       if (node.type === 'Pipeline') {
         const stages = node.commands as readonly SyntaxNode[];
         const fed = stages.findIndex((c, i) => i > 0 && xargsWrites(wordsOf(c).map((w) => w.value)));
-        if (fed > 0) stages.slice(0, fed).forEach(listed);
+        for (const stage of fed > 0 ? stages.slice(0, fed) : []) addListed(r, stage);
       }
-      assigned.push(...assignedTexts(node));
+      r.assigned.push(...assignedTexts(node));
       if (node.type === 'Command') {
-        for (const r of node.redirects ?? []) if (r.type === 'Redirect' && OUTPUT_OPERATORS.has(r.operator) && r.target) target(r.target);
+        for (const x of node.redirects ?? [])
+          if (x.type === 'Redirect' && OUTPUT_OPERATORS.has(x.operator) && x.target) addTarget(r, x.target);
         const words = wordsOf(node);
         const values = words.map((w) => w.value);
         for (const start of guardStarts(values)) {
-          const name = baseName(values[start] ?? '');
-          if (CHANGES_DIR.has(name)) cd = true;
-          const operands = words.slice(start + 1).filter((w) => !w.value.startsWith('-'));
-          if (
-            WRITE_ALL.has(name) ||
-            COMPUTED.test(values[start] ?? '') ||
-            (IN_PLACE.has(name) && values.slice(start + 1).some((v) => /^-[A-Za-z]*i/.test(v)))
-          ) {
-            for (const w of operands) target(w);
-          } else if (WRITE_LAST.has(name) && operands.length > 0) {
-            const intoDir = values.slice(start + 1).some((v) => v === '-t' || v.startsWith('--target-directory'));
-            if (intoDir) names.push(...operands.map((w) => baseName(w.value)));
-            else target(operands[operands.length - 1] as Word);
-          } else if (name === 'find' && findWrites(values.slice(start + 1))) {
-            trees.push(...findStarts(values.slice(start + 1)));
-          } else if (name === 'dd') {
-            for (const w of operands) if (w.value.startsWith('of=')) target({ ...w, text: w.text.slice(3), value: w.value.slice(3) });
-          }
+          addCommandWrites(r, words, start);
           if (depth < MAX_DEPTH) for (const nested of nestedScripts(values.slice(start))) read(nested, depth + 1);
-          else if (nestedScripts(values.slice(start)).length > 0) unread = true;
+          else if (nestedScripts(values.slice(start)).length > 0) r.unread = true;
         }
       }
       forEachChild(node, visit);
@@ -133,8 +105,59 @@ export function shellWrites(command: string): ShellWrites {
     visit(script);
   };
   read(command, 0);
-  if (expanded) names.push(...assigned.flatMap(spelledNames));
-  return cd ? withoutDirectories({ paths, names, globs, trees, unread }) : { paths, names, globs, trees, unread };
+  if (r.expanded) r.names.push(...r.assigned.flatMap(spelledNames));
+  const { paths, names, globs, trees, unread } = r;
+  return r.cd ? withoutDirectories({ paths, names, globs, trees, unread }) : { paths, names, globs, trees, unread };
+}
+
+/** A word that may be written; spelt in full, it goes to `literal` (`paths`, or `trees` for all under it). */
+function addTarget(r: Reading, w: Word, literal: string[] = r.paths): void {
+  const glob = isDynamic(w) ? undefined : globOf(w.parts as readonly Part[] | undefined);
+  if (isDynamic(w)) {
+    r.names.push(...spelledNames(w.text));
+    r.expanded = true;
+  } else if (glob) r.globs.push(glob);
+  else literal.push(w.value);
+}
+
+/** What the command starting at `words[start]` writes, as the program it names does. */
+function addCommandWrites(r: Reading, words: readonly Word[], start: number): void {
+  const values = words.map((w) => w.value);
+  const name = baseName(values[start] ?? '');
+  const args = values.slice(start + 1);
+  if (CHANGES_DIR.has(name)) r.cd = true;
+  const operands = words.slice(start + 1).filter((w) => !w.value.startsWith('-'));
+  if (WRITE_ALL.has(name) || COMPUTED.test(values[start] ?? '') || (IN_PLACE.has(name) && args.some((v) => /^-[A-Za-z]*i/.test(v)))) {
+    for (const w of operands) addTarget(r, w);
+  } else if (WRITE_LAST.has(name) && operands.length > 0) {
+    const intoDir = args.some((v) => v === '-t' || v.startsWith('--target-directory'));
+    if (intoDir) r.names.push(...operands.map((w) => baseName(w.value)));
+    else addTarget(r, operands[operands.length - 1] as Word);
+  } else if (name === 'find' && findWrites(args)) {
+    addFound(r, args);
+  } else if (name === 'dd') {
+    for (const w of operands) if (w.value.startsWith('of=')) addTarget(r, { ...w, text: w.text.slice(3), value: w.value.slice(3) });
+  }
+}
+
+/** What a `find` reaches: under its start paths, only what its `-name` names if it has one. */
+function addFound(r: Reading, args: readonly string[]): void {
+  const named = findNamed(args);
+  for (const start of findStarts(args)) {
+    if (named) r.globs.push({ ...named, base: start });
+    else r.trees.push(start);
+  }
+}
+
+/** What a command feeding `xargs` through a pipe prints: what it names, or any file under it. */
+function addListed(r: Reading, node: SyntaxNode): void {
+  const words = wordsOf(node);
+  if (baseName(words[0]?.value ?? '') === 'find')
+    addFound(
+      r,
+      words.slice(1).map((w) => w.value),
+    );
+  else for (const w of words.slice(1)) if (!w.value.startsWith('-')) addTarget(r, w, r.trees);
 }
 
 /** After a `cd`, where a relative target is is unknown: its name is what remains. */
@@ -227,12 +250,29 @@ function xargsWrites(values: readonly string[]): boolean {
 function findWrites(args: readonly string[]): boolean {
   return args.some((v, i) => {
     if (v === '-delete') return true;
-    return ['-exec', '-execdir', '-ok', '-okdir'].includes(v) && mayWrite(args[i + 1] ?? '');
+    return FIND_ACTIONS.includes(v) && mayWrite(args[i + 1] ?? '');
   });
 }
 
+const FIND_ACTIONS = ['-delete', '-exec', '-execdir', '-ok', '-okdir'];
 /** Commands that run other commands: what they write under find is not read. */
 const FIND_RUNS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'eval', 'xargs', 'env', 'sudo', 'command', 'exec']);
+
+/**
+ * A `find` expression that is a plain conjunction with `-name X` (or `-iname X`) before its first
+ * action: what it reaches is any path below a start with a segment X (a directory it names holds
+ * what `rm -r` or `chmod -R` reach). Undefined when there is no such test, when X is computed, or
+ * with an `-o`, `!`, `-not`, `,` or parenthesis.
+ */
+function findNamed(args: readonly string[]): Omit<GlobTarget, 'base'> | undefined {
+  const acting = args.findIndex((v) => FIND_ACTIONS.includes(v));
+  const tests = acting < 0 ? args : args.slice(0, acting);
+  if (tests.some((v) => ['-o', '-or', '!', '-not', ',', '(', ')'].includes(v))) return undefined;
+  const at = tests.findIndex((v) => v === '-name' || v === '-iname');
+  const name = tests[at + 1];
+  if (at < 0 || name === undefined || /[/$`]/.test(name)) return undefined;
+  return { rest: new RegExp(`^(?:.*/)?${globSource(name)}(?:/.*)?$`, tests[at] === '-iname' ? 'i' : ''), text: name };
+}
 
 /** find's start paths: the words before its first expression word, past `-H`/`-L`/`-P`/`-D x`/`-O`; `.` if none. */
 function findStarts(args: readonly string[]): string[] {

@@ -161,6 +161,12 @@ describe('a tool call that would write a pinned guard or the hook config is deni
     'rm -f $(ls hooks/guard.sh)',
     'f=hooks/guard.sh; echo "exit 0" > "$f"',
     'for f in hooks/*; do chmod -x "$f"; done',
+    // A find narrowed by -name still reaches what the name matches, and all under a directory it names.
+    "find . -name 'g*' -delete",
+    'find . -iname GUARD.SH -delete',
+    'find . -name hooks -exec rm -rf {} +',
+    'find . -exec chmod -x {} + -name x.pyc',
+    "find . -name '*.pyc' -o -name guard.sh -delete",
   ];
   for (const command of shellWrites) cases.push([`claude Bash: ${command}`, 'claude', bash(command)]);
   it.concurrent.each(cases)('%s', async (_name, agent, payload) => {
@@ -177,6 +183,8 @@ describe('a tool call that would write a pinned guard or the hook config is deni
     'find build -delete',
     'find hooks -name guard.sh -exec cat {} +',
     'ls build | xargs rm -f',
+    "find . -name '*.pyc' -delete",
+    "find . -name '*.o' | xargs rm -f",
     'cat hooks/guard.sh | xargs echo',
     'tmp=$(mktemp -d); touch "$tmp/x"; rm -f "$tmp/x"',
   ])('claude Bash: %s proceeds', async (command) => {
