@@ -136,8 +136,15 @@ function addCommandWrites(r: Reading, words: readonly Word[], start: number): vo
   } else if (name === 'find' && findWrites(args)) {
     addFound(r, args);
   } else if (name === 'dd') {
-    for (const w of operands) if (w.value.startsWith('of=')) addTarget(r, { ...w, text: w.text.slice(3), value: w.value.slice(3) });
+    for (const w of operands) if (w.value.startsWith('of=')) addTarget(r, afterPrefix(w, 3));
   }
+}
+
+/** The word without its first `n` characters (`of=` of dd's `of=FILE`). Its parts are a getter, which a spread drops. */
+function afterPrefix(w: Word, n: number): Word {
+  const [first, ...rest] = (w.parts ?? []) as readonly Part[];
+  const parts = first ? [{ ...first, text: first.text.slice(n), value: first.value?.slice(n) }, ...rest] : undefined;
+  return { type: 'Word', text: w.text.slice(n), value: w.value.slice(n), parts } as unknown as Word;
 }
 
 /** What a `find` reaches: under its start paths, only what its `-name` names if it has one. */

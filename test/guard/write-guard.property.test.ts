@@ -1,0 +1,120 @@
+/**
+ * The engine's write guard (src/engine/guarded-files.ts) against generated Bash spellings of a
+ * write to a pinned guard: a target spelt any way the shell reads as `hooks/guard.sh`, under any
+ * writer, runner and compound the agent's own shell offers, is refused before it runs. Reading
+ * the guard, or writing a file of another name, is not.
+ */
+import fc from 'fast-check';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { guardedWrite } from '../../src/engine/guarded-files.js';
+
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'ah-write-guard-')));
+mkdirSync(join(root, 'hooks'));
+mkdirSync(join(root, 'build'));
+writeFileSync(join(root, 'hooks', 'guard.sh'), '#!/bin/sh\nexit 2\n');
+const GUARDED = new Set([join(root, 'hooks', 'guard.sh')]);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** Spellings of the guard's path: [prefix the command needs, the word]. */
+const TARGETS: ReadonlyArray<readonly [string, string]> = [
+  ['', 'hooks/guard.sh'],
+  ['', './hooks/guard.sh'],
+  ['', 'hooks/../hooks/guard.sh'],
+  ['', `${root}/hooks/guard.sh`],
+  ['', '"$CLAUDE_PROJECT_DIR/hooks/guard.sh"'],
+  ['', 'hooks/g*.sh'],
+  ['', 'hooks/guard.{sh,x}'],
+  ['', 'hooks/*'],
+  ['', 'hooks/gu""ard.sh'],
+  ['', "hooks/'guard'.sh"],
+  ['', 'hooks/gu\\ard.sh'],
+  ['', 'hooks/guard.s[h]'],
+  ['D=hooks; ', '"$D/guard.sh"'],
+  ['f=hooks/guard.sh; ', '"$f"'],
+  ['f=hooks/guard.sh; ', '$f'],
+  ['a=(hooks/guard.sh); ', '"${a[0]}"'],
+  ['', '"$(echo hooks/guard.sh)"'],
+  ['cd hooks && ', 'guard.sh'],
+  ['cd hooks; ', './guard.sh'],
+];
+
+/** A writer of one target `t`. */
+const WRITERS: ReadonlyArray<(t: string) => string> = [
+  (t) => `rm -f ${t}`,
+  (t) => `chmod -x ${t}`,
+  (t) => `echo x > ${t}`,
+  (t) => `echo x >> ${t}`,
+  (t) => `: > ${t}`,
+  (t) => `tee ${t} < /dev/null`,
+  (t) => `sed -i s/2/0/ ${t}`,
+  (t) => `cp /dev/null ${t}`,
+  (t) => `mv /tmp/x ${t}`,
+  (t) => `truncate -s0 ${t}`,
+  (t) => `ln -sf /bin/true ${t}`,
+  (t) => `dd if=/dev/null of=${t}`,
+  (t) => `install /dev/null ${t}`,
+  (t) => `touch ${t}`,
+];
+
+/** A command around the write (`%` is the write). */
+const WRAPPERS = [
+  '%',
+  'sudo %',
+  'env X=1 %',
+  'command %',
+  'nice -n 5 %',
+  'timeout 5 %',
+  'true && %',
+  '% ; true',
+  'false || %',
+  '( % )',
+  '{ % ; }',
+  'if true; then % ; fi',
+  'for i in 1; do % ; done',
+  '% &',
+];
+
+/** Every combination: the space is small enough to try whole (19 × 14 × 14 spellings). */
+const EVERY_WRITE = TARGETS.flatMap(([prefix, t]) =>
+  WRITERS.flatMap((writer) => WRAPPERS.map((wrap) => prefix + wrap.replace('%', writer(t)))),
+);
+
+const refused = async (cmd: string) =>
+  (await guardedWrite(GUARDED, { tool_name: 'Bash', tool_input: { command: cmd } }, root, 'PreToolUse')) !== undefined;
+
+describe('the write guard, over generated spellings', () => {
+  it('every write of the guard, however spelt, wrapped or run, is refused before it runs', async () => {
+    const missed: string[] = [];
+    for (const cmd of EVERY_WRITE) if (!(await refused(cmd))) missed.push(cmd);
+    expect(missed).toEqual([]);
+    expect(EVERY_WRITE.length).toBe(TARGETS.length * WRITERS.length * WRAPPERS.length);
+  });
+  it('the same write, nested in a shell text (`bash -c`, `sh -c`, `eval`), is refused', async () => {
+    const missed: string[] = [];
+    for (const [, t] of TARGETS.filter(([p, t]) => p === '' && !/["'\\]/.test(t)))
+      for (const writer of WRITERS)
+        for (const cmd of [`bash -c '${writer(t)}'`, `sh -c "${writer(t)}"`, `eval '${writer(t)}'`])
+          if (!(await refused(cmd))) missed.push(cmd);
+    expect(missed).toEqual([]);
+  });
+  it('reading the guard, or writing another file, is not refused', async () => {
+    const benign = fc
+      .tuple(
+        fc.constantFrom(...WRITERS),
+        fc.constantFrom('build/out.txt', 'notes.md', '"$TMPDIR/x"', 'build/*'),
+        fc.constantFrom(...WRAPPERS),
+      )
+      .map(([writer, t, wrap]) => wrap.replace('%', writer(t)));
+    await fc.assert(
+      fc.asyncProperty(benign, async (cmd) => {
+        expect(await refused(cmd), cmd).toBe(false);
+      }),
+      { numRuns: 200 },
+    );
+    for (const cmd of ['cat hooks/guard.sh', 'cp hooks/guard.sh /tmp/copy', 'grep -c exit hooks/guard.sh > build/n'])
+      expect(await refused(cmd), cmd).toBe(false);
+  });
+});
