@@ -41,6 +41,14 @@ const WRITE_ALL = new Set(['tee', 'rm', 'unlink', 'shred', 'truncate', 'touch', 
 /** Programs that write their last operand, or into the directory of `-t DIR`. */
 const WRITE_LAST = new Set(['cp', 'install', 'ln', 'rsync']);
 const IN_PLACE = new Set(['sed', 'perl', 'ruby', 'gsed']);
+/** Programs that write the file an option names (`curl -o F`, `--output=F`, `-oF`). */
+const OPTION_WRITES: Readonly<Record<string, readonly string[]>> = {
+  curl: ['-o', '--output'],
+  wget: ['-O', '--output-document'],
+  sort: ['-o', '--output'],
+};
+/** `git` subcommands that rewrite the paths they name (after `--` for checkout). */
+const GIT_RESTORES = new Set(['checkout', 'restore']);
 const CHANGES_DIR = new Set(['cd', 'pushd', 'popd']);
 const MAX_DEPTH = 3;
 const DYNAMIC = new Set(['CommandExpansion', 'ProcessSubstitution', 'SimpleExpansion', 'ParameterExpansion', 'ArithmeticExpansion']);
@@ -127,10 +135,21 @@ function addCommandWrites(r: Reading, words: readonly Word[], start: number): vo
   const args = values.slice(start + 1);
   if (CHANGES_DIR.has(name)) r.cd = true;
   const operands = words.slice(start + 1).filter((w) => !w.value.startsWith('-'));
+  const intoDir = args.some((v) => v === '-t' || v.startsWith('--target-directory'));
+  if ((name === 'mv' || WRITE_LAST.has(name)) && operands.length > 1 && !intoDir) {
+    const recursive = name !== 'ln' && (name !== 'cp' || args.some((v) => /^-[A-Za-z]*[rRa]|^--(recursive|archive)$/.test(v)));
+    addInto(r, operands.slice(0, -1), operands[operands.length - 1] as Word, recursive);
+  }
+  const options = OPTION_WRITES[name];
+  if (options) addOptionTargets(r, words.slice(start + 1), options);
+  if (name === 'git' && GIT_RESTORES.has(values[start + 1] ?? '')) {
+    const dashes = args.indexOf('--');
+    const paths = values[start + 1] === 'restore' ? operands.slice(1) : dashes < 0 ? [] : words.slice(start + 2 + dashes);
+    for (const w of paths) addTarget(r, w);
+  }
   if (WRITE_ALL.has(name) || COMPUTED.test(values[start] ?? '') || (IN_PLACE.has(name) && args.some((v) => /^-[A-Za-z]*i/.test(v)))) {
     for (const w of operands) addTarget(r, w);
   } else if (WRITE_LAST.has(name) && operands.length > 0) {
-    const intoDir = args.some((v) => v === '-t' || v.startsWith('--target-directory'));
     if (intoDir) r.names.push(...operands.map((w) => baseName(w.value)));
     else addTarget(r, operands[operands.length - 1] as Word);
   } else if (name === 'find' && findWrites(args)) {
@@ -138,6 +157,38 @@ function addCommandWrites(r: Reading, words: readonly Word[], start: number): vo
   } else if (name === 'dd') {
     for (const w of operands) if (w.value.startsWith('of=')) addTarget(r, afterPrefix(w, 3));
   }
+}
+
+/**
+ * A destination that may be a directory: each source lands at `dest/<its name>` (and all under it,
+ * copied or moved whole); a source's contents (`src/`, `src/.`) anywhere under `dest`.
+ */
+function addInto(r: Reading, sources: readonly Word[], dest: Word, whole: boolean): void {
+  const literal = (w: Word) => !isDynamic(w) && !globOf(w.parts as readonly Part[] | undefined);
+  for (const src of sources) {
+    const name = baseName(src.value.replace(/\/+$/, ''));
+    const contents = src.value.endsWith('/') || name === '.' || name === '';
+    if (literal(dest) && literal(src)) {
+      const at = contents ? dest.value : `${dest.value.replace(/\/+$/, '')}/${name}`;
+      (whole || contents ? r.trees : r.paths).push(at);
+    } else {
+      r.names.push(...(contents ? ['*'] : spelledNames(src.text)));
+      r.expanded ||= isDynamic(src) || isDynamic(dest);
+    }
+  }
+}
+
+/** The files named by a writing option: its next word (also after a cluster, `-sSo F`), or the text after `--output=` or `-o`. */
+function addOptionTargets(r: Reading, words: readonly Word[], options: readonly string[]): void {
+  const clusters = options.filter((o) => !o.startsWith('--')).map((o) => new RegExp(`^-[A-Za-z]*${o.slice(1)}$`));
+  words.forEach((w, i) => {
+    const next = words[i + 1];
+    if ((options.includes(w.value) || clusters.some((c) => c.test(w.value))) && next) return addTarget(r, next);
+    const long = options.find((o) => o.startsWith('--') && w.value.startsWith(`${o}=`));
+    const short = options.find((o) => !o.startsWith('--') && w.value.startsWith(o) && w.value.length > o.length);
+    if (long) addTarget(r, afterPrefix(w, long.length + 1));
+    else if (short) addTarget(r, afterPrefix(w, short.length));
+  });
 }
 
 /** The word without its first `n` characters (`of=` of dd's `of=FILE`). Its parts are a getter, which a spread drops. */
