@@ -135,9 +135,8 @@ export function modelIncludes(run: Run, resolvers: Resolvers): void {
       if (language === 'python') {
         pythonModulesOf(run, s.searchDir ?? path.dirname(realOr(s.file)));
         if (s.searchDir !== undefined) pythonPath.set(s.file, [s.searchDir]);
-        // The interpreter by its path: a program the command line names (pinned), or the `#!` line's.
-        const byPath = bang?.program.startsWith('/') ? [bang.program] : [];
-        for (const f of [...run.pins.files, ...byPath]) if (PYTHON.test(path.basename(f))) pythonStartupOf(run, f);
+        // A workspace interpreter by its path, pinned by the command line or by modelShebang.
+        for (const f of run.pins.files) if (PYTHON.test(path.basename(f))) pythonStartupOf(run, f);
       }
       imports(s.file, language, read.text, 0, s.file);
     }
