@@ -157,10 +157,9 @@ class PythonScan {
   constructor(
     private readonly script: string,
     private readonly out: IncludesBuilder,
-    main: string,
     searched: readonly string[],
   ) {
-    this.dirs = [...new Set([path.dirname(realOr(main)), ...searched])];
+    this.dirs = [...searched];
   }
 
   scan(text: string): void {
@@ -258,13 +257,13 @@ function pinModule(out: IncludesBuilder, dir: string, parts: string[], names: st
 }
 
 /**
- * `main`: the script python was given, whose directory is sys.path[0] for every module it imports;
- * `searched`: directories earlier files added to sys.path (it is the process's). The result's
- * `dirs` are every directory this file's imports were looked up in.
+ * `searched`: sys.path as known so far (it is the process's): sys.path[0] (the directory of the
+ * script python was given, or the current one for `-m`), then the directories files added. The
+ * result's `dirs` are every directory this file's imports were looked up in.
  */
-export function pythonIncludes(script: string, text: string, main = script, searched: readonly string[] = []): Includes {
+export function pythonIncludes(script: string, text: string, searched: readonly string[] = [path.dirname(realOr(script))]): Includes {
   const out = new IncludesBuilder();
-  const scan = new PythonScan(script, out, main, searched);
+  const scan = new PythonScan(script, out, searched);
   scan.scan(text);
   for (const imp of scan.imports) {
     if (imp.level === 0) {

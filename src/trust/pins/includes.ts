@@ -19,7 +19,7 @@ export type { Includes };
 /** The resolvers by language: shell-includes.ts, imports.ts. */
 export interface Resolvers {
   shell: (script: ScriptRun, shell: string, text: string, loader: Loader) => Includes;
-  python?: (script: string, text: string, main: string, searched: readonly string[]) => Includes;
+  python?: (script: string, text: string, searched: readonly string[]) => Includes;
   js?: (script: string, text: string, projectDir: string) => Includes;
 }
 
@@ -104,7 +104,7 @@ export function modelIncludes(run: Run, resolvers: Resolvers): void {
   const imports = (file: string, language: Language, text: string, depth: number, main: string): void => {
     if (language === 'python' && resolvers.python) {
       const searched = pythonPath.get(main) ?? [];
-      const inc = resolvers.python(file, text, main, searched);
+      const inc = resolvers.python(file, text, searched);
       // sys.path is the process's: a directory one module adds is searched for the next ones too.
       const added = (inc.dirs ?? []).filter((d) => !searched.includes(d));
       pythonPath.set(main, [...searched, ...added]);
@@ -133,8 +133,10 @@ export function modelIncludes(run: Run, resolvers: Resolvers): void {
     else if (language !== undefined && !visited.has(realOr(s.file))) {
       visited.add(realOr(s.file));
       if (language === 'python') {
-        pythonModulesOf(run, s.searchDir ?? path.dirname(realOr(s.file)));
-        if (s.searchDir !== undefined) pythonPath.set(s.file, [s.searchDir]);
+        // sys.path[0]: the script's directory, or the current one for `-m` (not the module's own).
+        const first = s.searchDir ?? path.dirname(realOr(s.file));
+        pythonModulesOf(run, first);
+        pythonPath.set(s.file, [first]);
         // A workspace interpreter by its path, pinned by the command line or by modelShebang.
         for (const f of run.pins.files) if (PYTHON.test(path.basename(f))) pythonStartupOf(run, f);
       }
@@ -166,7 +168,9 @@ export function modelIncludes(run: Run, resolvers: Resolvers): void {
  * names that import (sources, bytecode, extensions, packages): a log the hook writes is not.
  */
 function pythonModulesOf(run: Run, dir: string): void {
-  if (!isPathInside(dir, run.ctx.projectDir)) return;
+  const key = `glob:${dir}:python modules`;
+  // Modules of one package share their directory: listed once.
+  if (!isPathInside(dir, run.ctx.projectDir) || key in run.pins.records) return;
   let names: string[];
   try {
     names = readdirSync(dir, { withFileTypes: true })
@@ -184,7 +188,7 @@ function pythonModulesOf(run: Run, dir: string): void {
     );
     return;
   }
-  run.pins.records[`glob:${dir}:python modules`] = JSON.stringify(names);
+  run.pins.records[key] = JSON.stringify(names);
 }
 
 /** A directory Python imports as a regular package: an `__init__` module of any kind (`__init__.abi3.so` too). */
