@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { isPathInside } from '../../util/path-inside.js';
 import { pathLookup } from './lookup.js';
-import { MAX_DEPTH, NODE_LIKE, PYTHON, pinFile, pinTree, realOr, SHELLS, unpin, type PinContext, type Run } from './model.js';
+import { isFile, MAX_DEPTH, NODE_LIKE, PYTHON, pinFile, pinTree, realOr, SHELLS, unpin, type PinContext, type Run } from './model.js';
 import type { ScriptRun } from './model.js';
 import type { Includes } from './imports-common.js';
 import { existsSync, readdirSync, readScript } from './observed-fs.js';
@@ -87,10 +87,12 @@ export function modelIncludes(run: Run, resolvers: Resolvers): void {
   const visited = new Set<string>();
   const pythonPath = new Map<string, string[]>();
   const queue: { file: string; language: Language; depth: number; main: string }[] = [];
+  const data = new DataFiles();
   const apply = (inc: Includes, language: Language | undefined, depth: number, main: string): void => {
     for (const why of inc.unpinned) unpin(run, why);
     for (const t of inc.trees) pinTree(run, t);
     Object.assign(run.pins.records, inc.records);
+    data.add(inc);
     for (const f of inc.files) {
       pinFile(run, f);
       loader.included.add(f);
@@ -157,6 +159,26 @@ export function modelIncludes(run: Run, resolvers: Resolvers): void {
       if (q.language === 'python') pythonModulesOf(run, path.dirname(realOr(q.file)));
       imports(q.file, q.language, read.text, q.depth, q.main);
     }
+  }
+  data.pin(run);
+}
+
+/**
+ * The files the hook's scripts read as data (issue 39): pinned when regular files in the workspace
+ * that none of them writes (its own log or state would fail it closed after its first run). An
+ * absent one is not pinned: the hook may create it later.
+ */
+class DataFiles {
+  private readonly read = new Set<string>();
+  private readonly written = new Set<string>();
+
+  add(inc: Includes): void {
+    for (const f of inc.data ?? []) this.read.add(f);
+    for (const f of inc.written ?? []) this.written.add(realOr(f));
+  }
+
+  pin(run: Run): void {
+    for (const f of this.read) if (!this.written.has(realOr(f)) && isPathInside(f, run.ctx.projectDir) && isFile(f)) pinFile(run, f);
   }
 }
 
