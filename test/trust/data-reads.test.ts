@@ -62,6 +62,9 @@ describe('a shell script’s data files', () => {
     expect(sh('tail -n 1 "$(dirname "$0")/state.txt"\necho x | tee -a "$(dirname "$0")/state.txt"\n').data).toEqual([]);
     expect(sh('cat "$(dirname "$0")/deny.txt" >> "$(dirname "$0")/state.txt"\n').data).toEqual(['hooks/deny.txt']);
   });
+  it('a file named on the command line of `sh guard.sh FILE` (the stated workaround for a read not modelled)', () => {
+    expect(pins({ 'hooks/guard.sh': 'grep -qf "$1"\n' }, 'sh hooks/guard.sh hooks/deny.txt').data).toEqual(['hooks/deny.txt']);
+  });
   it('an absent file, one outside the workspace, and a path that cannot be determined: not pinned, not unpinned', () => {
     expect(sh('cat "$(dirname "$0")/absent.txt" /etc/hostname "$X/deny.txt" "$1"\n')).toEqual({ unpinned: [], data: [] });
   });

@@ -388,6 +388,8 @@ function modelShell(
     const script = args[read.script]!;
     if (!isKnown(script)) unpin(run, `${base} runs a script that cannot be determined`);
     else pinScript(run, childState(st, env), script, base);
+    // Its arguments, as any program's: a data file named there (`sh guard.sh hooks/deny.txt`) is pinned.
+    readOperands(run, st, base, args.slice(read.script + 1));
     return;
   }
   stdinScript(run, st, base, redirects, depth, (text) => modelScript(run, childState(st, env), text, depth + 1, dialectOf(base)));
