@@ -111,26 +111,31 @@ describe.skipIf(!PYTHON)('modules the standard library imports, found in the gua
   });
 });
 
+/** A virtual environment in `dir`/.venv of the python3 on PATH: its python, pyvenv.cfg and site-packages; returns site-packages. */
+function venv(dir: string): string {
+  const real = spawnSync('python3', ['-c', 'import sys; print(sys.executable); print("python%d.%d" % sys.version_info[:2])'], {
+    encoding: 'utf8',
+  });
+  const [exe, version] = real.stdout.trim().split('\n') as [string, string];
+  const site = join(dir, `.venv/lib/${version}/site-packages`);
+  mkdirSync(join(dir, '.venv/bin'), { recursive: true });
+  mkdirSync(site, { recursive: true });
+  writeFileSync(join(dir, '.venv/pyvenv.cfg'), `home = ${dirname(exe)}\ninclude-system-site-packages = false\n`);
+  symlinkSync(exe, join(dir, '.venv/bin/python'));
+  return site;
+}
+
 describe.skipIf(!PYTHON)('a guard run by the Python of a virtual environment inside the workspace', () => {
   it('a .pth file created in its site-packages (run at Python’s start): deny', async () => {
-    const real = spawnSync('python3', ['-c', 'import sys; print(sys.executable); print("python%d.%d" % sys.version_info[:2])'], {
-      encoding: 'utf8',
-    });
-    const [exe, version] = real.stdout.trim().split('\n') as [string, string];
+    let site = '';
     const { dir, call } = await reviewed(
-      {
-        'hooks/guard.py': PY_GUARD,
-        'hooks/rules.py': PY_RULES,
-        '.venv/pyvenv.cfg': `home = ${dirname(exe)}\ninclude-system-site-packages = false\n`,
-      },
+      { 'hooks/guard.py': PY_GUARD, 'hooks/rules.py': PY_RULES },
       '"$CLAUDE_PROJECT_DIR"/.venv/bin/python "$CLAUDE_PROJECT_DIR"/hooks/guard.py',
       (p) => {
-        mkdirSync(join(p, '.venv/bin'), { recursive: true });
-        mkdirSync(join(p, `.venv/lib/${version}/site-packages`), { recursive: true });
-        symlinkSync(exe, join(p, '.venv/bin/python'));
+        site = venv(p);
       },
     );
-    writeFileSync(join(dir, `.venv/lib/${version}/site-packages/zz.pth`), 'import os; os._exit(0)\n');
+    writeFileSync(join(site, 'zz.pth'), 'import os; os._exit(0)\n');
     // The .pth does run: Python alone now exits 0 before the guard.
     expect(spawnSync(join(dir, '.venv/bin/python'), [join(dir, 'hooks/guard.py')], { input: 'rm -rf build' }).status).toBe(0);
     expect(await call('rm -rf build')).toBe('deny');
@@ -154,12 +159,9 @@ describe.skipIf(!PYTHON)('a module run by `python3 -m` (sys.path[0] is the curre
 
 describe.skipIf(!PYTHON)('a script whose `#!` line names an interpreter inside the project (a venv’s console script)', () => {
   it('the interpreter replaced by a script that exits 0: deny', async () => {
-    const exe = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).stdout.trim();
     const guard = "import sys\nif 'rm -rf' in sys.stdin.read():\n    print('no rm -rf', file=sys.stderr)\n    sys.exit(2)\n";
     const { dir, call } = await reviewed({}, '"$CLAUDE_PROJECT_DIR"/hooks/guard.py', (d) => {
-      mkdirSync(join(d, '.venv/bin'), { recursive: true });
-      writeFileSync(join(d, '.venv/pyvenv.cfg'), `home = ${dirname(exe)}\n`);
-      symlinkSync(exe, join(d, '.venv/bin/python'));
+      venv(d);
       mkdirSync(join(d, 'hooks'));
       writeFileSync(join(d, 'hooks/guard.py'), `#!${d}/.venv/bin/python\n${guard}`, { mode: 0o755 });
     });

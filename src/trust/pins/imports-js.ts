@@ -27,6 +27,7 @@ import { type Includes, IncludesBuilder } from './imports-common.js';
 import { type Tok, Tokenizer } from './imports-js-tokens.js';
 import { isDir, isFile, realOr } from './model.js';
 import { createRequire, existsSync, readFileSync } from './observed-fs.js';
+import { jsDataReads } from './data-reads-js.js';
 
 interface Context {
   script: string;
@@ -107,8 +108,7 @@ function inertUse(toks: Tok[], k: number): boolean {
 }
 
 /** Each load of one script: [specifier, 'require' | 'import'] or an unpinned reason. */
-function loads(text: string, script: string, c: Context): void {
-  const toks = new Tokenizer(text).toks;
+function loads(toks: Tok[], script: string, c: Context): void {
   const requires = requireNames(toks, script, c);
   for (let k = 0; k < toks.length; k++) {
     const t = toks[k]!;
@@ -237,7 +237,9 @@ export function jsIncludes(script: string, text: string, projectDir: string): In
     project: realOr(projectDir),
     out: new IncludesBuilder(),
   };
-  loads(text, script, c);
+  const toks = new Tokenizer(text).toks;
+  loads(toks, script, c);
+  jsDataReads(toks, real, c.out);
   const records = /\.(c|m)[jt]s$/.test(script) ? undefined : moduleType(c);
   return { ...c.out.result(), ...(records ? { records } : {}) };
 }

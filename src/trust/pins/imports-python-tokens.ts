@@ -118,23 +118,4 @@ export function statements(toks: Tok[]): Tok[][] {
   return out;
 }
 
-/** The tokens of each argument of the call whose `(` is at `open`, and the index after its `)`. */
-export function callArgs(st: Tok[], open: number): { args: Tok[][]; end: number } {
-  const args: Tok[][] = [];
-  let cur: Tok[] = [];
-  let depth = 0;
-  let j = open + 1;
-  for (; j < st.length; j++) {
-    const t = st[j]!;
-    if (t.t === 'op' && '([{'.includes(t.v)) depth++;
-    if (t.t === 'op' && ')]}'.includes(t.v) && depth-- === 0) break;
-    if (depth === 0 && t.v === ',' && t.t === 'op') {
-      args.push(cur);
-      cur = [];
-    } else cur.push(t);
-  }
-  if (cur.length > 0) args.push(cur);
-  return { args, end: j + 1 };
-}
-
 export const literal = (arg: Tok[] | undefined): string | undefined => (arg?.length === 1 && arg[0]!.t === 'str' ? arg[0]!.s : undefined);

@@ -10,8 +10,8 @@
  * the file, before or after it, and not for the modules it imports.
  */
 import path from 'node:path';
-import { type Includes, IncludesBuilder } from './imports-common.js';
-import { callArgs, literal, statements, type Tok, tokenize } from './imports-python-tokens.js';
+import { callArgs, type Includes, IncludesBuilder } from './imports-common.js';
+import { literal, statements, type Tok, tokenize } from './imports-python-tokens.js';
 import { isDir, realOr } from './model.js';
 
 interface Imp {
@@ -157,10 +157,9 @@ class PythonScan {
   constructor(
     private readonly script: string,
     private readonly out: IncludesBuilder,
-    main: string,
     searched: readonly string[],
   ) {
-    this.dirs = [...new Set([path.dirname(realOr(main)), ...searched])];
+    this.dirs = [...searched];
   }
 
   scan(text: string): void {
@@ -181,6 +180,7 @@ class PythonScan {
           break;
         }
         if (t.t === 'name' && st[i - 1]?.v !== '.') this.call(st, i);
+        else if ((t.v === 'read_text' || t.v === 'read_bytes') && st[i + 1]?.v === '(') this.pathRead(st, i - 1);
       }
     }
   }
@@ -229,6 +229,29 @@ class PythonScan {
       if (file === undefined) this.out.unpin(`${this.where(t)}: ${name} of a path that cannot be determined`);
       else this.out.file(file);
     } else if (last === 'addsitedir') this.out.unpin(`${this.where(t)}: site.addsitedir (its .pth files run code); that is not modelled`);
+    else if (name === 'open' || name === 'io.open' || name === 'builtins.open') this.open(args);
+  }
+
+  /** `open(path)`, `open(path, 'rb')`: a data file read; a write mode (`w`, `a`, `x`, `+`) is a file written. Another mode is neither. */
+  private open(args: Tok[][]): void {
+    const file = evaluatePath(args[0] ?? [], this.script, this.vars);
+    const keyword = (a: Tok[]): boolean => a[0]?.t === 'name' && a[1]?.v === '=';
+    const modeArg = args.find((a) => keyword(a) && a[0]!.v === 'mode')?.slice(2) ?? args.filter((a) => !keyword(a))[1];
+    const mode = modeArg === undefined ? 'r' : literal(modeArg);
+    if (file === undefined || mode === undefined) return;
+    if (/[wax+]/.test(mode)) this.out.read(file, true);
+    else if (/^r[bt]?$|^[bt]r$/.test(mode)) this.out.read(file);
+  }
+
+  /** `<path>.read_text()`, `.read_bytes()` at the `.` at `dot`: the longest path expression before it. */
+  private pathRead(st: Tok[], dot: number): void {
+    for (let j = 0; j < dot; j++) {
+      const file = evaluatePath(st.slice(j, dot), this.script, this.vars);
+      if (file !== undefined) {
+        this.out.read(file);
+        return;
+      }
+    }
   }
 
   private sysPath(st: Tok[], method: string, open: number, t: Tok): void {
@@ -258,13 +281,13 @@ function pinModule(out: IncludesBuilder, dir: string, parts: string[], names: st
 }
 
 /**
- * `main`: the script python was given, whose directory is sys.path[0] for every module it imports;
- * `searched`: directories earlier files added to sys.path (it is the process's). The result's
- * `dirs` are every directory this file's imports were looked up in.
+ * `searched`: sys.path as known so far (it is the process's): sys.path[0] (the directory of the
+ * script python was given, or the current one for `-m`), then the directories files added. The
+ * result's `dirs` are every directory this file's imports were looked up in.
  */
-export function pythonIncludes(script: string, text: string, main = script, searched: readonly string[] = []): Includes {
+export function pythonIncludes(script: string, text: string, searched: readonly string[] = [path.dirname(realOr(script))]): Includes {
   const out = new IncludesBuilder();
-  const scan = new PythonScan(script, out, main, searched);
+  const scan = new PythonScan(script, out, searched);
   scan.scan(text);
   for (const imp of scan.imports) {
     if (imp.level === 0) {

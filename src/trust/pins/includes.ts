@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { isPathInside } from '../../util/path-inside.js';
 import { pathLookup } from './lookup.js';
-import { MAX_DEPTH, NODE_LIKE, PYTHON, pinFile, pinTree, realOr, SHELLS, unpin, type PinContext, type Run } from './model.js';
+import { isFile, MAX_DEPTH, NODE_LIKE, PYTHON, pinFile, pinTree, realOr, SHELLS, unpin, type PinContext, type Run } from './model.js';
 import type { ScriptRun } from './model.js';
 import type { Includes } from './imports-common.js';
 import { existsSync, readdirSync, readScript } from './observed-fs.js';
@@ -19,7 +19,7 @@ export type { Includes };
 /** The resolvers by language: shell-includes.ts, imports.ts. */
 export interface Resolvers {
   shell: (script: ScriptRun, shell: string, text: string, loader: Loader) => Includes;
-  python?: (script: string, text: string, main: string, searched: readonly string[]) => Includes;
+  python?: (script: string, text: string, searched: readonly string[]) => Includes;
   js?: (script: string, text: string, projectDir: string) => Includes;
 }
 
@@ -87,10 +87,12 @@ export function modelIncludes(run: Run, resolvers: Resolvers): void {
   const visited = new Set<string>();
   const pythonPath = new Map<string, string[]>();
   const queue: { file: string; language: Language; depth: number; main: string }[] = [];
+  const data = new DataFiles();
   const apply = (inc: Includes, language: Language | undefined, depth: number, main: string): void => {
     for (const why of inc.unpinned) unpin(run, why);
     for (const t of inc.trees) pinTree(run, t);
     Object.assign(run.pins.records, inc.records);
+    data.add(inc);
     for (const f of inc.files) {
       pinFile(run, f);
       loader.included.add(f);
@@ -104,7 +106,7 @@ export function modelIncludes(run: Run, resolvers: Resolvers): void {
   const imports = (file: string, language: Language, text: string, depth: number, main: string): void => {
     if (language === 'python' && resolvers.python) {
       const searched = pythonPath.get(main) ?? [];
-      const inc = resolvers.python(file, text, main, searched);
+      const inc = resolvers.python(file, text, searched);
       // sys.path is the process's: a directory one module adds is searched for the next ones too.
       const added = (inc.dirs ?? []).filter((d) => !searched.includes(d));
       pythonPath.set(main, [...searched, ...added]);
@@ -133,11 +135,12 @@ export function modelIncludes(run: Run, resolvers: Resolvers): void {
     else if (language !== undefined && !visited.has(realOr(s.file))) {
       visited.add(realOr(s.file));
       if (language === 'python') {
-        pythonModulesOf(run, s.searchDir ?? path.dirname(realOr(s.file)));
-        if (s.searchDir !== undefined) pythonPath.set(s.file, [s.searchDir]);
-        // The interpreter by its path: a program the command line names (pinned), or the `#!` line's.
-        const byPath = bang?.program.startsWith('/') ? [bang.program] : [];
-        for (const f of [...run.pins.files, ...byPath]) if (PYTHON.test(path.basename(f))) pythonStartupOf(run, f);
+        // sys.path[0]: the script's directory, or the current one for `-m` (not the module's own).
+        const first = s.searchDir ?? path.dirname(realOr(s.file));
+        pythonModulesOf(run, first);
+        pythonPath.set(s.file, [first]);
+        // A workspace interpreter by its path, pinned by the command line or by modelShebang.
+        for (const f of run.pins.files) if (PYTHON.test(path.basename(f))) pythonStartupOf(run, f);
       }
       imports(s.file, language, read.text, 0, s.file);
     }
@@ -157,6 +160,26 @@ export function modelIncludes(run: Run, resolvers: Resolvers): void {
       imports(q.file, q.language, read.text, q.depth, q.main);
     }
   }
+  data.pin(run);
+}
+
+/**
+ * The files the hook's scripts read as data (issue 39): pinned when regular files in the workspace
+ * that none of them writes (its own log or state would fail it closed after its first run). An
+ * absent one is not pinned: the hook may create it later.
+ */
+class DataFiles {
+  private readonly read = new Set<string>();
+  private readonly written = new Set<string>();
+
+  add(inc: Includes): void {
+    for (const f of inc.data ?? []) this.read.add(f);
+    for (const f of inc.written ?? []) this.written.add(realOr(f));
+  }
+
+  pin(run: Run): void {
+    for (const f of this.read) if (!this.written.has(realOr(f)) && isPathInside(f, run.ctx.projectDir) && isFile(f)) pinFile(run, f);
+  }
 }
 
 /**
@@ -167,7 +190,9 @@ export function modelIncludes(run: Run, resolvers: Resolvers): void {
  * names that import (sources, bytecode, extensions, packages): a log the hook writes is not.
  */
 function pythonModulesOf(run: Run, dir: string): void {
-  if (!isPathInside(dir, run.ctx.projectDir)) return;
+  const key = `glob:${dir}:python modules`;
+  // Modules of one package share their directory: listed once.
+  if (!isPathInside(dir, run.ctx.projectDir) || key in run.pins.records) return;
   let names: string[];
   try {
     names = readdirSync(dir, { withFileTypes: true })
@@ -185,7 +210,7 @@ function pythonModulesOf(run: Run, dir: string): void {
     );
     return;
   }
-  run.pins.records[`glob:${dir}:python modules`] = JSON.stringify(names);
+  run.pins.records[key] = JSON.stringify(names);
 }
 
 /** A directory Python imports as a regular package: an `__init__` module of any kind (`__init__.abi3.so` too). */

@@ -210,6 +210,8 @@ export interface IncludeHooks {
   define(st: State, name: string, body: SyntaxNode): boolean;
   /** A call of a function the script defined; false when it is not one. */
   call(st: State, name: string, depth: number): boolean;
+  /** Files a command reads (`written`: writes) as data (data-reads.ts). */
+  data(st: State, files: readonly string[], written: boolean): void;
 }
 
 /** The state a child process starts in: exported variables plus the command's own assignments. */

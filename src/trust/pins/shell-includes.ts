@@ -89,12 +89,14 @@ export function shellIncludes(script: ScriptRun, shell: string, text: string, lo
         setSource(inner, d.source);
         modelNode(w.run, inner, d.body, 1);
       }
-  return w.out;
+  return { ...w.out, data: [...w.read], written: [...w.written] };
 }
 
 /** One walk of a script and what it sources: the scratch run whose pins are dropped, and what is kept. */
 class SourceWalk {
   readonly out: Includes = { files: [], trees: [], unpinned: [] };
+  readonly read = new Set<string>();
+  readonly written = new Set<string>();
   readonly run: Run;
   readonly hooks: IncludeHooks;
   current: { file: string; text: string };
@@ -115,6 +117,12 @@ class SourceWalk {
       source: (s, arg, depth) => this.source(s, arg, depth),
       define: (s, name, body) => this.define(name, body, s.vars.get('BASH_SOURCE')),
       call: (s, name, depth) => this.call(s, name, depth),
+      data: (s, files, written) => {
+        for (const f of files) {
+          const abs = resolveIn(s, f);
+          if (abs !== undefined) (written ? this.written : this.read).add(abs);
+        }
+      },
     };
     this.run = {
       ctx: loader.ctx,

@@ -17,7 +17,6 @@ import {
   redirectsStdin,
   PYTHON,
   RECIPE_RUNNERS,
-  referencedArgs,
   SCRIPTED,
   SHELLS,
   unpin,
@@ -36,6 +35,7 @@ import { pathLookup, scriptFileName } from './lookup.js';
 import { dialectOf, posixDifferences, readsStdinScript } from './shell-args.js';
 import { changeDirectory } from './directory.js';
 import { variableBuiltin } from './variables.js';
+import { readOperands, redirectedFiles } from './data-reads.js';
 
 /** Model a script (the hook's command line, or a nested `sh -c` string). */
 export function modelScript(run: Run, st: State, source: string, depth: number, dialect?: State['dialect']): void {
@@ -68,6 +68,7 @@ export function modelNode(run: Run, st: State, node: SyntaxNode, depth: number):
       // `{ sh; } < f`, `(python3) < f`: what the commands inside read from stdin is that.
       const prev = st.stdinRedirected;
       if (node.redirects.some(redirectsStdin)) st.stdinRedirected = true;
+      redirectedFiles(run, st, node.redirects);
       modelNode(run, st, node.command, depth);
       if (prev) st.stdinRedirected = prev;
       else delete st.stdinRedirected;
@@ -196,6 +197,8 @@ function modelSimpleCommand(run: Run, st: State, cmd: Command, depth: number): v
 function modelCommand(run: Run, st: State, cmd: Command, depth: number): void {
   for (const p of cmd.prefix) nestedScripts(run, st, p, depth);
   for (const s of cmd.suffix) nestedScripts(run, st, s, depth);
+  // `$(< f)` has no command name: before the return below.
+  redirectedFiles(run, st, cmd.redirects);
 
   // Assignments: alone they set shell variables; before a command they only reach its environment.
   const env = new Map<string, Arg>();
@@ -227,13 +230,6 @@ function modelCommand(run: Run, st: State, cmd: Command, depth: number): void {
   if (argv.length === 1 && argv[0] === 'exec' && cmd.redirects.some(redirectsStdin)) st.stdinRedirected = true;
   if (run.includes) run.includes.at = cmd.pos;
   execArgv(run, st, argv, env, cmd.redirects, depth);
-  // Files a command reads through `<` are pinned like path-like arguments (never output files:
-  // a log the hook writes would make it `modified` after every run).
-  for (const r of cmd.redirects) {
-    if (r.type !== 'Redirect' || r.operator !== '<' || !r.target) continue;
-    const v = evalWord(run, st, r.target);
-    if (v.length === 1 && isKnown(v[0]) && !/^&?\d*-?$/.test(v[0])) referencedArgs(run, st, [v[0].includes('/') ? v[0] : `./${v[0]}`]);
-  }
 }
 
 export function execArgv(run: Run, st: State, argv: Arg[], env: Map<string, Arg>, redirects: readonly Redirection[], depth: number): void {
@@ -355,7 +351,7 @@ function modelProgram(
   else if (base === 'xargs' || (base === 'find' && args.some((a) => a === '-exec' || a === '-execdir')))
     unpin(run, `${base} runs commands built from its input`);
   else if (COMMAND_RUNNERS.has(base)) unpin(run, `${base} runs a command from its arguments in a way that is not modelled`);
-  else referencedArgs(run, st, args);
+  else readOperands(run, st, base, args);
 }
 
 function modelShell(
@@ -392,6 +388,8 @@ function modelShell(
     const script = args[read.script]!;
     if (!isKnown(script)) unpin(run, `${base} runs a script that cannot be determined`);
     else pinScript(run, childState(st, env), script, base);
+    // Its arguments, as any program's: a data file named there (`sh guard.sh hooks/deny.txt`) is pinned.
+    readOperands(run, st, base, args.slice(read.script + 1));
     return;
   }
   stdinScript(run, st, base, redirects, depth, (text) => modelScript(run, childState(st, env), text, depth + 1, dialectOf(base)));
