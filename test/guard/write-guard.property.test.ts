@@ -57,6 +57,12 @@ const WRITERS: ReadonlyArray<(t: string) => string> = [
   (t) => `dd if=/dev/null of=${t}`,
   (t) => `install /dev/null ${t}`,
   (t) => `touch ${t}`,
+  (t) => `curl -sSo ${t} http://127.0.0.1:9/x`,
+  (t) => `curl --output=${t} http://127.0.0.1:9/x`,
+  (t) => `wget -O ${t} http://127.0.0.1:9/x`,
+  (t) => `sort -o ${t} /dev/null`,
+  (t) => `git checkout HEAD -- ${t}`,
+  (t) => `git restore ${t}`,
 ];
 
 /** A command around the write (`%` is the write). */
@@ -77,10 +83,25 @@ const WRAPPERS = [
   '% &',
 ];
 
-/** Every combination: the space is small enough to try whole (19 × 14 × 14 spellings). */
+/** Every combination: the space is small enough to try whole (19 × 20 × 14 spellings). */
 const EVERY_WRITE = TARGETS.flatMap(([prefix, t]) =>
   WRITERS.flatMap((writer) => WRAPPERS.map((wrap) => prefix + wrap.replace('%', writer(t)))),
 );
+
+/** Writes that land on the guard through its directory: a copy or move into it, a tree over it. */
+const INTO_DIRECTORY = [
+  'cp /tmp/guard.sh hooks/',
+  'cp /tmp/guard.sh hooks',
+  'mv /tmp/guard.sh ./hooks',
+  'install /tmp/guard.sh hooks/',
+  'ln -sf /tmp/guard.sh hooks/',
+  'cp -r /tmp/hooks .',
+  'cp -a /tmp/evil/. .',
+  'rsync -a /tmp/evil/ hooks/',
+  'mv /tmp/hooks .',
+  'D=hooks; cp /tmp/guard.sh "$D"',
+  'cp /tmp/x/* hooks/',
+];
 
 const refused = async (cmd: string) =>
   (await guardedWrite(GUARDED, { tool_name: 'Bash', tool_input: { command: cmd } }, root, 'PreToolUse')) !== undefined;
@@ -91,6 +112,11 @@ describe('the write guard, over generated spellings', () => {
     for (const cmd of EVERY_WRITE) if (!(await refused(cmd))) missed.push(cmd);
     expect(missed).toEqual([]);
     expect(EVERY_WRITE.length).toBe(TARGETS.length * WRITERS.length * WRAPPERS.length);
+  });
+  it('a copy or move into the directory that holds the guard is refused', async () => {
+    const missed: string[] = [];
+    for (const cmd of INTO_DIRECTORY) if (!(await refused(cmd))) missed.push(cmd);
+    expect(missed).toEqual([]);
   });
   it('the same write, nested in a shell text (`bash -c`, `sh -c`, `eval`), is refused', async () => {
     const missed: string[] = [];
@@ -114,7 +140,15 @@ describe('the write guard, over generated spellings', () => {
       }),
       { numRuns: 200 },
     );
-    for (const cmd of ['cat hooks/guard.sh', 'cp hooks/guard.sh /tmp/copy', 'grep -c exit hooks/guard.sh > build/n'])
+    for (const cmd of [
+      'cat hooks/guard.sh',
+      'cp hooks/guard.sh /tmp/copy',
+      'grep -c exit hooks/guard.sh > build/n',
+      'cp /tmp/guard.sh build/',
+      'cp -r /tmp/hooks build',
+      'git checkout -b feature',
+      'sort -u hooks/guard.sh',
+    ])
       expect(await refused(cmd), cmd).toBe(false);
   });
 });
