@@ -68,6 +68,18 @@ describe('a shell script’s data files', () => {
   it('an absent file, one outside the workspace, and a path that cannot be determined: not pinned, not unpinned', () => {
     expect(sh('cat "$(dirname "$0")/absent.txt" /etc/hostname "$X/deny.txt" "$1"\n')).toEqual({ unpinned: [], data: [] });
   });
+  it('a project file outside the guard’s directory is what it inspects, not its policy: not pinned (the agent edits it in its work)', () => {
+    const out = pins(
+      {
+        'package.json': '{}\n',
+        'README.md': 'x\n',
+        'hooks/guard.sh':
+          'jq -r .name "$CLAUDE_PROJECT_DIR/package.json"\ngrep -q x "$CLAUDE_PROJECT_DIR/README.md"\ngrep -qf "$(dirname "$0")/deny.txt"\n',
+      },
+      'sh "$CLAUDE_PROJECT_DIR"/hooks/guard.sh',
+    );
+    expect(out).toEqual({ unpinned: [], data: ['hooks/deny.txt'] });
+  });
 });
 
 describe('a Python script’s data files', () => {

@@ -92,7 +92,7 @@ export function modelIncludes(run: Run, resolvers: Resolvers): void {
     for (const why of inc.unpinned) unpin(run, why);
     for (const t of inc.trees) pinTree(run, t);
     Object.assign(run.pins.records, inc.records);
-    data.add(inc);
+    data.add(inc, main);
     for (const f of inc.files) {
       pinFile(run, f);
       loader.included.add(f);
@@ -164,16 +164,18 @@ export function modelIncludes(run: Run, resolvers: Resolvers): void {
 }
 
 /**
- * The files the hook's scripts read as data (issue 39): pinned when regular files in the workspace
- * that none of them writes (its own log or state would fail it closed after its first run). An
- * absent one is not pinned: the hook may create it later.
+ * The files the hook's scripts read as data (issue 39): pinned when regular files in the workspace,
+ * in the directory of the script the hook runs or below it (the guard's own lists and rules, not
+ * the project files it inspects, which the agent edits in its work), that none of its scripts
+ * writes (its own log or state would fail it closed after its first run). An absent one is not
+ * pinned: the hook may create it later.
  */
 class DataFiles {
   private readonly read = new Set<string>();
   private readonly written = new Set<string>();
 
-  add(inc: Includes): void {
-    for (const f of inc.data ?? []) this.read.add(f);
+  add(inc: Includes, main: string): void {
+    for (const f of inc.data ?? []) if (isPathInside(realOr(f), path.dirname(realOr(main)))) this.read.add(f);
     for (const f of inc.written ?? []) this.written.add(realOr(f));
   }
 
