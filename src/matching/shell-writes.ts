@@ -183,7 +183,10 @@ function addOptionTargets(r: Reading, words: readonly Word[], options: readonly 
   const clusters = options.filter((o) => !o.startsWith('--')).map((o) => new RegExp(`^-[A-Za-z]*${o.slice(1)}$`));
   words.forEach((w, i) => {
     const next = words[i + 1];
-    if ((options.includes(w.value) || clusters.some((c) => c.test(w.value))) && next) return addTarget(r, next);
+    if ((options.includes(w.value) || clusters.some((c) => c.test(w.value))) && next) {
+      addTarget(r, next);
+      return;
+    }
     const long = options.find((o) => o.startsWith('--') && w.value.startsWith(`${o}=`));
     const short = options.find((o) => !o.startsWith('--') && w.value.startsWith(o) && w.value.length > o.length);
     if (long) addTarget(r, afterPrefix(w, long.length + 1));

@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import { DIALECT_NAMES, type DialectName } from '../../src/agents/types.js';
 import { tempDir, type TempDir } from '../helpers/tmp.js';
 
@@ -73,6 +74,26 @@ export function guardedProject(sb: Sandbox, name = 'project', command = 'sh "$CL
     hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command }] }] },
   });
   return sb.dir.path(name);
+}
+
+/** A project whose PreToolUse guard on Bash is `command`, with `files`; not trusted yet. Its sandbox joins `keep`, for cleanup. */
+export function bashGuardProject(keep: Sandbox[], files: Record<string, string>, command: string) {
+  const sb = sandbox();
+  keep.push(sb);
+  for (const [rel, text] of Object.entries(files)) sb.dir.write(`p/${rel}`, text, 0o755);
+  sb.dir.json('p/.claude/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command }] }] } });
+  return { sb, dir: sb.dir.path('p') };
+}
+
+/** `bashGuardProject`, set up further by `prepare`, trusted, and checked to answer both ways (`rm -rf` denied). */
+export async function reviewedBashGuard(keep: Sandbox[], files: Record<string, string>, command: string, prepare?: (dir: string) => void) {
+  const { sb, dir } = bashGuardProject(keep, files, command);
+  prepare?.(dir);
+  await trust(sb, dir);
+  const call = async (cmd: string) => verdict(await dispatchShell('claude', dir, cmd, { env: sb.env }));
+  expect(await call('ls')).toBe('proceed');
+  expect(await call('rm -rf build')).toBe('deny');
+  return { dir, call };
 }
 
 /** `agent-hooks trust --cwd DIR` as the person reviewing the hooks runs it. */

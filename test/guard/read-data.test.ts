@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dispatchShell, sandbox, trust, verdict, type Sandbox } from './helpers.js';
+import { reviewedBashGuard, type Sandbox } from './helpers.js';
 
 const sandboxes: Sandbox[] = [];
 afterAll(() => {
@@ -16,19 +16,7 @@ afterAll(() => {
 });
 const PYTHON = spawnSync('python3', ['-c', '0']).status === 0;
 
-/** A trusted project whose PreToolUse guard on Bash is `command`, with `files`, checked to answer both ways. */
-async function reviewed(files: Record<string, string>, command: string) {
-  const sb = sandbox();
-  sandboxes.push(sb);
-  for (const [rel, text] of Object.entries(files)) sb.dir.write(`p/${rel}`, text, 0o755);
-  sb.dir.json('p/.claude/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command }] }] } });
-  const dir = sb.dir.path('p');
-  await trust(sb, dir);
-  const call = async (cmd: string) => verdict(await dispatchShell('claude', dir, cmd, { env: sb.env }));
-  expect(await call('ls')).toBe('proceed');
-  expect(await call('rm -rf build')).toBe('deny');
-  return { dir, call };
-}
+const reviewed = (files: Record<string, string>, command: string) => reviewedBashGuard(sandboxes, files, command);
 
 const GREP_GUARD =
   '#!/bin/sh\nif grep -qf "$(dirname "$0")/deny.txt"; then echo denied >&2; exit 2; fi\nruns=$(wc -l < "$(dirname "$0")/guard.log" 2>/dev/null)\necho "ran after ${runs:-0} runs" >> "$(dirname "$0")/guard.log"\nexit 0\n';

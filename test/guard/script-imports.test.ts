@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dispatchShell, sandbox, trust, verdict, type Sandbox } from './helpers.js';
+import { bashGuardProject, reviewedBashGuard, trust, type Sandbox } from './helpers.js';
 
 const sandboxes: Sandbox[] = [];
 afterAll(() => {
@@ -16,26 +16,9 @@ afterAll(() => {
 });
 const PYTHON = spawnSync('python3', ['-c', '0']).status === 0;
 
-/** A project whose PreToolUse guard on Bash is `command`, with `files`; not trusted yet. */
-function project(files: Record<string, string>, command: string) {
-  const sb = sandbox();
-  sandboxes.push(sb);
-  for (const [rel, text] of Object.entries(files)) sb.dir.write(`p/${rel}`, text, 0o755);
-  sb.dir.json('p/.claude/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command }] }] } });
-  return { sb, dir: sb.dir.path('p') };
-}
-
-/** `project`, set up further by `prepare`, trusted, and checked to answer both ways. */
-async function reviewed(files: Record<string, string>, command: string, prepare?: (dir: string) => void) {
-  const { sb, dir } = project(files, command);
-  prepare?.(dir);
-  await trust(sb, dir);
-  const call = async (cmd: string) => verdict(await dispatchShell('claude', dir, cmd, { env: sb.env }));
-  // Control: the reviewed guard answers both ways.
-  expect(await call('ls')).toBe('proceed');
-  expect(await call('rm -rf build')).toBe('deny');
-  return { dir, call };
-}
+const project = (files: Record<string, string>, command: string) => bashGuardProject(sandboxes, files, command);
+const reviewed = (files: Record<string, string>, command: string, prepare?: (dir: string) => void) =>
+  reviewedBashGuard(sandboxes, files, command, prepare);
 
 const PY_GUARD =
   "import sys, json\nfrom rules import blocked\nif blocked(sys.stdin.read()):\n    print('no rm -rf', file=sys.stderr)\n    sys.exit(2)\n";
