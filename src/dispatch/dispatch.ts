@@ -31,7 +31,7 @@ import { isSessionPaused } from '../session/pause-file.js';
 import { forTerminal } from '../util/terminal-text.js';
 import { claudeConfigDir } from '../util/claude-dir.js';
 import { DISPATCH_ENV, type DispatchFlags } from './flags.js';
-import { agentProjectDir } from '../load/project-dir.js';
+import { agentProjectDir, reviewedHooksOf } from '../load/project-dir.js';
 
 export type { DispatchFlags } from './flags.js';
 
@@ -218,7 +218,9 @@ async function dispatchWith(wire: WireAdapter, flags: DispatchFlags, stdinText: 
     // The project is the agent's, not the payload's cwd (src/load/project-dir.ts); the fast no-hooks
     // check and the run both get it as --cwd, so they never look in different directories.
     const scoped = { ...flags, cwd: await projectOf(flags.agent as DialectName, input, flags.cwd) };
-    if (!(await mayHaveHooks(input.event, scoped))) return wire.noop(input.nativeEvent);
+    const discovers = scoped.discover ?? (scoped.settings ?? []).length === 0;
+    if (!(await mayHaveHooks(input.event, scoped)) && !(discovers && (await reviewedHooksOf([input.event], scoped.cwd))))
+      return wire.noop(input.nativeEvent);
     const { runDispatch } = await import('./run.js');
     return await runDispatch(wire, input, scoped);
   } catch (err) {

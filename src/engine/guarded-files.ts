@@ -23,10 +23,18 @@ import type { PlannedHook } from './plan.js';
 const WRITE_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', ...APPLY_PATCH_TOOLS]);
 const MATCH_ALL = compileMatcher(undefined);
 
-function pathHit(guarded: ReadonlySet<string>, paths: readonly string[], cwd: string): string | undefined {
+/** `p` against `cwd`, not normalized: a `..` after a link is the kernel's to take (util/real-path.ts). */
+const joined = (cwd: string, p: string): string => (p.startsWith('/') ? p : `${cwd}/${p}`);
+
+function pathHit(guarded: ReadonlySet<string>, paths: readonly string[], cwd: string, whole = false): string | undefined {
   // As the pins record a path (the directory part real, the name as written), and each link it is
-  // followed: a write of `notes.txt -> hooks/guard.sh` writes the guard.
-  return paths.flatMap((p) => linkTargets(path.resolve(cwd, p))).find((p) => guarded.has(p));
+  // followed: a write of `notes.txt -> hooks/guard.sh` writes the guard. With `whole`, a directory
+  // holds what a recursive writer reaches (`rm -r hooks`, `chmod -R`, `mv hooks elsewhere`).
+  for (const t of paths.flatMap((p) => linkTargets(joined(cwd, p)))) {
+    if (guarded.has(t)) return t;
+    if (whole) for (const f of guarded) if (under(f, t)) return f;
+  }
+  return undefined;
 }
 
 /** A guarded file the Bash command may write: by path where it is spelt in full, else by name. */
@@ -37,19 +45,25 @@ function shellHit(
   cwd: string,
 ): string | undefined {
   const writes = shellWrites(command);
-  const byPath = pathHit(guarded, writes.paths, cwd);
+  const byPath = pathHit(guarded, writes.paths, cwd) ?? pathHit(guarded, writes.trees, cwd, true);
   if (byPath !== undefined) return byPath;
   const names = new Set(writes.names.filter((n) => !/[*?[]/.test(n)));
   const nameGlobs = writes.names.filter((n) => /[*?[]/.test(n)).map(nameGlob);
-  const globs = writes.globs.map((g) => ({ dir: realOr(path.resolve(cwd, g.base)), rest: g.rest }));
-  const trees = writes.trees.map((t) => realOr(path.resolve(cwd, t)));
+  const globs = writes.globs.map((g) => ({ dir: realOr(joined(cwd, g.base)), rest: g.rest }));
   for (const f of guarded) {
-    const name = path.basename(f);
-    if (names.has(name) || nameGlobs.some((g) => g.test(name)) || (writes.unread && command.includes(name))) return f;
-    if (globs.some((g) => under(f, g.dir) && g.rest.test(f.slice(g.dir.length).replace(/^\//, '')))) return f;
-    if (trees.some((t) => f === t || under(f, t))) return f;
+    // The file's name, and the directories on its way from the working directory: `rm -r "$d"`
+    // with `d=hooks` removes hooks/guard.sh.
+    const own = under(f, cwd) ? f.slice(cwd.length).split('/').filter(Boolean) : [path.basename(f)];
+    if (own.some((n) => names.has(n) || nameGlobs.some((g) => g.test(n))) || (writes.unread && command.includes(path.basename(f)))) return f;
+    if (globs.some((g) => under(f, g.dir) && ancestry(f.slice(g.dir.length)).some((rel) => g.rest.test(rel)))) return f;
   }
   return undefined;
+}
+
+/** A relative path and each directory on its way: `hooks/guard.sh`, `hooks`. */
+function ancestry(rel: string): string[] {
+  const parts = rel.split('/').filter(Boolean);
+  return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
 }
 
 const under = (f: string, dir: string): boolean => f.startsWith(dir.endsWith('/') ? dir : `${dir}/`);

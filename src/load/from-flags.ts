@@ -9,6 +9,7 @@ import type { Diagnostic, SourceKind } from '../types.js';
 import { parseDiscoverDialects, type DiscoverDialects } from '../agents/shared/locations.js';
 import type { TrustReport } from '../trust/index.js';
 import { realOr } from '../util/real-path.js';
+import { reviewedHooksOf } from './project-dir.js';
 
 export interface LoadFlags {
   settings?: string[];
@@ -56,7 +57,9 @@ export async function loadFromFlags(
   const config = await loadConfig({
     ...options,
     gate: async (input) => {
-      if (!mayNeedTrust(input)) return [];
+      // No source to gate, and no reviewed hooks on record: a config removed since it was
+      // reviewed would otherwise take its guards with it (project-dir.ts reviewedHooksOf).
+      if (!mayNeedTrust(input) && !(await reviewedHooksOf(opts.events, cwd))) return [];
       const { defaultNeedsTrust, trustGate } = await import('../trust/index.js');
       // The gate compares plugin roots by real path.
       const full = trustGate({

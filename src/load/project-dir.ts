@@ -52,3 +52,29 @@ async function trustedWorkspaceAbove(dir: string, env: NodeJS.ProcessEnv): Promi
     if (dirname(cur) === cur) return undefined;
   }
 }
+
+/**
+ * Whether the trust store holds reviewed hooks (of one of `events`, or any) for the workspace of `dir`. A config
+ * removed or emptied since (by a write the engine could not refuse: `python3 -c "os.remove(…)"`)
+ * must not take the reviewed guards with it: dispatch then does the full load, and the load the
+ * trust gate, which fails their events closed as `modified`, instead of "nothing to run".
+ */
+export async function reviewedHooksOf(
+  events: readonly string[] | undefined,
+  dir: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<boolean> {
+  const store = defaultTrustStorePath(env);
+  if (!existsSync(store)) return false;
+  const { readTrustStore } = await import('../trust/store.js');
+  let records: Awaited<ReturnType<typeof readTrustStore>>['workspaces'];
+  try {
+    records = (await readTrustStore(store)).workspaces;
+  } catch {
+    return true; // the full load reports the store's fault
+  }
+  const { resolveWorkspace } = await import('../trust/workspace.js');
+  const identity = (await resolveWorkspace(dir)).identity;
+  const hooks = Object.hasOwn(records, identity) ? (records[identity]?.hooks?.config.hooks ?? []) : [];
+  return hooks.some((h) => (events === undefined || events.includes(h.event)) && h.source.frontmatter === undefined);
+}

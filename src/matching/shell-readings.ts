@@ -13,6 +13,7 @@
  *     loose reading here costs at most a hook run or a denial too many, never one too few.
  */
 
+import type { Command } from 'unbash';
 import { readShellArgs } from '../util/shell-args.js';
 
 /** Options that take the next word as their value, per grant wrapper (coreutils 9, bash). */
@@ -161,13 +162,43 @@ export function readsScriptFromStdin(words: readonly string[]): boolean {
 
 /**
  * The script texts a command hands to a shell: a shell's `-c` text (any word after an option
- * cluster holding `c`; loosely, every such word), or `eval`'s words joined. Empty when none.
+ * cluster holding `c`; loosely, every such word), `eval`'s words joined, a `trap` handler, what
+ * `env -S` splits. Empty when none.
  */
 export function nestedScripts(words: readonly string[]): string[] {
   const name = baseName(words[0] ?? '');
   if (name === 'eval') return words.length > 1 ? [words.slice(1).join(' ')] : [];
+  // `trap 'rm x' EXIT` runs its text when the shell exits.
+  if (name === 'trap') return words.length > 2 && !(words[1] ?? '-').startsWith('-') ? [words[1] as string] : [];
+  if (name === 'env') {
+    // `env -S 'rm x'` splits its text into the command it runs.
+    const at = words.findIndex((w, i) => i > 0 && /^(-S|--split-string=?)/.test(w));
+    const split = words[at] ?? '';
+    const text = /^(-S|--split-string)$/.test(split)
+      ? words.slice(at + 1)
+      : [split.replace(/^(-S|--split-string=)/, ''), ...words.slice(at + 1)];
+    return at > 0 ? [text.join(' ')] : [];
+  }
   if (!SHELLS.has(name)) return [];
   const at = words.findIndex((w, i) => i > 0 && /^-[A-Za-z]*c[A-Za-z]*$/.test(w));
   if (at < 0) return [];
   return words.slice(at + 1).filter((w) => !isOption(w));
+}
+
+export const UNKNOWN_SCRIPT = Symbol('unknown script');
+
+/**
+ * What a shell reading its script from stdin reads: the text of a here-document or here-string
+ * on descriptor 0 (the last redirection of it wins, as in the shell), UNKNOWN_SCRIPT when stdin
+ * is a file or another descriptor, or a pipe; undefined when the command leaves stdin as it is.
+ */
+export function stdinScript(cmd: Command, piped: boolean): string | typeof UNKNOWN_SCRIPT | undefined {
+  let script: string | typeof UNKNOWN_SCRIPT | undefined = piped ? UNKNOWN_SCRIPT : undefined;
+  for (const r of cmd.redirects) {
+    if (r.descriptor !== undefined && (r.descriptor.type !== 'FileDescriptor' || r.descriptor.value !== 0)) continue;
+    if (r.type === 'HereDoc') script = r.body.text;
+    else if (r.type === 'HereString') script = r.target?.value ?? UNKNOWN_SCRIPT;
+    else if (r.operator === '<' || r.operator === '<>' || r.operator === '<&') script = UNKNOWN_SCRIPT;
+  }
+  return script;
 }

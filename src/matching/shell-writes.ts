@@ -13,8 +13,9 @@
  * a `find`: its start paths). A command the parser cannot read yields its text, for the same name
  * comparison.
  */
-import { forEachChild, parse, type SyntaxNode, type Word } from 'unbash';
-import { guardStarts, nestedScripts } from './shell-readings.js';
+import { forEachChild, parse, type Redirection, type SyntaxNode, type Word } from 'unbash';
+import { type GlobTarget, globOf, globSource, type Part } from './glob-target.js';
+import { guardStarts, nestedScripts, readsScriptFromStdin, stdinScript } from './shell-readings.js';
 
 export interface ShellWrites {
   /** Targets spelt in full (no expansion), as written: resolve them against the command's cwd. */
@@ -36,8 +37,12 @@ export interface ShellWrites {
 }
 
 const OUTPUT_OPERATORS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
-/** Programs whose every operand may be written, moved away or deleted. */
-const WRITE_ALL = new Set(['tee', 'rm', 'unlink', 'shred', 'truncate', 'touch', 'chmod', 'chown', 'mv', 'patch', 'setfacl', 'chattr']);
+/** Programs whose every operand may be written, replaced or deleted, a directory with all under it. */
+const WRITE_ALL = new Set([
+  ...['tee', 'rm', 'rmdir', 'unlink', 'shred', 'truncate', 'touch', 'chmod', 'chown', 'chgrp', 'patch', 'setfacl', 'chattr'],
+  // Editors run by the command, and compressors, which replace the file they are given.
+  ...['ed', 'ex', 'vi', 'vim', 'nvim', 'nano', 'emacs', 'gzip', 'gunzip', 'bzip2', 'bunzip2', 'xz', 'unxz', 'zstd', 'unzstd'],
+]);
 /** Programs that write their last operand, or into the directory of `-t DIR`. */
 const WRITE_LAST = new Set(['cp', 'install', 'ln', 'rsync']);
 const IN_PLACE = new Set(['sed', 'perl', 'ruby', 'gsed']);
@@ -46,9 +51,16 @@ const OPTION_WRITES: Readonly<Record<string, readonly string[]>> = {
   curl: ['-o', '--output'],
   wget: ['-O', '--output-document'],
   sort: ['-o', '--output'],
+  shuf: ['-o', '--output'],
+  openssl: ['-out'],
+  cc: ['-o'],
+  gcc: ['-o'],
+  clang: ['-o'],
+  git: ['--output'],
+  find: ['-fprint', '-fprint0', '-fprintf', '-fls'],
 };
-/** `git` subcommands that rewrite the paths they name (after `--` for checkout). */
-const GIT_RESTORES = new Set(['checkout', 'restore']);
+/** `git` subcommands that rewrite, move or delete the paths they name (checkout: after `--`, or `.`). */
+const GIT_WRITES = new Set(['checkout', 'restore', 'rm', 'mv']);
 const CHANGES_DIR = new Set(['cd', 'pushd', 'popd']);
 const MAX_DEPTH = 3;
 const DYNAMIC = new Set(['CommandExpansion', 'ProcessSubstitution', 'SimpleExpansion', 'ParameterExpansion', 'ArithmeticExpansion']);
@@ -62,7 +74,6 @@ const spelledNames = (text: string): string[] =>
     .split(/[\s/"'`$(){};|&<>\\=:,]+/)
     .map((t) => t.replace(/^[-#%+!@^]+/, ''))
     .filter((t) => t !== '');
-type Part = { type: string; text: string; value?: string; parts?: readonly Part[] };
 const hasDynamic = (parts: readonly Part[] | undefined): boolean => (parts ?? []).some((p) => DYNAMIC.has(p.type) || hasDynamic(p.parts));
 const isDynamic = (w: Word): boolean => hasDynamic(w.parts as readonly Part[] | undefined) || w.text.startsWith('~');
 
@@ -72,15 +83,18 @@ interface Reading {
   names: string[];
   globs: GlobTarget[];
   trees: string[];
-  /** Values the command gives variables (`f=hooks/guard.sh; rm "$f"`, `for f in hooks/*`): names an expanded target may spell. */
-  assigned: string[];
+  /**
+   * Every word and assigned value of the command: what an expanded target or a computed program
+   * may spell (`f=hooks/guard.sh; rm "$f"`, `for f in hooks/*`, `g(){ rm "$@"; }; g hooks/guard.sh`).
+   */
+  spelled: string[];
   expanded: boolean;
   cd: boolean;
   unread: boolean;
 }
 
 export function shellWrites(command: string): ShellWrites {
-  const r: Reading = { paths: [], names: [], globs: [], trees: [], assigned: [], expanded: false, cd: false, unread: false };
+  const r: Reading = { paths: [], names: [], globs: [], trees: [], spelled: [], expanded: false, cd: false, unread: false };
   const read = (text: string, depth: number): void => {
     let script: SyntaxNode;
     try {
@@ -96,24 +110,31 @@ export function shellWrites(command: string): ShellWrites {
         const fed = stages.findIndex((c, i) => i > 0 && xargsWrites(wordsOf(c).map((w) => w.value)));
         for (const stage of fed > 0 ? stages.slice(0, fed) : []) addListed(r, stage);
       }
-      r.assigned.push(...assignedTexts(node));
+      r.spelled.push(...assignedTexts(node), ...wordsOf(node).map((w) => w.text));
       if (node.type === 'Command') {
-        for (const x of node.redirects ?? [])
-          if (x.type === 'Redirect' && OUTPUT_OPERATORS.has(x.operator) && x.target) addTarget(r, x.target);
+        for (const x of node.redirects ?? []) {
+          const file = fileTarget(x);
+          if (file) addTarget(r, file);
+        }
         const words = wordsOf(node);
         const values = words.map((w) => w.value);
+        const stdin = stdinScript(node, false);
         for (const start of guardStarts(values)) {
           addCommandWrites(r, words, start);
-          if (depth < MAX_DEPTH) for (const nested of nestedScripts(values.slice(start))) read(nested, depth + 1);
-          else if (nestedScripts(values.slice(start)).length > 0) r.unread = true;
+          const rest = values.slice(start);
+          const nested = [...nestedScripts(rest), ...(typeof stdin === 'string' && readsScriptFromStdin(rest) ? [stdin] : [])];
+          if (depth < MAX_DEPTH) for (const text of nested) read(text, depth + 1);
+          else if (nested.length > 0) r.unread = true;
         }
+        // `xargs rm <<< hooks/guard.sh`: the words it is fed are its operands.
+        if (typeof stdin === 'string' && xargsWrites(values)) r.trees.push(...stdin.split(/\s+/).filter(Boolean));
       }
       forEachChild(node, visit);
     };
     visit(script);
   };
   read(command, 0);
-  if (r.expanded) r.names.push(...r.assigned.flatMap(spelledNames));
+  if (r.expanded) r.names.push(...r.spelled.flatMap(spelledNames));
   const { paths, names, globs, trees, unread } = r;
   return r.cd ? withoutDirectories({ paths, names, globs, trees, unread }) : { paths, names, globs, trees, unread };
 }
@@ -133,30 +154,70 @@ function addCommandWrites(r: Reading, words: readonly Word[], start: number): vo
   const values = words.map((w) => w.value);
   const name = baseName(values[start] ?? '');
   const args = values.slice(start + 1);
-  if (CHANGES_DIR.has(name)) r.cd = true;
+  const computed = COMPUTED.test(values[start] ?? '');
+  if (CHANGES_DIR.has(name) || (name === 'env' && args.some((v) => /^(-C|--chdir)/.test(v)))) r.cd = true;
+  // An expanded program (`"$@"`, `"${a[@]}"`): which one runs, on which words, is the command's whole text.
+  if (/[$`]/.test(values[start] ?? '')) r.expanded = true;
   const operands = words.slice(start + 1).filter((w) => !w.value.startsWith('-'));
-  const intoDir = args.some((v) => v === '-t' || v.startsWith('--target-directory'));
-  if ((name === 'mv' || WRITE_LAST.has(name)) && operands.length > 1 && !intoDir) {
-    const recursive = name !== 'ln' && (name !== 'cp' || args.some((v) => /^-[A-Za-z]*[rRa]|^--(recursive|archive)$/.test(v)));
-    addInto(r, operands.slice(0, -1), operands[operands.length - 1] as Word, recursive);
-  }
+  const intoDir = args.some((v) => /^-t|^--target-directory/.test(v));
   const options = OPTION_WRITES[name];
   if (options) addOptionTargets(r, words.slice(start + 1), options);
-  if (name === 'git' && GIT_RESTORES.has(values[start + 1] ?? '')) {
-    const dashes = args.indexOf('--');
-    const paths = values[start + 1] === 'restore' ? operands.slice(1) : dashes < 0 ? [] : words.slice(start + 2 + dashes);
-    for (const w of paths) addTarget(r, w);
+  if (name === 'git') {
+    addGitWrites(r, words.slice(start + 1));
+    return;
   }
-  if (WRITE_ALL.has(name) || COMPUTED.test(values[start] ?? '') || (IN_PLACE.has(name) && args.some((v) => /^-[A-Za-z]*i/.test(v)))) {
+  if (name === 'mv') {
+    // What is moved takes all under it away; it lands at the destination, or inside it.
+    for (const w of intoDir ? operands : operands.slice(0, -1)) addTarget(r, w, r.trees);
+    if (intoDir) r.names.push(...operands.map((w) => baseName(w.value)));
+    else if (operands.length > 1) addTarget(r, operands[operands.length - 1] as Word);
+  } else if (WRITE_ALL.has(name) || computed) {
+    for (const w of operands) addTarget(r, w, r.trees);
+  } else if (IN_PLACE.has(name) && args.some((v) => /^-[A-Za-z]*i|^--in-place/.test(v))) {
     for (const w of operands) addTarget(r, w);
   } else if (WRITE_LAST.has(name) && operands.length > 0) {
+    // Copied whole (`cp -rT src hooks`), the destination is written with all under it.
     if (intoDir) r.names.push(...operands.map((w) => baseName(w.value)));
-    else addTarget(r, operands[operands.length - 1] as Word);
+    else addTarget(r, operands[operands.length - 1] as Word, recursive(name, args) ? r.trees : r.paths);
   } else if (name === 'find' && findWrites(args)) {
     addFound(r, args);
   } else if (name === 'dd') {
     for (const w of operands) if (w.value.startsWith('of=')) addTarget(r, afterPrefix(w, 3));
   }
+  if ((name === 'mv' || WRITE_LAST.has(name)) && operands.length > 1 && !intoDir) {
+    addInto(r, operands.slice(0, -1), operands[operands.length - 1] as Word, name === 'mv' || recursive(name, args));
+  }
+}
+
+/** Whether a copy takes directories whole: rsync always, cp and install with `-r`, `-R`, `-a`. */
+const recursive = (name: string, args: readonly string[]): boolean =>
+  name === 'rsync' || (name !== 'ln' && args.some((v) => /^-[A-Za-z]*[rRa]|^--(recursive|archive)$/.test(v)));
+
+/** `git rm`, `git mv`, `git restore` and `git checkout -- F` (or `.`): what they name, all under it. `-C dir` is a `cd`. */
+function addGitWrites(r: Reading, args: readonly Word[]): void {
+  let i = 0;
+  for (; i < args.length && (args[i] as Word).value.startsWith('-'); i++) {
+    const v = (args[i] as Word).value;
+    if (v === '-C') r.cd = true;
+    if (['-C', '-c', '--git-dir', '--work-tree', '--namespace'].includes(v)) i++;
+  }
+  const sub = args[i]?.value ?? '';
+  if (!GIT_WRITES.has(sub)) return;
+  const rest = args.slice(i + 1);
+  const dashes = rest.findIndex((w) => w.value === '--');
+  const named =
+    sub === 'checkout'
+      ? dashes >= 0
+        ? rest.slice(dashes + 1)
+        : rest.filter((w) => /^\.{1,2}(\/|$)|[*?[]/.test(w.value))
+      : rest.filter((w) => !w.value.startsWith('-'));
+  for (const w of named) addTarget(r, w, r.trees);
+}
+
+/** The file an output redirection writes: `>&` only with a file name, not a descriptor (`2>&1`, `>&-`). */
+function fileTarget(x: Redirection): Word | undefined {
+  if (x.type !== 'Redirect' || !x.target) return undefined;
+  return OUTPUT_OPERATORS.has(x.operator) || (x.operator === '>&' && !/^(\d+|-)$/.test(x.target.value)) ? x.target : undefined;
 }
 
 /**
@@ -171,6 +232,10 @@ function addInto(r: Reading, sources: readonly Word[], dest: Word, whole: boolea
     if (literal(dest) && literal(src)) {
       const at = contents ? dest.value : `${dest.value.replace(/\/+$/, '')}/${name}`;
       (whole || contents ? r.trees : r.paths).push(at);
+    } else if (literal(dest)) {
+      // `cp src/*.sh dist/`: entries of the destination the source's name may take.
+      const one = isDynamic(src) || contents ? '*' : name.replace(/\{[^}]*\}/g, '*');
+      r.globs.push({ base: dest.value, rest: new RegExp(`^${globSource(one)}$`), text: `${dest.value}/${one}` });
     } else {
       r.names.push(...(contents ? ['*'] : spelledNames(src.text)));
       r.expanded ||= isDynamic(src) || isDynamic(dest);
@@ -242,53 +307,6 @@ function assignedTexts(node: SyntaxNode): string[] {
   );
 }
 
-/**
- * A target that expands to paths nobody has read: the directory its literal part names, and a
- * regular expression any expanded path below it matches (loosely: a bracket is any one character,
- * a brace or extended glob anything).
- */
-export interface GlobTarget {
-  readonly base: string;
-  readonly rest: RegExp;
-  /** The word as written, for a name comparison once the directory is unknown. */
-  readonly text: string;
-}
-
-const regexEscaped = (v: string): string => v.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
-const literalOf = (p: Part): string => p.value ?? (p.parts ?? []).map(literalOf).join('');
-const WILD = new Set(['Glob', 'BraceExpansion', 'ExtendedGlob']);
-
-/** A glob's text as a pattern within one path segment: `*` any run, `?` or a bracket any one character. */
-const globSource = (glob: string): string =>
-  glob.replace(/\[[^\]]*\]|\*|\?|[^*?[]+|./g, (m) =>
-    m === '*' ? '[^/]*' : m === '?' || (m.length > 1 && m.startsWith('[')) ? '[^/]' : regexEscaped(m),
-  );
-
-function globOf(parts: readonly Part[] | undefined): GlobTarget | undefined {
-  if (!(parts ?? []).some((p) => WILD.has(p.type))) return undefined;
-  let literal = ''; // the literal text before the first wildcard
-  let source = '';
-  let text = '';
-  let tail = ''; // the text from the first wildcard on
-  for (const p of parts ?? []) {
-    text += p.text;
-    if (tail || WILD.has(p.type)) tail += p.text;
-    if (p.type === 'Glob') source += globSource(p.text);
-    else if (WILD.has(p.type)) source += '.*';
-    else {
-      source += regexEscaped(literalOf(p));
-      if (!tail) literal += literalOf(p);
-    }
-  }
-  // `..` past the first wildcard may leave the literal directory: anything may be named.
-  if (tail.includes('..')) return { base: '/', rest: /.*/, text };
-  const cut = literal.lastIndexOf('/');
-  const base = cut < 0 ? '.' : literal.slice(0, cut) || '/';
-  // The pattern below the base: the escaped literal prefix the base took is dropped.
-  const rest = source.slice(regexEscaped(literal.slice(0, cut + 1)).length);
-  return { base, rest: new RegExp(`^${rest}$`), text };
-}
-
 /** A simple command's name and arguments; none for a compound command. */
 function wordsOf(node: SyntaxNode): Word[] {
   if (node.type !== 'Command') return [];
@@ -326,9 +344,9 @@ const FIND_RUNS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'eval', 'xargs', 
  * with an `-o`, `!`, `-not`, `,` or parenthesis.
  */
 function findNamed(args: readonly string[]): Omit<GlobTarget, 'base'> | undefined {
+  if (args.some((v) => ['-o', '-or', '!', '-not', ',', '(', ')'].includes(v))) return undefined;
   const acting = args.findIndex((v) => FIND_ACTIONS.includes(v));
   const tests = acting < 0 ? args : args.slice(0, acting);
-  if (tests.some((v) => ['-o', '-or', '!', '-not', ',', '(', ')'].includes(v))) return undefined;
   const at = tests.findIndex((v) => v === '-name' || v === '-iname');
   const name = tests[at + 1];
   if (at < 0 || name === undefined || /[/$`]/.test(name)) return undefined;

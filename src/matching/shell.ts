@@ -14,7 +14,16 @@
  * only when it covers every subcommand and the command is `grantable` (if-rule.ts matchBash).
  */
 import { forEachChild, parse, type Command, type SyntaxNode, type Word, type WordPart, type Assignment } from 'unbash';
-import { byBaseName, grantStarts, guardStarts, nestedScripts, readsScriptFromStdin, withoutLeadingOptions } from './shell-readings.js';
+import {
+  byBaseName,
+  grantStarts,
+  guardStarts,
+  nestedScripts,
+  readsScriptFromStdin,
+  stdinScript,
+  UNKNOWN_SCRIPT,
+  withoutLeadingOptions,
+} from './shell-readings.js';
 
 interface SubCommand {
   /**
@@ -203,24 +212,6 @@ function computed(parts: readonly WordPart[] | undefined): boolean {
       EXPANDING_PARTS.has(p.type) ||
       ((p.type === 'DoubleQuoted' || p.type === 'LocaleString') && computed(p.parts)),
   );
-}
-
-const UNKNOWN_SCRIPT = Symbol('unknown script');
-
-/**
- * What a shell reading its script from stdin reads: the text of a here-document or here-string
- * on descriptor 0 (the last redirection of it wins, as in the shell), UNKNOWN_SCRIPT when stdin
- * is a file or another descriptor, or a pipe; undefined when the command leaves stdin as it is.
- */
-function stdinScript(cmd: Command, piped: boolean): string | typeof UNKNOWN_SCRIPT | undefined {
-  let script: string | typeof UNKNOWN_SCRIPT | undefined = piped ? UNKNOWN_SCRIPT : undefined;
-  for (const r of cmd.redirects) {
-    if (r.descriptor !== undefined && (r.descriptor.type !== 'FileDescriptor' || r.descriptor.value !== 0)) continue;
-    if (r.type === 'HereDoc') script = r.body.text;
-    else if (r.type === 'HereString') script = r.target?.value ?? UNKNOWN_SCRIPT;
-    else if (r.operator === '<' || r.operator === '<>' || r.operator === '<&') script = UNKNOWN_SCRIPT;
-  }
-  return script;
 }
 
 function analyzeNested(text: string, depth: number): ShellAnalysis | undefined {

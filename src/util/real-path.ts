@@ -1,11 +1,17 @@
-/** Paths through symbolic links, as the kernel resolves them: bounded and never throwing. */
+/**
+ * Paths through symbolic links, as the kernel resolves them: bounded and never throwing. The
+ * native realpath: Node's own collapses `..` as text before it follows links, so `dl/../x` with
+ * `dl -> /elsewhere/d` came out inside the project while the kernel opens `/elsewhere/x`.
+ */
 import { readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+
+const realpath = realpathSync.native;
 
 /** `p` through every link (realpath); `p` itself when it cannot be resolved (absent, a loop). */
 export function realOr(p: string): string {
   try {
-    return realpathSync(p);
+    return realpath(p);
   } catch {
     return p;
   }
@@ -14,7 +20,7 @@ export function realOr(p: string): string {
 /** `p` with its directory part resolved through links and its name as written; `p` when that fails. */
 export function realDirPath(p: string): string {
   try {
-    return path.join(realpathSync(path.dirname(p)), path.basename(p));
+    return path.join(realpath(path.dirname(p)), path.basename(p));
   } catch {
     return p;
   }

@@ -8,7 +8,7 @@
  * Each `it.fails` states the guarantee as it should hold and fails on today's code (vitest counts
  * it as passing while the bug is there). When the fix lands it turns red: flip it to `it(...)`.
  */
-import { appendFileSync, existsSync, symlinkSync } from 'node:fs';
+import { appendFileSync, existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHookEngine } from '../../src/engine/engine.js';
@@ -57,6 +57,54 @@ describe('after one allowed call appends to the pinned guard, the next forbidden
   });
 
   it('the library (loadTrustedConfig + createHookEngine) fails closed', async () => {
+    const home = sb.dir.path('home');
+    const { config } = await loadTrustedConfig(
+      { cwd: project, projectDir: project, homeDir: home, managedSettingsPath: sb.dir.path('no-managed.json') },
+      { storePath: sb.env.AGENT_HOOKS_TRUST_STORE, homeDir: home },
+    );
+    const engine = createHookEngine({ hooks: config.hooks, projectDir: project, cwd: project });
+    try {
+      const d = await engine.run('PreToolUse', {
+        session_id: 's',
+        cwd: project,
+        tool_name: 'Bash',
+        tool_input: { command: 'rm -rf build' },
+      });
+      expect(d.blocked).toBe(true);
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe('the hook config removed or emptied by a write the engine cannot refuse: the reviewed guards still guard', () => {
+  // `python3 -c "import os; os.remove('.claude/settings.json')"` is not read by the write guard;
+  // dispatch's fast "nothing to run" must not take the reviewed guards away with the file.
+  const edits: Array<[string, (project: string) => void]> = [
+    ['settings.json removed', (p) => rmSync(join(p, '.claude/settings.json'))],
+    ['.claude removed', (p) => rmSync(join(p, '.claude'), { recursive: true })],
+    ['settings.json emptied to {}', (p) => writeFileSync(join(p, '.claude/settings.json'), '{}\n')],
+    [
+      'the PreToolUse hook moved to another event',
+      (p) =>
+        writeFileSync(
+          join(p, '.claude/settings.json'),
+          JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] } }),
+        ),
+    ],
+  ];
+  it.concurrent.each(edits)('%s: dispatch --agent claude denies, naming the removed hook', async (_name, edit) => {
+    const { sb, project } = await trustedProject();
+    edit(project);
+    const r = await dispatchShell('claude', project, 'rm -rf build', { env: sb.env });
+    expect(verdict(r), r.stderr).toBe('deny');
+    expect(r.stdout).toMatch(/removed|not what runs now/);
+    // A project that was never reviewed still has nothing to run.
+    expect(verdict(await dispatchShell('claude', sb.dir.path('home'), 'rm -rf build', { env: sb.env }))).toBe('proceed');
+  });
+  it('settings.json removed: the library (loadTrustedConfig + createHookEngine) fails closed too', async () => {
+    const { sb, project } = await trustedProject();
+    rmSync(join(project, '.claude/settings.json'));
     const home = sb.dir.path('home');
     const { config } = await loadTrustedConfig(
       { cwd: project, projectDir: project, homeDir: home, managedSettingsPath: sb.dir.path('no-managed.json') },

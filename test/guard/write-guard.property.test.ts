@@ -5,7 +5,7 @@
  * the guard, or writing a file of another name, is not.
  */
 import fc from 'fast-check';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,11 @@ const root = realpathSync(mkdtempSync(join(tmpdir(), 'ah-write-guard-')));
 mkdirSync(join(root, 'hooks'));
 mkdirSync(join(root, 'build'));
 writeFileSync(join(root, 'hooks', 'guard.sh'), '#!/bin/sh\nexit 2\n');
-const GUARDED = new Set([join(root, 'hooks', 'guard.sh')]);
+mkdirSync(join(root, 'hooks', 'x'));
+symlinkSync('hooks/x', join(root, 'L')); // `L/..` is hooks, as the kernel resolves it
+mkdirSync(join(root, '.claude'));
+writeFileSync(join(root, '.claude', 'settings.json'), '{}\n');
+const GUARDED = new Set([join(root, 'hooks', 'guard.sh'), join(root, '.claude', 'settings.json')]);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** Spellings of the guard's path: [prefix the command needs, the word]. */
@@ -103,6 +107,47 @@ const INTO_DIRECTORY = [
   'cp /tmp/x/* hooks/',
 ];
 
+/** Found by the second attacker pass of issue 39 (each proceeded): the directory, `..` after a link, functions, runners, git. */
+const SECOND_PASS = [
+  'mv .claude .claude.bak',
+  'rm -r .claude',
+  'rm -r hooks',
+  'rm -r *',
+  'rm -r h*',
+  'chmod -R a-x hooks',
+  'cp -rT /tmp/evil hooks',
+  'mv hooks h2; echo "exit 0" > h2/guard.sh; mv h2 hooks',
+  'git checkout .',
+  'git checkout HEAD -- .',
+  'git restore hooks',
+  'git restore .',
+  'git -C hooks checkout -- guard.sh',
+  'git rm -f hooks/guard.sh',
+  'git mv hooks/guard.sh x',
+  'echo "exit 0" > L/../guard.sh',
+  'f(){ rm "$@"; }; f hooks/guard.sh',
+  'set -- rm hooks/guard.sh; "$@"',
+  'a=(rm hooks/guard.sh); "${a[@]}"',
+  "trap 'rm hooks/guard.sh' EXIT",
+  "env -S 'rm hooks/guard.sh'",
+  'env -C hooks rm guard.sh',
+  'xargs rm <<< hooks/guard.sh',
+  "bash <<< 'rm hooks/guard.sh'",
+  'echo x >& hooks/guard.sh',
+  "find . -name '*.pyc' -exec rm {} + -o -exec rm {} +",
+  "find . -name '*.pyc' -delete , -delete",
+  'sed --in-place 1d hooks/guard.sh',
+  'mv -t hooks /tmp/guard.sh',
+  'cp -thooks /tmp/guard.sh',
+  'gzip hooks/guard.sh',
+  "ed -s hooks/guard.sh <<< $'1d\\nw\\nq'",
+  "vim -es -c ':1d|wq' hooks/guard.sh",
+  'shuf -o hooks/guard.sh /dev/null',
+  'git diff --output=hooks/guard.sh',
+  'find . -fprint hooks/guard.sh',
+  'gcc -o hooks/guard.sh -x c /dev/null',
+];
+
 const refused = async (cmd: string) =>
   (await guardedWrite(GUARDED, { tool_name: 'Bash', tool_input: { command: cmd } }, root, 'PreToolUse')) !== undefined;
 
@@ -116,6 +161,11 @@ describe('the write guard, over generated spellings', () => {
   it('a copy or move into the directory that holds the guard is refused', async () => {
     const missed: string[] = [];
     for (const cmd of INTO_DIRECTORY) if (!(await refused(cmd))) missed.push(cmd);
+    expect(missed).toEqual([]);
+  });
+  it('what the second attacker pass found is refused', async () => {
+    const missed: string[] = [];
+    for (const cmd of SECOND_PASS) if (!(await refused(cmd))) missed.push(cmd);
     expect(missed).toEqual([]);
   });
   it('the same write, nested in a shell text (`bash -c`, `sh -c`, `eval`), is refused', async () => {
@@ -148,6 +198,13 @@ describe('the write guard, over generated spellings', () => {
       'cp -r /tmp/hooks build',
       'git checkout -b feature',
       'sort -u hooks/guard.sh',
+      // Were refused: a source glob read as a written name, a source only read.
+      'cp src/*.sh dist/',
+      'cp hooks/*.sh /tmp/',
+      'mv build/*.json dist/',
+      'cp "$HOME/.claude/settings.json" /tmp/bak',
+      'cp /tmp/x .',
+      'echo done 2>&1 >&2',
     ])
       expect(await refused(cmd), cmd).toBe(false);
   });
