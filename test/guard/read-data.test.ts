@@ -63,12 +63,32 @@ describe.skipIf(!PYTHON)('a reviewed Python guard’s rules file', () => {
     writeFileSync(join(dir, 'hooks/rules.json'), '[]\n');
     expect(await call('rm -rf build')).toBe('deny');
   });
+  it("`json.loads(Path(__file__).parent.joinpath('rules.json').read_text())`: the rules edited: deny", async () => {
+    const guard =
+      "import json, sys\nfrom pathlib import Path\nrules = json.loads(Path(__file__).parent.joinpath('rules.json').read_text())\ntext = sys.stdin.read()\nif any(r in text for r in rules):\n    print('denied', file=sys.stderr)\n    sys.exit(2)\n";
+    const { dir, call } = await reviewed(
+      { 'hooks/guard.py': guard, 'hooks/rules.json': '["rm -rf"]\n' },
+      'python3 "$CLAUDE_PROJECT_DIR"/hooks/guard.py',
+    );
+    writeFileSync(join(dir, 'hooks/rules.json'), '[]\n');
+    expect(await call('rm -rf build')).toBe('deny');
+  });
 });
 
 describe('a reviewed JS guard’s rules file', () => {
   it("`readFileSync(new URL('./rules.json', import.meta.url))`: the rules edited: deny", async () => {
     const guard =
       "import { readFileSync } from 'node:fs';\nconst rules = JSON.parse(readFileSync(new URL('./rules.json', import.meta.url), 'utf8'));\nconst text = readFileSync(0, 'utf8');\nif (rules.some((r) => text.includes(r))) { console.error('denied'); process.exit(2); }\n";
+    const { dir, call } = await reviewed(
+      { 'hooks/guard.mjs': guard, 'hooks/rules.json': '["rm -rf"]\n' },
+      'node "$CLAUDE_PROJECT_DIR"/hooks/guard.mjs',
+    );
+    writeFileSync(join(dir, 'hooks/rules.json'), '[]\n');
+    expect(await call('rm -rf build')).toBe('deny');
+  });
+  it('`readFileSync(`${import.meta.dirname}/rules.json`)`: the rules edited: deny', async () => {
+    const guard =
+      "import { readFileSync } from 'node:fs';\nconst rules = JSON.parse(readFileSync(`${import.meta.dirname}/rules.json`, 'utf8'));\nconst text = readFileSync(0, 'utf8');\nif (rules.some((r) => text.includes(r))) { console.error('denied'); process.exit(2); }\n";
     const { dir, call } = await reviewed(
       { 'hooks/guard.mjs': guard, 'hooks/rules.json': '["rm -rf"]\n' },
       'node "$CLAUDE_PROJECT_DIR"/hooks/guard.mjs',

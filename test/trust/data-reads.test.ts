@@ -93,6 +93,14 @@ describe('a Python script’s data files', () => {
     ["open(…, mode='r', encoding=…)", "import os\nf = open(os.path.dirname(__file__) + '/rules.json', encoding='utf-8', mode='r')\n"],
     ['a bound path’s read_text()', "from pathlib import Path\nRULES = Path(__file__).parent / 'rules.json'\nx = RULES.read_text()\n"],
     ['(…).read_bytes()', "from pathlib import Path\ny = (Path(__file__).parent / 'rules.json').read_bytes()\n"],
+    [
+      'open(Path(__file__).with_name(…))',
+      "import json\nfrom pathlib import Path\nr = json.load(open(Path(__file__).with_name('rules.json')))\n",
+    ],
+    [
+      'Path(__file__).parent.joinpath(…).read_text()',
+      "import json\nfrom pathlib import Path\nr = json.loads(Path(__file__).parent.joinpath('rules.json').read_text())\n",
+    ],
   ];
   for (const [name, script] of forms)
     it(name, () => {
@@ -141,6 +149,23 @@ describe('a JS script’s data files', () => {
       "await fs.promises.readFile(fileURLToPath(new URL('rules.json', import.meta.url)));\n",
       'guard.mjs',
     ],
+    [
+      'readFileSync(`${import.meta.dirname}/…`)',
+      "import { readFileSync } from 'node:fs';\nreadFileSync(`${import.meta.dirname}/rules.json`);\n",
+      'guard.mjs',
+    ],
+    ['readFileSync(`${__dirname}/…`)', "require('fs').readFileSync(`${__dirname}/rules.json`, 'utf8');\n", 'guard.js'],
+    ['a template with `+` in two substitutions', "readFileSync(`${__dirname + ''}/${'rules' + '.json'}`);\n", 'guard.js'],
+    [
+      'join(dirname(fileURLToPath(import.meta.url)), …) through a const',
+      "const here = path.dirname(fileURLToPath(import.meta.url));\nreadFileSync(path.join(here, 'rules.json'));\n",
+      'guard.mjs',
+    ],
+    [
+      "join(fileURLToPath(new URL('.', import.meta.url)), …)",
+      "const here = fileURLToPath(new URL('.', import.meta.url));\nreadFileSync(path.join(here, 'rules.json'));\n",
+      'guard.mjs',
+    ],
   ];
   for (const [name, script, file] of forms)
     it(name, () => {
@@ -150,5 +175,10 @@ describe('a JS script’s data files', () => {
     const script =
       "const fs = require('fs');\nfs.readFileSync(__dirname + '/state.txt');\nfs.appendFileSync(__dirname + '/state.txt', 'x');\nfs.readFileSync(__dirname + '/absent.json');\nfs.readFileSync(process.argv[2]);\n";
     expect(js(script)).toEqual({ unpinned: [], data: [] });
+  });
+  it('a template with a substitution that is not a known path, or a URL with an encoded `/`: not pinned, not unpinned', () => {
+    const script =
+      "readFileSync(`${process.argv[2]}/rules.json`);\nreadFileSync(`${__dirname}/${name}`);\nreadFileSync(`${__dirname + x}/rules.json`);\nreadFileSync(new URL('a%2Frules.json', import.meta.url));\n";
+    expect(js(script, 'guard.mjs')).toEqual({ unpinned: [], data: [] });
   });
 });

@@ -5,6 +5,11 @@ export interface Tok {
   v: string;
   /** A string's value; undefined for a template with a substitution. */
   s?: string | undefined;
+  /**
+   * A piece of a template with substitutions: its text, and whether it follows a substitution
+   * (`after`) and ends the template (`last`); data-reads-js.ts evaluates `${__dirname}/rules.json`.
+   */
+  piece?: { text: string; after: boolean; last: boolean };
   line: number;
 }
 
@@ -118,8 +123,15 @@ export class Tokenizer {
       else if (this.text.startsWith('${', j)) break;
       else value += this.text[j];
     }
-    const whole = this.text[j] === '`' && !continued;
-    this.toks.push({ t: 'str', v: '`', s: whole ? value : undefined, line: startLine });
+    const last = this.text[j] === '`';
+    const whole = last && !continued;
+    this.toks.push({
+      t: 'str',
+      v: '`',
+      s: whole ? value : undefined,
+      line: startLine,
+      ...(whole ? {} : { piece: { text: value, after: continued, last } }),
+    });
     if (this.text[j] === '`') this.i = j + 1;
     else {
       this.templates.push(0);

@@ -56,7 +56,8 @@ type Val = { s: string } | { f: string } | { m: string; of: string } | undefined
 
 /**
  * The value of a path expression built from `__file__` with os.path and pathlib (dirname, abspath,
- * realpath, join, Path(…).parent, .resolve(), / 'lib') or a name assigned one earlier.
+ * realpath, join, Path(…).parent, .resolve(), .joinpath('lib'), .with_name('x'), / 'lib') or a
+ * name assigned one earlier.
  */
 function evaluate(toks: Tok[], script: string, vars: Map<string, string>): string | undefined {
   let i = 0;
@@ -113,8 +114,8 @@ function evaluate(toks: Tok[], script: string, vars: Map<string, string>): strin
 /** A call of one of the os.path/pathlib functions `evaluate` knows, or a method of a path. */
 function apply(v: { f: string } | { m: string; of: string }, args: (string | undefined)[]): Val {
   const a = args.filter((x): x is string => x !== undefined);
-  if (a.length !== args.length || ('m' in v && a.length > 0)) return undefined;
-  if ('m' in v) return v.m === 'resolve' ? { s: realOr(v.of) } : v.m === 'absolute' ? { s: v.of } : undefined;
+  if (a.length !== args.length) return undefined;
+  if ('m' in v) return method(v.m, v.of, a);
   const name = v.f.replace(/^(os\.path|os|path|pathlib)\./, '');
   if (a.length === 0 || name.includes('.')) return undefined;
   switch (name) {
@@ -135,6 +136,16 @@ function apply(v: { f: string } | { m: string; of: string }, args: (string | und
     default:
       return undefined;
   }
+}
+
+/** A pathlib method of the path `of`: resolve(), absolute(), joinpath(…), with_name(name). */
+function method(m: string, of: string, a: string[]): Val {
+  if (m === 'resolve' && a.length === 0) return { s: realOr(of) };
+  if (m === 'absolute' && a.length === 0) return { s: of };
+  if (m === 'joinpath' && a.length > 0) return { s: join(of, ...a) };
+  // pathlib refuses a name that is empty or holds a separator: the file stays beside `of`.
+  if (m === 'with_name' && a.length === 1 && a[0] !== '' && !a[0]!.includes('/')) return { s: path.join(path.dirname(of), a[0]!) };
+  return undefined;
 }
 
 /** os.path.join and pathlib's `/`: an absolute part starts again; never relative to this process's directory. */
