@@ -12,6 +12,7 @@
  * cannot see (a path assembled at run time) is caught at the next execution: a changed pinned file
  * fails the guarded events closed (verify.ts).
  */
+import { type Dirent, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { compileMatcher } from '../matching/matcher.js';
 import { APPLY_PATCH_TOOLS, extractToolPaths } from '../matching/paths.js';
@@ -38,13 +39,7 @@ function pathHit(guarded: ReadonlySet<string>, paths: readonly string[], cwd: st
 }
 
 /** A guarded file the Bash command may write: by path where it is spelt in full, else by name. */
-function shellHit(
-  shellWrites: (command: string) => ShellWrites,
-  guarded: ReadonlySet<string>,
-  command: string,
-  cwd: string,
-): string | undefined {
-  const writes = shellWrites(command);
+function shellHit(writes: ShellWrites, guarded: ReadonlySet<string>, command: string, cwd: string): string | undefined {
   const byPath = pathHit(guarded, writes.paths, cwd) ?? pathHit(guarded, writes.trees, cwd, true);
   if (byPath !== undefined) return byPath;
   const names = new Set(writes.names.filter((n) => !/[*?[]/.test(n)));
@@ -54,8 +49,37 @@ function shellHit(
     // The file's name, and the directories on its way from the working directory: `rm -r "$d"`
     // with `d=hooks` removes hooks/guard.sh.
     const own = under(f, cwd) ? f.slice(cwd.length).split('/').filter(Boolean) : [path.basename(f)];
-    if (own.some((n) => names.has(n) || nameGlobs.some((g) => g.test(n))) || (writes.unread && command.includes(path.basename(f)))) return f;
+    if (own.some((n) => names.has(n) || nameGlobs.some((g) => g.test(n))) || (writes.unread && command.includes(path.basename(f))))
+      return f;
     if (globs.some((g) => under(f, g.dir) && ancestry(f.slice(g.dir.length)).some((rel) => g.rest.test(rel)))) return f;
+  }
+  for (const g of globs) {
+    const hit = linkedByGlob(guarded, g.dir, g.rest);
+    if (hit !== undefined) return hit;
+  }
+  return undefined;
+}
+
+/** Past this many entries in a glob's directory, the links in it are not read one by one. */
+const MAX_GLOB_ENTRIES = 10_000;
+
+/**
+ * A link in the glob's directory the glob matches, that reaches a guarded file: after
+ * `ln -s hooks/guard.sh x.pyc`, `chmod -x *.pyc` changes the guard.
+ */
+function linkedByGlob(guarded: ReadonlySet<string>, dir: string, rest: RegExp): string | undefined {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  // Flooded so that a link would be read too late: any guarded file may be reached.
+  if (entries.length > MAX_GLOB_ENTRIES) return guarded.values().next().value;
+  for (const e of entries) {
+    if (!e.isSymbolicLink() || !rest.test(e.name)) continue;
+    const hit = linkTargets(`${dir}/${e.name}`).find((t) => guarded.has(t) || [...guarded].some((f) => under(f, t)));
+    if (hit !== undefined) return [...guarded].find((f) => f === hit || under(f, hit));
   }
   return undefined;
 }
@@ -97,7 +121,9 @@ export function guardedWrite(
   if (typeof command !== 'string') return undefined;
   return import('../matching/shell-writes.js').then(
     (m) => {
-      const hit = shellHit(m.shellWrites, guarded, command, cwd);
+      const writes = m.shellWrites(command);
+      if (writes.trusts) return refusal(event, TRUST_REASON);
+      const hit = shellHit(writes, guarded, command, cwd);
       return hit === undefined ? undefined : refusal(event, writeReason(tool, hit));
     },
     (err: unknown) =>
@@ -107,6 +133,9 @@ export function guardedWrite(
       ),
   );
 }
+
+const TRUST_REASON =
+  'Bash would run `agent-hooks trust` or `revoke`: what the hooks may do is the user’s to review and trust, never the agent’s (run it yourself)';
 
 const writeReason = (tool: string, hit: string) =>
   `${tool} would write ${hit}, which a trusted hook runs or is configured in; the agent may not edit its own guards (edit it yourself, then re-trust with \`agent-hooks trust\`)`;

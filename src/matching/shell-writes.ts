@@ -34,6 +34,8 @@ export interface ShellWrites {
   readonly trees: readonly string[];
   /** The parser could not read the command: compare `text` with the file names. */
   readonly unread: boolean;
+  /** It runs `agent-hooks trust` or `revoke`, which write the trust store. */
+  readonly trusts?: boolean;
 }
 
 const OUTPUT_OPERATORS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
@@ -91,10 +93,21 @@ interface Reading {
   expanded: boolean;
   cd: boolean;
   unread: boolean;
+  trusts: boolean;
 }
 
 export function shellWrites(command: string): ShellWrites {
-  const r: Reading = { paths: [], names: [], globs: [], trees: [], spelled: [], expanded: false, cd: false, unread: false };
+  const r: Reading = {
+    paths: [],
+    names: [],
+    globs: [],
+    trees: [],
+    spelled: [],
+    expanded: false,
+    cd: false,
+    unread: false,
+    trusts: false,
+  };
   const read = (text: string, depth: number): void => {
     let script: SyntaxNode;
     try {
@@ -119,6 +132,9 @@ export function shellWrites(command: string): ShellWrites {
         const words = wordsOf(node);
         const values = words.map((w) => w.value);
         const stdin = stdinScript(node, false);
+        // `agent-hooks trust`, `npx agent-hooks@1 revoke`, a path to its bin: the store is the user's to write.
+        const cli = values.findIndex((v) => /(^|\/)agent-hooks(@[^/]*)?(\/|$)/.test(v));
+        if (cli >= 0 && values.slice(cli + 1).some((v) => v === 'trust' || v === 'revoke')) r.trusts = true;
         for (const start of guardStarts(values)) {
           addCommandWrites(r, words, start);
           const rest = values.slice(start);
@@ -135,8 +151,8 @@ export function shellWrites(command: string): ShellWrites {
   };
   read(command, 0);
   if (r.expanded) r.names.push(...r.spelled.flatMap(spelledNames));
-  const { paths, names, globs, trees, unread } = r;
-  return r.cd ? withoutDirectories({ paths, names, globs, trees, unread }) : { paths, names, globs, trees, unread };
+  const { paths, names, globs, trees, unread, trusts } = r;
+  return r.cd ? withoutDirectories({ paths, names, globs, trees, unread, trusts }) : { paths, names, globs, trees, unread, trusts };
 }
 
 /** A word that may be written; spelt in full, it goes to `literal` (`paths`, or `trees` for all under it). */
@@ -295,6 +311,7 @@ function withoutDirectories(w: ShellWrites): ShellWrites {
     // A relative start is somewhere unknown: any file may be under it.
     trees: w.trees.some((t) => !t.startsWith('/')) ? ['/'] : w.trees,
     unread: w.unread,
+    trusts: w.trusts,
   };
 }
 

@@ -176,10 +176,14 @@ function reviewedHook(c: CanonicalHook, i: number, decode: (s: string) => string
 
 const sourceFile = (h: NormalizedHook): string[] => (h.source.file !== undefined && path.isAbsolute(h.source.file) ? [h.source.file] : []);
 
-/** The files a reviewed hook's review covers: pinned paths (not `glob:` lists), its config file, the gated settings files. */
+/** The files a reviewed hook's review covers: pinned paths (not `glob:` lists), its config file, the gated settings files, the trust store. */
 function guardsOf(h: NormalizedHook, st: HookTrustStatus, report: TrustReport): string[] {
   const files = st.scripts.filter((k) => path.isAbsolute(k));
-  return [...new Set([...files, ...sourceFile(h), ...report.gatedSources.map((s) => s.file).filter((f) => path.isAbsolute(f))])];
+  const gated = report.gatedSources.map((s) => s.file).filter((f) => path.isAbsolute(f));
+  // The trust store, and the caches beside it whose entries stand in for a hash or a walk.
+  const dir = path.dirname(report.store);
+  const store = [report.store, path.join(dir, 'hash-cache.json'), path.join(dir, 'walk-cache.json')];
+  return [...new Set([...files, ...sourceFile(h), ...gated, ...store].filter((f) => path.isAbsolute(f)))];
 }
 
 interface VerifierContext {

@@ -217,6 +217,12 @@ describe('a tool call that would write a pinned guard or the hook config is deni
     "find . -name '*.pyc' -o -name guard.sh -delete",
   ];
   for (const command of shellWrites) cases.push([`claude Bash: ${command}`, 'claude', bash(command)]);
+  it.concurrent('claude Bash: removing the trust store, or re-trusting, is denied', async () => {
+    for (const command of [`rm -f ${sb.env.AGENT_HOOKS_TRUST_STORE}`, 'agent-hooks trust --cwd .', 'npx agent-hooks revoke --cwd .']) {
+      const r = await dispatchRaw('claude', bash(command)());
+      expect(verdict(r), command).toBe('deny');
+    }
+  });
   it.concurrent.each(cases)('%s', async (_name, agent, payload) => {
     const r = await dispatchRaw(agent, payload());
     expect(['deny', 'ask']).toContain(verdict(r));

@@ -17,6 +17,7 @@ mkdirSync(join(root, 'build'));
 writeFileSync(join(root, 'hooks', 'guard.sh'), '#!/bin/sh\nexit 2\n');
 mkdirSync(join(root, 'hooks', 'x'));
 symlinkSync('hooks/x', join(root, 'L')); // `L/..` is hooks, as the kernel resolves it
+symlinkSync('hooks/guard.sh', join(root, 'x.pyc')); // made by an earlier call, then reached by a glob
 mkdirSync(join(root, '.claude'));
 writeFileSync(join(root, '.claude', 'settings.json'), '{}\n');
 const GUARDED = new Set([join(root, 'hooks', 'guard.sh'), join(root, '.claude', 'settings.json')]);
@@ -146,6 +147,13 @@ const SECOND_PASS = [
   'git diff --output=hooks/guard.sh',
   'find . -fprint hooks/guard.sh',
   'gcc -o hooks/guard.sh -x c /dev/null',
+  'chmod -x *.pyc',
+  'truncate -s0 ./*.pyc',
+  // Re-trusting is the user's: the agent could trust a guard it changed.
+  'agent-hooks trust --cwd .',
+  'npx agent-hooks@latest revoke --cwd .',
+  'node node_modules/agent-hooks/dist/cli/bin.cjs trust',
+  'cd /tmp && agent-hooks trust --cwd -',
 ];
 
 const refused = async (cmd: string) =>
@@ -204,6 +212,8 @@ describe('the write guard, over generated spellings', () => {
       'mv build/*.json dist/',
       'cp "$HOME/.claude/settings.json" /tmp/bak',
       'cp /tmp/x .',
+      'agent-hooks status --cwd .',
+      'npx agent-hooks check',
       'echo done 2>&1 >&2',
     ])
       expect(await refused(cmd), cmd).toBe(false);

@@ -328,7 +328,7 @@ describe('sessions (standalone: audit log + pause file, honoured by agent-hooks 
     const paused = sb.dispatch('UserPromptSubmit', 'sess-a');
     expect(paused.code).toBe(0);
     expect(paused.stderr).toMatch(/session sess-a is paused/);
-    const guarded = sb.dispatch('PreToolUse', 'sess-a', 'rm -rf /');
+    const guarded = sb.dispatch('PreToolUse', 'sess-a', 'rm -rf build');
     expect(guarded.stdout).not.toMatch(/deny/); // paused: not even the guard runs
     expect(sb.dispatch('UserPromptSubmit', 'sess-b').code).toBe(0);
     expect(sb.markerLines()).toHaveLength(3);
@@ -357,7 +357,7 @@ describe('audit log', () => {
   it('filters by session, event and outcome, marks blocked calls and groups firings for the timeline', async () => {
     await sb.trustNow();
     sb.dispatch('PreToolUse', 'sess-a', 'ls');
-    const blocked = sb.dispatch('PreToolUse', 'sess-a', 'rm -rf /');
+    const blocked = sb.dispatch('PreToolUse', 'sess-a', 'rm -rf build');
     expect(blocked.stdout).toMatch(/"permissionDecision":"deny"/);
     sb.dispatch('UserPromptSubmit', 'sess-b');
     writeFileSync(sb.audit, `${readFileSync(sb.audit, 'utf8')}not json\n{"ts":"x"}\n`);
