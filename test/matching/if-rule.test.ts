@@ -506,6 +506,12 @@ describe('file rules that grant: every file the path reaches through links must 
       const via = join(base, 'via');
       expect(grants('Edit(plain.txt)', 'plain.txt', { ...ctx, cwd: via, projectDir: via })).toBe(true);
       expect(grants('Edit(/realdir/**)', 'realdir/a.txt', { ...ctx, cwd: via, projectDir: via })).toBe(true);
+      // `..` after a link is taken where the link leads, as the kernel does (Node's realpathSync
+      // collapsed it as text: the grant covered a write outside the workspace).
+      mkdirSync(join(base, 'outdir'));
+      symlinkSync('../../outdir', join(root, 'realdir', 'dl'));
+      expect(grants('Edit(realdir/**)', 'realdir/dl/../escaped.txt')).toBe(false);
+      expect(grants('Edit(realdir/**)', 'realdir/plain/../escaped.txt')).toBe(true);
       // A guard compares a resolved spelling with the anchors resolved too (it missed this one).
       expect(edit('Edit(/realdir/**)', 'Write', { file_path: 'inlink/x' }, { cwd: via, projectDir: via })).toBe(true);
     } finally {
