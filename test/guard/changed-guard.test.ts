@@ -27,6 +27,21 @@ async function trustedProject() {
   return { sb, project };
 }
 
+/** Whether the library (loadTrustedConfig + createHookEngine) blocks the Bash `command` in `project`. */
+async function libraryBlocks(sb: Sandbox, project: string, command: string): Promise<boolean> {
+  const home = sb.dir.path('home');
+  const { config } = await loadTrustedConfig(
+    { cwd: project, projectDir: project, homeDir: home, managedSettingsPath: sb.dir.path('no-managed.json') },
+    { storePath: sb.env.AGENT_HOOKS_TRUST_STORE, homeDir: home },
+  );
+  const engine = createHookEngine({ hooks: config.hooks, projectDir: project, cwd: project });
+  try {
+    return (await engine.run('PreToolUse', { session_id: 's', cwd: project, tool_name: 'Bash', tool_input: { command } })).blocked;
+  } finally {
+    await engine.close();
+  }
+}
+
 describe('after one allowed call appends to the pinned guard, the next forbidden call is still denied', () => {
   let sb: Sandbox;
   let project = '';
@@ -57,23 +72,7 @@ describe('after one allowed call appends to the pinned guard, the next forbidden
   });
 
   it('the library (loadTrustedConfig + createHookEngine) fails closed', async () => {
-    const home = sb.dir.path('home');
-    const { config } = await loadTrustedConfig(
-      { cwd: project, projectDir: project, homeDir: home, managedSettingsPath: sb.dir.path('no-managed.json') },
-      { storePath: sb.env.AGENT_HOOKS_TRUST_STORE, homeDir: home },
-    );
-    const engine = createHookEngine({ hooks: config.hooks, projectDir: project, cwd: project });
-    try {
-      const d = await engine.run('PreToolUse', {
-        session_id: 's',
-        cwd: project,
-        tool_name: 'Bash',
-        tool_input: { command: 'rm -rf build' },
-      });
-      expect(d.blocked).toBe(true);
-    } finally {
-      await engine.close();
-    }
+    expect(await libraryBlocks(sb, project, 'rm -rf build')).toBe(true);
   });
 });
 
@@ -105,23 +104,7 @@ describe('the hook config removed or emptied by a write the engine cannot refuse
   it('settings.json removed: the library (loadTrustedConfig + createHookEngine) fails closed too', async () => {
     const { sb, project } = await trustedProject();
     rmSync(join(project, '.claude/settings.json'));
-    const home = sb.dir.path('home');
-    const { config } = await loadTrustedConfig(
-      { cwd: project, projectDir: project, homeDir: home, managedSettingsPath: sb.dir.path('no-managed.json') },
-      { storePath: sb.env.AGENT_HOOKS_TRUST_STORE, homeDir: home },
-    );
-    const engine = createHookEngine({ hooks: config.hooks, projectDir: project, cwd: project });
-    try {
-      const d = await engine.run('PreToolUse', {
-        session_id: 's',
-        cwd: project,
-        tool_name: 'Bash',
-        tool_input: { command: 'rm -rf build' },
-      });
-      expect(d.blocked).toBe(true);
-    } finally {
-      await engine.close();
-    }
+    expect(await libraryBlocks(sb, project, 'rm -rf build')).toBe(true);
   });
 });
 
