@@ -258,7 +258,7 @@ describe.skipIf(!hasChromium)(hasChromium ? 'serve in chromium' : SKIP_MESSAGE, 
   it('shows a blocked call in the audit view, in the table and on the timeline', async () => {
     await sb.trustNow();
     sb.dispatch('PreToolUse', 'sess-audit', 'ls -la');
-    const denied = sb.dispatch('PreToolUse', 'sess-audit', 'rm -rf /');
+    const denied = sb.dispatch('PreToolUse', 'sess-audit', 'rm -rf build');
     expect(denied.stdout).toMatch(/"permissionDecision":"deny"/);
 
     const { page, errors } = await browser.page();
