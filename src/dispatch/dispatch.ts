@@ -52,7 +52,8 @@ export function discoveryFiles(cwd: string, home?: string, platform: NodeJS.Plat
 }
 
 /**
- * Could any configured hook fire for `event`? Reads each config file once, without validating it.
+ * Could any configured hook fire for `event`, or a reviewed one on record (project-dir.ts
+ * reviewedHooksOf)? Reads each config file once, without validating it.
  * Conservative: a file that cannot be read or parsed answers "maybe" (the full load reports it).
  */
 export async function mayHaveHooks(event: EventName, flags: DispatchFlags): Promise<boolean> {
@@ -85,6 +86,8 @@ export async function mayHaveHooks(event: EventName, flags: DispatchFlags): Prom
   const settingValues: unknown[] = [];
   if (await anyMayFire(event, candidates, settingValues)) return true;
   if (!discover) return false;
+  // Reviewed hooks on record fire too, removed or not: their events then fail closed in the full load.
+  if (await reviewedHooksOf([event], cwd)) return true;
   if (which === undefined) {
     // Conservative: any value set anywhere it could count widens the search; a malformed one is "all".
     const wanted = new Set<DialectName>();
@@ -218,9 +221,7 @@ async function dispatchWith(wire: WireAdapter, flags: DispatchFlags, stdinText: 
     // The project is the agent's, not the payload's cwd (src/load/project-dir.ts); the fast no-hooks
     // check and the run both get it as --cwd, so they never look in different directories.
     const scoped = { ...flags, cwd: await projectOf(flags.agent as DialectName, input, flags.cwd) };
-    const discovers = scoped.discover ?? (scoped.settings ?? []).length === 0;
-    if (!(await mayHaveHooks(input.event, scoped)) && !(discovers && (await reviewedHooksOf([input.event], scoped.cwd))))
-      return wire.noop(input.nativeEvent);
+    if (!(await mayHaveHooks(input.event, scoped))) return wire.noop(input.nativeEvent);
     const { runDispatch } = await import('./run.js');
     return await runDispatch(wire, input, scoped);
   } catch (err) {

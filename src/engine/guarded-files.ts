@@ -32,9 +32,16 @@ function pathHit(guarded: ReadonlySet<string>, paths: readonly string[], cwd: st
   // followed: a write of `notes.txt -> hooks/guard.sh` writes the guard. With `whole`, a directory
   // holds what a recursive writer reaches (`rm -r hooks`, `chmod -R`, `mv hooks elsewhere`).
   for (const t of paths.flatMap((p) => linkTargets(joined(cwd, p)))) {
-    if (guarded.has(t)) return t;
-    if (whole) for (const f of guarded) if (under(f, t)) return f;
+    const hit = whole ? reached(guarded, t) : guarded.has(t) ? t : undefined;
+    if (hit !== undefined) return hit;
   }
+  return undefined;
+}
+
+/** The guarded file `t` is, or one under the directory `t`. */
+function reached(guarded: ReadonlySet<string>, t: string): string | undefined {
+  if (guarded.has(t)) return t;
+  for (const f of guarded) if (under(f, t)) return f;
   return undefined;
 }
 
@@ -78,8 +85,10 @@ function linkedByGlob(guarded: ReadonlySet<string>, dir: string, rest: RegExp): 
   if (entries.length > MAX_GLOB_ENTRIES) return guarded.values().next().value;
   for (const e of entries) {
     if (!e.isSymbolicLink() || !rest.test(e.name)) continue;
-    const hit = linkTargets(`${dir}/${e.name}`).find((t) => guarded.has(t) || [...guarded].some((f) => under(f, t)));
-    if (hit !== undefined) return [...guarded].find((f) => f === hit || under(f, hit));
+    for (const t of linkTargets(`${dir}/${e.name}`)) {
+      const hit = reached(guarded, t);
+      if (hit !== undefined) return hit;
+    }
   }
   return undefined;
 }

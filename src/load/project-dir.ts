@@ -11,6 +11,7 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
+import type { TrustStoreData } from '../trust/store.js';
 import { defaultTrustStorePath } from '../util/trust-store-path.js';
 
 export interface ProjectDirInput {
@@ -35,17 +36,8 @@ export async function agentProjectDir(o: ProjectDirInput): Promise<string> {
 
 /** The nearest trusted workspace at or above `dir`; undefined when none (or the store cannot be read: the gate reports that). */
 async function trustedWorkspaceAbove(dir: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  // No store, nothing trusted: the trust modules are not loaded (dispatch's fast path).
-  const store = defaultTrustStorePath(env);
-  if (!existsSync(store)) return undefined;
-  const { readTrustStore } = await import('../trust/store.js');
-  let records: Record<string, unknown>;
-  try {
-    records = (await readTrustStore(store)).workspaces;
-  } catch {
-    return undefined;
-  }
-  if (Object.keys(records).length === 0) return undefined;
+  const records = await storeRecords(env);
+  if (records === undefined || records === 'unreadable' || Object.keys(records).length === 0) return undefined;
   const { resolveWorkspace } = await import('../trust/workspace.js');
   for (let cur = dir; ; cur = dirname(cur)) {
     if (Object.hasOwn(records, (await resolveWorkspace(cur)).identity)) return cur;
@@ -64,17 +56,23 @@ export async function reviewedHooksOf(
   dir: string,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<boolean> {
-  const store = defaultTrustStorePath(env);
-  if (!existsSync(store)) return false;
-  const { readTrustStore } = await import('../trust/store.js');
-  let records: Awaited<ReturnType<typeof readTrustStore>>['workspaces'];
-  try {
-    records = (await readTrustStore(store)).workspaces;
-  } catch {
-    return true; // the full load reports the store's fault
-  }
+  const records = await storeRecords(env);
+  if (records === undefined) return false;
+  if (records === 'unreadable') return true; // the full load reports the store's fault
   const { resolveWorkspace } = await import('../trust/workspace.js');
   const identity = (await resolveWorkspace(dir)).identity;
   const hooks = Object.hasOwn(records, identity) ? (records[identity]?.hooks?.config.hooks ?? []) : [];
   return hooks.some((h) => (events === undefined || events.includes(h.event)) && h.source.frontmatter === undefined);
+}
+
+/** The store's workspace records; undefined without a store, whose modules are then not loaded (dispatch's fast path). */
+async function storeRecords(env: NodeJS.ProcessEnv): Promise<TrustStoreData['workspaces'] | 'unreadable' | undefined> {
+  const store = defaultTrustStorePath(env);
+  if (!existsSync(store)) return undefined;
+  const { readTrustStore } = await import('../trust/store.js');
+  try {
+    return (await readTrustStore(store)).workspaces;
+  } catch {
+    return 'unreadable';
+  }
 }

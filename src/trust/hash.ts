@@ -109,8 +109,11 @@ export function trustworthy(st: { uid: number; mode: number }): boolean {
 }
 
 /** The default on-disk cache for a trust store. */
+/** The hash cache's file name, beside the trust store. */
+export const HASH_CACHE_FILE = 'hash-cache.json';
+
 export function hashCacheFor(storePath: string): HashCache {
-  return new HashCache(path.join(path.dirname(storePath), 'hash-cache.json'));
+  return new HashCache(path.join(path.dirname(storePath), HASH_CACHE_FILE));
 }
 
 const statKey = (st: { dev: bigint; ino: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigint }) =>

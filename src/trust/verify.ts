@@ -17,7 +17,8 @@
 import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describeChange, rootCodec, type CanonicalHook } from './digest.js';
-import { HashCache, MAX_TREE_FILES } from './hash.js';
+import { HASH_CACHE_FILE, HashCache, MAX_TREE_FILES } from './hash.js';
+import { WALK_CACHE_FILE } from './pins/walk-cache.js';
 import { pinsOf } from './pins.js';
 import { pinRecords, type PinRecord } from './scripts.js';
 import { servedPins } from './served.js';
@@ -182,7 +183,7 @@ function guardsOf(h: NormalizedHook, st: HookTrustStatus, report: TrustReport): 
   const gated = report.gatedSources.map((s) => s.file).filter((f) => path.isAbsolute(f));
   // The trust store, and the caches beside it whose entries stand in for a hash or a walk.
   const dir = path.dirname(report.store);
-  const store = [report.store, path.join(dir, 'hash-cache.json'), path.join(dir, 'walk-cache.json')];
+  const store = [report.store, path.join(dir, HASH_CACHE_FILE), path.join(dir, WALK_CACHE_FILE)];
   return [...new Set([...files, ...sourceFile(h), ...gated, ...store].filter((f) => path.isAbsolute(f)))];
 }
 

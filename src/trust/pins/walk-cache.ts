@@ -36,6 +36,8 @@ let disk: { file: string; build: string; dirty: boolean } | undefined;
 
 /** How the kept walks were used; for tests. */
 export const walkCacheStats = { hits: 0, misses: 0 };
+/** The walk cache's file name, beside the trust store. */
+export const WALK_CACHE_FILE = 'walk-cache.json';
 
 /** `walk()`, or its kept pins when nothing it asked has changed; `key`: every input of the walk. */
 export function cachedWalk(key: string, walk: () => Pins): Pins {
@@ -77,7 +79,7 @@ const fileBuild = (build: string): string => `${build} ${process.version}`;
 /** Read the kept walks of `dir` (the trust store's directory), once per process; never throws. */
 export async function loadWalks(dir: string, build = buildId()): Promise<void> {
   if (disk !== undefined || build === undefined) return;
-  disk = { file: path.join(dir, 'walk-cache.json'), build: fileBuild(build), dirty: false };
+  disk = { file: path.join(dir, WALK_CACHE_FILE), build: fileBuild(build), dirty: false };
   let fh: fs.FileHandle | undefined;
   try {
     fh = await fs.open(disk.file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
