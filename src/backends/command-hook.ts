@@ -15,7 +15,7 @@ export interface CommandBackendOptions {
   passEnv?: readonly string[];
   killGraceMs?: number;
   spawner?: boolean;
-  /** HookEngineOptions.sandbox: run every command hook under bubblewrap (sandbox.ts). */
+  /** HookEngineOptions.sandbox: run command hooks under bubblewrap (sandbox.ts). */
   sandbox?: SandboxKind;
   /** HookEngineOptions.waitForAsyncDeclaration. */
   waitForAsyncDeclaration?: boolean;
@@ -48,7 +48,7 @@ export function commandBackend(options: CommandBackendOptions): Backend {
     // pinned tree would change it (test/guard/python-bytecode.test.ts). The hook's own env may say otherwise.
     if (hook.verify && handler.env?.PYTHONPYCACHEPREFIX === undefined) env.PYTHONPYCACHEPREFIX = pythonCacheDir(env);
     const args = handler.args?.map((a) => substitutePlaceholders(a, vars));
-    const sandbox = sandboxSpec(options.sandbox, ctx.projectDir, ctx.envFile);
+    const sandbox = sandboxSpec(options.sandbox, ctx);
     // Sandboxed: the resolved shell or program runs as bwrap's exec-form command.
     let target: { command: string; args?: string[]; shell?: typeof handler.shell; inputs?: Buffer[] } = {
       command,

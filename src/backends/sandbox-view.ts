@@ -17,8 +17,10 @@ import type { ServedPin } from '../types.js';
 import { isPathInside } from '../util/path-inside.js';
 
 export interface ViewSpec {
-  /** Directories the hook may write. */
+  /** Directories the hook may write (under `isolated`; without it, every entry keeps its own permissions). */
   writable: readonly string[];
+  /** The "bwrap" sandbox: a private /tmp, /dev and /proc, and read-only outside `writable`. */
+  isolated: boolean;
   /** By absolute path. */
   served: ReadonlyMap<string, ServedPin>;
 }
@@ -45,7 +47,9 @@ export function viewArgs(spec: ViewSpec): { args: string[]; inputs: Buffer[] } |
   for (const p of spec.served.keys()) for (let d = dirname(p); !chain.has(d); d = dirname(d)) chain.add(d);
   const args: string[] = [];
   const inputs: Buffer[] = [];
-  const writable = (p: string) => spec.writable.some((w) => isPathInside(p, w));
+  const writable = (p: string) => !spec.isolated || spec.writable.some((w) => isPathInside(p, w));
+  // Without isolation an entry is the real one, devices included (/dev, /proc are binds too).
+  const bind = spec.isolated ? '--bind-try' : '--dev-bind-try';
   const seen = new Set<string>();
   // The directories on the way that exist: a path verified absent may lie below one that does not.
   const mounted = new Set<string>(['/']);
@@ -64,15 +68,15 @@ export function viewArgs(spec: ViewSpec): { args: string[]; inputs: Buffer[] } |
       if (chain.has(p)) {
         args.push('--tmpfs', p);
         mounted.add(p);
-        const why = visit(p, (hidden || p === PRIVATE_TMP) && !writable(p));
+        const why = visit(p, (hidden || (spec.isolated && p === PRIVATE_TMP)) && !writable(p));
         if (why !== undefined) return why;
         continue;
       }
-      if (dir === '/' && SPECIAL[p]) {
+      if (spec.isolated && dir === '/' && SPECIAL[p]) {
         args.push(...SPECIAL[p]);
         continue;
       }
-      if (dir === '/' && p === PRIVATE_TMP) {
+      if (spec.isolated && dir === '/' && p === PRIVATE_TMP) {
         args.push('--tmpfs', p);
         continue;
       }
@@ -87,7 +91,7 @@ export function viewArgs(spec: ViewSpec): { args: string[]; inputs: Buffer[] } |
       }
       if (link !== undefined) args.push('--symlink', link, p);
       else if (++mounts > MAX_MOUNTS) return null;
-      else args.push(writable(p) ? '--bind-try' : '--ro-bind-try', p, p);
+      else args.push(writable(p) ? bind : '--ro-bind-try', p, p);
     }
     return undefined;
   };
@@ -95,7 +99,7 @@ export function viewArgs(spec: ViewSpec): { args: string[]; inputs: Buffer[] } |
   if (why === null) return undefined;
   if (why !== undefined) return { error: why };
   // Writable directories not reached above (under a private /tmp, or below a read-only bind).
-  for (const w of spec.writable) if (!chain.has(w) && !seen.has(w)) args.push('--bind-try', w, w);
+  if (spec.isolated) for (const w of spec.writable) if (!chain.has(w) && !seen.has(w)) args.push('--bind-try', w, w);
   for (const [p, pin] of spec.served) {
     if (pin.kind === 'file') {
       args.push('--perms', (pin.mode & 0o7777).toString(8), '--ro-bind-data', String(3 + inputs.length), p);
@@ -104,6 +108,6 @@ export function viewArgs(spec: ViewSpec): { args: string[]; inputs: Buffer[] } |
   }
   // The real directories' private copies are read-only (an entry created there would be lost);
   // the private /tmp stays writable, as without served files.
-  for (const d of mounted) if (d !== PRIVATE_TMP) args.push('--remount-ro', d);
+  for (const d of mounted) if (!(spec.isolated && d === PRIVATE_TMP)) args.push('--remount-ro', d);
   return { args, inputs };
 }

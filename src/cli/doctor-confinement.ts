@@ -1,12 +1,13 @@
 /**
- * Where the agent confines the model's commands but not hooks, doctor says so. Claude Code runs hook
- * commands outside its own sandbox (its hooks reference: "Hook commands themselves run
- * unsandboxed"), and so does Codex outside `workspace-write` (verified with codex 0.169.0: a hook
- * wrote where the model's own command got "Read-only file system"), while the confined model can
- * still write in the project. Without `agentHooks.sandbox: "bwrap"`, a reviewed script swapped
+ * Where the agent confines the model's commands but not hooks, hooks run the checked bytes of their
+ * pinned files by default (the sandbox "view", src/config/confinement.ts); doctor says when that
+ * default cannot hold here: bwrap is not installed, or the user's settings keep it off ("none").
+ * Claude Code runs hook commands outside its own sandbox (its hooks reference: "Hook commands
+ * themselves run unsandboxed"), and so does Codex outside `workspace-write` (verified with codex
+ * 0.169.0: a hook wrote where the model's own command got "Read-only file system"), while the
+ * confined model can still write in the project. Without the view, a reviewed script swapped
  * between agent-hooks' check and the interpreter's open runs unreviewed (its answer is voided,
- * docs/security.md "Check-then-use"), and so outside the agent's confinement. With it, the hook
- * runs the checked bytes.
+ * docs/security.md "Check-then-use"), and so outside the agent's confinement.
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -14,19 +15,24 @@ import { readDocument, type DiscoveredFile } from '../agents/all.js';
 import { parseJson } from '../config/diagnostics.js';
 import type { LoadedConfig } from '../config/options.js';
 import type { Diagnostic } from '../types.js';
-
-/** Claude's own settings files: the layers whose `sandbox` key is Claude's. */
-const CLAUDE_SETTINGS = new Set(['managed', 'user', 'project', 'local', 'cli']);
+import { BWRAP_DIRS, findBwrap } from '../util/bwrap.js';
+import { CLAUDE_SETTINGS, CONFINING_AGENTS } from '../config/confinement.js';
 
 const WHY =
-  'and agent-hooks checks a reviewed hook script before its interpreter opens it: a script the model swaps in that moment runs outside the sandbox (its answer is voided, but it runs). Set "agentHooks": { "sandbox": "bwrap" } so hooks run the checked bytes, sandboxed (docs/security.md, check-then-use)';
+  'and agent-hooks checks a reviewed hook script before its interpreter opens it: a script the model swaps in that moment runs outside the sandbox (its answer is voided, but it runs)';
+const FIX = {
+  missing: `hooks run the checked bytes by default here, but bwrap is not installed (looked in ${BWRAP_DIRS.join(', ')}): install bubblewrap (docs/security.md, check-then-use)`,
+  off: 'your settings keep the sandbox off ("agentHooks": { "sandbox": "none" }): remove that so hooks run the checked bytes (docs/security.md, check-then-use)',
+};
 
 export async function confinementFindings(
   config: Pick<LoadedConfig, 'files' | 'hooks' | 'options'>,
   /** Other agents' hook and config files that exist (doctor's own list). */
   agentFiles: readonly Pick<DiscoveredFile, 'dialect' | 'file'>[],
 ): Promise<Diagnostic[]> {
-  if (config.options.sandbox === 'bwrap') return [];
+  const off = config.options.sandbox === 'none';
+  if (!off && (config.options.sandbox !== undefined || findBwrap() !== undefined)) return [];
+  const fix = off ? FIX.off : FIX.missing;
   const out: Diagnostic[] = [];
   if (config.hooks.some((h) => h.handler.type === 'command'))
     for (const f of config.files) {
@@ -35,7 +41,7 @@ export async function confinementFindings(
         level: 'warning',
         file: f.file,
         path: 'sandbox.enabled',
-        message: `Claude Code sandboxes the commands the model runs but not hook commands, ${WHY}`,
+        message: `Claude Code sandboxes the commands the model runs but not hook commands, ${WHY}; ${fix}`,
       });
     }
   const codex = await codexConfinement(agentFiles.filter((f) => f.dialect === 'codex').map((f) => f.file));
@@ -44,7 +50,7 @@ export async function confinementFindings(
       level: 'warning',
       file: codex,
       path: 'hooks',
-      message: `Codex sandboxes the commands the model runs (unless sandbox_mode is "danger-full-access") but not hook commands, ${WHY}`,
+      message: `${CONFINING_AGENTS.codex}, ${WHY}; ${fix}`,
     });
   return out;
 }

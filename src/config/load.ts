@@ -20,6 +20,7 @@ import { claudeConfigDir } from '../util/claude-dir.js';
 import { passableEnvName } from '../util/env-names.js';
 import type { AgentHooksOptions } from './schema.js';
 import { DISCOVER_SETTING_KINDS, loadDiscoveredDialects } from './discovered.js';
+import { sandboxOf } from './confinement.js';
 // Not loaded on first use: every gated load (each dispatch) uses it, and a chunk is a file more to open.
 import { projectFrontmatterSpecs } from './frontmatter-read.js';
 import { checkOptionKeys, optionErrors, type LoadConfigOptions, type LoadedConfig, type LoadedFile } from './options.js';
@@ -286,8 +287,10 @@ function mergeLayers(
   const passEnv = passEnvOf(layers, managedOnlyIn(layers), diagnostics);
   if (passEnv) options.passEnv = passEnv;
   else delete options.passEnv;
-  // A sandbox is only ever added: no file (a project's own included) can turn off what another asks for.
-  if (layers.some((l) => l.data?.agentHooks?.sandbox === 'bwrap')) options.sandbox = 'bwrap';
+  // A sandbox is only ever added; only the user's own files keep the default view off.
+  const sandbox = sandboxOf(layers, diagnostics);
+  if (sandbox !== undefined) options.sandbox = sandbox;
+  else delete options.sandbox;
 
   let hooks = [...layers.flatMap((l) => l.hooks), ...pluginHooks, ...skillHooks];
 

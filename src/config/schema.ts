@@ -97,7 +97,7 @@ export const agentHooksOptionsSchema = z.strictObject({
   /** Host variables command hooks inherit by name (docs/security.md); honoured in user, managed and --settings files. */
   passEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name')).optional(),
   /** Run command hooks under bubblewrap (docs/security.md); "bwrap" in any settings file wins. */
-  sandbox: z.enum(['bwrap', 'none']).optional(),
+  sandbox: z.enum(['bwrap', 'view', 'none']).optional(),
   /** The engine's own hooks, each off by default (docs/presets.md "code-review"). */
   builtinHooks: z
     .strictObject({

@@ -72,7 +72,7 @@ export async function runDispatch(wire: WireAdapter, input: DispatchInput, flags
         onWarning: (m) => (stderr += `agent-hooks dispatch: warning: ${m}\n`),
       }),
     ),
-    ...engineOptionsFromConfig(config),
+    ...engineOptionsFromConfig(config, wire.name),
     ...(flags.audit ? { audit: resolve(flags.audit) } : {}),
   };
   const engine = createHookEngine(engineOptions);

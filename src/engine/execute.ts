@@ -23,7 +23,7 @@ export async function execute(
   // A reviewed hook is verified where it runs, before it runs (src/trust/verify.ts): one that is not
   // what was reviewed never runs, and the engine fails closed, as for any fault of its own.
   // Under the sandbox the verified bytes themselves are what runs (src/backends/sandbox-view.ts).
-  const serve = state.options.sandbox === 'bwrap';
+  const serve = state.options.sandbox === 'bwrap' || state.options.sandbox === 'view';
   const check = planned.hook.verify ? await verifyHook(planned.hook.verify, ctx, serve) : undefined;
   if (check && 'failed' in check) return makeResult({ status: 'error', error: check.failed, engineFault: true });
   let hook = planned.hook;

@@ -78,12 +78,14 @@ export interface HookEngineOptions {
   /** Per-stream stdout/stderr cap (default 1 MiB). */
   outputLimitBytes?: number;
   /**
-   * Run every command hook under bubblewrap: no network, the file system read-only but the
-   * project, its own PID namespace, so it cannot read its ancestors' environment (default 'none';
-   * settings `agentHooks.sandbox`; src/backends/sandbox.ts). Where bwrap is missing or cannot start,
-   * the hook is not run and the call is denied on events that can block.
+   * 'bwrap': run every command hook under bubblewrap: no network, the file system read-only but the
+   * project, its own PID namespace, so it cannot read its ancestors' environment. 'view': a reviewed
+   * hook runs the very bytes of its pinned files that were checked, nothing else restricted
+   * (src/backends/sandbox.ts; settings `agentHooks.sandbox`, which turns 'view' on by itself where the
+   * agent confines the model's commands: src/config/confinement.ts). Default 'none'. Where bwrap is
+   * missing or cannot start, the hook is not run and the call is denied on events that can block.
    */
-  sandbox?: 'bwrap' | 'none';
+  sandbox?: 'bwrap' | 'view' | 'none';
   /** Grace between SIGTERM and SIGKILL on timeout (ms, default 100). */
   killGraceMs?: number;
   /**

@@ -5,6 +5,7 @@
  * its own defaults, then this, then what its caller named explicitly (a CLI flag).
  */
 import type { LoadedConfig } from '../config/index.js';
+import { agentDefaultSandbox } from '../config/confinement.js';
 import type { HookEngineOptions } from '../engine/engine.js';
 
 export type ConfigEngineOptions = Pick<
@@ -24,6 +25,8 @@ export type ConfigEngineOptions = Pick<
 /** The engine options a config sets; keys it leaves unset are absent, so a spread never erases a default. */
 export function engineOptionsFromConfig(
   config: Pick<LoadedConfig, 'options' | 'allowedHttpHookUrls' | 'httpHookAllowedEnvVars'>,
+  /** The agent the run answers (dispatch's `--agent`): one that confines the model's commands turns the view on. */
+  agent?: string,
 ): ConfigEngineOptions {
   const o = config.options;
   const out: ConfigEngineOptions = {};
@@ -34,7 +37,8 @@ export function engineOptionsFromConfig(
   if (o.stdinLimitBytes !== undefined) out.stdinLimitBytes = o.stdinLimitBytes;
   if (o.outputLimitBytes !== undefined) out.outputLimitBytes = o.outputLimitBytes;
   if (o.passEnv !== undefined) out.passEnv = o.passEnv;
-  if (o.sandbox !== undefined) out.sandbox = o.sandbox;
+  const sandbox = o.sandbox ?? agentDefaultSandbox(agent);
+  if (sandbox !== undefined) out.sandbox = sandbox;
   if (o.builtinHooks !== undefined) out.builtinHooks = o.builtinHooks;
   if (config.allowedHttpHookUrls !== undefined || config.httpHookAllowedEnvVars !== undefined) {
     out.http = {

@@ -2,14 +2,15 @@
  * The sandbox's view when a reviewed hook's pinned files are served (src/backends/sandbox-view.ts),
  * run for real under bubblewrap where it can make its namespaces (skipped elsewhere): the hook
  * runs the verified bytes, whatever is at the path outside, before or while it runs — a file
- * renamed over, its directory or the whole project moved away and replaced.
+ * renamed over, its directory or the whole project moved away and replaced. Both sandboxes serve
+ * them: "bwrap" (isolated) and "view" (nothing else restricted).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/backends/command.js';
-import { sandboxed, sandboxSpec } from '../../src/backends/sandbox.js';
+import { sandboxed, sandboxSpec, type SandboxKind } from '../../src/backends/sandbox.js';
 import type { ServedPin } from '../../src/types.js';
 import { useTempDir } from '../helpers/tmp.js';
 
@@ -19,10 +20,11 @@ const dir = useTempDir('ah-view-');
 const file = (text: string, mode = 0o644): ServedPin => ({ kind: 'file', bytes: Buffer.from(text), mode });
 
 /** Run `sh -c command` in the sandbox, the project being `p`, with `served` served. */
-async function inView(command: string, served: Record<string, ServedPin>, during?: () => void) {
+async function inKind(command: string, served: Record<string, ServedPin>, during?: () => void, kind: SandboxKind = 'bwrap') {
   const project = dir.path('p');
-  const spec = sandboxSpec('bwrap', project)!;
-  const outer = sandboxed({ file: '/bin/sh', args: ['-c', command] }, spec, project, new Map(Object.entries(served)));
+  const pins = new Map(Object.entries(served));
+  const spec = sandboxSpec(kind, { projectDir: project, served: pins })!;
+  const outer = sandboxed({ file: '/bin/sh', args: ['-c', command] }, spec, project, pins);
   if ('error' in outer) throw new Error(outer.error);
   const pending = runCommand({
     command: outer.file,
@@ -45,7 +47,9 @@ async function inView(command: string, served: Record<string, ServedPin>, during
 
 const WAIT = 'touch out/started; while [ ! -e out/go ]; do sleep 0.02; done; ';
 
-describe.skipIf(!BWRAP)('a served file: the hook runs the verified bytes', () => {
+describe.skipIf(!BWRAP).each(['bwrap', 'view'] as const)('a served file under "%s": the hook runs the verified bytes', (kind) => {
+  const inView = (command: string, served: Record<string, ServedPin>, during?: () => void) => inKind(command, served, during, kind);
+
   it('the bytes served, not what is at the path when the sandbox starts', async () => {
     dir.write('p/hooks/g.sh', 'echo swapped-in\n');
     const r = await inView('sh hooks/g.sh', { [dir.path('p/hooks/g.sh')]: file('echo verified\n') });
@@ -88,6 +92,10 @@ describe.skipIf(!BWRAP)('a served file: the hook runs the verified bytes', () =>
     });
     expect(r).toMatchObject({ out: 'via-link', code: 0 });
   });
+});
+
+describe.skipIf(!BWRAP)('"bwrap": isolated besides', () => {
+  const inView = inKind;
 
   it('the project stays writable below those directories; a new entry in them is refused, not lost', async () => {
     dir.write('p/hooks/g.sh', '');
@@ -110,5 +118,25 @@ describe.skipIf(!BWRAP)('a served file: the hook runs the verified bytes', () =>
       [dir.path('p/build/report/out.txt')]: { kind: 'missing' },
     });
     expect(r).toMatchObject({ out: 'verified\nran\nno-build', code: 0 });
+  });
+});
+
+describe.skipIf(!BWRAP)('"view": nothing restricted but the served files', () => {
+  it('a directory outside the project is writable, and the engine’s own processes are visible', async () => {
+    dir.write('p/hooks/g.sh', '');
+    mkdirSync(dir.path('outside'), { recursive: true });
+    const r = await inKind(
+      `echo made > '${dir.path('outside/file')}' && [ -e /proc/${process.pid}/cmdline ] && echo sees-engine; touch new-at-root 2>/dev/null || echo refused`,
+      { [dir.path('p/hooks/g.sh')]: file('') },
+      undefined,
+      'view',
+    );
+    expect(r).toMatchObject({ out: 'sees-engine\nrefused', code: 0 });
+    expect(readFileSync(dir.path('outside/file'), 'utf8')).toBe('made\n');
+  });
+
+  it('is not used for a hook with nothing served: it runs as without a sandbox', () => {
+    expect(sandboxSpec('view', { projectDir: dir.path('p'), served: new Map() })).toBeUndefined();
+    expect(sandboxSpec('view', { projectDir: dir.path('p') })).toBeUndefined();
   });
 });

@@ -6,6 +6,7 @@ vi.setConfig({ testTimeout: 120000 });
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { findBwrap } from '../../src/util/bwrap.js';
 import { requireBuiltCli, runCli } from '../helpers/cli.js';
 import { useTempDir } from '../helpers/tmp.js';
 
@@ -201,24 +202,34 @@ describe('agent-hooks doctor', () => {
     expect(JSON.parse(broken.stdout).environment).toHaveLength(1);
   });
 
-  it("warns when Claude Code's sandbox is on and hooks are not sandboxed: a swapped script would run outside it", () => {
+  // Where the agent confines the model's commands but not hooks, hooks run the checked bytes by
+  // default (the "view", src/config/confinement.ts); doctor warns when that cannot hold here.
+  const bwrap = findBwrap() !== undefined;
+  const cannotHold = bwrap ? /"sandbox": "none"/ : /install bubblewrap/;
+
+  it('Claude Code\'s sandbox on: warns only when hooks cannot run the checked bytes (no bwrap, or the user\'s "none")', () => {
     const hooks = { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sh hooks/guard.sh' }] }] };
-    const on = dir.json('sandboxed.json', { sandbox: { enabled: true }, hooks });
-    const r = cli(['doctor', '--settings', on, '--cwd', dir.root, '--json']);
-    const report = JSON.parse(r.stdout);
-    expect(report.diagnostics).toEqual([
+    const warned = (settings: Record<string, unknown>) => {
+      const file = dir.json('sandboxed.json', { ...settings, hooks });
+      return JSON.parse(cli(['doctor', '--settings', file, '--cwd', dir.root, '--json']).stdout).diagnostics;
+    };
+    // --settings is the user's own file: its "none" keeps the view off.
+    const off = warned({ sandbox: { enabled: true }, agentHooks: { sandbox: 'none' } });
+    expect(off).toEqual([
       expect.objectContaining({
         level: 'warning',
-        file: on,
+        file: dir.path('sandboxed.json'),
         path: 'sandbox.enabled',
-        message: expect.stringContaining('"sandbox": "bwrap"'),
+        message: expect.stringMatching(/"sandbox": "none"/),
       }),
     ]);
-    expect(report.warnings).toBe(1);
-    // Hooks sandboxed too, the agent's sandbox off, or no command hook: nothing to say.
+    expect(warned({ sandbox: { enabled: true } })).toEqual(
+      bwrap ? [] : [expect.objectContaining({ path: 'sandbox.enabled', message: expect.stringMatching(cannotHold) })],
+    );
+    // Hooks sandboxed, the agent's sandbox off, or no command hook: nothing to say.
     for (const quiet of [
       { sandbox: { enabled: true }, agentHooks: { sandbox: 'bwrap' }, hooks },
-      { sandbox: { enabled: false }, hooks },
+      { sandbox: { enabled: false }, agentHooks: { sandbox: 'none' }, hooks },
       { sandbox: { enabled: true }, hooks: { PreToolUse: [{ hooks: [{ type: 'http', url: 'http://127.0.0.1:9/x' }] }] } },
     ]) {
       const file = dir.json('quiet.json', quiet);
@@ -229,32 +240,34 @@ describe('agent-hooks doctor', () => {
     }
   });
 
-  it('warns when Codex hooks are set up and hooks are not sandboxed (Codex confines the model, not hooks)', () => {
+  it('Codex hooks set up (Codex confines the model, not hooks): warns only when hooks cannot run the checked bytes', () => {
     const codexHome = mkdtempSync(join(tmpdir(), 'ah-doctor-codex-'));
     mkdirSync(join(codexHome, '.codex'));
     writeFileSync(
       join(codexHome, '.codex', 'hooks.json'),
       JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'agent-hooks dispatch --agent codex' }] }] } }),
     );
-    const settings = dir.json('codex-s.json', {});
+    const settings = dir.json('codex-s.json', { agentHooks: { sandbox: 'none' } });
     const run = () =>
       JSON.parse(cli(['doctor', '--settings', settings, '--cwd', dir.root, '--json'], { HOME: codexHome }).stdout).diagnostics;
-    expect(run()).toEqual([
-      expect.objectContaining({
-        level: 'warning',
-        file: join(codexHome, '.codex', 'hooks.json'),
-        message: expect.stringMatching(/^Codex sandboxes .*"sandbox": "bwrap"/),
-      }),
-    ]);
+    const warning = expect.objectContaining({
+      level: 'warning',
+      file: join(codexHome, '.codex', 'hooks.json'),
+      message: expect.stringMatching(/^Codex sandboxes .*"sandbox": "none"/),
+    });
+    expect(run()).toEqual([warning]);
     writeFileSync(join(codexHome, '.codex', 'config.toml'), 'sandbox_mode = "danger-full-access"\n');
     expect(run()).toEqual([]);
     writeFileSync(join(codexHome, '.codex', 'config.toml'), 'sandbox_mode = "workspace-write"\n');
-    expect(run()).toHaveLength(1);
+    expect(run()).toEqual([warning]);
     // The repository's own config does not silence what the user's calls for.
     mkdirSync(join(dir.root, '.codex'), { recursive: true });
     writeFileSync(join(dir.root, '.codex', 'config.toml'), 'sandbox_mode = "danger-full-access"\n');
-    expect(run()).toHaveLength(1);
+    expect(run()).toEqual([warning]);
     rmSync(join(dir.root, '.codex'), { recursive: true });
+    // Without the user's "none": the view is on at dispatch where bwrap is installed.
+    dir.json('codex-s.json', {});
+    expect(run()).toEqual(bwrap ? [] : [expect.objectContaining({ message: expect.stringMatching(cannotHold) })]);
     dir.json('codex-s.json', { agentHooks: { sandbox: 'bwrap' } });
     expect(run()).toEqual([]);
   });

@@ -279,31 +279,48 @@ describe('check-then-use: a project reached through a link the agent re-points a
   });
 });
 
-// Under the bwrap sandbox the pinned file is served: the hook reads the bytes the engine verified,
-// at their path, whatever happens to the file outside (src/backends/sandbox-view.ts). A later
-// command of the same hook opens the guard only once the earlier ones ran: the hook below holds
-// that window open until the test has swapped the guard. The hook writes only below `out/`:
-// the directories on the way to a served file are read-only copies in the sandbox.
+// Under a sandbox the pinned file is served: the hook reads the bytes the engine verified, at
+// their path, whatever happens to the file outside (src/backends/sandbox-view.ts). A later command
+// of the same hook opens the guard only once the earlier ones ran: the hook below holds that window
+// open until the test has swapped the guard. The hook writes only below `out/`: the directories on
+// the way to a served file are read-only copies in the sandbox. The view is on by default where the
+// agent confines the model's commands but not hooks (src/config/confinement.ts); without any
+// sandbox the swapped-in script runs (the stated limit), which shows the race reaches the exec.
 const BWRAP = spawnSync('bwrap', ['--unshare-all', '--ro-bind', '/', '/', 'true']).status === 0;
-describe.skipIf(!BWRAP)('check-then-use under the bwrap sandbox: a guard swapped after the check', () => {
+const SANDBOXES: Array<{ name: string; agent: DialectName; settings: Record<string, unknown>; isolated: boolean; served: boolean }> = [
+  { name: '"bwrap", asked for', agent: 'claude', settings: { agentHooks: { sandbox: 'bwrap' } }, isolated: true, served: true },
+  { name: '"view", asked for', agent: 'claude', settings: { agentHooks: { sandbox: 'view' } }, isolated: false, served: true },
+  {
+    name: 'the default view: Claude Code’s sandbox is on',
+    agent: 'claude',
+    settings: { sandbox: { enabled: true } },
+    isolated: false,
+    served: true,
+  },
+  { name: 'the default view: Codex confines the model’s commands', agent: 'codex', settings: {}, isolated: false, served: true },
+  { name: 'no sandbox (the stated limit)', agent: 'claude', settings: {}, isolated: false, served: false },
+];
+describe.skipIf(!BWRAP).each(SANDBOXES)('check-then-use under $name: a guard swapped after the check', (c) => {
   async function race(swap: boolean) {
     const sb = fresh();
     const project = sb.dir.path('p');
-    // Inside the project: the only place the sandboxed script can write its mark.
+    // Inside the project: the only place an isolated script can write its mark.
     const out = join(project, 'out');
     const mark = join(out, 'mark-swap');
-    // Outside the project: a write there fails only in the sandbox.
-    const escaped = sb.dir.path('escaped');
+    // Outside the project, in a directory that exists (the view refuses new entries only on the
+    // way to a served file): a write there fails only in the isolated sandbox.
+    mkdirSync(sb.dir.path('outside'));
+    const escaped = sb.dir.path('outside/escaped');
     const wait = `touch '${escaped}'; touch "$CLAUDE_PROJECT_DIR/out/started"; while [ ! -e "$CLAUDE_PROJECT_DIR/out/go" ]; do sleep 0.02; done\n`;
     sb.dir.write('p/hooks/wait.sh', wait, 0o755);
     mkdirSync(out, { recursive: true });
     sb.dir.write('p/hooks/guard.sh', GUARD_SH, 0o755);
     sb.dir.json('p/.claude/settings.json', {
-      agentHooks: { sandbox: 'bwrap' },
+      ...c.settings,
       hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sh hooks/wait.sh </dev/null; sh hooks/guard.sh' }] }] },
     });
     await trust(sb, project);
-    const pending = dispatchShell('claude', project, 'rm -rf build', { env: sb.env });
+    const pending = dispatchShell(c.agent, project, 'rm -rf build', { env: sb.env });
     await waitForFile(join(out, 'started'));
     if (swap) {
       sb.dir.write('p/hooks/.guard.new', pwn(mark), 0o755);
@@ -311,7 +328,7 @@ describe.skipIf(!BWRAP)('check-then-use under the bwrap sandbox: a guard swapped
     }
     writeFileSync(join(out, 'go'), '');
     const r = await pending;
-    return { verdict: verdict(r), unreviewedRan: existsSync(mark), sandboxed: !existsSync(escaped), said: r.stdout + r.stderr };
+    return { verdict: verdict(r), unreviewedRan: existsSync(mark), isolated: !existsSync(escaped), said: r.stdout + r.stderr };
   }
 
   // Run once each, before the tests: a race that cannot be set up fails the suite, so a swap
@@ -323,18 +340,18 @@ describe.skipIf(!BWRAP)('check-then-use under the bwrap sandbox: a guard swapped
     swapped = await race(true);
   });
 
-  it('control: the reviewed guard runs in the sandbox and denies', () => {
-    expect(control).toMatchObject({ verdict: 'deny', unreviewedRan: false, sandboxed: true });
+  it('control: the reviewed guard runs and denies', () => {
+    expect(control).toMatchObject({ verdict: 'deny', unreviewedRan: false, isolated: c.isolated });
     expect(control.said).toContain('no rm -rf');
   });
 
   it('the swapped-in script’s answer never counts: deny', () => {
-    expect(swapped).toMatchObject({ verdict: 'deny', sandboxed: true });
+    expect(swapped).toMatchObject({ verdict: 'deny', isolated: c.isolated });
     expect(swapped.said).toContain('changed while the hook ran');
   });
 
-  it('the swapped-in script never runs: the verified bytes do', () => {
-    expect(swapped.unreviewedRan).toBe(false);
+  it(c.served ? 'the swapped-in script never runs: the verified bytes do' : 'the swapped-in script runs', () => {
+    expect(swapped.unreviewedRan).toBe(!c.served);
   });
 });
 
