@@ -75,7 +75,7 @@ export function commandBackend(options: CommandBackendOptions): Backend {
       signal: ctx.signal,
     });
     const settle = (r: ExecutionResult): ExecutionResult => {
-      const checked = sandbox ? sandboxFault(r) : r;
+      const checked = sandbox ? sandboxFault(r, sandbox.kind) : r;
       return stdin.truncated ? { ...checked, stdinTruncated: true } : checked;
     };
     return result.background ? { ...settle(result), background: result.background.then(settle) } : settle(result);

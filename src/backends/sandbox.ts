@@ -69,13 +69,26 @@ export function sandboxed(
   return { file: bwrap, args: [...args, ...run] };
 }
 
+/** What each sandbox takes from a hook: the reason a failure under it may not be the hook's own. */
+const TAKES: Record<SandboxSpec['kind'], string> = {
+  bwrap: 'no network, nothing writable outside the project, no new entries on the way to its pinned files',
+  view: 'no new entries in the directories on the way to its pinned files',
+};
+
 /**
- * bwrap reports its own set-up failures as exit 1 with `bwrap: …` on stderr, which would read as
- * the hook's non-blocking error. Such a run is the engine's failure. A hook that prints the same
- * to make itself count as a fault only turns its answer into a deny, never into an allow.
+ * A hook's failure under a sandbox is the engine's. bwrap reports its own set-up failures as exit 1
+ * with `bwrap: …` on stderr; and any exit but 0 and 2 may be what the sandbox took from the hook
+ * (a write refused with EROFS, the network): read as Claude's "non-blocking error, proceed", it
+ * would let the sandbox turn a guard's deny into an allow (a `set -e` guard whose first log write
+ * is refused). So it fails closed where the event can block, with the hook's first stderr line.
+ * A hook that prints `bwrap: …` itself only turns its answer into a deny, never into an allow.
  */
-export function sandboxFault(result: ExecutionResult): ExecutionResult {
-  if (result.exitCode !== 1 || !result.stderr.startsWith('bwrap: ')) return result;
-  const why = result.stderr.split('\n', 1)[0]!;
-  return { ...result, status: 'error', error: `the hook sandbox could not start: ${why}`, engineFault: true };
+export function sandboxFault(result: ExecutionResult, kind: SandboxSpec['kind']): ExecutionResult {
+  if (result.exitCode === 0 || result.exitCode === 2 || result.status !== 'completed') return result;
+  const first = result.stderr.trim().split('\n', 1)[0] ?? '';
+  const error =
+    result.exitCode === 1 && result.stderr.startsWith('bwrap: ')
+      ? `the hook sandbox could not start: ${first}`
+      : `the hook exited ${result.exitCode ?? result.signal} under the sandbox "${kind}" (${TAKES[kind]}), which may be why; its answer is unknown${first ? `: ${first}` : ''}`;
+  return { ...result, status: 'error', error, engineFault: true };
 }

@@ -98,17 +98,47 @@ describe.skipIf(!BWRAP)('command hooks under bwrap', () => {
 describe('a sandbox that cannot start is the engine failure, never the hook’s', () => {
   it('bwrap’s own set-up error (exit 1, "bwrap: …") becomes an engine fault', () => {
     const base = { status: 'completed' as const, signal: null, stdout: '', stdoutTruncated: false, stderrTruncated: false };
-    const setup = sandboxFault({
-      ...base,
-      exitCode: 1,
-      stderr: 'bwrap: No permissions to creating new namespace\n',
-      stdinTruncated: false,
-      durationMs: 1,
-    });
+    const setup = sandboxFault(
+      {
+        ...base,
+        exitCode: 1,
+        stderr: 'bwrap: No permissions to creating new namespace\n',
+        stdinTruncated: false,
+        durationMs: 1,
+      },
+      'bwrap',
+    );
     expect(setup).toMatchObject({ status: 'error', engineFault: true });
     expect(setup.error).toContain('the hook sandbox could not start: bwrap: No permissions');
-    const hookError = { ...base, exitCode: 1, stderr: 'lint failed\n', stdinTruncated: false, durationMs: 1 };
-    expect(sandboxFault(hookError)).toBe(hookError);
+  });
+
+  it('so is any other exit but 0 and 2: what the sandbox took may be why (never read as "proceed")', () => {
+    const base = { status: 'completed' as const, signal: null, stdout: '', stdoutTruncated: false, stderrTruncated: false };
+    const refused = {
+      ...base,
+      exitCode: 1,
+      stderr: "touch: cannot touch 'x.log': Read-only file system\n",
+      stdinTruncated: false,
+      durationMs: 1,
+    };
+    expect(sandboxFault(refused, 'view')).toMatchObject({
+      status: 'error',
+      engineFault: true,
+      error: `the hook exited 1 under the sandbox "view" (no new entries in the directories on the way to its pinned files), which may be why; its answer is unknown: touch: cannot touch 'x.log': Read-only file system`,
+    });
+    for (const exitCode of [0, 2]) {
+      const own = { ...base, exitCode, stderr: 'no\n', stdinTruncated: false, durationMs: 1 };
+      expect(sandboxFault(own, 'bwrap')).toBe(own);
+    }
+  });
+});
+
+describe.skipIf(!BWRAP)('a guard the sandbox makes fail: denied, never let through', () => {
+  it('a `set -e` guard whose log file cannot be made under bwrap (exit 1) denies where the event can block', async () => {
+    // Outside the project: refused under bwrap. Without the sandbox the same hook denies by exit 2.
+    const d = await fire(`set -e; touch ${outside.path('guard.log')}; echo 'no ls' >&2; exit 2`);
+    expect(d.decision).toBe('deny');
+    expect(d.reason).toMatch(/^hook h failed: the hook exited 1 under the sandbox "bwrap" .*: touch: cannot touch/);
   });
 });
 

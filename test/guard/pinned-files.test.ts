@@ -355,6 +355,29 @@ describe.skipIf(!BWRAP).each(SANDBOXES)('check-then-use under $name: a guard swa
   });
 });
 
+// Under the view the directories on the way to a served file refuse new entries (EROFS): a guard
+// that fails on that (a `set -e` guard creating its log directory) exits 1, Claude's "proceed".
+// Under a sandbox such an exit is the engine's failure: the call is denied (src/backends/sandbox.ts).
+describe.skipIf(!BWRAP)('a reviewed guard the default view makes fail: denied, never let through', () => {
+  it('dispatch --agent claude, Claude Code’s sandbox on: `set -e; mkdir logs` refused → deny with the reason', async () => {
+    const sb = fresh();
+    const project = sb.dir.path('p');
+    sb.dir.write(
+      'p/hooks/guard.sh',
+      `#!/bin/sh\nset -e\nmkdir -p "$CLAUDE_PROJECT_DIR/logs"\n${GUARD_SH.replace('#!/bin/sh\n', '')}`,
+      0o755,
+    );
+    sb.dir.json('p/.claude/settings.json', {
+      sandbox: { enabled: true },
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sh hooks/guard.sh' }] }] },
+    });
+    await trust(sb, project);
+    const r = await dispatchShell('claude', project, 'rm -rf build', { env: sb.env });
+    expect({ verdict: verdict(r), logs: existsSync(join(project, 'logs')) }).toEqual({ verdict: 'deny', logs: false });
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toMatch(/under the sandbox "view".*Read-only file system/);
+  });
+});
+
 describe('the session manager (the reference runtime’s hooks) verifies at each execution, not once at bind', () => {
   let sb: Sandbox;
   let project = '';
