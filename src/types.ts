@@ -218,6 +218,8 @@ export interface ExecutionResult {
    * denies whatever its failure policy says: whether the guard would have allowed is unknown.
    */
   engineFault?: true;
+  /** What the engine noted of the run that is not the hook's answer (an entry it created not kept). */
+  warnings?: string[];
   /**
    * The hook declared itself async on its first stdout line (Claude Code 2.1): this result is that
    * declaration, and the hook runs on; its own result settles here.

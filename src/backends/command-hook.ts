@@ -5,6 +5,7 @@ import { runDeclarable } from './async-declaration.js';
 import { runCommand } from './command.js';
 import { resolveTarget } from './command-target.js';
 import { sandboxed, sandboxFault, sandboxSpec, type SandboxKind } from './sandbox.js';
+import { type Copies, settleCopies } from './sandbox-copies.js';
 import { buildHookEnv, substitutePlaceholders, type PlaceholderVars } from './env.js';
 import { encodeHookPayload } from './payload.js';
 import { makeResult } from './result.js';
@@ -55,11 +56,15 @@ export function commandBackend(options: CommandBackendOptions): Backend {
       args,
       shell: handler.shell,
     };
+    let copies: Copies | undefined;
+    let note: string | undefined;
     if (sandbox) {
       const inner = resolveTarget({ ...target, cwd: ctx.cwd, env, stdin: '', timeoutMs: 0 });
       const outer = 'error' in inner ? inner : sandboxed(inner, sandbox, ctx.cwd, ctx.served);
       if ('error' in outer) return makeResult({ status: 'error', error: outer.error, engineFault: true });
       target = { command: outer.file, args: outer.args, ...(outer.inputs ? { inputs: outer.inputs } : {}) };
+      copies = outer.copies;
+      note = outer.note;
     }
     // The declaration is Claude Code's convention: a dialect's hook is not read for it.
     const run = hook.bridge || options.waitForAsyncDeclaration ? runCommand : runDeclarable;
@@ -74,11 +79,16 @@ export function commandBackend(options: CommandBackendOptions): Backend {
       maxOutputBytes: ctx.outputLimitBytes,
       signal: ctx.signal,
     });
-    const settle = (r: ExecutionResult): ExecutionResult => {
-      const checked = sandbox ? sandboxFault(r, sandbox.kind) : r;
+    const settle = (r: ExecutionResult, ended: boolean): ExecutionResult => {
+      let checked = sandbox ? sandboxFault(r, sandbox.kind) : r;
+      // Once the hook and all it started ended: what it created in the view's copies is put in place.
+      if (copies && ended) checked = withCopiesSettled(checked, copies);
+      if (note) checked = { ...checked, warnings: [...(checked.warnings ?? []), note] };
       return stdin.truncated ? { ...checked, stdinTruncated: true } : checked;
     };
-    return result.background ? { ...settle(result), background: result.background.then(settle) } : settle(result);
+    return result.background
+      ? { ...settle(result, false), background: result.background.then((r) => settle(r, true)) }
+      : settle(result, true);
   };
 }
 
@@ -110,4 +120,11 @@ async function shellCommand(handler: CommandHandler, vars: PlaceholderVars): Pro
  */
 function pythonCacheDir(env: Record<string, string>): string {
   return env.HOME && isAbsolute(env.HOME) ? join(env.HOME, '.cache', 'agent-hooks', 'pycache') : '/dev/null/agent-hooks-pycache';
+}
+
+/** A copy changed from outside voids the answer (the served bytes may have been unmounted); entries not kept are noted. */
+function withCopiesSettled(r: ExecutionResult, copies: Copies): ExecutionResult {
+  const { warnings, changed } = settleCopies(copies);
+  const noted = warnings.length ? { ...r, warnings: [...(r.warnings ?? []), ...warnings] } : r;
+  return changed !== undefined ? { ...noted, status: 'error', error: changed, engineFault: true } : noted;
 }

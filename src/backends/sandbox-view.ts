@@ -5,15 +5,17 @@
  * Binding a verified copy over the script's path is not enough: renaming a file over a mount
  * point (or renaming a directory above it) outside the sandbox detaches that mount inside it
  * (Linux ≥ 3.18). So no directory on the way to a served file is the real directory: each is a
- * private tmpfs holding binds of its other entries (read-write inside the workspace, read-only
- * outside), the served files as read-only data read from a pipe, and then made read-only itself.
- * A rename outside then only detaches a bind of some other entry. The cost, stated in
- * docs/security.md: the hook cannot create new entries in those directories (EROFS), and entries
- * the agent creates there while the hook runs are not visible to it.
+ * private copy holding binds of its other entries (read-write inside the workspace, read-only
+ * outside under "bwrap") and the served files as read-only data read from a pipe. A rename
+ * outside then only detaches a bind of some other entry. A copy the hook may write is a directory
+ * of the engine's own (sandbox-copies.ts): what the hook creates there is moved into the real
+ * directory when it ends. The others (outside the workspace under "bwrap") are read-only tmpfs.
+ * Entries the agent creates in those directories while the hook runs are not visible to it.
  */
 import { readdirSync, readlinkSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { ServedPin } from '../types.js';
+import { type Copies, copyOf, made } from './sandbox-copies.js';
 import { isPathInside } from '../util/path-inside.js';
 
 export interface ViewSpec {
@@ -23,6 +25,8 @@ export interface ViewSpec {
   isolated: boolean;
   /** By absolute path. */
   served: ReadonlyMap<string, ServedPin>;
+  /** Where the writable copies of the directories on the way are made. */
+  copies: Copies;
 }
 
 /** Roots the sandbox always replaces: device nodes, its own /proc, a private /tmp. */
@@ -51,8 +55,11 @@ export function viewArgs(spec: ViewSpec): { args: string[]; inputs: Buffer[] } |
   // Without isolation an entry is the real one, devices included (/dev, /proc are binds too).
   const bind = spec.isolated ? '--bind-try' : '--dev-bind-try';
   const seen = new Set<string>();
-  // The directories on the way that exist: a path verified absent may lie below one that does not.
-  const mounted = new Set<string>(['/']);
+  // The directories on the way made read-only tmpfs copies (the rest are the engine's own copies).
+  const mounted = new Set<string>();
+  // The root: bwrap's own tmpfs, or a writable copy.
+  if (writable('/')) args.push('--bind', copyOf(spec.copies, '/'), '/');
+  else mounted.add('/');
   let mounts = 0;
   // A private directory shows only what leads to a served file or a writable directory.
   const visit = (dir: string, hidden: boolean): string | null | undefined => {
@@ -66,23 +73,32 @@ export function viewArgs(spec: ViewSpec): { args: string[]; inputs: Buffer[] } |
       const p = join(dir, name);
       if (spec.served.has(p)) continue;
       if (chain.has(p)) {
-        args.push('--tmpfs', p);
-        mounted.add(p);
+        if (writable(p)) {
+          made(spec.copies, dir, name, 'dir');
+          args.push('--bind', copyOf(spec.copies, p), p);
+        } else {
+          made(spec.copies, dir, name);
+          args.push('--tmpfs', p);
+          mounted.add(p);
+        }
         const why = visit(p, (hidden || (spec.isolated && p === PRIVATE_TMP)) && !writable(p));
         if (why !== undefined) return why;
         continue;
       }
       if (spec.isolated && dir === '/' && SPECIAL[p]) {
+        made(spec.copies, dir, name);
         args.push(...SPECIAL[p]);
         continue;
       }
       if (spec.isolated && dir === '/' && p === PRIVATE_TMP) {
+        made(spec.copies, dir, name);
         args.push('--tmpfs', p);
         continue;
       }
       // Below a writable directory only that directory is shown (bound by the loop after the visit).
       if (hidden && !writable(p)) continue;
       seen.add(p);
+      made(spec.copies, dir, name);
       let link: string | undefined;
       try {
         link = readlinkSync(p);
@@ -100,14 +116,20 @@ export function viewArgs(spec: ViewSpec): { args: string[]; inputs: Buffer[] } |
   if (why !== undefined) return { error: why };
   // Writable directories not reached above (under a private /tmp, or below a read-only bind).
   if (spec.isolated) for (const w of spec.writable) if (!chain.has(w) && !seen.has(w)) args.push('--bind-try', w, w);
+  serve(spec, args, inputs);
+  // The tmpfs copies are read-only (an entry created there would be lost); the private /tmp of
+  // "bwrap" stays writable, as without served files.
+  for (const d of mounted) if (!(spec.isolated && d === PRIVATE_TMP)) args.push('--remount-ro', d);
+  return { args, inputs };
+}
+
+/** The served files as read-only data from descriptors 3, 4, … (mode kept); links with their checked target. */
+function serve(spec: ViewSpec, args: string[], inputs: Buffer[]): void {
   for (const [p, pin] of spec.served) {
+    made(spec.copies, dirname(p), basename(p), pin.kind === 'file' && spec.copies.dirs.has(dirname(p)) ? 'file' : undefined);
     if (pin.kind === 'file') {
       args.push('--perms', (pin.mode & 0o7777).toString(8), '--ro-bind-data', String(3 + inputs.length), p);
       inputs.push(pin.bytes);
     } else if (pin.kind === 'link') args.push('--symlink', pin.target, p);
   }
-  // The real directories' private copies are read-only (an entry created there would be lost);
-  // the private /tmp stays writable, as without served files.
-  for (const d of mounted) if (!(spec.isolated && d === PRIVATE_TMP)) args.push('--remount-ro', d);
-  return { args, inputs };
 }

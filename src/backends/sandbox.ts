@@ -16,6 +16,7 @@ import { dirname } from 'node:path';
 import type { ExecutionResult, ServedPin } from '../types.js';
 import { BWRAP_DIRS, findBwrap } from '../util/bwrap.js';
 import { isDir } from '../util/file-kind.js';
+import { type Copies, newCopies, settleCopies } from './sandbox-copies.js';
 import { viewArgs } from './sandbox-view.js';
 
 export type SandboxKind = 'bwrap' | 'view' | 'none';
@@ -49,7 +50,7 @@ export function sandboxed(
   sandbox: SandboxSpec,
   cwd: string,
   served?: ReadonlyMap<string, ServedPin>,
-): { file: string; args: string[]; inputs?: Buffer[] } | { error: string } {
+): { file: string; args: string[]; inputs?: Buffer[]; copies?: Copies; note?: string } | { error: string } {
   const isolated = sandbox.kind === 'bwrap';
   const bwrap = findBwrap();
   if (bwrap === undefined) {
@@ -58,32 +59,47 @@ export function sandboxed(
   const writable = sandbox.writable.filter(isDir);
   const run = ['--chdir', cwd, '--', target.file, ...target.args];
   // No view when it would be too large (sandbox-view.ts MAX_MOUNTS): the files are read in place.
-  const view = served !== undefined && served.size > 0 ? viewArgs({ writable, served, isolated }) : undefined;
+  const copies = served !== undefined && served.size > 0 ? newCopies() : undefined;
+  const view = copies && served ? viewArgs({ writable, served, isolated, copies }) : undefined;
+  if (copies && (view === undefined || 'error' in view)) settleCopies(copies);
   if (view !== undefined && 'error' in view) return view;
-  if (!isolated)
-    return view === undefined ? target : { file: bwrap, args: ['--die-with-parent', ...view.args, ...run], inputs: view.inputs };
-  if (view !== undefined) return { file: bwrap, args: ['--unshare-all', '--die-with-parent', ...view.args, ...run], inputs: view.inputs };
+  const unshare = isolated ? ['--unshare-all'] : [];
+  if (view !== undefined)
+    return { file: bwrap, args: [...unshare, '--die-with-parent', ...view.args, ...run], inputs: view.inputs, copies: copies! };
+  const note = copies ? { note: TOO_LARGE } : {};
+  if (!isolated) return { ...target, ...note };
   const args = ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
   // After the private /tmp, so a workspace under /tmp is bound over it.
   for (const dir of writable) args.push('--bind', dir, dir);
-  return { file: bwrap, args: [...args, ...run] };
+  return { file: bwrap, args: [...args, ...run], ...note };
 }
+
+const TOO_LARGE =
+  'the sandbox did not serve the checked bytes (the directories on the way to them hold too many entries to bind): the hook ran on the files in place, and its answer counts only if they did not change';
 
 /** What each sandbox takes from a hook: the reason a failure under it may not be the hook's own. */
 const TAKES: Record<SandboxSpec['kind'], string> = {
-  bwrap: 'no network, nothing writable outside the project, no new entries on the way to its pinned files',
-  view: 'no new entries in the directories on the way to its pinned files',
+  bwrap: 'no network, nothing writable outside the project',
+  view: 'its pinned files read-only, the directories on the way to them private copies',
 };
 
 /**
  * A hook's failure under a sandbox is the engine's. bwrap reports its own set-up failures as exit 1
- * with `bwrap: …` on stderr; and any exit but 0 and 2 may be what the sandbox took from the hook
- * (a write refused with EROFS, the network): read as Claude's "non-blocking error, proceed", it
- * would let the sandbox turn a guard's deny into an allow (a `set -e` guard whose first log write
- * is refused). So it fails closed where the event can block, with the hook's first stderr line.
+ * with `bwrap: …` on stderr; and any exit but 0 and 2, or a timeout, may be what the sandbox took
+ * from the hook (a write refused, the network, time): read as Claude's "non-blocking error,
+ * proceed", it would let the sandbox turn a guard's deny into an allow (a `set -e` guard whose log
+ * write is refused). So it fails closed where the event can block, with the hook's first stderr line.
  * A hook that prints `bwrap: …` itself only turns its answer into a deny, never into an allow.
  */
 export function sandboxFault(result: ExecutionResult, kind: SandboxSpec['kind']): ExecutionResult {
+  // Its set-up time counts toward the timeout, and the agent can make it longer (entries to bind).
+  if (result.status === 'timeout')
+    return {
+      ...result,
+      status: 'error',
+      error: `the hook timed out under the sandbox "${kind}", whose set-up counts toward its timeout`,
+      engineFault: true,
+    };
   if (result.exitCode === 0 || result.exitCode === 2 || result.status !== 'completed') return result;
   const first = result.stderr.trim().split('\n', 1)[0] ?? '';
   const error =

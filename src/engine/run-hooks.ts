@@ -187,6 +187,7 @@ function judge(
     timeoutBehavior: hook.handler.timeoutBehavior ?? options.timeoutBehavior ?? 'ignore',
   };
   if (view) entry.view = view;
+  if (result.warnings?.length) entry.notes = result.warnings;
   if (parsed.updatedInput && !view && options.validateToolInput && typeof payload.tool_name === 'string') {
     const v = options.validateToolInput(payload.tool_name, parsed.updatedInput);
     if (!v.ok) entry.invalidRewrite = `hook ${hook.id} rewrote the input of ${payload.tool_name} invalidly: ${v.error}`;

@@ -63,6 +63,8 @@ export interface ReduceEntry {
   view?: { tool: string; filePath: string };
   /** Why the host's validator refused the hook's rewrite of the tool input. */
   invalidRewrite?: string;
+  /** What the engine noted of this execution (ExecutionResult.warnings), for the decision's warnings. */
+  notes?: readonly string[];
 }
 
 /** What the stages before reduce hand it besides the hooks' answers. */
@@ -216,6 +218,7 @@ export function reduce(event: EventName, entries: readonly ReduceEntry[], record
     const eff = effectiveVerdict(event, entry, ctx.permissionMode, ctx.modeChosen);
     if (eff.warning) decision.warnings.push(eff.warning);
     if (parsed.lint) for (const w of parsed.lint) decision.warnings.push(`hook ${entry.hookId}: ignored output field ${w}`);
+    if (entry.notes) for (const w of entry.notes) decision.warnings.push(`hook ${entry.hookId}: ${w}`);
     if (eff.verdict) {
       const next = strongerVerdict(verdict, eff.verdict);
       // First hook to reach the winning rank supplies the reason (config order).

@@ -82,8 +82,12 @@ describe.skipIf(!BWRAP)('command hooks under bwrap', () => {
   it('still deny by exit 2, and are killed with their descendants at the timeout', async () => {
     expect((await fire('echo no >&2; exit 2')).decision).toBe('deny');
     // A distinctive duration names the orphan; /proc is only read.
+    // A timeout under the sandbox is the engine's failure (its set-up counts toward it): denied.
     const d = await fire('sleep 3217 & sleep 3217', 1);
-    expect(d.hooks[0]?.outcome).toBe('timeout');
+    expect({ decision: d.decision, reason: d.reason }).toEqual({
+      decision: 'deny',
+      reason: 'hook h failed: the hook timed out under the sandbox "bwrap", whose set-up counts toward its timeout (failureBehavior: deny)',
+    });
     const left = readdirSync('/proc').filter((p) => {
       try {
         return /^\d+$/.test(p) && readFileSync(`/proc/${p}/cmdline`, 'utf8') === 'sleep\u00003217\u0000';
@@ -124,7 +128,7 @@ describe('a sandbox that cannot start is the engine failure, never the hook’s'
     expect(sandboxFault(refused, 'view')).toMatchObject({
       status: 'error',
       engineFault: true,
-      error: `the hook exited 1 under the sandbox "view" (no new entries in the directories on the way to its pinned files), which may be why; its answer is unknown: touch: cannot touch 'x.log': Read-only file system`,
+      error: `the hook exited 1 under the sandbox "view" (its pinned files read-only, the directories on the way to them private copies), which may be why; its answer is unknown: touch: cannot touch 'x.log': Read-only file system`,
     });
     for (const exitCode of [0, 2]) {
       const own = { ...base, exitCode, stderr: 'no\n', stdinTruncated: false, durationMs: 1 };

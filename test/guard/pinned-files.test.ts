@@ -8,7 +8,7 @@
  * The controls show the same set-up denies before the attacker's move.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHookEngine } from '../../src/engine/engine.js';
@@ -355,16 +355,19 @@ describe.skipIf(!BWRAP).each(SANDBOXES)('check-then-use under $name: a guard swa
   });
 });
 
-// Under the view the directories on the way to a served file refuse new entries (EROFS): a guard
-// that fails on that (a `set -e` guard creating its log directory) exits 1, Claude's "proceed".
-// Under a sandbox such an exit is the engine's failure: the call is denied (src/backends/sandbox.ts).
-describe.skipIf(!BWRAP)('a reviewed guard the default view makes fail: denied, never let through', () => {
-  it('dispatch --agent claude, Claude Code’s sandbox on: `set -e; mkdir logs` refused → deny with the reason', async () => {
+// Under the view the directories on the way to a served file are private copies: a guard that
+// creates its log directory in the project root does so in the copy, and the engine puts it in
+// place when the hook ends (src/backends/sandbox-copies.ts). Were it refused (EROFS), a `set -e`
+// guard would exit 1, Claude's "proceed"; under a sandbox such an exit is the engine's failure
+// (src/backends/sandbox.ts; test/backends/sandbox.test.ts).
+describe.skipIf(!BWRAP)('a reviewed guard that makes its log directory under the default view', () => {
+  it('dispatch --agent claude, Claude Code’s sandbox on: `set -e; mkdir logs` works, the guard denies, the log is kept', async () => {
     const sb = fresh();
     const project = sb.dir.path('p');
+    const body = GUARD_SH.replace('#!/bin/sh\n', '');
     sb.dir.write(
       'p/hooks/guard.sh',
-      `#!/bin/sh\nset -e\nmkdir -p "$CLAUDE_PROJECT_DIR/logs"\n${GUARD_SH.replace('#!/bin/sh\n', '')}`,
+      `#!/bin/sh\nset -e\nmkdir -p "$CLAUDE_PROJECT_DIR/logs"\necho seen >> "$CLAUDE_PROJECT_DIR/logs/guard.log"\n${body}`,
       0o755,
     );
     sb.dir.json('p/.claude/settings.json', {
@@ -373,8 +376,9 @@ describe.skipIf(!BWRAP)('a reviewed guard the default view makes fail: denied, n
     });
     await trust(sb, project);
     const r = await dispatchShell('claude', project, 'rm -rf build', { env: sb.env });
-    expect({ verdict: verdict(r), logs: existsSync(join(project, 'logs')) }).toEqual({ verdict: 'deny', logs: false });
-    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toMatch(/under the sandbox "view".*Read-only file system/);
+    expect(verdict(r)).toBe('deny');
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toMatch(/no rm -rf/);
+    expect(readFileSync(join(project, 'logs/guard.log'), 'utf8')).toBe('seen\n');
   });
 });
 

@@ -145,8 +145,9 @@ describe.skipIf(!BWRAP)('a tree an interpreter runs, rewritten in place while th
 describe.skipIf(!BWRAP)('entries the agent adds to a directory on the way to a pinned file', () => {
   // Each entry is a bind in the view, and bwrap's cost grows with the square of their number
   // (here: 500 entries 0.6 s, 1,000 2.3 s, 2,000 9.4 s; over ~3,000 it refuses its arguments). The
-  // agent adds files until the reviewed guard cannot answer within its timeout: a timed-out hook
-  // lets the call through. Beyond 500 binds the sandbox reads the files in place instead.
+  // agent adds files until the reviewed guard cannot answer within its timeout (under a sandbox a
+  // timeout now fails closed, so that is a denial the model inflicts on itself). Beyond 500 binds
+  // the sandbox reads the files in place instead, and says so in the decision's warnings.
   it('2,800 files in hooks/, the guard’s timeout 3 s: the reviewed guard answers (deny), no timeout', async () => {
     const sb = sandbox();
     sandboxes.push(sb);
@@ -161,6 +162,8 @@ describe.skipIf(!BWRAP)('entries the agent adds to a directory on the way to a p
     const r = await dispatchShell('claude', project, 'rm -rf build', { env: sb.env });
     expect(verdict(r)).toBe('deny');
     expect(r.stdout).toContain('no rm -rf');
+    // Said, not silent: the checked bytes were not served this time.
+    expect(r.stderr).toContain('the sandbox did not serve the checked bytes');
   }, 60_000);
 });
 
