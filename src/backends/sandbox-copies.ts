@@ -7,14 +7,26 @@
  * copy changed from outside while the hook ran (a mount point renamed away, which detaches the
  * served bytes in the sandbox) voids the hook's answer.
  */
-import { chmodSync, cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import {
+  chmodSync,
+  cpSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
+import { tempDir, userHome } from '../util/os-dirs.js';
 
 export interface Copies {
   root: string;
-  /** Real directory → its copy, and the names the view itself puts in it. */
-  dirs: Map<string, { copy: string; made: Set<string> }>;
+  /** Real directory → its copy, the names the view itself puts in it, and where the real one was. */
+  dirs: Map<string, { copy: string; made: Set<string>; at: string }>;
   /** Mount points in the copies, with their identity when made. */
   stubs: Map<string, string>;
 }
@@ -24,13 +36,13 @@ export interface Copies {
  * default view is for) lets them write the workspace and the temp directories, not `~/.cache`.
  */
 export function newCopies(): Copies {
-  const base = join(homedir(), '.cache', 'agent-hooks', 'views');
+  const base = join(userHome(), '.cache', 'agent-hooks', 'views');
   let root: string;
   try {
     mkdirSync(base, { recursive: true, mode: 0o700 });
     root = mkdtempSync(join(base, 'v-'));
   } catch {
-    root = mkdtempSync(join(tmpdir(), 'agent-hooks-view-'));
+    root = mkdtempSync(join(tempDir(), 'agent-hooks-view-'));
   }
   return { root, dirs: new Map(), stubs: new Map() };
 }
@@ -45,7 +57,7 @@ export function copyOf(c: Copies, real: string): string {
   const copy = join(c.root, String(c.dirs.size));
   mkdirSync(copy);
   chmodSync(copy, (statSync(real).mode & 0o7777) | 0o700);
-  c.dirs.set(real, { copy, made: new Set() });
+  c.dirs.set(real, { copy, made: new Set(), at: whereIs(real) });
   return copy;
 }
 
@@ -78,9 +90,15 @@ export function settleCopies(c: Copies): { warnings: string[]; changed?: string 
     }
     if (now !== id) changed ??= `the sandbox's private copy ${p} was changed from outside while the hook ran`;
   }
-  for (const [real, { copy, made: own }] of c.dirs)
+  for (const [real, { copy, made: own, at }] of c.dirs)
     for (const name of readdirSync(copy)) {
       if (own.has(name)) continue;
+      // Put only where the copy was made: a directory the agent replaced meanwhile (by a link to a
+      // place its confinement keeps it out of) does not receive what the hook wrote.
+      if (whereIs(real) !== at) {
+        warnings.push(`the hook created ${join(real, name)} in the sandbox, but ${real} was replaced while it ran: not kept`);
+        continue;
+      }
       const from = join(copy, name);
       const to = join(real, name);
       if (exists(to)) {
@@ -91,6 +109,16 @@ export function settleCopies(c: Copies): { warnings: string[]; changed?: string 
     }
   rmSync(c.root, { recursive: true, force: true });
   return changed !== undefined ? { warnings, changed } : { warnings };
+}
+
+/** The directory a path names now: its real path and identity (no link on the way changed). */
+function whereIs(dir: string): string {
+  try {
+    const st = statSync(dir, { bigint: true });
+    return `${realpathSync.native(dir)}\0${st.dev}:${st.ino}`;
+  } catch {
+    return '';
+  }
 }
 
 function exists(p: string): boolean {

@@ -6,7 +6,7 @@
  * them: "bwrap" (isolated) and "view" (nothing else restricted).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/backends/command.js';
@@ -108,6 +108,20 @@ describe.skipIf(!BWRAP).each(['bwrap', 'view'] as const)('a served file under "%
     const r = await inView(`${WAIT}echo hook > both.txt`, { [g]: file('') }, () => dir.write('p/both.txt', 'agent\n'));
     expect(readFileSync(dir.path('p/both.txt'), 'utf8')).toBe('agent\n');
     expect(r.warnings).toEqual([expect.stringMatching(/both\.txt appeared meanwhile: the hook's was not kept$/)]);
+  });
+
+  it('a directory replaced while the hook runs (by a link elsewhere) does not receive what the hook wrote', async () => {
+    const g = dir.write('p/hooks/g.sh', '');
+    mkdirSync(dir.path('p/out'), { recursive: true });
+    mkdirSync(dir.path('elsewhere'), { recursive: true });
+    const r = await inView(`${WAIT}echo hook > hooks/new.txt`, { [g]: file('') }, () => {
+      renameSync(dir.path('p/hooks'), dir.path('p/hooks.old'));
+      symlinkSync(dir.path('elsewhere'), dir.path('p/hooks'));
+    });
+    expect(existsSync(dir.path('elsewhere/new.txt'))).toBe(false);
+    expect(r.warnings).toEqual([expect.stringMatching(/hooks\/new\.txt in the sandbox, but .*hooks was replaced while it ran: not kept$/)]);
+    rmSync(dir.path('p/hooks'));
+    renameSync(dir.path('p/hooks.old'), dir.path('p/hooks'));
   });
 
   it('a private copy changed from outside while the hook runs (its mount point renamed away) voids the answer', async () => {
