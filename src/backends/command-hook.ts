@@ -124,7 +124,13 @@ function pythonCacheDir(env: Record<string, string>): string {
 
 /** A copy changed from outside voids the answer (the served bytes may have been unmounted); entries not kept are noted. */
 function withCopiesSettled(r: ExecutionResult, copies: Copies): ExecutionResult {
-  const { warnings, changed } = settleCopies(copies);
+  let settled: ReturnType<typeof settleCopies>;
+  try {
+    settled = settleCopies(copies);
+  } catch (e) {
+    settled = { warnings: [], changed: `the sandbox's private copies could not be settled: ${(e as Error).message}` };
+  }
+  const { warnings, changed } = settled;
   const noted = warnings.length ? { ...r, warnings: [...(r.warnings ?? []), ...warnings] } : r;
   return changed !== undefined ? { ...noted, status: 'error', error: changed, engineFault: true } : noted;
 }

@@ -9,55 +9,79 @@
  */
 import {
   chmodSync,
+  chownSync,
+  closeSync,
   cpSync,
+  fstatSync,
+  constants as fsConstants,
   lstatSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readdirSync,
-  realpathSync,
   renameSync,
   rmSync,
-  statSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir, userHome } from '../util/os-dirs.js';
+import { userHome } from '../util/os-dirs.js';
+import { isPathInside } from '../util/path-inside.js';
 
 export interface Copies {
   root: string;
-  /** Real directory → its copy, the names the view itself puts in it, and where the real one was. */
-  dirs: Map<string, { copy: string; made: Set<string>; at: string }>;
+  /** Real directory → its copy, the names the view itself puts in it, and a descriptor of the real one. */
+  dirs: Map<string, { copy: string; made: Set<string>; fd: number }>;
   /** Mount points in the copies, with their identity when made. */
   stubs: Map<string, string>;
 }
 
 /**
- * Under the user's cache, not /tmp: an agent that confines the model's commands (the case the
- * default view is for) lets them write the workspace and the temp directories, not `~/.cache`.
+ * Under the user's cache, never a shared temp directory: an agent that confines the model's
+ * commands (the case the default view is for) lets them write the workspace and the temp
+ * directories, not `~/.cache`, and what the model could write in a copy would be put in place.
+ * Where that cannot be made, or lies in a directory the hook may write, there is no view: the
+ * engine's failure.
  */
-export function newCopies(): Copies {
+export function newCopies(writable: readonly string[]): Copies | { error: string } {
   const base = join(userHome(), '.cache', 'agent-hooks', 'views');
-  let root: string;
+  const inside = writable.find((w) => isPathInside(base, w));
+  if (inside !== undefined)
+    return { error: `the sandbox's private copies would be in ${base}, inside ${inside}, which the agent can write` };
   try {
     mkdirSync(base, { recursive: true, mode: 0o700 });
-    root = mkdtempSync(join(base, 'v-'));
-  } catch {
-    root = mkdtempSync(join(tempDir(), 'agent-hooks-view-'));
+    return { root: mkdtempSync(join(base, 'v-')), dirs: new Map(), stubs: new Map() };
+  } catch (e) {
+    return { error: `cannot make the sandbox's private copies in ${base}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
   }
-  return { root, dirs: new Map(), stubs: new Map() };
 }
 
 const identity = (p: string) => {
-  const st = lstatSync(p, { bigint: true });
-  return `${st.dev}:${st.ino}:${st.ctimeNs}`;
+  try {
+    const st = lstatSync(p, { bigint: true });
+    return `${st.dev}:${st.ino}:${st.ctimeNs}`;
+  } catch {
+    return '';
+  }
 };
 
-/** The copy of the real directory `real` (with its mode, writable by its owner), to bind at `real`. */
+/**
+ * The copy of the real directory `real` (its mode and group, writable by its owner), to bind at
+ * `real`. The real one is held open, so what the hook creates goes into that very directory even
+ * if the agent replaces the path meanwhile. Throws when `real` is not a directory (a link included).
+ */
 export function copyOf(c: Copies, real: string): string {
+  const fd = openSync(real, fsConstants.O_RDONLY | fsConstants.O_DIRECTORY | fsConstants.O_NOFOLLOW);
   const copy = join(c.root, String(c.dirs.size));
+  c.dirs.set(real, { copy, made: new Set(), fd });
+  const st = fstatSync(fd);
   mkdirSync(copy);
-  chmodSync(copy, (statSync(real).mode & 0o7777) | 0o700);
-  c.dirs.set(real, { copy, made: new Set(), at: whereIs(real) });
+  try {
+    // The group, so a setgid project's new files get its group, as they would in place.
+    chownSync(copy, st.uid, st.gid);
+  } catch {
+    // Another owner's directory: the copy stays the engine's.
+  }
+  chmodSync(copy, (st.mode & 0o7777) | 0o700);
   return copy;
 }
 
@@ -81,56 +105,36 @@ export function made(c: Copies, dir: string, name: string, kind?: 'file' | 'dir'
 export function settleCopies(c: Copies): { warnings: string[]; changed?: string } {
   const warnings: string[] = [];
   let changed: string | undefined;
-  for (const [p, id] of c.stubs) {
-    let now: string | undefined;
+  for (const [p, id] of c.stubs)
+    if (identity(p) !== id) changed ??= `the sandbox's private copy ${p} was changed from outside while the hook ran`;
+  for (const [real, { copy, made: own, fd }] of c.dirs) {
+    let names: string[] = [];
     try {
-      now = identity(p);
-    } catch {
-      // Gone: changed.
+      names = readdirSync(copy);
+    } catch (e) {
+      changed ??= `the sandbox's private copy ${copy} of ${real} could not be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
     }
-    if (now !== id) changed ??= `the sandbox's private copy ${p} was changed from outside while the hook ran`;
+    for (const name of names) if (!own.has(name)) moveInto(join(copy, name), { real, fd, name }, warnings);
   }
-  for (const [real, { copy, made: own, at }] of c.dirs)
-    for (const name of readdirSync(copy)) {
-      if (own.has(name)) continue;
-      // Put only where the copy was made: a directory the agent replaced meanwhile (by a link to a
-      // place its confinement keeps it out of) does not receive what the hook wrote.
-      if (whereIs(real) !== at) {
-        warnings.push(`the hook created ${join(real, name)} in the sandbox, but ${real} was replaced while it ran: not kept`);
-        continue;
-      }
-      const from = join(copy, name);
-      const to = join(real, name);
-      if (exists(to)) {
-        warnings.push(`the hook created ${to} in the sandbox, but ${to} appeared meanwhile: the hook's was not kept`);
-        continue;
-      }
-      moveInto(from, to, warnings);
-    }
-  rmSync(c.root, { recursive: true, force: true });
+  releaseCopies(c);
   return changed !== undefined ? { warnings, changed } : { warnings };
 }
 
-/** The directory a path names now: its real path and identity (no link on the way changed). */
-function whereIs(dir: string): string {
-  try {
-    const st = statSync(dir, { bigint: true });
-    return `${realpathSync.native(dir)}\0${st.dev}:${st.ino}`;
-  } catch {
-    return '';
-  }
+/** The copies removed and the real directories let go, nothing moved (a view not used). */
+export function releaseCopies(c: Copies): void {
+  for (const { fd } of c.dirs.values()) closeSync(fd);
+  c.dirs.clear();
+  rmSync(c.root, { recursive: true, force: true });
 }
 
-function exists(p: string): boolean {
-  try {
-    lstatSync(p);
-    return true;
-  } catch {
-    return false;
+/** Into the held directory itself (its /proc/self/fd path), never through a path the agent may have re-pointed. */
+function moveInto(from: string, into: { real: string; fd: number; name: string }, warnings: string[]): void {
+  const shown = join(into.real, into.name);
+  const to = `/proc/self/fd/${into.fd}/${into.name}`;
+  if (identity(to) !== '') {
+    warnings.push(`the hook created ${shown} in the sandbox, but ${shown} appeared meanwhile: the hook's was not kept`);
+    return;
   }
-}
-
-function moveInto(from: string, to: string, warnings: string[]): void {
   try {
     renameSync(from, to);
   } catch (e) {
@@ -139,7 +143,7 @@ function moveInto(from: string, to: string, warnings: string[]): void {
       if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
       cpSync(from, to, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true, errorOnExist: true, force: false });
     } catch (err) {
-      warnings.push(`the hook created ${to} in the sandbox, but it could not be put there: ${(err as Error).message}`);
+      warnings.push(`the hook created ${shown} in the sandbox, but it could not be put there: ${(err as Error).message}`);
     }
   }
 }

@@ -74,8 +74,8 @@ export function viewArgs(spec: ViewSpec): { args: string[]; inputs: Buffer[] } |
       if (spec.served.has(p)) continue;
       if (chain.has(p)) {
         if (writable(p)) {
-          made(spec.copies, dir, name, 'dir');
-          args.push('--bind', copyOf(spec.copies, p), p);
+          const refused = bindCopy(spec.copies, args, dir, p);
+          if (refused !== undefined) return refused;
         } else {
           made(spec.copies, dir, name);
           args.push('--tmpfs', p);
@@ -126,10 +126,22 @@ export function viewArgs(spec: ViewSpec): { args: string[]; inputs: Buffer[] } |
 /** The served files as read-only data from descriptors 3, 4, … (mode kept); links with their checked target. */
 function serve(spec: ViewSpec, args: string[], inputs: Buffer[]): void {
   for (const [p, pin] of spec.served) {
-    made(spec.copies, dirname(p), basename(p), pin.kind === 'file' && spec.copies.dirs.has(dirname(p)) ? 'file' : undefined);
+    // A path checked absent is not the view's: what the hook creates there is kept like any other entry.
+    if (pin.kind !== 'missing') made(spec.copies, dirname(p), basename(p), pin.kind === 'file' ? 'file' : undefined);
     if (pin.kind === 'file') {
       args.push('--perms', (pin.mode & 0o7777).toString(8), '--ro-bind-data', String(3 + inputs.length), p);
       inputs.push(pin.bytes);
     } else if (pin.kind === 'link') args.push('--symlink', pin.target, p);
+  }
+}
+
+/** `p` bound to its writable copy; a copy is made of a directory only (a link where one was checked is refused). */
+function bindCopy(copies: Copies, args: string[], dir: string, p: string): string | undefined {
+  try {
+    made(copies, dir, basename(p), 'dir');
+    args.push('--bind', copyOf(copies, p), p);
+    return undefined;
+  } catch (e) {
+    return `${p}, on the way to a pinned file, is not a directory the sandbox can copy: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
   }
 }

@@ -16,8 +16,8 @@ import { dirname } from 'node:path';
 import type { ExecutionResult, ServedPin } from '../types.js';
 import { BWRAP_DIRS, findBwrap } from '../util/bwrap.js';
 import { isDir } from '../util/file-kind.js';
-import { type Copies, newCopies, settleCopies } from './sandbox-copies.js';
-import { viewArgs } from './sandbox-view.js';
+import { type Copies, newCopies, releaseCopies } from './sandbox-copies.js';
+import { type ViewSpec, viewArgs } from './sandbox-view.js';
 
 export type SandboxKind = 'bwrap' | 'view' | 'none';
 
@@ -59,9 +59,10 @@ export function sandboxed(
   const writable = sandbox.writable.filter(isDir);
   const run = ['--chdir', cwd, '--', target.file, ...target.args];
   // No view when it would be too large (sandbox-view.ts MAX_MOUNTS): the files are read in place.
-  const copies = served !== undefined && served.size > 0 ? newCopies() : undefined;
-  const view = copies && served ? viewArgs({ writable, served, isolated, copies }) : undefined;
-  if (copies && (view === undefined || 'error' in view)) settleCopies(copies);
+  const copies = served !== undefined && served.size > 0 ? newCopies(writable) : undefined;
+  if (copies && 'error' in copies) return copies;
+  const view = copies && served ? viewOrWhy({ writable, served, isolated, copies }) : undefined;
+  if (copies && (view === undefined || 'error' in view)) releaseCopies(copies);
   if (view !== undefined && 'error' in view) return view;
   const unshare = isolated ? ['--unshare-all'] : [];
   if (view !== undefined)
@@ -72,6 +73,15 @@ export function sandboxed(
   // After the private /tmp, so a workspace under /tmp is bound over it.
   for (const dir of writable) args.push('--bind', dir, dir);
   return { file: bwrap, args: [...args, ...run], ...note };
+}
+
+/** The view, or why it cannot be built (a file it could not make is the engine's failure, never a throw). */
+function viewOrWhy(spec: ViewSpec): ReturnType<typeof viewArgs> {
+  try {
+    return viewArgs(spec);
+  } catch (e) {
+    return { error: `cannot build the sandbox's view: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+  }
 }
 
 const TOO_LARGE =

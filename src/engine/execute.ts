@@ -74,8 +74,9 @@ export function parseResult(
   });
 }
 
+/** No backend, or one that threw (a file it could not make, a full disk): the engine's failure, never the hook's. */
 function errorResult(error: string): ExecutionResult {
-  return makeResult({ status: 'error', error });
+  return makeResult({ status: 'error', error, engineFault: true });
 }
 
 async function verifyHook(verify: HookVerifier, ctx: BackendContext, serve: boolean): ReturnType<HookVerifier> {

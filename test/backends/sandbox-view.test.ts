@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/backends/command.js';
 import { sandboxed, sandboxSpec, type SandboxKind } from '../../src/backends/sandbox.js';
-import { settleCopies } from '../../src/backends/sandbox-copies.js';
+import { newCopies, settleCopies } from '../../src/backends/sandbox-copies.js';
 import type { ServedPin } from '../../src/types.js';
 import { useTempDir } from '../helpers/tmp.js';
 
@@ -110,7 +110,7 @@ describe.skipIf(!BWRAP).each(['bwrap', 'view'] as const)('a served file under "%
     expect(r.warnings).toEqual([expect.stringMatching(/both\.txt appeared meanwhile: the hook's was not kept$/)]);
   });
 
-  it('a directory replaced while the hook runs (by a link elsewhere) does not receive what the hook wrote', async () => {
+  it('a directory replaced while the hook runs (by a link elsewhere): what the hook wrote goes into the very directory it wrote in', async () => {
     const g = dir.write('p/hooks/g.sh', '');
     mkdirSync(dir.path('p/out'), { recursive: true });
     mkdirSync(dir.path('elsewhere'), { recursive: true });
@@ -119,8 +119,10 @@ describe.skipIf(!BWRAP).each(['bwrap', 'view'] as const)('a served file under "%
       symlinkSync(dir.path('elsewhere'), dir.path('p/hooks'));
     });
     expect(existsSync(dir.path('elsewhere/new.txt'))).toBe(false);
-    expect(r.warnings).toEqual([expect.stringMatching(/hooks\/new\.txt in the sandbox, but .*hooks was replaced while it ran: not kept$/)]);
+    expect(readFileSync(dir.path('p/hooks.old/new.txt'), 'utf8')).toBe('hook\n');
+    expect(r.warnings).toEqual([]);
     rmSync(dir.path('p/hooks'));
+    rmSync(dir.path('p/hooks.old/new.txt'));
     renameSync(dir.path('p/hooks.old'), dir.path('p/hooks'));
   });
 
@@ -178,6 +180,16 @@ describe.skipIf(!BWRAP)('"view": nothing restricted but the served files', () =>
     );
     expect(r).toMatchObject({ out: 'sees-engine', code: 0 });
     expect(readFileSync(dir.path('outside/file'), 'utf8')).toBe('made\n');
+  });
+
+  it('its private copies are never made where the agent can write (a home inside the project): no view, a reason', () => {
+    const home = process.env.HOME;
+    process.env.HOME = dir.path('p/.home');
+    try {
+      expect(newCopies([dir.path('p')])).toEqual({ error: expect.stringMatching(/inside .*\/p, which the agent can write$/) });
+    } finally {
+      process.env.HOME = home;
+    }
   });
 
   it('is not used for a hook with nothing served: it runs as without a sandbox', () => {

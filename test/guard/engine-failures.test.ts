@@ -176,3 +176,33 @@ describe('a guard the engine cannot start (its working directory was deleted) is
     expect(verdict(r), r.stderr).toBe('deny');
   });
 });
+
+describe('a backend that throws is the engine’s failure: denied where the event can block, never "proceed"', () => {
+  it('the library, with a backend that cannot make what it needs (a full disk, a path that is not a directory)', async () => {
+    const hook = {
+      id: 'h',
+      event: 'PreToolUse' as const,
+      handler: { type: 'command' as const, command: 'exit 0' },
+      source: { kind: 'cli' as const, path: 'h' },
+      dedupKey: '\0h',
+    };
+    const engine = createHookEngine({
+      hooks: [hook],
+      spawner: false,
+      backends: {
+        command: async () => {
+          throw new Error('ENOSPC: no space left on device');
+        },
+      },
+    });
+    try {
+      const d = await engine.run('PreToolUse', { session_id: 's', cwd: sb.dir.root, tool_name: 'Bash', tool_input: { command: 'ls' } });
+      expect({ decision: d.decision, reason: d.reason }).toEqual({
+        decision: 'deny',
+        reason: 'hook h failed: backend failed: ENOSPC: no space left on device (failureBehavior: deny)',
+      });
+    } finally {
+      await engine.close();
+    }
+  });
+});

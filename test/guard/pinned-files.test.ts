@@ -382,6 +382,31 @@ describe.skipIf(!BWRAP)('a reviewed guard that makes its log directory under the
   });
 });
 
+// A path the guard checked absent (an optional include) whose directory does not exist: the model
+// makes that directory a link (`ln -s /nonexistent hooks/local`). The check still finds the path
+// absent; the view cannot copy a link as a directory on the way, which is the engine's failure.
+describe.skipIf(!BWRAP)('a link where a directory on the way to a path checked absent was', () => {
+  it('dispatch --agent claude, Claude Code’s sandbox on: denied with the reason, never "proceed"', async () => {
+    const sb = fresh();
+    const project = sb.dir.path('p');
+    const body = GUARD_SH.replace('#!/bin/sh\n', '');
+    sb.dir.write('p/hooks/guard.sh', `#!/bin/sh\n[ -f hooks/local/extra.sh ] && . hooks/local/extra.sh\n${body}`, 0o755);
+    sb.dir.json('p/.claude/settings.json', {
+      sandbox: { enabled: true },
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sh hooks/guard.sh' }] }] },
+    });
+    await trust(sb, project);
+    const control = await dispatchShell('claude', project, 'rm -rf build', { env: sb.env });
+    expect(verdict(control)).toBe('deny');
+    symlinkSync('/nonexistent', join(project, 'hooks/local'));
+    const r = await dispatchShell('claude', project, 'ls', { env: sb.env });
+    expect(verdict(r)).toBe('deny');
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toMatch(
+      /hooks\/local, on the way to a pinned file, is not a directory/,
+    );
+  });
+});
+
 describe('the session manager (the reference runtime’s hooks) verifies at each execution, not once at bind', () => {
   let sb: Sandbox;
   let project = '';
