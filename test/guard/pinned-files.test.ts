@@ -355,6 +355,19 @@ describe.skipIf(!BWRAP).each(SANDBOXES)('check-then-use under $name: a guard swa
   });
 });
 
+/** A trusted project whose guard is GUARD_SH after `prelude`, Claude Code's sandbox on (so the default view). */
+async function underClaudeSandbox(prelude: string) {
+  const sb = fresh();
+  const project = sb.dir.path('p');
+  sb.dir.write('p/hooks/guard.sh', `#!/bin/sh\n${prelude}${GUARD_SH.replace('#!/bin/sh\n', '')}`, 0o755);
+  sb.dir.json('p/.claude/settings.json', {
+    sandbox: { enabled: true },
+    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sh hooks/guard.sh' }] }] },
+  });
+  await trust(sb, project);
+  return { sb, project };
+}
+
 // Under the view the directories on the way to a served file are private copies: a guard that
 // creates its log directory in the project root does so in the copy, and the engine puts it in
 // place when the hook ends (src/backends/sandbox-copies.ts). Were it refused (EROFS), a `set -e`
@@ -362,19 +375,9 @@ describe.skipIf(!BWRAP).each(SANDBOXES)('check-then-use under $name: a guard swa
 // (src/backends/sandbox.ts; test/backends/sandbox.test.ts).
 describe.skipIf(!BWRAP)('a reviewed guard that makes its log directory under the default view', () => {
   it('dispatch --agent claude, Claude Code’s sandbox on: `set -e; mkdir logs` works, the guard denies, the log is kept', async () => {
-    const sb = fresh();
-    const project = sb.dir.path('p');
-    const body = GUARD_SH.replace('#!/bin/sh\n', '');
-    sb.dir.write(
-      'p/hooks/guard.sh',
-      `#!/bin/sh\nset -e\nmkdir -p "$CLAUDE_PROJECT_DIR/logs"\necho seen >> "$CLAUDE_PROJECT_DIR/logs/guard.log"\n${body}`,
-      0o755,
+    const { sb, project } = await underClaudeSandbox(
+      'set -e\nmkdir -p "$CLAUDE_PROJECT_DIR/logs"\necho seen >> "$CLAUDE_PROJECT_DIR/logs/guard.log"\n',
     );
-    sb.dir.json('p/.claude/settings.json', {
-      sandbox: { enabled: true },
-      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sh hooks/guard.sh' }] }] },
-    });
-    await trust(sb, project);
     const r = await dispatchShell('claude', project, 'rm -rf build', { env: sb.env });
     expect(verdict(r)).toBe('deny');
     expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toMatch(/no rm -rf/);
@@ -387,15 +390,7 @@ describe.skipIf(!BWRAP)('a reviewed guard that makes its log directory under the
 // absent; the view cannot copy a link as a directory on the way, which is the engine's failure.
 describe.skipIf(!BWRAP)('a link where a directory on the way to a path checked absent was', () => {
   it('dispatch --agent claude, Claude Code’s sandbox on: denied with the reason, never "proceed"', async () => {
-    const sb = fresh();
-    const project = sb.dir.path('p');
-    const body = GUARD_SH.replace('#!/bin/sh\n', '');
-    sb.dir.write('p/hooks/guard.sh', `#!/bin/sh\n[ -f hooks/local/extra.sh ] && . hooks/local/extra.sh\n${body}`, 0o755);
-    sb.dir.json('p/.claude/settings.json', {
-      sandbox: { enabled: true },
-      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sh hooks/guard.sh' }] }] },
-    });
-    await trust(sb, project);
+    const { sb, project } = await underClaudeSandbox('[ -f hooks/local/extra.sh ] && . hooks/local/extra.sh\n');
     const control = await dispatchShell('claude', project, 'rm -rf build', { env: sb.env });
     expect(verdict(control)).toBe('deny');
     symlinkSync('/nonexistent', join(project, 'hooks/local'));

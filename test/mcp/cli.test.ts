@@ -159,10 +159,12 @@ describe('agent-hooks run --mcp-config', () => {
     expect(missing.stderr).toMatch(/nope\.json: \(file\): cannot read/);
   });
 
-  it('without --mcp-config, mcp_tool hooks report a missing backend', () => {
+  it('without --mcp-config, mcp_tool hooks report a missing backend, and the call is denied (the engine cannot run the guard)', () => {
     const s = settings({ PreToolUse: [{ matcher: 'Write', hooks: [mcp('text')] }] });
     const r = cli(['run', 'PreToolUse', '--settings', s, '--cwd', dir.root, '--tool', 'Write', '--input', '{}', '--json']);
-    expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).hooks[0]).toMatchObject({ outcome: 'error', error: 'no backend for hook type "mcp_tool" in this engine' });
+    expect(r.code).toBe(2);
+    const out = JSON.parse(r.stdout);
+    expect(out.hooks[0]).toMatchObject({ outcome: 'error', error: 'no backend for hook type "mcp_tool" in this engine' });
+    expect(out.decision).toBe('deny');
   });
 });
