@@ -59,15 +59,19 @@ export function sandboxed(
   const writable = sandbox.writable.filter(isDir);
   const run = ['--chdir', cwd, '--', target.file, ...target.args];
   // No view when it would be too large (sandbox-view.ts MAX_MOUNTS): the files are read in place.
-  const copies = served !== undefined && served.size > 0 ? newCopies(writable) : undefined;
-  if (copies && 'error' in copies) return copies;
-  const view = copies && served ? viewOrWhy({ writable, served, isolated, copies }) : undefined;
-  if (copies && (view === undefined || 'error' in view)) releaseCopies(copies);
-  if (view !== undefined && 'error' in view) return view;
-  const unshare = isolated ? ['--unshare-all'] : [];
-  if (view !== undefined)
-    return { file: bwrap, args: [...unshare, '--die-with-parent', ...view.args, ...run], inputs: view.inputs, copies: copies! };
-  const note = copies ? { note: TOO_LARGE } : {};
+  let note: { note?: string } = {};
+  if (served !== undefined && served.size > 0) {
+    const copies = newCopies(writable);
+    if ('error' in copies) return copies;
+    const view = viewOrWhy({ writable, served, isolated, copies });
+    if (view !== undefined && !('error' in view)) {
+      const unshare = isolated ? ['--unshare-all'] : [];
+      return { file: bwrap, args: [...unshare, '--die-with-parent', ...view.args, ...run], inputs: view.inputs, copies };
+    }
+    releaseCopies(copies);
+    if (view !== undefined) return view;
+    note = { note: TOO_LARGE };
+  }
   if (!isolated) return { ...target, ...note };
   const args = ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
   // After the private /tmp, so a workspace under /tmp is bound over it.

@@ -9,7 +9,8 @@
  * configured, or a config error), 1 on usage errors.
  */
 import type { Stats } from 'node:fs';
-import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { isExecutableFile } from '../util/file-kind.js';
 import { homedir } from 'node:os';
 import { delimiter, join, basename, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -103,23 +104,13 @@ const BASH_ONLY: Record<string, string> = {
 };
 
 function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
-  if (name.includes('/')) return isExecutable(name) ? name : undefined;
+  if (name.includes('/')) return isExecutableFile(name) ? name : undefined;
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
     const p = join(dir, name);
-    if (isExecutable(p)) return p;
+    if (isExecutableFile(p)) return p;
   }
   return undefined;
-}
-
-function isExecutable(p: string): boolean {
-  try {
-    if (!statSync(p).isFile()) return false;
-    accessSync(p, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function readHead(p: string, bytes = 256 * 1024): string | undefined {
@@ -234,7 +225,7 @@ function commandFindings(hook: NormalizedHook, h: CommandHandler, projectDir: st
     }
     if (st && !st.isFile()) out.push({ level: 'error', message: `${script} is not a file` });
     else if (st) {
-      if (direct && !isExecutable(script))
+      if (direct && !isExecutableFile(script))
         out.push({ level: 'error', message: `script ${script} is not executable: the hook exits 126 (chmod +x ${basename(script)})` });
       const text = readHead(script) ?? '';
       const shebang = shebangOf(text);

@@ -19,9 +19,10 @@
  * python3, then ts where the project resolves `agent-hooks/sdk` (defaultLang). `ts` is refused
  * where the import does not resolve: the hook would fail at its first run, and fail open.
  */
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { isExecutableFile } from '../util/file-kind.js';
 import { delimiter, join, parse, relative, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { parseJson } from '../config/diagnostics.js';
@@ -74,15 +75,7 @@ const RUNNER: Record<Lang, string> = { ts: 'node', python: 'python3', bash: 'sh'
 
 /** Whether an executable `name` is on PATH. */
 export function onPath(name: string, pathValue = process.env.PATH ?? ''): boolean {
-  return pathValue.split(delimiter).some((d) => {
-    if (d === '') return false;
-    try {
-      accessSync(join(d, name), constants.X_OK);
-      return statSync(join(d, name)).isFile();
-    } catch {
-      return false;
-    }
-  });
+  return pathValue.split(delimiter).some((d) => d !== '' && isExecutableFile(join(d, name)));
 }
 
 /** Whether `agent-hooks/sdk`, the ts template's import, resolves from the project directory. */

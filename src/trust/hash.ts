@@ -108,10 +108,10 @@ export function trustworthy(st: { uid: number; mode: number }): boolean {
   return (uid === undefined || st.uid === uid) && (st.mode & 0o022) === 0;
 }
 
-/** The default on-disk cache for a trust store. */
 /** The hash cache's file name, beside the trust store. */
 export const HASH_CACHE_FILE = 'hash-cache.json';
 
+/** The default on-disk cache for a trust store. */
 export function hashCacheFor(storePath: string): HashCache {
   return new HashCache(path.join(path.dirname(storePath), HASH_CACHE_FILE));
 }
